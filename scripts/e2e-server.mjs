@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Starts the real server for the browser tests on a fresh temporary DATA_DIR.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-e2e-'));
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  cwd: path.resolve(import.meta.dirname, '..'),
+  stdio: 'inherit',
+  env: { ...process.env, DATA_DIR: dataDir },
+});
+const stop = () => child.kill('SIGTERM');
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+child.on('exit', (code) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm test`: unit + server integration (vitest), then browser end-to-end (Playwright + Debian Chromium).
+// Ends with one summary line "N passed, N failed, N skipped" counted from both runners' JSON reports.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const out = path.join(root, '.tmp');
+fs.mkdirSync(out, { recursive: true });
+const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+
+let failedSteps = 0;
+const vitestJson = path.join(out, 'vitest.json');
+fs.rmSync(vitestJson, { force: true });
+failedSteps += run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) ? 1 : 0;
+
+// The browser tests run against the built PWA.
+if (run('npm', ['run', 'build'])) failedSteps += 1;
+const pwJson = path.join(out, 'playwright.json');
+fs.rmSync(pwJson, { force: true });
+failedSteps += run('npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }) ? 1 : 0;
+
+let passed = 0, failed = 0, skipped = 0;
+try {
+  const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+  passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+} catch { failed += 1; console.error('no vitest report'); }
+try {
+  const p = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
+  passed += p.stats.expected; failed += p.stats.unexpected; skipped += p.stats.skipped; passed += p.stats.flaky;
+} catch { failed += 1; console.error('no playwright report'); }
+
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedSteps || failed ? 1 : 0);

@@ -1,0 +1,21 @@
+/** Every route module of the API (spec §7). Routes are thin: parse, call a service, wrap in the envelope. */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { ok } from '../envelope.js';
+import { tokenRoutes } from './tokens.js';
+import { uploadRoutes } from './uploads.js';
+import { processingRoutes } from './processing.js';
+import { downloadRoutes } from './downloads.js';
+import { historyRoutes } from './history.js';
+import { sampleRoutes } from './samples.js';
+import { workflowRoutes } from './workflows.js';
+import { subscriptionRoutes } from './subscription.js';
+import { siteAjaxRoutes } from './siteAjax.js';
+import { miscRoutes } from './misc.js';
+
+export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/health', async () => ok({ status: 'up' }));
+  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes]) {
+    await routes(app, ctx);
+  }
+}

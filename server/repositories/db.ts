@@ -1,0 +1,43 @@
+/** Opens the database chosen by configuration and brings its schema up to date. */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from './schema.js';
+import * as m001 from './migrations/001_initial.js';
+
+/** Every migration, in order. Add new ones here; never edit a released one. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001_initial': m001,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations() {
+    return MIGRATIONS;
+  }
+}
+
+export type Db = Kysely<Database>;
+
+export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Db> {
+  let db: Db;
+  if (config.databaseUrl) {
+    // PostgreSQL is loaded only when configured, so the embedded mode needs no pg at run time.
+    const { openPostgres } = await import('./postgres.js');
+    db = await openPostgres(config.databaseUrl);
+  } else {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    const file = new SQLite(path.join(config.dataDir, 'pixmill.sqlite'));
+    file.pragma('journal_mode = WAL');
+    file.pragma('busy_timeout = 5000');
+    file.pragma('foreign_keys = ON');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  }
+  const { error, results } = await new Migrator({ db, provider: new StaticProvider() }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw new Error(`database migration failed: ${results?.find((r) => r.status === 'Error')?.migrationName ?? ''} ${String(error)}`);
+  }
+  return db;
+}

@@ -1,0 +1,151 @@
+/** Database tables as Kysely sees them. Timestamps are epoch milliseconds; booleans are 0/1. */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface AccountsTable {
+  id: Generated<number>;
+  kind: 'guest' | 'user';
+  email: string | null;
+  password_hash: string | null;
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  /** plan id: 0 register, 11042 basic, 11043 pro (guests keep 0) */
+  pid: number;
+  /** ms; null = no expiry */
+  plan_expires_at: number | null;
+  /** set by an operator or the credits-exhausted transition */
+  is_expired: number;
+  max_num: number;
+  used_num: number;
+  compress_max: number;
+  compress_used: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TokensTable {
+  token: string;
+  kind: 'guest' | 'user';
+  account_id: number;
+  /** a guest token bound to a logged-in account resolves to that account until unbound */
+  bound_account_id: number | null;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  account_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface UploadsTable {
+  uid: string;
+  account_id: number;
+  filename: string;
+  filesize: number;
+  w: number;
+  h: number;
+  format: 'jpeg' | 'png';
+  /** the job type the upload was made for (spec: upload carries `job`) */
+  job: string;
+  blob_key: string | null;
+  thumb_key: string | null;
+  /** receiving: slices still missing; ready: stored and validated */
+  status: 'receiving' | 'ready';
+  total_blob_num: number;
+  received_bytes: number;
+  source_url: string | null;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface UploadChunksTable {
+  uid: string;
+  blob_num: number;
+  size: number;
+  created_at: number;
+}
+
+export interface JobsTable {
+  trans_id: string;
+  account_id: number;
+  uid: string;
+  /** module name, preset name or 'workflow' */
+  job: string;
+  is_workflow: number;
+  steps_json: string;
+  zoom_type: string | null;
+  status: 'queued' | 'running' | 'finished' | 'failed';
+  progress: number;
+  step_index: number;
+  attempts: number;
+  error: string | null;
+  result_key: string | null;
+  result_format: string | null;
+  result_w: number | null;
+  result_h: number | null;
+  /** JSON map of extra outputs (psd, zoom variants) → blob key */
+  extras_json: string | null;
+  thumbsup: number | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  account_id: number;
+  /** trans_id for charge/refund; an operator reference for grants */
+  ref: string;
+  kind: 'charge' | 'refund' | 'grant' | 'compress_charge' | 'compress_refund';
+  amount: number;
+  created_at: number;
+}
+
+export interface WorkflowsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** flows as stored: [{name, config: JSON string}] */
+  flows_json: string;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  account_id: number | null;
+  /** credit-transform, credit-upload, credit-download, or an analytics event name */
+  kind: string;
+  payload_json: string;
+  created_at: number;
+}
+
+export interface DownloadBundlesTable {
+  id: string;
+  account_id: number;
+  trans_ids_json: string;
+  created_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  tokens: TokensTable;
+  sessions: SessionsTable;
+  uploads: UploadsTable;
+  upload_chunks: UploadChunksTable;
+  jobs: JobsTable;
+  credit_ledger: CreditLedgerTable;
+  workflows: WorkflowsTable;
+  events: EventsTable;
+  download_bundles: DownloadBundlesTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type AccountUpdate = Updateable<AccountsTable>;
+export type Upload = Selectable<UploadsTable>;
+export type Job = Selectable<JobsTable>;
+export type Workflow = Selectable<WorkflowsTable>;

@@ -1,0 +1,53 @@
+/**
+ * Composition of the services. Each service receives the same Deps object and reaches the
+ * others through deps.services (resolved lazily, so construction order does not matter).
+ * Services never import Fastify.
+ */
+import type { Config } from '../config.js';
+import type { Db } from '../repositories/db.js';
+import type { BlobStore } from '../repositories/blobStore.js';
+import { TokenService } from './tokens.js';
+import { LicenseService } from './license.js';
+import { CreditService } from './credits.js';
+import { UploadService } from './uploads.js';
+import { JobService } from './jobs.js';
+import { WorkflowService } from './workflows.js';
+import { SampleService } from './samples.js';
+import { EventService } from './events.js';
+import { SubscriptionService } from './subscription.js';
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  blobs: BlobStore;
+  services: Services;
+}
+
+export interface Services {
+  tokens: TokenService;
+  license: LicenseService;
+  credits: CreditService;
+  uploads: UploadService;
+  jobs: JobService;
+  workflows: WorkflowService;
+  samples: SampleService;
+  events: EventService;
+  subscription: SubscriptionService;
+}
+
+export function createServices(base: Omit<Deps, 'services'>): Services {
+  const deps = { ...base } as Deps;
+  const services: Services = {
+    tokens: new TokenService(deps),
+    license: new LicenseService(deps),
+    credits: new CreditService(deps),
+    uploads: new UploadService(deps),
+    jobs: new JobService(deps),
+    workflows: new WorkflowService(deps),
+    samples: new SampleService(deps),
+    events: new EventService(deps),
+    subscription: new SubscriptionService(deps),
+  };
+  deps.services = services;
+  return services;
+}

@@ -1,0 +1,37 @@
+/** Starts a real server on a free loopback port with a temporary data dir, for integration tests. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../config.js';
+import { createContext } from '../bootstrap.js';
+import { buildApp } from '../app.js';
+import type { AppContext } from '../context.js';
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  ctx: AppContext;
+  dataDir: string;
+  stop(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-test-'));
+  const config = loadConfig(process.env, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: undefined, redisUrl: undefined, ...overrides });
+  const ctx = await createContext(config);
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    ctx,
+    dataDir,
+    async stop(opts) {
+      await app.close();
+      if (!opts?.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

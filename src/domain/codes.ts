@@ -1,0 +1,31 @@
+/** Response codes of spec §7–§8 and their catalogue texts (English keys; the client translates). */
+export const CODE = {
+  OK: 200,
+  PARAMETER_ERROR: 1,
+  USERNAME_NOT_EXIST: 2,
+  WRONG_PASSWORD: 3,
+  VALIDATION_INVALID: 5,
+  VERIFICATION_FAILED: 6,
+  PARAM_ERROR: 10001,
+  INSUFFICIENT_CREDITS: 10012,
+  NOT_ENOUGH_POINTS: 30004,
+} as const;
+export type Code = (typeof CODE)[keyof typeof CODE];
+
+export const CODE_TEXT: Record<number, string> = {
+  [CODE.OK]: 'ok',
+  [CODE.PARAMETER_ERROR]: 'parameter error',
+  [CODE.USERNAME_NOT_EXIST]: 'The username does not exist',
+  [CODE.WRONG_PASSWORD]: 'wrong password',
+  [CODE.VALIDATION_INVALID]: 'Validation is invalid',
+  [CODE.VERIFICATION_FAILED]: 'verification failed',
+  [CODE.PARAM_ERROR]: 'parameter error',
+  [CODE.INSUFFICIENT_CREDITS]: 'Insufficient Credits',
+  [CODE.NOT_ENOUGH_POINTS]: 'Not enough points',
+};
+
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}

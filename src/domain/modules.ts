@@ -1,0 +1,267 @@
+/**
+ * Processing modules, their params schemas (spec §3, §5, §9) and the job configuration (`jconfig`).
+ * Shared by the client (step settings UI) and the server (validation, engines).
+ */
+import { DEFAULT_COMPRESS_QUALITY, MATTING_DEFAULT_RESCALE } from './constants.js';
+import { limitsFor, type Level } from './plans.js';
+
+export const MODULES = [
+  'enlarge',
+  'denoise',
+  'sharpen',
+  'sharpen_auto',
+  'matting',
+  'colorize',
+  'colorize_pro',
+  'portrait',
+  'cartoonize',
+  'face_enhancer',
+  'perfect',
+  'compress',
+] as const;
+export type ModuleName = (typeof MODULES)[number];
+
+export type ParamSpec =
+  | { kind: 'int'; min: number; max: number; default: number }
+  | { kind: 'bool'; default: boolean }
+  | { kind: 'enum'; values: readonly (string | number)[]; default: string | number }
+  | { kind: 'const'; value: string };
+
+export type ParamsSchema = Readonly<Record<string, ParamSpec>>;
+
+const pct = (d: number): ParamSpec => ({ kind: 'int', min: 0, max: 100, default: d });
+const bool = (d = false): ParamSpec => ({ kind: 'bool', default: d });
+const model = (value: string): ParamSpec => ({ kind: 'const', value });
+
+export const MODULE_PARAMS: Readonly<Record<ModuleName, ParamsSchema>> = {
+  enlarge: {
+    model_name: model('EnlargeStable'),
+    autoparams: bool(),
+    suppress_noise: pct(75),
+    remove_blur: pct(75),
+    scale: { kind: 'enum', values: [2, 4, 6, 8], default: 2 },
+    quality: { kind: 'enum', values: ['high', 'best'], default: 'high' },
+  },
+  denoise: {
+    model_name: model('DenoiseStable'),
+    remove_noise: pct(75),
+    sharpen: pct(75),
+    remove_original_detail: pct(0),
+    autoparams: bool(),
+  },
+  sharpen: {
+    sharpness: pct(75),
+    suppress_noise: pct(50),
+    add_grain: pct(0),
+    autoparams: bool(),
+  },
+  sharpen_auto: { model_name: model('DpedSharpenStable') },
+  matting: { rescale: { kind: 'enum', values: [MATTING_DEFAULT_RESCALE, 320], default: MATTING_DEFAULT_RESCALE } },
+  colorize: {
+    model_name: model('ColorizeStable_pth'),
+    render_factor: { kind: 'int', min: 1, max: 50, default: 10 },
+    psd: bool(),
+    isBest: bool(),
+    quality: { kind: 'int', min: 1, max: 100, default: 100 },
+  },
+  colorize_pro: {
+    model_name: model('ColorizeStable_pth'),
+    render_factor: { kind: 'int', min: 1, max: 50, default: 30 },
+    psd: bool(),
+  },
+  portrait: { single_face: bool() },
+  cartoonize: { model_name: model('CartoonizeStable') },
+  face_enhancer: { model_name: model('FaceEnhancerStable') },
+  perfect: { model_name: model('perfect_2k') },
+  compress: { quality: { kind: 'int', min: 1, max: 100, default: DEFAULT_COMPRESS_QUALITY } },
+};
+
+/** Only these may be a workflow's last step, and nothing may follow them (spec §4, §5). */
+export const LAST_STEP_ONLY: readonly ModuleName[] = ['enlarge', 'matting'];
+
+export type ParamValue = string | number | boolean;
+export type ModuleParams = Record<string, ParamValue>;
+
+export function isModuleName(v: unknown): v is ModuleName {
+  return typeof v === 'string' && (MODULES as readonly string[]).includes(v);
+}
+
+export function defaultParams(module: ModuleName): ModuleParams {
+  const out: ModuleParams = {};
+  for (const [k, s] of Object.entries(MODULE_PARAMS[module])) out[k] = s.kind === 'const' ? s.value : s.default;
+  return out;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function coerce(spec: ParamSpec, raw: unknown): Result<ParamValue> {
+  switch (spec.kind) {
+    case 'const':
+      return raw === spec.value ? { ok: true, value: spec.value } : { ok: false, error: `must be ${spec.value}` };
+    case 'bool':
+      if (typeof raw === 'boolean') return { ok: true, value: raw };
+      if (raw === 0 || raw === 1 || raw === '0' || raw === '1' || raw === 'true' || raw === 'false')
+        return { ok: true, value: raw === 1 || raw === '1' || raw === 'true' };
+      return { ok: false, error: 'must be a boolean' };
+    case 'int': {
+      const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+      if (typeof n !== 'number' || !Number.isInteger(n)) return { ok: false, error: 'must be an integer' };
+      if (n < spec.min || n > spec.max) return { ok: false, error: `must be between ${spec.min} and ${spec.max}` };
+      return { ok: true, value: n };
+    }
+    case 'enum': {
+      const hit = spec.values.find((v) => v === raw || String(v) === String(raw).replace(/x$/i, ''));
+      return hit === undefined ? { ok: false, error: `must be one of ${spec.values.join(', ')}` } : { ok: true, value: hit };
+    }
+  }
+}
+
+/** Validates module params: unknown keys are refused, missing keys take the spec default. */
+export function parseParams(module: ModuleName, raw: unknown): Result<ModuleParams> {
+  if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw)))
+    return { ok: false, error: 'module_params must be an object' };
+  const input = (raw ?? {}) as Record<string, unknown>;
+  const schema = MODULE_PARAMS[module];
+  for (const key of Object.keys(input)) if (!(key in schema)) return { ok: false, error: `unknown param ${key}` };
+  const out = defaultParams(module);
+  for (const [key, spec] of Object.entries(schema)) {
+    if (input[key] === undefined) continue;
+    const r = coerce(spec, input[key]);
+    if (!r.ok) return { ok: false, error: `${module}.${key} ${r.error}` };
+    out[key] = r.value;
+  }
+  return { ok: true, value: out };
+}
+
+export interface Step {
+  name: string;
+  config: { module: ModuleName; module_params: ModuleParams };
+}
+
+const step = (module: ModuleName, params: ModuleParams = {}): Step => ({
+  name: module,
+  config: { module, module_params: { ...defaultParams(module), ...params } },
+});
+
+/** Preset workflows (spec §3). se-hd's steps are not in the spec: denoise → sharpen_auto → enlarge 2x (our choice). */
+export const PRESETS = {
+  'se-night': [step('denoise', { remove_noise: 75, sharpen: 75, remove_original_detail: 0 }), step('perfect')],
+  'se-hd': [
+    step('denoise', { remove_noise: 75, sharpen: 75, remove_original_detail: 0 }),
+    step('sharpen_auto'),
+    step('enlarge', { scale: 2, suppress_noise: 50, remove_blur: 50 }),
+  ],
+  'se-portrait-enhancement': [
+    step('denoise', { remove_noise: 75, sharpen: 75, remove_original_detail: 0 }),
+    step('face_enhancer'),
+    step('enlarge', { scale: 2, suppress_noise: 50, remove_blur: 50 }),
+  ],
+  'se-old-repair': [
+    step('denoise', { remove_noise: 75, sharpen: 75 }),
+    step('colorize', { quality: 100 }),
+    step('enlarge', { scale: 2, suppress_noise: 50, remove_blur: 50 }),
+  ],
+} as const satisfies Record<string, readonly Step[]>;
+export type PresetName = keyof typeof PRESETS;
+
+/** URL `medium` values (spec §2) → preset. */
+export const MEDIUM_PRESETS: Readonly<Record<string, PresetName>> = {
+  ai_super_hd: 'se-hd',
+  ai_portrait_enhancement: 'se-portrait-enhancement',
+  ai_night_scene: 'se-night',
+  ai_old_photo_repire_colorize: 'se-old-repair',
+};
+
+export function isPreset(v: unknown): v is PresetName {
+  return typeof v === 'string' && Object.hasOwn(PRESETS, v);
+}
+
+/** Workflow chain rule: enlarge / matting only as the last step. Returns an error key or null. */
+export function chainError(modules: readonly ModuleName[], maxSteps: number): string | null {
+  if (modules.length === 0) return 'There is no valid workflow';
+  if (modules.length > maxSteps) return `A workflow has at most ${maxSteps} steps`;
+  const i = modules.findIndex((m) => LAST_STEP_ONLY.includes(m));
+  if (i !== -1 && i !== modules.length - 1) return `${modules[i]} must be the last step`;
+  return null;
+}
+
+/** Whether another step may be added after these (spec: enlarge/matting last lock adding). */
+export function canAddStep(modules: readonly ModuleName[], maxSteps: number): boolean {
+  if (modules.length >= maxSteps) return false;
+  const last = modules[modules.length - 1];
+  return last === undefined || !LAST_STEP_ONLY.includes(last);
+}
+
+export const PSD_PRO_ONLY = 'Only Pro user is allowed to generate the PSD file';
+
+/** Level gating of a step (spec §5, §6). Returns an error text or null. */
+export function entitlementError(level: Level, s: Step['config']): string | null {
+  const lim = limitsFor(level);
+  const p = s.module_params;
+  if (p.psd === true && !lim.psd) return PSD_PRO_ONLY;
+  if ((s.module === 'colorize_pro' || p.isBest === true) && !lim.bestColorize) return 'Only Pro users can use the best colorize mode';
+  if (s.module === 'enlarge' && !lim.scales.includes(Number(p.scale))) return 'This scale is only for subscribers';
+  return null;
+}
+
+/** The job configuration sent as `jconfig` on transform. */
+export type JobConfig =
+  | { job: ModuleName; config?: { module?: ModuleName; module_params?: ModuleParams } }
+  | { job: PresetName }
+  | { job: 'workflow'; name?: string; flows: Step[] };
+
+export interface ParsedJob {
+  /** job name as stored and shown: module name, preset name or 'workflow' */
+  job: string;
+  isWorkflow: boolean;
+  steps: Step[];
+}
+
+/** Parses and validates a jconfig (already JSON-decoded) for a level. */
+export function parseJobConfig(raw: unknown, level: Level): Result<ParsedJob> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, error: 'jconfig must be an object' };
+  const cfg = raw as Record<string, unknown>;
+  const job = cfg.job;
+  let steps: Step[];
+  let isWorkflow = false;
+  if (isModuleName(job)) {
+    const c = (cfg.config ?? {}) as Record<string, unknown>;
+    if (c.module !== undefined && c.module !== job) return { ok: false, error: 'config.module must match job' };
+    const params = parseParams(job, c.module_params);
+    if (!params.ok) return params;
+    steps = [{ name: job, config: { module: job, module_params: params.value } }];
+  } else if (isPreset(job)) {
+    isWorkflow = true;
+    steps = PRESETS[job].map((s) => ({ name: s.name, config: { module: s.config.module, module_params: { ...s.config.module_params } } }));
+  } else if (job === 'workflow') {
+    isWorkflow = true;
+    if (!Array.isArray(cfg.flows)) return { ok: false, error: 'There is no valid workflow' };
+    steps = [];
+    for (const f of cfg.flows as unknown[]) {
+      const fc = (f as { config?: unknown; name?: unknown } | null)?.config;
+      const conf = (typeof fc === 'string' ? safeJson(fc) : fc) as { module?: unknown; module_params?: unknown } | undefined;
+      if (!conf || !isModuleName(conf.module)) return { ok: false, error: 'There is no valid workflow' };
+      const params = parseParams(conf.module, conf.module_params);
+      if (!params.ok) return params;
+      const name = (f as { name?: unknown }).name;
+      steps.push({ name: typeof name === 'string' ? name.slice(0, 50) : conf.module, config: { module: conf.module, module_params: params.value } });
+    }
+    const chain = chainError(steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
+    if (chain) return { ok: false, error: chain };
+  } else {
+    return { ok: false, error: 'unknown job' };
+  }
+  for (const s of steps) {
+    const e = entitlementError(level, s.config);
+    if (e) return { ok: false, error: e };
+  }
+  return { ok: true, value: { job: String(job), isWorkflow, steps } };
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}

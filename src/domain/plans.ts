@@ -1,0 +1,105 @@
+/** Levels, their limits (spec §6) and the level derivation of spec §4, in one place. */
+import { PLAN_ID_BASIC, PLAN_ID_PRO, PLAN_ID_REGISTER, WORKFLOW_STEPS_DEFAULT, WORKFLOW_STEPS_PRO } from './constants.js';
+
+export const LEVELS = ['guest', 'register', 'basic', 'pro', 'expired'] as const;
+export type Level = (typeof LEVELS)[number];
+
+export interface PlanLimits {
+  /** images selectable / uploadable at once */
+  batch: number;
+  /** credits granted with the plan */
+  credits: number;
+  maxFileBytes: number;
+  /** longest side allowed in px (spec: 2000x2000 / 3000x3000) */
+  maxSidePx: number;
+  maxMegapixels: number;
+  compressMaxBytes: number;
+  compressCredits: number;
+  workflowSteps: number;
+  /** scales above 2x are for subscribers */
+  scales: readonly number[];
+  psd: boolean;
+  bestColorize: boolean;
+}
+
+const MB = 1024 * 1024;
+
+const FREE: PlanLimits = {
+  batch: 1,
+  credits: 3,
+  maxFileBytes: 5 * MB,
+  maxSidePx: 2000,
+  maxMegapixels: 2.8,
+  compressMaxBytes: 5 * MB,
+  compressCredits: 5,
+  workflowSteps: WORKFLOW_STEPS_DEFAULT,
+  scales: [2],
+  psd: false,
+  bestColorize: false,
+};
+
+export const PLAN_LIMITS: Readonly<Record<Level, PlanLimits>> = {
+  guest: FREE,
+  register: { ...FREE, compressCredits: 100 },
+  basic: {
+    batch: 5,
+    credits: 200,
+    maxFileBytes: 10 * MB,
+    maxSidePx: 3000,
+    maxMegapixels: 14,
+    compressMaxBytes: 50 * MB,
+    compressCredits: 200,
+    workflowSteps: WORKFLOW_STEPS_DEFAULT,
+    scales: [2, 4, 6, 8],
+    psd: false,
+    bestColorize: false,
+  },
+  pro: {
+    batch: 10,
+    credits: 500,
+    maxFileBytes: 10 * MB,
+    maxSidePx: 3000,
+    maxMegapixels: 34,
+    compressMaxBytes: 50 * MB,
+    compressCredits: 500,
+    workflowSteps: WORKFLOW_STEPS_PRO,
+    scales: [2, 4, 6, 8],
+    psd: true,
+    bestColorize: true,
+  },
+  // Expired users get guest-like limits (spec §4, §6).
+  expired: FREE,
+};
+
+export function limitsFor(level: Level): PlanLimits {
+  return PLAN_LIMITS[level];
+}
+
+export interface LicenseFacts {
+  logged: boolean;
+  isExpired: boolean;
+  pid: number;
+}
+
+/** Spec §4 "User level derivation". */
+export function deriveLevel({ logged, isExpired, pid }: LicenseFacts): Level {
+  if (!logged) return 'guest';
+  if (isExpired) return 'expired';
+  if (pid === PLAN_ID_REGISTER) return 'register';
+  if (pid === PLAN_ID_BASIC) return 'basic';
+  if (pid === PLAN_ID_PRO) return 'pro';
+  return 'expired';
+}
+
+/** Spec §4: credits left = max_num - used_num, floored at 0. */
+export function creditsLeft(maxNum: number, usedNum: number): number {
+  return Math.max(0, maxNum - usedNum);
+}
+
+export function isSubscriber(level: Level): boolean {
+  return level === 'basic' || level === 'pro';
+}
+
+export function planIdFor(level: 'register' | 'basic' | 'pro'): number {
+  return level === 'basic' ? PLAN_ID_BASIC : level === 'pro' ? PLAN_ID_PRO : PLAN_ID_REGISTER;
+}
