@@ -49,7 +49,12 @@ export interface UploadsTable {
   format: 'jpeg' | 'png';
   /** the job type the upload was made for (spec: upload carries `job`) */
   job: string;
+  /** working copy: auto-oriented, metadata stripped; what engines read */
   blob_key: string | null;
+  /** the bytes exactly as received (byte-identical reassembly of slices) */
+  original_key: string | null;
+  /** sha256 hex of the original bytes */
+  sha256: string | null;
   thumb_key: string | null;
   /** receiving: slices still missing; ready: stored and validated */
   status: 'receiving' | 'ready';

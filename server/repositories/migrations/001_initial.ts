@@ -54,6 +54,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('format', 'text', (c) => c.notNull())
     .addColumn('job', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('blob_key', 'text')
+    .addColumn('original_key', 'text')
+    .addColumn('sha256', 'text')
     .addColumn('thumb_key', 'text')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('total_blob_num', 'integer', (c) => c.notNull().defaultTo(1))

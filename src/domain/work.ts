@@ -1,0 +1,110 @@
+/** The Work (processing item) and related client-side records of spec §3, shared by UI, worker and Dexie. */
+import type { ModuleParams } from './modules.js';
+
+export const WORK_STATUSES = [
+  'resizing',
+  'compressing',
+  'uploading',
+  'ready',
+  'waiting',
+  'processing',
+  'finished',
+  'imageTooLarge',
+  'uploadFailed',
+  'processFailed',
+] as const;
+export type WorkStatus = (typeof WORK_STATUSES)[number];
+
+export type UploadStatus = 'ready' | 'uploading' | 'success' | 'failed';
+
+export interface WorkConfig {
+  isPsd?: boolean;
+  scale?: number;
+  initScale?: number;
+  sharpenBeta?: 'manual' | 'auto';
+  quality?: 'high' | 'best';
+  singleFace?: 'face' | 'entire';
+}
+
+export interface Work {
+  /** client id, stable from the moment a file is dropped */
+  cid: string;
+  /** server upload id, once uploaded */
+  uid?: string;
+  u_uid?: string;
+  filename: string;
+  filesize: number;
+  /** data URL or URL of the 80x80 thumbnail */
+  thumbnail?: string;
+  w: number;
+  h: number;
+  zoomW?: number;
+  zoomH?: number;
+  status: WorkStatus;
+  selected: boolean;
+  checked?: boolean;
+  originImg?: string;
+  targetImg?: string;
+  zoomTargetImg?: string;
+  zoomOriginImg?: string;
+  fileId?: string;
+  zoomId?: string;
+  zoomFileId?: string;
+  /** module name, 'workflow' or a preset */
+  operation?: string;
+  workflow?: string;
+  startTime?: number;
+  endTime?: number;
+  transId?: string;
+  jobId?: string;
+  targetName?: string;
+  dstFileId?: string;
+  likes?: number;
+  sample?: boolean;
+  processed?: boolean;
+  /** the feature type the work was uploaded for (samples and limits are per type) */
+  workType: string;
+  uploadStartTime?: number;
+  params?: { job: string; config?: { module: string; module_params: ModuleParams }; flows?: unknown[] };
+  config?: WorkConfig;
+  singleFace?: 'face' | 'other';
+  /** last update, ms — drives the one-day expiry of local storage */
+  updatedAt: number;
+}
+
+export interface UploadHistoryEntry {
+  uid: string;
+  name: string;
+  file_size: number;
+  thumbnail: string;
+  w: number;
+  h: number;
+  x: number;
+  y: number;
+}
+
+export interface SampleEntry {
+  name: string;
+  original: string;
+  processed: string;
+  w: number;
+  h: number;
+}
+
+/** imgInfo: the hand-off record to the matting editor (spec §3). */
+export interface EditorHandOff {
+  uid: string;
+  width: number;
+  height: number;
+  zoomW?: number;
+  zoomH?: number;
+  transId?: string;
+  filename: string;
+  targetName: string;
+  originImg?: string;
+  targetImg?: string;
+  zoomTargetImg?: string;
+  isProcessed: true;
+  sizeNum: 'large';
+  sample?: boolean;
+}
