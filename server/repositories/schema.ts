@@ -6,19 +6,19 @@ export interface AccountsTable {
   kind: 'guest' | 'user';
   email: string | null;
   password_hash: string | null;
-  first_name: string;
-  last_name: string;
-  occupation: string;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  occupation: Generated<string>;
   /** plan id: 0 register, 11042 basic, 11043 pro (guests keep 0) */
-  pid: number;
+  pid: Generated<number>;
   /** ms; null = no expiry */
   plan_expires_at: number | null;
   /** set by an operator or the credits-exhausted transition */
-  is_expired: number;
-  max_num: number;
-  used_num: number;
-  compress_max: number;
-  compress_used: number;
+  is_expired: Generated<number>;
+  max_num: Generated<number>;
+  used_num: Generated<number>;
+  compress_max: Generated<number>;
+  compress_used: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -44,11 +44,11 @@ export interface UploadsTable {
   account_id: number;
   filename: string;
   filesize: number;
-  w: number;
-  h: number;
+  w: Generated<number>;
+  h: Generated<number>;
   format: 'jpeg' | 'png';
   /** the job type the upload was made for (spec: upload carries `job`) */
-  job: string;
+  job: Generated<string>;
   /** working copy: auto-oriented, metadata stripped; what engines read */
   blob_key: string | null;
   /** the bytes exactly as received (byte-identical reassembly of slices) */
@@ -58,8 +58,8 @@ export interface UploadsTable {
   thumb_key: string | null;
   /** receiving: slices still missing; ready: stored and validated */
   status: 'receiving' | 'ready';
-  total_blob_num: number;
-  received_bytes: number;
+  total_blob_num: Generated<number>;
+  received_bytes: Generated<number>;
   source_url: string | null;
   created_at: number;
   deleted_at: number | null;
@@ -78,13 +78,13 @@ export interface JobsTable {
   uid: string;
   /** module name, preset name or 'workflow' */
   job: string;
-  is_workflow: number;
+  is_workflow: Generated<number>;
   steps_json: string;
   zoom_type: string | null;
   status: 'queued' | 'running' | 'finished' | 'failed';
-  progress: number;
-  step_index: number;
-  attempts: number;
+  progress: Generated<number>;
+  step_index: Generated<number>;
+  attempts: Generated<number>;
   error: string | null;
   result_key: string | null;
   result_format: string | null;

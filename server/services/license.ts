@@ -1,0 +1,66 @@
+/** The one place that says what level and limits an account has (spec §4 derivation, §6 table). */
+import { LOW_CREDIT_WARNING } from '../../src/domain/constants.js';
+import { creditsLeft, deriveLevel, limitsFor, type Level } from '../../src/domain/plans.js';
+import type { Account } from '../repositories/schema.js';
+import type { Deps } from './index.js';
+import type { Principal } from './tokens.js';
+
+export interface LicenseView {
+  user_id: number;
+  pid: number;
+  is_expired: boolean;
+  max_num: number;
+  used_num: number;
+  user_level: Level;
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  /** max_num − used_num floored at 0 */
+  left_credits: number;
+  /** spec §9: warn at 4 credits left */
+  low_credit_warning: boolean;
+  compress_max: number;
+  compress_used: number;
+  plan_expires_at: number | null;
+}
+
+export class LicenseService {
+  constructor(private readonly deps: Deps) {}
+
+  isExpired(account: Account, now = Date.now()): boolean {
+    return account.is_expired === 1 || (account.plan_expires_at !== null && account.plan_expires_at <= now);
+  }
+
+  levelOf(account: Account, now = Date.now()): Level {
+    return deriveLevel({ logged: account.kind === 'user', isExpired: this.isExpired(account, now), pid: account.pid });
+  }
+
+  limitsOf(account: Account) {
+    return limitsFor(this.levelOf(account));
+  }
+
+  view(p: Principal): LicenseView {
+    const a = p.account;
+    const left = creditsLeft(a.max_num, a.used_num);
+    return {
+      user_id: a.id,
+      pid: a.pid,
+      is_expired: this.isExpired(a),
+      max_num: a.max_num,
+      used_num: a.used_num,
+      user_level: p.level,
+      first_name: a.first_name,
+      last_name: a.last_name,
+      occupation: a.occupation,
+      left_credits: left,
+      low_credit_warning: left <= LOW_CREDIT_WARNING,
+      compress_max: a.compress_max,
+      compress_used: a.compress_used,
+      plan_expires_at: a.plan_expires_at,
+    };
+  }
+
+  points(p: Principal): { max_num: number; used_num: number; left_credits: number } {
+    return { max_num: p.account.max_num, used_num: p.account.used_num, left_credits: creditsLeft(p.account.max_num, p.account.used_num) };
+  }
+}
