@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { creditsLeft, deriveLevel, limitsFor, PLAN_LIMITS } from './plans.js';
+
+describe('deriveLevel (spec §4)', () => {
+  it.each([
+    [{ logged: false, isExpired: false, pid: 11043 }, 'guest'],
+    [{ logged: true, isExpired: true, pid: 11043 }, 'expired'],
+    [{ logged: true, isExpired: false, pid: 0 }, 'register'],
+    [{ logged: true, isExpired: false, pid: 11042 }, 'basic'],
+    [{ logged: true, isExpired: false, pid: 11043 }, 'pro'],
+    [{ logged: true, isExpired: false, pid: 12345 }, 'expired'],
+  ] as const)('%o → %s', (facts, level) => {
+    expect(deriveLevel(facts)).toBe(level);
+  });
+});
+
+describe('creditsLeft', () => {
+  it.each([
+    [3, 0, 3],
+    [3, 3, 0],
+    [3, 5, 0],
+    [200, 17, 183],
+  ])('max %i used %i → %i', (max, used, left) => expect(creditsLeft(max, used)).toBe(left));
+});
+
+describe('plan limits (spec §6)', () => {
+  const MB = 1024 * 1024;
+  it.each([
+    ['guest', 1, 3, 5 * MB, 2.8, 5 * MB, 5],
+    ['register', 1, 3, 5 * MB, 2.8, 5 * MB, 100],
+    ['basic', 5, 200, 10 * MB, 14, 50 * MB, 200],
+    ['pro', 10, 500, 10 * MB, 34, 50 * MB, 500],
+    ['expired', 1, 3, 5 * MB, 2.8, 5 * MB, 5],
+  ] as const)('%s', (level, batch, credits, maxFile, mp, compressMax, compressCredits) => {
+    const l = limitsFor(level);
+    expect([l.batch, l.credits, l.maxFileBytes, l.maxMegapixels, l.compressMaxBytes, l.compressCredits]).toEqual([
+      batch,
+      credits,
+      maxFile,
+      mp,
+      compressMax,
+      compressCredits,
+    ]);
+  });
+  it('expired users get guest-like limits', () => expect(PLAN_LIMITS.expired).toEqual(PLAN_LIMITS.guest));
+  it('workflow steps: 5 for pro, 3 otherwise', () => {
+    expect(limitsFor('pro').workflowSteps).toBe(5);
+    for (const l of ['guest', 'register', 'basic', 'expired'] as const) expect(limitsFor(l).workflowSteps).toBe(3);
+  });
+});
