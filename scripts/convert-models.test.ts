@@ -1,0 +1,96 @@
+/** The converted ONNX models reproduce the original TF.js models (tfjs-backend-wasm) on the same input. */
+import { describe, expect, it, beforeAll } from 'vitest';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, statSync } from 'node:fs';
+import * as ort from 'onnxruntime-node';
+import { convertAll, MODEL_SOURCES } from '../server/engines/models.js';
+import { loadGraphReference, loadLayersReference, tfjsWasm } from '../server/engines/convert/tfjsReference.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'pixmill-models-'));
+const source = (file: string) => MODEL_SOURCES.find((m) => m.file === file)!.sources()[0]!;
+
+function pseudoRandom(n: number, seed: number, scale: number): Float32Array {
+  const out = new Float32Array(n);
+  let s = seed;
+  for (let i = 0; i < n; i++) {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    out[i] = (s / 0x7fffffff) * scale;
+  }
+  return out;
+}
+
+const nhwcToNchw = (x: Float32Array, h: number, w: number, c: number) => {
+  const out = new Float32Array(x.length);
+  for (let y = 0; y < h; y++) for (let xx = 0; xx < w; xx++) for (let k = 0; k < c; k++) out[(k * h + y) * w + xx] = x[(y * w + xx) * c + k]!;
+  return out;
+};
+
+function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
+
+describe('convert-models', () => {
+  beforeAll(() => {
+    const first = convertAll(dir);
+    expect(first.built.length).toBe(MODEL_SOURCES.length);
+  });
+
+  it('is idempotent: a second run builds nothing', () => {
+    const before = statSync(path.join(dir, 'esrgan-slim-x2.onnx')).mtimeMs;
+    const again = convertAll(dir);
+    expect(again.built).toEqual([]);
+    expect(statSync(path.join(dir, 'esrgan-slim-x2.onnx')).mtimeMs).toBe(before);
+  });
+
+  it.each([
+    ['slim', 2],
+    ['medium', 3],
+    ['thick', 2],
+  ] as const)('ESRGAN-%s x%d matches TF.js to < 1e-3 (pixels 0..255)', async (size, scale) => {
+    const tf = await tfjsWasm();
+    const h = 12;
+    const w = 10;
+    const range = size === 'thick' ? 1 : 255;
+    const x = pseudoRandom(h * w * 3, 7, 255);
+    const ref = await loadLayersReference(source(`esrgan-${size}-x${scale}.onnx`));
+    const tIn = tf.tensor4d(x.map((v) => v / (255 / range)), [1, h, w, 3]);
+    const tOut = ref.predict(tIn) as ReturnType<typeof tf.tensor4d>;
+    const refOut = nhwcToNchw((await tOut.data()) as Float32Array, h * scale, w * scale, 3).map((v) => v * (255 / range));
+    tIn.dispose();
+    tOut.dispose();
+    const s = await ort.InferenceSession.create(path.join(dir, `esrgan-${size}-x${scale}.onnx`));
+    const out = await s.run({ input: new ort.Tensor('float32', nhwcToNchw(x, h, w, 3), [1, 3, h, w]) });
+    const y = out.output!;
+    expect(y.dims).toEqual([1, 3, h * scale, w * scale]);
+    // thick works on 0..1 internally, so compare on its scale
+    expect(maxAbsDiff(y.data as Float32Array, refOut) / (255 / range)).toBeLessThan(1e-3);
+  });
+
+  it('BlazeFace matches TF.js on every output', async () => {
+    const tf = await tfjsWasm();
+    const x = pseudoRandom(256 * 256 * 3, 3, 2).map((v) => v - 1);
+    const ref = await loadGraphReference(source('blazeface.onnx'));
+    const names = ['Identity', 'Identity_1', 'Identity_2', 'Identity_3'];
+    const tIn = tf.tensor4d(x, [1, 256, 256, 3]);
+    const refOut = ref.execute(tIn, names.map((n) => `${n}:0`)) as ReturnType<typeof tf.tensor>[];
+    const s = await ort.InferenceSession.create(path.join(dir, 'blazeface.onnx'));
+    const out = await s.run({ input: new ort.Tensor('float32', x, [1, 256, 256, 3]) });
+    for (let i = 0; i < names.length; i++) {
+      const r = (await refOut[i]!.data()) as Float32Array;
+      expect(out[names[i]!]!.dims).toEqual(refOut[i]!.shape);
+      expect(maxAbsDiff(out[names[i]!]!.data as Float32Array, r)).toBeLessThan(1e-3);
+    }
+    tIn.dispose();
+    refOut.forEach((t) => t.dispose());
+  });
+
+  it('IS-Net reassembles into a loadable model with the documented input', async () => {
+    const s = await ort.InferenceSession.create(path.join(dir, 'isnet.onnx'));
+    expect(s.inputNames).toEqual(['input']);
+    expect(s.outputNames.length).toBeGreaterThan(0);
+  });
+});

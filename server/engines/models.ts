@@ -1,0 +1,136 @@
+/**
+ * Model files: where each ONNX model comes from (npm packages, converted by our own converters),
+ * how it is (re)built, and one memoised onnxruntime session per model and thread count.
+ */
+import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { convertKerasModel } from './convert/keras.js';
+import { convertTfGraphModel } from './convert/tfgraph.js';
+
+const require = createRequire(import.meta.url);
+/** Package folder through node's own lookup paths (some packages do not export package.json). */
+function pkgDir(name: string): string {
+  for (const base of require.resolve.paths(name) ?? []) {
+    const dir = path.join(base, name);
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+  throw new Error(`package ${name} is not installed`);
+}
+
+export type EsrganSize = 'slim' | 'medium' | 'thick';
+export type EsrganScale = 2 | 3 | 4 | 8;
+export const ESRGAN_SIZES: readonly EsrganSize[] = ['slim', 'medium', 'thick'];
+export const ESRGAN_SCALES: readonly EsrganScale[] = [2, 3, 4, 8];
+
+/** IS-Net variant: "medium" (fp16, 88 MB) gives the cleaner mask; see README for the measurement. */
+export const ISNET_VARIANT = process.env.ISNET_VARIANT === 'small' ? '/models/small' : '/models/medium';
+
+export interface ModelSource {
+  file: string;
+  /** source files whose mtime decides whether the output is up to date */
+  sources(): string[];
+  build(): Uint8Array | Buffer;
+}
+
+export function esrganFile(size: EsrganSize, scale: EsrganScale): string {
+  return `esrgan-${size}-x${scale}.onnx`;
+}
+
+function esrganSource(size: EsrganSize, scale: EsrganScale): ModelSource {
+  const json = () => path.join(pkgDir(`@upscalerjs/esrgan-${size}`), 'models', `x${scale}`, 'model.json');
+  return {
+    file: esrganFile(size, scale),
+    sources: () => [json()],
+    // slim/medium ("rdn") work on 0..255, thick ("rrdn") on 0..1 (see their getModelDefinition).
+    build: () => convertKerasModel(json(), size === 'thick' ? 1 : 255),
+  };
+}
+
+const blazefaceJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'blazeface.json');
+const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'), 'dist', 'resources.json');
+
+export const MODEL_SOURCES: ModelSource[] = [
+  ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
+  { file: 'blazeface.onnx', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
+  {
+    file: 'isnet.onnx',
+    sources: () => [isnetResources()],
+    build: () => {
+      const res = JSON.parse(readFileSync(isnetResources(), 'utf8'));
+      const entry = res[ISNET_VARIANT] as { chunks: { hash: string }[]; size: number };
+      const dir = path.dirname(isnetResources());
+      const buf = Buffer.concat(entry.chunks.map((c) => readFileSync(path.join(dir, c.hash))));
+      if (buf.length !== entry.size) throw new Error(`IS-Net chunks add up to ${buf.length} bytes, expected ${entry.size}`);
+      return buf;
+    },
+  },
+];
+
+function upToDate(out: string, sources: string[]): boolean {
+  if (!existsSync(out)) return false;
+  const t = statSync(out).mtimeMs;
+  return sources.every((s) => statSync(s).mtimeMs <= t);
+}
+
+/** Builds one model file if missing or older than its sources; returns its path. */
+export function ensureModel(modelsDir: string, file: string): string {
+  const src = MODEL_SOURCES.find((m) => m.file === file);
+  if (!src) throw new Error(`unknown model ${file}`);
+  const out = path.join(modelsDir, file);
+  if (upToDate(out, src.sources())) return out;
+  mkdirSync(modelsDir, { recursive: true });
+  const tmp = `${out}.${process.pid}.${Date.now()}.tmp`;
+  const data = src.build();
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, out); // atomic: concurrent workers never see half a file
+  return out;
+}
+
+/** Converts every model; returns which files were built and which were already up to date. */
+export function convertAll(modelsDir: string, log: (s: string) => void = () => {}): { built: string[]; skipped: string[] } {
+  const built: string[] = [];
+  const skipped: string[] = [];
+  for (const m of MODEL_SOURCES) {
+    const out = path.join(modelsDir, m.file);
+    if (upToDate(out, m.sources())) {
+      skipped.push(m.file);
+      continue;
+    }
+    const t0 = Date.now();
+    ensureModel(modelsDir, m.file);
+    built.push(m.file);
+    log(`built ${m.file} in ${Date.now() - t0} ms`);
+  }
+  return { built, skipped };
+}
+
+const sessions = new Map<string, Promise<ort.InferenceSession>>();
+
+/** One session per (model, threads), created on first use and kept for the worker's lifetime. */
+export function session(modelsDir: string, file: string, threads: number): Promise<ort.InferenceSession> {
+  const key = `${path.resolve(modelsDir, file)}#${threads}`;
+  let s = sessions.get(key);
+  if (!s) {
+    s = (async () => {
+      const p = ensureModel(modelsDir, file);
+      return ort.InferenceSession.create(p, {
+        intraOpNumThreads: Math.max(1, threads),
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+        executionMode: 'sequential',
+      });
+    })();
+    s.catch(() => sessions.delete(key));
+    sessions.set(key, s);
+  }
+  return s;
+}
+
+export { ort };
