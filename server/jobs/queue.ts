@@ -1,0 +1,92 @@
+/**
+ * The queue that hands works to a runner. The jobs table is always the record of a work; a queue
+ * only decides who runs what next. Embedded mode: the jobs table itself (poll + in-process
+ * wake-up). A BullMQ queue (REDIS_URL) can implement the same interface without touching services.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../repositories/schema.js';
+import { nextQueued } from './repository.js';
+
+/** Runs one work to its end; must settle (never hang) and may reject only on internal faults. */
+export type JobHandler = (transId: string) => Promise<void>;
+
+export interface JobQueue {
+  /** announces a work whose jobs row is already stored with status 'queued' */
+  enqueue(transId: string): Promise<void>;
+  /** starts delivering queued works to `handler`, at most `concurrency` at a time */
+  start(handler: JobHandler, concurrency: number): Promise<void>;
+  /** stops delivering; works already delivered are the runner's to end */
+  stop(): Promise<void>;
+}
+
+export interface QueueLogger {
+  error(obj: unknown, msg?: string): void;
+}
+
+/** Jobs-table queue: FIFO by created_at. Claiming is done by the handler with an atomic UPDATE. */
+export class EmbeddedJobQueue implements JobQueue {
+  private handler: JobHandler | null = null;
+  private concurrency = 1;
+  private running = false;
+  private pumping = false;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly inflight = new Set<string>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: QueueLogger,
+    /** how often other processes' inserts are noticed; in-process enqueues wake at once */
+    private readonly pollMs = 1000,
+  ) {}
+
+  async enqueue(): Promise<void> {
+    this.wake();
+  }
+
+  async start(handler: JobHandler, concurrency: number): Promise<void> {
+    this.handler = handler;
+    this.concurrency = Math.max(1, concurrency);
+    this.running = true;
+    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private wake(): void {
+    if (!this.running) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    this.pump()
+      .catch((err) => this.log.error({ err }, 'job queue poll failed'))
+      .finally(() => {
+        this.pumping = false;
+      });
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.again = false;
+      while (this.running && this.handler && this.inflight.size < this.concurrency) {
+        const transId = await nextQueued(this.db, [...this.inflight]);
+        if (!transId || !this.running) break;
+        this.inflight.add(transId);
+        this.handler(transId)
+          .catch((err) => this.log.error({ err, transId }, 'job handler failed'))
+          .finally(() => {
+            this.inflight.delete(transId);
+            this.wake();
+          });
+      }
+    } while (this.again && this.running);
+  }
+}

@@ -1,0 +1,184 @@
+/** Database access for works (jobs table) and the uploads they read. Portable across SQLite and PostgreSQL. */
+import { sql, type Kysely } from 'kysely';
+import type { Database, Job, Upload } from '../repositories/schema.js';
+
+type Db = Kysely<Database>;
+
+/** A ready upload of this account; another account's uid answers like a missing one. */
+export async function findReadyUpload(db: Db, accountId: number, uid: string): Promise<Upload | undefined> {
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('uid', '=', uid)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'ready')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findUpload(db: Db, uid: string): Promise<Upload | undefined> {
+  return db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirst();
+}
+
+export async function findOwnedJob(db: Db, accountId: number, transId: string): Promise<Job | undefined> {
+  return db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export async function findJob(db: Db, transId: string): Promise<Job | undefined> {
+  return db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirst();
+}
+
+/** Works of an account that hold a processing slot (queued or running). */
+export async function countActive(db: Db, accountId: number): Promise<number> {
+  const r = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** 1-based place among queued works (FIFO by created_at, then trans_id). */
+export async function queuePosition(db: Db, job: Pick<Job, 'created_at' | 'trans_id'>): Promise<number> {
+  const r = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('status', '=', 'queued')
+    .where((eb) =>
+      eb.or([eb('created_at', '<', job.created_at), eb.and([eb('created_at', '=', job.created_at), eb('trans_id', '<', job.trans_id)])]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(r.n) + 1;
+}
+
+/** The oldest queued work not already taken by this process. */
+export async function nextQueued(db: Db, exclude: readonly string[]): Promise<string | undefined> {
+  let q = db.selectFrom('jobs').select('trans_id').where('status', '=', 'queued');
+  if (exclude.length) q = q.where('trans_id', 'not in', exclude);
+  const row = await q.orderBy('created_at').orderBy('trans_id').limit(1).executeTakeFirst();
+  return row?.trans_id;
+}
+
+/** Atomically takes a queued work for running; false when someone else took it first. */
+export async function claim(db: Db, transId: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set({ status: 'running', attempts: sql`attempts + 1`, started_at: now, progress: 0, step_index: 0, error: null })
+    .where('trans_id', '=', transId)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function writeProgress(db: Db, transId: string, progress: number, stepIndex: number): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ progress, step_index: stepIndex })
+    .where('trans_id', '=', transId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+export interface FinishedResult {
+  resultKey: string;
+  format: string;
+  width: number;
+  height: number;
+  extras: Record<string, string> | null;
+}
+
+export async function markFinished(db: Db, transId: string, r: FinishedResult, stepIndex: number, now: number): Promise<boolean> {
+  const u = await db
+    .updateTable('jobs')
+    .set({
+      status: 'finished',
+      progress: 100,
+      step_index: stepIndex,
+      result_key: r.resultKey,
+      result_format: r.format,
+      result_w: r.width,
+      result_h: r.height,
+      extras_json: r.extras ? JSON.stringify(r.extras) : null,
+      finished_at: now,
+    })
+    .where('trans_id', '=', transId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(u.numUpdatedRows) === 1;
+}
+
+/** Fails a queued or running work; false when it had already ended (so the refund happens once anyway). */
+export async function markFailed(db: Db, transId: string, error: string, now: number): Promise<boolean> {
+  const u = await db
+    .updateTable('jobs')
+    .set({ status: 'failed', error: error.slice(0, 500), finished_at: now })
+    .where('trans_id', '=', transId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(u.numUpdatedRows) === 1;
+}
+
+export async function runningJobs(db: Db): Promise<Pick<Job, 'trans_id' | 'attempts'>[]> {
+  return db.selectFrom('jobs').select(['trans_id', 'attempts']).where('status', '=', 'running').execute();
+}
+
+export async function requeue(db: Db, transId: string): Promise<boolean> {
+  const u = await db
+    .updateTable('jobs')
+    .set({ status: 'queued', progress: 0, step_index: 0 })
+    .where('trans_id', '=', transId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(u.numUpdatedRows) === 1;
+}
+
+export interface HistoryRow extends Job {
+  filename: string | null;
+  w: number | null;
+  h: number | null;
+}
+
+export async function historyPage(db: Db, accountId: number, limit: number, offset: number): Promise<{ rows: HistoryRow[]; total: number }> {
+  const total = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('jobs')
+    .leftJoin('uploads', 'uploads.uid', 'jobs.uid')
+    .selectAll('jobs')
+    .select(['uploads.filename as filename', 'uploads.w as w', 'uploads.h as h'])
+    .where('jobs.account_id', '=', accountId)
+    .orderBy('jobs.created_at', 'desc')
+    .orderBy('jobs.trans_id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return { rows: rows as HistoryRow[], total: Number(total.n) };
+}
+
+export async function setThumbsup(db: Db, accountId: number, transId: string, value: number | null): Promise<boolean> {
+  const u = await db
+    .updateTable('jobs')
+    .set({ thumbsup: value })
+    .where('trans_id', '=', transId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(u.numUpdatedRows) === 1;
+}
+
+/** Failed works whose charge was never refunded (a crash between the two writes). */
+export async function failedWithoutRefund(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .innerJoin('credit_ledger as c', (j) => j.onRef('c.ref', '=', 'jobs.trans_id').on('c.kind', 'in', ['charge', 'compress_charge']))
+    .select('jobs.trans_id')
+    .where('jobs.status', '=', 'failed')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('credit_ledger as r').select('r.id').whereRef('r.ref', '=', 'jobs.trans_id').where('r.kind', 'in', ['refund', 'compress_refund']))),
+    )
+    .execute();
+  return rows.map((r) => r.trans_id);
+}

@@ -1,0 +1,152 @@
+/**
+ * The job runner: takes queued works from the queue, runs them on the worker pool, stores results
+ * and ends each work as finished, or failed with its credit refunded.
+ *
+ * Restart policy: a work left 'running' by a stopped/crashed process is retried once
+ * (attempts < MAX_ATTEMPTS), otherwise failed with 'interrupted' and refunded. This assumes one
+ * runner per database, which is the embedded mode.
+ */
+import type { Kysely } from 'kysely';
+import type { Step } from '../../src/domain/modules.js';
+import type { Level } from '../../src/domain/plans.js';
+import type { Config } from '../config.js';
+import type { BlobStore } from '../repositories/blobStore.js';
+import type { Database, Job } from '../repositories/schema.js';
+import { JobFailure, WorkerPool, type PoolLogger } from './pool.js';
+import type { TaskOutput } from './protocol.js';
+import type { JobQueue } from './queue.js';
+import { claim, failedWithoutRefund, findJob, findUpload, markFailed, markFinished, requeue, runningJobs, writeProgress } from './repository.js';
+import { extOf } from './results.js';
+
+export const MAX_ATTEMPTS = 2;
+/** progress rows are written at most this often per work (≤ 4/s) */
+export const PROGRESS_WRITE_MS = 250;
+
+export interface RunnerDeps {
+  config: Config;
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  queue: JobQueue;
+  log: PoolLogger;
+  levelOf(accountId: number): Promise<Level>;
+  refund(transId: string): Promise<boolean>;
+}
+
+export class JobRunner {
+  private pool: WorkerPool | null = null;
+  private readonly pending = new Set<Promise<unknown>>();
+  private started = false;
+
+  constructor(private readonly d: RunnerDeps) {}
+
+  get threads(): number {
+    return this.pool?.threads ?? 0;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.recover();
+    this.pool = new WorkerPool(this.d.config.processWorkers, this.d.config.jobTimeoutMs, this.d.log);
+    this.pool.start();
+    await this.d.queue.start((transId) => this.track(this.handle(transId)), this.d.config.processWorkers);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.d.queue.stop();
+    // Works cut short here stay 'running' and are retried by the next start (see recover()).
+    await this.pool?.stop();
+    this.pool = null;
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Works left running by a previous process: retried once, else failed and refunded. */
+  private async recover(): Promise<void> {
+    for (const job of await runningJobs(this.d.db)) {
+      if (job.attempts < MAX_ATTEMPTS) await requeue(this.d.db, job.trans_id);
+      else await this.fail(job.trans_id, 'interrupted');
+    }
+    // A process that died between marking a work failed and refunding it owes that refund still.
+    for (const transId of await failedWithoutRefund(this.d.db)) await this.d.refund(transId);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  private async handle(transId: string): Promise<void> {
+    const { db } = this.d;
+    if (!this.pool || !(await claim(db, transId, Date.now()))) return;
+    const job = await findJob(db, transId);
+    if (!job) return;
+    try {
+      const output = await this.execute(job);
+      await this.store(job, output);
+    } catch (err) {
+      if (err instanceof JobFailure && err.reason === 'stopped') return;
+      const reason = err instanceof JobFailure ? (err.reason === 'engine' ? err.message : err.reason) : 'internal error';
+      if (!(err instanceof JobFailure)) this.d.log.error({ err, transId }, 'work failed');
+      await this.fail(transId, reason);
+    }
+  }
+
+  private async execute(job: Job): Promise<TaskOutput> {
+    const { db, blobs, config } = this.d;
+    const upload = await findUpload(db, job.uid);
+    if (!upload || upload.status !== 'ready' || !upload.blob_key || !(await blobs.exists(upload.blob_key)))
+      throw new JobFailure('engine', 'the uploaded image is no longer available');
+    const steps = JSON.parse(job.steps_json) as Step[];
+    const level = await this.d.levelOf(job.account_id);
+    let lastWrite = 0;
+    let lastStep = -1;
+    const report = (index: number, fraction: number) => {
+      const now = Date.now();
+      if (index === lastStep && now - lastWrite < PROGRESS_WRITE_MS) return;
+      lastStep = index;
+      lastWrite = now;
+      const progress = Math.min(99, ((index + fraction) / steps.length) * 100);
+      this.track(writeProgress(db, job.trans_id, progress, index)).catch((err) => this.d.log.error({ err }, 'progress write failed'));
+    };
+    return this.pool!.run(
+      {
+        id: job.trans_id,
+        inputPath: blobs.pathOf(upload.blob_key),
+        width: upload.w,
+        height: upload.h,
+        format: upload.format,
+        steps: steps.map((s) => ({ module: s.config.module, params: s.config.module_params })),
+        level,
+        threads: config.engineThreads,
+        modelsDir: config.modelsDir,
+      },
+      { perStepTimeout: job.is_workflow === 1, onStep: (i) => report(i, 0), onProgress: report },
+    );
+  }
+
+  private async store(job: Job, out: TaskOutput): Promise<void> {
+    const { db, blobs } = this.d;
+    const resultKey = blobs.newKey('results', extOf(out.format));
+    const written = [resultKey];
+    await blobs.write(resultKey, out.data);
+    let extras: Record<string, string> | null = null;
+    for (const [variant, extra] of Object.entries(out.extras)) {
+      const key = blobs.newKey('results', extra.format.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'bin');
+      await blobs.write(key, extra.data);
+      written.push(key);
+      (extras ??= {})[variant] = key;
+    }
+    const steps = (JSON.parse(job.steps_json) as unknown[]).length;
+    const ok = await markFinished(db, job.trans_id, { resultKey, format: out.format, width: out.width, height: out.height, extras }, steps - 1, Date.now());
+    // The work ended another way meanwhile (e.g. failed by an operator): keep no orphan files.
+    if (!ok) for (const k of written) await blobs.remove(k);
+  }
+
+  /** Ends a work as failed and gives its credit back, each exactly once. */
+  async fail(transId: string, reason: string): Promise<void> {
+    if (await markFailed(this.d.db, transId, reason, Date.now())) await this.d.refund(transId);
+  }
+}

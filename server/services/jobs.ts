@@ -1,0 +1,280 @@
+/**
+ * Works (spec §4 "Processing"): start (transform), progress, results, history and feedback.
+ * The rules live here; running is done by the job runner (server/jobs/) behind a JobQueue.
+ */
+import { randomUUID } from 'node:crypto';
+import { CODE } from '../../src/domain/codes.js';
+import { parseJobConfig, type Step } from '../../src/domain/modules.js';
+import { creditsLeft, isSubscriber } from '../../src/domain/plans.js';
+import { engineFor } from '../engines/registry.js';
+import { ApiError, notFound, paramError } from '../http/envelope.js';
+import type { Job } from '../repositories/schema.js';
+import { EmbeddedJobQueue, type JobQueue } from '../jobs/queue.js';
+import { countActive, findOwnedJob, findUpload, findReadyUpload, historyPage, queuePosition, setThumbsup } from '../jobs/repository.js';
+import { JobRunner } from '../jobs/runner.js';
+import { serverLogger } from '../jobs/log.js';
+import type { Deps } from './index.js';
+import type { Principal } from './tokens.js';
+
+export interface TransformInput {
+  uid?: string;
+  jconfig?: string;
+  zoom_type?: string;
+}
+
+export interface ProgressView {
+  trans_id: string;
+  /** spec §7: finish → finished, fatal → processFailed, progress → still processing */
+  status: 'finish' | 'fatal' | 'progress';
+  /** 0..100 */
+  progress: number;
+  /** 1-based step being run (workflows), steps in total */
+  step: number;
+  steps: number;
+  /** 1-based place among queued works, only while waiting */
+  queue_position?: number;
+  /** 'timeout' or 'Process failed', only when fatal */
+  error?: string;
+}
+
+export interface HistoryItem {
+  trans_id: string;
+  uid: string;
+  job: string;
+  status: Job['status'];
+  filename: string | null;
+  w: number | null;
+  h: number | null;
+  result_w: number | null;
+  result_h: number | null;
+  created_at: number;
+  finished_at: number | null;
+  thumbsup: number | null;
+}
+
+export interface Paged<T> {
+  datas: T[];
+  current_page: number;
+  total: number;
+  last_page: number;
+}
+
+export const HISTORY_DEFAULT_LIMIT = 10;
+export const HISTORY_MAX_LIMIT = 100;
+export const ZOOM_TYPE = /^[A-Za-z0-9_-]{1,32}$/;
+
+export class JobService {
+  readonly queue: JobQueue;
+  private readonly runner: JobRunner;
+
+  constructor(private readonly deps: Deps) {
+    const log = serverLogger(deps.config.logLevel);
+    if (deps.config.redisUrl) log.warn({}, 'REDIS_URL is set but the BullMQ queue is not built yet; using the jobs-table queue');
+    this.queue = new EmbeddedJobQueue(deps.db, log);
+    this.runner = new JobRunner({
+      config: deps.config,
+      db: deps.db,
+      blobs: deps.blobs,
+      queue: this.queue,
+      log,
+      levelOf: async (accountId) => {
+        const account = await deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+        return deps.services.license.levelOf(account);
+      },
+      refund: (transId) => deps.services.credits.refund(transId),
+    });
+  }
+
+  startRunner(): Promise<void> {
+    return this.runner.start();
+  }
+
+  stopRunner(): Promise<void> {
+    return this.runner.stop();
+  }
+
+  /** Live processing threads of this process (0 when the runner is not started here). */
+  get runnerThreads(): number {
+    return this.runner.threads;
+  }
+
+  /** POST /web_api/v1/transform: validates, charges one credit and queues the work, all or nothing. */
+  async transform(p: Principal, input: TransformInput): Promise<{ trans_id: string }> {
+    const { db } = this.deps;
+    if (!input.uid) throw paramError('uid is required');
+    if (!input.jconfig) throw paramError('jconfig is required');
+    const upload = await findReadyUpload(db, p.accountId, input.uid);
+    if (!upload) throw notFound('upload not found');
+    let raw: unknown;
+    try {
+      raw = JSON.parse(input.jconfig);
+    } catch {
+      throw paramError('jconfig must be JSON');
+    }
+    const parsed = parseJobConfig(raw, p.level);
+    if (!parsed.ok) throw paramError(parsed.error);
+    for (const s of parsed.value.steps)
+      if (!engineFor(s.config.module)) throw paramError(`${s.config.module} is not available on this server yet`);
+    if (input.zoom_type !== undefined && input.zoom_type !== '' && !ZOOM_TYPE.test(input.zoom_type)) throw paramError('zoom_type is invalid');
+
+    const transId = randomUUID();
+    const now = Date.now();
+    const { job, isWorkflow, steps } = parsed.value;
+    await db.transaction().execute(async (trx) => {
+      // Charging first takes the account row lock (PostgreSQL), so the count below sees concurrent starts.
+      await this.deps.services.credits.charge(p.accountId, transId, { compress: job === 'compress' }, trx);
+      const batch = p.limits.batch;
+      if ((await countActive(trx, p.accountId)) >= batch) {
+        throw paramError(
+          isSubscriber(p.level) ? `At most ${batch} images can be processed at the same time` : 'Only paid users can process multiple images at the same time',
+        );
+      }
+      await trx
+        .insertInto('jobs')
+        .values({
+          trans_id: transId,
+          account_id: p.accountId,
+          uid: upload.uid,
+          job,
+          is_workflow: isWorkflow ? 1 : 0,
+          steps_json: JSON.stringify(steps),
+          zoom_type: input.zoom_type || null,
+          status: 'queued',
+          progress: 0,
+          step_index: 0,
+          attempts: 0,
+          created_at: now,
+        })
+        .execute();
+    });
+    await this.queue.enqueue(transId);
+    return { trans_id: transId };
+  }
+
+  /** A work of this principal; another account's trans_id answers like a missing one. */
+  async owned(p: Principal, transId: unknown): Promise<Job> {
+    if (typeof transId !== 'string' || !transId) throw paramError('trans_id is required');
+    const job = await findOwnedJob(this.deps.db, p.accountId, transId);
+    if (!job) throw notFound('work not found');
+    return job;
+  }
+
+  /** A finished work of this principal. */
+  async finished(p: Principal, transId: unknown): Promise<Job & { result_key: string }> {
+    const job = await this.owned(p, transId);
+    if (job.status !== 'finished' || !job.result_key) throw paramError('the work is not finished');
+    return job as Job & { result_key: string };
+  }
+
+  async progress(p: Principal, transId: unknown): Promise<ProgressView> {
+    const job = await this.owned(p, transId);
+    const steps = (JSON.parse(job.steps_json) as Step[]).length;
+    const view: ProgressView = {
+      trans_id: job.trans_id,
+      status: job.status === 'finished' ? 'finish' : job.status === 'failed' ? 'fatal' : 'progress',
+      progress: job.status === 'finished' ? 100 : Math.max(0, Math.min(100, Math.floor(job.progress))),
+      step: Math.min(steps, job.step_index + 1),
+      steps,
+    };
+    if (job.status === 'queued') view.queue_position = await queuePosition(this.deps.db, job);
+    if (job.status === 'failed') view.error = job.error === 'timeout' ? 'timeout' : 'Process failed';
+    return view;
+  }
+
+  async upload(job: Job) {
+    return findUpload(this.deps.db, job.uid);
+  }
+
+  /** GET /api/job/record: the account's works, newest first. */
+  async history(p: Principal, limitRaw: unknown, pageRaw: unknown): Promise<Paged<HistoryItem>> {
+    const limit = intParam(limitRaw, HISTORY_DEFAULT_LIMIT, 1, HISTORY_MAX_LIMIT, 'limit');
+    const page = intParam(pageRaw, 1, 1, 1_000_000, 'page');
+    const { rows, total } = await historyPage(this.deps.db, p.accountId, limit, (page - 1) * limit);
+    return {
+      datas: rows.map((r) => ({
+        trans_id: r.trans_id,
+        uid: r.uid,
+        job: r.job,
+        status: r.status,
+        filename: r.filename,
+        w: r.w,
+        h: r.h,
+        result_w: r.result_w,
+        result_h: r.result_h,
+        created_at: Number(r.created_at),
+        finished_at: r.finished_at === null ? null : Number(r.finished_at),
+        thumbsup: r.thumbsup,
+      })),
+      current_page: page,
+      total,
+      last_page: Math.max(1, Math.ceil(total / limit)),
+    };
+  }
+
+  /** POST /api/v2/thumbsup: 1 like, -1 dislike, 0 no opinion. */
+  async thumbsup(p: Principal, transId: unknown, valueRaw: unknown): Promise<{ trans_id: string; thumbsup: number }> {
+    const value = Number(valueRaw);
+    if (valueRaw === undefined || valueRaw === '' || ![1, -1, 0].includes(value)) throw paramError('thumbsup must be 1, -1 or 0');
+    const job = await this.owned(p, transId);
+    await setThumbsup(this.deps.db, p.accountId, job.trans_id, value);
+    return { trans_id: job.trans_id, thumbsup: value };
+  }
+
+  /**
+   * Bulk-download rule (POST /api/v2/point/check, /api/v2/download/all): every work owned and
+   * finished (else 10001), and the account neither expired nor out of credits (else 30004).
+   */
+  async bulkWorks(p: Principal, transIds: string[]): Promise<Array<Job & { result_key: string }>> {
+    if (!transIds.length) throw paramError('trans_ids is required');
+    if (transIds.length > BULK_MAX) throw paramError(`at most ${BULK_MAX} works per bulk download`);
+    const works = [];
+    for (const id of transIds) works.push(await this.finished(p, id));
+    if (p.level === 'expired' || creditsLeft(p.account.max_num, p.account.used_num) <= 0)
+      throw new ApiError(CODE.NOT_ENOUGH_POINTS, 'Not enough points');
+    return works;
+  }
+
+  async pointCheck(p: Principal, transIds: string[], needId: boolean) {
+    await this.bulkWorks(p, transIds);
+    const data: { max_num: number; used_num: number; download_all_id?: string } = { max_num: p.account.max_num, used_num: p.account.used_num };
+    if (needId) {
+      const id = randomUUID();
+      await this.deps.db
+        .insertInto('download_bundles')
+        .values({ id, account_id: p.accountId, trans_ids_json: JSON.stringify(transIds), created_at: Date.now() })
+        .execute();
+      data.download_all_id = id;
+    }
+    return data;
+  }
+
+  /** The works of a bundle made by point check; bundles live BUNDLE_TTL_MS and belong to one account. */
+  async bundleWorks(p: Principal, bundleId: unknown) {
+    if (typeof bundleId !== 'string' || !bundleId) throw paramError('download_all_id is required');
+    const row = await this.deps.db
+      .selectFrom('download_bundles')
+      .selectAll()
+      .where('id', '=', bundleId)
+      .where('account_id', '=', p.accountId)
+      .where('created_at', '>', Date.now() - BUNDLE_TTL_MS)
+      .executeTakeFirst();
+    if (!row) throw notFound('download not found');
+    return this.bulkWorks(p, JSON.parse(row.trans_ids_json) as string[]);
+  }
+}
+
+export const BULK_MAX = 100;
+export const BUNDLE_TTL_MS = 60 * 60 * 1000;
+
+function intParam(raw: unknown, d: number, min: number, max: number, name: string): number {
+  if (raw === undefined || raw === null || raw === '') return d;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw paramError(`${name} must be an integer ≥ ${min}`);
+  return Math.min(n, max);
+}
+
+/** trans_ids as a JSON array, a comma list or repeated form fields. */
+export function idList(raw: unknown): string[] {
+  const parts = Array.isArray(raw) ? raw.flatMap((v) => String(v).split(',')) : typeof raw === 'string' ? raw.split(',') : [];
+  return [...new Set(parts.map((s) => s.trim()).filter(Boolean))];
+}
