@@ -1,0 +1,34 @@
+/** The worker's API: plain functions, so the bridge can also run them on the main thread. */
+import { limitsFor, type Level } from '../src/domain/plans.js';
+import { resumableUploads, deleteUploadItem } from '../src/db/index.js';
+import { canvasOps, decodeImage, makeThumbnail } from './canvasOps.js';
+import { fitToPlan } from './fitPlan.js';
+import { checkBatch } from './limits.js';
+import { abortUpload, prepareUpload, runUpload, type Emit, type PrepareRequest, type UploadTargetBase } from './pipeline.js';
+import { validateFile } from './validate.js';
+
+export const api = {
+  ping: async (): Promise<'pong'> => 'pong',
+  validate: (file: File) => validateFile(file),
+  checkBatch: async (...args: Parameters<typeof checkBatch>) => checkBatch(...args),
+  prepare: (req: PrepareRequest, emit: Emit) => prepareUpload(req, emit),
+  upload: (cid: string, base: UploadTargetBase, emit: Emit) => runUpload(cid, base, emit),
+  abort: async (cid: string) => abortUpload(cid),
+  discard: (cid: string) => deleteUploadItem(cid),
+  /** Stored uploads a reload interrupted, without their bytes (those stay in the worker). */
+  async resumable() {
+    return (await resumableUploads()).map(({ bytes, ...rest }) => ({ ...rest, bytes: bytes.size }));
+  },
+  /** Decode + fit + thumbnail without storing or uploading: the benchmark and the e2e proof of §5. */
+  async fit(file: File, level: Level, job: string) {
+    const t0 = performance.now();
+    const bitmap = await decodeImage(file);
+    const srcW = bitmap.width;
+    const srcH = bitmap.height;
+    const mime = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
+    const fit = await fitToPlan({ blob: file, mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps);
+    if (!fit.ok) return { ok: false as const, error: fit.error, steps: fit.steps, ms: performance.now() - t0 };
+    await makeThumbnail(fit.img);
+    return { ok: true as const, srcW, srcH, w: fit.w, h: fit.h, bytes: fit.blob.size, mime: fit.mime, steps: fit.steps, ms: performance.now() - t0 };
+  },
+};

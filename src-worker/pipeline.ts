@@ -1,0 +1,178 @@
+/**
+ * One upload from dropped file to server uid: validate → decode (EXIF-oriented) → fit the plan →
+ * thumbnail → stored in IndexedDB → uploaded whole or in slices, acknowledged slices stored as they
+ * come so a reload or a retry resumes. Runs in the worker (or on the main thread as a fallback).
+ */
+import { limitsFor, type Level } from '../src/domain/plans.js';
+import type { WorkStatus } from '../src/domain/work.js';
+import {
+  deleteUploadItem,
+  findUploadByFingerprint,
+  getUploadItem,
+  putUploadItem,
+  updateUploadItem,
+  type UploadItemRecord,
+} from '../src/db/index.js';
+import { canvasOps, decodeImage, makeThumbnail } from './canvasOps.js';
+import { fitToPlan, renameForMime } from './fitPlan.js';
+import { UploadError, needsSlicing, sliceCount, uploadSliced, uploadWhole } from './uploader.js';
+import { validateFile } from './validate.js';
+
+/** What the UI hears about one upload (the bridge's UploadEvent). */
+export interface UploadEvent {
+  cid: string;
+  status: WorkStatus;
+  progress?: number;
+  uid?: string;
+  filename?: string;
+  filesize?: number;
+  w?: number;
+  h?: number;
+  thumbnail?: string;
+  error?: string;
+}
+export type Emit = (e: UploadEvent) => void;
+
+export interface PrepareRequest {
+  cid: string;
+  file: File;
+  level: Level;
+  job: string;
+  /** cids being uploaded right now: their items are not taken over by a re-drop */
+  busy: string[];
+}
+
+export function fingerprintOf(file: File, job: string, level: Level): string {
+  return [file.name, file.size, file.lastModified, job, level].join('|');
+}
+
+export type Prepared = { ok: true; bytes: number; sliced: boolean; resumed: boolean } | { ok: false };
+
+export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Prepared> {
+  const { cid, file, level, job } = req;
+  const fingerprint = fingerprintOf(file, job, level);
+  const earlier = await findUploadByFingerprint(fingerprint);
+  if (earlier && !req.busy.includes(earlier.cid)) {
+    // The same file again (a retry): keep its fitted bytes and acknowledged slices under the new cid.
+    await putUploadItem({ ...earlier, cid, uploadStatus: 'ready', error: undefined, updatedAt: Date.now() });
+    await deleteUploadItem(earlier.cid);
+    emit(announce(cid, earlier));
+    return { ok: true, bytes: earlier.bytes.size, sliced: needsSlicing(earlier.bytes.size), resumed: true };
+  }
+
+  const valid = await validateFile(file);
+  if (!valid.ok) {
+    emit({ cid, status: 'uploadFailed', filename: valid.filename, error: valid.error });
+    return { ok: false };
+  }
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await decodeImage(file);
+  } catch {
+    emit({ cid, status: 'uploadFailed', filename: valid.filename, error: 'upload:invalidFileType' });
+    return { ok: false };
+  }
+  const fit = await fitToPlan({ blob: file, mime: valid.mime, img: bitmap, w: bitmap.width, h: bitmap.height }, limitsFor(level), job, canvasOps, (status) =>
+    emit({ cid, status, filename: valid.filename, filesize: file.size }),
+  );
+  if (!fit.ok) {
+    bitmap.close();
+    emit({ cid, status: fit.error === 'upload:imageTooLarge' ? 'imageTooLarge' : 'uploadFailed', filename: valid.filename, error: fit.error });
+    return { ok: false };
+  }
+  const thumbnail = await makeThumbnail(fit.img);
+  if ('close' in fit.img) fit.img.close();
+  const now = Date.now();
+  const item: UploadItemRecord = {
+    cid,
+    fingerprint,
+    filename: renameForMime(valid.filename, fit.mime),
+    filesize: fit.blob.size,
+    w: fit.w,
+    h: fit.h,
+    thumbnail,
+    mime: fit.mime,
+    job,
+    level,
+    bytes: fit.blob,
+    totalSlices: sliceCount(fit.blob.size),
+    acked: [],
+    uploadStatus: 'ready',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putUploadItem(item);
+  emit(announce(cid, item));
+  return { ok: true, bytes: fit.blob.size, sliced: needsSlicing(fit.blob.size), resumed: false };
+}
+
+function announce(cid: string, item: UploadItemRecord): UploadEvent {
+  const progress = item.acked.length ? Math.round((item.acked.length / item.totalSlices) * 100) : 0;
+  return { cid, status: 'uploading', progress, filename: item.filename, filesize: item.filesize, w: item.w, h: item.h, thumbnail: item.thumbnail };
+}
+
+export interface UploadTargetBase {
+  apiBase: string;
+  token: string;
+}
+
+const controllers = new Map<string, AbortController>();
+
+/** Aborts the upload of `cid` if it is running here. */
+export function abortUpload(cid: string): void {
+  controllers.get(cid)?.abort(new DOMException('Upload cancelled', 'AbortError'));
+}
+
+/** Uploads a stored item; resolves when it is done, failed or cancelled (never throws). */
+export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit): Promise<'done' | 'failed' | 'cancelled'> {
+  const item = await getUploadItem(cid);
+  if (!item) return 'cancelled';
+  const ctrl = new AbortController();
+  controllers.set(cid, ctrl);
+  const target = { ...base, job: item.job };
+  let lastPct = -1;
+  const onProgress = (p: number) => {
+    const pct = Math.floor(p);
+    if (pct === lastPct) return;
+    lastPct = pct;
+    emit({ cid, status: 'uploading', progress: pct });
+  };
+  try {
+    await updateUploadItem(cid, { uploadStatus: 'uploading' });
+    const uploaded = needsSlicing(item.bytes.size)
+      ? await uploadSliced(item.bytes, item.filename, target, {
+          signal: ctrl.signal,
+          thumbnail: item.thumbnail,
+          state: { uid: item.uid, total: item.totalSlices, acked: item.acked },
+          onAck: (s) => updateUploadItem(cid, { uid: s.uid, acked: s.acked }),
+          onProgress,
+        })
+      : await uploadWhole(item.bytes, item.filename, target, { signal: ctrl.signal, thumbnail: item.thumbnail, onProgress });
+    // The server has the image now; the local bytes are no longer needed.
+    await deleteUploadItem(cid);
+    emit({
+      cid,
+      status: 'ready',
+      progress: 100,
+      uid: uploaded.uid,
+      filename: uploaded.filename || item.filename,
+      filesize: uploaded.filesize || item.filesize,
+      w: uploaded.w || item.w,
+      h: uploaded.h || item.h,
+      thumbnail: item.thumbnail,
+    });
+    return 'done';
+  } catch (e) {
+    if (ctrl.signal.aborted) {
+      await deleteUploadItem(cid);
+      return 'cancelled';
+    }
+    const key = e instanceof UploadError ? e.key : 'upload:unknown';
+    // Kept with its acknowledged slices: dropping the same file again resumes from there.
+    await updateUploadItem(cid, { uploadStatus: 'failed', error: key });
+    emit({ cid, status: 'uploadFailed', error: key });
+    return 'failed';
+  } finally {
+    controllers.delete(cid);
+  }
+}

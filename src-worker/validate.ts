@@ -1,0 +1,71 @@
+/** Upload validation of spec §5: JPG/JPEG/PNG only, judged by content (magic bytes) and by name. */
+
+export type ImageKind = 'jpeg' | 'png';
+
+/** i18n keys (namespace `upload`) for the three alerts of spec §5. */
+export type ValidationError = 'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType';
+
+export type Validation =
+  | { ok: true; kind: ImageKind; mime: 'image/jpeg' | 'image/png'; filename: string }
+  | { ok: false; error: ValidationError; filename: string };
+
+/** Bytes needed by {@link sniffImageKind}. */
+export const MAGIC_BYTES = 8;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** JPEG starts with SOI + a marker (FF D8 FF); PNG with its 8-byte signature. */
+export function sniffImageKind(head: Uint8Array): ImageKind | null {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (head.length >= PNG_SIGNATURE.length && PNG_SIGNATURE.every((b, i) => head[i] === b)) return 'png';
+  return null;
+}
+
+const ACCEPTED_EXT = new Set(['jpg', 'jpeg', 'png']);
+// Image formats people commonly try; they get "unsupported format" instead of "only JPG/PNG".
+const OTHER_IMAGE_EXT = new Set(['gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'heif', 'avif', 'svg', 'ico', 'psd', 'raw', 'cr2', 'nef', 'jfif']);
+
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/**
+ * Spec §5: special characters in filenames become an underscore. Letters and digits of any script,
+ * '-', '_' and the extension dot survive; path separators, spaces and punctuation do not.
+ */
+export function sanitizeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const ext = extensionOf(base);
+  const stem = ext ? base.slice(0, base.length - ext.length - 1) : base;
+  const clean = stem.normalize('NFC').replace(/[^\p{L}\p{N}_-]/gu, '_');
+  const safeStem = clean.replace(/^_+$/, '') === '' ? 'image' : clean;
+  return ext ? `${safeStem}.${ext.replace(/[^a-z0-9]/g, '_')}` : safeStem;
+}
+
+/**
+ * Which alert a file deserves:
+ * - another image format (by name or MIME) → unsupportedFormat;
+ * - not an image at all → onlyJpgPng;
+ * - named or typed as JPG/PNG but the bytes are not → invalidFileType.
+ * A JPG/PNG by content is accepted only when its name also says JPG/JPEG/PNG.
+ */
+export function validateImage(name: string, mimeType: string, head: Uint8Array): Validation {
+  const filename = sanitizeFilename(name);
+  const ext = extensionOf(name);
+  const kind = sniffImageKind(head);
+  if (ACCEPTED_EXT.has(ext)) {
+    if (!kind) return { ok: false, error: 'upload:invalidFileType', filename };
+    return { ok: true, kind, mime: kind === 'jpeg' ? 'image/jpeg' : 'image/png', filename };
+  }
+  if (OTHER_IMAGE_EXT.has(ext) || (mimeType.startsWith('image/') && mimeType !== 'image/jpeg' && mimeType !== 'image/png')) {
+    return { ok: false, error: 'upload:unsupportedFormat', filename };
+  }
+  return { ok: false, error: 'upload:onlyJpgPng', filename };
+}
+
+/** Reads the first bytes of a Blob/File and validates it. */
+export async function validateFile(file: Blob & { name: string }): Promise<Validation> {
+  const head = new Uint8Array(await file.slice(0, MAGIC_BYTES).arrayBuffer());
+  return validateImage(file.name, file.type, head);
+}

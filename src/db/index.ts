@@ -1,0 +1,170 @@
+/**
+ * Local persistence (IndexedDB through Dexie; the only module that imports dexie): works, upload items
+ * with their bytes and acknowledged slices, cached lists. Rules of spec §4: stale works go back to ready,
+ * everything is dropped when the last update is over a day old, caches carry their own age.
+ */
+import Dexie, { type Table } from 'dexie';
+import { LOCAL_STORAGE_EXPIRY_MS } from '../domain/constants.js';
+import type { Level } from '../domain/plans.js';
+import type { UploadStatus, Work } from '../domain/work.js';
+
+export type CacheKey = 'samples' | 'workflows' | 'uploadHistory';
+
+/** An upload on its way: the fitted bytes stay here until the server has them all, for resume. */
+export interface UploadItemRecord {
+  cid: string;
+  /** original name|size|lastModified|job|level: finds the item again when the same file is dropped again */
+  fingerprint: string;
+  filename: string;
+  filesize: number;
+  w: number;
+  h: number;
+  thumbnail: string;
+  mime: string;
+  job: string;
+  level: Level;
+  bytes: Blob;
+  uid?: string;
+  totalSlices: number;
+  acked: number[];
+  uploadStatus: UploadStatus;
+  error?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface CacheRecord {
+  key: CacheKey;
+  value: unknown;
+  savedAt: number;
+}
+
+interface MetaRecord {
+  key: 'lastUpdate';
+  value: number;
+}
+
+class PixmillDb extends Dexie {
+  works!: Table<Work, string>;
+  uploads!: Table<UploadItemRecord, string>;
+  cache!: Table<CacheRecord, CacheKey>;
+  meta!: Table<MetaRecord, string>;
+
+  constructor() {
+    super('pixmill');
+    // Bump the version and add an upgrade when a stored shape changes.
+    this.version(1).stores({
+      works: 'cid, status, workType, updatedAt',
+      uploads: 'cid, fingerprint, uploadStatus, updatedAt',
+      cache: 'key',
+      meta: 'key',
+    });
+  }
+}
+
+let db: PixmillDb | undefined;
+function getDb(): PixmillDb {
+  db ??= new PixmillDb();
+  return db;
+}
+
+async function touch(now: number): Promise<void> {
+  await getDb().meta.put({ key: 'lastUpdate', value: now });
+}
+
+/** Upload items that can still finish: never for ones that succeeded or failed. */
+const RESUMABLE: readonly UploadStatus[] = ['ready', 'uploading'];
+
+/**
+ * Spec §4 on load. Works neither ready nor finished go back to ready when the server has them (uid);
+ * beyond the spec, one whose upload can resume stays 'uploading', and one that never reached the
+ * server becomes uploadFailed rather than a ready work without an image.
+ */
+export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
+  const d = getDb();
+  const last = await d.meta.get('lastUpdate');
+  if (last && now - last.value > LOCAL_STORAGE_EXPIRY_MS) {
+    await clearAll();
+    return [];
+  }
+  const [works, uploads] = await Promise.all([d.works.toArray(), d.uploads.toArray()]);
+  const resumable = new Set(uploads.filter((u) => RESUMABLE.includes(u.uploadStatus)).map((u) => u.cid));
+  const changed: Work[] = [];
+  const out = works.map((w) => {
+    if (w.status === 'ready' || w.status === 'finished') return w;
+    const status: Work['status'] = w.uid ? 'ready' : resumable.has(w.cid) ? 'uploading' : 'uploadFailed';
+    if (status === w.status) return w;
+    const next = { ...w, status };
+    changed.push(next);
+    return next;
+  });
+  if (changed.length) await d.works.bulkPut(changed);
+  return out;
+}
+
+export async function putWorks(works: Work[], now: number = Date.now()): Promise<void> {
+  await getDb().transaction('rw', getDb().works, getDb().meta, async () => {
+    await getDb().works.bulkPut(works);
+    await touch(now);
+  });
+}
+
+export async function deleteWorks(cids: string[], now: number = Date.now()): Promise<void> {
+  await getDb().transaction('rw', getDb().works, getDb().uploads, getDb().meta, async () => {
+    await getDb().works.bulkDelete(cids);
+    await getDb().uploads.bulkDelete(cids);
+    await touch(now);
+  });
+}
+
+/** A cached list younger than `maxAgeMs` (e.g. UPLOADED_CACHE_EXPIRY_MS for upload history). */
+export async function getCached<T>(key: CacheKey, maxAgeMs: number, now: number = Date.now()): Promise<T | undefined> {
+  const rec = await getDb().cache.get(key);
+  if (!rec || now - rec.savedAt > maxAgeMs) return undefined;
+  return rec.value as T;
+}
+
+export async function setCached(key: CacheKey, value: unknown, now: number = Date.now()): Promise<void> {
+  await getDb().cache.put({ key, value, savedAt: now });
+  await touch(now);
+}
+
+// ——— upload items (used by the upload pipeline) ———
+
+export async function putUploadItem(item: UploadItemRecord): Promise<void> {
+  await getDb().uploads.put(item);
+  await touch(item.updatedAt);
+}
+
+export async function updateUploadItem(cid: string, changes: Partial<Omit<UploadItemRecord, 'cid'>>, now: number = Date.now()): Promise<void> {
+  await getDb().uploads.update(cid, { ...changes, updatedAt: now });
+  await touch(now);
+}
+
+export async function getUploadItem(cid: string): Promise<UploadItemRecord | undefined> {
+  return getDb().uploads.get(cid);
+}
+
+export async function deleteUploadItem(cid: string): Promise<void> {
+  await getDb().uploads.delete(cid);
+}
+
+/** The newest unfinished or failed upload of the same file, to resume instead of starting over. */
+export async function findUploadByFingerprint(fingerprint: string): Promise<UploadItemRecord | undefined> {
+  const items = await getDb().uploads.where('fingerprint').equals(fingerprint).toArray();
+  return items.filter((i) => i.uploadStatus !== 'success').sort((a, b) => b.updatedAt - a.updatedAt)[0];
+}
+
+/** Uploads interrupted by a reload (they were queued or in flight). */
+export async function resumableUploads(): Promise<UploadItemRecord[]> {
+  const items = await getDb().uploads.where('uploadStatus').anyOf(RESUMABLE as UploadStatus[]).toArray();
+  return items.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** Drops every table (spec §4 one-day expiry; tests). */
+export async function clearAll(): Promise<void> {
+  const d = getDb();
+  await d.transaction('rw', [d.works, d.uploads, d.cache, d.meta], async () => {
+    await Promise.all([d.works.clear(), d.uploads.clear(), d.cache.clear(), d.meta.clear()]);
+  });
+}

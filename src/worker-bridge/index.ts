@@ -1,0 +1,256 @@
+/**
+ * The UI's only way to the image worker (Squoosh's worker-bridge practice): starts the Comlink worker,
+ * falls back to running the same functions on the main thread when the worker cannot start, maps
+ * AbortSignals onto the worker's abort, and runs the upload queue (spec §5/§9 limits and lanes).
+ */
+import * as Comlink from 'comlink';
+import { CHUNK_UPLOADS_IN_FLIGHT, WHOLE_FILE_UPLOADS_IN_FLIGHT } from '../domain/constants.js';
+import { limitsFor, type Level } from '../domain/plans.js';
+import type { WorkStatus } from '../domain/work.js';
+import type { ImageWorkerApi } from '../../src-worker/index.js';
+import { COMPRESS_JOB } from '../../src-worker/limits.js';
+import { sanitizeFilename } from '../../src-worker/validate.js';
+
+export type { ImageWorkerApi };
+
+export interface UploadEvent {
+  cid: string;
+  status: WorkStatus;
+  progress?: number;
+  uid?: string;
+  filename?: string;
+  filesize?: number;
+  w?: number;
+  h?: number;
+  /** data URL */
+  thumbnail?: string;
+  /** i18n key in namespace `upload` */
+  error?: string;
+}
+
+export interface AddContext {
+  level: Level;
+  job: string;
+  queued: number;
+  perTypeCount: number;
+}
+
+export interface AddResult {
+  accepted: { cid: string; filename: string }[];
+  rejected: { filename: string; error: string }[];
+  error?: string;
+}
+
+export interface UploadManager {
+  add(files: File[], ctx: AddContext): Promise<AddResult>;
+  subscribe(listener: (e: UploadEvent) => void): () => void;
+  cancel(cid: string): void;
+  /** Once at startup: resumes uploads a reload interrupted. */
+  resumePending(): Promise<void>;
+  /** Where the pipeline runs: 'worker', or 'main' after the fallback. */
+  runtime(): Promise<'worker' | 'main'>;
+}
+
+export interface UploadManagerOptions {
+  getToken: () => Promise<string>;
+  apiBase: string;
+  /** tests and browsers without module workers: run on the main thread */
+  forceMainThread?: boolean;
+}
+
+type Api = ImageWorkerApi | Comlink.Remote<ImageWorkerApi>;
+/** How long a new worker gets to answer its first ping before the main-thread fallback. */
+const WORKER_START_TIMEOUT_MS = 10_000;
+
+async function startWorker(): Promise<Comlink.Remote<ImageWorkerApi> | undefined> {
+  if (typeof Worker === 'undefined') return undefined;
+  let worker: Worker | undefined;
+  try {
+    worker = new Worker(new URL('../../src-worker/index.ts', import.meta.url), { type: 'module', name: 'pixmill-image' });
+    const remote = Comlink.wrap<ImageWorkerApi>(worker);
+    const w = worker;
+    const answer = await new Promise<string | false>((resolve) => {
+      const timer = setTimeout(() => resolve(false), WORKER_START_TIMEOUT_MS);
+      w.addEventListener('error', () => resolve(false), { once: true });
+      remote.ping().then(
+        (p) => (clearTimeout(timer), resolve(p)),
+        () => resolve(false),
+      );
+    });
+    if (answer === 'pong') return remote;
+  } catch {
+    // falls through to the main thread
+  }
+  worker?.terminate();
+  return undefined;
+}
+
+async function startApi(forceMain: boolean): Promise<{ api: Api; runtime: 'worker' | 'main' }> {
+  const remote = forceMain ? undefined : await startWorker();
+  if (remote) return { api: remote, runtime: 'worker' };
+  const mod = await import('../../src-worker/api.js');
+  return { api: mod.api, runtime: 'main' };
+}
+
+interface QueuedUpload {
+  cid: string;
+  sliced: boolean;
+}
+
+class Manager implements UploadManager {
+  private readonly listeners = new Set<(e: UploadEvent) => void>();
+  private readonly started: Promise<{ api: Api; runtime: 'worker' | 'main' }>;
+  private preparing: Promise<unknown> = Promise.resolve();
+  /** cids accepted and not yet done/failed/cancelled */
+  private readonly pending = new Set<string>();
+  private readonly cancelled = new Set<string>();
+  private readonly waiting: QueuedUpload[] = [];
+  private readonly inFlight = new Map<string, { sliced: boolean; ctrl: AbortController }>();
+  private resumed = false;
+  private readonly emitProxy: (e: UploadEvent) => void;
+
+  constructor(private readonly opts: UploadManagerOptions) {
+    this.started = startApi(!!opts.forceMainThread);
+    const emit = (e: UploadEvent) => this.emit(e);
+    this.emitProxy = Comlink.proxy(emit);
+  }
+
+  runtime() {
+    return this.started.then((s) => s.runtime);
+  }
+
+  subscribe(listener: (e: UploadEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: UploadEvent): void {
+    if (this.cancelled.has(e.cid)) return;
+    if (e.status === 'imageTooLarge' || e.status === 'uploadFailed' || e.status === 'ready') this.pending.delete(e.cid);
+    for (const l of this.listeners) l(e);
+  }
+
+  async add(files: File[], ctx: AddContext): Promise<AddResult> {
+    const { api } = await this.started;
+    const check = await api.checkBatch(files.length, { ...ctx, queued: Math.max(ctx.queued, this.pending.size) });
+    if (check.error) {
+      return { accepted: [], rejected: files.map((f) => ({ filename: sanitizeFilename(f.name), error: check.error! })), error: check.error };
+    }
+    const result: AddResult = { accepted: [], rejected: [] };
+    const compressMax = limitsFor(ctx.level).compressMaxBytes;
+    for (const [i, file] of files.entries()) {
+      if (i >= check.accept) {
+        result.rejected.push({ filename: sanitizeFilename(file.name), error: 'upload:queueFull' });
+        continue;
+      }
+      const v = await api.validate(file);
+      if (!v.ok) {
+        result.rejected.push({ filename: v.filename, error: v.error });
+      } else if (ctx.job === COMPRESS_JOB && file.size > compressMax) {
+        // Spec §5: refused outright, nothing is uploaded.
+        result.rejected.push({ filename: v.filename, error: 'upload:fileTooLarge' });
+      } else {
+        const cid = newCid();
+        result.accepted.push({ cid, filename: v.filename });
+        this.pending.add(cid);
+        this.enqueuePrepare(cid, file, ctx);
+      }
+    }
+    return result;
+  }
+
+  private enqueuePrepare(cid: string, file: File, ctx: AddContext): void {
+    // One file decoded at a time: a 16 MB JPEG decodes to ~70 MB of pixels.
+    this.preparing = this.preparing.then(async () => {
+      if (this.cancelled.has(cid)) return;
+      const { api } = await this.started;
+      try {
+        const busy = [...this.inFlight.keys()];
+        const prepared = await api.prepare({ cid, file, level: ctx.level, job: ctx.job, busy }, this.emitProxy);
+        if (!prepared.ok || this.cancelled.has(cid)) return;
+        this.waiting.push({ cid, sliced: prepared.sliced });
+        this.pump();
+      } catch {
+        this.emit({ cid, status: 'uploadFailed', error: 'upload:unknown' });
+      }
+    });
+  }
+
+  /** Starts queued uploads while their lane has room: two whole files, one slice stream. */
+  private pump(): void {
+    for (let i = 0; i < this.waiting.length; ) {
+      const next = this.waiting[i];
+      const busy = [...this.inFlight.values()].filter((f) => f.sliced === next.sliced).length;
+      const room = next.sliced ? CHUNK_UPLOADS_IN_FLIGHT : WHOLE_FILE_UPLOADS_IN_FLIGHT;
+      if (busy >= room) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      void this.runOne(next);
+    }
+  }
+
+  private async runOne(next: QueuedUpload): Promise<void> {
+    const ctrl = new AbortController();
+    this.inFlight.set(next.cid, { sliced: next.sliced, ctrl });
+    try {
+      const { api } = await this.started;
+      const signal = ctrl.signal;
+      const onAbort = () => void api.abort(next.cid);
+      signal.addEventListener('abort', onAbort, { once: true });
+      let token: string;
+      try {
+        token = await this.opts.getToken();
+      } catch {
+        this.emit({ cid: next.cid, status: 'uploadFailed', error: 'upload:network' });
+        return;
+      }
+      if (signal.aborted) return;
+      await api.upload(next.cid, { apiBase: this.opts.apiBase, token }, this.emitProxy);
+      signal.removeEventListener('abort', onAbort);
+    } catch {
+      this.emit({ cid: next.cid, status: 'uploadFailed', error: 'upload:unknown' });
+    } finally {
+      this.inFlight.delete(next.cid);
+      this.pending.delete(next.cid);
+      this.pump();
+    }
+  }
+
+  cancel(cid: string): void {
+    this.cancelled.add(cid);
+    this.pending.delete(cid);
+    const queuedAt = this.waiting.findIndex((q) => q.cid === cid);
+    if (queuedAt >= 0) this.waiting.splice(queuedAt, 1);
+    const running = this.inFlight.get(cid);
+    if (running) running.ctrl.abort();
+    else void this.started.then(({ api }) => api.discard(cid));
+  }
+
+  async resumePending(): Promise<void> {
+    if (this.resumed) return;
+    this.resumed = true;
+    const { api } = await this.started;
+    for (const item of await api.resumable()) {
+      if (this.pending.has(item.cid)) continue;
+      this.pending.add(item.cid);
+      const progress = item.acked.length ? Math.round((item.acked.length / item.totalSlices) * 100) : 0;
+      this.emit({ cid: item.cid, status: 'uploading', progress, filename: item.filename, filesize: item.filesize, w: item.w, h: item.h, thumbnail: item.thumbnail });
+      this.waiting.push({ cid: item.cid, sliced: item.totalSlices > 1 });
+    }
+    this.pump();
+  }
+}
+
+function newCid(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `cid-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+let manager: Manager | undefined;
+
+/** The one upload manager of the page (the first call's options win). */
+export function getUploadManager(opts: UploadManagerOptions): UploadManager {
+  manager ??= new Manager(opts);
+  return manager;
+}
