@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CODE } from '../../src/domain/codes.js';
+import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import { guest, ledger, processingKit, type ProcessingKit } from '../jobs/testing.js';
+
+let kit: ProcessingKit;
+beforeEach(async () => {
+  kit = await processingKit();
+});
+afterEach(async () => {
+  await kit.close();
+});
+
+const account = (id: number) => kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describe('CreditService', () => {
+  it('charges a trans_id once, however often it is asked', async () => {
+    const p = await guest(kit);
+    expect(await kit.credits.charge(p.accountId, 't-1', { compress: false })).toBe(true);
+    expect(await kit.credits.charge(p.accountId, 't-1', { compress: false })).toBe(false);
+    expect((await account(p.accountId)).used_num).toBe(1);
+    expect(await ledger(kit, 't-1')).toEqual([{ kind: 'charge', amount: 1 }]);
+  });
+
+  it('refuses with 10012 when no credit is left and leaves no ledger row', async () => {
+    const p = await guest(kit);
+    for (let i = 0; i < PLAN_LIMITS.guest.credits; i++) await kit.credits.charge(p.accountId, `t-${i}`, { compress: false });
+    await expect(kit.credits.charge(p.accountId, 't-x', { compress: false })).rejects.toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, message: 'Insufficient Credits' });
+    expect(await ledger(kit, 't-x')).toEqual([]);
+    expect((await account(p.accountId)).used_num).toBe(PLAN_LIMITS.guest.credits);
+  });
+
+  it('never lets concurrent starts take more than the balance', async () => {
+    const p = await guest(kit);
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => kit.credits.charge(p.accountId, `c-${i}`, { compress: false })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(PLAN_LIMITS.guest.credits);
+    expect((await account(p.accountId)).used_num).toBe(PLAN_LIMITS.guest.credits);
+  });
+
+  it('draws compress works on the compress credits only', async () => {
+    const p = await guest(kit);
+    await kit.credits.charge(p.accountId, 'z-1', { compress: true });
+    const a = await account(p.accountId);
+    expect([a.used_num, a.compress_used]).toEqual([0, 1]);
+    expect(await ledger(kit, 'z-1')).toEqual([{ kind: 'compress_charge', amount: 1 }]);
+    expect(await kit.credits.refund('z-1')).toBe(true);
+    expect((await account(p.accountId)).compress_used).toBe(0);
+    expect(await ledger(kit, 'z-1')).toEqual([
+      { kind: 'compress_charge', amount: 1 },
+      { kind: 'compress_refund', amount: 1 },
+    ]);
+  });
+
+  it('refunds once and only what was charged', async () => {
+    const p = await guest(kit);
+    await kit.credits.charge(p.accountId, 'r-1', { compress: false });
+    expect(await kit.credits.refund('r-1')).toBe(true);
+    expect(await kit.credits.refund('r-1')).toBe(false);
+    expect(await kit.credits.refund('never-charged')).toBe(false);
+    expect((await account(p.accountId)).used_num).toBe(0);
+    expect((await ledger(kit, 'r-1')).map((r) => r.kind)).toEqual(['charge', 'refund']);
+  });
+
+  it('grants credits once per reference', async () => {
+    const p = await guest(kit);
+    expect(await kit.credits.grant(p.accountId, 10, 'topup-1')).toBe(true);
+    expect(await kit.credits.grant(p.accountId, 10, 'topup-1')).toBe(false);
+    const b = await kit.credits.balance(p.accountId);
+    expect(b.max_num).toBe(PLAN_LIMITS.guest.credits + 10);
+    expect(b.left).toBe(PLAN_LIMITS.guest.credits + 10);
+  });
+});
