@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** redis://… selects the BullMQ queue (scale-out); otherwise the embedded jobs table runner */
   redisUrl: string | undefined;
+  /** BullMQ key prefix, so several deployments (or test servers) can share one Redis */
+  queuePrefix: string;
   /** hard limit for a non-workflow job, ms (spec: 300000) */
   jobTimeoutMs: number;
   /** processing worker threads in embedded mode */
@@ -41,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    queuePrefix: env.QUEUE_PREFIX || 'pixmill',
     jobTimeoutMs: int(env.JOB_TIMEOUT_MS, PROCESS_TIMEOUT_MS),
     processWorkers,
     engineThreads: Math.max(1, int(env.ENGINE_THREADS, Math.floor(cores / processWorkers))),

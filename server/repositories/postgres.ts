@@ -8,7 +8,30 @@ pg.types.setTypeParser(20, (v) => Number(v));
 // real (float4) → number
 pg.types.setTypeParser(700, (v) => Number(v));
 
+const envInt = (name: string, d: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? Math.trunc(v) : d;
+};
+
+/** Pool options that keep a process serving (with 503s) while the database is away, and recover after. */
+export function poolOptions(url: string): pg.PoolConfig {
+  return {
+    connectionString: url,
+    max: envInt('PG_POOL_MAX', 10),
+    // Without a limit a request waits forever for a connection while the database is unreachable.
+    connectionTimeoutMillis: envInt('PG_CONNECT_TIMEOUT_MS', 3000),
+    idleTimeoutMillis: envInt('PG_IDLE_TIMEOUT_MS', 30_000),
+    // A statement stuck behind a dead connection must end so the request can answer 503.
+    query_timeout: envInt('PG_QUERY_TIMEOUT_MS', 30_000),
+    keepAlive: true,
+  };
+}
+
 export async function openPostgres(url: string): Promise<Kysely<Database>> {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
+  const pool = new pg.Pool(poolOptions(url));
+  // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
+  pool.on('error', (err) => {
+    process.emitWarning(`postgres idle client error: ${err.message}`, { code: 'PIXMILL_PG_IDLE' });
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -1,0 +1,246 @@
+/**
+ * Running the integration suite against the scale-out mode (PostgreSQL + BullMQ on Redis).
+ *
+ * - `detectScaleout()` asks PostgreSQL and Redis on their usual local ports (≤ 1 s together).
+ * - `createTestDatabase()` makes a fresh, isolated database on that server and drops it afterwards.
+ * - `scaleoutOverrides()` gives Config overrides (fresh database, unique BullMQ prefix) and a cleanup.
+ * - `PIXMILL_TEST_MODE=scaleout` makes `testModeOverrides()` return those, so a test server helper
+ *   can run every integration test in the scale-out mode without the tests knowing.
+ *
+ * Run as a script (`node --import tsx server/testing/modes.ts`) it prints whether the scale-out pass
+ * can run and exits 0 (yes) or 3 (services not answering).
+ */
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+
+export const TEST_PG_URL = process.env.PIXMILL_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_REDIS_URL = process.env.PIXMILL_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+export interface ScaleoutAvailability {
+  available: boolean;
+  /** why the scale-out pass cannot run (empty when available) */
+  reason: string;
+  pgUrl: string;
+  redisUrl: string;
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    p.then(
+      (v) => (clearTimeout(t), resolve(v)),
+      (e) => (clearTimeout(t), reject(e)),
+    );
+  });
+
+/** TCP-level check first, so a closed port fails in milliseconds instead of a driver's retry loop. */
+export function portOpen(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(timeoutMs, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+async function pgAnswers(url: string, timeoutMs: number): Promise<void> {
+  const u = new URL(url);
+  if (!(await portOpen(u.hostname, Number(u.port || 5432), timeoutMs))) throw new Error(`PostgreSQL not listening at ${u.host}`);
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  try {
+    await withTimeout(c.connect(), timeoutMs, 'PostgreSQL');
+    await withTimeout(c.query('SELECT 1'), timeoutMs, 'PostgreSQL');
+  } finally {
+    c.end().catch(() => {});
+  }
+}
+
+async function redisAnswers(url: string, timeoutMs: number): Promise<void> {
+  const u = new URL(url);
+  if (!(await portOpen(u.hostname, Number(u.port || 6379), timeoutMs))) throw new Error(`Redis not listening at ${u.host}`);
+  const r = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  r.on('error', () => {});
+  try {
+    await withTimeout(r.connect(), timeoutMs, 'Redis');
+    const pong = await withTimeout(r.ping(), timeoutMs, 'Redis');
+    if (pong !== 'PONG') throw new Error(`Redis answered ${pong}`);
+  } finally {
+    r.disconnect();
+  }
+}
+
+let cached: Promise<ScaleoutAvailability> | undefined;
+
+/** Whether PostgreSQL and Redis answer (checked in parallel, ≤ ~1 s). PIXMILL_SCALEOUT=0 turns the pass off. */
+export function detectScaleout(timeoutMs = 900): Promise<ScaleoutAvailability> {
+  cached ??= (async () => {
+    const base = { pgUrl: TEST_PG_URL, redisUrl: TEST_REDIS_URL };
+    if (process.env.PIXMILL_SCALEOUT === '0') return { ...base, available: false, reason: 'PIXMILL_SCALEOUT=0' };
+    const [p, r] = await Promise.allSettled([pgAnswers(TEST_PG_URL, timeoutMs), redisAnswers(TEST_REDIS_URL, timeoutMs)]);
+    const reasons = [p, r].filter((x): x is PromiseRejectedResult => x.status === 'rejected').map((x) => String(x.reason?.message ?? x.reason));
+    return { ...base, available: reasons.length === 0, reason: reasons.join('; ') };
+  })();
+  return cached;
+}
+
+export const randomName = (prefix = 'pixmill_t_') => prefix + randomBytes(6).toString('hex');
+
+/** `postgres://…/test` → the same server and credentials with another database name. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = '/' + name;
+  return u.toString();
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh empty database on the test server (trust auth), dropped (even with open connections) by drop(). */
+export async function createTestDatabase(adminUrl = TEST_PG_URL): Promise<TestDatabase> {
+  const name = randomName();
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(adminUrl, name),
+    name,
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** Deletes every Redis key under a BullMQ prefix (a test server's whole queue). */
+export async function deleteQueueKeys(redisUrl: string, prefix: string): Promise<number> {
+  const r = new Redis(redisUrl, { maxRetriesPerRequest: 1, retryStrategy: () => null });
+  r.on('error', () => {});
+  let n = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) n += await r.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    r.disconnect();
+  }
+  return n;
+}
+
+export interface ModeOverrides {
+  mode: 'embedded' | 'scaleout';
+  overrides: Partial<Config>;
+  cleanup(): Promise<void>;
+}
+
+/** Overrides for one scale-out test server: its own database and its own BullMQ prefix. */
+export async function scaleoutOverrides(opts: { pgUrl?: string; redisUrl?: string } = {}): Promise<ModeOverrides> {
+  const db = await createTestDatabase(opts.pgUrl ?? TEST_PG_URL);
+  const redisUrl = opts.redisUrl ?? TEST_REDIS_URL;
+  const queuePrefix = randomName('pixmill_q_');
+  return {
+    mode: 'scaleout',
+    overrides: { databaseUrl: db.url, redisUrl, queuePrefix },
+    async cleanup() {
+      await Promise.allSettled([db.drop(), deleteQueueKeys(redisUrl, queuePrefix)]);
+    },
+  };
+}
+
+/** The mode the integration suite runs in: PIXMILL_TEST_MODE=scaleout, otherwise embedded. */
+export async function testModeOverrides(): Promise<ModeOverrides> {
+  if (process.env.PIXMILL_TEST_MODE !== 'scaleout') return { mode: 'embedded', overrides: {}, async cleanup() {} };
+  const a = await detectScaleout();
+  if (!a.available) throw new Error(`PIXMILL_TEST_MODE=scaleout but the services do not answer: ${a.reason}`);
+  return scaleoutOverrides({ pgUrl: a.pgUrl, redisUrl: a.redisUrl });
+}
+
+export interface TcpProxy {
+  port: number;
+  /** postgres://… or redis://… URL rewritten to go through the proxy */
+  url(target: string): string;
+  /** refuses new connections and cuts every open one: the service looks unreachable */
+  stop(): Promise<void>;
+  /** listens again on the same port */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback TCP relay in front of a real service, to simulate it going away and coming back without
+ * touching the machine's service.
+ */
+export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect({ host: targetHost, port: targetPort });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve((server.address() as net.AddressInfo).port);
+      });
+    });
+  const port = await listen(0);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  return {
+    port,
+    url(target) {
+      const u = new URL(target);
+      u.hostname = '127.0.0.1';
+      u.port = String(port);
+      return u.toString();
+    },
+    stop,
+    async start() {
+      if (!server.listening) await listen(port);
+    },
+    close: stop,
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const a = await detectScaleout();
+  if (a.available) console.log(`scale-out pass: PostgreSQL (${new URL(a.pgUrl).host}) and Redis (${new URL(a.redisUrl).host}) answer`);
+  else console.log(`scale-out pass SKIPPED: ${a.reason}`);
+  process.exit(a.available ? 0 : 3);
+}
