@@ -1,0 +1,102 @@
+/** HTTP helpers for the processing integration tests: real requests against startTestServer(). */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestServer } from '../../server/testing/server.js';
+
+export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
+
+export interface Envelope<T = any> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export class Client {
+  constructor(
+    readonly srv: TestServer,
+    readonly token: string,
+  ) {}
+
+  static async guest(srv: TestServer): Promise<Client> {
+    const r = await fetch(`${srv.url}/api/v2/guest_token`, { method: 'POST' });
+    const body = (await r.json()) as Envelope<{ token: string }>;
+    if (body.code !== 200) throw new Error(`guest_token failed: ${JSON.stringify(body)}`);
+    return new Client(srv, body.data.token);
+  }
+
+  url(p: string, q: Record<string, string> = {}): string {
+    const u = new URL(p, this.srv.url);
+    for (const [k, v] of Object.entries(q)) u.searchParams.set(k, v);
+    return u.href;
+  }
+
+  async get<T = any>(p: string, q: Record<string, string> = {}): Promise<{ status: number; body: Envelope<T> }> {
+    const r = await fetch(this.url(p, { user_token: this.token, ...q }));
+    return { status: r.status, body: (await r.json()) as Envelope<T> };
+  }
+
+  /** Form-encoded POST, like the client's axios calls. */
+  async post<T = any>(p: string, form: Record<string, string> = {}): Promise<{ status: number; body: Envelope<T> }> {
+    const r = await fetch(this.url(p), { method: 'POST', body: new URLSearchParams({ user_token: this.token, ...form }) });
+    return { status: r.status, body: (await r.json()) as Envelope<T> };
+  }
+
+  async raw(p: string, q: Record<string, string>, init: RequestInit = {}): Promise<Response> {
+    return fetch(this.url(p, q), init);
+  }
+
+  async upload(bytes: Buffer, filename: string, job = 'compress'): Promise<string> {
+    const fd = new FormData();
+    fd.set('user_token', this.token);
+    fd.set('job', job);
+    fd.set('file', new Blob([bytes]), filename);
+    const r = await fetch(this.url('/web_api/v1/upload'), { method: 'POST', body: fd });
+    const body = (await r.json()) as Envelope<{ data: { uid: string } }>;
+    if (body.code !== 200) throw new Error(`upload failed: ${JSON.stringify(body)}`);
+    return body.data.data.uid;
+  }
+
+  async transform(uid: string, jconfig: unknown, extra: Record<string, string> = {}) {
+    return this.post<{ trans_id: string }>('/web_api/v1/transform', { uid, jconfig: JSON.stringify(jconfig), ...extra });
+  }
+
+  /** Polls progress like the client (which polls every 2 s; faster here) until finish or fatal. */
+  async waitEnd(transId: string): Promise<Envelope<{ status: string; progress: number; step: number; steps: number; error?: string }>> {
+    for (;;) {
+      const { body } = await this.get('/web_api/v1/progress', { trans_id: transId });
+      if (body.code !== 200 || body.data.status !== 'progress') return body;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async license() {
+    return (await this.post<{ max_num: number; used_num: number; compress_max: number; compress_used: number }>('/api/v2/license', { guest_token_v2: this.token })).body.data;
+  }
+}
+
+export const COMPRESS = { job: 'compress', config: { module: 'compress', module_params: { quality: 50 } } };
+
+/** Entries of a zip written without compression (as the bulk download does): name → bytes. */
+export function storedZipEntries(zip: Buffer): Map<string, Buffer> {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error('not a zip');
+  const count = zip.readUInt16LE(eocd + 10);
+  let p = zip.readUInt32LE(eocd + 16);
+  const out = new Map<string, Buffer>();
+  for (let i = 0; i < count; i++) {
+    if (zip.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory');
+    const method = zip.readUInt16LE(p + 10);
+    const size = zip.readUInt32LE(p + 20);
+    const nameLen = zip.readUInt16LE(p + 28);
+    const extraLen = zip.readUInt16LE(p + 30);
+    const commentLen = zip.readUInt16LE(p + 32);
+    const local = zip.readUInt32LE(p + 42);
+    const name = zip.subarray(p + 46, p + 46 + nameLen).toString('utf8');
+    if (method !== 0) throw new Error(`entry ${name} is compressed`);
+    const dataStart = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    out.set(name, zip.subarray(dataStart, dataStart + size));
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
