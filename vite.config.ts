@@ -1,10 +1,86 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { fileURLToPath } from 'node:url';
 
-// The PWA plugin (manifest, precache, runtime caching) is added by the upload/PWA work.
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** Server paths that must always reach the network (never cached, never the SPA fallback). */
+const API_PATH = /^\/(api|web_api|site-ajax)(\/|$)/;
+const DAY_S = 24 * 60 * 60;
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // The update is offered to the user (src/pwa/PwaStatus.tsx), never forced mid-upload.
+      registerType: 'prompt',
+      // Registration goes through src/pwa/register.ts (workbox-window).
+      injectRegister: false,
+      includeAssets: ['icons/*.png'],
+      manifest: {
+        id: '/',
+        name: 'Pixmill',
+        short_name: 'Pixmill',
+        description: 'AI image processing workspace: enlarge, denoise, sharpen, remove backgrounds, colorize and more.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#4f46e5',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // The app shell: every built script, style, page and icon (source maps and the test harness excluded).
+        globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
+        globIgnores: ['**/*.map', 'src/pwa/harness/**', '**/harness-*.js', 'samples/**'],
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [API_PATH, /\/[^/?]+\.[^/]+$/],
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          // API answers are per-user and live: NetworkOnly for every method.
+          ...(['GET', 'POST', 'PUT', 'DELETE'] as const).map((method) => ({
+            urlPattern: ({ url }: { url: URL }) => API_PATH.test(url.pathname),
+            handler: 'NetworkOnly' as const,
+            method,
+          })),
+          {
+            urlPattern: ({ url }: { url: URL }) => url.pathname.startsWith('/samples/'),
+            handler: 'CacheFirst' as const,
+            options: {
+              cacheName: 'pixmill-samples',
+              expiration: { maxEntries: 120, maxAgeSeconds: 30 * DAY_S },
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+          {
+            urlPattern: ({ url }: { url: URL }) => url.pathname.startsWith('/locales/'),
+            handler: 'CacheFirst' as const,
+            options: {
+              cacheName: 'pixmill-locales',
+              expiration: { maxEntries: 60, maxAgeSeconds: 7 * DAY_S },
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
   worker: { format: 'es' },
-  build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    target: 'es2022',
+    rollupOptions: {
+      // The upload harness is a test page for the browser tests (kept out of the precache above).
+      input: { main: here('./index.html'), harness: here('./src/pwa/harness/upload-harness.html') },
+    },
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/web_api': 'http://127.0.0.1:8080', '/site-ajax': 'http://127.0.0.1:8080' } },
 });

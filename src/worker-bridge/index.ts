@@ -16,6 +16,8 @@ export type { ImageWorkerApi };
 export interface UploadEvent {
   cid: string;
   status: WorkStatus;
+  /** 0..1 (fraction of bytes acknowledged) */
+  /** 0..1, the fraction of bytes the server acknowledged */
   progress?: number;
   uid?: string;
   filename?: string;
@@ -235,7 +237,7 @@ class Manager implements UploadManager {
     for (const item of await api.resumable()) {
       if (this.pending.has(item.cid)) continue;
       this.pending.add(item.cid);
-      const progress = item.acked.length ? Math.round((item.acked.length / item.totalSlices) * 100) : 0;
+      const progress = item.acked.length / item.totalSlices;
       this.emit({ cid: item.cid, status: 'uploading', progress, filename: item.filename, filesize: item.filesize, w: item.w, h: item.h, thumbnail: item.thumbnail });
       this.waiting.push({ cid: item.cid, sliced: item.totalSlices > 1 });
     }
@@ -248,6 +250,13 @@ function newCid(): string {
 }
 
 let manager: Manager | undefined;
+
+let shared: Promise<{ api: Api; runtime: 'worker' | 'main' }> | undefined;
+/** The image worker's API itself (benchmarks, diagnostics); one worker per page. */
+export function imageWorker(forceMainThread = false): Promise<{ api: Api; runtime: 'worker' | 'main' }> {
+  shared ??= startApi(forceMainThread);
+  return shared;
+}
 
 /** The one upload manager of the page (the first call's options win). */
 export function getUploadManager(opts: UploadManagerOptions): UploadManager {
