@@ -2,18 +2,26 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_LIMITS } from '../../src/domain/plans.js';
 import { guest, ledger, processingKit, type ProcessingKit } from '../jobs/testing.js';
+import { createTestDatabase, detectScaleout, type TestDatabase } from '../testing/modes.js';
 
-let kit: ProcessingKit;
-beforeEach(async () => {
-  kit = await processingKit();
-});
-afterEach(async () => {
-  await kit.close();
-});
+const pg = await detectScaleout();
+// PostgreSQL runs the same cases when it answers: its row locks are what keep concurrent charges honest there.
+const MODES = [{ mode: 'sqlite' }, ...(pg.available ? [{ mode: 'postgres' }] : [])];
 
-const account = (id: number) => kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+describe.each(MODES)('CreditService ($mode)', ({ mode }) => {
+  let kit: ProcessingKit;
+  let pgDb: TestDatabase | undefined;
+  beforeEach(async () => {
+    pgDb = mode === 'postgres' ? await createTestDatabase(pg.pgUrl) : undefined;
+    kit = await processingKit(pgDb ? { databaseUrl: pgDb.url } : {});
+  });
+  afterEach(async () => {
+    await kit.close();
+    await pgDb?.drop();
+  });
 
-describe('CreditService', () => {
+  const account = (id: number) => kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
   it('charges a trans_id once, however often it is asked', async () => {
     const p = await guest(kit);
     expect(await kit.credits.charge(p.accountId, 't-1', { compress: false })).toBe(true);
