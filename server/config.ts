@@ -29,6 +29,8 @@ export interface Config {
   /** guest_token creations per minute per IP */
   guestTokenRateLimit: number;
   logLevel: string;
+  /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
+  allowPrivateUrls: boolean;
 }
 
 const int = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runJobs: env.RUN_JOBS !== '0',
     guestTokenRateLimit: int(env.GUEST_TOKEN_RATE_LIMIT, 30),
     logLevel: env.LOG_LEVEL || 'info',
+    allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
   };
   return { ...cfg, ...overrides };
 }

@@ -21,6 +21,11 @@ export interface AccountsTable {
   compress_used: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** free text when occupation is 'other' (002) */
+  occupation_other: Generated<string>;
+  /** interface language and price currency chosen by the user (002) */
+  locale: Generated<string>;
+  currency: Generated<string>;
 }
 
 export interface TokensTable {
@@ -56,8 +61,8 @@ export interface UploadsTable {
   /** sha256 hex of the original bytes */
   sha256: string | null;
   thumb_key: string | null;
-  /** receiving: slices still missing; ready: stored and validated */
-  status: 'receiving' | 'ready';
+  /** receiving: slices still missing; assembling: last slice in, being validated; ready: stored and validated */
+  status: 'receiving' | 'assembling' | 'ready';
   total_blob_num: Generated<number>;
   received_bytes: Generated<number>;
   source_url: string | null;
@@ -135,6 +140,22 @@ export interface DownloadBundlesTable {
   created_at: number;
 }
 
+/** Addresses that asked for no more marketing mail (002). */
+export interface MailOptoutsTable {
+  email: string;
+  created_at: number;
+}
+
+/** Per-account promotion records (002): share_code, share_bind:<type>, checkin (key = UTC day), count_down. */
+export interface PromotionsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  key: Generated<string>;
+  value: Generated<string>;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   tokens: TokensTable;
@@ -146,6 +167,8 @@ export interface Database {
   workflows: WorkflowsTable;
   events: EventsTable;
   download_bundles: DownloadBundlesTable;
+  mail_optouts: MailOptoutsTable;
+  promotions: PromotionsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

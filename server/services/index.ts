@@ -15,6 +15,8 @@ import { WorkflowService } from './workflows.js';
 import { SampleService } from './samples.js';
 import { EventService } from './events.js';
 import { SubscriptionService } from './subscription.js';
+import { AccountService } from './accounts.js';
+import { PromotionService } from './promotions.js';
 
 export interface Deps {
   config: Config;
@@ -33,6 +35,8 @@ export interface Services {
   samples: SampleService;
   events: EventService;
   subscription: SubscriptionService;
+  accounts: AccountService;
+  promotions: PromotionService;
 }
 
 export function createServices(base: Omit<Deps, 'services'>): Services {
@@ -47,6 +51,8 @@ export function createServices(base: Omit<Deps, 'services'>): Services {
     samples: new SampleService(deps),
     events: new EventService(deps),
     subscription: new SubscriptionService(deps),
+    accounts: new AccountService(deps),
+    promotions: new PromotionService(deps),
   };
   deps.services = services;
   return services;

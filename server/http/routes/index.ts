@@ -12,10 +12,11 @@ import { workflowRoutes } from './workflows.js';
 import { subscriptionRoutes } from './subscription.js';
 import { siteAjaxRoutes } from './siteAjax.js';
 import { miscRoutes } from './misc.js';
+import { accountRoutes } from './accounts.js';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/api/health', async () => ok({ status: 'up' }));
-  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes]) {
+  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes]) {
     await routes(app, ctx);
   }
 }

@@ -1,0 +1,48 @@
+/** The content-site account pages' calls: register, login, logout, me (sessions in the pixmill_session cookie). */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { SESSION_COOKIE, SESSION_TTL_MS } from '../../services/accounts.js';
+import { ok, unauthorized } from '../envelope.js';
+
+type Body = Record<string, unknown>;
+
+export function sessionIdOf(req: FastifyRequest): string | undefined {
+  return req.cookies?.[SESSION_COOKIE] || undefined;
+}
+
+function setSession(req: FastifyRequest, reply: FastifyReply, id: string) {
+  reply.setCookie(SESSION_COOKIE, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: SESSION_TTL_MS / 1000 });
+}
+
+export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const accounts = ctx.services.accounts;
+  const tokens = ctx.services.tokens;
+
+  app.post('/api/account/register', async (req, reply) => {
+    const b = (req.body ?? {}) as Body;
+    const account = await accounts.register({ email: b.email, password: b.password, confirm_password: b.confirm_password });
+    // Registering logs the new user in, like the site's register page.
+    const { sessionId } = await accounts.login({ email: account.email, password: b.password }, sessionIdOf(req));
+    setSession(req, reply, sessionId);
+    return ok({ ...accounts.view(account), user_token: await tokens.userTokenFor(account.id) });
+  });
+
+  app.post('/api/account/login', async (req, reply) => {
+    const b = (req.body ?? {}) as Body;
+    const { sessionId, account } = await accounts.login({ email: b.email, password: b.password }, sessionIdOf(req));
+    setSession(req, reply, sessionId);
+    return ok({ ...accounts.view(account), user_token: await tokens.userTokenFor(account.id) });
+  });
+
+  app.post('/api/account/logout', async (req, reply) => {
+    await accounts.logout(sessionIdOf(req));
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return ok(null);
+  });
+
+  app.get('/api/account/me', async (req) => {
+    const account = await accounts.sessionAccount(sessionIdOf(req));
+    if (!account) throw unauthorized();
+    return ok(accounts.view(account));
+  });
+}

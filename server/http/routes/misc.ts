@@ -1,0 +1,71 @@
+/** Misc calls of spec §7: user info and profile, mail, countdown, promotions, analytics reports. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../services/tokens.js';
+import { principalOf, tokenOf } from '../auth.js';
+import { ok, paramError, unauthorized } from '../envelope.js';
+
+type Params = Record<string, unknown>;
+const params = (req: FastifyRequest): Params => ({ ...((req.query as Params) ?? {}), ...((req.body as Params) ?? {}) });
+
+export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { accounts, promotions, events } = ctx.services;
+
+  /** The caller if a valid token came with the request; null for anonymous calls. */
+  const optionalPrincipal = (req: FastifyRequest): Promise<Principal | null> => {
+    const t = tokenOf(req);
+    return t ? ctx.services.tokens.resolve(t).catch(() => null) : Promise.resolve(null);
+  };
+
+  app.post('/api/v2/user_info/update', async (req) => {
+    const q = params(req);
+    return ok(await accounts.updateUserInfo(await principalOf(req, ctx), { locale: q.locale, currency: q.currency, first_name: q.first_name, last_name: q.last_name }));
+  });
+
+  app.post('/api/v2/profile/set', async (req) => {
+    const p = await principalOf(req, ctx);
+    if (!p.logged) throw unauthorized();
+    const q = params(req);
+    const a = await accounts.setProfile(p.accountId, { first_name: q.first_name, last_name: q.last_name, occupation: q.occupation, occupation_other: q.occupation_other });
+    return ok({ first_name: a.first_name, last_name: a.last_name, occupation: a.occupation, occupation_other: a.occupation_other });
+  });
+
+  app.post('/api/mail/unsubscribe', async (req) => {
+    const q = params(req);
+    return ok(await accounts.unsubscribe(q.email, q.sig, await optionalPrincipal(req)));
+  });
+
+  app.post('/api/v2/common/email_status', async (req) => ok(await accounts.emailStatus(params(req).email)));
+
+  app.post('/api/v2/common/count_down', async (req) => ok(await promotions.countDown(await principalOf(req, ctx))));
+
+  app.get('/api/promotion/share/code', async (req) => ok(await promotions.shareCode(await principalOf(req, ctx))));
+
+  app.get('/api/promotion/share/bind', async (req) => {
+    const q = params(req);
+    return ok(await promotions.shareBind(await principalOf(req, ctx), q.type, q.code));
+  });
+
+  app.get('/api/promotion/giveaway/checkin', async (req) => ok(await promotions.checkin(await principalOf(req, ctx))));
+
+  /** Analytics: {event, data?} with data an object or its JSON string; anonymous reports are kept too. */
+  app.post('/api/report', async (req) => {
+    const q = params(req);
+    if (!events.isReportEvent(q.event)) throw paramError('unknown event');
+    let data: unknown = q.data ?? {};
+    if (typeof data === 'string') {
+      try {
+        data = JSON.parse(data);
+      } catch {
+        throw paramError('data must be a JSON object');
+      }
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw paramError('data must be a JSON object');
+    const p = await optionalPrincipal(req);
+    const id = await events.record(q.event, p?.accountId ?? null, data as Record<string, unknown>).catch((e: unknown) => {
+      if (e instanceof RangeError) throw paramError('data is too large');
+      throw e;
+    });
+    return ok({ event_id: id });
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * The content site's ajax endpoint (spec §7 "site ajax endpoint"): form posts with action, pid and
+ * nonce. Nonces are HMACs bound to the session; actions hand out the user token or record the
+ * credit notifications the workspace sends on upload, start and download.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CODE } from '../../../src/domain/codes.js';
+import type { AppContext } from '../../context.js';
+import { tokenOf } from '../auth.js';
+import { ApiError, ok, paramError, unauthorized } from '../envelope.js';
+import { sessionIdOf } from './accounts.js';
+
+type Form = Record<string, unknown>;
+
+/** action (either spelling) → the event kind recorded. */
+const CREDIT_ACTIONS: Record<string, string> = {
+  credit_transform: 'credit-transform',
+  credit_upload: 'credit-upload',
+  credit_download: 'credit-download',
+};
+
+const shortText = (v: unknown, max = 64) => ((typeof v === 'string' || typeof v === 'number') && String(v).length <= max ? String(v) : undefined);
+
+export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { accounts, tokens, events } = ctx.services;
+
+  /** The caller's account id for an event: the session's, else the token's; null if neither. */
+  async function callerAccount(req: FastifyRequest): Promise<number | null> {
+    const a = await accounts.sessionAccount(sessionIdOf(req));
+    if (a) return a.id;
+    const t = tokenOf(req);
+    return t ? tokens.resolve(t).then((p) => p.accountId, () => null) : null;
+  }
+
+  app.get('/site-ajax/nonce', async (req) => ok({ nonce: accounts.issueNonce(sessionIdOf(req)) }));
+
+  app.post('/site-ajax', async (req) => {
+    const f = (req.body ?? {}) as Form;
+    const action = String(f.action ?? '').replace(/-/g, '_');
+    const sid = sessionIdOf(req);
+    if (action === 'nonce') return ok({ nonce: accounts.issueNonce(sid) });
+    if (!accounts.checkNonce(f.nonce, sid)) throw new ApiError(CODE.VALIDATION_INVALID);
+    if (action === 'get_user_token') {
+      const account = await accounts.sessionAccount(sid);
+      if (!account) throw unauthorized();
+      return ok({ user_token: await tokens.userTokenFor(account.id) });
+    }
+    const kind = CREDIT_ACTIONS[action];
+    if (!kind) throw paramError('unknown action');
+    const payload = { pid: shortText(f.pid) ?? null, trans_id: shortText(f.trans_id) ?? null, uid: shortText(f.uid) ?? null };
+    const id = await events.record(kind, await callerAccount(req), payload);
+    return ok({ event_id: id });
+  });
+}

@@ -1,0 +1,116 @@
+/** Upload routes of spec §7: whole file, slices (+ resume status), by URL, list, delete, source and thumbnail. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { mimeOf } from '../../repositories/imageRepository.js';
+import { principalOf, tokenOf } from '../auth.js';
+import { ok, paramError } from '../envelope.js';
+
+interface Multipart {
+  fields: Record<string, string>;
+  files: Record<string, { data: Buffer; filename: string }>;
+}
+
+/** Reads every part; file bytes are capped by @fastify/multipart's fileSize limit (413 in app.ts). */
+async function readMultipart(req: FastifyRequest): Promise<Multipart> {
+  if (!req.isMultipart()) throw paramError('multipart/form-data expected');
+  const out: Multipart = { fields: {}, files: {} };
+  for await (const part of req.parts()) {
+    if (part.type === 'file') {
+      const data = await part.toBuffer();
+      out.files[part.fieldname] = { data, filename: part.filename ?? '' };
+    } else if (typeof part.value === 'string') {
+      out.fields[part.fieldname] = part.value;
+    }
+  }
+  return out;
+}
+
+const TOKEN_FIELDS = ['user_token', 'guest_token_v2', 'token'] as const;
+
+function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>) {
+  const token = TOKEN_FIELDS.map((n) => fields[n]).find((v) => !!v) ?? tokenOf(req);
+  return ctx.services.tokens.resolve(token);
+}
+
+type Params = Record<string, unknown>;
+const params = (req: FastifyRequest): Params => ({ ...((req.query as Params) ?? {}), ...((req.body as Params) ?? {}) });
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** uid or uids, each as one value, an array or a comma list. */
+export function idList(p: Params, single: string, plural: string): string[] {
+  const raw = [p[single], p[plural], p[`${plural}[]`]].flat().filter((v) => v !== undefined && v !== null);
+  return raw
+    .flatMap((v) => String(v).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function sendBlob(ctx: AppContext, reply: FastifyReply, key: string, format: 'jpeg' | 'png', filename?: string) {
+  reply.header('content-type', mimeOf(format)).header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff');
+  if (filename) reply.header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(filename)}`);
+  return reply.send(ctx.blobs.stream(key));
+}
+
+export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const uploads = ctx.services.uploads;
+
+  app.post('/web_api/v1/upload', async (req) => {
+    const mp = await readMultipart(req);
+    const p = await multipartPrincipal(req, ctx, mp.fields);
+    const file = mp.files.file;
+    const data = await uploads.uploadWhole(p, { file: file?.data, filename: file?.filename || mp.fields.name || '', thumbnail: mp.files.thumbnail?.data, job: mp.fields.job });
+    return ok({ data });
+  });
+
+  app.post('/api/v2/upload_slice', async (req) => {
+    const mp = await readMultipart(req);
+    const p = await multipartPrincipal(req, ctx, mp.fields);
+    const f = mp.fields;
+    return ok(
+      await uploads.receiveSlice(p, {
+        uid: f.uid || undefined,
+        blobNum: f.blob_num,
+        totalBlobNum: f.total_blob_num,
+        name: f.name || mp.files.file?.filename,
+        chunk: mp.files.file?.data,
+        thumbnail: mp.files.thumbnail?.data,
+        job: f.job,
+      }),
+    );
+  });
+
+  app.post('/api/v2/upload_slice/status', async (req) => {
+    const p = await principalOf(req, ctx);
+    return ok(await uploads.sliceStatus(p, str(params(req).uid)));
+  });
+
+  app.post('/api/job_utils/upload_url', async (req) => {
+    const p = await principalOf(req, ctx);
+    const q = params(req);
+    const data = await uploads.uploadFromUrl(p, str(q.url), str(q.type) ?? str(q.job));
+    return ok({ data });
+  });
+
+  app.post('/web_api/v1/upload/list', async (req) => {
+    const p = await principalOf(req, ctx);
+    return ok({ datas: await uploads.list(p, params(req).limit) });
+  });
+
+  app.post('/web_api/v1/upload/delete', async (req) => {
+    const p = await principalOf(req, ctx);
+    return ok(await uploads.remove(p, idList(params(req), 'uid', 'uids')));
+  });
+
+  app.get('/web_api/v1/download/src', async (req, reply) => {
+    const p = await principalOf(req, ctx);
+    // zoom_type is accepted for the client's call shape; the source is always the working copy.
+    const src = await uploads.source(p, str(params(req).uid));
+    return sendBlob(ctx, reply, src.key, src.format, src.filename);
+  });
+
+  app.get('/web_api/v1/thumbnail', async (req, reply) => {
+    const p = await principalOf(req, ctx);
+    const t = await uploads.thumbnail(p, str(params(req).uid));
+    return sendBlob(ctx, reply, t.key, t.format);
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Fetching an image by URL for /api/job_utils/upload_url: http/https only, a byte cap, a timeout,
+ * at most a few redirects, and (unless allowed) no loopback, private or link-local addresses —
+ * checked on the address actually connected to, so DNS tricks cannot reach the inside.
+ */
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+
+export class RemoteRefused extends Error {}
+
+const BLOCKED = new net.BlockList();
+for (const [addr, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(addr, prefix, 'ipv4');
+for (const [addr, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(addr, prefix, 'ipv6');
+
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4');
+  const family = net.isIP(address);
+  if (family === 4) return BLOCKED.check(address, 'ipv4');
+  if (family === 6) return BLOCKED.check(address, 'ipv6');
+  return true;
+}
+
+export interface FetchOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  maxRedirects?: number;
+}
+
+export const REMOTE_TEXT = {
+  badUrl: 'Please enter a valid http or https image address.',
+  privateAddress: 'This address cannot be fetched.',
+  failed: 'The image could not be downloaded.',
+  tooLarge: 'Your file is too large',
+  timeout: 'The image download timed out.',
+} as const;
+
+/** Returns the body bytes and the last URL's file name. Throws RemoteRefused with a user text. */
+export async function fetchRemoteImage(rawUrl: string, opts: FetchOptions): Promise<{ data: Buffer; name: string }> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new RemoteRefused(REMOTE_TEXT.badUrl);
+  }
+  const deadline = Date.now() + opts.timeoutMs;
+  for (let hop = 0; hop <= (opts.maxRedirects ?? 3); hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteRefused(REMOTE_TEXT.badUrl);
+    if (url.username || url.password) throw new RemoteRefused(REMOTE_TEXT.badUrl);
+    const res = await request(url, opts, deadline);
+    if (res.redirect) {
+      url = new URL(res.redirect, url);
+      continue;
+    }
+    const name = decodeURIComponent(url.pathname.split('/').pop() || '') || 'image';
+    return { data: res.data!, name };
+  }
+  throw new RemoteRefused(REMOTE_TEXT.failed);
+}
+
+function request(url: URL, opts: FetchOptions, deadline: number): Promise<{ data?: Buffer; redirect?: string }> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host) && !opts.allowPrivate && isPrivateAddress(host)) return Promise.reject(new RemoteRefused(REMOTE_TEXT.privateAddress));
+  // The check runs on the resolved address the socket will use, not on a separate lookup.
+  const lookup: net.LookupFunction = (hostname, options, cb) => {
+    dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
+      if (err) return cb(err, '', 0);
+      if (!opts.allowPrivate && isPrivateAddress(address as string)) return cb(new RemoteRefused(REMOTE_TEXT.privateAddress), '', 0);
+      cb(null, address as string, family);
+    });
+  };
+  const lib = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return reject(new RemoteRefused(REMOTE_TEXT.timeout));
+    const req = lib.get(url, { lookup, headers: { accept: 'image/jpeg,image/png;q=0.9,*/*;q=0.1', 'user-agent': 'Pixmill/1' } }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400 && res.headers.location) {
+        res.resume();
+        return resolve({ redirect: res.headers.location });
+      }
+      if (status !== 200) {
+        res.resume();
+        return reject(new RemoteRefused(REMOTE_TEXT.failed));
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > opts.maxBytes) {
+        res.destroy();
+        return reject(new RemoteRefused(REMOTE_TEXT.tooLarge));
+      }
+      const parts: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > opts.maxBytes) {
+          res.destroy();
+          reject(new RemoteRefused(REMOTE_TEXT.tooLarge));
+          return;
+        }
+        parts.push(c);
+      });
+      res.on('end', () => resolve({ data: Buffer.concat(parts) }));
+      res.on('error', () => reject(new RemoteRefused(REMOTE_TEXT.failed)));
+    });
+    const timer = setTimeout(() => req.destroy(new RemoteRefused(REMOTE_TEXT.timeout)), remaining);
+    req.on('close', () => clearTimeout(timer));
+    req.on('error', (e) => reject(e instanceof RemoteRefused ? e : new RemoteRefused(REMOTE_TEXT.failed)));
+  });
+}

@@ -1,0 +1,50 @@
+/** Subscription facts for the workspace and the pricing side (spec §3 Products, §7 Subscription). */
+import { PRODUCTS } from '../../src/domain/constants.js';
+import { emailError, normalizeEmail } from '../../src/domain/account.js';
+import { isSubscriber, type Level } from '../../src/domain/plans.js';
+import { paramError } from '../http/envelope.js';
+import type { Deps } from './index.js';
+import type { Principal } from './tokens.js';
+
+export interface SubscribeInfo {
+  products: { id: number; level: string; price: Record<string, number> }[];
+  level: Level;
+  subscribed: boolean;
+  expires_at: number | null;
+}
+
+export class SubscriptionService {
+  constructor(private readonly deps: Deps) {}
+
+  /** GET /api/v2/subscribe_info. */
+  info(p: Principal): SubscribeInfo {
+    return {
+      products: PRODUCTS.map((x) => ({ id: x.id, level: x.level, price: { ...x.price } })),
+      level: p.level,
+      subscribed: isSubscriber(p.level),
+      expires_at: p.account.plan_expires_at,
+    };
+  }
+
+  /** GET /api/v2/is_subscribed: whether the account with this email is on a live paid plan. */
+  async isSubscribed(email: unknown): Promise<{ subscribed: boolean }> {
+    const err = emailError(email);
+    if (err) throw paramError(err);
+    const a = await this.deps.db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(String(email))).executeTakeFirst();
+    return { subscribed: !!a && isSubscriber(this.deps.services.license.levelOf(a)) };
+  }
+
+  /** POST /api/cart/abandon: the pricing page tells us a checkout was left; kept as an event. */
+  async cartAbandon(accountId: number | null, input: { product_id?: unknown; currency?: unknown; source?: unknown; medium?: unknown }): Promise<{ event_id: number }> {
+    const productId = input.product_id === undefined || input.product_id === '' ? null : Number(input.product_id);
+    if (productId !== null && !PRODUCTS.some((x) => x.id === productId)) throw paramError('unknown product_id');
+    const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 64) : null);
+    const event_id = await this.deps.services.events.record('cart-abandon', accountId, {
+      product_id: productId,
+      currency: short(input.currency),
+      source: short(input.source),
+      medium: short(input.medium),
+    });
+    return { event_id };
+  }
+}

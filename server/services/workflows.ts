@@ -1,0 +1,184 @@
+/**
+ * Saved workflows (spec §3, §5, §7): a name and steps [{name, config}] with config stored as a JSON
+ * string. Logged-in users only; steps follow the chain rules, the level's step count and entitlements.
+ */
+import { CODE } from '../../src/domain/codes.js';
+import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/domain/constants.js';
+import { chainError, entitlementError, isModuleName, parseParams, type ModuleName, type ModuleParams } from '../../src/domain/modules.js';
+import { ApiError, notFound, paramError } from '../http/envelope.js';
+import type { Workflow } from '../repositories/schema.js';
+import type { Deps } from './index.js';
+import type { Principal } from './tokens.js';
+
+export const WORKFLOW_TEXT = {
+  noValid: 'There is no valid workflow',
+  nameTooLong: `The workflow name can be at most ${WORKFLOW_NAME_MAX} characters`,
+  loginRequired: 'verification failed',
+} as const;
+
+/** Largest page a client may ask for (the workspace uses 10). */
+const PAGE_LIMIT_MAX = 100;
+const STEP_NAME_MAX = 50;
+
+export interface FlowStep {
+  name: string;
+  /** JSON string of {module, module_params} */
+  config: string;
+}
+
+export interface WorkflowView {
+  id: number;
+  name: string;
+  flows: FlowStep[];
+  active: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WorkflowInput {
+  name?: unknown;
+  flows?: unknown;
+}
+
+function parseJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ids as one value, an array or a comma list; all must be positive integers. */
+export function parseIds(raw: unknown): number[] {
+  const list = [raw]
+    .flat()
+    .filter((v) => v !== undefined && v !== null)
+    .flatMap((v) => String(v).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const ids = list.map(Number);
+  if (ids.some((n) => !Number.isSafeInteger(n) || n < 1)) throw paramError('ids must be workflow ids');
+  return [...new Set(ids)];
+}
+
+export class WorkflowService {
+  constructor(private readonly deps: Deps) {}
+
+  private guard(p: Principal): void {
+    if (!p.logged) throw new ApiError(CODE.VERIFICATION_FAILED, WORKFLOW_TEXT.loginRequired, 401);
+  }
+
+  /** Validates name and flows for the caller's level; returns what is stored. */
+  validate(p: Principal, input: WorkflowInput): { name: string; flows: FlowStep[] } {
+    const rawName = input.name === undefined || input.name === null ? '' : String(input.name).trim();
+    if ([...rawName].length > WORKFLOW_NAME_MAX) throw paramError(WORKFLOW_TEXT.nameTooLong);
+    const name = rawName || `workflow_${Date.now()}`;
+    const flows = parseJson(input.flows);
+    if (!Array.isArray(flows) || flows.length === 0) throw paramError(WORKFLOW_TEXT.noValid);
+    const steps: { name: string; module: ModuleName; params: ModuleParams }[] = [];
+    for (const f of flows) {
+      const o = (f && typeof f === 'object' ? f : {}) as Record<string, unknown>;
+      const conf = parseJson(o.config) as Record<string, unknown> | undefined;
+      if (!conf || typeof conf !== 'object' || !isModuleName(conf.module)) throw paramError(WORKFLOW_TEXT.noValid);
+      const params = parseParams(conf.module, conf.module_params);
+      if (!params.ok) throw paramError(params.error);
+      const stepName = typeof o.name === 'string' && o.name.trim() ? o.name.trim().slice(0, STEP_NAME_MAX) : conf.module;
+      steps.push({ name: stepName, module: conf.module, params: params.value });
+    }
+    const chain = chainError(
+      steps.map((s) => s.module),
+      p.limits.workflowSteps,
+    );
+    if (chain) throw paramError(chain);
+    for (const s of steps) {
+      const e = entitlementError(p.level, { module: s.module, module_params: s.params });
+      if (e) throw paramError(e);
+    }
+    return { name, flows: steps.map((s) => ({ name: s.name, config: JSON.stringify({ module: s.module, module_params: s.params }) })) };
+  }
+
+  /** GET /api/work_flow/list: page from 1, newest first. */
+  async list(p: Principal, pageRaw: unknown, limitRaw: unknown) {
+    this.guard(p);
+    const page = pageRaw === undefined || pageRaw === '' ? WORKFLOW_FIRST_PAGE : Number(pageRaw);
+    const limit = limitRaw === undefined || limitRaw === '' ? WORKFLOW_PAGE_SIZE : Number(limitRaw);
+    if (!Number.isInteger(page) || page < WORKFLOW_FIRST_PAGE) throw paramError('page must be an integer from 1');
+    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) throw paramError(`limit must be an integer from 1 to ${PAGE_LIMIT_MAX}`);
+    const db = this.deps.db;
+    const { n } = await db.selectFrom('workflows').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', p.accountId).executeTakeFirstOrThrow();
+    const total = Number(n);
+    const rows = await db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('account_id', '=', p.accountId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset((page - WORKFLOW_FIRST_PAGE) * limit)
+      .execute();
+    return { datas: rows.map(view), current_page: page, total, last_page: Math.max(WORKFLOW_FIRST_PAGE, Math.ceil(total / limit)), per_page: limit };
+  }
+
+  /** POST /api/work_flow/add. */
+  async add(p: Principal, input: WorkflowInput): Promise<{ id: number }> {
+    this.guard(p);
+    const { name, flows } = this.validate(p, input);
+    const now = Date.now();
+    const row = await this.deps.db
+      .insertInto('workflows')
+      .values({ account_id: p.accountId, name, flows_json: JSON.stringify(flows), active: 0, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id };
+  }
+
+  /** POST /api/work_flow/update: id plus the same fields as add. */
+  async update(p: Principal, idRaw: unknown, input: WorkflowInput): Promise<WorkflowView> {
+    this.guard(p);
+    const [id] = parseIds(idRaw);
+    if (id === undefined) throw paramError('id is required');
+    await this.owned(p, [id]);
+    const { name, flows } = this.validate(p, input);
+    await this.deps.db.updateTable('workflows').set({ name, flows_json: JSON.stringify(flows), updated_at: Date.now() }).where('id', '=', id).where('account_id', '=', p.accountId).execute();
+    return view((await this.owned(p, [id]))[0]!);
+  }
+
+  /** POST /api/work_flow/delete: id or ids; all must be the caller's, else nothing is deleted. */
+  async remove(p: Principal, idsRaw: unknown): Promise<{ deleted: number }> {
+    this.guard(p);
+    const ids = parseIds(idsRaw);
+    if (ids.length === 0) throw paramError('id is required');
+    await this.owned(p, ids);
+    const r = await this.deps.db.deleteFrom('workflows').where('id', 'in', ids).where('account_id', '=', p.accountId).executeTakeFirst();
+    return { deleted: Number(r.numDeletedRows) };
+  }
+
+  /**
+   * POST /api/work_flow/active_flows: with ids, those workflows become the ones shown in the
+   * workspace (all others inactive); without ids, only reads. Returns the active list.
+   */
+  async activeFlows(p: Principal, idsRaw: unknown): Promise<WorkflowView[]> {
+    this.guard(p);
+    const db = this.deps.db;
+    if (idsRaw !== undefined) {
+      const ids = parseIds(idsRaw);
+      if (ids.length) await this.owned(p, ids);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('workflows').set({ active: 0 }).where('account_id', '=', p.accountId).execute();
+        if (ids.length) await trx.updateTable('workflows').set({ active: 1 }).where('account_id', '=', p.accountId).where('id', 'in', ids).execute();
+      });
+    }
+    const rows = await db.selectFrom('workflows').selectAll().where('account_id', '=', p.accountId).where('active', '=', 1).orderBy('id', 'desc').execute();
+    return rows.map(view);
+  }
+
+  private async owned(p: Principal, ids: number[]): Promise<Workflow[]> {
+    const rows = await this.deps.db.selectFrom('workflows').selectAll().where('account_id', '=', p.accountId).where('id', 'in', ids).execute();
+    if (rows.length !== ids.length) throw notFound();
+    return rows;
+  }
+}
+
+function view(r: Workflow): WorkflowView {
+  return { id: r.id, name: r.name, flows: JSON.parse(r.flows_json) as FlowStep[], active: r.active === 1, created_at: r.created_at, updated_at: r.updated_at };
+}

@@ -1,0 +1,74 @@
+/** Account form rules of spec §5 (register, profile), shared by the site pages and the server. */
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 48;
+export const NAME_MAX = 60;
+export const OCCUPATION_OTHER_MAX = 100;
+export const EMAIL_MAX = 254;
+
+export const ACCOUNT_TEXT = {
+  required: 'This field is required.',
+  email: 'Please enter a valid email address.',
+  emailTaken: 'This email address is already registered.',
+  emailMissing: 'This email address does not exist.',
+  password: 'The password must be 8 to 48 characters and contain both letters and numbers.',
+  passwordMismatch: 'The two passwords do not match.',
+  passwordSame: 'The new password must differ from the old password.',
+  nameTooLong: 'The name is too long.',
+  occupation: 'Please choose an occupation.',
+} as const;
+
+/** Occupation choices of the profile survey; 'other' needs a free text. */
+export const OCCUPATIONS = ['photographer', 'designer', 'marketing', 'ecommerce', 'developer', 'student', 'personal', 'other'] as const;
+export type Occupation = (typeof OCCUPATIONS)[number];
+
+const EMAIL = /^[^\s@"'<>()[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export function normalizeEmail(raw: string): string {
+  return raw.trim().toLowerCase();
+}
+
+export function emailError(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.trim() === '') return ACCOUNT_TEXT.required;
+  const e = raw.trim();
+  return e.length <= EMAIL_MAX && EMAIL.test(e) ? null : ACCOUNT_TEXT.email;
+}
+
+/** 8–48 characters with at least one letter and one digit; spaces are not allowed. */
+export function passwordError(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw === '') return ACCOUNT_TEXT.required;
+  if (raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX || /\s/.test(raw) || !/\p{L}/u.test(raw) || !/\p{N}/u.test(raw)) return ACCOUNT_TEXT.password;
+  return null;
+}
+
+export type FieldErrors = Record<string, string>;
+
+/** Register form: email, password, confirm_password. Empty object = valid. */
+export function registerErrors(f: { email?: unknown; password?: unknown; confirm_password?: unknown }): FieldErrors {
+  const out: FieldErrors = {};
+  const e = emailError(f.email);
+  if (e) out.email = e;
+  const p = passwordError(f.password);
+  if (p) out.password = p;
+  if (typeof f.confirm_password !== 'string' || f.confirm_password === '') out.confirm_password = ACCOUNT_TEXT.required;
+  else if (!p && f.confirm_password !== f.password) out.confirm_password = ACCOUNT_TEXT.passwordMismatch;
+  return out;
+}
+
+/** Profile form: first_name, last_name, occupation (one of OCCUPATIONS), occupation_other when 'other'. */
+export function profileErrors(f: { first_name?: unknown; last_name?: unknown; occupation?: unknown; occupation_other?: unknown }): FieldErrors {
+  const out: FieldErrors = {};
+  for (const k of ['first_name', 'last_name'] as const) {
+    const v = f[k];
+    if (typeof v !== 'string' || v.trim() === '') out[k] = ACCOUNT_TEXT.required;
+    else if (v.trim().length > NAME_MAX) out[k] = ACCOUNT_TEXT.nameTooLong;
+  }
+  if (typeof f.occupation !== 'string' || f.occupation === '') out.occupation = ACCOUNT_TEXT.required;
+  else if (!(OCCUPATIONS as readonly string[]).includes(f.occupation)) out.occupation = ACCOUNT_TEXT.occupation;
+  else if (f.occupation === 'other') {
+    const o = f.occupation_other;
+    if (typeof o !== 'string' || o.trim() === '') out.occupation_other = ACCOUNT_TEXT.required;
+    else if (o.trim().length > OCCUPATION_OTHER_MAX) out.occupation_other = ACCOUNT_TEXT.nameTooLong;
+  }
+  return out;
+}
