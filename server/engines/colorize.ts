@@ -1,0 +1,185 @@
+/**
+ * colorize / colorize_pro (ColorizeStable_pth). No colorization network installs from npm, so
+ * this is a real classical method: exemplar colour transfer after Welsh, Ashikhmin & Mueller
+ * (SIGGRAPH 2002). The exemplar is chosen automatically from a small licensed set by matching
+ * luminance histogram and texture; its luminance is remapped to the target's statistics;
+ * every target pixel takes the chroma (Lab a*, b*) of the exemplar sample with the closest
+ * (luminance, local std) feature. Chroma is computed at render_factor×16 px (long side), smoothed
+ * with a guided filter and laid on the full-resolution luminance of the original.
+ * isBest / colorize_pro pool the two best exemplars and use 4× more samples.
+ * An ONNX colorizer can replace the transfer: COLORIZE_MODEL=<file.onnx> taking L−50 as
+ * [1,1,S,S] and returning a*b* [1,2,h,w] (the layout of Zhang et al.'s models).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import * as ort from 'onnxruntime-node';
+import type { Engine, EngineContext } from './types.js';
+import { boxMean, decodeRgb, guidedFilter, resizePlane, resizeRgb, type Rgb } from './image.js';
+import { labToRgb, rgbToLab } from './lab.js';
+import { writePsd } from './psd.js';
+
+const EXEMPLAR_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets', 'exemplars');
+
+interface Exemplar {
+  name: string;
+  L: Float32Array;
+  A: Float32Array;
+  B: Float32Array;
+  sd: Float32Array;
+  w: number;
+  h: number;
+  hist: Float32Array;
+  meanSd: number;
+}
+
+function localSd(L: Float32Array, w: number, h: number): Float32Array {
+  const m = boxMean(L, w, h, 2);
+  const sq = new Float32Array(L.length);
+  for (let i = 0; i < L.length; i++) sq[i] = L[i]! * L[i]!;
+  const m2 = boxMean(sq, w, h, 2);
+  const out = new Float32Array(L.length);
+  for (let i = 0; i < L.length; i++) out[i] = Math.sqrt(Math.max(0, m2[i]! - m[i]! * m[i]!));
+  return out;
+}
+
+function histogram(L: Float32Array): Float32Array {
+  const hgram = new Float32Array(16);
+  for (const v of L) hgram[Math.min(15, Math.max(0, Math.floor(v / 6.25)))]! += 1 / L.length;
+  return hgram;
+}
+
+let exemplars: Promise<Exemplar[]> | undefined;
+function loadExemplars(): Promise<Exemplar[]> {
+  exemplars ??= Promise.all(
+    readdirSync(EXEMPLAR_DIR)
+      .filter((f) => f.endsWith('.jpg'))
+      .sort()
+      .map(async (f) => {
+        const img = await decodeRgb(readFileSync(path.join(EXEMPLAR_DIR, f)));
+        const [L, A, B] = rgbToLab(img.data, img.w * img.h);
+        const sd = localSd(L, img.w, img.h);
+        return { name: f.replace(/\.jpg$/, ''), L, A, B, sd, w: img.w, h: img.h, hist: histogram(L), meanSd: mean(sd) };
+      }),
+  );
+  return exemplars;
+}
+
+const mean = (a: Float32Array) => a.reduce((s, v) => s + v, 0) / a.length;
+const std = (a: Float32Array, m: number) => Math.sqrt(a.reduce((s, v) => s + (v - m) ** 2, 0) / a.length);
+
+/** Ranks exemplars by luminance-histogram L1 distance plus texture difference. */
+export async function rankExemplars(L: Float32Array, sd: Float32Array): Promise<Exemplar[]> {
+  const all = await loadExemplars();
+  const hist = histogram(L);
+  const ms = mean(sd);
+  const score = (e: Exemplar) => e.hist.reduce((s, v, i) => s + Math.abs(v - hist[i]!), 0) + Math.abs(e.meanSd - ms) / 10;
+  return [...all].sort((a, b) => score(a) - score(b));
+}
+
+interface Sample { l: number; s: number; a: number; b: number }
+
+function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, seed: number): Sample[] {
+  const muE = mean(e.L);
+  const sdE = std(e.L, muE) || 1;
+  const k = Math.ceil(Math.sqrt(count));
+  const out: Sample[] = [];
+  let s = seed;
+  const rnd = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 4294967296);
+  for (let gy = 0; gy < k; gy++)
+    for (let gx = 0; gx < k; gx++) {
+      const x = Math.min(e.w - 1, Math.floor(((gx + rnd()) / k) * e.w));
+      const y = Math.min(e.h - 1, Math.floor(((gy + rnd()) / k) * e.h));
+      const i = y * e.w + x;
+      // luminance remapping (Welsh §2): exemplar L moved to the target's mean and spread
+      out.push({ l: ((e.L[i]! - muE) * sigma) / sdE + mu, s: (e.sd[i]! * sigma) / sdE, a: e.A[i]!, b: e.B[i]! });
+    }
+  return out;
+}
+
+/** Welsh transfer at working resolution: returns a*, b* planes for L. */
+export async function transferChroma(L: Float32Array, w: number, h: number, best: boolean): Promise<{ A: Float32Array; B: Float32Array; exemplar: string }> {
+  const sd = localSd(L, w, h);
+  const ranked = await rankExemplars(L, sd);
+  const mu = mean(L);
+  const sigma = std(L, mu) || 1;
+  const used = best ? ranked.slice(0, 2) : ranked.slice(0, 1);
+  const samples = used.flatMap((e, i) => jitteredSamples(e, best ? 1024 : 256, mu, sigma, 17 + i));
+  const A = new Float32Array(w * h), B = new Float32Array(w * h);
+  for (let i = 0; i < L.length; i++) {
+    const l = L[i]!, s = sd[i]!;
+    let bestD = Infinity, bi = 0;
+    for (let j = 0; j < samples.length; j++) {
+      const sm = samples[j]!;
+      const d = 0.5 * (sm.l - l) ** 2 + 0.5 * (sm.s - s) ** 2;
+      if (d < bestD) { bestD = d; bi = j; }
+    }
+    A[i] = samples[bi]!.a;
+    B[i] = samples[bi]!.b;
+  }
+  // chroma follows luminance edges but not its texture
+  const r = Math.max(2, Math.round(Math.max(w, h) / 60));
+  return { A: guidedFilter(L, A, w, h, r, 25), B: guidedFilter(L, B, w, h, r, 25), exemplar: used.map((e) => e.name).join('+') };
+}
+
+async function onnxChroma(file: string, L: Float32Array, w: number, h: number, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
+  const s = await ort.InferenceSession.create(path.resolve(ctx.modelsDir, file), { intraOpNumThreads: ctx.threads, interOpNumThreads: 1 });
+  const x = Float32Array.from(L, (v) => v - 50);
+  const out = (await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', x, [1, 1, h, w]) }))[s.outputNames[0]!]!;
+  const [, c, oh, ow] = out.dims as number[];
+  if (c !== 2) throw new Error(`COLORIZE_MODEL must output [1,2,h,w], got ${out.dims.join('×')}`);
+  const d = out.data as Float32Array;
+  return {
+    A: await resizePlane(d.subarray(0, oh! * ow!), ow!, oh!, w, h),
+    B: await resizePlane(d.subarray(oh! * ow!), ow!, oh!, w, h),
+  };
+}
+
+export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean, ctx: EngineContext): Promise<{ out: Rgb; exemplar: string }> {
+  const side = Math.max(16, renderFactor * 16);
+  const k = Math.min(1, side / Math.max(img.w, img.h));
+  const sw = Math.max(1, Math.round(img.w * k)), sh = Math.max(1, Math.round(img.h * k));
+  const small = await resizeRgb(img, sw, sh, 'lanczos3');
+  const [Ls] = rgbToLab(small.data, sw * sh);
+  let exemplar = 'onnx';
+  let A: Float32Array, B: Float32Array;
+  const model = process.env.COLORIZE_MODEL;
+  if (model) ({ A, B } = await onnxChroma(model, Ls, sw, sh, ctx));
+  else ({ A, B, exemplar } = await transferChroma(Ls, sw, sh, best));
+  ctx.onProgress(0.6);
+  const [L] = rgbToLab(img.data, img.w * img.h);
+  const Af = await resizePlane(A, sw, sh, img.w, img.h);
+  const Bf = await resizePlane(B, sw, sh, img.w, img.h);
+  return { out: { w: img.w, h: img.h, data: labToRgb(L, Af, Bf) }, exemplar };
+}
+
+function colorizeEngineFor(module: 'colorize' | 'colorize_pro'): Engine {
+  return {
+    module,
+    kind: 'classical',
+    describe: 'exemplar colour transfer (Welsh et al. 2002) at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
+    async run(input, params, ctx) {
+      sharp.concurrency(ctx.threads);
+      const img = await decodeRgb(input.data);
+      ctx.onProgress(0.05);
+      const best = module === 'colorize_pro' || params.isBest === true;
+      const { out } = await colorizeRgb(img, Number(params.render_factor ?? (module === 'colorize' ? 10 : 30)), best, ctx);
+      const quality = Number(params.quality ?? 100);
+      const raw = { raw: { width: out.w, height: out.h, channels: 3 as const }, limitInputPixels: false };
+      const data =
+        input.format === 'png'
+          ? await sharp(Buffer.from(out.data.buffer), raw).png().toBuffer()
+          : await sharp(Buffer.from(out.data.buffer), raw).jpeg({ quality: Math.min(100, Math.max(1, quality)) }).toBuffer();
+      const extras =
+        params.psd === true
+          ? { psd: { data: writePsd(img.w, img.h, [{ name: 'Original', rgb: img.data }, { name: 'Colorized', rgb: out.data }], out.data), format: 'psd' } }
+          : undefined;
+      ctx.onProgress(1);
+      return { data, format: input.format, width: out.w, height: out.h, ...(extras ? { extras } : {}) };
+    },
+  };
+}
+
+export const colorizeEngine = colorizeEngineFor('colorize');
+export const colorizeProEngine = colorizeEngineFor('colorize_pro');

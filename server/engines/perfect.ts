@@ -1,0 +1,82 @@
+/**
+ * perfect (perfect_2k): automatic retouch. White balance (gray-world on mid-tones, limited
+ * gain), levels (0.5 % / 99.5 % luma percentiles stretched to 0..255 with a soft gamma for dark
+ * pictures), local contrast (large-radius unsharp on luma), mild guided-filter denoise and a
+ * light sharpen.
+ */
+import sharp from 'sharp';
+import type { Engine } from './types.js';
+import { clamp, decodeRgb, encode, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+
+function percentile(hist: Uint32Array, n: number, q: number): number {
+  let s = 0;
+  for (let i = 0; i < hist.length; i++) {
+    s += hist[i]!;
+    if (s >= q * n) return i;
+  }
+  return hist.length - 1;
+}
+
+export function perfectRgb(img: Rgb): Rgb {
+  const { w, h } = img;
+  const p = toPlanes(img);
+  const n = w * h;
+  // white balance from pixels that are neither clipped nor near black
+  let sr = 0, sg = 0, sb = 0, cnt = 0;
+  for (let i = 0; i < n; i++) {
+    const r = p[0]![i]!, g = p[1]![i]!, b = p[2]![i]!;
+    const m = (r + g + b) / 3;
+    if (m > 20 && m < 235) {
+      sr += r; sg += g; sb += b; cnt++;
+    }
+  }
+  if (cnt > 0) {
+    const avg = (sr + sg + sb) / (3 * cnt);
+    const gains = [sr, sg, sb].map((s) => clamp(avg / (s / cnt), 0.8, 1.25));
+    // half-strength correction: keeps intended moods (sunsets) while fixing casts
+    for (let c = 0; c < 3; c++) {
+      const gn = 1 + (gains[c]! - 1) * 0.6;
+      for (let i = 0; i < n; i++) p[c]![i]! *= gn;
+    }
+  }
+  const ycc = rgbToYcc(p);
+  const y = ycc[0]!;
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < n; i++) hist[clamp(Math.round(y[i]!), 0, 255)]!++;
+  const lo = percentile(hist, n, 0.005);
+  const hi = Math.max(lo + 32, percentile(hist, n, 0.995));
+  const mean = y.reduce((a, v) => a + v, 0) / n;
+  const gamma = mean < 90 ? 0.8 : mean > 170 ? 1.1 : 1;
+  const scale = 255 / (hi - lo);
+  for (let i = 0; i < n; i++) {
+    const v = clamp((y[i]! - lo) * scale, 0, 255);
+    const nv = 255 * Math.pow(v / 255, gamma);
+    const ratio = y[i]! > 1 ? nv / y[i]! : 1;
+    y[i] = nv;
+    // keep saturation: chroma follows luma gain, gently
+    ycc[1]![i]! *= 1 + (Math.min(ratio, 2) - 1) * 0.5;
+    ycc[2]![i]! *= 1 + (Math.min(ratio, 2) - 1) * 0.5;
+  }
+  const sigma = estimateNoise(y, w, h);
+  let yy: Float32Array = guidedFilter(y, y, w, h, 1, (0.8 * Math.max(1, sigma)) ** 2);
+  const big = Math.max(8, Math.round(Math.max(w, h) / 60));
+  yy = unsharp(yy, w, h, big, 0.35, 0);
+  yy = unsharp(yy, w, h, 1, 0.5, 1 + sigma);
+  ycc[0] = yy;
+  return fromPlanes(yccToRgb(ycc), w, h);
+}
+
+export const perfectEngine: Engine = {
+  module: 'perfect',
+  kind: 'classical',
+  describe: 'auto white balance, percentile levels, local contrast, mild guided-filter denoise and sharpen',
+  async run(input, _params, ctx) {
+    sharp.concurrency(ctx.threads);
+    const img = await decodeRgb(input.data);
+    ctx.onProgress(0.2);
+    const out = perfectRgb(img);
+    const data = await encode(out.data, out.w, out.h, 3, input.format);
+    ctx.onProgress(1);
+    return { data, format: input.format, width: out.w, height: out.h };
+  },
+};
