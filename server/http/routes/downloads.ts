@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Job } from '../../repositories/schema.js';
 import { idList } from '../../services/jobs.js';
 import { contentTypeOf, convertCompressed, disposition, downloadName, EXTRA_TYPES, extOf, extOfKey, zipOf, type ExtraType } from '../../jobs/results.js';
-import { ok, paramError } from '../envelope.js';
+import { notFound, ok, paramError } from '../envelope.js';
 import { principalOf } from '../auth.js';
 import { fieldsOf, str } from './processing.js';
 
@@ -22,7 +22,10 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
   }
 
   async function sendBlob(reply: FastifyReply, key: string, ext: string, name: string, kind: 'attachment' | 'inline') {
-    const size = await blobs.size(key);
+    // A result file removed from the volume answers like a missing work, not a 500.
+    const size = await blobs.size(key).catch(() => {
+      throw notFound('result not found');
+    });
     return reply
       .type(contentTypeOf(ext))
       .header('content-length', size)
@@ -78,6 +81,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const entries = [];
     for (const job of works) {
       const r = await resultOf(job, undefined);
+      if (!(await blobs.exists(r.key))) throw notFound('result not found');
       entries.push({ path: blobs.pathOf(r.key), name: r.name });
     }
     const name = `pixmill-${new Date().toISOString().slice(0, 10)}.zip`;
