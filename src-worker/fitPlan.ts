@@ -15,6 +15,8 @@ export const ENCODE_QUALITY = 0.92;
 export const FALLBACK_QUALITY = 0.8;
 /** Bytes scale roughly with area; aim a little under the budget so one shrink normally suffices. */
 export const SHRINK_MARGIN = 0.9;
+/** A size-limit shrink keeps at least half of each side: below that the 0.8 recompress is kinder. */
+export const MIN_SHRINK = 0.5;
 
 export interface ImageOps<Img> {
   resize(img: Img, w: number, h: number): Promise<Img>;
@@ -42,7 +44,7 @@ export function megapixelTarget(w: number, h: number, maxMegapixels: number): Di
 
 /** Dimensions whose encoded size should land under `limit`, given the current size at w×h. */
 export function shrinkForBytes(w: number, h: number, bytes: number, limit: number): Dims {
-  const s = Math.min(1, Math.sqrt(limit / bytes) * SHRINK_MARGIN);
+  const s = Math.max(MIN_SHRINK, Math.min(1, Math.sqrt(limit / bytes) * SHRINK_MARGIN));
   return { w: Math.max(1, Math.floor(w * s)), h: Math.max(1, Math.floor(h * s)) };
 }
 

@@ -22,6 +22,8 @@ import { validateFile } from './validate.js';
 export interface UploadEvent {
   cid: string;
   status: WorkStatus;
+  /** 0..1 */
+  /** 0..1, the fraction of bytes the server acknowledged */
   progress?: number;
   uid?: string;
   filename?: string;
@@ -107,7 +109,7 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
 }
 
 function announce(cid: string, item: UploadItemRecord): UploadEvent {
-  const progress = item.acked.length ? Math.round((item.acked.length / item.totalSlices) * 100) : 0;
+  const progress = item.acked.length / item.totalSlices;
   return { cid, status: 'uploading', progress, filename: item.filename, filesize: item.filesize, w: item.w, h: item.h, thumbnail: item.thumbnail };
 }
 
@@ -135,7 +137,7 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit)
     const pct = Math.floor(p);
     if (pct === lastPct) return;
     lastPct = pct;
-    emit({ cid, status: 'uploading', progress: pct });
+    emit({ cid, status: 'uploading', progress: pct / 100 });
   };
   try {
     await updateUploadItem(cid, { uploadStatus: 'uploading' });
@@ -153,7 +155,7 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit)
     emit({
       cid,
       status: 'ready',
-      progress: 100,
+      progress: 1,
       uid: uploaded.uid,
       filename: uploaded.filename || item.filename,
       filesize: uploaded.filesize || item.filesize,

@@ -60,7 +60,7 @@ export function sliceCount(bytes: number): number {
 }
 
 /** POSTs a form and returns the envelope; XHR where it exists, for real upload progress. */
-export async function postForm(url: string, form: FormData, signal?: AbortSignal, onProgress?: Progress): Promise<Envelope> {
+export async function postForm(url: string, form: FormData | URLSearchParams, signal?: AbortSignal, onProgress?: Progress): Promise<Envelope> {
   signal?.throwIfAborted();
   let status: number;
   let text: string;
@@ -86,7 +86,7 @@ export async function postForm(url: string, form: FormData, signal?: AbortSignal
   return env;
 }
 
-function xhrPost(url: string, form: FormData, signal?: AbortSignal, onProgress?: Progress): Promise<{ status: number; text: string }> {
+function xhrPost(url: string, form: FormData | URLSearchParams, signal?: AbortSignal, onProgress?: Progress): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -137,9 +137,8 @@ export async function uploadWhole(blob: Blob, filename: string, target: UploadTa
 
 /** What the server already holds of a sliced upload; undefined when it no longer knows the uid. */
 export async function sliceStatus(uid: string, target: UploadTarget, signal?: AbortSignal): Promise<{ total: number; received: number[] } | undefined> {
-  const form = new FormData();
-  form.append('uid', uid);
-  form.append('user_token', target.token);
+  // A plain form post: the status route reads its fields from the parsed body.
+  const form = new URLSearchParams({ uid, user_token: target.token });
   try {
     const env = await postForm(target.apiBase + SLICE_STATUS_PATH, form, signal);
     return { total: Number(env.data.total_blob_num), received: (env.data.received as number[]).map(Number) };
@@ -164,7 +163,7 @@ export async function uploadSliced(blob: Blob, filename: string, target: UploadT
   if (uid) {
     // The server is the truth about which slices arrived.
     const known = await sliceStatus(uid, target, opts.signal);
-    if (known && known.total === total) acked = known.received;
+    if (known && known.total === total) acked = known.received.filter((n) => n >= 1 && n <= total);
     else (uid = undefined), (acked = []);
   } else acked = [];
   const report = (partial = 0) => opts.onProgress?.(Math.min(99, ((acked.length + partial) / total) * 100));
