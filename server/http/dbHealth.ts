@@ -11,7 +11,7 @@ export const UNAVAILABLE_MSG = 'Service temporarily unavailable';
 export const RETRY_AFTER_S = 2;
 
 /** Network-level errors of a pool client (pg, ioredis) talking to a service that went away. */
-const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'SQLITE_BUSY']);
+const NET_CODES = new Set(['ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'SQLITE_BUSY']);
 /** PostgreSQL SQLSTATEs that mean "not now" rather than "wrong request". */
 const PG_STATES = /^(08\d{3}|57P0[1-3]|53300|53400)$/;
 const MESSAGES = [
@@ -22,6 +22,9 @@ const MESSAGES = [
   /stream isn't writeable/i,
   /reached the max retries per request/i,
   /query read timeout/i,
+  /not queryable/i,
+  /socket has been ended/i,
+  /write after end/i,
   /the database system is (starting up|shutting down)/i,
 ];
 

@@ -33,5 +33,10 @@ export async function openPostgres(url: string): Promise<Kysely<Database>> {
   pool.on('error', (err) => {
     process.emitWarning(`postgres idle client error: ${err.message}`, { code: 'PIXMILL_PG_IDLE' });
   });
+  // A connection lost while checked out (mid-query) emits 'error' too; the query itself already
+  // rejects with it (→ 503), so this listener only keeps the process alive.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -1,0 +1,226 @@
+/**
+ * The scale-out JobQueue: BullMQ on Redis (REDIS_URL). Any number of API processes enqueue, any
+ * number of worker processes (`npm run start:worker`) run works. The jobs table stays the record of
+ * every work (status, progress, result, credits); Redis only decides which worker runs what next.
+ * Hence:
+ *  - a BullMQ job id is the trans_id, so adding a work twice delivers it once;
+ *  - an enqueue that fails because Redis is away loses nothing: the row is 'queued' in the
+ *    database and the reconciler adds it when Redis answers again (also after a Redis restart
+ *    that lost its data);
+ *  - a work delivered again (its worker died, BullMQ saw its lock lapse) is re-opened in the
+ *    database and run by the new holder, up to MAX_ATTEMPTS, then failed and refunded once;
+ *  - credits are charged at transform time, once per trans_id (ledger unique (ref, kind)), so a
+ *    re-run never charges again, and the refund of a failure happens once whoever fails it.
+ */
+import { randomUUID } from 'node:crypto';
+import { Queue, Worker, type Job as BullJob } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Database } from '../repositories/schema.js';
+import type { JobHandler, JobQueue } from './queue.js';
+import { findJob, markFailed, requeue } from './repository.js';
+
+/** Attempts a work gets before it is failed and refunded (same rule as the embedded runner). */
+export const BULL_MAX_ATTEMPTS = 2;
+export const QUEUE_NAME = 'works';
+
+const envInt = (name: string, d: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? Math.trunc(v) : d;
+};
+
+export interface BullQueueOptions {
+  redisUrl: string;
+  /** key prefix, so deployments and test servers can share one Redis */
+  prefix: string;
+  /** hard limit of one work (per step for workflows): a 'running' row older than this has lost its holder */
+  jobTimeoutMs: number;
+  /** how long a worker's lock lives without renewal before another worker takes the work over */
+  lockMs?: number;
+  /** how often workers look for works whose lock lapsed */
+  stalledCheckMs?: number;
+  /** how often the database and Redis are compared (queued rows Redis does not know, orphaned runs) */
+  reconcileMs?: number;
+}
+
+export interface BullQueueDeps {
+  db: Kysely<Database>;
+  log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** gives back the credit of a failed work; must be idempotent (the ledger makes it so) */
+  refund(transId: string): Promise<boolean>;
+}
+
+interface WorkData {
+  transId: string;
+}
+
+/** The connection for the producer side: give up quickly while Redis is away (the row waits in the database). */
+function producerConnection(url: string) {
+  return { url, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n: number) => Math.min(200 * n, 2000) };
+}
+
+/** An API request never waits on Redis longer than this to announce a work. */
+const ENQUEUE_WAIT_MS = 2000;
+
+export class BullJobQueue implements JobQueue {
+  /** several processes share this queue: works left 'running' are recovered here, not by one runner's restart */
+  readonly distributed = true;
+  private readonly queue: Queue<WorkData>;
+  private worker: Worker<WorkData> | null = null;
+  private handler: JobHandler | null = null;
+  private reconcileTimer: NodeJS.Timeout | null = null;
+  private reconciling: Promise<void> | null = null;
+  private lockClient: Redis | null = null;
+  private readonly opts: Required<BullQueueOptions>;
+  private readonly instance = randomUUID();
+
+  constructor(
+    opts: BullQueueOptions,
+    private readonly deps: BullQueueDeps,
+  ) {
+    this.opts = {
+      lockMs: envInt('BULLMQ_LOCK_MS', 30_000),
+      stalledCheckMs: envInt('BULLMQ_STALLED_MS', 15_000),
+      reconcileMs: envInt('BULLMQ_RECONCILE_MS', 5_000),
+      ...opts,
+    };
+    this.queue = new Queue<WorkData>(QUEUE_NAME, {
+      connection: producerConnection(this.opts.redisUrl),
+      prefix: this.opts.prefix,
+      skipWaitingForReady: true,
+      defaultJobOptions: { attempts: 1, removeOnComplete: { count: 1000, age: 3600 }, removeOnFail: { count: 1000, age: 24 * 3600 } },
+    });
+    this.queue.on('error', (err) => this.deps.log.warn({ err: { message: err.message } }, 'job queue: redis error'));
+  }
+
+  async enqueue(transId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.add(transId),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer from redis within ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS);
+        }),
+      ]);
+    } catch (err) {
+      // The work is stored as 'queued'; the reconciler delivers it once Redis answers again.
+      this.deps.log.warn({ err: { message: (err as Error).message }, transId }, 'job queue: redis unavailable, work kept for later delivery');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private add(transId: string) {
+    return this.queue.add(QUEUE_NAME, { transId }, { jobId: transId });
+  }
+
+  async start(handler: JobHandler, concurrency: number): Promise<void> {
+    this.handler = handler;
+    this.worker = new Worker<WorkData>(QUEUE_NAME, (job) => this.process(job), {
+      connection: { url: this.opts.redisUrl, maxRetriesPerRequest: null, retryStrategy: (n: number) => Math.min(200 * n, 2000) },
+      prefix: this.opts.prefix,
+      concurrency: Math.max(1, concurrency),
+      lockDuration: this.opts.lockMs,
+      stalledInterval: this.opts.stalledCheckMs,
+      // Re-deliveries are counted in the jobs table (attempts), which also covers Redis losing its data.
+      maxStalledCount: 1000,
+      skipWaitingForReady: true,
+    });
+    this.worker.on('error', (err) => this.deps.log.warn({ err: { message: err.message } }, 'job worker: redis error'));
+    this.worker.on('stalled', (transId) => this.deps.log.warn({ transId }, 'job worker: work lost its worker; delivering it again'));
+    this.lockClient = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (n) => Math.min(200 * n, 2000) });
+    this.lockClient.on('error', () => undefined);
+    this.reconcileTimer = setInterval(() => void this.reconcileOnce(), this.opts.reconcileMs);
+    this.reconcileTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.reconcileTimer) clearInterval(this.reconcileTimer);
+    this.reconcileTimer = null;
+    // Works in hand are cut short by the runner's pool; their locks lapse and another worker takes them.
+    await this.worker?.close(true).catch(() => undefined);
+    this.worker = null;
+    await this.reconciling?.catch(() => undefined);
+    this.lockClient?.disconnect();
+    this.lockClient = null;
+    await this.queue.close().catch(() => undefined);
+  }
+
+  /** One delivery of a work. Always settles; failures are recorded in the jobs table, not in BullMQ. */
+  private async process(job: BullJob<WorkData>): Promise<void> {
+    const transId = job.data?.transId;
+    if (!transId || !this.handler) return;
+    const row = await findJob(this.deps.db, transId);
+    if (!row || row.status === 'finished' || row.status === 'failed') return;
+    if (row.status === 'running') {
+      // Delivered again while the row says running: the previous worker lost its lock (died or was cut off).
+      if (row.attempts >= BULL_MAX_ATTEMPTS) return this.fail(transId, 'interrupted');
+      await requeue(this.deps.db, transId);
+    }
+    await this.handler(transId);
+  }
+
+  private async fail(transId: string, reason: string): Promise<void> {
+    if (await markFailed(this.deps.db, transId, reason, Date.now())) await this.deps.refund(transId);
+  }
+
+  /** Compares the jobs table with Redis once; one worker at a time does it (a short Redis lock). */
+  reconcileOnce(): Promise<void> {
+    this.reconciling ??= this.reconcile()
+      .catch((err) => this.deps.log.warn({ err: { message: (err as Error).message } }, 'job queue: reconcile skipped'))
+      .finally(() => {
+        this.reconciling = null;
+      });
+    return this.reconciling;
+  }
+
+  private async reconcile(): Promise<void> {
+    if (!this.lockClient) return;
+    const lockKey = `${this.opts.prefix}:${QUEUE_NAME}:reconcile-lock`;
+    const got = await this.lockClient.set(lockKey, this.instance, 'PX', Math.max(2000, this.opts.reconcileMs * 2), 'NX');
+    if (got !== 'OK') return;
+    try {
+      const now = Date.now();
+      const rows = await this.deps.db
+        .selectFrom('jobs')
+        .select(['trans_id', 'status', 'attempts', 'started_at', 'created_at', 'is_workflow', 'steps_json'])
+        .where('status', 'in', ['queued', 'running'])
+        // a work just stored may not be added yet by its API process
+        .where('created_at', '<', now - 2000)
+        .orderBy('created_at')
+        .limit(500)
+        .execute();
+      for (const row of rows) {
+        const bull = await this.queue.getJob(row.trans_id);
+        const state = bull ? await bull.getState() : 'missing';
+        if (row.status === 'queued') {
+          if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') continue;
+          await bull?.remove().catch(() => undefined);
+          await this.add(row.trans_id);
+          continue;
+        }
+        // running
+        if (state === 'active' || state === 'waiting' || state === 'prioritized') continue;
+        const steps = row.is_workflow ? Math.max(1, (JSON.parse(row.steps_json) as unknown[]).length) : 1;
+        const holderGone = state === 'completed' || state === 'failed' || (row.started_at ?? 0) + this.opts.jobTimeoutMs * steps + this.opts.lockMs < now;
+        if (!holderGone) continue;
+        if (row.attempts >= BULL_MAX_ATTEMPTS) {
+          await this.fail(row.trans_id, 'interrupted');
+          continue;
+        }
+        await bull?.remove().catch(() => undefined);
+        if (await requeue(this.deps.db, row.trans_id)) await this.add(row.trans_id);
+      }
+    } finally {
+      // release only our own lock
+      await this.lockClient
+        .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, lockKey, this.instance)
+        .catch(() => undefined);
+    }
+  }
+
+  /** Counts by BullMQ state, for operations and tests. */
+  async counts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+  }
+}
