@@ -27,13 +27,23 @@ const DEFAULT_RATE = 2;
 const IMAGE_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp' };
 
 export class SampleService {
-  private cached: { mtimeMs: number; manifest: SampleManifest } | null = null;
-  readonly dir: string;
+  private cached: { file: string; mtimeMs: number; manifest: SampleManifest } | null = null;
+  private chosenDir: string | null = null;
 
-  constructor(private readonly deps: Deps) {
-    // The source tree's public/samples is the truth; a deployment with only the built client uses dist/samples.
+  constructor(private readonly deps: Deps) {}
+
+  /**
+   * Where manifest.json and the images live: the source tree's public/samples (the generator writes
+   * there), else the built client's samples. Tests may point it at a directory of their own.
+   */
+  get dir(): string {
+    if (this.chosenDir) return this.chosenDir;
     const source = path.resolve(import.meta.dirname, '../../public/samples');
-    this.dir = fs.existsSync(source) ? source : path.join(deps.config.clientDir, 'samples');
+    return fs.existsSync(source) ? source : path.join(this.deps.config.clientDir, 'samples');
+  }
+  set dir(d: string) {
+    this.chosenDir = path.resolve(d);
+    this.cached = null;
   }
 
   /** GET /api/v2/sample/info: the manifest keyed by feature type ({} when there is none). */
@@ -45,7 +55,7 @@ export class SampleService {
     } catch {
       return {};
     }
-    if (this.cached && this.cached.mtimeMs === st.mtimeMs) return this.cached.manifest;
+    if (this.cached && this.cached.file === file && this.cached.mtimeMs === st.mtimeMs) return this.cached.manifest;
     const parsed = JSON.parse(await fsp.readFile(file, 'utf8')) as unknown;
     const manifest: SampleManifest = {};
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
@@ -54,7 +64,7 @@ export class SampleService {
         manifest[type] = list.filter(isEntry).map((e) => ({ name: e.name, original: e.original, processed: e.processed, w: e.w, h: e.h }));
       }
     }
-    this.cached = { mtimeMs: st.mtimeMs, manifest };
+    this.cached = { file, mtimeMs: st.mtimeMs, manifest };
     return manifest;
   }
 
