@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { defaultParams, parseParams } from '../../src/domain/modules.js';
+import { denoiseEngine } from './denoise.js';
+import { ctx, fromRgb, hfEnergy, input, rgbOf } from './testkit.js';
+import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, toPlanes, type Rgb } from './image.js';
+
+const params = (p: Record<string, unknown>) => {
+  const r = parseParams('denoise', p);
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+};
+
+async function clean(): Promise<Rgb> {
+  return decodeRgb((await input('GreenMeadow.jpg', { width: 160 })).data);
+}
+function noisy(img: Rgb, sigma: number): Rgb {
+  const n = gaussianNoise(img.data.length, sigma, 11);
+  return { ...img, data: Uint8Array.from(img.data, (v, i) => Math.max(0, Math.min(255, Math.round(v + n[i]!)))) };
+}
+
+describe('denoise (non-local means)', () => {
+  it('raises PSNR of a σ=25 noisy image well above the noisy input and above a Gaussian blur', async () => {
+    const ref = await clean();
+    const dirty = noisy(ref, 25);
+    const out = await denoiseEngine.run(await fromRgb(dirty), params({ remove_noise: 75, sharpen: 0 }), ctx());
+    expect([out.width, out.height]).toEqual([ref.w, ref.h]);
+    const den = await rgbOf(out.data);
+    const blur = fromPlanes(toPlanes(dirty).map((c) => gaussianBlur(c, ref.w, ref.h, 1.5)), ref.w, ref.h);
+    expect(psnr(den.data, ref.data)).toBeGreaterThan(psnr(dirty.data, ref.data) + 6);
+    expect(psnr(den.data, ref.data)).toBeGreaterThan(psnr(blur.data, ref.data));
+  });
+
+  it('each slider moves the result in the direction its name says', async () => {
+    const dirty = await fromRgb(noisy(await clean(), 15));
+    const hf = async (p: Record<string, unknown>) => hfEnergy(await rgbOf((await denoiseEngine.run(dirty, params(p), ctx())).data));
+    const base = await hf({ remove_noise: 50, sharpen: 0, remove_original_detail: 0 });
+    expect(await hf({ remove_noise: 100, sharpen: 0, remove_original_detail: 0 })).toBeLessThan(base);
+    expect(await hf({ remove_noise: 50, sharpen: 100, remove_original_detail: 0 })).toBeGreaterThan(base);
+    expect(await hf({ remove_noise: 50, sharpen: 0, remove_original_detail: 100 })).toBeLessThan(base);
+  });
+
+  it('autoparams adapts to the measured noise', async () => {
+    const ref = await clean();
+    const dirty = noisy(ref, 25);
+    const out = await rgbOf((await denoiseEngine.run(await fromRgb(dirty), { ...defaultParams('denoise'), remove_noise: 0, sharpen: 0, autoparams: true }, ctx())).data);
+    expect(psnr(out.data, ref.data)).toBeGreaterThan(psnr(dirty.data, ref.data) + 6);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { defaultParams, parseParams } from '../../src/domain/modules.js';
+import { enlargeEngine } from './enlarge.js';
+import { ctx, input, rgbOf, fromRgb } from './testkit.js';
+import { psnr, resizeRgb, decodeRgb } from './image.js';
+
+const params = (p: Record<string, unknown>) => {
+  const r = parseParams('enlarge', p);
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+};
+
+describe('enlarge (ESRGAN)', () => {
+  it('beats Lanczos in PSNR on a ×2-downscaled crop, with exact output size', async () => {
+    const hi = await decodeRgb((await input('motorcycle_left.png', { crop: { left: 200, top: 150, width: 128, height: 96 } })).data);
+    const lo = await resizeRgb(hi, 64, 48, 'lanczos3');
+    const progress: number[] = [];
+    const out = await enlargeEngine.run(await fromRgb(lo), params({ scale: 2, suppress_noise: 0, remove_blur: 0 }), ctx(progress));
+    expect([out.width, out.height]).toEqual([128, 96]);
+    const up = await rgbOf(out.data);
+    expect([up.w, up.h]).toEqual([128, 96]);
+    const lanczos = await resizeRgb(lo, 128, 96, 'lanczos3');
+    expect(psnr(up.data, hi.data)).toBeGreaterThan(psnr(lanczos.data, hi.data) + 0.5);
+    expect(progress.at(-1)).toBe(1);
+  });
+
+  it('with the default params still beats Lanczos', async () => {
+    const hi = await decodeRgb((await input('motorcycle_left.png', { crop: { left: 300, top: 200, width: 96, height: 96 } })).data);
+    const lo = await resizeRgb(hi, 48, 48, 'lanczos3');
+    const out = await enlargeEngine.run(await fromRgb(lo), defaultParams('enlarge'), ctx());
+    const up = await rgbOf(out.data);
+    expect(psnr(up.data, hi.data)).toBeGreaterThan(psnr((await resizeRgb(lo, 96, 96, 'lanczos3')).data, hi.data));
+  });
+
+  it.each([
+    [4, 'high'],
+    [6, 'high'],
+    [8, 'high'],
+    [4, 'best'],
+  ] as const)('scale %i (%s) gives exactly w·scale × h·scale', async (scale, quality) => {
+    const img = await input('astronaut.png', { crop: { left: 200, top: 100, width: 21, height: 17 }, format: 'jpeg' });
+    const out = await enlargeEngine.run(img, params({ scale, quality }), ctx());
+    expect([out.width, out.height]).toEqual([21 * scale, 17 * scale]);
+    expect(out.format).toBe('jpeg');
+    const px = await rgbOf(out.data);
+    expect([px.w, px.h]).toEqual([21 * scale, 17 * scale]);
+  });
+
+  it('remove_blur raises edge contrast; suppress_noise smooths', async () => {
+    const img = await input('chelsea.png', { crop: { left: 150, top: 80, width: 48, height: 48 } });
+    const run = async (p: Record<string, unknown>) => rgbOf((await enlargeEngine.run(img, params({ scale: 2, ...p }), ctx())).data);
+    const { hfEnergy } = await import('./testkit.js');
+    const base = hfEnergy(await run({ suppress_noise: 0, remove_blur: 0 }));
+    expect(hfEnergy(await run({ suppress_noise: 0, remove_blur: 100 }))).toBeGreaterThan(base * 1.1);
+    expect(hfEnergy(await run({ suppress_noise: 100, remove_blur: 0 }))).toBeLessThan(base);
+  });
+});
