@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { Caller } from './api-helpers.js';
+import type { TestServer } from '../../server/testing/server.js';
+import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await startTestServer({ runJobs: false });
+  srv = await startApiServer();
 });
 afterAll(() => srv?.stop());
 

@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { testModeOverrides } from '../../server/testing/modes.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -20,6 +21,21 @@ export interface Answer<T = any> {
 
 async function answer<T>(r: Response): Promise<Answer<T>> {
   return { status: r.status, body: (await r.json()) as Envelope<T>, headers: r.headers };
+}
+
+/**
+ * A test server in the suite's mode (PIXMILL_TEST_MODE=scaleout → its own PostgreSQL database),
+ * without the job runner: these tests exercise the data API only.
+ */
+export async function startApiServer(): Promise<TestServer> {
+  const mode = await testModeOverrides();
+  const srv = await startTestServer({ ...mode.overrides, runJobs: false });
+  const stop = srv.stop.bind(srv);
+  srv.stop = async (opts) => {
+    await stop(opts);
+    await mode.cleanup();
+  };
+  return srv;
 }
 
 /** A caller: a token, and optionally the cookies a browser would send (session). */

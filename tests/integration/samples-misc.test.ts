@@ -4,13 +4,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCTS } from '../../src/domain/constants.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { Caller, fixture } from './api-helpers.js';
+import type { TestServer } from '../../server/testing/server.js';
+import { Caller, fixture, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;
 let samplesDir: string;
 beforeAll(async () => {
-  srv = await startTestServer({ runJobs: false });
+  srv = await startApiServer();
   samplesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-samples-'));
 });
 afterAll(async () => {

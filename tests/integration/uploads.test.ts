@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_SIZE_BYTES, THUMBNAIL_SIZE } from '../../src/domain/constants.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { Caller, craftedPng, fixture } from './api-helpers.js';
+import type { TestServer } from '../../server/testing/server.js';
+import { Caller, craftedPng, fixture, startApiServer } from './api-helpers.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -20,7 +20,7 @@ let srv: TestServer;
 let pro: Caller;
 let guest: Caller;
 beforeAll(async () => {
-  srv = await startTestServer({ runJobs: false });
+  srv = await startApiServer();
   pro = await Caller.user(srv, 'pro-uploader@example.com', 'pro');
   guest = await Caller.guest(srv);
 });

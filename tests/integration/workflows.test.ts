@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { Caller } from './api-helpers.js';
+import type { TestServer } from '../../server/testing/server.js';
+import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;
 let user: Caller;
 let pro: Caller;
 beforeAll(async () => {
-  srv = await startTestServer({ runJobs: false });
+  srv = await startApiServer();
   user = await Caller.user(srv, 'wf-user@example.com');
   pro = await Caller.user(srv, 'wf-pro@example.com', 'pro');
 });
