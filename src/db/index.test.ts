@@ -1,0 +1,120 @@
+// Persistence rules of spec §4 on fake-indexeddb with an injected clock.
+import 'fake-indexeddb/auto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../domain/constants.js';
+import type { Work, WorkStatus } from '../domain/work.js';
+import {
+  clearAll,
+  deleteWorks,
+  findUploadByFingerprint,
+  getCached,
+  getUploadItem,
+  loadWorks,
+  putUploadItem,
+  putWorks,
+  resumableUploads,
+  setCached,
+  updateUploadItem,
+  type UploadItemRecord,
+} from './index.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const work = (cid: string, status: WorkStatus, extra: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 10, h: 10, status, selected: false, workType: 'enlarge', updatedAt: T0, ...extra });
+const upload = (cid: string, extra: Partial<UploadItemRecord> = {}): UploadItemRecord => ({
+  cid,
+  fingerprint: `fp-${cid}`,
+  filename: `${cid}.jpg`,
+  filesize: 3,
+  w: 1,
+  h: 1,
+  thumbnail: 'data:image/jpeg;base64,',
+  mime: 'image/jpeg',
+  job: 'enlarge',
+  level: 'guest',
+  bytes: new Blob([new Uint8Array([1, 2, 3])]),
+  totalSlices: 1,
+  acked: [],
+  uploadStatus: 'ready',
+  createdAt: T0,
+  updatedAt: T0,
+  ...extra,
+});
+
+beforeEach(() => clearAll());
+
+describe('loadWorks', () => {
+  it('puts works that are neither ready nor finished back to ready (they have a uid)', async () => {
+    const statuses: WorkStatus[] = ['ready', 'waiting', 'processing', 'finished', 'processFailed', 'uploading'];
+    await putWorks(statuses.map((s, i) => work(`w${i}`, s, { uid: `u${i}` })), T0);
+    const loaded = await loadWorks(T0 + 1000);
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({ w0: 'ready', w1: 'ready', w2: 'ready', w3: 'finished', w4: 'ready', w5: 'ready' });
+    // queued works keep their uid: they start again without a new upload
+    expect(loaded.find((w) => w.cid === 'w1')?.uid).toBe('u1');
+    // and the reset is stored
+    expect((await loadWorks(T0 + 2000)).every((w) => w.status === 'ready' || w.status === 'finished')).toBe(true);
+  });
+
+  it('an upload interrupted by the reload stays uploading; one that never reached the server fails', async () => {
+    await putWorks([work('a', 'uploading'), work('b', 'resizing'), work('c', 'uploadFailed')], T0);
+    await putUploadItem(upload('a', { uploadStatus: 'uploading', totalSlices: 4, acked: [1, 2], uid: 'srv-a' }));
+    const loaded = await loadWorks(T0 + 1000);
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({ a: 'uploading', b: 'uploadFailed', c: 'uploadFailed' });
+  });
+
+  it('clears everything when the last update is more than a day old', async () => {
+    await putWorks([work('x', 'ready', { uid: 'u' })], T0);
+    await putUploadItem(upload('y'));
+    await setCached('samples', { enlarge: [] }, T0);
+    expect(await loadWorks(T0 + LOCAL_STORAGE_EXPIRY_MS)).toHaveLength(1);
+    expect(await loadWorks(T0 + LOCAL_STORAGE_EXPIRY_MS + 1)).toEqual([]);
+    expect(await getUploadItem('y')).toBeUndefined();
+    expect(await getCached('samples', Number.MAX_SAFE_INTEGER, T0 + 1)).toBeUndefined();
+    expect(await loadWorks(T0 + 2 * LOCAL_STORAGE_EXPIRY_MS)).toEqual([]);
+  });
+
+  it('every write moves the last update', async () => {
+    await putWorks([work('x', 'ready', { uid: 'u' })], T0);
+    await putWorks([work('x', 'ready', { uid: 'u' })], T0 + LOCAL_STORAGE_EXPIRY_MS);
+    expect(await loadWorks(T0 + LOCAL_STORAGE_EXPIRY_MS + 10)).toHaveLength(1);
+  });
+});
+
+describe('deleteWorks', () => {
+  it('removes the works and their upload items', async () => {
+    await putWorks([work('a', 'ready'), work('b', 'ready')], T0);
+    await putUploadItem(upload('a'));
+    await deleteWorks(['a'], T0);
+    expect((await loadWorks(T0)).map((w) => w.cid)).toEqual(['b']);
+    expect(await getUploadItem('a')).toBeUndefined();
+  });
+});
+
+describe('caches', () => {
+  it('the uploaded-works cache expires after 24 hours', async () => {
+    await setCached('uploadHistory', [{ uid: 'u1' }], T0);
+    expect(await getCached('uploadHistory', UPLOADED_CACHE_EXPIRY_MS, T0 + UPLOADED_CACHE_EXPIRY_MS)).toEqual([{ uid: 'u1' }]);
+    expect(await getCached('uploadHistory', UPLOADED_CACHE_EXPIRY_MS, T0 + UPLOADED_CACHE_EXPIRY_MS + 1)).toBeUndefined();
+  });
+  it('keys are separate and overwrite', async () => {
+    await setCached('samples', 1, T0);
+    await setCached('workflows', 2, T0);
+    await setCached('workflows', 3, T0);
+    expect([await getCached('samples', 1000, T0), await getCached('workflows', 1000, T0)]).toEqual([1, 3]);
+  });
+});
+
+describe('upload items', () => {
+  it('keeps bytes and acknowledged slices; lists the resumable ones in order', async () => {
+    await putUploadItem(upload('b', { createdAt: T0 + 2, uploadStatus: 'uploading' }));
+    await putUploadItem(upload('a', { createdAt: T0 + 1 }));
+    await putUploadItem(upload('f', { uploadStatus: 'failed' }));
+    await putUploadItem(upload('s', { uploadStatus: 'success' }));
+    await updateUploadItem('b', { uid: 'srv', acked: [1, 2] }, T0 + 5);
+    expect((await resumableUploads()).map((u) => u.cid)).toEqual(['a', 'b']);
+    const b = await getUploadItem('b');
+    expect(b).toMatchObject({ uid: 'srv', acked: [1, 2], updatedAt: T0 + 5 });
+    expect(new Uint8Array(await b!.bytes.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    expect((await findUploadByFingerprint('fp-f'))?.cid).toBe('f');
+    expect(await findUploadByFingerprint('fp-s')).toBeUndefined();
+  });
+});
