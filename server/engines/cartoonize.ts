@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { decodeRgb, encode, fromPlanes, gaussianBlur, guidedFilter, luma, rgbToYcc, toPlanes, type Rgb } from './image.js';
+import { decodeRgb, encode, fromPlanes, gaussianBlur, guidedFilter, rgbToYcc, toPlanes, type Rgb } from './image.js';
 
 function kmeans(p: Float32Array[], n: number, k: number, iters = 8): Float32Array {
   const step = Math.max(1, Math.floor(n / 20000));
@@ -58,17 +58,22 @@ export function cartoonRgb(img: Rgb, colours = 12): Rgb {
     // 70 % flat colour, 30 % smoothed shading keeps some volume
     for (let ch = 0; ch < 3; ch++) out[ch]![i] = 0.7 * centres[j * 3 + ch]! + 0.3 * p[ch]![i]!;
   }
-  const y = luma(img);
-  const s = Math.max(1, Math.max(w, h) / 600);
+  // lines from the smoothed picture, so fur and grain do not turn into ink
+  const y = rgbToYcc(p)[0]!;
+  const s = Math.max(1, Math.max(w, h) / 500);
   const g1 = gaussianBlur(y, w, h, s), g2 = gaussianBlur(y, w, h, s * 1.6);
   const edge = new Uint8Array(n);
-  for (let i = 0; i < n; i++) edge[i] = g2[i]! - g1[i]! > 3 ? 1 : 0;
+  for (let i = 0; i < n; i++) edge[i] = g2[i]! - g1[i]! > 4 ? 1 : 0;
+  // drop isolated specks: keep a pixel only with ≥ 2 edge neighbours
+  const ink = new Uint8Array(n);
   for (let yy = 1; yy < h - 1; yy++)
     for (let x = 1; x < w - 1; x++) {
       const i = yy * w + x;
-      const on = edge[i] || (edge[i - 1]! & edge[i + 1]!) || (edge[i - w]! & edge[i + w]!);
-      if (on) for (let ch = 0; ch < 3; ch++) out[ch]![i] = out[ch]![i]! * 0.25;
+      if (!edge[i]) continue;
+      const nb = edge[i - 1]! + edge[i + 1]! + edge[i - w]! + edge[i + w]! + edge[i - w - 1]! + edge[i - w + 1]! + edge[i + w - 1]! + edge[i + w + 1]!;
+      if (nb >= 2) ink[i] = 1;
     }
+  for (let i = 0; i < n; i++) if (ink[i]) for (let ch = 0; ch < 3; ch++) out[ch]![i] = out[ch]![i]! * 0.2;
   return fromPlanes(out, w, h);
 }
 
