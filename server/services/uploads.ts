@@ -225,6 +225,7 @@ export class UploadService {
         thumbKey = this.deps.blobs.newKey('thumbs', extOf(thumb.format));
         await this.deps.blobs.write(thumbKey, thumb.data);
       }
+      await this.sweepStale();
       const uid = randomUUID();
       await db
         .insertInto('uploads')
@@ -323,6 +324,19 @@ export class UploadService {
     await this.removeBlobs([row.thumb_key, ...Array.from({ length: row.total_blob_num }, (_, i) => chunkKey(row.uid, i + 1))]);
   }
 
+  /** Sliced uploads never finished within a day (or stuck by a crash mid-assembly) are dropped, a few at a time. */
+  private async sweepStale(): Promise<void> {
+    const stale = await this.deps.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('status', 'in', ['receiving', 'assembling'])
+      .where('deleted_at', 'is', null)
+      .where('created_at', '<', Date.now() - UPLOADED_CACHE_EXPIRY_MS)
+      .limit(20)
+      .execute();
+    for (const row of stale) await this.abandon(row);
+  }
+
   private async receivedOf(uid: string): Promise<number[]> {
     const rows = await this.deps.db.selectFrom('upload_chunks').select('blob_num').where('uid', '=', uid).orderBy('blob_num').execute();
     return rows.map((r) => r.blob_num);
@@ -386,7 +400,7 @@ export class UploadService {
   /** The caller's ready upload, or a not-found answer (also for another account's uid). For jobs and downloads. */
   async readyUpload(accountId: number, uid: string): Promise<Upload> {
     const row = await this.owned(accountId, uid);
-    if (row.status !== 'ready' || !row.blob_key) throw notFound();
+    if (row.status !== 'ready' || !row.blob_key) throw notFound('upload not found');
     return row;
   }
 
@@ -399,7 +413,7 @@ export class UploadService {
   /** GET /web_api/v1/thumbnail. */
   async thumbnail(p: Principal, uid: string | undefined): Promise<{ key: string; format: ImageFormat }> {
     const row = await this.owned(p.accountId, String(uid ?? ''));
-    if (!row.thumb_key) throw notFound();
+    if (!row.thumb_key) throw notFound('upload not found');
     return { key: row.thumb_key, format: row.thumb_key.endsWith('.png') ? 'png' : 'jpeg' };
   }
 
@@ -408,9 +422,9 @@ export class UploadService {
   }
 
   private async owned(accountId: number, uid: string, includeReceiving = false): Promise<Upload> {
-    if (!uid || uid.length > 64) throw notFound();
+    if (!uid || uid.length > 64) throw notFound('upload not found');
     const row = await this.deps.db.selectFrom('uploads').selectAll().where('uid', '=', uid).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirst();
-    if (!row || (!includeReceiving && row.status !== 'ready')) throw notFound();
+    if (!row || (!includeReceiving && row.status !== 'ready')) throw notFound('upload not found');
     return row;
   }
 

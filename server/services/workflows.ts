@@ -174,7 +174,7 @@ export class WorkflowService {
 
   private async owned(p: Principal, ids: number[]): Promise<Workflow[]> {
     const rows = await this.deps.db.selectFrom('workflows').selectAll().where('account_id', '=', p.accountId).where('id', 'in', ids).execute();
-    if (rows.length !== ids.length) throw notFound();
+    if (rows.length !== ids.length) throw notFound('workflow not found');
     return rows;
   }
 }

@@ -211,6 +211,16 @@ describe('sliced upload', () => {
     expect(text.body).toMatchObject({ code: 10001, msg: 'Only JPG、JPEG and PNG images are supported.' });
   });
 
+  it('a sliced upload left unfinished for a day is dropped with its slices', async () => {
+    const a = await send(pro, 1, 4, slices[0]!);
+    const uid = a.body.data.uid;
+    await srv.ctx.db.updateTable('uploads').set({ created_at: Date.now() - 25 * 3600_000 }).where('uid', '=', uid).execute();
+    await send(pro, 1, 4, slices[0]!);
+    expect((await pro.form('/api/v2/upload_slice/status', { uid })).status).toBe(404);
+    const key = (await srv.ctx.db.selectFrom('uploads').select('uid').where('uid', '=', uid).where('deleted_at', 'is not', null).execute()).length;
+    expect(key).toBe(1);
+  });
+
   it('a sliced small image is finished by its only slice', async () => {
     const png = fixture('chelsea.png');
     const r = await pro.multipart('/api/v2/upload_slice', { blob_num: '1', total_blob_num: '1', name: 'chelsea.png', job: 'matting' }, { file: { data: png, name: 'blob' } });
