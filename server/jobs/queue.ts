@@ -11,6 +11,8 @@ import { nextQueued } from './repository.js';
 export type JobHandler = (transId: string) => Promise<void>;
 
 export interface JobQueue {
+  /** true when several processes share the queue and it recovers works of dead runners itself */
+  readonly distributed?: boolean;
   /** announces a work whose jobs row is already stored with status 'queued' */
   enqueue(transId: string): Promise<void>;
   /** starts delivering queued works to `handler`, at most `concurrency` at a time */

@@ -61,23 +61,29 @@ export async function nextQueued(db: Db, exclude: readonly string[]): Promise<st
 }
 
 /** Atomically takes a queued work for running; false when someone else took it first. */
-export async function claim(db: Db, transId: string, now: number): Promise<boolean> {
+export async function claim(db: Db, transId: string, runnerId: string, now: number): Promise<boolean> {
   const r = await db
     .updateTable('jobs')
-    .set({ status: 'running', attempts: sql`attempts + 1`, started_at: now, progress: 0, step_index: 0, error: null })
+    .set({ status: 'running', attempts: sql`attempts + 1`, started_at: now, progress: 0, step_index: 0, error: null, runner_id: runnerId, heartbeat_at: now })
     .where('trans_id', '=', transId)
     .where('status', '=', 'queued')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function writeProgress(db: Db, transId: string, progress: number, stepIndex: number): Promise<void> {
+export async function writeProgress(db: Db, transId: string, runnerId: string, progress: number, stepIndex: number): Promise<void> {
   await db
     .updateTable('jobs')
-    .set({ progress, step_index: stepIndex })
+    .set({ progress, step_index: stepIndex, heartbeat_at: Date.now() })
     .where('trans_id', '=', transId)
     .where('status', '=', 'running')
+    .where('runner_id', '=', runnerId)
     .execute();
+}
+
+/** Renews the lease on every work this runner holds. */
+export async function heartbeat(db: Db, runnerId: string, now: number): Promise<void> {
+  await db.updateTable('jobs').set({ heartbeat_at: now }).where('runner_id', '=', runnerId).where('status', '=', 'running').execute();
 }
 
 export interface FinishedResult {
@@ -88,7 +94,7 @@ export interface FinishedResult {
   extras: Record<string, string> | null;
 }
 
-export async function markFinished(db: Db, transId: string, r: FinishedResult, stepIndex: number, now: number): Promise<boolean> {
+export async function markFinished(db: Db, transId: string, runnerId: string, r: FinishedResult, stepIndex: number, now: number): Promise<boolean> {
   const u = await db
     .updateTable('jobs')
     .set({
@@ -104,31 +110,57 @@ export async function markFinished(db: Db, transId: string, r: FinishedResult, s
     })
     .where('trans_id', '=', transId)
     .where('status', '=', 'running')
+    .where('runner_id', '=', runnerId)
     .executeTakeFirst();
   return Number(u.numUpdatedRows) === 1;
 }
 
-/** Fails a queued or running work; false when it had already ended (so the refund happens once anyway). */
-export async function markFailed(db: Db, transId: string, error: string, now: number): Promise<boolean> {
-  const u = await db
+/**
+ * Fails a queued or running work (only while `runnerId` holds it, when given); false when it had
+ * already ended or moved on, so the refund that follows happens once anyway.
+ */
+export async function markFailed(db: Db, transId: string, error: string, now: number, runnerId?: string): Promise<boolean> {
+  let q = db
     .updateTable('jobs')
     .set({ status: 'failed', error: error.slice(0, 500), finished_at: now })
     .where('trans_id', '=', transId)
-    .where('status', 'in', ['queued', 'running'])
+    .where('status', 'in', ['queued', 'running']);
+  if (runnerId) q = q.where('runner_id', '=', runnerId);
+  const u = await q.executeTakeFirst();
+  return Number(u.numUpdatedRows) === 1;
+}
+
+/** Running works whose runner is gone: any other runner's (`staleBefore` = Infinity) or with a lease older than `staleBefore`. */
+export async function orphanedJobs(db: Db, runnerId: string, staleBefore: number): Promise<Pick<Job, 'trans_id' | 'attempts' | 'heartbeat_at'>[]> {
+  return db
+    .selectFrom('jobs')
+    .select(['trans_id', 'attempts', 'heartbeat_at'])
+    .where('status', '=', 'running')
+    .where((eb) => eb.or([eb('runner_id', 'is', null), eb('runner_id', '!=', runnerId)]))
+    .$if(Number.isFinite(staleBefore), (q) => q.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)])))
+    .execute();
+}
+
+/** Puts a running work back in the queue; with `heartbeatAt`, only if its lease was not renewed meanwhile. */
+export async function requeue(db: Db, transId: string, heartbeatAt?: number | null): Promise<boolean> {
+  const u = await db
+    .updateTable('jobs')
+    .set({ status: 'queued', progress: 0, step_index: 0, runner_id: null, heartbeat_at: null })
+    .where('trans_id', '=', transId)
+    .where('status', '=', 'running')
+    .$if(heartbeatAt !== undefined, (q) => q.where((eb) => (heartbeatAt === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', heartbeatAt!))))
     .executeTakeFirst();
   return Number(u.numUpdatedRows) === 1;
 }
 
-export async function runningJobs(db: Db): Promise<Pick<Job, 'trans_id' | 'attempts'>[]> {
-  return db.selectFrom('jobs').select(['trans_id', 'attempts']).where('status', '=', 'running').execute();
-}
-
-export async function requeue(db: Db, transId: string): Promise<boolean> {
+/** Fails an orphaned work on its last attempt, unless its lease was renewed meanwhile. */
+export async function failOrphan(db: Db, transId: string, heartbeatAt: number | null, now: number): Promise<boolean> {
   const u = await db
     .updateTable('jobs')
-    .set({ status: 'queued', progress: 0, step_index: 0 })
+    .set({ status: 'failed', error: 'interrupted', finished_at: now })
     .where('trans_id', '=', transId)
     .where('status', '=', 'running')
+    .where((eb) => (heartbeatAt === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', heartbeatAt)))
     .executeTakeFirst();
   return Number(u.numUpdatedRows) === 1;
 }

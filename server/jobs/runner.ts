@@ -2,10 +2,14 @@
  * The job runner: takes queued works from the queue, runs them on the worker pool, stores results
  * and ends each work as finished, or failed with its credit refunded.
  *
- * Restart policy: a work left 'running' by a stopped/crashed process is retried once
- * (attempts < MAX_ATTEMPTS), otherwise failed with 'interrupted' and refunded. This assumes one
- * runner per database, which is the embedded mode.
+ * Restart policy: a work left 'running' by a stopped/crashed runner is retried once
+ * (attempts < MAX_ATTEMPTS), otherwise failed with 'interrupted' and refunded. Each runner holds a
+ * lease on its running works (runner_id + heartbeat_at). On SQLite (one process) every running work
+ * of another runner is orphaned at start; on a shared database (PostgreSQL) a work is orphaned once
+ * its lease is older than LEASE_STALE_MS, checked at start and every LEASE_SWEEP_MS.
  */
+import { randomUUID } from 'node:crypto';
+import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Step } from '../../src/domain/modules.js';
 import type { Level } from '../../src/domain/plans.js';
@@ -15,12 +19,15 @@ import type { Database, Job } from '../repositories/schema.js';
 import { JobFailure, WorkerPool, type PoolLogger } from './pool.js';
 import type { TaskOutput } from './protocol.js';
 import type { JobQueue } from './queue.js';
-import { claim, failedWithoutRefund, findJob, findUpload, markFailed, markFinished, requeue, runningJobs, writeProgress } from './repository.js';
+import { claim, failOrphan, failedWithoutRefund, findJob, findUpload, heartbeat, markFailed, markFinished, orphanedJobs, requeue, writeProgress } from './repository.js';
 import { extOf } from './results.js';
 
 export const MAX_ATTEMPTS = 2;
 /** progress rows are written at most this often per work (≤ 4/s) */
 export const PROGRESS_WRITE_MS = 250;
+export const LEASE_HEARTBEAT_MS = 5_000;
+export const LEASE_STALE_MS = 30_000;
+export const LEASE_SWEEP_MS = 15_000;
 
 export interface RunnerDeps {
   config: Config;
@@ -30,12 +37,16 @@ export interface RunnerDeps {
   log: PoolLogger;
   levelOf(accountId: number): Promise<Level>;
   refund(transId: string): Promise<boolean>;
+  /** how a processing slot is started (default: a worker thread; scale-out workers use a sandbox process) */
+  spawnWorker?: () => Worker;
 }
 
 export class JobRunner {
   private pool: WorkerPool | null = null;
   private readonly pending = new Set<Promise<unknown>>();
   private started = false;
+  private runnerId = '';
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly d: RunnerDeps) {}
 
@@ -46,15 +57,24 @@ export class JobRunner {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.recover();
-    this.pool = new WorkerPool(this.d.config.processWorkers, this.d.config.jobTimeoutMs, this.d.log);
+    this.runnerId = randomUUID();
+    await this.recover(this.d.config.databaseUrl ? Date.now() - LEASE_STALE_MS : Infinity);
+    this.pool = new WorkerPool(this.d.config.processWorkers, this.d.config.jobTimeoutMs, this.d.log, this.d.spawnWorker);
     this.pool.start();
+    const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
+      const t = setInterval(() => this.track(fn()).catch((err) => this.d.log.error({ err }, what)), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(LEASE_HEARTBEAT_MS, () => heartbeat(this.d.db, this.runnerId, Date.now()), 'lease heartbeat failed');
+    every(LEASE_SWEEP_MS, () => this.recover(Date.now() - LEASE_STALE_MS), 'orphan sweep failed');
     await this.d.queue.start((transId) => this.track(this.handle(transId)), this.d.config.processWorkers);
   }
 
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    for (const t of this.timers.splice(0)) clearInterval(t);
     await this.d.queue.stop();
     // Works cut short here stay 'running' and are retried by the next start (see recover()).
     await this.pool?.stop();
@@ -62,11 +82,15 @@ export class JobRunner {
     while (this.pending.size) await Promise.allSettled([...this.pending]);
   }
 
-  /** Works left running by a previous process: retried once, else failed and refunded. */
-  private async recover(): Promise<void> {
-    for (const job of await runningJobs(this.d.db)) {
-      if (job.attempts < MAX_ATTEMPTS) await requeue(this.d.db, job.trans_id);
-      else await this.fail(job.trans_id, 'interrupted');
+  /** Works whose runner is gone: retried once, else failed and refunded. */
+  private async recover(staleBefore: number): Promise<void> {
+    const { db } = this.d;
+    // A distributed queue (BullMQ) re-delivers works of dead runners itself.
+    const orphans = this.d.queue.distributed ? [] : await orphanedJobs(db, this.runnerId, staleBefore);
+    for (const job of orphans) {
+      if (job.attempts < MAX_ATTEMPTS) {
+        if (await requeue(db, job.trans_id, job.heartbeat_at)) await this.d.queue.enqueue(job.trans_id);
+      } else if (await failOrphan(db, job.trans_id, job.heartbeat_at, Date.now())) await this.d.refund(job.trans_id);
     }
     // A process that died between marking a work failed and refunding it owes that refund still.
     for (const transId of await failedWithoutRefund(this.d.db)) await this.d.refund(transId);
@@ -80,7 +104,7 @@ export class JobRunner {
 
   private async handle(transId: string): Promise<void> {
     const { db } = this.d;
-    if (!this.pool || !(await claim(db, transId, Date.now()))) return;
+    if (!this.pool || !(await claim(db, transId, this.runnerId, Date.now()))) return;
     const job = await findJob(db, transId);
     if (!job) return;
     try {
@@ -90,7 +114,7 @@ export class JobRunner {
       if (err instanceof JobFailure && err.reason === 'stopped') return;
       const reason = err instanceof JobFailure ? (err.reason === 'engine' ? err.message : err.reason) : 'internal error';
       if (!(err instanceof JobFailure)) this.d.log.error({ err, transId }, 'work failed');
-      await this.fail(transId, reason);
+      if (await markFailed(db, transId, reason, Date.now(), this.runnerId)) await this.d.refund(transId);
     }
   }
 
@@ -109,7 +133,7 @@ export class JobRunner {
       lastStep = index;
       lastWrite = now;
       const progress = Math.min(99, ((index + fraction) / steps.length) * 100);
-      this.track(writeProgress(db, job.trans_id, progress, index)).catch((err) => this.d.log.error({ err }, 'progress write failed'));
+      this.track(writeProgress(db, job.trans_id, this.runnerId, progress, index)).catch((err) => this.d.log.error({ err }, 'progress write failed'));
     };
     return this.pool!.run(
       {
@@ -140,13 +164,9 @@ export class JobRunner {
       (extras ??= {})[variant] = key;
     }
     const steps = (JSON.parse(job.steps_json) as unknown[]).length;
-    const ok = await markFinished(db, job.trans_id, { resultKey, format: out.format, width: out.width, height: out.height, extras }, steps - 1, Date.now());
+    const ok = await markFinished(db, job.trans_id, this.runnerId, { resultKey, format: out.format, width: out.width, height: out.height, extras }, steps - 1, Date.now());
     // The work ended another way meanwhile (e.g. failed by an operator): keep no orphan files.
     if (!ok) for (const k of written) await blobs.remove(k);
   }
 
-  /** Ends a work as failed and gives its credit back, each exactly once. */
-  async fail(transId: string, reason: string): Promise<void> {
-    if (await markFailed(this.d.db, transId, reason, Date.now())) await this.d.refund(transId);
-  }
 }

@@ -101,6 +101,10 @@ export interface JobsTable {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+  /** the runner holding a running work (migration 003) */
+  runner_id: string | null;
+  /** ms; refreshed by that runner while the work runs — a stale one means the runner died */
+  heartbeat_at: number | null;
 }
 
 export interface CreditLedgerTable {
