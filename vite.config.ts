@@ -17,7 +17,6 @@ export default defineConfig({
       registerType: 'prompt',
       // Registration goes through src/pwa/register.ts (workbox-window).
       injectRegister: false,
-      includeAssets: ['icons/*.png'],
       manifest: {
         id: '/',
         name: 'Pixmill',
@@ -46,7 +45,8 @@ export default defineConfig({
         runtimeCaching: [
           // API answers are per-user and live: NetworkOnly for every method.
           ...(['GET', 'POST', 'PUT', 'DELETE'] as const).map((method) => ({
-            urlPattern: ({ url }: { url: URL }) => API_PATH.test(url.pathname),
+            // Written out (not API_PATH): Workbox serialises this function into sw.js without its closure.
+            urlPattern: ({ url }: { url: URL }) => /^\/(api|web_api|site-ajax)(\/|$)/.test(url.pathname),
             handler: 'NetworkOnly' as const,
             method,
           })),
