@@ -1,4 +1,18 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { App } from './app/App.js';
+import { i18n } from './i18n/index.js';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/workspace.css';
+import './styles/dialogs.css';
+import './styles/pages.css';
 
-// Replaced by the workspace UI.
-createRoot(document.getElementById('root')!).render(<h1>Pixmill</h1>);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <I18nextProvider i18n={i18n}>
+      <App />
+    </I18nextProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,65 @@
+/** The axios client: two bases (main and "hide" service), the {code,msg,data} envelope and the token queue. */
+import axios, { type AxiosInstance, type AxiosRequestConfig } from 'axios';
+import { CODE, type Envelope } from '../domain/codes.js';
+import { TOKEN_RETRY_MS } from '../domain/constants.js';
+import { COOKIE, getCookie } from '../lib/cookies.js';
+
+export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
+export const HIDE_API_BASE: string = import.meta.env.VITE_HIDE_API_BASE ?? API_BASE;
+
+export const api: AxiosInstance = axios.create({ baseURL: API_BASE || undefined, withCredentials: true });
+export const hideApi: AxiosInstance = axios.create({ baseURL: HIDE_API_BASE || undefined, withCredentials: true });
+
+/** An answer with a code other than 200; `code` maps to the error catalogue. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Unwraps the envelope: data on 200, ApiError otherwise (also for HTTP errors that carry an envelope). */
+export async function call<T>(client: AxiosInstance, config: AxiosRequestConfig): Promise<T> {
+  try {
+    const res = await client.request<Envelope<T>>(config);
+    const body = res.data;
+    if (!body || typeof body !== 'object' || !('code' in body)) throw new ApiError(500, 'Something went wrong, please try again.');
+    if (body.code !== CODE.OK) throw new ApiError(body.code, body.msg, body.data);
+    return body.data;
+  } catch (e) {
+    if (axios.isAxiosError(e) && e.response?.data && typeof e.response.data === 'object' && 'code' in e.response.data) {
+      const b = e.response.data as Envelope;
+      throw new ApiError(b.code, b.msg, b.data);
+    }
+    throw e;
+  }
+}
+
+/** Spec §7: requests without a user_token are queued and retried every 100 ms until one exists. */
+export function waitForUserToken(signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (signal?.aborted) return reject(new DOMException('Aborted', 'AbortError'));
+      const t = getCookie(COOKIE.userToken);
+      if (t) return resolve(t);
+      setTimeout(tick, TOKEN_RETRY_MS);
+    };
+    tick();
+  });
+}
+
+export function form(fields: Record<string, string | number | undefined>): URLSearchParams {
+  const f = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) f.set(k, String(v));
+  return f;
+}
+
+export function absolute(base: string, path: string, query: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
+  return `${base}${path}?${q.toString()}`;
+}

@@ -1,0 +1,123 @@
+/** The calls of spec §7 used by the workspace. Main service: /api/…; the "hide" service: /web_api/v1/…. */
+import type { SampleEntry } from '../domain/work.js';
+import { API_BASE, HIDE_API_BASE, absolute, api, call, form, hideApi, waitForUserToken } from './client.js';
+
+export interface LicenseData {
+  user_id: number | string;
+  pid: number;
+  is_expired: boolean | number;
+  max_num: number;
+  used_num: number;
+  user_level?: string;
+  first_name?: string;
+  last_name?: string;
+  occupation?: string;
+}
+
+export interface ProgressData {
+  status: 'finish' | 'fatal' | 'progress' | string;
+  progress?: number;
+}
+
+export interface WorkflowRecord {
+  id: number | string;
+  name: string;
+  flows: { name: string; config: string | { module: string; module_params: Record<string, unknown> } }[];
+}
+
+export interface AccountUser {
+  id?: number | string;
+  email: string;
+  first_name?: string;
+  last_name?: string;
+}
+
+export const guestToken = () => call<{ token: string }>(api, { method: 'POST', url: '/api/v2/guest_token' });
+
+export const license = (token: string) =>
+  call<LicenseData>(api, { method: 'POST', url: '/api/v2/license', data: form({ guest_token_v2: token }) });
+
+export const points = (token: string) =>
+  call<{ max_num: number; used_num: number }>(api, { method: 'GET', url: '/api/v2/point', params: { guest_token_v2: token } });
+
+export const pointCheck = (token: string, transIds: string[]) =>
+  call<{ download_all_id: string }>(api, {
+    method: 'POST',
+    url: '/api/v2/point/check',
+    data: form({ guest_token_v2: token, trans_ids: transIds.join(','), need_download_temp_id: 1 }),
+  });
+
+export const bulkDownloadUrl = (downloadAllId: string) => absolute(API_BASE, '/api/v2/download/all/', { download_all_id: downloadAllId });
+
+export async function transform(uid: string, jconfig: object, zoomType?: string): Promise<{ trans_id: string }> {
+  const user_token = await waitForUserToken();
+  return call(hideApi, {
+    method: 'POST',
+    url: '/web_api/v1/transform',
+    data: form({ uid, jconfig: JSON.stringify(jconfig), user_token, zoom_type: zoomType }),
+  });
+}
+
+export async function progress(transId: string, signal?: AbortSignal): Promise<ProgressData> {
+  const user_token = await waitForUserToken(signal);
+  return call(hideApi, { method: 'GET', url: '/web_api/v1/progress', params: { trans_id: transId, user_token }, signal });
+}
+
+export const downloadUrl = (transId: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/download/', { trans_id: transId, user_token: userToken });
+export const previewUrl = (transId: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/preview', { trans_id: transId, user_token: userToken });
+export const sourceUrl = (uid: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/download/src', { uid, user_token: userToken });
+export const thumbnailUrl = (uid: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/thumbnail', { uid, user_token: userToken });
+
+export async function uploadList(): Promise<{ datas: { uid: string; name: string; file_size: number; thumbnail: string; w: number; h: number }[] }> {
+  const user_token = await waitForUserToken();
+  return call(hideApi, { method: 'POST', url: '/web_api/v1/upload/list', data: form({ limit: 1000, user_token }) });
+}
+
+export async function uploadDelete(uids: string[]): Promise<unknown> {
+  const user_token = await waitForUserToken();
+  const fields = uids.length === 1 ? { uid: uids[0] } : { uids: uids.join(',') };
+  return call(hideApi, { method: 'POST', url: '/web_api/v1/upload/delete', data: form({ ...fields, user_token }) });
+}
+
+export const sampleInfo = () => call<Record<string, SampleEntry[]>>(api, { method: 'GET', url: '/api/v2/sample/info' });
+
+export const thumbsUp = (transId: string, up: boolean) =>
+  call<unknown>(api, { method: 'POST', url: '/api/v2/thumbsup', data: form({ trans_id: transId, thumbsup: up ? 1 : 0 }) });
+
+/** Analytics: fire and forget; a lost event must never disturb the user. */
+export function report(event: string, payload: Record<string, unknown> = {}): void {
+  api.post('/api/report', { event, payload }).catch(() => undefined);
+}
+
+export async function workflowList(page: number, limit: number) {
+  const user_token = await waitForUserToken();
+  return call<{ datas: WorkflowRecord[]; current_page: number; total: number; last_page: number }>(api, {
+    method: 'GET',
+    url: '/api/work_flow/list',
+    params: { page, limit, user_token },
+  });
+}
+
+export async function workflowAdd(name: string, flows: { name: string; config: object }[], id?: number | string) {
+  const user_token = await waitForUserToken();
+  const body = { name, flows: flows.map((f) => ({ name: f.name, config: JSON.stringify(f.config) })), user_token, ...(id !== undefined ? { id } : {}) };
+  return call<{ id: number | string }>(api, { method: 'POST', url: id === undefined ? '/api/work_flow/add' : '/api/work_flow/update', data: body });
+}
+
+export async function workflowDelete(id: number | string) {
+  const user_token = await waitForUserToken();
+  return call<unknown>(api, { method: 'POST', url: '/api/work_flow/delete', data: { id, user_token } });
+}
+
+// Accounts (served by the same server as the content site).
+export const accountMe = () => call<AccountUser>(api, { method: 'GET', url: '/api/account/me' });
+export const accountLogin = (email: string, password: string) => call<AccountUser>(api, { method: 'POST', url: '/api/account/login', data: { email, password } });
+export const accountRegister = (email: string, password: string, confirm_password: string) =>
+  call<AccountUser>(api, { method: 'POST', url: '/api/account/register', data: { email, password, confirm_password } });
+export const accountLogout = () => call<unknown>(api, { method: 'POST', url: '/api/account/logout' });
+
+/** The site ajax endpoint: a nonce, then form posts by action (user token, credit-* notifications). */
+export async function siteAjax<T = unknown>(action: string, extra: Record<string, string | number> = {}): Promise<T> {
+  const { nonce } = await call<{ nonce: string }>(api, { method: 'GET', url: '/site-ajax/nonce' });
+  return call<T>(api, { method: 'POST', url: '/site-ajax', data: form({ action, nonce, pid: 0, ...extra }) });
+}

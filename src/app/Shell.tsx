@@ -1,0 +1,194 @@
+/** App shell: header with navigation, language links and credits; footer with every site link; dialogs. */
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
+import { setLanguage } from '../i18n/index.js';
+import { useUser } from '../stores/user.js';
+import { useWorks } from '../stores/works.js';
+import { DialogHost } from '../features/dialogs/DialogHost.js';
+import { handleError } from './handleError.js';
+import { L, LangContext, NL } from './lang.js';
+import { FEATURE_PAGES } from './sitemap.js';
+
+// The PWA helper's status component, mounted when it exists.
+const pwaModules = import.meta.glob('../pwa/PwaStatus.tsx');
+const PwaStatus = pwaModules['../pwa/PwaStatus.tsx']
+  ? lazy(async () => {
+      const m = (await pwaModules['../pwa/PwaStatus.tsx']()) as { PwaStatus?: ComponentType; default?: ComponentType };
+      return { default: (m.PwaStatus ?? m.default ?? (() => null)) as ComponentType };
+    })
+  : null;
+
+let booted = false;
+function useBoot() {
+  useEffect(() => {
+    if (booted) return;
+    booted = true;
+    void useWorks.getState().load();
+    useUser
+      .getState()
+      .bootstrap()
+      .catch((e) => handleError(e));
+  }, []);
+}
+
+export function Shell({ lng }: { lng: Language }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useBoot();
+  useEffect(() => setLanguage(lng), [lng]);
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+  const { path } = splitLanguage(location.pathname);
+
+  return (
+    <LangContext.Provider value={lng}>
+      <div className="app">
+        <a className="skip-link" href="#main">
+          {t('nav.skip')}
+        </a>
+        <header className="site-header">
+          <div className="container header-row">
+            <L to="/" className="brand" aria-label="Pixmill">
+              <span className="brand-mark" aria-hidden="true" />
+              Pixmill
+            </L>
+            <button className="btn btn-ghost menu-toggle" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpen((v) => !v)}>
+              {t('nav.menu')}
+            </button>
+            <nav id="site-nav" className={`site-nav ${menuOpen ? 'open' : ''}`} aria-label={t('nav.main')}>
+              <details className="nav-features">
+                <summary>{t('nav.features')}</summary>
+                <ul>
+                  {FEATURE_PAGES.map((f) => (
+                    <li key={f.path}>
+                      <NL to={f.path}>{t(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</NL>
+                    </li>
+                  ))}
+                </ul>
+              </details>
+              <NL to="/batch-process/">{t('nav.workspace')}</NL>
+              <NL to="/pricing/">{t('nav.pricing')}</NL>
+              <NL to="/posts/">{t('nav.blog')}</NL>
+              <AccountNav />
+              <LanguageLinks lng={lng} path={path} search={location.search} />
+            </nav>
+          </div>
+        </header>
+        <main id="main" className="site-main" tabIndex={-1}>
+          <Outlet />
+        </main>
+        <Footer />
+        <DialogHost />
+        {PwaStatus && (
+          <Suspense fallback={null}>
+            <PwaStatus />
+          </Suspense>
+        )}
+      </div>
+    </LangContext.Provider>
+  );
+}
+
+function AccountNav() {
+  const { t } = useTranslation();
+  const { logged, credits, ready, level } = useUser();
+  return (
+    <>
+      {ready && (
+        <span className="credits-pill" title={t('credits.title')} data-testid="credits">
+          {t('credits.left', { count: credits })}
+          {level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
+        </span>
+      )}
+      {logged ? (
+        <NL to="/my-account/">{t('nav.account')}</NL>
+      ) : (
+        <>
+          <NL to="/login/">{t('nav.login')}</NL>
+          <L to="/register/" className="btn btn-primary btn-sm">
+            {t('nav.register')}
+          </L>
+        </>
+      )}
+    </>
+  );
+}
+
+const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', ja: '日本語' };
+
+function LanguageLinks({ lng, path, search }: { lng: Language; path: string; search: string }) {
+  const { t } = useTranslation();
+  return (
+    <details className="lang-switch">
+      <summary aria-label={t('nav.language')}>{LANGUAGE_NAMES[lng]}</summary>
+      <ul>
+        {LANGUAGES.map((l) => (
+          <li key={l}>
+            <Link to={localizedPath(path, l) + search} hrefLang={l} lang={l} aria-current={l === lng ? 'true' : undefined} data-testid={`lang-${l}`}>
+              {LANGUAGE_NAMES[l]}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Footer() {
+  const { t } = useTranslation();
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <div>
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true" />
+            Pixmill
+          </div>
+          <p className="muted">{t('footer.tagline')}</p>
+        </div>
+        <div>
+          <h2>{t('footer.tools')}</h2>
+          <ul>
+            {FEATURE_PAGES.map((f) => (
+              <li key={f.path}>
+                <L to={f.path}>{t(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</L>
+              </li>
+            ))}
+            <li><L to="/image-cropper/">{t('footer.cropper')}</L></li>
+            <li><L to="/image-resizer/">{t('footer.resizer')}</L></li>
+            <li><L to="/image-rotator/">{t('footer.rotator')}</L></li>
+            <li><L to="/flip-image/">{t('footer.flip')}</L></li>
+          </ul>
+        </div>
+        <div>
+          <h2>{t('footer.product')}</h2>
+          <ul>
+            <li><L to="/batch-process/">{t('nav.workspace')}</L></li>
+            <li><L to="/upload/">{t('footer.upload')}</L></li>
+            <li><L to="/single-process/">{t('footer.single')}</L></li>
+            <li><L to="/image-editor/">{t('footer.editor')}</L></li>
+            <li><L to="/pricing/?source=footer">{t('nav.pricing')}</L></li>
+            <li><L to="/download-win/">{t('footer.download')}</L></li>
+            <li><L to="/api-docs/">{t('footer.api')}</L></li>
+          </ul>
+        </div>
+        <div>
+          <h2>{t('footer.company')}</h2>
+          <ul>
+            <li><L to="/about-us/">{t('footer.about')}</L></li>
+            <li><L to="/contact/">{t('footer.contact')}</L></li>
+            <li><L to="/posts/">{t('nav.blog')}</L></li>
+            <li><L to="/author/">{t('footer.author')}</L></li>
+            <li><L to="/privacy-policy/">{t('footer.privacy')}</L></li>
+            <li><L to="/term-of-use/">{t('footer.terms')}</L></li>
+            <li><L to="/user-agreement/">{t('footer.agreement')}</L></li>
+            <li><L to="/sitemap/">{t('footer.sitemap')}</L></li>
+          </ul>
+        </div>
+      </div>
+      <div className="container footer-bottom muted">© 2026 Pixmill · {t('footer.rights')}</div>
+    </footer>
+  );
+}

@@ -1,0 +1,45 @@
+/** One handler for every failure: aborts are ignored, everything else shows the catalogue text (spec §8). */
+import axios from 'axios';
+import { ApiError } from '../api/client.js';
+import { CODE } from '../domain/codes.js';
+import { i18n } from '../i18n/index.js';
+import { dialogs } from '../stores/dialogs.js';
+
+export function isAbort(e: unknown): boolean {
+  return (e instanceof DOMException && e.name === 'AbortError') || axios.isCancel(e) || (e as { code?: string })?.code === 'ERR_CANCELED';
+}
+
+/** The catalogue text of an error, or null when it should be ignored. */
+export function errorText(e: unknown): string | null {
+  if (isAbort(e)) return null;
+  const t = i18n.t.bind(i18n) as (k: string) => string;
+  if (e instanceof ApiError) {
+    const known: Record<number, string> = {
+      [CODE.PARAMETER_ERROR]: 'errors:code.1',
+      [CODE.USERNAME_NOT_EXIST]: 'errors:code.2',
+      [CODE.WRONG_PASSWORD]: 'errors:code.3',
+      [CODE.VALIDATION_INVALID]: 'errors:code.5',
+      [CODE.VERIFICATION_FAILED]: 'errors:code.6',
+      [CODE.PARAM_ERROR]: 'errors:code.10001',
+      [CODE.INSUFFICIENT_CREDITS]: 'errors:insufficientTitle',
+    };
+    return t(known[e.code] ?? 'errors:generic');
+  }
+  if (axios.isAxiosError(e) && !e.response) return t('errors:network');
+  return t('errors:generic');
+}
+
+export function handleError(e: unknown): void {
+  if (isAbort(e)) return;
+  if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
+    dialogs.open({ kind: 'insufficientCredits' });
+    return;
+  }
+  if (e instanceof ApiError && e.code === CODE.NOT_ENOUGH_POINTS) {
+    dialogs.open({ kind: 'notEnoughPoints' });
+    return;
+  }
+  const text = errorText(e);
+  if (text) dialogs.open({ kind: 'message', message: text, tone: 'error' });
+  if (!(e instanceof ApiError)) console.error(e);
+}

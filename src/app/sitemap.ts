@@ -1,0 +1,45 @@
+/** Every site link of spec §2 and the feature each feature page preselects. */
+import type { ModuleName, PresetName } from '../domain/modules.js';
+
+export interface FeaturePage {
+  path: string;
+  /** spec §2 feature key of the popup workspace */
+  key: string;
+  module?: ModuleName;
+  preset?: PresetName;
+}
+
+export const FEATURE_PAGES: readonly FeaturePage[] = [
+  { path: '/image-enlarger/', key: 'image_enlarger', module: 'enlarge' },
+  { path: '/denoise-ai/', key: 'denoise_ai', module: 'denoise' },
+  { path: '/sharpen-ai/', key: 'sharpen_ai', module: 'sharpen' },
+  { path: '/remove-background/', key: 'remove_background', module: 'matting' },
+  { path: '/toongineer-cartoonizer/', key: 'toongineer_cartoonizer', module: 'cartoonize' },
+  { path: '/photo-to-sketch/', key: 'photo_to_sketch', module: 'portrait' },
+  { path: '/colorize-photo/', key: 'colorize_photo', module: 'colorize' },
+  { path: '/photo-retoucher/', key: 'photo_retoucher', module: 'perfect' },
+  { path: '/image-enhancer/', key: 'image_enhancer', module: 'face_enhancer' },
+  { path: '/image-compressor/', key: 'image_compressor', module: 'compress' },
+  { path: '/old-photo-restoration/', key: 'old_photo_restoration', preset: 'se-old-repair' },
+];
+
+export const WORKSPACE_PATHS = ['/batch-process/', '/upload/', '/single-process/'] as const;
+
+export const CONTENT_PAGES = ['/about-us/', '/contact/', '/privacy-policy/', '/term-of-use/', '/user-agreement/', '/posts/', '/api-docs/', '/download-win/', '/author/'] as const;
+
+export const TOOL_PAGES = ['/image-cropper/', '/image-resizer/', '/image-rotator/', '/flip-image/'] as const;
+
+export const ACCOUNT_PAGES = ['/login/', '/register/', '/my-account/', '/my-account/workflow/'] as const;
+
+/** All pages, for the sitemap. */
+export const ALL_PATHS: readonly string[] = [
+  '/',
+  '/pricing/',
+  ...WORKSPACE_PATHS,
+  ...FEATURE_PAGES.map((f) => f.path),
+  '/image-editor/',
+  ...TOOL_PAGES,
+  ...ACCOUNT_PAGES,
+  ...CONTENT_PAGES,
+  '/sitemap/',
+];

@@ -1,0 +1,179 @@
+/** Pure UI rules of the workspace (spec §2, §4, §5, §9). Numbers come from constants.ts. */
+import { FILENAME_KEEP_EACH_SIDE, FILENAME_SHORTEN_THRESHOLD, PREVIEW_MAX_SIDE_PX } from './constants.js';
+import type { Level } from './plans.js';
+import { limitsFor } from './plans.js';
+import type { Work, WorkStatus } from './work.js';
+
+export type WorksTab = 'uploaded' | 'processing' | 'processed';
+
+/** Spec §4 tab filters (Processing: everything but finished, processFailed and ready). */
+export function inTab(status: WorkStatus, tab: WorksTab): boolean {
+  switch (tab) {
+    case 'processed':
+      return status === 'finished' || status === 'processFailed';
+    case 'uploaded':
+      return status === 'ready' || status === 'uploading' || status === 'uploadFailed';
+    case 'processing':
+      return status !== 'finished' && status !== 'processFailed' && status !== 'ready';
+  }
+}
+
+export function worksInTab<T extends { status: WorkStatus }>(works: readonly T[], tab: WorksTab): T[] {
+  return works.filter((w) => inTab(w.status, tab));
+}
+
+/** Only ready works can be selected, and never more than the plan's batch limit. */
+export function canSelect(works: readonly Pick<Work, 'cid' | 'status' | 'selected'>[], cid: string, level: Level): boolean {
+  const target = works.find((w) => w.cid === cid);
+  if (!target || target.status !== 'ready') return false;
+  if (target.selected) return true;
+  return works.filter((w) => w.selected).length < limitsFor(level).batch;
+}
+
+/** Select-all: the first ready works up to the limit (those already selected stay). */
+export function selectAllCids(works: readonly Pick<Work, 'cid' | 'status' | 'selected'>[], level: Level): string[] {
+  const limit = limitsFor(level).batch;
+  const chosen = works.filter((w) => w.selected && w.status === 'ready').map((w) => w.cid);
+  for (const w of works) {
+    if (chosen.length >= limit) break;
+    if (w.status === 'ready' && !chosen.includes(w.cid)) chosen.push(w.cid);
+  }
+  return chosen;
+}
+
+/** Display width of one character: CJK and other wide characters count 2. */
+export function charWidth(ch: string): number {
+  const cp = ch.codePointAt(0) ?? 0;
+  return cp > 0xff ? 2 : 1;
+}
+
+function widthOf(s: string): number {
+  let n = 0;
+  for (const ch of s) n += charWidth(ch);
+  return n;
+}
+
+function takeWidth(chars: string[], units: number): string {
+  let out = '';
+  let n = 0;
+  for (const ch of chars) {
+    const w = charWidth(ch);
+    if (n + w > units) break;
+    out += ch;
+    n += w;
+  }
+  return out;
+}
+
+/** Spec §5: base name shortened when its width is 20 or more, ~10 units each end, extension kept. */
+export function shortenFilename(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  const base = dot > 0 ? filename.slice(0, dot) : filename;
+  const ext = dot > 0 ? filename.slice(dot) : '';
+  if (widthOf(base) < FILENAME_SHORTEN_THRESHOLD) return filename;
+  const chars = [...base];
+  const head = takeWidth(chars, FILENAME_KEEP_EACH_SIDE);
+  const tail = [...takeWidth([...chars].reverse(), FILENAME_KEEP_EACH_SIDE)].reverse().join('');
+  return `${head}…${tail}${ext}`;
+}
+
+/** The scale a job applies to the image size (product of enlarge steps). */
+export function jobScale(params: Work['params'] | undefined): number {
+  if (!params) return 1;
+  const steps = params.flows ?? (params.config ? [{ config: params.config }] : []);
+  let scale = 1;
+  for (const s of steps as { config?: { module?: string; module_params?: Record<string, unknown> } }[]) {
+    if (s.config?.module === 'enlarge') scale *= Number(s.config.module_params?.scale ?? 2) || 1;
+  }
+  return scale;
+}
+
+/** Output size: w and h times scale. */
+export function outputSize(w: number, h: number, scale: number): { w: number; h: number } {
+  return { w: Math.round(w * scale), h: Math.round(h * scale) };
+}
+
+/** Spec §4: the after image is not loaded when a scaled side exceeds 18000 px. */
+export function previewTooLarge(w: number, h: number, scale: number): boolean {
+  return w * scale > PREVIEW_MAX_SIDE_PX || h * scale > PREVIEW_MAX_SIDE_PX;
+}
+
+export const LANGUAGES = ['en', 'de', 'fr', 'ja'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export function isLanguage(v: unknown): v is Language {
+  return typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
+}
+
+/** USD for en and ja, EUR for de and fr (spec §9). */
+export function currencyFor(lng: Language): 'USD' | 'EUR' {
+  return lng === 'de' || lng === 'fr' ? 'EUR' : 'USD';
+}
+
+export function formatPrice(amount: number, lng: Language): string {
+  const currency = currencyFor(lng);
+  const locale = { en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' }[lng];
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+}
+
+/** Site links are prefixed by the language code for ja, fr and de; en has none. */
+export function localizedPath(path: string, lng: Language): string {
+  const clean = path.startsWith('/') ? path : `/${path}`;
+  return lng === 'en' ? clean : `/${lng}${clean === '/' ? '/' : clean}`;
+}
+
+/** Splits a pathname into its language and the language-free path. */
+export function splitLanguage(pathname: string): { lng: Language; path: string } {
+  const m = /^\/(de|fr|ja)(\/.*)?$/.exec(pathname);
+  if (!m) return { lng: 'en', path: pathname || '/' };
+  return { lng: m[1] as Language, path: m[2] || '/' };
+}
+
+/** Pricing links carry source and medium (spec §2). */
+export function pricingUrl(lng: Language, source: string, medium?: string): string {
+  const q = new URLSearchParams({ source });
+  if (medium) q.set('medium', medium);
+  return `${localizedPath('/pricing/', lng)}?${q.toString()}`;
+}
+
+/** Default name of a saved workflow when the user leaves it empty. */
+export function defaultWorkflowName(now: number): string {
+  return `workflow_${now}`;
+}
+
+/** Workflow name rule: required after defaulting, at most `max` characters. Returns the name or an error key. */
+export function normaliseWorkflowName(raw: string, max: number, now: number): { ok: true; name: string } | { ok: false; error: 'nameTooLong' } {
+  const name = raw.trim() || defaultWorkflowName(now);
+  if ([...name].length > max) return { ok: false, error: 'nameTooLong' };
+  return { ok: true, name };
+}
+
+/** Status text key for a work card (spec §4: uploading, ready, waiting; other failures read "upload failed"). */
+export function statusKey(status: WorkStatus): string {
+  switch (status) {
+    case 'resizing':
+    case 'compressing':
+    case 'uploading':
+      return 'status.uploading';
+    case 'ready':
+      return 'status.ready';
+    case 'waiting':
+      return 'status.waiting';
+    case 'processing':
+      return 'status.processing';
+    case 'finished':
+      return 'status.finished';
+    case 'processFailed':
+      return 'status.processFailed';
+    case 'imageTooLarge':
+      return 'status.imageTooLarge';
+    default:
+      return 'status.uploadFailed';
+  }
+}
+
+/** Shortens a filename for the matting editor's output: matting-{basename}.png. */
+export function mattingTargetName(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return `matting-${dot > 0 ? filename.slice(0, dot) : filename}.png`;
+}

@@ -1,0 +1,228 @@
+/** Renders the dialog stack, the download overlays and the toast (spec §2, §8). */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import * as endpoints from '../../api/endpoints.js';
+import { chainError } from '../../domain/modules.js';
+import { EXPIRED_NOTICE_MS, WORKFLOW_NAME_MAX } from '../../domain/constants.js';
+import { limitsFor } from '../../domain/plans.js';
+import { normaliseWorkflowName, pricingUrl } from '../../domain/rules.js';
+import { Modal } from '../../components/Modal.js';
+import { handleError } from '../../app/handleError.js';
+import { useLang } from '../../app/lang.js';
+import { useDialogs, type Dialog } from '../../stores/dialogs.js';
+import { usePanel } from '../../stores/panel.js';
+import { useUser } from '../../stores/user.js';
+import { PreviewDialog } from '../preview/PreviewDialog.js';
+import { CompareDialog } from '../preview/CompareDialog.js';
+
+export function DialogHost() {
+  const { stack, close, downloading, setDownloading, toast } = useDialogs();
+  const { t } = useTranslation(['common', 'errors', 'workspace']);
+  return (
+    <>
+      {stack.map((e) => (
+        <DialogView key={e.id} dialog={e.dialog} onClose={() => close(e.id)} />
+      ))}
+      {downloading === 'single' && (
+        <div className="loading-overlay" role="status" data-testid="download-overlay">
+          <div className="loading-box">
+            <span className="spinner" aria-hidden="true" />
+            {t('downloading')}
+          </div>
+        </div>
+      )}
+      {downloading === 'bulk' && (
+        <div className="loading-overlay" role="status" data-testid="bulk-overlay">
+          <div className="loading-box">
+            <span className="spinner" aria-hidden="true" />
+            {t('preparingZip')}
+            <button className="icon-btn" aria-label={t('close')} onClick={() => setDownloading(null)}>
+              ✕
+            </button>
+          </div>
+        </div>
+      )}
+      {toast && (
+        <div className={`toast toast-${toast.tone}`} role="status" data-testid="toast">
+          {toast.text}
+        </div>
+      )}
+    </>
+  );
+}
+
+function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
+  const { t } = useTranslation(['common', 'errors', 'workspace']);
+  const lng = useLang();
+  const navigate = useNavigate();
+  switch (dialog.kind) {
+    case 'confirm':
+      return (
+        <Modal title={dialog.title} onClose={onClose} testId="confirm-dialog">
+          <p>{dialog.message}</p>
+          <div className="modal-actions">
+            <button className="btn btn-secondary" onClick={onClose} data-testid="confirm-cancel">
+              {t('cancel')}
+            </button>
+            <button
+              className="btn btn-danger"
+              onClick={() => {
+                onClose();
+                dialog.onConfirm();
+              }}
+              data-testid="confirm-ok"
+            >
+              {dialog.confirmLabel ?? t('confirm')}
+            </button>
+          </div>
+        </Modal>
+      );
+    case 'message':
+      return (
+        <Modal title={dialog.title ?? t(dialog.tone === 'error' ? 'errorTitle' : 'noticeTitle')} onClose={onClose} testId="message-dialog">
+          <p className={`pre-line tone-${dialog.tone ?? 'info'}`}>{dialog.message}</p>
+          <div className="modal-actions">
+            <button className="btn btn-primary" onClick={onClose}>
+              {t('ok')}
+            </button>
+          </div>
+        </Modal>
+      );
+    case 'insufficientCredits':
+      return <InsufficientCredits onClose={onClose} />;
+    case 'notEnoughPoints':
+      return (
+        <Modal onClose={onClose} testId="points-dialog">
+          <div className="center">
+            <div className="warn-icon" aria-hidden="true">!</div>
+            <h2>{t('errors:process_limit_1')}</h2>
+            <p className="muted">{t('errors:process_limit_2')}</p>
+            <button
+              className="btn btn-primary"
+              onClick={() => {
+                onClose();
+                endpoints.report('add_credits_popup', {});
+                navigate(pricingUrl(lng, 'add_credits_popup'));
+              }}
+              data-testid="points-confirm"
+            >
+              {t('errors:addCredits')}
+            </button>
+          </div>
+        </Modal>
+      );
+    case 'tooManyFiles':
+      return (
+        <Modal title={t('errors:tooManyFiles')} onClose={onClose} testId="too-many-dialog">
+          <p>{t('errors:tooManyFilesText', { count: limitsFor(useUser.getState().level).batch })}</p>
+          <div className="modal-actions">
+            <button className="btn btn-primary" onClick={onClose}>
+              {t('ok')}
+            </button>
+          </div>
+        </Modal>
+      );
+    case 'upgrade':
+      return (
+        <Modal title={t('upgradeTitle')} onClose={onClose} testId="upgrade-dialog">
+          <p>{dialog.message}</p>
+          <div className="modal-actions">
+            <button className="btn btn-secondary" onClick={onClose}>
+              {t('notNow')}
+            </button>
+            <button
+              className="btn btn-primary"
+              onClick={() => {
+                onClose();
+                navigate(pricingUrl(lng, dialog.source, dialog.medium));
+              }}
+              data-testid="upgrade-go"
+            >
+              {t('upgradeCta')}
+            </button>
+          </div>
+        </Modal>
+      );
+    case 'saveWorkflow':
+      return <SaveWorkflow onClose={onClose} />;
+    case 'preview':
+      return <PreviewDialog cid={dialog.cid} onClose={onClose} />;
+    case 'compare':
+      return <CompareDialog onClose={onClose} />;
+  }
+}
+
+/** Spec §8: shows for 3 seconds, then goes to pricing. */
+function InsufficientCredits({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation(['common', 'errors', 'workspace']);
+  const lng = useLang();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      onClose();
+      navigate(pricingUrl(lng, 'insufficient_credits'));
+    }, EXPIRED_NOTICE_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return (
+    <Modal title={t('errors:insufficientTitle')} onClose={onClose} testId="insufficient-dialog">
+      <p>{t('errors:insufficientText')}</p>
+      <p className="muted small">{t('errors:redirecting')}</p>
+    </Modal>
+  );
+}
+
+function SaveWorkflow({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation(['common', 'errors', 'workspace']);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const level = useUser((s) => s.level);
+  const save = async () => {
+    const panel = usePanel.getState();
+    const chain = chainError(panel.steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
+    if (chain) return setError(chain === 'There is no valid workflow' ? t('workspace:noValidWorkflow') : t('workspace:tooManySteps'));
+    const n = normaliseWorkflowName(name, WORKFLOW_NAME_MAX, Date.now());
+    if (!n.ok) return setError(t('workspace:nameTooLong', { max: WORKFLOW_NAME_MAX }));
+    setBusy(true);
+    try {
+      const res = await endpoints.workflowAdd(n.name, panel.steps, panel.workflowId ?? undefined);
+      usePanel.setState({ workflowId: res?.id ?? panel.workflowId, workflowName: n.name });
+      onClose();
+    } catch (e) {
+      handleError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={t('workspace:saveWorkflow')} onClose={onClose} testId="save-workflow-dialog">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <label className="field">
+          <span>{t('workspace:workflowName')}</span>
+          <input value={name} maxLength={WORKFLOW_NAME_MAX + 10} onChange={(e) => setName(e.target.value)} placeholder={`workflow_${Date.now()}`} autoFocus data-testid="workflow-name" />
+        </label>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            {t('cancel')}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t('save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

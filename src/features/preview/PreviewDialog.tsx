@@ -1,0 +1,290 @@
+/** Before/after preview (spec §2, §4): info, download, fit-compare / side-by-side, 1:1 pan with navigator. */
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import * as endpoints from '../../api/endpoints.js';
+import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS } from '../../domain/constants.js';
+import { jobScale, outputSize, previewTooLarge } from '../../domain/rules.js';
+import { Modal } from '../../components/Modal.js';
+import { L } from '../../app/lang.js';
+import { useUser } from '../../stores/user.js';
+import { useWorks } from '../../stores/works.js';
+import { downloadWork, previewUrls } from '../workspace/actions.js';
+import { clampOffset, Navigator } from './Navigator.js';
+
+// Hold-to-compare for touch screens is the PWA helper's component; mounted here when it exists.
+const holdModules = import.meta.glob('../../pwa/HoldToCompare.tsx');
+const HoldToCompare = holdModules['../../pwa/HoldToCompare.tsx']
+  ? lazy(async () => {
+      const m = (await holdModules['../../pwa/HoldToCompare.tsx']()) as { HoldToCompare?: ComponentType<{ beforeSrc: string; afterSrc: string }>; default?: ComponentType<{ beforeSrc: string; afterSrc: string }> };
+      return { default: (m.HoldToCompare ?? m.default) as ComponentType<{ beforeSrc: string; afterSrc: string }> };
+    })
+  : null;
+
+const isTouch = () => typeof window !== 'undefined' && (window.matchMedia?.('(pointer: coarse)').matches || 'ontouchstart' in window);
+
+/** 1 = fit-compare, 2 = side-by-side (spec §2); enlarge, sharpen, denoise open side-by-side. */
+export function defaultCompareTab(operation: string | undefined): 1 | 2 {
+  return operation === 'enlarge' || operation === 'sharpen' || operation === 'denoise' ? 2 : 1;
+}
+
+export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }) {
+  const { t } = useTranslation('workspace');
+  const work = useWorks((s) => s.works.find((w) => w.cid === cid));
+  const userToken = useUser((s) => s.userToken) ?? '';
+  const [tab, setTab] = useState<1 | 2>(defaultCompareTab(work?.operation));
+  const [zoom, setZoom] = useState<'fit' | '1:1'>('fit');
+  const [showBefore, setShowBefore] = useState(false);
+  const [showAfter, setShowAfter] = useState(false);
+  const [liked, setLiked] = useState<null | boolean>(null);
+  const scale = jobScale(work?.params);
+  const tooLarge = work ? previewTooLarge(work.w, work.h, scale) : false;
+
+  useEffect(() => {
+    endpoints.report('preview', { operation: work?.operation });
+    const a = setTimeout(() => setShowBefore(true), PREVIEW_BEFORE_DELAY_MS);
+    const b = setTimeout(() => setShowAfter(true), PREVIEW_BEFORE_DELAY_MS + PREVIEW_AFTER_DELAY_MS);
+    return () => {
+      clearTimeout(a);
+      clearTimeout(b);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [cid]);
+
+  if (!work) return null;
+  const urls = previewUrls(work, userToken);
+  const out = outputSize(work.w, work.h, scale);
+  const opLabel = t(`modules.${work.operation}` as 'modules.enlarge', { defaultValue: work.workflow || work.operation || '' });
+  const before = showBefore ? urls.before : undefined;
+  const after = showAfter && !tooLarge ? urls.after : undefined;
+
+  const vote = (up: boolean) => {
+    if (!work.transId || liked !== null) return;
+    setLiked(up);
+    void endpoints.thumbsUp(work.transId, up).catch(() => undefined);
+  };
+
+  return (
+    <Modal title={work.filename} onClose={onClose} size="xl" testId="preview-dialog" className="preview-modal">
+      <div className="preview-head">
+        <dl className="preview-info">
+          <div>
+            <dt>{t('originalSize')}</dt>
+            <dd>
+              {work.w}×{work.h}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('outputSize')}</dt>
+            <dd data-testid="preview-output-size">
+              {out.w}×{out.h}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('operation')}</dt>
+            <dd>{opLabel}</dd>
+          </div>
+        </dl>
+        <div className="preview-actions">
+          {work.operation !== 'portrait' && (
+            <div className="segmented" role="tablist" aria-label={t('preview.mode')}>
+              <button role="tab" aria-selected={tab === 1} className={tab === 1 ? 'on' : ''} onClick={() => setTab(1)} data-testid="mode-compare">
+                {t('preview.compare')}
+              </button>
+              <button role="tab" aria-selected={tab === 2} className={tab === 2 ? 'on' : ''} onClick={() => setTab(2)} data-testid="mode-side">
+                {t('preview.side')}
+              </button>
+            </div>
+          )}
+          <div className="segmented" role="group" aria-label={t('preview.zoom')}>
+            <button aria-pressed={zoom === 'fit'} className={zoom === 'fit' ? 'on' : ''} onClick={() => setZoom('fit')} data-testid="zoom-fit">
+              {t('preview.fit')}
+            </button>
+            <button aria-pressed={zoom === '1:1'} className={zoom === '1:1' ? 'on' : ''} onClick={() => setZoom('1:1')} data-testid="zoom-1">
+              1:1
+            </button>
+          </div>
+          <button className="btn btn-primary" onClick={() => void downloadWork(work)} data-testid="preview-download">
+            {t('actions.download')}
+          </button>
+        </div>
+      </div>
+      {tooLarge ? (
+        <div className="preview-box preview-failed" data-testid="preview-failed">
+          <p className="big">{t('preview.failed')}</p>
+          <p className="muted">{t('preview.tooLarge')}</p>
+        </div>
+      ) : (
+        <CompareStage before={before} after={after} tab={work.operation === 'portrait' ? 1 : tab} zoom={zoom} natural={out} />
+      )}
+      <div className="preview-foot">
+        <div className="thumbs" role="group" aria-label={t('preview.rate')}>
+          <span className="muted small">{t('preview.rate')}</span>
+          <button className={`icon-btn ${liked === true ? 'on' : ''}`} aria-pressed={liked === true} aria-label={t('preview.up')} onClick={() => vote(true)} data-testid="thumbs-up">
+            👍
+          </button>
+          <button className={`icon-btn ${liked === false ? 'on' : ''}`} aria-pressed={liked === false} aria-label={t('preview.down')} onClick={() => vote(false)} data-testid="thumbs-down">
+            👎
+          </button>
+        </div>
+        {HoldToCompare && isTouch() && before && after && (
+          <Suspense fallback={null}>
+            <HoldToCompare beforeSrc={before} afterSrc={after} />
+          </Suspense>
+        )}
+        <L to="/pricing/?source=preview&medium=remove_watermark" className="small">
+          {t('preview.removeWatermark')}
+        </L>
+      </div>
+    </Modal>
+  );
+}
+
+interface StageProps {
+  before?: string;
+  after?: string;
+  tab: 1 | 2;
+  zoom: 'fit' | '1:1';
+  natural: { w: number; h: number };
+}
+
+function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
+  const { t } = useTranslation('workspace');
+  const stage = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ w: 0, h: 0 });
+  const [pos, setPos] = useState(0.5);
+  const [offset, setOffset] = useState({ x: 0, y: 0 });
+  const [loaded, setLoaded] = useState<{ before: boolean; after: boolean }>({ before: false, after: false });
+  const dragged = useRef(false);
+  const pan = useRef<{ x: number; y: number; ox: number; oy: number } | null>(null);
+
+  useLayoutEffect(() => {
+    const el = stage.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setView({ w: el.clientWidth, h: el.clientHeight }));
+    ro.observe(el);
+    setView({ w: el.clientWidth, h: el.clientHeight });
+    return () => ro.disconnect();
+  }, [tab]);
+
+  const paneView = tab === 2 ? { w: view.w, h: view.h } : view;
+  // The displayed image box: contained in fit mode, natural size at 1:1.
+  const fit = Math.min(paneView.w / (natural.w || 1), paneView.h / (natural.h || 1), 1);
+  const box = zoom === 'fit' ? { w: natural.w * fit, h: natural.h * fit } : natural;
+  const at = zoom === 'fit' ? { x: (paneView.w - box.w) / 2, y: (paneView.h - box.h) / 2 } : clampOffset(offset, natural, paneView);
+
+  useEffect(() => {
+    if (zoom === '1:1') setOffset(clampOffset({ x: (paneView.w - natural.w) / 2, y: (paneView.h - natural.h) / 2 }, natural, paneView));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [zoom, natural.w, natural.h]);
+
+  const reportDrag = () => {
+    if (dragged.current) return;
+    dragged.current = true;
+    endpoints.report('preview_drag', {});
+  };
+
+  const setFromPointer = (clientX: number) => {
+    const r = stage.current?.getBoundingClientRect();
+    if (!r) return;
+    setPos(Math.max(0, Math.min(1, (clientX - r.left) / r.width)));
+  };
+
+  const img = (src: string | undefined, which: 'before' | 'after', clip?: string) =>
+    src ? (
+      <img
+        src={src}
+        alt={t(which === 'before' ? 'preview.before' : 'preview.after')}
+        className={`stage-img ${loaded[which] ? 'loaded' : ''}`}
+        style={{ left: at.x, top: at.y, width: box.w, height: box.h, clipPath: clip }}
+        onLoad={() => setLoaded((l) => ({ ...l, [which]: true }))}
+        draggable={false}
+        data-testid={`img-${which}`}
+      />
+    ) : null;
+
+  const loading = !after || !loaded.after;
+
+  const panHandlers =
+    zoom === '1:1'
+      ? {
+          onPointerDown: (e: React.PointerEvent) => {
+            if ((e.target as HTMLElement).closest('.divider')) return;
+            (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+            pan.current = { x: e.clientX, y: e.clientY, ox: at.x, oy: at.y };
+            reportDrag();
+          },
+          onPointerMove: (e: React.PointerEvent) => {
+            if (!pan.current) return;
+            setOffset(clampOffset({ x: pan.current.ox + e.clientX - pan.current.x, y: pan.current.oy + e.clientY - pan.current.y }, natural, paneView));
+          },
+          onPointerUp: () => (pan.current = null),
+        }
+      : {};
+
+  return (
+    <div className="preview-stage-wrap">
+      {tab === 1 ? (
+        <div ref={stage} className={`preview-box stage zoom-${zoom}`} {...panHandlers} data-testid="stage">
+          {img(after, 'after')}
+          {img(before, 'before', `inset(0 ${Math.max(0, at.x + box.w - pos * view.w)}px 0 0)`)}
+          <span className="stage-label left">{t('preview.before')}</span>
+          <span className="stage-label right">{t('preview.after')}</span>
+          <div
+            className="divider"
+            role="slider"
+            tabIndex={0}
+            aria-label={t('preview.divider')}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(pos * 100)}
+            style={{ left: `${pos * 100}%` }}
+            data-testid="divider"
+            onPointerDown={(e) => {
+              e.stopPropagation();
+              (e.target as HTMLElement).setPointerCapture(e.pointerId);
+              reportDrag();
+            }}
+            onPointerMove={(e) => {
+              if ((e.target as HTMLElement).hasPointerCapture(e.pointerId)) setFromPointer(e.clientX);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowLeft') setPos((p) => Math.max(0, p - 0.05));
+              if (e.key === 'ArrowRight') setPos((p) => Math.min(1, p + 0.05));
+            }}
+          >
+            <span className="divider-knob" aria-hidden="true">
+              ⇔
+            </span>
+          </div>
+          {loading && <span className="spinner stage-spinner" aria-label={t('loading')} />}
+        </div>
+      ) : (
+        <div className="side-by-side">
+          <figure>
+            <div ref={stage} className={`preview-box stage half zoom-${zoom}`} {...panHandlers}>
+              {img(before, 'before')}
+            </div>
+            <figcaption>{t('preview.before')}</figcaption>
+          </figure>
+          <figure>
+            <div className={`preview-box stage half zoom-${zoom}`} {...panHandlers} data-testid="stage">
+              {img(after, 'after')}
+              {loading && <span className="spinner stage-spinner" aria-label={t('loading')} />}
+            </div>
+            <figcaption>{t('preview.after')}</figcaption>
+          </figure>
+        </div>
+      )}
+      {zoom === '1:1' && (
+        <Navigator
+          src={after ?? before}
+          natural={natural.w ? natural : null}
+          view={paneView}
+          offset={at}
+          onPan={setOffset}
+          onDragStart={reportDrag}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,239 @@
+/** Right panel of the Uploaded tab: feature / workflow tabs, step settings and the start button. */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import * as endpoints from '../../api/endpoints.js';
+import { canAddStep, chainError, entitlementError, MEDIUM_PRESETS, MODULES, type ModuleName, type PresetName, type Step } from '../../domain/modules.js';
+import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
+import { limitsFor } from '../../domain/plans.js';
+import { dialogs } from '../../stores/dialogs.js';
+import { currentJobConfig, usePanel } from '../../stores/panel.js';
+import { startProcessing } from '../../stores/processing.js';
+import { useUser } from '../../stores/user.js';
+import { useWorks } from '../../stores/works.js';
+import { handleError } from '../../app/handleError.js';
+import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
+import { TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
+
+/** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
+const FEATURE_MODULES: readonly ModuleName[] = MODULES;
+
+export function RightPanel() {
+  const { t } = useTranslation('workspace');
+  const panel = usePanel();
+  const { level, logged, credits } = useUser();
+  const selectedCount = useWorks((s) => s.works.filter((w) => w.selected).length);
+  const clearSelection = useWorks((s) => s.clearSelection);
+  const lim = limitsFor(level);
+
+  // Spec §4: selecting the workflow tab, or more than one step, clears sample selection.
+  useEffect(() => {
+    if (panel.tab === 'workflow' || panel.steps.length > 1) clearSelection((w) => Boolean(w.sample));
+  }, [panel.tab, panel.steps.length, clearSelection]);
+
+  const start = () => {
+    if (selectedCount === 0) {
+      dialogs.open({ kind: 'message', message: t('selectAtLeastOne'), tone: 'warning' });
+      return;
+    }
+    const steps: Step[] = panel.tab === 'feature' ? [panel.feature] : panel.steps;
+    if (panel.tab === 'workflow') {
+      const err = chainError(steps.map((s) => s.config.module), lim.workflowSteps);
+      if (err) {
+        dialogs.open({ kind: 'message', message: chainText(t as unknown as (k: string, o?: object) => string, err), tone: 'warning' });
+        return;
+      }
+    }
+    for (const s of steps) {
+      const e = entitlementError(level, s.config);
+      if (e) {
+        openUpgrade(panel.tab, 'upgrade_btn', e.includes('PSD') ? t('upgrade.psd') : e.includes('scale') ? t('upgrade.scale') : t('upgrade.pro'));
+        return;
+      }
+    }
+    const res = startProcessing(currentJobConfig(panel));
+    if (res === 'workflowOnSample') {
+      dialogs.open({ kind: 'message', message: t('workflowOnSample'), tone: 'warning' });
+      return;
+    }
+    if (res === 'started') setTimeout(() => useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
+  };
+
+  return (
+    <div className="panel">
+      <div className="panel-tabs" role="tablist" aria-label={t('panel.label')}>
+        <button role="tab" id="ptab-feature" aria-selected={panel.tab === 'feature'} aria-controls="ppanel" onClick={() => panel.setTab('feature')} data-testid="tab-feature">
+          {t('panel.feature')}
+        </button>
+        <button role="tab" id="ptab-workflow" aria-selected={panel.tab === 'workflow'} aria-controls="ppanel" onClick={() => panel.setTab('workflow')} data-testid="tab-workflow">
+          {t('panel.workflow')}
+        </button>
+      </div>
+      <div id="ppanel" role="tabpanel" aria-labelledby={`ptab-${panel.tab}`} className="panel-body">
+        {panel.tab === 'feature' ? <FeatureTab /> : <WorkflowTab />}
+      </div>
+      <div className="panel-foot">
+        <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0} onClick={start} data-testid="start">
+          {t('start', { count: selectedCount })}
+        </button>
+        <p className="note">{selectedCount === 0 ? t('selectAtLeastOne') : t('startNote', { count: selectedCount, credits })}</p>
+        {!logged && <p className="note">{t('guestNote')}</p>}
+      </div>
+    </div>
+  );
+}
+
+function chainText(t: (k: string, o?: object) => string, err: string): string {
+  if (err === 'There is no valid workflow') return t('noValidWorkflow');
+  const m = /^(\w+) must be the last step$/.exec(err);
+  if (m) return t('lastStepOnly', { module: t(`modules.${m[1]}`) });
+  return t('tooManySteps');
+}
+
+function FeatureTab() {
+  const { t } = useTranslation('workspace');
+  const { feature, setFeatureModule, setFeatureParam } = usePanel();
+  const level = useUser((s) => s.level);
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      <div className="feature-grid" role="radiogroup" aria-label={t('panel.feature')}>
+        {FEATURE_MODULES.map((m) => (
+          <button
+            key={m}
+            role="radio"
+            aria-checked={feature.config.module === m}
+            className={`feature-chip ${feature.config.module === m ? 'on' : ''}`}
+            data-testid={`feature-${m}`}
+            onClick={() => (isLockedModule(m, level) ? openUpgrade('feature', 'best_colorize', t('upgrade.pro')) : setFeatureModule(m))}
+          >
+            {t(`modules.${m}` as 'modules.enlarge')}
+            {isLockedModule(m, level) && <span className="badge badge-pro">Pro</span>}
+          </button>
+        ))}
+      </div>
+      <p className="muted small">{t(`moduleHelp.${feature.config.module}` as 'moduleHelp.enlarge')}</p>
+      <SettingsToggle open={open} onToggle={() => setOpen((v) => !v)} />
+      {open && <StepSettings module={feature.config.module} params={feature.config.module_params} level={level} source="feature" onChange={setFeatureParam} />}
+    </>
+  );
+}
+
+function SettingsToggle({ open, onToggle, id }: { open: boolean; onToggle(): void; id?: string }) {
+  const { t } = useTranslation('workspace');
+  return (
+    <button type="button" className="settings-toggle" aria-expanded={open} onClick={onToggle} data-testid={id}>
+      <span aria-hidden="true">{open ? '▾' : '▸'}</span> {t('settings.toggle')}
+    </button>
+  );
+}
+
+const PRESET_MEDIUMS = Object.entries(MEDIUM_PRESETS) as [string, PresetName][];
+
+function WorkflowTab() {
+  const { t } = useTranslation('workspace');
+  const panel = usePanel();
+  const { level, logged } = useUser();
+  const lim = limitsFor(level);
+  const modules = panel.steps.map((s) => s.config.module);
+  const addable = canAddStep(modules, lim.workflowSteps);
+  const [saved, setSaved] = useState<endpoints.WorkflowRecord[]>([]);
+
+  useEffect(() => {
+    if (!logged) return;
+    endpoints
+      .workflowList(WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE)
+      .then((r) => setSaved(r.datas ?? []))
+      .catch(handleError);
+  }, [logged]);
+
+  const last = modules[modules.length - 1];
+  const lockReason = !addable ? (modules.length >= lim.workflowSteps ? t('stepLimit', { count: lim.workflowSteps }) : t('lastStepLocks', { module: t(`modules.${last}` as 'modules.enlarge') })) : null;
+
+  return (
+    <>
+      <div className="presets">
+        <span className="label">{t('presets.title')}</span>
+        <div className="chip-row">
+          {PRESET_MEDIUMS.map(([medium, preset]) => (
+            <button key={medium} className={`chip ${panel.preset === preset ? 'on' : ''}`} aria-pressed={panel.preset === preset} onClick={() => panel.usePreset(preset)} data-testid={`preset-${medium}`}>
+              {t(`presets.${medium}` as 'presets.ai_super_hd')}
+            </button>
+          ))}
+          {saved.map((w) => (
+            <button
+              key={w.id}
+              className={`chip ${panel.workflowId === w.id ? 'on' : ''}`}
+              aria-pressed={panel.workflowId === w.id}
+              onClick={() => panel.useWorkflow(w.id, w.name, w.flows.map((f) => ({ name: f.name, config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config })) as Step[])}
+            >
+              {w.name}
+            </button>
+          ))}
+        </div>
+      </div>
+      <ol className="steps">
+        {panel.steps.map((s, i) => (
+          <StepCard key={i} index={i} step={s} />
+        ))}
+      </ol>
+      {logged ? (
+        <div className="step-actions">
+          <button className="btn btn-secondary btn-sm" disabled={!addable} onClick={() => panel.addStep(lim.workflowSteps)} data-testid="add-step">
+            + {t('addStep')}
+          </button>
+          <button className="link-btn" onClick={() => dialogs.open({ kind: 'saveWorkflow' })} data-testid="save-workflow">
+            {t('saveWorkflow')}
+          </button>
+        </div>
+      ) : (
+        <p className="note">{t('loginForSteps')}</p>
+      )}
+      {lockReason && (
+        <p className="note" data-testid="add-lock">
+          {lockReason}
+        </p>
+      )}
+    </>
+  );
+}
+
+function StepCard({ index, step }: { index: number; step: Step }) {
+  const { t } = useTranslation('workspace');
+  const panel = usePanel();
+  const level = useUser((s) => s.level);
+  const open = Boolean(panel.openSettings[index]);
+  const selId = `step-${index}-module`;
+  return (
+    <li className="step-card" data-testid={`step-${index}`}>
+      <div className="step-head">
+        <span className="step-num" aria-hidden="true">{index + 1}</span>
+        <label className="sr-only" htmlFor={selId}>
+          {t('stepLabel', { n: index + 1 })}
+        </label>
+        <select
+          id={selId}
+          value={step.config.module}
+          onChange={(e) => {
+            const m = e.target.value as ModuleName;
+            if (isLockedModule(m, level)) openUpgrade('workflow', 'best_colorize', t('upgrade.pro'));
+            else panel.setStepModule(index, m);
+          }}
+        >
+          {MODULES.filter((m) => m !== 'compress').map((m) => (
+            <option key={m} value={m}>
+              {t(`modules.${m}` as 'modules.enlarge')}
+              {isLockedModule(m, level) ? ' (Pro)' : ''}
+            </option>
+          ))}
+        </select>
+        {index > 0 && (
+          <button className="icon-btn" aria-label={t('deleteStep', { n: index + 1 })} onClick={() => panel.removeStep(index)} data-testid={`delete-step-${index}`}>
+            ✕
+          </button>
+        )}
+      </div>
+      <SettingsToggle open={open} onToggle={() => panel.toggleSettings(index)} id={`toggle-step-${index}`} />
+      {open && <StepSettings module={step.config.module} params={step.config.module_params} level={level} source="workflow" onChange={(k, v) => panel.setStepParam(index, k, v)} />}
+    </li>
+  );
+}

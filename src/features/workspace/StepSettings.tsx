@@ -1,0 +1,108 @@
+/** Step settings generated from the module's params schema (MODULE_PARAMS): sliders, switches, choices. */
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MODULE_PARAMS, type ModuleName, type ModuleParams, type ParamSpec, type ParamValue } from '../../domain/modules.js';
+import { limitsFor, type Level } from '../../domain/plans.js';
+import { dialogs } from '../../stores/dialogs.js';
+
+/** A param value the level may not choose, with the pricing medium of its upgrade prompt. */
+export function lockedParam(module: ModuleName, key: string, value: ParamValue, level: Level): string | null {
+  const lim = limitsFor(level);
+  if (key === 'psd' && value === true && !lim.psd) return 'psd';
+  if (key === 'isBest' && value === true && !lim.bestColorize) return 'best_colorize';
+  if (module === 'enlarge' && key === 'scale' && !lim.scales.includes(Number(value))) return `scale_${value}x`;
+  return null;
+}
+
+export function isLockedModule(module: ModuleName, level: Level): boolean {
+  return module === 'colorize_pro' && !limitsFor(level).bestColorize;
+}
+
+export function openUpgrade(source: string, medium: string, message: string): void {
+  dialogs.open({ kind: 'upgrade', source, medium, message });
+}
+
+interface Props {
+  module: ModuleName;
+  params: ModuleParams;
+  level: Level;
+  source: string;
+  onChange(key: string, value: ParamValue): void;
+}
+
+export function StepSettings({ module, params, level, source, onChange }: Props) {
+  const { t } = useTranslation('workspace');
+  const entries = Object.entries(MODULE_PARAMS[module]).filter(([, s]) => s.kind !== 'const');
+  if (entries.length === 0) return <p className="muted small">{t('settings.none')}</p>;
+  const set = (key: string, value: ParamValue) => {
+    const medium = lockedParam(module, key, value, level);
+    if (medium) {
+      const message = key === 'psd' ? t('upgrade.psd') : key === 'scale' ? t('upgrade.scale') : t('upgrade.pro');
+      openUpgrade(source, medium, message);
+      return;
+    }
+    onChange(key, value);
+  };
+  return (
+    <div className="step-settings">
+      {entries.map(([key, spec]) => (
+        <ParamControl key={key} name={key} spec={spec} value={params[key]} module={module} level={level} auto={params.autoparams === true} onChange={(v) => set(key, v)} />
+      ))}
+    </div>
+  );
+}
+
+function ParamControl({ name, spec, value, module, level, auto, onChange }: { name: string; spec: ParamSpec; value: ParamValue | undefined; module: ModuleName; level: Level; auto: boolean; onChange(v: ParamValue): void }) {
+  const { t } = useTranslation('workspace');
+  const id = useId();
+  const label = t(`params.${name}` as 'params.scale', { defaultValue: name });
+  // With automatic parameters on, the engine picks the strengths itself.
+  const disabledByAuto = auto && spec.kind === 'int';
+  switch (spec.kind) {
+    case 'int': {
+      const v = typeof value === 'number' ? value : spec.default;
+      return (
+        <div className="param">
+          <div className="param-head">
+            <label htmlFor={id}>{label}</label>
+            <output htmlFor={id}>{v}</output>
+          </div>
+          <input id={id} type="range" min={spec.min} max={spec.max} step={1} value={v} disabled={disabledByAuto} onChange={(e) => onChange(Number(e.target.value))} />
+        </div>
+      );
+    }
+    case 'bool': {
+      const v = typeof value === 'boolean' ? value : spec.default;
+      const locked = lockedParam(module, name, true, level) !== null;
+      return (
+        <label className="param param-switch" htmlFor={id}>
+          <span>
+            {label}
+            {locked && <span className="badge badge-pro">Pro</span>}
+          </span>
+          <input id={id} type="checkbox" role="switch" checked={v} onChange={(e) => onChange(e.target.checked)} />
+        </label>
+      );
+    }
+    case 'enum':
+      return (
+        <fieldset className="param">
+          <legend>{label}</legend>
+          <div className="segmented" role="radiogroup" aria-label={label}>
+            {spec.values.map((opt) => {
+              const locked = lockedParam(module, name, opt, level) !== null;
+              const selected = String(value ?? spec.default) === String(opt);
+              return (
+                <button key={String(opt)} type="button" role="radio" aria-checked={selected} className={selected ? 'on' : ''} onClick={() => onChange(opt)}>
+                  {name === 'scale' ? `${opt}x` : t(`values.${opt}` as 'values.high', { defaultValue: String(opt) })}
+                  {locked && <span className="lock" aria-label={t('upgrade.locked')}>🔒</span>}
+                </button>
+              );
+            })}
+          </div>
+        </fieldset>
+      );
+    default:
+      return null;
+  }
+}

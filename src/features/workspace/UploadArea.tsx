@@ -1,0 +1,218 @@
+/** Upload area: drop zone, Uploaded / Sample tabs, continue button; plus the full-screen drop overlay. */
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import * as endpoints from '../../api/endpoints.js';
+import { getCached, setCached } from '../../db/index.js';
+import { BATCH_INPUT_MAX, DROP_OVERLAY_HIDE_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/constants.js';
+import { limitsFor } from '../../domain/plans.js';
+import type { SampleEntry, Work } from '../../domain/work.js';
+import { handleError } from '../../app/handleError.js';
+import { i18n } from '../../i18n/index.js';
+import { dialogs } from '../../stores/dialogs.js';
+import { addFiles } from '../../stores/uploads.js';
+import { useUser } from '../../stores/user.js';
+import { useWorks } from '../../stores/works.js';
+import { Icon } from './WorkCard.js';
+
+const tUpload = (key: string) => (i18n.t as (k: string, o?: object) => string)(key.includes(':') ? key : `upload:${key}`, { defaultValue: i18n.t('errors:unknown') });
+
+export async function handleFiles(files: File[], workType: string): Promise<void> {
+  if (files.length === 0) return;
+  if (files.length > BATCH_INPUT_MAX) {
+    dialogs.open({ kind: 'tooManyFiles' });
+    return;
+  }
+  try {
+    const res = await addFiles(files, workType);
+    if (res.error === 'upload:tooManyFiles') dialogs.open({ kind: 'tooManyFiles' });
+    else if (res.error) dialogs.open({ kind: 'message', message: tUpload(res.error), tone: 'warning' });
+    if (res.rejected.length) {
+      dialogs.open({ kind: 'message', tone: 'warning', message: res.rejected.map((r) => `${r.filename}: ${tUpload(r.error)}`).join('\n') });
+    }
+  } catch (e) {
+    handleError(e);
+  }
+}
+
+/** Fetches the sample list (cached locally, spec §4) once per session. */
+let samplesPromise: Promise<Record<string, SampleEntry[]>> | undefined;
+export function loadSamples(): Promise<Record<string, SampleEntry[]>> {
+  samplesPromise ??= (async () => {
+    const cached = await getCached<Record<string, SampleEntry[]>>('samples', UPLOADED_CACHE_EXPIRY_MS).catch(() => undefined);
+    if (cached) return cached;
+    const fresh = await endpoints.sampleInfo();
+    void setCached('samples', fresh).catch(() => undefined);
+    return fresh;
+  })().catch((e) => {
+    samplesPromise = undefined;
+    throw e;
+  });
+  return samplesPromise;
+}
+
+export function UploadArea({ workType, onContinue }: { workType: string; onContinue(): void }) {
+  const { t } = useTranslation('workspace');
+  const [tab, setTab] = useState<'uploaded' | 'sample'>('uploaded');
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const level = useUser((s) => s.level);
+  const multiple = limitsFor(level).batch > 1;
+
+  return (
+    <section className="upload-area" aria-label={t('upload.title')}>
+      <div className="upload-tabs" role="tablist">
+        <button role="tab" aria-selected={tab === 'uploaded'} onClick={() => setTab('uploaded')} data-testid="upload-tab-uploaded">
+          {t('upload.tabUploaded')}
+        </button>
+        <button role="tab" aria-selected={tab === 'sample'} onClick={() => setTab('sample')} data-testid="upload-tab-sample">
+          {t('upload.tabSample')}
+        </button>
+      </div>
+      {tab === 'uploaded' ? (
+        <div
+          className={`dropzone ${over ? 'over' : ''}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            e.stopPropagation();
+            setOver(false);
+            void handleFiles([...e.dataTransfer.files], workType);
+          }}
+        >
+          <span className="dropzone-icon">
+            <Icon name="upload" />
+          </span>
+          <p className="dropzone-title">{t('upload.drop')}</p>
+          <p className="muted small">{t('upload.formats', { mp: limitsFor(level).maxMegapixels, mb: Math.round(limitsFor(level).maxFileBytes / 1048576) })}</p>
+          <button className="btn btn-primary" onClick={() => input.current?.click()} data-testid="browse">
+            {t('upload.browse')}
+          </button>
+          <input
+            ref={input}
+            type="file"
+            accept="image/jpeg,image/png,.jpg,.jpeg,.png"
+            multiple={multiple}
+            hidden
+            data-testid="file-input"
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              e.target.value = '';
+              void handleFiles(files, workType);
+            }}
+          />
+        </div>
+      ) : (
+        <SampleGrid workType={workType} />
+      )}
+      <div className="upload-foot">
+        <button className="btn btn-secondary" onClick={onContinue} data-testid="continue">
+          {t('upload.continue')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function SampleGrid({ workType }: { workType: string }) {
+  const { t } = useTranslation('workspace');
+  const [samples, setSamples] = useState<SampleEntry[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const add = useWorks((s) => s.add);
+  const works = useWorks((s) => s.works);
+
+  useEffect(() => {
+    let live = true;
+    loadSamples()
+      .then((all) => live && setSamples(all[workType] ?? []))
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [workType]);
+
+  if (failed) return <p className="muted center">{t('errors:network' as 'upload.drop')}</p>;
+  if (!samples) return <p className="muted center">{t('loading')}</p>;
+  if (samples.length === 0) return <p className="muted center">{t('upload.noSamples')}</p>;
+  return (
+    <ul className="sample-grid">
+      {samples.map((s) => {
+        const cid = `sample-${workType}-${s.name}`;
+        const added = works.some((w) => w.cid === cid);
+        const pick = () => {
+          if (added) return;
+          const now = Date.now();
+          const work: Work = {
+            cid,
+            uid: cid,
+            filename: s.name,
+            filesize: 0,
+            thumbnail: s.original,
+            w: s.w,
+            h: s.h,
+            status: 'ready',
+            selected: false,
+            sample: true,
+            originImg: s.original,
+            targetImg: s.processed,
+            workType,
+            updatedAt: now,
+          };
+          add([work]);
+        };
+        return (
+          <li key={s.name}>
+            <button className={`sample ${added ? 'added' : ''}`} onClick={pick} aria-pressed={added} data-testid="sample">
+              <img src={s.original} alt={s.name} loading="lazy" />
+              <span>{added ? t('upload.added') : t('upload.useSample')}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** Full-screen overlay while files are dragged over the window; hides by itself after 3 s. */
+export function DropOverlay({ workType }: { workType: string }) {
+  const { t } = useTranslation('workspace');
+  const [show, setShow] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onEnter = (e: DragEvent) => {
+      if (!e.dataTransfer?.types.includes('Files')) return;
+      setShow(true);
+      clearTimeout(timer);
+      timer = setTimeout(() => setShow(false), DROP_OVERLAY_HIDE_MS);
+    };
+    window.addEventListener('dragenter', onEnter);
+    return () => {
+      window.removeEventListener('dragenter', onEnter);
+      clearTimeout(timer);
+    };
+  }, []);
+  if (!show) return null;
+  return (
+    <div
+      className="drop-overlay"
+      data-testid="drop-overlay"
+      onDragOver={(e) => e.preventDefault()}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setShow(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setShow(false);
+        void handleFiles([...e.dataTransfer.files], workType);
+      }}
+    >
+      <div className="drop-overlay-box">
+        <Icon name="upload" />
+        <p>{t('upload.dropAnywhere')}</p>
+      </div>
+    </div>
+  );
+}

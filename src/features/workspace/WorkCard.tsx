@@ -1,0 +1,135 @@
+/** One work in the list: checkbox, 80x80 thumbnail, operation, filename, sizes, status and actions. */
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { sourceUrl, thumbnailUrl } from '../../api/endpoints.js';
+import { jobScale, localizedPath, mattingTargetName, outputSize, shortenFilename, statusKey } from '../../domain/rules.js';
+import type { EditorHandOff, Work } from '../../domain/work.js';
+import { useLang } from '../../app/lang.js';
+import { dialogs } from '../../stores/dialogs.js';
+import { useUser } from '../../stores/user.js';
+import { useWorks } from '../../stores/works.js';
+import { downloadWork, previewUrls } from './actions.js';
+
+export const EDITOR_HANDOFF_KEY = 'imgInfo';
+
+export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): void }) {
+  const { t } = useTranslation('workspace');
+  const lng = useLang();
+  const navigate = useNavigate();
+  const level = useUser((s) => s.level);
+  const userToken = useUser((s) => s.userToken);
+  const progress = useWorks((s) => s.progress[work.cid]);
+  const toggle = useWorks((s) => s.toggleSelect);
+  const finished = work.status === 'finished';
+  const scale = jobScale(work.params);
+  const out = outputSize(work.w, work.h, scale);
+  const thumb = work.thumbnail ?? (work.sample ? work.originImg : work.uid && userToken ? thumbnailUrl(work.uid, userToken) : undefined);
+  const busy = work.status === 'processing' || work.status === 'uploading' || work.status === 'resizing' || work.status === 'compressing' || work.status === 'waiting';
+
+  const onToggle = () => {
+    if (!toggle(work.cid, level) && work.status === 'ready') dialogs.toast(t('selectLimit'), 'info');
+  };
+
+  const edit = () => {
+    const urls = previewUrls(work, userToken ?? '');
+    const handOff: EditorHandOff = {
+      uid: work.uid ?? work.cid,
+      width: work.w,
+      height: work.h,
+      zoomW: work.zoomW,
+      zoomH: work.zoomH,
+      transId: work.transId,
+      filename: work.filename,
+      targetName: mattingTargetName(work.filename),
+      originImg: work.sample ? work.originImg : work.uid && userToken ? sourceUrl(work.uid, userToken) : undefined,
+      targetImg: urls.after,
+      zoomTargetImg: urls.after,
+      isProcessed: true,
+      sizeNum: 'large',
+      ...(work.sample ? { sample: true } : {}),
+    };
+    localStorage.setItem(EDITOR_HANDOFF_KEY, JSON.stringify(handOff));
+    navigate(localizedPath('/image-editor/', lng));
+  };
+
+  return (
+    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''}`} data-testid="work-card" data-status={work.status} data-cid={work.cid}>
+      <input
+        type="checkbox"
+        className="work-check"
+        checked={work.selected}
+        disabled={work.status !== 'ready'}
+        onChange={onToggle}
+        aria-label={t('selectWork', { name: work.filename })}
+      />
+      <div className="work-thumb">{thumb ? <img src={thumb} alt="" width={80} height={80} loading="lazy" /> : <span className="thumb-empty" aria-hidden="true" />}</div>
+      <div className="work-info">
+        {work.operation && <span className="op-label">{t(`modules.${work.operation}` as 'modules.enlarge', { defaultValue: work.workflow || work.operation })}</span>}
+        <span className="work-name" title={work.filename}>
+          {shortenFilename(work.filename)}
+          {work.sample && <span className="badge">{t('sample')}</span>}
+        </span>
+        <span className="work-size">
+          {work.w > 0 && (
+            <>
+              {t('originalSize')}: {work.w}×{work.h}
+              {work.operation && (
+                <>
+                  {' · '}
+                  {t('outputSize')}: <span data-testid="output-size">{out.w}×{out.h}</span>
+                </>
+              )}
+            </>
+          )}
+        </span>
+        <span className={`work-status ${work.status === 'processFailed' ? 'warn' : ''}`} role="status">
+          {t(statusKey(work.status) as 'status.ready')}
+          {busy && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
+        </span>
+        {busy && (
+          <span className="progress" aria-hidden="true">
+            <span style={{ width: `${Math.max(4, progress ?? 4)}%` }} />
+          </span>
+        )}
+      </div>
+      <div className="work-actions">
+        {finished && (
+          <>
+            <button className="icon-btn" aria-label={t('actions.preview')} title={t('actions.preview')} onClick={() => dialogs.open({ kind: 'preview', cid: work.cid })} data-testid="preview">
+              <Icon name="eye" />
+            </button>
+            <button className="icon-btn" aria-label={t('actions.download')} title={t('actions.download')} onClick={() => void downloadWork(work)} data-testid="download">
+              <Icon name="download" />
+            </button>
+            {work.operation === 'matting' && (
+              <button className="icon-btn" aria-label={t('actions.edit')} title={t('actions.edit')} onClick={edit} data-testid="edit">
+                <Icon name="edit" />
+              </button>
+            )}
+          </>
+        )}
+        <button className="icon-btn danger" aria-label={t('actions.delete')} title={t('actions.delete')} onClick={() => onDelete(work)} data-testid="delete">
+          <Icon name="trash" />
+        </button>
+      </div>
+    </li>
+  );
+}
+
+const PATHS: Record<string, string> = {
+  eye: 'M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12zm11 3a3 3 0 100-6 3 3 0 000 6z',
+  download: 'M12 3v12m0 0l-5-5m5 5l5-5M4 19h16',
+  edit: 'M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4',
+  trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
+  grid: 'M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z',
+  list: 'M4 6h16M4 12h16M4 18h16',
+  upload: 'M12 16V4m0 0L7 9m5-5l5 5M4 20h16',
+};
+
+export function Icon({ name }: { name: keyof typeof PATHS | string }) {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

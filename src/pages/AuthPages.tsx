@@ -1,0 +1,149 @@
+/** Login and register (accounts served by the same server; spec §5 validation rules). */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../api/client.js';
+import { errorText } from '../app/handleError.js';
+import { L, useLang } from '../app/lang.js';
+import { localizedPath } from '../domain/rules.js';
+import { useUser } from '../stores/user.js';
+import { usePageTitle } from './usePageTitle.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Spec §5: 8 to 48 characters, letters and numbers. */
+const PASSWORD = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d!@#$%^&*._-]{8,48}$/;
+
+export function validateRegistration(email: string, password: string, confirm: string): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!email) errors.email = 'required';
+  else if (!EMAIL.test(email)) errors.email = 'email';
+  if (!password) errors.password = 'required';
+  else if (!PASSWORD.test(password)) errors.password = 'password';
+  if (!confirm) errors.confirm = 'required';
+  else if (confirm !== password) errors.confirm = 'mismatch';
+  return errors;
+}
+
+function Field({ id, label, type, value, onChange, error, autoComplete }: { id: string; label: string; type: string; value: string; onChange(v: string): void; error?: string; autoComplete?: string }) {
+  return (
+    <label className="field" htmlFor={id}>
+      <span>{label}</span>
+      <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={Boolean(error)} aria-describedby={error ? `${id}-err` : undefined} autoComplete={autoComplete} data-testid={id} />
+      {error && (
+        <span id={`${id}-err`} className="field-error">
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}
+
+export function LoginPage() {
+  const { t } = useTranslation('site');
+  const lng = useLang();
+  const navigate = useNavigate();
+  const login = useUser((s) => s.login);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  usePageTitle(t('auth.loginTitle'));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs: Record<string, string> = {};
+    if (!email) errs.email = t('auth.required');
+    else if (!EMAIL.test(email)) errs.email = t('auth.invalidEmail');
+    if (!password) errs.password = t('auth.required');
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await login(email, password);
+      navigate(localizedPath('/batch-process/', lng));
+    } catch (err) {
+      setFailure(err instanceof ApiError && err.code === 2 ? t('auth.noSuchEmail') : errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="container page auth-page">
+      <form className="auth-card" onSubmit={(e) => void submit(e)} noValidate>
+        <h1>{t('auth.loginTitle')}</h1>
+        <Field id="login-email" label={t('auth.email')} type="email" value={email} onChange={setEmail} error={errors.email} autoComplete="email" />
+        <Field id="login-password" label={t('auth.password')} type="password" value={password} onChange={setPassword} error={errors.password} autoComplete="current-password" />
+        {failure && (
+          <p className="field-error" role="alert">
+            {failure}
+          </p>
+        )}
+        <button className="btn btn-primary btn-block" disabled={busy} data-testid="login-submit">
+          {t('auth.login')}
+        </button>
+        <p className="muted small center">
+          {t('auth.noAccount')} <L to="/register/">{t('auth.register')}</L>
+        </p>
+      </form>
+    </div>
+  );
+}
+
+export function RegisterPage() {
+  const { t } = useTranslation('site');
+  const lng = useLang();
+  const navigate = useNavigate();
+  const register = useUser((s) => s.register);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  usePageTitle(t('auth.registerTitle'));
+  const text: Record<string, string> = { required: t('auth.required'), email: t('auth.invalidEmail'), password: t('auth.passwordRule'), mismatch: t('auth.mismatch') };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs = validateRegistration(email, password, confirm);
+    setErrors(Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, text[v]])));
+    if (Object.keys(errs).length) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await register(email, password, confirm);
+      navigate(localizedPath('/batch-process/', lng));
+    } catch (err) {
+      setFailure(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="container page auth-page">
+      <form className="auth-card" onSubmit={(e) => void submit(e)} noValidate>
+        <h1>{t('auth.registerTitle')}</h1>
+        <p className="muted">{t('auth.registerLead')}</p>
+        <Field id="reg-email" label={t('auth.email')} type="email" value={email} onChange={setEmail} error={errors.email} autoComplete="email" />
+        <Field id="reg-password" label={t('auth.password')} type="password" value={password} onChange={setPassword} error={errors.password} autoComplete="new-password" />
+        <Field id="reg-confirm" label={t('auth.confirm')} type="password" value={confirm} onChange={setConfirm} error={errors.confirm} autoComplete="new-password" />
+        <p className="muted small">{t('auth.passwordRule')}</p>
+        {failure && (
+          <p className="field-error" role="alert">
+            {failure}
+          </p>
+        )}
+        <button className="btn btn-primary btn-block" disabled={busy} data-testid="register-submit">
+          {t('auth.register')}
+        </button>
+        <p className="muted small center">
+          {t('auth.haveAccount')} <L to="/login/">{t('auth.login')}</L>
+        </p>
+      </form>
+    </div>
+  );
+}

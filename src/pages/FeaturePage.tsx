@@ -1,0 +1,80 @@
+/** A feature page: hero and how-to; the workspace opens as a popup dialog with the feature preselected. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FeaturePage as FeaturePageDef } from '../app/sitemap.js';
+import { Modal } from '../components/Modal.js';
+import { BatchProcess } from '../features/workspace/BatchProcess.js';
+import { handleFiles } from '../features/workspace/UploadArea.js';
+import { usePanel } from '../stores/panel.js';
+import { L } from '../app/lang.js';
+import { usePageTitle } from './usePageTitle.js';
+
+export function FeaturePage({ page }: { page: FeaturePageDef }) {
+  const { t } = useTranslation('site');
+  const [open, setOpen] = useState(false);
+  const title = t(`features.${page.key}.title` as 'features.image_enlarger.title');
+  usePageTitle(title);
+  const openWith = (files?: File[]) => {
+    if (page.module) {
+      usePanel.getState().setTab('feature');
+      usePanel.getState().setFeatureModule(page.module);
+    } else if (page.preset) usePanel.getState().usePreset(page.preset);
+    setOpen(true);
+    if (files?.length) void handleFiles(files, page.module ?? 'workflow');
+  };
+  return (
+    <div className="feature-page">
+      <section
+        className="hero"
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          openWith([...e.dataTransfer.files]);
+        }}
+      >
+        <div className="container hero-inner">
+          <div>
+            <p className="eyebrow">{t('features.eyebrow')}</p>
+            <h1>{title}</h1>
+            <p className="lead">{t(`features.${page.key}.lead` as 'features.image_enlarger.lead')}</p>
+            <div className="hero-actions">
+              <button className="btn btn-primary btn-lg" onClick={() => openWith()} data-testid="open-workspace">
+                {t('features.cta')}
+              </button>
+              <L to="/pricing/?source=feature_page&medium=hero" className="btn btn-ghost btn-lg">
+                {t('features.seePlans')}
+              </L>
+            </div>
+            <p className="muted small">{t('features.dropHint')}</p>
+          </div>
+          <div className="hero-art" aria-hidden="true">
+            <div className="hero-card before" />
+            <div className="hero-card after" />
+          </div>
+        </div>
+      </section>
+      <section className="container steps-how">
+        <h2>{t('features.howTitle')}</h2>
+        <ol className="how-list">
+          <li>
+            <strong>{t('features.how1')}</strong>
+            <p className="muted">{t('features.how1Text')}</p>
+          </li>
+          <li>
+            <strong>{t('features.how2')}</strong>
+            <p className="muted">{t('features.how2Text')}</p>
+          </li>
+          <li>
+            <strong>{t('features.how3')}</strong>
+            <p className="muted">{t('features.how3Text')}</p>
+          </li>
+        </ol>
+      </section>
+      {open && (
+        <Modal title={title} onClose={() => setOpen(false)} size="xl" testId="workspace-dialog" className="workspace-modal">
+          <BatchProcess preselect={{ module: page.module, preset: page.preset }} />
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next';
+import { FEATURE_PAGES } from '../app/sitemap.js';
+import { L } from '../app/lang.js';
+import { usePageTitle } from './usePageTitle.js';
+
+export function HomePage() {
+  const { t } = useTranslation('site');
+  const tc = useTranslation().t;
+  usePageTitle(t('home.title'));
+  return (
+    <>
+      <section className="hero">
+        <div className="container hero-inner">
+          <div>
+            <p className="eyebrow">{t('home.eyebrow')}</p>
+            <h1>{t('home.title')}</h1>
+            <p className="lead">{t('home.lead')}</p>
+            <div className="hero-actions">
+              <L to="/batch-process/" className="btn btn-primary btn-lg" data-testid="home-start">
+                {t('home.cta')}
+              </L>
+              <L to="/pricing/?source=home&medium=hero" className="btn btn-ghost btn-lg">
+                {t('features.seePlans')}
+              </L>
+            </div>
+          </div>
+          <div className="hero-art" aria-hidden="true">
+            <div className="hero-card before" />
+            <div className="hero-card after" />
+          </div>
+        </div>
+      </section>
+      <section className="container">
+        <h2>{t('home.featuresTitle')}</h2>
+        <ul className="card-grid">
+          {FEATURE_PAGES.map((f) => (
+            <li key={f.path}>
+              <L to={f.path} className="feature-card">
+                <strong>{tc(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</strong>
+                <span className="muted small">{t(`features.${f.key}.lead` as 'features.image_enlarger.lead')}</span>
+              </L>
+            </li>
+          ))}
+        </ul>
+        <h2>{t('home.scenesTitle')}</h2>
+        <ul className="card-grid">
+          {(['ai_super_hd', 'ai_portrait_enhancement', 'ai_night_scene', 'ai_old_photo_repire_colorize'] as const).map((m) => (
+            <li key={m}>
+              <L to={`/batch-process/?medium=${m}`} className="feature-card">
+                <strong>{t(`workspace:presets.${m}` as 'home.title')}</strong>
+                <span className="muted small">{t(`workspace:presetHelp.${m}` as 'home.title')}</span>
+              </L>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

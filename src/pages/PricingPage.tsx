@@ -1,0 +1,79 @@
+/** Pricing: the two products of spec §3 in the language's currency, with the plan limits of spec §6. */
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { PRODUCTS } from '../domain/constants.js';
+import { limitsFor } from '../domain/plans.js';
+import { currencyFor, formatPrice } from '../domain/rules.js';
+import { L, useLang } from '../app/lang.js';
+import { useUser } from '../stores/user.js';
+import { usePageTitle } from './usePageTitle.js';
+
+export function PricingPage() {
+  const { t } = useTranslation('site');
+  const lng = useLang();
+  const [params] = useSearchParams();
+  const { logged, level } = useUser();
+  usePageTitle(t('pricing.title'));
+  const source = params.get('source');
+  const currency = currencyFor(lng);
+  const free = limitsFor('guest');
+  return (
+    <div className="container page">
+      <h1>{t('pricing.title')}</h1>
+      <p className="lead">{t('pricing.lead')}</p>
+      {source === 'add_credits_popup' || source === 'insufficient_credits' ? (
+        <p className="notice" role="status">
+          {t('pricing.outOfCredits')}
+        </p>
+      ) : null}
+      <div className="price-grid">
+        <article className="price-card">
+          <h2>{t('pricing.free')}</h2>
+          <p className="price">{formatPrice(0, lng)}</p>
+          <ul>
+            <li>{t('pricing.credits', { count: free.credits })}</li>
+            <li>{t('pricing.batch', { count: free.batch })}</li>
+            <li>{t('pricing.resolution', { mp: free.maxMegapixels, mb: free.maxFileBytes / 1048576 })}</li>
+            <li>{t('pricing.steps', { count: free.workflowSteps })}</li>
+          </ul>
+          <L to={logged ? '/batch-process/' : '/register/'} className="btn btn-secondary btn-block">
+            {logged ? t('pricing.useFree') : t('pricing.signUp')}
+          </L>
+        </article>
+        {PRODUCTS.map((p) => {
+          const lim = limitsFor(p.level);
+          const current = level === p.level;
+          return (
+            <article key={p.id} className={`price-card ${p.level === 'pro' ? 'featured' : ''}`} data-testid={`product-${p.id}`}>
+              <h2>
+                {t(`pricing.${p.level}`)}
+                {p.level === 'pro' && <span className="badge badge-pro">{t('pricing.popular')}</span>}
+              </h2>
+              <p className="price" data-testid={`price-${p.level}`}>
+                {formatPrice(p.price[currency], lng)}
+                <span className="muted small"> / {t('pricing.perMonth')}</span>
+              </p>
+              <ul>
+                <li>{t('pricing.credits', { count: lim.credits })}</li>
+                <li>{t('pricing.batch', { count: lim.batch })}</li>
+                <li>{t('pricing.resolution', { mp: lim.maxMegapixels, mb: lim.maxFileBytes / 1048576 })}</li>
+                <li>{t('pricing.steps', { count: lim.workflowSteps })}</li>
+                <li>{t('pricing.scales')}</li>
+                {lim.psd && <li>{t('pricing.psd')}</li>}
+                {lim.bestColorize && <li>{t('pricing.best')}</li>}
+              </ul>
+              {current ? (
+                <p className="muted center">{t('pricing.current')}</p>
+              ) : (
+                <L to={logged ? `/contact/?plan=${p.id}` : `/register/?plan=${p.id}`} className="btn btn-primary btn-block" data-testid={`choose-${p.level}`}>
+                  {t('pricing.choose', { plan: t(`pricing.${p.level}`) })}
+                </L>
+              )}
+            </article>
+          );
+        })}
+      </div>
+      <p className="muted small center">{t('pricing.note')}</p>
+    </div>
+  );
+}

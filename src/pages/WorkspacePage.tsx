@@ -1,0 +1,25 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { BatchProcess } from '../features/workspace/BatchProcess.js';
+import { dialogs } from '../stores/dialogs.js';
+import { usePageTitle } from './usePageTitle.js';
+
+export function WorkspacePage() {
+  const { t } = useTranslation('workspace');
+  const { pathname } = useLocation();
+  usePageTitle(t('title'));
+  const isUpload = pathname.includes('/upload/');
+  return (
+    <div className="container page-workspace">
+      <div className="page-head">
+        <h1>{t('title')}</h1>
+        {isUpload && (
+          <button className="btn btn-secondary btn-sm" onClick={() => dialogs.open({ kind: 'compare' })} data-testid="open-compare">
+            {t('compare.open')}
+          </button>
+        )}
+      </div>
+      <BatchProcess />
+    </div>
+  );
+}

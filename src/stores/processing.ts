@@ -1,0 +1,129 @@
+/** The processing runner of spec §4: queue, one at a time, 2 s polling, timeout, samples simulated. */
+import { ApiError } from '../api/client.js';
+import * as endpoints from '../api/endpoints.js';
+import { CODE } from '../domain/codes.js';
+import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../domain/constants.js';
+import { type JobConfig } from '../domain/modules.js';
+import { jobScale } from '../domain/rules.js';
+import type { Work } from '../domain/work.js';
+import { i18n } from '../i18n/index.js';
+import { dialogs } from './dialogs.js';
+import { useUser } from './user.js';
+import { useWorks } from './works.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let running = false;
+const listeners = new Set<(w: Work) => void>();
+
+/** Notified whenever a work reaches finished (the guest first-use sequence opens the preview). */
+export function onFinished(fn: (w: Work) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export type StartResult = 'started' | 'noSelection' | 'workflowOnSample';
+
+function isWorkflowJob(cfg: JobConfig): boolean {
+  return cfg.job === 'workflow' || cfg.job.startsWith('se-');
+}
+
+/** Queues the selected ready works with this job and starts the runner. */
+export function startProcessing(cfg: JobConfig): StartResult {
+  const works = useWorks.getState().works.filter((w) => w.selected && w.status === 'ready');
+  if (works.length === 0) return 'noSelection';
+  if (isWorkflowJob(cfg) && works.some((w) => w.sample)) return 'workflowOnSample';
+  const params = cfg as Work['params'];
+  for (const w of works) {
+    useWorks.getState().update(w.cid, { status: 'waiting', selected: false, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false });
+  }
+  if (!localStorage.getItem('pixmill.firstProcessReported')) {
+    localStorage.setItem('pixmill.firstProcessReported', '1');
+    endpoints.report('first-image process', { job: cfg.job });
+  }
+  void pump();
+  return 'started';
+}
+
+async function pump(): Promise<void> {
+  if (running) return;
+  running = true;
+  try {
+    for (;;) {
+      const next = useWorks.getState().works.filter((w) => w.status === 'waiting').at(-1);
+      if (!next) break;
+      await runOne(next);
+    }
+  } finally {
+    running = false;
+  }
+}
+
+function finish(cid: string, patch: Partial<Work>): void {
+  const { update, bumpSuccess, setProgress } = useWorks.getState();
+  update(cid, { status: 'finished', processed: true, endTime: Date.now(), ...patch });
+  setProgress(cid, 100);
+  bumpSuccess();
+  const w = useWorks.getState().works.find((x) => x.cid === cid);
+  if (w) for (const fn of listeners) fn(w);
+}
+
+async function runOne(work: Work): Promise<void> {
+  const { update, setProgress, remove } = useWorks.getState();
+  const startTime = Date.now();
+  update(work.cid, { status: 'processing', startTime });
+  setProgress(work.cid, 0);
+
+  if (work.sample) {
+    // Spec §4: sample works are simulated for 4 seconds, using the preset result image.
+    await sleep(SAMPLE_SIMULATION_MS);
+    const scale = jobScale(work.params);
+    const face = work.params?.config?.module_params?.single_face === true ? 1 : 2;
+    const target = (work.targetImg ?? '').replaceAll('{scale}', String(work.workType === 'portrait' ? face : scale));
+    finish(work.cid, { targetImg: target, zoomTargetImg: target });
+    return;
+  }
+
+  let transId: string;
+  try {
+    transId = (await endpoints.transform(work.uid ?? '', work.params ?? { job: 'denoise' }, work.operation === 'matting' ? 'large' : undefined)).trans_id;
+  } catch (e) {
+    if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
+      // Spec §8: credits 0, level expired, work removed; the rest of the queue goes back to ready.
+      useUser.getState().markExhausted();
+      remove([work.cid]);
+      for (const w of useWorks.getState().works) if (w.status === 'waiting') update(w.cid, { status: 'ready' });
+      dialogs.open({ kind: 'insufficientCredits' });
+      return;
+    }
+    update(work.cid, { status: 'processFailed', endTime: Date.now() });
+    if (!(e instanceof ApiError)) dialogs.toast(i18n.t('errors:network'), 'error');
+    return;
+  }
+  update(work.cid, { transId });
+
+  const isWorkflow = work.params ? isWorkflowJob(work.params as JobConfig) : false;
+  for (;;) {
+    await sleep(POLL_INTERVAL_MS);
+    if (!useWorks.getState().works.some((w) => w.cid === work.cid)) return; // deleted meanwhile
+    if (!isWorkflow && Date.now() - startTime > PROCESS_TIMEOUT_MS) {
+      update(work.cid, { status: 'processFailed', endTime: Date.now() });
+      return;
+    }
+    let p: endpoints.ProgressData;
+    try {
+      p = await endpoints.progress(transId);
+    } catch {
+      continue; // a lost poll is retried at the next tick
+    }
+    if (p.status === 'finish') {
+      finish(work.cid, {});
+      void useUser.getState().refreshCredits().catch(() => undefined);
+      return;
+    }
+    if (p.status === 'fatal') {
+      update(work.cid, { status: 'processFailed', endTime: Date.now() });
+      return;
+    }
+    if (typeof p.progress === 'number') setProgress(work.cid, p.progress);
+  }
+}

@@ -1,0 +1,84 @@
+/** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
+import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
+import { report } from '../api/endpoints.js';
+import type { Work } from '../domain/work.js';
+import { getUploadManager } from '../worker-bridge/index.js';
+import { useUser } from './user.js';
+import { useWorks } from './works.js';
+
+let manager: ReturnType<typeof getUploadManager> | undefined;
+type UploadEventOf<M> = M extends { subscribe(l: (e: infer E) => void): unknown } ? E : never;
+const early: Record<string, UploadEventOf<ReturnType<typeof getUploadManager>>[]> = {};
+let applyEvent: (e: UploadEventOf<ReturnType<typeof getUploadManager>>) => void = () => undefined;
+
+export function uploads() {
+  if (!manager) {
+    manager = getUploadManager({ getToken: () => waitForUserToken(), apiBase: HIDE_API_BASE });
+    applyEvent = (e) => {
+      const { update, setProgress, works } = useWorks.getState();
+      if (!works.some((w) => w.cid === e.cid)) {
+        // The event beat the work into the store (add() resolves later): keep it until then.
+        (early[e.cid] ??= []).push(e);
+        return;
+      }
+      const patch: Partial<Work> = { status: e.status };
+      if (e.uid) patch.uid = e.uid;
+      if (e.filename) patch.filename = e.filename;
+      if (e.filesize !== undefined) patch.filesize = e.filesize;
+      if (e.w !== undefined) patch.w = e.w;
+      if (e.h !== undefined) patch.h = e.h;
+      if (e.thumbnail) patch.thumbnail = e.thumbnail;
+      update(e.cid, patch);
+      if (e.progress !== undefined) setProgress(e.cid, Math.round(e.progress * 100));
+      if (e.status === 'ready') {
+        for (const fn of readyListeners) fn(e.cid);
+      }
+    };
+    manager.subscribe((e) => applyEvent(e));
+    void manager.resumePending().catch(() => undefined);
+  }
+  return manager;
+}
+
+const readyListeners = new Set<(cid: string) => void>();
+/** Notified when an upload becomes ready (guest first-use auto-select). */
+export function onUploadReady(fn: (cid: string) => void): () => void {
+  readyListeners.add(fn);
+  return () => readyListeners.delete(fn);
+}
+
+const UPLOAD_ACTIVE = new Set(['resizing', 'compressing', 'uploading']);
+
+/** Hands files to the upload manager; accepted files become works right away. */
+export async function addFiles(files: File[], workType: string): Promise<{ rejected: { filename: string; error: string }[]; error?: string }> {
+  const { level } = useUser.getState();
+  const { works, add } = useWorks.getState();
+  const ctx = {
+    level,
+    job: workType,
+    queued: works.filter((w) => UPLOAD_ACTIVE.has(w.status)).length,
+    perTypeCount: works.filter((w) => w.workType === workType && !w.sample && w.status !== 'finished').length,
+  };
+  const res = await uploads().add(files, ctx);
+  const now = Date.now();
+  add(
+    res.accepted.map((a) => ({
+      cid: a.cid,
+      filename: a.filename,
+      filesize: files.find((f) => f.name === a.filename)?.size ?? 0,
+      w: 0,
+      h: 0,
+      status: 'resizing',
+      selected: false,
+      workType,
+      uploadStartTime: now,
+      updatedAt: now,
+    })),
+  );
+  for (const a of res.accepted) {
+    for (const e of early[a.cid] ?? []) applyEvent(e);
+    delete early[a.cid];
+  }
+  if (res.accepted.length) report('add_image', { count: res.accepted.length, job: workType });
+  return { rejected: res.rejected, error: res.error };
+}

@@ -1,0 +1,110 @@
+/** User state (spec §3): level, credits, tokens. The only place user state lives. */
+import { create } from 'zustand';
+import * as endpoints from '../api/endpoints.js';
+import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../domain/constants.js';
+import { creditsLeft, deriveLevel, limitsFor, type Level } from '../domain/plans.js';
+import { COOKIE, deleteCookie, getCookie, setCookie } from '../lib/cookies.js';
+
+export interface UserState {
+  ready: boolean;
+  logged: boolean;
+  level: Level;
+  credits: number;
+  email?: string;
+  /** the guest token (guest_token_v2) */
+  token?: string;
+  userToken?: string;
+  bootstrap(): Promise<void>;
+  refreshCredits(): Promise<void>;
+  /** Spec §4: code 10012 on start sets credits to 0 and level to expired. */
+  markExhausted(): void;
+  login(email: string, password: string): Promise<void>;
+  register(email: string, password: string, confirm: string): Promise<void>;
+  logout(): Promise<void>;
+}
+
+async function ensureGuestToken(): Promise<string> {
+  const existing = getCookie(COOKIE.guestToken);
+  if (existing) return existing;
+  const { token } = await endpoints.guestToken();
+  setCookie(COOKIE.guestToken, token, GUEST_TOKEN_COOKIE_DAYS);
+  return token;
+}
+
+/** After login the site hands out the user token through its ajax endpoint. */
+async function fetchUserToken(): Promise<string> {
+  const data = await endpoints.siteAjax<{ user_token?: string; token?: string } | string>('get_user_token');
+  const t = typeof data === 'string' ? data : (data.user_token ?? data.token);
+  if (!t) throw new Error('no user token');
+  return t;
+}
+
+export const useUser = create<UserState>((set, get) => ({
+  ready: false,
+  logged: false,
+  level: 'guest',
+  credits: 0,
+
+  async bootstrap() {
+    const token = await ensureGuestToken();
+    let logged = false;
+    let email: string | undefined;
+    try {
+      const me = await endpoints.accountMe();
+      logged = Boolean(me?.email);
+      email = me?.email;
+    } catch {
+      logged = false;
+    }
+    let userToken = token;
+    if (logged) {
+      try {
+        userToken = await fetchUserToken();
+        setCookie(COOKIE.token, userToken, GUEST_TOKEN_COOKIE_DAYS);
+      } catch {
+        logged = false;
+      }
+    } else {
+      deleteCookie(COOKIE.token);
+    }
+    setCookie(COOKIE.userToken, userToken, GUEST_TOKEN_COOKIE_DAYS);
+    set({ token, userToken, logged, email });
+    await get().refreshCredits();
+    set({ ready: true });
+  },
+
+  async refreshCredits() {
+    const tok = get().userToken ?? get().token;
+    if (!tok) return;
+    const lic = await endpoints.license(tok);
+    const level = deriveLevel({ logged: get().logged, isExpired: Boolean(lic.is_expired), pid: Number(lic.pid) });
+    const credits = creditsLeft(lic.max_num, lic.used_num);
+    if (level === 'basic' || level === 'pro') setCookie(COOKIE.userType, level, GUEST_CREDITS_COOKIE_DAYS);
+    else deleteCookie(COOKIE.userType);
+    if (!get().logged) setCookie(COOKIE.guestCredits, String(credits), GUEST_CREDITS_COOKIE_DAYS);
+    set({ level, credits });
+  },
+
+  markExhausted() {
+    set({ credits: 0, level: 'expired' });
+  },
+
+  async login(email, password) {
+    await endpoints.accountLogin(email, password);
+    await get().bootstrap();
+  },
+
+  async register(email, password, confirm) {
+    await endpoints.accountRegister(email, password, confirm);
+    await get().bootstrap();
+  },
+
+  async logout() {
+    await endpoints.accountLogout().catch(() => undefined);
+    deleteCookie(COOKIE.token);
+    set({ logged: false, email: undefined });
+    await get().bootstrap();
+  },
+}));
+
+export const selectLimits = (s: UserState) => limitsFor(s.level);

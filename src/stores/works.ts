@@ -1,0 +1,126 @@
+/** The works store: every Work of spec §3, tabs, view mode and selection; persisted through src/db. */
+import { create } from 'zustand';
+import { deleteWorks, loadWorks, putWorks } from '../db/index.js';
+import type { Level } from '../domain/plans.js';
+import { canSelect, selectAllCids, worksInTab, type WorksTab } from '../domain/rules.js';
+import type { Work } from '../domain/work.js';
+import { COOKIE, getCookie, setCookie } from '../lib/cookies.js';
+
+export type ViewMode = 'grid' | 'list';
+const SUCCESS_COUNTER_KEY = 'pixmill.successCount';
+const VIEW_MODE_DAYS = 365;
+
+export interface WorksState {
+  loaded: boolean;
+  works: Work[];
+  /** 0..100 per cid while uploading or processing (not persisted) */
+  progress: Record<string, number>;
+  tab: WorksTab;
+  viewMode: ViewMode;
+  /** finished since the Processed tab was last opened (badge) */
+  successCount: number;
+  load(): Promise<void>;
+  setTab(tab: WorksTab): void;
+  setViewMode(mode: ViewMode): void;
+  add(works: Work[]): void;
+  update(cid: string, patch: Partial<Work>): void;
+  setProgress(cid: string, value: number): void;
+  toggleSelect(cid: string, level: Level): boolean;
+  selectAll(tab: WorksTab, level: Level): void;
+  clearSelection(predicate?: (w: Work) => boolean): void;
+  remove(cids: string[]): void;
+  bumpSuccess(): void;
+}
+
+const readViewMode = (): ViewMode => (getCookie(COOKIE.activeMode) === 'list' ? 'list' : 'grid');
+const readSuccess = (): number => Number(localStorage.getItem(SUCCESS_COUNTER_KEY) ?? 0) || 0;
+
+export const useWorks = create<WorksState>((set, get) => ({
+  loaded: false,
+  works: [],
+  progress: {},
+  tab: 'uploaded',
+  viewMode: typeof document === 'undefined' ? 'grid' : readViewMode(),
+  successCount: typeof localStorage === 'undefined' ? 0 : readSuccess(),
+
+  async load() {
+    let stored: Work[] = [];
+    try {
+      stored = await loadWorks(Date.now());
+    } catch (e) {
+      console.warn('local works unavailable', e);
+    }
+    // Works added while loading (e.g. a quick drop) stay in front of the stored ones.
+    set((s) => ({ works: [...s.works, ...stored.filter((w) => !s.works.some((x) => x.cid === w.cid))], loaded: true }));
+  },
+
+  setTab(tab) {
+    // Spec §2: switching to Processed resets the stored success counter.
+    if (tab === 'processed') {
+      localStorage.setItem(SUCCESS_COUNTER_KEY, '0');
+      set({ tab, successCount: 0 });
+    } else set({ tab });
+  },
+
+  setViewMode(mode) {
+    setCookie(COOKIE.activeMode, mode, VIEW_MODE_DAYS);
+    set({ viewMode: mode });
+  },
+
+  add(works) {
+    set((s) => ({ works: [...works, ...s.works.filter((w) => !works.some((n) => n.cid === w.cid))] }));
+  },
+
+  update(cid, patch) {
+    set((s) => ({ works: s.works.map((w) => (w.cid === cid ? { ...w, ...patch, updatedAt: Date.now() } : w)) }));
+  },
+
+  setProgress(cid, value) {
+    set((s) => ({ progress: { ...s.progress, [cid]: value } }));
+  },
+
+  toggleSelect(cid, level) {
+    const { works } = get();
+    const w = works.find((x) => x.cid === cid);
+    if (!w) return false;
+    if (!w.selected && !canSelect(works, cid, level)) return false;
+    get().update(cid, { selected: !w.selected });
+    return true;
+  },
+
+  selectAll(tab, level) {
+    const visible = worksInTab(get().works, tab);
+    const allSelected = visible.length > 0 && visible.every((w) => w.selected || w.status !== 'ready');
+    if (allSelected && visible.some((w) => w.selected)) {
+      set((s) => ({ works: s.works.map((w) => (visible.includes(w) ? { ...w, selected: false } : w)) }));
+      return;
+    }
+    const chosen = new Set(selectAllCids(get().works.filter((w) => visible.includes(w) || w.selected), level));
+    set((s) => ({ works: s.works.map((w) => ({ ...w, selected: chosen.has(w.cid) })) }));
+  },
+
+  clearSelection(predicate) {
+    set((s) => ({ works: s.works.map((w) => (w.selected && (!predicate || predicate(w)) ? { ...w, selected: false } : w)) }));
+  },
+
+  remove(cids) {
+    set((s) => ({ works: s.works.filter((w) => !cids.includes(w.cid)) }));
+    deleteWorks(cids).catch((e) => console.warn('local delete failed', e));
+  },
+
+  bumpSuccess() {
+    const n = get().successCount + 1;
+    localStorage.setItem(SUCCESS_COUNTER_KEY, String(n));
+    set({ successCount: n });
+  },
+}));
+
+// Persist every change of the works list, batched (one write per burst of updates).
+let persistTimer: ReturnType<typeof setTimeout> | undefined;
+useWorks.subscribe((s, prev) => {
+  if (!s.loaded || s.works === prev.works) return;
+  clearTimeout(persistTimer);
+  persistTimer = setTimeout(() => {
+    putWorks(useWorks.getState().works).catch((e) => console.warn('local save failed', e));
+  }, 250);
+});
