@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCTS } from '../../src/domain/constants.js';
 import type { TestServer } from '../../server/testing/server.js';
-import { Caller, fixture, startApiServer } from './api-helpers.js';
+import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;
 let samplesDir: string;
@@ -194,10 +194,11 @@ describe('misc', () => {
       const [ev] = await srv.ctx.services.events.recent(accountId, event);
       expect(ev).toMatchObject({ id: r.body.data.event_id, payload: { uid: 'u1', n: 1 } });
     }
+    const viaPayload = await g.json('/api/report', { event: 'preview', payload: { trans_id: 't9' } });
+    expect((await srv.ctx.services.events.recent(accountId, 'preview'))[0]).toMatchObject({ id: viaPayload.body.data.event_id, payload: { trans_id: 't9' } });
     expect((await g.form('/api/report', { event: 'hack' })).body.code).toBe(10001);
     expect((await g.form('/api/report', { event: 'preview', data: '[1]' })).body.code).toBe(10001);
     expect((await g.form('/api/report', { event: 'preview', data: JSON.stringify({ x: 'y'.repeat(5000) }) })).body).toMatchObject({ code: 10001, msg: 'data is too large' });
     expect((await new Caller(srv).form('/api/report', { event: 'add_image' }, false)).body.code).toBe(200);
-    void fixture;
   });
 });

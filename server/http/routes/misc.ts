@@ -48,11 +48,11 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.get('/api/promotion/giveaway/checkin', async (req) => ok(await promotions.checkin(await principalOf(req, ctx))));
 
-  /** Analytics: {event, data?} with data an object or its JSON string; anonymous reports are kept too. */
+  /** Analytics: {event, data?} (or `payload`) with an object or its JSON string; anonymous reports are kept too. */
   app.post('/api/report', async (req) => {
     const q = params(req);
     if (!events.isReportEvent(q.event)) throw paramError('unknown event');
-    let data: unknown = q.data ?? {};
+    let data: unknown = q.data ?? q.payload ?? {};
     if (typeof data === 'string') {
       try {
         data = JSON.parse(data);
