@@ -3,6 +3,10 @@ import sharp from 'sharp';
 import { CODE } from '../../src/domain/codes.js';
 import { missingEngines } from '../engines/registry.js';
 import { bigJpeg, fixture, guest, ledger, processingKit, storeUpload, waitForEnd, type ProcessingKit } from './testing.js';
+import { createTestDatabase, detectScaleout } from '../testing/modes.js';
+import { LEASE_STALE_MS } from './runner.js';
+
+const pg = await detectScaleout();
 
 let kits: ProcessingKit[] = [];
 async function kit(overrides: Parameters<typeof processingKit>[0] = {}) {
@@ -128,5 +132,32 @@ describe('job runner', () => {
     await expect(k.jobs.progress(b, trans_id)).rejects.toMatchObject({ code: CODE.PARAM_ERROR, httpStatus: 404 });
     await expect(k.jobs.thumbsup(b, trans_id, 1)).rejects.toMatchObject({ httpStatus: 404 });
     expect(await k.jobs.progress(a, trans_id)).toMatchObject({ status: 'progress', queue_position: 1 });
+  });
+});
+
+describe.skipIf(!pg.available)('job runner on a shared PostgreSQL database', () => {
+  it("recovers only works whose runner's lease went stale, never a live runner's", async () => {
+    const db = await createTestDatabase(pg.pgUrl);
+    try {
+      const k = await kit({ databaseUrl: db.url });
+      const p = await guest(k);
+      const uid = await storeUpload(k, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
+      await k.deps.db.updateTable('accounts').set({ pid: 11043, kind: 'user' }).where('id', '=', p.accountId).execute();
+      const pro = await k.tokens.resolve(p.token);
+      const live = (await k.jobs.transform(pro, { uid, jconfig: COMPRESS })).trans_id;
+      const dead = (await k.jobs.transform(pro, { uid, jconfig: COMPRESS })).trans_id;
+      const now = Date.now();
+      // Another runner holds `live` (fresh lease) and held `dead` (lease far older than the stale limit).
+      await k.deps.db.updateTable('jobs').set({ status: 'running', attempts: 1, runner_id: 'other-live', heartbeat_at: now }).where('trans_id', '=', live).execute();
+      await k.deps.db.updateTable('jobs').set({ status: 'running', attempts: 1, runner_id: 'other-dead', heartbeat_at: now - LEASE_STALE_MS * 2 }).where('trans_id', '=', dead).execute();
+      await k.jobs.startRunner();
+      expect((await waitForEnd(k, dead)).status).toBe('finished');
+      const stillLive = await k.deps.db.selectFrom('jobs').selectAll().where('trans_id', '=', live).executeTakeFirstOrThrow();
+      expect([stillLive.status, stillLive.runner_id]).toEqual(['running', 'other-live']);
+      await k.close();
+      kits = kits.filter((x) => x !== k);
+    } finally {
+      await db.drop();
+    }
   });
 });
