@@ -92,6 +92,16 @@ describe('register, login, logout (spec §5 texts)', () => {
   });
 });
 
+describe('login rate limit', () => {
+  it('more than 30 login attempts a minute from one address are refused with 429', async () => {
+    const c = new Caller(srv);
+    const codes: number[] = [];
+    for (let i = 0; i < 32; i++) codes.push((await c.form('/api/account/login', { email: 'nobody@example.com', password: 'x1x1x1x1' }, false)).status);
+    expect(codes.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(codes.at(-1)).toBe(429);
+  });
+});
+
 describe('site ajax endpoint', () => {
   it('a nonce bound to the session; wrong or foreign nonce → code 5; get_user_token needs a session', async () => {
     const u = await Caller.user(srv, 'ajax@example.com');

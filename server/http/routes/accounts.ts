@@ -14,11 +14,14 @@ function setSession(req: FastifyRequest, reply: FastifyReply, id: string) {
   reply.setCookie(SESSION_COOKIE, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: SESSION_TTL_MS / 1000 });
 }
 
+/** Password guessing and mass sign-ups are slowed per client address. */
+const FORM_RATE_LIMIT = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
+
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const accounts = ctx.services.accounts;
   const tokens = ctx.services.tokens;
 
-  app.post('/api/account/register', async (req, reply) => {
+  app.post('/api/account/register', FORM_RATE_LIMIT, async (req, reply) => {
     const b = (req.body ?? {}) as Body;
     const account = await accounts.register({ email: b.email, password: b.password, confirm_password: b.confirm_password });
     // Registering logs the new user in, like the site's register page.
@@ -27,7 +30,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return ok({ ...accounts.view(account), user_token: await tokens.userTokenFor(account.id) });
   });
 
-  app.post('/api/account/login', async (req, reply) => {
+  app.post('/api/account/login', FORM_RATE_LIMIT, async (req, reply) => {
     const b = (req.body ?? {}) as Body;
     const { sessionId, account } = await accounts.login({ email: b.email, password: b.password }, sessionIdOf(req));
     setSession(req, reply, sessionId);
