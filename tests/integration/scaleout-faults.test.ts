@@ -1,0 +1,220 @@
+/**
+ * Scale-out mode, part 2: a real deployment on loopback — 2 API processes and 2 worker processes on
+ * a fresh PostgreSQL database and a private redis-server — and the faults it must survive:
+ * a worker killed mid-work, a work killed twice, Redis restarted (losing its data) with works queued.
+ * Credits are checked in the ledger: one charge per work, at most one refund, whatever happens.
+ * Skips (saying why) when PostgreSQL or Redis does not answer on the usual local ports.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { Kysely } from 'kysely';
+import { openDatabase } from '../../server/repositories/db.js';
+import type { Database } from '../../server/repositories/schema.js';
+import { detectScaleout } from '../../server/testing/modes.js';
+import { startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../../server/testing/modesCluster.js';
+import { fixture } from './processing-helpers.js';
+
+const avail = await detectScaleout();
+if (!avail.available) console.warn(`scale-out fault tests SKIPPED: ${avail.reason}`);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Envelope<T = any> = { code: number; msg: string; data: T };
+const COMPRESS = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 50 } } });
+
+async function guest(base: string): Promise<string> {
+  const b = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+  if (b.code !== 200) throw new Error(JSON.stringify(b));
+  return b.data.token;
+}
+async function upload(base: string, token: string, bytes: Buffer, name: string): Promise<string> {
+  const fd = new FormData();
+  fd.set('user_token', token);
+  fd.set('job', 'compress');
+  fd.set('file', new Blob([bytes]), name);
+  const b = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{ data: { uid: string } }>;
+  if (b.code !== 200) throw new Error(`upload: ${JSON.stringify(b)}`);
+  return b.data.data.uid;
+}
+async function transform(base: string, token: string, uid: string): Promise<string> {
+  const b = (await (
+    await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid, jconfig: COMPRESS }) })
+  ).json()) as Envelope<{ trans_id: string }>;
+  if (b.code !== 200) throw new Error(`transform: ${JSON.stringify(b)}`);
+  return b.data.trans_id;
+}
+async function progress(base: string, token: string, transId: string) {
+  const r = await fetch(`${base}/web_api/v1/progress?${new URLSearchParams({ user_token: token, trans_id: transId })}`);
+  return (await r.json()) as Envelope<{ status: 'finish' | 'fatal' | 'progress'; progress: number; error?: string }>;
+}
+/** Polls (bounded) until the work ends; any API process may answer. */
+async function waitEnd(bases: string[], token: string, transId: string, limitMs = 90_000) {
+  const end = Date.now() + limitMs;
+  for (let i = 0; Date.now() < end; i++) {
+    const p = await progress(bases[i % bases.length]!, token, transId);
+    if (p.code !== 200) throw new Error(`progress: ${JSON.stringify(p)}`);
+    if (p.data.status !== 'progress') return p.data;
+    await sleep(200);
+  }
+  throw new Error(`work ${transId} did not end within ${limitMs} ms`);
+}
+
+/** A 1600×1600 PNG (≤ guest limits) whose palette quantisation takes seconds: time to kill its worker mid-work. */
+async function slowPng(): Promise<Buffer> {
+  const n = 1600;
+  const raw = Buffer.alloc(n * n * 3);
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) {
+      const i = (y * n + x) * 3;
+      raw[i] = ((x * 255) / n) | 0;
+      raw[i + 1] = ((y * 255) / n) | 0;
+      raw[i + 2] = (x ^ y) & 255;
+    }
+  return sharp(raw, { raw: { width: n, height: n, channels: 3 } }).png({ compressionLevel: 9 }).toBuffer();
+}
+
+describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on PostgreSQL and BullMQ', () => {
+  let redis: PrivateRedis;
+  let cluster: Cluster;
+  let db: Kysely<Database>;
+  let slow: Buffer;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    cluster = await startCluster({
+      apis: 2,
+      workers: 2,
+      pgUrl: avail.pgUrl,
+      redisUrl: redis.url,
+      env: { GUEST_TOKEN_RATE_LIMIT: '10000' },
+      // short locks so a dead worker's work is taken over in seconds, not the production 30 s
+      workerEnv: { BULLMQ_LOCK_MS: '2000', BULLMQ_STALLED_MS: '1000', BULLMQ_RECONCILE_MS: '1000' },
+    });
+    db = await openDatabase({ dataDir: cluster.dataDir, databaseUrl: cluster.db.url });
+    slow = await slowPng();
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await cluster?.stop();
+    await redis?.stop();
+  });
+
+  const ledger = (transId: string) => db.selectFrom('credit_ledger').select(['kind', 'amount']).where('ref', '=', transId).orderBy('id').execute();
+  const row = (transId: string) => db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
+  const live = () => cluster.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+  /** Waits (bounded) until the work is claimed by a worker. */
+  async function untilRunning(transId: string): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      if ((await row(transId)).status === 'running') return;
+      await sleep(50);
+    }
+    throw new Error('work never started');
+  }
+  /** Freezes all live workers but one, so we know which process takes the next work. */
+  function onlyOne(): { runner: Proc; frozen: Proc[]; thaw(): void } {
+    const [runner, ...frozen] = live();
+    for (const w of frozen) w.child.kill('SIGSTOP');
+    return { runner: runner!, frozen, thaw: () => frozen.forEach((w) => w.child.kill('SIGCONT')) };
+  }
+
+  it('a work started on one API process is run by a worker; progress and result are readable from the other', async () => {
+    const [a, b] = cluster.apiUrls as [string, string];
+    const token = await guest(a);
+    const uid = await upload(a, token, fixture('GreenMeadow.jpg'), 'GreenMeadow.jpg');
+    const transId = await transform(b, token, uid);
+    const end = await waitEnd([a, b], token, transId);
+    expect(end.status).toBe('finish');
+    for (const base of [a, b]) {
+      const res = await fetch(`${base}/web_api/v1/download/?${new URLSearchParams({ user_token: token, trans_id: transId })}`);
+      expect(res.status).toBe(200);
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1280, 1024]);
+    }
+    expect(await ledger(transId)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
+  });
+
+  it('a worker killed mid-work: another worker finishes it, and it is charged exactly once', async () => {
+    const [a, b] = cluster.apiUrls as [string, string];
+    const token = await guest(a);
+    const uid = await upload(a, token, slow, 'slow.png');
+    const one = onlyOne();
+    let transId: string;
+    try {
+      transId = await transform(b, token, uid);
+      await untilRunning(transId);
+      await one.runner.kill('SIGKILL');
+    } finally {
+      one.thaw();
+    }
+    const end = await waitEnd([a, b], token, transId);
+    expect(end.status).toBe('finish');
+    const r = await row(transId);
+    expect(r.attempts).toBe(2);
+    expect(r.result_w).toBe(1600);
+    expect(await ledger(transId)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
+    const lic = (await (await fetch(a + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) })).json()) as Envelope;
+    expect(lic.data.compress_used).toBe(1);
+    await cluster.startWorker();
+  });
+
+  it('a work whose worker is killed on every attempt ends failed, refunded once', async () => {
+    const [a] = cluster.apiUrls as [string];
+    const token = await guest(a);
+    const uid = await upload(a, token, slow, 'slow.png');
+    let transId = '';
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const one = onlyOne();
+      try {
+        if (attempt === 1) transId = await transform(a, token, uid);
+        // the work is (re)claimed by the one unfrozen worker
+        for (let i = 0; i < 600; i++) {
+          const r = await row(transId);
+          if (r.status === 'running' && r.attempts === attempt) break;
+          await sleep(50);
+        }
+        expect((await row(transId)).attempts).toBe(attempt);
+        await one.runner.kill('SIGKILL');
+      } finally {
+        one.thaw();
+      }
+      await cluster.startWorker();
+    }
+    const end = await waitEnd([a], token, transId);
+    expect(end.status).toBe('fatal');
+    expect(await ledger(transId)).toEqual([
+      { kind: 'compress_charge', amount: 1 },
+      { kind: 'compress_refund', amount: 1 },
+    ]);
+    const lic = (await (await fetch(a + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) })).json()) as Envelope;
+    expect(lic.data.compress_used).toBe(0);
+  });
+
+  it('Redis restarted (its data lost) with works queued: every work still completes, charged once', async () => {
+    const [a, b] = cluster.apiUrls as [string, string];
+    // one guest per work: a guest may run one work at a time
+    const works: { token: string; uid: string; id?: string }[] = [];
+    for (const f of ['rocket.jpg', 'chelsea.png', 'camera.png']) {
+      const token = await guest(a);
+      works.push({ token, uid: await upload(a, token, fixture(f), f) });
+    }
+    const workers = live();
+    for (const w of workers) w.child.kill('SIGSTOP');
+    try {
+      works[0]!.id = await transform(a, works[0]!.token, works[0]!.uid);
+      works[1]!.id = await transform(b, works[1]!.token, works[1]!.uid);
+      await redis.restart();
+      // started right after the restart: answered at once, delivered when the queue answers
+      works[2]!.id = await transform(b, works[2]!.token, works[2]!.uid);
+    } finally {
+      for (const w of workers) w.child.kill('SIGCONT');
+    }
+    for (const w of works) {
+      expect((await waitEnd([a, b], w.token, w.id!)).status).toBe('finish');
+      expect(await ledger(w.id!)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
+    }
+  });
+
+  it('no process crashed along the way (API processes and the workers not killed on purpose)', async () => {
+    for (const p of cluster.apis) expect(p.child.exitCode, p.log()).toBeNull();
+    expect(live().length).toBeGreaterThanOrEqual(2);
+  });
+});
