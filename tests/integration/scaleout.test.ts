@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { createTestDatabase, detectScaleout, startTcpProxy, type TcpProxy, type TestDatabase } from '../../server/testing/modes.js';
+import { fixture } from './processing-helpers.js';
 
 const avail = await detectScaleout();
 if (!avail.available) console.warn(`scale-out tests SKIPPED: ${avail.reason}`);
@@ -16,6 +17,16 @@ const post = async (base: string, path: string, body: Record<string, string> = {
   const res = await fetch(base + path, { method: 'POST', body: new URLSearchParams(body) });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Envelope };
 };
+const upload = async (base: string, token: string, name: string) => {
+  const fd = new FormData();
+  fd.set('user_token', token);
+  fd.set('job', 'compress');
+  fd.set('file', new Blob([fixture(name)]), name);
+  const res = await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd });
+  return { status: res.status, body: (await res.json()) as Envelope };
+};
+const uploadList = async (base: string, token: string) =>
+  (await post(base, '/web_api/v1/upload/list', { user_token: token, limit: '1000' })).body.data.datas.map((d: any) => d.uid as string).sort();
 
 describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
   let db: TestDatabase;
@@ -56,11 +67,17 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
 
   it('answers 503 "Service temporarily unavailable" while PostgreSQL is unreachable, then serves again with nothing lost', async () => {
     const before = (await post(srv.url, '/api/v2/guest_token')).body.data.token as string;
+    const kept = await upload(srv.url, before, 'rocket.jpg');
+    expect(kept.body.code).toBe(200);
     await proxy.stop();
     try {
+      const refused = await upload(srv.url, before, 'chelsea.png');
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: null });
       for (const [path, body] of [
         ['/api/v2/license', { guest_token_v2: before }],
         ['/api/v2/guest_token', {}],
+        ['/web_api/v1/upload/list', { user_token: before }],
       ] as const) {
         const r = await post(srv.url, path, body);
         expect(r.status).toBe(503);
@@ -81,6 +98,13 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
     }
     expect(lic!.status).toBe(200);
     expect(lic!.body).toMatchObject({ code: 200, data: { user_level: 'guest', max_num: 3 } });
+    // The upload made before the outage is still there; the one refused during it goes through on retry.
+    const retried = await upload(srv.url, before, 'chelsea.png');
+    expect(retried.body.code).toBe(200);
+    expect(await uploadList(srv.url, before)).toEqual([kept.body.data.data.uid, retried.body.data.data.uid].sort());
+    const src = await fetch(`${srv.url}/web_api/v1/download/src?${new URLSearchParams({ user_token: before, uid: kept.body.data.data.uid })}`);
+    expect(src.status).toBe(200);
+    expect((await src.arrayBuffer()).byteLength).toBeGreaterThan(0);
     const after = await post(srv.url, '/api/v2/guest_token');
     expect(after.body.code).toBe(200);
     expect(after.body.data.token).not.toBe(before);
