@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_ID_PRO } from '../../src/domain/constants.js';
 import { PLAN_LIMITS } from '../../src/domain/plans.js';
@@ -63,6 +64,17 @@ describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }
     await expect(kit.jobs.transform(p, { uid, jconfig: COMPRESS })).rejects.toMatchObject({ code: CODE.PARAM_ERROR, message: `At most ${batch} images can be processed at the same time` });
     const a = await kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', p.accountId).executeTakeFirstOrThrow();
     expect(a.compress_used).toBe(batch);
+  });
+
+  it('refuses a non-compress work on an image above the plan resolution, but compresses it', async () => {
+    const p = await guest(kit);
+    const big = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#335577' } }).jpeg().toBuffer();
+    const uid = await storeUpload(kit, p.accountId, big, 'big.jpg');
+    await expect(kit.jobs.transform(p, { uid, jconfig: JSON.stringify({ job: 'sharpen' }) })).rejects.toMatchObject({
+      code: CODE.PARAM_ERROR,
+      message: `The image is larger than ${PLAN_LIMITS.guest.maxMegapixels} MP, the limit of your plan`,
+    });
+    expect((await kit.jobs.transform(p, { uid, jconfig: COMPRESS })).trans_id).toBeTruthy();
   });
 
   it('pages the history newest first', async () => {

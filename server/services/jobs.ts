@@ -116,6 +116,9 @@ export class JobService {
     for (const s of parsed.value.steps)
       if (!engineFor(s.config.module)) throw paramError(`${s.config.module} is not available on this server yet`);
     if (input.zoom_type !== undefined && input.zoom_type !== '' && !ZOOM_TYPE.test(input.zoom_type)) throw paramError('zoom_type is invalid');
+    // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
+    if (parsed.value.job !== 'compress' && upload.w * upload.h > Math.floor(p.limits.maxMegapixels * 1e6))
+      throw paramError(`The image is larger than ${p.limits.maxMegapixels} MP, the limit of your plan`);
 
     const transId = randomUUID();
     const now = Date.now();

@@ -45,8 +45,8 @@ describe('processing over HTTP', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 640, 427]);
     expect(out.length).toBeLessThan(input.length);
 
-    // Download link with the token only in a cookie (a navigation), and the inline preview.
-    const byCookie = await c.raw('/web_api/v1/download/', { trans_id: transId }, { headers: { cookie: `guest_token=${c.token}` } });
+    // Download link with the token only in a cookie (a navigation; path without the trailing slash too), and the inline preview.
+    const byCookie = await c.raw('/web_api/v1/download', { trans_id: transId }, { headers: { cookie: `guest_token=${c.token}` } });
     expect(Buffer.from(await byCookie.arrayBuffer()).equals(out)).toBe(true);
     const pv = await c.raw('/web_api/v1/preview', { trans_id: transId }, { headers: { cookie: `guest_token=${c.token}` } });
     expect(pv.headers.get('content-disposition')).toMatch(/^inline/);

@@ -35,13 +35,16 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
       .send(blobs.stream(key));
   }
 
-  app.get('/web_api/v1/download/', async (req, reply) => {
-    const f = await fieldsOf(req);
-    const p = await principalOf(req, ctx);
-    const job = await jobs.finished(p, str(f.trans_id));
-    const r = await resultOf(job, str(f.zoom_type));
-    return sendBlob(reply, r.key, r.ext, r.name, 'attachment');
-  });
+  // The spec's path ends in '/'; the bare form is accepted too (Fastify matches slashes strictly).
+  for (const url of ['/web_api/v1/download/', '/web_api/v1/download']) {
+    app.get(url, async (req, reply) => {
+      const f = await fieldsOf(req);
+      const p = await principalOf(req, ctx);
+      const job = await jobs.finished(p, str(f.trans_id));
+      const r = await resultOf(job, str(f.zoom_type));
+      return sendBlob(reply, r.key, r.ext, r.name, 'attachment');
+    });
+  }
 
   app.get('/web_api/v1/preview', async (req, reply) => {
     const f = await fieldsOf(req);
@@ -94,9 +97,11 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return sendZip(reply, await jobs.bulkWorks(p, idList(f.trans_ids)));
   });
 
-  app.get('/api/v2/download/all/', async (req, reply) => {
-    const f = await fieldsOf(req);
-    const p = await principalOf(req, ctx, ['guest_token_v2', 'user_token', 'token']);
-    return sendZip(reply, await jobs.bundleWorks(p, str(f.download_all_id)));
-  });
+  for (const url of ['/api/v2/download/all/', '/api/v2/download/all']) {
+    app.get(url, async (req, reply) => {
+      const f = await fieldsOf(req);
+      const p = await principalOf(req, ctx, ['guest_token_v2', 'user_token', 'token']);
+      return sendZip(reply, await jobs.bundleWorks(p, str(f.download_all_id)));
+    });
+  }
 }
