@@ -86,7 +86,7 @@ export const thumbsUp = (transId: string, up: boolean) =>
 
 /** Analytics: fire and forget; a lost event must never disturb the user. */
 export function report(event: string, payload: Record<string, unknown> = {}): void {
-  api.post('/api/report', { event, payload }).catch(() => undefined);
+  api.post('/api/report', { event, data: payload }).catch(() => undefined);
 }
 
 export async function workflowList(page: number, limit: number) {

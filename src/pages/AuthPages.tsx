@@ -6,22 +6,23 @@ import { ApiError } from '../api/client.js';
 import { errorText } from '../app/handleError.js';
 import { L, useLang } from '../app/lang.js';
 import { localizedPath } from '../domain/rules.js';
+import { ACCOUNT_TEXT, emailError, registerErrors } from '../domain/account.js';
 import { useUser } from '../stores/user.js';
 import { usePageTitle } from './usePageTitle.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Spec §5: 8 to 48 characters, letters and numbers. */
-const PASSWORD = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d!@#$%^&*._-]{8,48}$/;
+/** The shared form rules (src/domain/account.ts) answer in English; the page shows its translation. */
+const KEY_OF: Record<string, string> = {
+  [ACCOUNT_TEXT.required]: 'required',
+  [ACCOUNT_TEXT.email]: 'email',
+  [ACCOUNT_TEXT.password]: 'password',
+  [ACCOUNT_TEXT.passwordMismatch]: 'mismatch',
+};
 
 export function validateRegistration(email: string, password: string, confirm: string): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (!email) errors.email = 'required';
-  else if (!EMAIL.test(email)) errors.email = 'email';
-  if (!password) errors.password = 'required';
-  else if (!PASSWORD.test(password)) errors.password = 'password';
-  if (!confirm) errors.confirm = 'required';
-  else if (confirm !== password) errors.confirm = 'mismatch';
-  return errors;
+  const errs = registerErrors({ email, password, confirm_password: confirm });
+  const out: Record<string, string> = {};
+  for (const [field, text] of Object.entries(errs)) out[field === 'confirm_password' ? 'confirm' : field] = KEY_OF[text] ?? 'required';
+  return out;
 }
 
 function Field({ id, label, type, value, onChange, error, autoComplete }: { id: string; label: string; type: string; value: string; onChange(v: string): void; error?: string; autoComplete?: string }) {
@@ -53,8 +54,8 @@ export function LoginPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs: Record<string, string> = {};
-    if (!email) errs.email = t('auth.required');
-    else if (!EMAIL.test(email)) errs.email = t('auth.invalidEmail');
+    const emailProblem = emailError(email);
+    if (emailProblem) errs.email = emailProblem === ACCOUNT_TEXT.required ? t('auth.required') : t('auth.invalidEmail');
     if (!password) errs.password = t('auth.required');
     setErrors(errs);
     if (Object.keys(errs).length) return;

@@ -38,7 +38,7 @@ export function startProcessing(cfg: JobConfig): StartResult {
   }
   if (!localStorage.getItem('pixmill.firstProcessReported')) {
     localStorage.setItem('pixmill.firstProcessReported', '1');
-    endpoints.report('first-image process', { job: cfg.job });
+    endpoints.report('first_image_process', { job: cfg.job });
   }
   void pump();
   return 'started';
@@ -100,6 +100,7 @@ async function runOne(work: Work): Promise<void> {
     return;
   }
   update(work.cid, { transId });
+  void endpoints.siteAjax('credit_transform', { trans_id: transId }).catch(() => undefined);
 
   const isWorkflow = work.params ? isWorkflowJob(work.params as JobConfig) : false;
   for (;;) {

@@ -168,7 +168,7 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
 
   const paneView = tab === 2 ? { w: view.w, h: view.h } : view;
   // The displayed image box: contained in fit mode, natural size at 1:1.
-  const fit = Math.min(paneView.w / (natural.w || 1), paneView.h / (natural.h || 1), 1);
+  const fit = Math.min(paneView.w / (natural.w || 1), paneView.h / (natural.h || 1));
   const box = zoom === 'fit' ? { w: natural.w * fit, h: natural.h * fit } : natural;
   const at = zoom === 'fit' ? { x: (paneView.w - box.w) / 2, y: (paneView.h - box.h) / 2 } : clampOffset(offset, natural, paneView);
 

@@ -69,19 +69,16 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
           {shortenFilename(work.filename)}
           {work.sample && <span className="badge">{t('sample')}</span>}
         </span>
-        <span className="work-size">
-          {work.w > 0 && (
-            <>
-              {t('originalSize')}: {work.w}×{work.h}
-              {work.operation && (
-                <>
-                  {' · '}
-                  {t('outputSize')}: <span data-testid="output-size">{out.w}×{out.h}</span>
-                </>
-              )}
-            </>
-          )}
-        </span>
+        {work.w > 0 && (
+          <span className="work-size">
+            {t('originalSize')}: {work.w}×{work.h}
+          </span>
+        )}
+        {work.w > 0 && work.operation && (
+          <span className="work-size">
+            {t('outputSize')}: <span data-testid="output-size">{out.w}×{out.h}</span>
+          </span>
+        )}
         <span className={`work-status ${work.status === 'processFailed' ? 'warn' : ''}`} role="status">
           {t(statusKey(work.status) as 'status.ready')}
           {busy && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
