@@ -23,13 +23,13 @@ const png = (w: number, h: number) => sharp({ create: { width: w, height: h, cha
 describe('samples', () => {
   it('the shipped manifest (if generated) has the documented shape and every file is served', async () => {
     const real = srv.ctx.services.samples.dir;
-    const r = await fetch(srv.url + '/api/v2/sample/info').then((x) => x.json());
+    const r = (await fetch(srv.url + '/api/v2/sample/info').then((x) => x.json())) as { code: number; data: Record<string, any[]> };
     expect(r.code).toBe(200);
     if (!fs.existsSync(path.join(real, 'manifest.json'))) {
       expect(r.data).toEqual({});
       return;
     }
-    for (const [type, list] of Object.entries(r.data as Record<string, any[]>)) {
+    for (const [type, list] of Object.entries(r.data)) {
       expect(Array.isArray(list)).toBe(true);
       list.forEach((e, num) => {
         expect(e).toEqual({ name: expect.any(String), original: expect.stringMatching(/^\/samples\//), processed: expect.stringMatching(/^\/samples\//), w: expect.any(Number), h: expect.any(Number) });
@@ -55,7 +55,7 @@ describe('samples', () => {
       fs.writeFileSync(path.join(samplesDir, 'secret.txt'), 'no');
       const manifest = { enlarge: [{ name: 'cat', original: '/samples/enlarge/cat.png', processed: '/samples/enlarge/cat-x{scale}.png', w: 40, h: 30 }], broken: 'x' };
       fs.writeFileSync(path.join(samplesDir, 'manifest.json'), JSON.stringify(manifest));
-      const info = await fetch(srv.url + '/api/v2/sample/info').then((x) => x.json());
+      const info = (await fetch(srv.url + '/api/v2/sample/info').then((x) => x.json())) as { data: unknown };
       expect(info.data).toEqual({ enlarge: manifest.enlarge });
 
       const size = async (q: string) => {

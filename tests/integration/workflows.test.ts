@@ -92,7 +92,7 @@ describe('workflows', () => {
     expect(p3.body.data.datas.map((d: { name: string }) => d.name)).toEqual(['w2', 'w1', 'w0']);
     expect((await c.get('/api/work_flow/list', { page: '4' })).body.data.datas).toEqual([]);
     expect((await c.get('/api/work_flow/list', { page: '2', limit: '5' })).body.data).toMatchObject({ current_page: 2, last_page: 5 });
-    for (const q of [{ page: '0' }, { page: 'x' }, { limit: '0' }, { limit: '1000' }]) expect((await c.get('/api/work_flow/list', q)).body.code).toBe(10001);
+    for (const q of [{ page: '0' }, { page: 'x' }, { limit: '0' }, { limit: '1000' }] as Record<string, string>[]) expect((await c.get('/api/work_flow/list', q)).body.code).toBe(10001);
     const empty = await Caller.user(srv, 'wf-empty@example.com');
     expect((await empty.get('/api/work_flow/list')).body.data).toEqual({ datas: [], current_page: 1, total: 0, last_page: 1, per_page: 10 });
   });
