@@ -9,7 +9,8 @@ import { creditsLeft, isSubscriber } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
 import { ApiError, notFound, paramError } from '../http/envelope.js';
 import type { Job } from '../repositories/schema.js';
-import { EmbeddedJobQueue, type JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { createJobQueue } from '../jobs/queues.js';
 import { countActive, findOwnedJob, findUpload, findReadyUpload, historyPage, queuePosition, setThumbsup } from '../jobs/repository.js';
 import { JobRunner } from '../jobs/runner.js';
 import { serverLogger } from '../jobs/log.js';
@@ -69,8 +70,8 @@ export class JobService {
 
   constructor(private readonly deps: Deps) {
     const log = serverLogger(deps.config.logLevel);
-    if (deps.config.redisUrl) log.warn({}, 'REDIS_URL is set but the BullMQ queue is not built yet; using the jobs-table queue');
-    this.queue = new EmbeddedJobQueue(deps.db, log);
+    const refund = (transId: string) => deps.services.credits.refund(transId);
+    this.queue = createJobQueue(deps.config, { db: deps.db, log, refund });
     this.runner = new JobRunner({
       config: deps.config,
       db: deps.db,
@@ -81,7 +82,7 @@ export class JobService {
         const account = await deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
         return deps.services.license.levelOf(account);
       },
-      refund: (transId) => deps.services.credits.refund(transId),
+      refund,
     });
   }
 
@@ -89,8 +90,10 @@ export class JobService {
     return this.runner.start();
   }
 
-  stopRunner(): Promise<void> {
-    return this.runner.stop();
+  /** Stops the runner and closes the queue's connections (called once, when the process context closes). */
+  async stopRunner(): Promise<void> {
+    await this.runner.stop();
+    await this.queue.stop();
   }
 
   /** Live processing threads of this process (0 when the runner is not started here). */
