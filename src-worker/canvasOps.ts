@@ -5,10 +5,17 @@ import type { ImageMime, ImageOps } from './fitPlan.js';
 
 export type CanvasImage = ImageBitmap | OffscreenCanvas;
 
+/** pica's own canvas factory looks for `document` (absent in a worker): always OffscreenCanvas here. */
+class OffscreenPica extends Pica {
+  override createCanvas(width: number, height: number): OffscreenCanvas {
+    return new OffscreenCanvas(width, height);
+  }
+}
+
 let picaInstance: Pica | undefined;
-/** One pica for the worker's lifetime (its setup compiles wasm); 'ww' off: we already are the worker. */
+/** One pica for the worker's lifetime (its setup compiles wasm and may start tile workers). */
 function pica(): Pica {
-  picaInstance ??= new Pica({ features: ['js', 'wasm'] });
+  picaInstance ??= new OffscreenPica({ features: ['js', 'wasm', 'ww'] });
   return picaInstance;
 }
 

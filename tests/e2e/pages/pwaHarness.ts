@@ -1,0 +1,52 @@
+/** Page object for the upload harness (src/pwa/harness): the real upload manager, Dexie and service worker. */
+import path from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export const HARNESS_PATH = '/src/pwa/harness/upload-harness.html';
+export const fixture = (name: string) => path.resolve(import.meta.dirname, '../../fixtures', name);
+
+export class UploadHarness {
+  constructor(readonly page: Page) {}
+
+  async open(params: Record<string, string> = {}): Promise<void> {
+    await this.page.goto(`${HARNESS_PATH}?${new URLSearchParams(params)}`);
+    await expect(this.page.locator('main[data-ready="1"]')).toBeVisible();
+  }
+
+  async drop(...files: string[]): Promise<void> {
+    await this.page.getByTestId('file-input').setInputFiles(files);
+  }
+
+  works(): Locator {
+    return this.page.getByTestId('works').locator('li');
+  }
+
+  work(status: string): Locator {
+    return this.page.locator(`[data-testid="works"] li[data-status="${status}"]`);
+  }
+
+  messages(): Locator {
+    return this.page.getByTestId('messages');
+  }
+
+  runtime(): Promise<string> {
+    return this.page.evaluate(() => (window as any).__harness.runtime());
+  }
+
+  events(): Promise<{ cid: string; status: string; progress?: number; uid?: string; w?: number; h?: number; filesize?: number }[]> {
+    return this.page.evaluate(() => (window as any).__harness.events);
+  }
+
+  longTasks(): Promise<{ start: number; duration: number }[]> {
+    return this.page.evaluate(() => (window as any).__harness.longTasks);
+  }
+
+  /** The server's own record of the user's uploads (POST /web_api/v1/upload/list). */
+  serverUploads(): Promise<{ uid: string; name: string; file_size: number; w: number; h: number }[]> {
+    return this.page.evaluate(async () => {
+      const body = new URLSearchParams({ user_token: localStorage.getItem('harness-token') ?? '', limit: '1000' });
+      const env = await (await fetch('/web_api/v1/upload/list', { method: 'POST', body })).json();
+      return env.data.datas;
+    });
+  }
+}

@@ -1,0 +1,54 @@
+// A guest drops the 16 MB 5640×3172 JPEG: the worker resizes it under the guest plan, the upload
+// lands on the real server, and the page's main thread never blocks for more than 200 ms meanwhile.
+import { expect, test } from '@playwright/test';
+import { fixture, UploadHarness } from './pages/pwaHarness.js';
+
+const MB = 1024 * 1024;
+
+test('guest: 16 MB image resized in the worker to ≤ 2.8 MP and ≤ 5 MB, uploaded, no long task > 200 ms', async ({ page }) => {
+  const h = new UploadHarness(page);
+  await h.open({ level: 'guest', job: 'enlarge' });
+  expect(await h.runtime()).toBe('worker');
+  // The long-task check below means something only if the browser reports long tasks.
+  expect(await page.evaluate(() => PerformanceObserver.supportedEntryTypes)).toContain('longtask');
+  const t0 = await page.evaluate(() => performance.now());
+  await h.drop(fixture('elephants-5640x3172.jpg'));
+  const done = h.work('ready');
+  await expect(done).toHaveCount(1, { timeout: 90_000 });
+  const t1 = await page.evaluate(() => performance.now());
+
+  const w = Number(await done.getAttribute('data-w'));
+  const hgt = Number(await done.getAttribute('data-h'));
+  const uid = await done.getAttribute('data-uid');
+  expect(w * hgt).toBeLessThanOrEqual(2.8e6);
+  expect(w / hgt).toBeCloseTo(5640 / 3172, 1);
+  // What the server stored is the resized file, not the 16 MB original.
+  const stored = (await h.serverUploads()).find((u) => u.uid === uid);
+  expect(stored).toBeDefined();
+  expect(stored!.w * stored!.h).toBeLessThanOrEqual(2.8e6);
+  expect(stored!.file_size).toBeLessThanOrEqual(5 * MB);
+
+  const statuses = (await h.events()).map((e) => e.status);
+  expect(statuses).toContain('resizing');
+  expect(statuses.at(-1)).toBe('ready');
+
+  const tasks = (await h.longTasks()).filter((t) => t.start >= t0 && t.start <= t1);
+  expect(tasks.filter((t) => t.duration > 200), JSON.stringify(tasks)).toEqual([]);
+});
+
+test('validation and batch limits answer with the i18n keys, nothing is uploaded', async ({ page }, info) => {
+  const h = new UploadHarness(page);
+  await h.open({ level: 'guest', job: 'enlarge' });
+  const txt = info.outputPath('notes.txt');
+  const fake = info.outputPath('fake.png');
+  const fs = await import('node:fs');
+  fs.writeFileSync(txt, 'hello');
+  fs.writeFileSync(fake, 'GIF89a not a png');
+  await h.drop(txt);
+  await expect(h.messages()).toContainText('notes.txt: upload:onlyJpgPng');
+  await h.drop(fake);
+  await expect(h.messages()).toContainText('fake.png: upload:invalidFileType');
+  await h.drop(fixture('rocket.jpg'), fixture('chelsea.png'));
+  await expect(h.messages()).toContainText('upload:onlyPaidMultiple');
+  await expect(h.works()).toHaveCount(0);
+});
