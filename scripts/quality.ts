@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { engineFor } from '../server/engines/registry.js';
 import type { EngineContext, EngineImage } from '../server/engines/types.js';
 import { defaultParams, type ModuleName, type ModuleParams } from '../src/domain/modules.js';
@@ -135,7 +135,7 @@ async function writeSheet(rows: { label: string; input: Buffer; output: Buffer }
   const cell = 300, gap = 6, perRow = 2;
   const lines = Math.ceil(rows.length / perRow);
   const W = perRow * (2 * cell + gap) + (perRow + 1) * gap * 2, H = lines * (cell + gap) + gap;
-  const comps: sharp.OverlayOptions[] = [];
+  const comps: OverlayOptions[] = [];
   for (let i = 0; i < rows.length; i++) {
     const top = gap + Math.floor(i / perRow) * (cell + gap);
     const left0 = gap * 2 + (i % perRow) * (2 * cell + gap + gap * 2);

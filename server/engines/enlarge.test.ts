@@ -46,6 +46,12 @@ describe('enlarge (ESRGAN)', () => {
     expect([px.w, px.h]).toEqual([21 * scale, 17 * scale]);
   });
 
+  it('refuses an output above the largest side with a clear error, before any inference', async () => {
+    const { default: sharp } = await import('sharp');
+    const data = await sharp({ create: { width: 2100, height: 10, channels: 3, background: '#808080' } }).png().toBuffer();
+    await expect(enlargeEngine.run({ data, width: 2100, height: 10, format: 'png' }, params({ scale: 8 }), ctx())).rejects.toThrow(/at most 16384 px/);
+  });
+
   it('remove_blur raises edge contrast; suppress_noise smooths', async () => {
     const img = await input('chelsea.png', { crop: { left: 150, top: 80, width: 48, height: 48 } });
     const run = async (p: Record<string, unknown>) => rgbOf((await enlargeEngine.run(img, params({ scale: 2, ...p }), ctx())).data);

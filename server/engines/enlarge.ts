@@ -8,8 +8,11 @@
 import sharp from 'sharp';
 import type { Engine } from './types.js';
 import { upscaleTiled } from './esrgan.js';
-import { clamp, decodeRgb, encode, estimateBlur, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { clamp, clamp255, decodeRgb, encode, estimateBlur, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 import type { EsrganScale, EsrganSize } from './models.js';
+
+/** Largest output side we produce (JPEG allows 65535, but memory and the 5-minute limit do not). */
+export const ENLARGE_MAX_SIDE = 16384;
 
 export interface EnlargeSettings {
   scale: number;
@@ -51,11 +54,38 @@ export function preDenoise(img: Rgb, strength: number): Rgb {
   return fromPlanes(yccToRgb(ycc), img.w, img.h);
 }
 
+/**
+ * Luma unsharp mask on the (possibly huge) upscaled image, in strips of rows so memory stays
+ * bounded: the luma change is added equally to R, G and B, which is a pure luma edit.
+ */
 export function postSharpen(img: Rgb, strength: number, scale: number): Rgb {
   if (strength <= 0) return img;
-  const ycc = rgbToYcc(toPlanes(img));
-  ycc[0] = unsharp(ycc[0]!, img.w, img.h, 0.6 + 0.25 * scale, (strength / 100) * 0.8, 1.5);
-  return fromPlanes(yccToRgb(ycc), img.w, img.h);
+  const { w, h, data } = img;
+  const sigma = 0.6 + 0.25 * scale;
+  const amount = (strength / 100) * 0.8;
+  const threshold = 1.5;
+  const margin = Math.ceil(sigma * 3) + 1;
+  const strip = Math.max(64, Math.floor(4_000_000 / w));
+  const out = new Uint8Array(data.length);
+  for (let y0 = 0; y0 < h; y0 += strip) {
+    const y1 = Math.min(h, y0 + strip);
+    const a = Math.max(0, y0 - margin), b = Math.min(h, y1 + margin);
+    const sh = b - a;
+    const Y = new Float32Array(w * sh);
+    for (let i = 0, j = a * w * 3; i < Y.length; i++, j += 3) Y[i] = 0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!;
+    const sharp = unsharp(Y, w, sh, sigma, amount, threshold);
+    for (let y = y0; y < y1; y++) {
+      const r = (y - a) * w;
+      for (let x = 0; x < w; x++) {
+        const d = sharp[r + x]! - Y[r + x]!;
+        const j = (y * w + x) * 3;
+        out[j] = clamp255(data[j]! + d);
+        out[j + 1] = clamp255(data[j + 1]! + d);
+        out[j + 2] = clamp255(data[j + 2]! + d);
+      }
+    }
+  }
+  return { w, h, data: out };
 }
 
 export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: string, threads: number, onProgress: (f: number) => void): Promise<Rgb> {
@@ -77,6 +107,8 @@ export const enlargeEngine: Engine = {
     const img = await decodeRgb(input.data);
     const s = enlargeSettings(params, img);
     if (![2, 4, 6, 8].includes(s.scale)) throw new Error(`unsupported scale ${s.scale}`);
+    if (Math.max(img.w, img.h) * s.scale > ENLARGE_MAX_SIDE)
+      throw new Error(`the enlarged image would be ${img.w * s.scale}×${img.h * s.scale} px; at most ${ENLARGE_MAX_SIDE} px a side can be produced`);
     ctx.onProgress(0.02);
     const clean = preDenoise(img, s.suppressNoise * 0.6);
     const up = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.05 + 0.85 * f));

@@ -1,0 +1,96 @@
+/**
+ * Engine benchmark: per-module median of 3 runs on a 2.8 MP photo (LadyBird.jpg cropped to
+ * 2048×1367), plus ESRGAN-slim x2 on one 256×256 tile on onnxruntime vs tfjs-backend-wasm,
+ * measured in the same run (quote the ratio; the machine is shared).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import * as ort from 'onnxruntime-node';
+import { engineFor } from '../server/engines/registry.js';
+import { ensureModel, MODEL_SOURCES, session } from '../server/engines/models.js';
+import type { EngineContext, EngineImage } from '../server/engines/types.js';
+import { MODULES, defaultParams, type ModuleName, type ModuleParams } from '../src/domain/modules.js';
+
+interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return (performance.now() - t0) / 1000;
+}
+
+export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]; threads?: number; log?: (s: string) => void } = {}): Promise<Row[]> {
+  const runs = opts.runs ?? 3;
+  const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
+  const log = opts.log ?? ((s: string) => process.stdout.write(`  ${s}\n`));
+  const modelsDir = path.resolve(process.env.MODELS_DIR || path.join(root, 'models'));
+  const ctx: EngineContext = { threads, modelsDir, level: 'pro' as EngineContext['level'], onProgress: () => {} };
+  const { data, info } = await sharp(readFileSync(path.join(root, 'tests', 'fixtures', 'LadyBird.jpg')))
+    .rotate()
+    .resize(2048, 1367, { fit: 'cover' })
+    .jpeg({ quality: 92 })
+    .toBuffer({ resolveWithObject: true });
+  const img: EngineImage = { data, width: info.width, height: info.height, format: 'jpeg' };
+  const mp = (info.width * info.height) / 1e6;
+  const rows: Row[] = [];
+
+  // ORT vs tfjs-wasm on the same 256×256 tile
+  const tile = new Float32Array(3 * 256 * 256).map((_, i) => (i * 2654435761) % 256);
+  const s = await session(modelsDir, 'esrgan-slim-x2.onnx', threads);
+  await s.run({ input: new ort.Tensor('float32', tile, [1, 3, 256, 256]) }); // warm-up
+  const ortT: number[] = [];
+  for (let i = 0; i < runs; i++) ortT.push(await time(() => s.run({ input: new ort.Tensor('float32', tile, [1, 3, 256, 256]) })));
+  const { loadLayersReference, tfjsWasm } = await import('../server/engines/convert/tfjsReference.js');
+  const tf = await tfjsWasm();
+  const json = MODEL_SOURCES.find((m) => m.file === 'esrgan-slim-x2.onnx')!.sources()[0]!;
+  const model = await loadLayersReference(json);
+  const nchw = tf.tensor4d(tile, [1, 3, 256, 256]);
+  const x = tf.transpose(nchw, [0, 2, 3, 1]);
+  nchw.dispose();
+  const predict = async () => {
+    const y = model.predict(x) as ReturnType<typeof tf.tensor>;
+    await y.data();
+    y.dispose();
+  };
+  await predict(); // warm-up
+  const tfT: number[] = [];
+  for (let i = 0; i < runs; i++) tfT.push(await time(predict));
+  x.dispose();
+  rows.push({ name: 'esrgan-slim x2 256² tile, onnxruntime', value: median(ortT), unit: 's', note: `${threads} threads` });
+  rows.push({ name: 'esrgan-slim x2 256² tile, tfjs-wasm', value: median(tfT), unit: 's', note: 'tfjs-backend-wasm 4.11, 1 thread (no worker threads in Node)' });
+  rows.push({ name: 'ratio tfjs-wasm / onnxruntime', value: median(tfT) / median(ortT), unit: '×' });
+  log(`tile: ort ${median(ortT).toFixed(3)} s, tfjs ${median(tfT).toFixed(3)} s`);
+
+  for (const f of MODEL_SOURCES.map((m) => m.file)) ensureModel(modelsDir, f); // conversion is not part of a job
+  const modules: ModuleName[] = opts.modules ?? [...MODULES];
+  for (const m of modules) {
+    const engine = engineFor(m)!;
+    const params: ModuleParams = defaultParams(m);
+    await engine.run(img, params, ctx).catch(() => undefined); // warm sessions; errors surface below
+    const ts: number[] = [];
+    for (let i = 0; i < runs; i++) ts.push(await time(() => engine.run(img, params, ctx)));
+    rows.push({ name: `${m} ${info.width}×${info.height}`, value: median(ts), unit: 's', note: `median of ${runs}, ${mp.toFixed(2)} MP, defaults` });
+    log(`${m}: ${ts.map((t) => t.toFixed(2)).join(', ')} s`);
+  }
+  // heavier enlarge settings, one run each: must stay well below the 5-minute job limit
+  for (const p of [
+    { scale: 2, quality: 'best' },
+    { scale: 4, quality: 'high' },
+  ] as const) {
+    const t = await time(() => engineFor('enlarge')!.run(img, { ...defaultParams('enlarge'), ...p }, ctx));
+    rows.push({ name: `enlarge x${p.scale} ${p.quality} ${info.width}×${info.height}`, value: t, unit: 's', note: 'one run' });
+    log(`enlarge x${p.scale} ${p.quality}: ${t.toFixed(2)} s`);
+  }
+  return rows;
+}
