@@ -155,18 +155,22 @@ export class JobRunner {
     const { db, blobs } = this.d;
     const resultKey = blobs.newKey('results', extOf(out.format));
     const written = [resultKey];
-    await blobs.write(resultKey, out.data);
-    let extras: Record<string, string> | null = null;
-    for (const [variant, extra] of Object.entries(out.extras)) {
-      const key = blobs.newKey('results', extra.format.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'bin');
-      await blobs.write(key, extra.data);
-      written.push(key);
-      (extras ??= {})[variant] = key;
+    let ok = false;
+    try {
+      await blobs.write(resultKey, out.data);
+      let extras: Record<string, string> | null = null;
+      for (const [variant, extra] of Object.entries(out.extras)) {
+        const key = blobs.newKey('results', extra.format.replace(/[^a-z0-9]/gi, '').toLowerCase() || 'bin');
+        written.push(key);
+        await blobs.write(key, extra.data);
+        (extras ??= {})[variant] = key;
+      }
+      const steps = (JSON.parse(job.steps_json) as unknown[]).length;
+      ok = await markFinished(db, job.trans_id, this.runnerId, { resultKey, format: out.format, width: out.width, height: out.height, extras }, steps - 1, Date.now());
+    } finally {
+      // Not recorded (disk full, or the work ended another way meanwhile): keep no orphan files.
+      if (!ok) for (const k of written) await blobs.remove(k).catch(() => undefined);
     }
-    const steps = (JSON.parse(job.steps_json) as unknown[]).length;
-    const ok = await markFinished(db, job.trans_id, this.runnerId, { resultKey, format: out.format, width: out.width, height: out.height, extras }, steps - 1, Date.now());
-    // The work ended another way meanwhile (e.g. failed by an operator): keep no orphan files.
-    if (!ok) for (const k of written) await blobs.remove(k);
   }
 
 }
