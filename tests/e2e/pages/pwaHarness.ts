@@ -8,8 +8,9 @@ export const fixture = (name: string) => path.resolve(import.meta.dirname, '../.
 export class UploadHarness {
   constructor(readonly page: Page) {}
 
-  async open(params: Record<string, string> = {}): Promise<void> {
-    await this.page.goto(`${HARNESS_PATH}?${new URLSearchParams(params)}`);
+  /** `base`: another server's origin (tests that start their own server); default the config's baseURL. */
+  async open(params: Record<string, string> = {}, base = ''): Promise<void> {
+    await this.page.goto(`${base}${HARNESS_PATH}?${new URLSearchParams(params)}`);
     await expect(this.page.locator('main[data-ready="1"]')).toBeVisible();
   }
 
@@ -39,6 +40,25 @@ export class UploadHarness {
 
   longTasks(): Promise<{ start: number; duration: number }[]> {
     return this.page.evaluate(() => (window as any).__harness.longTasks);
+  }
+
+  /** Upload items as stored in IndexedDB (without their bytes). */
+  storedUploads(): Promise<{ cid: string; uid?: string; acked: number[]; uploadStatus: string; totalSlices: number }[]> {
+    return this.page.evaluate(
+      () =>
+        new Promise((resolve, reject) => {
+          const open = indexedDB.open('pixmill');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const req = open.result.transaction('uploads').objectStore('uploads').getAll();
+            req.onsuccess = () => {
+              resolve(req.result.map(({ bytes, ...rest }: any) => rest));
+              open.result.close();
+            };
+            req.onerror = () => reject(req.error);
+          };
+        }),
+    );
   }
 
   /** The server's own record of the user's uploads (POST /web_api/v1/upload/list). */
