@@ -125,7 +125,7 @@ describe('processing over HTTP', () => {
     expect(await ledgerKinds(srv, transId)).toEqual(['compress_charge', 'compress_refund']);
     expect((await c.license()).compress_used).toBe(0);
     const dl = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token });
-    expect((await dl.json()).code).toBe(CODE.PARAM_ERROR);
+    expect(((await dl.json()) as { code: number }).code).toBe(CODE.PARAM_ERROR);
   });
 
   it('kills a work past JOB_TIMEOUT_MS: fatal with timeout, credit refunded', async () => {
