@@ -1,0 +1,102 @@
+/**
+ * `npm run bench` section "load": the scale-out deployment on loopback (2 API + 2 worker processes,
+ * PostgreSQL + BullMQ) under the client-flow load of scripts/loadtest.ts, an autocannon pass on
+ * progress polls, then the hostile-input run of scripts/hostile.ts twice (RSS after each pass shows
+ * whether memory stays bounded). Bounded to about 2 minutes; reports "skipped" without the services.
+ */
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { detectScaleout } from '../server/testing/modes.js';
+import { runHostile } from '../scripts/hostile.js';
+import { runLoad, startLoadCluster, type Envelope } from '../scripts/loadtest.js';
+
+interface AutocannonResult {
+  requests: { total: number; average: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx?: number;
+}
+// autocannon ships no type declarations; this is the part used here.
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: { url: string; connections: number; duration: number; pipelining: number }) => Promise<AutocannonResult>;
+
+export interface BenchRow {
+  name: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+const CLIENTS = 200;
+const HOSTILE = 1000;
+
+const sum = (o: Record<string, number>, prefix: string) => Math.round(Object.entries(o).filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v, 0));
+
+/** autocannon on one progress URL per API process, at once, for a few seconds. */
+async function pollSaturation(urls: string[], seconds: number) {
+  const results = await Promise.all(urls.map((url) => autocannon({ url, connections: 25, duration: seconds, pipelining: 1 })));
+  const lat = results.map((r) => r.latency);
+  return {
+    requests: results.reduce((a, r) => a + r.requests.total, 0),
+    rps: Math.round(results.reduce((a, r) => a + r.requests.average, 0)),
+    p50: Math.max(...lat.map((l) => l.p50)),
+    p99: Math.max(...lat.map((l) => l.p99)),
+    errors: results.reduce((a, r) => a + r.errors + r.timeouts + (r.non2xx ?? 0), 0),
+  };
+}
+
+export async function benchLoad(): Promise<BenchRow[]> {
+  const avail = await detectScaleout();
+  if (!avail.available) throw new Error(`scale-out services not answering: ${avail.reason}`);
+  const c = await startLoadCluster(2, 2);
+  try {
+    const load = await runLoad(c, { clients: CLIENTS, pollMs: 2000, limitMs: 60_000 });
+
+    // one finished work to poll from every API process
+    const base = c.apiUrls[0]!;
+    const g = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+    const token = g.data.token;
+    const fd = new FormData();
+    fd.set('user_token', token);
+    fd.set('job', 'compress');
+    fd.set('file', new Blob([await sharp({ create: { width: 64, height: 64, channels: 3, background: '#406080' } }).jpeg().toBuffer()]), 'poll.jpg');
+    const up = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{ data: { uid: string } }>;
+    const jconfig = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } });
+    const tr = (await (await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig }) })).json()) as Envelope<{ trans_id: string }>;
+    const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
+    const progressUrls = c.apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`);
+    const sat = await pollSaturation(progressUrls, 6);
+
+    const hostile1 = await runHostile(c, { count: HOSTILE, concurrency: 16, limitMs: 40_000 });
+    const hostile2 = await runHostile(c, { count: HOSTILE, concurrency: 16, limitMs: 40_000 });
+    const l = load.latencyMs;
+    const rows: BenchRow[] = [
+      { name: 'load: simulated clients', value: load.clients, unit: 'clients', note: '2 API + 2 worker processes, PostgreSQL + BullMQ, loopback' },
+      { name: 'load: requests', value: load.requests, unit: 'req', note: `${load.durationS} s` },
+      { name: 'load: errors', value: load.errors, unit: 'errors', note: load.errorSamples.slice(0, 2).join(' ; ') || 'goal 0' },
+      { name: 'load: works completed', value: load.worksCompleted, unit: 'works', note: `failed ${load.worksFailed}, unfinished ${load.worksUnfinished}, results verified ${load.resultsVerified}` },
+      { name: 'load: upload p50', value: l.upload?.p50 ?? NaN, unit: 'ms', note: `${CLIENTS} uploads at once` },
+      { name: 'load: upload p99', value: l.upload?.p99 ?? NaN, unit: 'ms' },
+      { name: 'load: progress poll p50', value: l.progress?.p50 ?? NaN, unit: 'ms', note: `${l.progress?.n ?? 0} polls every 2 s` },
+      { name: 'load: progress poll p99', value: l.progress?.p99 ?? NaN, unit: 'ms' },
+      { name: 'load: transform p50', value: l.transform?.p50 ?? NaN, unit: 'ms' },
+      { name: 'load: guest_token p50', value: l.guest_token?.p50 ?? NaN, unit: 'ms' },
+      { name: 'load: RSS API processes before/after', value: sum(load.rssAfterMiB, 'api'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'api')} MiB` },
+      { name: 'load: RSS workers (+sandboxes) before/after', value: sum(load.rssAfterMiB, 'worker'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'worker')} MiB` },
+      { name: 'autocannon: progress polls', value: sat.rps, unit: 'req/s', note: `${sat.requests} requests, 2×25 connections, 6 s, errors ${sat.errors}` },
+      { name: 'autocannon: progress poll p50', value: sat.p50, unit: 'ms' },
+      { name: 'autocannon: progress poll p99', value: sat.p99, unit: 'ms' },
+      { name: 'hostile: inputs answered', value: hostile1.answered + hostile2.answered, unit: 'inputs', note: `of ${hostile1.inputs + hostile2.inputs}, two passes` },
+      { name: 'hostile: clear answers', value: hostile1.clear + hostile2.clear, unit: 'inputs', note: 'HTTP < 500 with {code, msg}' },
+      { name: 'hostile: unclear answers', value: hostile1.unclear + hostile2.unclear, unit: 'inputs', note: [...hostile1.unclearSamples, ...hostile2.unclearSamples].slice(0, 2).join(' ; ') || 'goal 0' },
+      { name: 'hostile: accepted though malformed', value: hostile1.acceptedButShouldRefuse + hostile2.acceptedButShouldRefuse, unit: 'inputs', note: 'goal 0' },
+      { name: 'hostile: server crashes', value: hostile1.processesCrashed.length + hostile2.processesCrashed.length, unit: 'processes', note: hostile2.healthyAfter ? 'health OK after' : 'health FAILED after' },
+      { name: 'hostile: RSS API before pass 1', value: sum(hostile1.rssBeforeMiB, 'api'), unit: 'MiB' },
+      { name: 'hostile: RSS API after pass 1', value: sum(hostile1.rssAfterMiB, 'api'), unit: 'MiB' },
+      { name: 'hostile: RSS API after pass 2', value: sum(hostile2.rssAfterMiB, 'api'), unit: 'MiB', note: 'bounded if close to pass 1' },
+    ];
+    return rows;
+  } finally {
+    await c.stop();
+  }
+}
