@@ -8,12 +8,14 @@ import type { Database } from './schema.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_account_extras.js';
 import * as m003 from './migrations/003_job_lease.js';
+import * as m004 from './migrations/004_payments.js';
 
 /** Every migration, in order. Add new ones here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': m001,
   '002_account_extras': m002,
   '003_job_lease': m003,
+  '004_payments': m004,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -26,6 +26,8 @@ export interface AccountsTable {
   /** interface language and price currency chosen by the user (002) */
   locale: Generated<string>;
   currency: Generated<string>;
+  /** occupation survey answers, a JSON array of occupations (004) */
+  survey_json: Generated<string>;
 }
 
 export interface TokensTable {
@@ -112,7 +114,7 @@ export interface CreditLedgerTable {
   account_id: number;
   /** trans_id for charge/refund; an operator reference for grants */
   ref: string;
-  kind: 'charge' | 'refund' | 'grant' | 'compress_charge' | 'compress_refund';
+  kind: 'charge' | 'refund' | 'grant' | 'compress_charge' | 'compress_refund' | 'expire';
   amount: number;
   created_at: number;
 }
@@ -160,6 +162,33 @@ export interface PromotionsTable {
   created_at: number;
 }
 
+/** A checkout opened through a payment provider (004). */
+export interface PaymentCheckoutsTable {
+  id: string;
+  account_id: number;
+  provider: string;
+  product_id: number;
+  level: string;
+  amount_minor: number;
+  currency: string;
+  status: 'open' | 'paid' | 'cancelled';
+  source: string | null;
+  medium: string | null;
+  created_at: number;
+  paid_at: number | null;
+}
+
+/** A verified provider webhook event, applied once (004). */
+export interface PaymentEventsTable {
+  id: string;
+  provider: string;
+  type: string;
+  account_id: number | null;
+  checkout_id: string | null;
+  payload_json: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   tokens: TokensTable;
@@ -173,6 +202,8 @@ export interface Database {
   download_bundles: DownloadBundlesTable;
   mail_optouts: MailOptoutsTable;
   promotions: PromotionsTable;
+  payment_checkouts: PaymentCheckoutsTable;
+  payment_events: PaymentEventsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

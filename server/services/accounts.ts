@@ -3,11 +3,14 @@
  * account, profile fields, and setPlan for operators and tests. Passwords are scrypt hashes.
  */
 import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { ACCOUNT_TEXT, emailError, NAME_MAX, normalizeEmail, profileErrors, registerErrors, type FieldErrors } from '../../src/domain/account.js';
+import { ACCOUNT_TEXT, changePasswordErrors, emailError, NAME_MAX, normalizeEmail, profileErrors, registerErrors, surveyChoices, surveyErrors, type FieldErrors } from '../../src/domain/account.js';
 import { CODE } from '../../src/domain/codes.js';
-import { PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
+import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
+import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
 import { ApiError, paramError, unauthorized } from '../http/envelope.js';
+import { sql } from 'kysely';
 import type { Account } from '../repositories/schema.js';
+import type { DbLike } from './credits.js';
 import { serverSecret } from '../repositories/secrets.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
@@ -60,7 +63,13 @@ export interface AccountView {
   max_num: number;
   used_num: number;
   plan_expires_at: number | null;
+  /** occupation survey answers */
+  survey: string[];
 }
+
+export type PlanLevel = 'register' | 'basic' | 'pro';
+export const DAY_MS = 24 * 60 * 60 * 1000;
+const grantRef = (what: string, accountId: number, now: number) => `${what}:${accountId}:${now}:${randomBytes(4).toString('hex')}`;
 
 // A fixed hash to compare against when the email is unknown, so both answers take as long.
 let dummyHash: Promise<string> | null = null;
@@ -124,7 +133,8 @@ export class AccountService {
       await this.logout(sessionId);
       return null;
     }
-    return (await this.deps.db.selectFrom('accounts').selectAll().where('id', '=', s.account_id).executeTakeFirst()) ?? null;
+    const a = await this.deps.db.selectFrom('accounts').selectAll().where('id', '=', s.account_id).executeTakeFirst();
+    return a ? this.settleExpiry(a) : null;
   }
 
   async byId(id: number): Promise<Account> {
@@ -148,6 +158,7 @@ export class AccountService {
       max_num: a.max_num,
       used_num: a.used_num,
       plan_expires_at: a.plan_expires_at,
+      survey: parseSurvey(a.survey_json),
     };
   }
 
@@ -155,30 +166,150 @@ export class AccountService {
    * Puts an account on a plan and grants that plan's credits: credits left become the plan's
    * allotment (max_num = used_num + credits), recorded as a ledger grant. For operators and tests.
    */
-  async setPlan(accountId: number, level: 'register' | 'basic' | 'pro', expiresAt: number | null = null): Promise<Account> {
+  async setPlan(accountId: number, level: PlanLevel, expiresAt: number | null = null): Promise<Account> {
+    await this.deps.db.transaction().execute((trx) => this.setPlanIn(trx, accountId, level, expiresAt));
+    return this.byId(accountId);
+  }
+
+  /** setPlan inside the caller's transaction (a payment event applies it together with its own row). */
+  async setPlanIn(trx: DbLike, accountId: number, level: PlanLevel, expiresAt: number | null): Promise<void> {
     const lim = PLAN_LIMITS[level];
     const now = Date.now();
-    await this.deps.db.transaction().execute(async (trx) => {
-      const a = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
-      if (a.kind !== 'user') throw new ApiError(CODE.PARAM_ERROR, 'only registered accounts have plans');
-      await trx
-        .updateTable('accounts')
-        .set({
-          pid: planIdFor(level),
-          plan_expires_at: expiresAt,
-          is_expired: 0,
-          max_num: a.used_num + lim.credits,
-          compress_max: a.compress_used + lim.compressCredits,
-          updated_at: now,
-        })
-        .where('id', '=', accountId)
-        .execute();
-      await trx
-        .insertInto('credit_ledger')
-        .values({ account_id: accountId, ref: `plan:${level}:${accountId}:${now}:${randomBytes(4).toString('hex')}`, kind: 'grant', amount: lim.credits, created_at: now })
-        .execute();
-    });
+    const a = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    if (a.kind !== 'user') throw new ApiError(CODE.PARAM_ERROR, 'only registered accounts have plans');
+    await trx
+      .updateTable('accounts')
+      .set({
+        pid: planIdFor(level),
+        plan_expires_at: expiresAt,
+        is_expired: 0,
+        max_num: a.used_num + lim.credits,
+        compress_max: a.compress_used + lim.compressCredits,
+        updated_at: now,
+      })
+      .where('id', '=', accountId)
+      .execute();
+    await trx.insertInto('credit_ledger').values({ account_id: accountId, ref: grantRef(`plan:${level}`, accountId, now), kind: 'grant', amount: lim.credits, created_at: now }).execute();
+  }
+
+  /**
+   * Grants a paid plan for `days` (a purchase, or an operator's grant). Buying the plan one already
+   * has extends it from its current expiry; another plan starts now.
+   */
+  async grantPlanIn(trx: DbLike, accountId: number, level: 'basic' | 'pro', days = PLAN_PERIOD_DAYS): Promise<void> {
+    const a = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const live = a.pid === planIdFor(level) && !this.deps.services.license.isExpired(a, now) && a.plan_expires_at !== null;
+    const from = live ? Math.max(now, a.plan_expires_at!) : now;
+    await this.setPlanIn(trx, accountId, level, from + days * DAY_MS);
+  }
+
+  async grantPlan(accountId: number, level: 'basic' | 'pro', days = PLAN_PERIOD_DAYS): Promise<Account> {
+    await this.deps.db.transaction().execute((trx) => this.grantPlanIn(trx, accountId, level, days));
     return this.byId(accountId);
+  }
+
+  /** Renews the account's paid plan (basic/pro, live or expired) for another period with a fresh allotment. */
+  async renewPlanIn(trx: DbLike, accountId: number, days = PLAN_PERIOD_DAYS): Promise<void> {
+    const a = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const level = a.pid === planIdFor('pro') ? 'pro' : a.pid === planIdFor('basic') ? 'basic' : null;
+    if (!level) throw paramError('the account has no paid plan to renew');
+    await this.grantPlanIn(trx, accountId, level, days);
+  }
+
+  async renewPlan(accountId: number, days = PLAN_PERIOD_DAYS): Promise<Account> {
+    await this.deps.db.transaction().execute((trx) => this.renewPlanIn(trx, accountId, days));
+    return this.byId(accountId);
+  }
+
+  /**
+   * Ends the account's plan: level `expired` with no credits left (the code 10012 path of spec §4),
+   * guest-like compress credits. The plan id is kept so a renewal knows which plan it was. Happens once:
+   * a second call (or a concurrent one) finds the account already expired and changes nothing.
+   */
+  async expirePlanIn(trx: DbLike, accountId: number, now = Date.now()): Promise<boolean> {
+    const a = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    if (a.kind !== 'user') throw new ApiError(CODE.PARAM_ERROR, 'only registered accounts have plans');
+    const guestCompress = PLAN_LIMITS.expired.compressCredits;
+    const r = await trx
+      .updateTable('accounts')
+      .set({
+        is_expired: 1,
+        plan_expires_at: a.plan_expires_at !== null && a.plan_expires_at < now ? a.plan_expires_at : now,
+        max_num: sql<number>`used_num`,
+        compress_max: sql<number>`compress_used + CASE WHEN compress_max - compress_used < ${guestCompress} THEN (CASE WHEN compress_max > compress_used THEN compress_max - compress_used ELSE 0 END) ELSE ${guestCompress} END`,
+        updated_at: now,
+      })
+      .where('id', '=', accountId)
+      .where('is_expired', '=', 0)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) return false;
+    const left = creditsLeft(a.max_num, a.used_num);
+    await trx.insertInto('credit_ledger').values({ account_id: accountId, ref: grantRef('expire', accountId, now), kind: 'expire', amount: left, created_at: now }).execute();
+    return true;
+  }
+
+  async expirePlan(accountId: number): Promise<Account> {
+    await this.deps.db.transaction().execute((trx) => this.expirePlanIn(trx, accountId));
+    return this.byId(accountId);
+  }
+
+  /**
+   * A plan whose end date has passed becomes `expired` for real (credits 0), so every answer — licence,
+   * transform (10012), point check — agrees. Returns the account as it is now.
+   */
+  async settleExpiry(a: Account, now = Date.now()): Promise<Account> {
+    if (a.kind !== 'user' || a.is_expired === 1 || a.plan_expires_at === null || a.plan_expires_at > now) return a;
+    await this.deps.db.transaction().execute((trx) => this.expirePlanIn(trx, a.id, now));
+    return this.byId(a.id);
+  }
+
+  /** Every account whose plan end has passed (operator command `expire-due`). */
+  async expireDue(now = Date.now()): Promise<number> {
+    const due = await this.deps.db.selectFrom('accounts').select('id').where('kind', '=', 'user').where('is_expired', '=', 0).where('plan_expires_at', '<=', now).execute();
+    let n = 0;
+    for (const { id } of due) if (await this.deps.db.transaction().execute((trx) => this.expirePlanIn(trx, id, now))) n++;
+    return n;
+  }
+
+  /**
+   * POST /api/account/password: the old password must be right (code 3 otherwise), the new one follows
+   * the register rule and differs from the old. Every session of the account ends; the caller gets a fresh one.
+   */
+  async changePassword(accountId: number, f: { old_password?: unknown; password?: unknown; confirm_password?: unknown }): Promise<{ sessionId: string }> {
+    const errors = changePasswordErrors(f);
+    if (Object.keys(errors).length) throw formError(errors);
+    const a = await this.byId(accountId);
+    if (!(await verifyPassword(String(f.old_password), a.password_hash))) throw new ApiError(CODE.WRONG_PASSWORD, undefined, 200, { errors: { old_password: 'wrong password' } });
+    const password_hash = await hashPassword(String(f.password));
+    const sessionId = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx.updateTable('accounts').set({ password_hash, updated_at: now }).where('id', '=', accountId).execute();
+      await trx.deleteFrom('sessions').where('account_id', '=', accountId).execute();
+      await trx.insertInto('sessions').values({ id: sessionId, account_id: accountId, created_at: now, expires_at: now + SESSION_TTL_MS }).execute();
+    });
+    return { sessionId };
+  }
+
+  /**
+   * POST /api/v2/survey/set: the occupation survey (one or more occupations, 'other' with its text).
+   * The first answer becomes the profile's occupation when none is set yet.
+   */
+  async setSurvey(accountId: number, f: { occupations?: unknown; occupation_other?: unknown }): Promise<{ survey: string[]; occupation: string; occupation_other: string }> {
+    const errors = surveyErrors(f);
+    if (Object.keys(errors).length) throw formError(errors);
+    const choices = surveyChoices(f.occupations);
+    const a = await this.byId(accountId);
+    const other = choices.includes('other') ? String(f.occupation_other).trim() : a.occupation_other;
+    const occupation = a.occupation || choices[0]!;
+    await this.deps.db
+      .updateTable('accounts')
+      .set({ survey_json: JSON.stringify(choices), occupation, occupation_other: occupation === 'other' ? other : a.occupation_other, updated_at: Date.now() })
+      .where('id', '=', accountId)
+      .execute();
+    const b = await this.byId(accountId);
+    return { survey: parseSurvey(b.survey_json), occupation: b.occupation, occupation_other: b.occupation_other };
   }
 
   /** POST /api/v2/profile/set (spec §5: names and occupation required; 'other' needs its free text). */
@@ -281,5 +412,14 @@ export class AccountService {
     if (!a || a.kind !== 'user') throw formError({ email: ACCOUNT_TEXT.emailMissing });
     const out = await this.deps.db.selectFrom('mail_optouts').select('email').where('email', '=', e).executeTakeFirst();
     return { email: e, registered: true, mail_subscribed: !out };
+  }
+}
+
+function parseSurvey(raw: string): string[] {
+  try {
+    const v = JSON.parse(raw || '[]') as unknown;
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
   }
 }

@@ -17,6 +17,7 @@ import { EventService } from './events.js';
 import { SubscriptionService } from './subscription.js';
 import { AccountService } from './accounts.js';
 import { PromotionService } from './promotions.js';
+import { PaymentService } from './payments.js';
 
 export interface Deps {
   config: Config;
@@ -37,6 +38,7 @@ export interface Services {
   subscription: SubscriptionService;
   accounts: AccountService;
   promotions: PromotionService;
+  payments: PaymentService;
 }
 
 export function createServices(base: Omit<Deps, 'services'>): Services {
@@ -53,6 +55,7 @@ export function createServices(base: Omit<Deps, 'services'>): Services {
     subscription: new SubscriptionService(deps),
     accounts: new AccountService(deps),
     promotions: new PromotionService(deps),
+    payments: new PaymentService(deps),
   };
   deps.services = services;
   return services;

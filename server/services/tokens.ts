@@ -45,8 +45,10 @@ export class TokenService {
     const row = await this.deps.db.selectFrom('tokens').selectAll().where('token', '=', token).executeTakeFirst();
     if (!row) throw unauthorized();
     const accountId = row.bound_account_id ?? row.account_id;
-    const account = await this.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
-    if (!account) throw unauthorized();
+    const found = await this.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+    if (!found) throw unauthorized();
+    // A plan past its end date turns into `expired` with no credits here, before any rule reads it.
+    const account = await this.deps.services.accounts.settleExpiry(found);
     const license = this.deps.services.license;
     const level = license.levelOf(account);
     return { token, accountId, account, level, limits: license.limitsOf(account), logged: account.kind === 'user' };

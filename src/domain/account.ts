@@ -16,6 +16,8 @@ export const ACCOUNT_TEXT = {
   passwordSame: 'The new password must differ from the old password.',
   nameTooLong: 'The name is too long.',
   occupation: 'Please choose an occupation.',
+  /** spec §5: the occupation survey needs at least one option */
+  survey: 'Please select at least 1 option',
 } as const;
 
 /** Occupation choices of the profile survey; 'other' needs a free text. */
@@ -66,6 +68,37 @@ export function profileErrors(f: { first_name?: unknown; last_name?: unknown; oc
   if (typeof f.occupation !== 'string' || f.occupation === '') out.occupation = ACCOUNT_TEXT.required;
   else if (!(OCCUPATIONS as readonly string[]).includes(f.occupation)) out.occupation = ACCOUNT_TEXT.occupation;
   else if (f.occupation === 'other') {
+    const o = f.occupation_other;
+    if (typeof o !== 'string' || o.trim() === '') out.occupation_other = ACCOUNT_TEXT.required;
+    else if (o.trim().length > OCCUPATION_OTHER_MAX) out.occupation_other = ACCOUNT_TEXT.nameTooLong;
+  }
+  return out;
+}
+
+/** Change-password form: the old password, a new one (same rule as register) that differs, and its confirmation. */
+export function changePasswordErrors(f: { old_password?: unknown; password?: unknown; confirm_password?: unknown }): FieldErrors {
+  const out: FieldErrors = {};
+  if (typeof f.old_password !== 'string' || f.old_password === '') out.old_password = ACCOUNT_TEXT.required;
+  const p = passwordError(f.password);
+  if (p) out.password = p;
+  else if (f.password === f.old_password) out.password = ACCOUNT_TEXT.passwordSame;
+  if (typeof f.confirm_password !== 'string' || f.confirm_password === '') out.confirm_password = ACCOUNT_TEXT.required;
+  else if (!p && f.confirm_password !== f.password) out.confirm_password = ACCOUNT_TEXT.passwordMismatch;
+  return out;
+}
+
+/** Occupation survey: one or more OCCUPATIONS; 'other' needs its free text. Accepts an array or a comma list. */
+export function surveyChoices(raw: unknown): string[] {
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
+  return [...new Set(list.map((v) => String(v).trim()).filter(Boolean))];
+}
+
+export function surveyErrors(f: { occupations?: unknown; occupation_other?: unknown }): FieldErrors {
+  const out: FieldErrors = {};
+  const choices = surveyChoices(f.occupations);
+  if (choices.length === 0) out.occupations = ACCOUNT_TEXT.survey;
+  else if (choices.some((c) => !(OCCUPATIONS as readonly string[]).includes(c))) out.occupations = ACCOUNT_TEXT.occupation;
+  else if (choices.includes('other')) {
     const o = f.occupation_other;
     if (typeof o !== 'string' || o.trim() === '') out.occupation_other = ACCOUNT_TEXT.required;
     else if (o.trim().length > OCCUPATION_OTHER_MAX) out.occupation_other = ACCOUNT_TEXT.nameTooLong;

@@ -57,3 +57,6 @@ export const PRODUCTS = [
   { id: 606836, level: 'basic', price: { USD: 9.9, EUR: 9.9, JPY: 1500 } },
   { id: 606838, level: 'pro', price: { USD: 19.9, EUR: 19.9, JPY: 3000 } },
 ] as const;
+
+/** One paid plan period ("per 1M" read as one month); a purchase or renewal adds this to the expiry. */
+export const PLAN_PERIOD_DAYS = 30;

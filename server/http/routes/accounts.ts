@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../../services/accounts.js';
 import { ok, unauthorized } from '../envelope.js';
+import { principalOf } from '../auth.js';
+import type { Account } from '../../repositories/schema.js';
 
 type Body = Record<string, unknown>;
 
@@ -47,5 +49,28 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const account = await accounts.sessionAccount(sessionIdOf(req));
     if (!account) throw unauthorized();
     return ok(accounts.view(account));
+  });
+
+  /** The logged-in caller: the session cookie, else a user token (the workspace's calls carry one). */
+  const caller = async (req: FastifyRequest): Promise<Account> => {
+    const bySession = await accounts.sessionAccount(sessionIdOf(req));
+    if (bySession) return bySession;
+    const p = await principalOf(req, ctx).catch(() => null);
+    if (!p?.logged) throw unauthorized();
+    return p.account;
+  };
+
+  app.post('/api/account/password', FORM_RATE_LIMIT, async (req, reply) => {
+    const b = (req.body ?? {}) as Body;
+    const a = await caller(req);
+    const { sessionId } = await accounts.changePassword(a.id, { old_password: b.old_password, password: b.password, confirm_password: b.confirm_password });
+    setSession(req, reply, sessionId);
+    return ok(null);
+  });
+
+  app.post('/api/v2/survey/set', async (req) => {
+    const b = { ...((req.query as Body) ?? {}), ...((req.body as Body) ?? {}) };
+    const a = await caller(req);
+    return ok(await accounts.setSurvey(a.id, { occupations: b.occupations ?? b['occupations[]'], occupation_other: b.occupation_other }));
   });
 }

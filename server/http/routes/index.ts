@@ -13,10 +13,11 @@ import { subscriptionRoutes } from './subscription.js';
 import { siteAjaxRoutes } from './siteAjax.js';
 import { miscRoutes } from './misc.js';
 import { accountRoutes } from './accounts.js';
+import { paymentRoutes } from './payments.js';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/api/health', async () => ok({ status: 'up' }));
-  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes]) {
+  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes, paymentRoutes]) {
     await routes(app, ctx);
   }
 }

@@ -1,0 +1,226 @@
+/**
+ * Spec §4 level derivation and every §6 limit, enforced by the server over real HTTP (no UI involved).
+ * The runner is off: a start that is accepted stays queued, which is all these rules need.
+ */
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE } from '../../src/domain/codes.js';
+import { PLAN_ID_BASIC, PLAN_ID_PRO } from '../../src/domain/constants.js';
+import { PSD_PRO_ONLY } from '../../src/domain/modules.js';
+import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import type { TestServer } from '../../server/testing/server.js';
+import { Caller, fixture, startApiServer } from './api-helpers.js';
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startApiServer();
+});
+afterAll(() => srv?.stop());
+
+let n = 0;
+const email = (tag: string) => `limits-${tag}-${++n}@example.com`;
+const jconf = (job: string, module_params: Record<string, unknown> = {}) => JSON.stringify({ job, config: { module: job, module_params } });
+const flow = (...modules: string[]) => JSON.stringify({ job: 'workflow', flows: modules.map((m) => ({ name: m, config: JSON.stringify({ module: m, module_params: {} }) })) });
+
+async function uploadUid(c: Caller, name = 'rocket.jpg', job = 'enlarge', data = fixture(name)): Promise<string> {
+  const r = await c.upload(data, name, job);
+  if (r.body.code !== 200) throw new Error(`upload failed: ${JSON.stringify(r.body)}`);
+  return r.body.data.data.uid;
+}
+const start = (c: Caller, uid: string, jconfig: string) => c.form('/web_api/v1/transform', { uid, jconfig });
+const license = async (c: Caller) => (await c.form('/api/v2/license', { guest_token_v2: c.token }, false)).body.data;
+const accountRow = (id: number) => srv.ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/** A solid JPEG of w×h (small on disk, large in pixels). */
+const plainJpeg = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();
+/** A PNG of noise: few pixels but many bytes. */
+function noisePng(w: number, h: number): Promise<Buffer> {
+  const px = randomBytes(w * h * 3);
+  return sharp(px, { raw: { width: w, height: h, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+}
+
+describe('level derivation (spec §4) as the licence answers it', () => {
+  it('guest, register, basic, pro, expired (flag, past end date, unknown plan id)', async () => {
+    const g = await Caller.guest(srv);
+    expect(await license(g)).toMatchObject({ user_level: 'guest', pid: 0, is_expired: false, max_num: 3, left_credits: 3 });
+
+    const u = await Caller.user(srv, email('reg'));
+    expect(await license(u)).toMatchObject({ user_level: 'register', pid: 0, max_num: 3, compress_max: PLAN_LIMITS.register.compressCredits });
+
+    const b = await Caller.user(srv, email('basic'), 'basic');
+    expect(await license(b)).toMatchObject({ user_level: 'basic', pid: PLAN_ID_BASIC, left_credits: 200 });
+    const p = await Caller.user(srv, email('pro'), 'pro');
+    expect(await license(p)).toMatchObject({ user_level: 'pro', pid: PLAN_ID_PRO, left_credits: 500 });
+
+    // is_expired wins over any plan id.
+    await srv.ctx.db.updateTable('accounts').set({ is_expired: 1 }).where('id', '=', p.accountId).execute();
+    expect(await license(p)).toMatchObject({ user_level: 'expired', is_expired: true });
+
+    // Any other plan id derives to expired.
+    const odd = await Caller.user(srv, email('odd'));
+    await srv.ctx.db.updateTable('accounts').set({ pid: 12345 }).where('id', '=', odd.accountId).execute();
+    expect((await license(odd)).user_level).toBe('expired');
+
+    // A plan past its end date: expired, and the credits go to 0 (the 10012 path), recorded once.
+    const late = await Caller.user(srv, email('late'), 'basic');
+    await srv.ctx.db.updateTable('accounts').set({ plan_expires_at: Date.now() - 1000 }).where('id', '=', late.accountId).execute();
+    const [l1, l2] = await Promise.all([license(late), license(late)]);
+    for (const l of [l1, l2]) expect(l).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: 0 });
+    const expires = await srv.ctx.db.selectFrom('credit_ledger').selectAll().where('account_id', '=', late.accountId).where('kind', '=', 'expire').execute();
+    expect(expires.map((e) => e.amount)).toEqual([200]);
+  });
+
+  it('credits left = max_num − used_num floored at 0; the low-credit warning starts at 4', async () => {
+    const b = await Caller.user(srv, email('floor'), 'basic');
+    await srv.ctx.db.updateTable('accounts').set({ max_num: 10, used_num: 12 }).where('id', '=', b.accountId).execute();
+    expect(await license(b)).toMatchObject({ left_credits: 0, low_credit_warning: true });
+    await srv.ctx.db.updateTable('accounts').set({ max_num: 10, used_num: 6 }).where('id', '=', b.accountId).execute();
+    expect(await license(b)).toMatchObject({ left_credits: 4, low_credit_warning: true });
+    await srv.ctx.db.updateTable('accounts').set({ used_num: 5 }).where('id', '=', b.accountId).execute();
+    expect(await license(b)).toMatchObject({ left_credits: 5, low_credit_warning: false });
+  });
+});
+
+describe('limits enforced by the server (spec §5, §6)', () => {
+  it("a guest's second concurrent image is refused, and costs nothing", async () => {
+    const g = await Caller.guest(srv);
+    const a = await uploadUid(g, 'rocket.jpg', 'sharpen');
+    const b = await uploadUid(g, 'chelsea.png', 'sharpen');
+    expect((await start(g, a, jconf('sharpen'))).body.code).toBe(200);
+    expect((await start(g, b, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Only paid users can process multiple images at the same time' });
+    expect((await license(g)).used_num).toBe(1);
+  });
+
+  it('concurrent starts: each trans_id charged once, never past the balance or the batch', async () => {
+    // A guest firing five starts at once: one work, one credit.
+    const g = await Caller.guest(srv);
+    const uid = await uploadUid(g, 'rocket.jpg', 'sharpen');
+    const guestTries = await Promise.all(Array.from({ length: 5 }, () => start(g, uid, jconf('sharpen'))));
+    expect(guestTries.filter((r) => r.body.code === 200)).toHaveLength(1);
+    expect((await license(g)).used_num).toBe(1);
+
+    // A Basic user with 2 credits left starting the same work 5 times at once: two works, two charges.
+    const b = await Caller.user(srv, email('race'), 'basic');
+    await srv.ctx.db.updateTable('accounts').set({ max_num: 2, used_num: 0 }).where('id', '=', b.accountId).execute();
+    const buid = await uploadUid(b, 'rocket.jpg', 'sharpen');
+    const tries = await Promise.all(Array.from({ length: 5 }, () => start(b, buid, jconf('sharpen'))));
+    const accepted = tries.filter((r) => r.body.code === 200).map((r) => r.body.data.trans_id as string);
+    expect(accepted).toHaveLength(2);
+    expect(new Set(accepted).size).toBe(2);
+    expect(tries.filter((r) => r.body.code === CODE.INSUFFICIENT_CREDITS)).toHaveLength(3);
+    const charges = await srv.ctx.db.selectFrom('credit_ledger').select(['ref', 'kind']).where('account_id', '=', b.accountId).where('kind', '=', 'charge').execute();
+    expect(charges.map((c) => c.ref).sort()).toEqual([...accepted].sort());
+    expect((await accountRow(b.accountId)).used_num).toBe(2);
+
+    // The same trans_id charged concurrently (a retried start): taken once.
+    const p = await Caller.user(srv, email('same'), 'pro');
+    const results = await Promise.all(Array.from({ length: 6 }, () => srv.ctx.services.credits.charge(p.accountId, 'retried-trans-id', { compress: false })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await accountRow(p.accountId)).used_num).toBe(1);
+  });
+
+  it('batch: Basic runs 5 works at once, the 6th is refused; Pro runs 10', async () => {
+    const b = await Caller.user(srv, email('batch'), 'basic');
+    const uid = await uploadUid(b, 'rocket.jpg', 'sharpen');
+    for (let i = 0; i < PLAN_LIMITS.basic.batch; i++) expect((await start(b, uid, jconf('sharpen'))).body.code).toBe(200);
+    expect((await start(b, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'At most 5 images can be processed at the same time' });
+    expect((await license(b)).used_num).toBe(5);
+    const p = await Caller.user(srv, email('batchpro'), 'pro');
+    const puid = await uploadUid(p, 'rocket.jpg', 'sharpen');
+    for (let i = 0; i < PLAN_LIMITS.pro.batch; i++) expect((await start(p, puid, jconf('sharpen'))).body.code).toBe(200);
+    expect((await start(p, puid, jconf('sharpen'))).body.msg).toBe('At most 10 images can be processed at the same time');
+  });
+
+  it('scales 4x and above: a Basic 4x enlarge is accepted, a register 4x refused, Pro 8x accepted', async () => {
+    const r = await Caller.user(srv, email('reg4x'));
+    const ruid = await uploadUid(r);
+    expect((await start(r, ruid, jconf('enlarge', { scale: 4 }))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'This scale is only for subscribers' });
+    expect((await start(r, ruid, jconf('enlarge', { scale: 2 }))).body.code).toBe(200);
+
+    const b = await Caller.user(srv, email('basic4x'), 'basic');
+    const buid = await uploadUid(b);
+    const ok4 = await start(b, buid, jconf('enlarge', { scale: 4 }));
+    expect(ok4.body.code).toBe(200);
+    const job = await srv.ctx.db.selectFrom('jobs').selectAll().where('trans_id', '=', ok4.body.data.trans_id).executeTakeFirstOrThrow();
+    expect(JSON.parse(job.steps_json)[0].config.module_params.scale).toBe(4);
+
+    const p = await Caller.user(srv, email('pro8x'), 'pro');
+    expect((await start(p, await uploadUid(p), jconf('enlarge', { scale: 8 }))).body.code).toBe(200);
+    expect((await license(r)).used_num).toBe(1);
+  });
+
+  it('PSD and best colorize are Pro only', async () => {
+    const b = await Caller.user(srv, email('psd'), 'basic');
+    const uid = await uploadUid(b, 'rocket.jpg', 'colorize');
+    expect((await start(b, uid, jconf('colorize', { psd: true }))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: PSD_PRO_ONLY });
+    expect((await start(b, uid, jconf('colorize', { isBest: true }))).body.msg).toBe('Only Pro users can use the best colorize mode');
+    expect((await start(b, uid, jconf('colorize_pro'))).body.msg).toBe('Only Pro users can use the best colorize mode');
+    expect((await license(b)).used_num).toBe(0);
+    const p = await Caller.user(srv, email('psdpro'), 'pro');
+    const puid = await uploadUid(p, 'rocket.jpg', 'colorize');
+    expect((await start(p, puid, jconf('colorize', { psd: true }))).body.code).toBe(200);
+    expect((await start(p, puid, jconf('colorize_pro', { psd: true }))).body.code).toBe(200);
+  });
+
+  it('workflow steps: 3 for Basic, 5 for Pro — on transform and on saved workflows', async () => {
+    const four = flow('denoise', 'sharpen', 'denoise', 'enlarge');
+    const b = await Caller.user(srv, email('steps'), 'basic');
+    const uid = await uploadUid(b, 'rocket.jpg', 'workflow');
+    expect((await start(b, uid, four)).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'A workflow has at most 3 steps' });
+    expect((await start(b, uid, flow('denoise', 'sharpen', 'enlarge'))).body.code).toBe(200);
+    const saved = await b.form('/api/work_flow/add', { name: 'four', flows: JSON.stringify(JSON.parse(four).flows) });
+    expect(saved.body.msg).toBe('A workflow has at most 3 steps');
+    const p = await Caller.user(srv, email('stepspro'), 'pro');
+    const puid = await uploadUid(p, 'rocket.jpg', 'workflow');
+    expect((await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'enlarge'))).body.code).toBe(200);
+    expect((await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'denoise', 'enlarge'))).body.msg).toBe('A workflow has at most 5 steps');
+  });
+
+  it('resolution: above 2.8 MP refused for free levels, accepted for Basic (14 MP)', async () => {
+    const img = await plainJpeg(2400, 1600); // 3.84 MP
+    const g = await Caller.guest(srv);
+    expect((await g.upload(img, 'wide.jpg', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Image too large' });
+    const b = await Caller.user(srv, email('mp'), 'basic');
+    const uid = await uploadUid(b, 'wide.jpg', 'sharpen', img);
+    expect((await start(b, uid, jconf('sharpen'))).body.code).toBe(200);
+    // An upload made on a plan that then expired is refused on start (guest-like limits).
+    await srv.ctx.services.accounts.expirePlan(b.accountId);
+    expect((await start(b, uid, jconf('sharpen'))).body.msg).toBe('The image is larger than 2.8 MP, the limit of your plan');
+  });
+
+  it('file size: above 5 MB refused for free levels, accepted for paid (10 MB; compress 50 MB)', async () => {
+    const big = await noisePng(1600, 1500); // 2.4 MP, ~7 MB
+    expect(big.length).toBeGreaterThan(PLAN_LIMITS.guest.maxFileBytes);
+    expect(big.length).toBeLessThan(PLAN_LIMITS.basic.maxFileBytes);
+    const r = await Caller.user(srv, email('size'));
+    expect((await r.upload(big, 'noise.png', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Your file is too large' });
+    expect((await r.upload(big, 'noise.png', 'compress')).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Your file is too large' });
+    const b = await Caller.user(srv, email('sizeb'), 'basic');
+    expect((await b.upload(big, 'noise.png', 'sharpen')).body.code).toBe(200);
+    expect((await b.upload(big, 'noise.png', 'compress')).body.code).toBe(200);
+  });
+
+  it('compress credits: 5 for guests, 100 for register, drawn separately from image credits', async () => {
+    const g = await Caller.guest(srv);
+    expect(await license(g)).toMatchObject({ compress_max: PLAN_LIMITS.guest.compressCredits });
+    const r = await Caller.user(srv, email('cc'));
+    await srv.ctx.db.updateTable('accounts').set({ compress_used: PLAN_LIMITS.register.compressCredits - 1 }).where('id', '=', r.accountId).execute();
+    const uid = await uploadUid(r, 'rocket.jpg', 'compress');
+    expect((await start(r, uid, jconf('compress', { quality: 50 }))).body.code).toBe(200);
+    await srv.ctx.db.updateTable('jobs').set({ status: 'finished' }).where('account_id', '=', r.accountId).execute();
+    expect((await start(r, uid, jconf('compress', { quality: 50 }))).body.code).toBe(CODE.INSUFFICIENT_CREDITS);
+    expect(await license(r)).toMatchObject({ compress_used: PLAN_LIMITS.register.compressCredits, used_num: 0, left_credits: 3 });
+  });
+
+  it('an expired plan: credits 0, level expired, guest limits — a start answers 10012', async () => {
+    const p = await Caller.user(srv, email('exp'), 'pro');
+    const uid = await uploadUid(p);
+    await srv.ctx.services.accounts.expirePlan(p.accountId);
+    expect(await license(p)).toMatchObject({ user_level: 'expired', left_credits: 0 });
+    expect((await start(p, uid, jconf('enlarge', { scale: 8 }))).body.msg).toBe('This scale is only for subscribers');
+    expect((await start(p, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, msg: 'Insufficient Credits' });
+    // Guest-like compress allowance remains.
+    expect((await license(p)).compress_max - (await license(p)).compress_used).toBe(PLAN_LIMITS.expired.compressCredits);
+  });
+});
