@@ -1,0 +1,108 @@
+/**
+ * Client benchmarks (npm run bench client): the worker's decode + pica resize + encode + thumbnail of
+ * the 16 MB 5640×3172 JPEG for a guest, in Chromium on the built PWA; and sliced-upload throughput
+ * against one plain request with the same bytes, both to the real server in the same run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startTestServer } from '../server/testing/server.js';
+import { uploadSliced, uploadWhole } from '../src-worker/uploader.js';
+
+interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+const IMAGE = path.join(root, 'tests/fixtures/elephants-5640x3172.jpg');
+const HARNESS = '/src/pwa/harness/upload-harness.html';
+const RUNS = 3;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function benchClient(): Promise<Row[]> {
+  const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
+  if (!fs.existsSync(path.join(clientDir, HARNESS))) throw new Error(`no built client with the upload harness in ${clientDir} (run npx vite build)`);
+  const srv = await startTestServer({ clientDir });
+  const rows: Row[] = [];
+  try {
+    const pro = await srv.ctx.services.accounts.register({ email: 'bench-client@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+    await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
+    const token = await srv.ctx.services.tokens.userTokenFor(pro.id);
+
+    rows.push(...(await benchWorkerResize(srv.url)));
+
+    const bytes = fs.readFileSync(IMAGE);
+    const blob = new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' });
+    const target = { apiBase: srv.url, token, job: 'compress' };
+    const sliced: number[] = [];
+    const whole: number[] = [];
+    // Alternate the two so drift on the shared machine hits both alike.
+    for (let i = 0; i < RUNS; i++) {
+      let t = performance.now();
+      await uploadSliced(blob, 'elephants.jpg', target);
+      sliced.push(performance.now() - t);
+      t = performance.now();
+      await uploadWhole(blob, 'elephants.jpg', target);
+      whole.push(performance.now() - t);
+    }
+    const mb = bytes.length / 2 ** 20;
+    const s = median(sliced);
+    const w = median(whole);
+    rows.push(
+      { name: 'upload 16 MB, 4×5 MB slices', value: mb / (s / 1000), unit: 'MB/s', note: `median of ${RUNS}, ${s.toFixed(0)} ms, one slice in flight` },
+      { name: 'upload 16 MB, one request', value: mb / (w / 1000), unit: 'MB/s', note: `median of ${RUNS}, ${w.toFixed(0)} ms` },
+      { name: 'sliced / single-request time', value: s / w, unit: 'ratio', note: 'same bytes, same server, same run' },
+    );
+  } finally {
+    await srv.stop();
+  }
+  return rows;
+}
+
+async function benchWorkerResize(base: string): Promise<Row[]> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(`${base}${HARNESS}?level=guest`);
+    await page.locator('main[data-ready="1"]').waitFor();
+    await page.evaluate(() => {
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.id = 'bench-file';
+      document.body.append(input);
+    });
+    await page.setInputFiles('#bench-file', IMAGE);
+    const times: { ms: number; w: number; h: number; bytes: number; runtime: string }[] = [];
+    for (let i = 0; i <= RUNS; i++) {
+      times.push(
+        await page.evaluate(async () => {
+          const h = (window as any).__harness;
+          const file = (document.querySelector('#bench-file') as HTMLInputElement).files![0];
+          const t = performance.now();
+          const r = await h.fit(file, 'guest', 'enlarge');
+          return { ms: performance.now() - t, w: r.w, h: r.h, bytes: r.bytes, runtime: await h.runtime() };
+        }),
+      );
+    }
+    const [cold, ...warm] = times;
+    const m = median(warm.map((t) => t.ms));
+    const note = `5640×3172 16 MB JPEG → ${cold.w}×${cold.h}, ${(cold.bytes / 2 ** 20).toFixed(2)} MB (decode, pica resize, JPEG encode, 80×80 thumbnail) in the ${cold.runtime}`;
+    return [
+      { name: 'worker fit for guest, first call', value: cold.ms, unit: 'ms', note: 'includes pica/wasm setup' },
+      { name: 'worker fit for guest', value: m, unit: 'ms', note: `median of ${warm.length}; ${note}` },
+    ];
+  } finally {
+    await browser.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.table(await benchClient());
+}
