@@ -1,0 +1,99 @@
+// The upload manager on the main-thread fallback (node has no Worker): batch limits, per-file
+// refusals, and resumePending() finishing an upload stored before a "reload", against the real server.
+import 'fake-indexeddb/auto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearAll, getUploadItem, putUploadItem } from '../db/index.js';
+import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { getUploadManager, type UploadEvent, type UploadManager } from './index.js';
+
+const fixtures = path.resolve(import.meta.dirname, '../../tests/fixtures');
+const jpeg = fs.readFileSync(path.join(fixtures, 'rocket.jpg'));
+const file = (name: string, bytes: Uint8Array | string = jpeg, type = 'image/jpeg') => new File([bytes as BlobPart], name, { type });
+
+let srv: TestServer;
+let token: string;
+let manager: UploadManager;
+const events: UploadEvent[] = [];
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  token = (await srv.ctx.services.tokens.createGuest()).token;
+  await clearAll();
+  manager = getUploadManager({ getToken: async () => token, apiBase: srv.url });
+  manager.subscribe((e) => events.push(e));
+});
+afterAll(() => srv?.stop());
+
+const ctx = { level: 'guest' as const, job: 'enlarge', queued: 0, perTypeCount: 0 };
+
+describe('UploadManager.add', () => {
+  it('falls back to the main thread where no worker can start', async () => {
+    expect(await manager.runtime()).toBe('main');
+  });
+
+  it('batch-level refusals carry the key in error and refuse every file', async () => {
+    expect(await manager.add([file('a.jpg'), file('b.jpg')], ctx)).toEqual({
+      accepted: [],
+      rejected: [
+        { filename: 'a.jpg', error: 'upload:onlyPaidMultiple' },
+        { filename: 'b.jpg', error: 'upload:onlyPaidMultiple' },
+      ],
+      error: 'upload:onlyPaidMultiple',
+    });
+    const many = Array.from({ length: 21 }, (_, i) => file(`${i}.jpg`));
+    expect((await manager.add(many, { ...ctx, level: 'pro' })).error).toBe('upload:tooManyFiles');
+    expect((await manager.add([file('a.jpg')], { ...ctx, queued: 5 })).error).toBe('upload:queueFull');
+  });
+
+  it('refuses bad files one by one with the validation keys', async () => {
+    const r = await manager.add([file('x.txt', 'hello', 'text/plain'), file('y.gif', 'GIF89a', 'image/gif'), file('z.png', 'nope', 'image/png')], { ...ctx, level: 'pro' });
+    expect(r).toEqual({
+      accepted: [],
+      rejected: [
+        { filename: 'x.txt', error: 'upload:onlyJpgPng' },
+        { filename: 'y.gif', error: 'upload:unsupportedFormat' },
+        { filename: 'z.png', error: 'upload:invalidFileType' },
+      ],
+    });
+  });
+
+  it('compress above the plan limit is refused with fileTooLarge before any work', async () => {
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(jpeg.subarray(0, 16));
+    const r = await manager.add([file('big file.jpg', big)], { ...ctx, job: 'compress' });
+    expect(r).toEqual({ accepted: [], rejected: [{ filename: 'big_file.jpg', error: 'upload:fileTooLarge' }] });
+  });
+});
+
+describe('UploadManager.resumePending', () => {
+  it('uploads what a reload interrupted and reports it ready', async () => {
+    const now = Date.now();
+    await putUploadItem({
+      cid: 'before-reload',
+      fingerprint: 'fp',
+      filename: 'rocket.jpg',
+      filesize: jpeg.length,
+      w: 640,
+      h: 427,
+      thumbnail: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+      mime: 'image/jpeg',
+      job: 'enlarge',
+      level: 'guest',
+      bytes: new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }),
+      totalSlices: 1,
+      acked: [],
+      uploadStatus: 'uploading',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await manager.resumePending();
+    await expect.poll(() => events.find((e) => e.cid === 'before-reload' && e.status === 'ready'), { timeout: 30_000 }).toBeTruthy();
+    const mine = events.filter((e) => e.cid === 'before-reload');
+    expect(mine[0]).toMatchObject({ status: 'uploading', filename: 'rocket.jpg', w: 640, h: 427 });
+    expect(mine.at(-1)).toMatchObject({ status: 'ready', w: 640, h: 427, progress: 1 });
+    expect(mine.at(-1)!.uid).toBeTruthy();
+    expect(await getUploadItem('before-reload')).toBeUndefined();
+  });
+});
