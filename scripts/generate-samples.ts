@@ -83,7 +83,7 @@ async function before(src: Source): Promise<EngineImage> {
     const n = gaussianNoise(data.length, 20, 3);
     data = Buffer.from(Uint8Array.from(data, (v, i) => Math.max(0, Math.min(255, Math.round(v + n[i]!)))));
   }
-  const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality: 90 }).toBuffer();
   return { data: jpeg, width: info.width, height: info.height, format: 'jpeg' };
 }
 

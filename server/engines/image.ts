@@ -19,6 +19,12 @@ export async function decodeRgb(data: Buffer): Promise<Rgb> {
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
+  if (info.channels === 1) {
+    // some greyscale inputs stay single-channel through libvips: expand to RGB ourselves
+    const rgb = new Uint8Array(px.length * 3);
+    for (let i = 0; i < px.length; i++) rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = px[i]!;
+    return { w: info.width, h: info.height, data: rgb };
+  }
   if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
   return { w: info.width, h: info.height, data: new Uint8Array(px.buffer, px.byteOffset, px.length) };
 }
