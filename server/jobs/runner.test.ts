@@ -110,9 +110,8 @@ describe('job runner', () => {
     expect((await ledger(k, trans_id)).map((r) => r.kind)).toEqual(['compress_charge', 'compress_refund']);
   });
 
-  it('refuses a module without an engine before charging', async () => {
-    const missing = missingEngines().filter((m) => m !== 'enlarge' && m !== 'matting' && m !== 'colorize_pro');
-    if (!missing.length) return;
+  const missing = missingEngines().filter((m) => m !== 'enlarge' && m !== 'matting' && m !== 'colorize_pro');
+  it.skipIf(!missing.length)('refuses a module without an engine before charging', async () => {
     const k = await kit();
     const p = await guest(k);
     const uid = await storeUpload(k, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');

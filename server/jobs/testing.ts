@@ -7,11 +7,10 @@ import sharp from 'sharp';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../repositories/db.js';
 import { BlobStore } from '../repositories/blobStore.js';
-import type { Deps, Services } from '../services/index.js';
-import { CreditService } from '../services/credits.js';
-import { LicenseService } from '../services/license.js';
-import { TokenService, type Principal } from '../services/tokens.js';
-import { JobService } from '../services/jobs.js';
+import { createServices, type Deps } from '../services/index.js';
+import type { CreditService } from '../services/credits.js';
+import type { Principal, TokenService } from '../services/tokens.js';
+import type { JobService } from '../services/jobs.js';
 import type { Job } from '../repositories/schema.js';
 
 export interface ProcessingKit {
@@ -28,14 +27,9 @@ export async function processingKit(overrides: Partial<Config> = {}): Promise<Pr
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-jobs-'));
   const config = loadConfig(process.env, { logLevel: 'silent', databaseUrl: undefined, redisUrl: undefined, processWorkers: 1, ...overrides, dataDir });
   const db = await openDatabase(config);
-  const deps = { config, db, blobs: new BlobStore(dataDir) } as Deps;
-  const services = {
-    credits: new CreditService(deps),
-    license: new LicenseService(deps),
-    tokens: new TokenService(deps),
-    jobs: new JobService(deps),
-  } as Partial<Services> as Services;
-  deps.services = services;
+  const blobs = new BlobStore(dataDir);
+  const services = createServices({ config, db, blobs });
+  const deps: Deps = { config, db, blobs, services };
   return {
     deps,
     credits: services.credits,

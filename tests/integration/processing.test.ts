@@ -149,6 +149,23 @@ describe('processing over HTTP', () => {
     expect((await c.license()).compress_used).toBe(0);
   });
 
+  it.skipIf(!engineFor('matting'))('a work killed inside onnxruntime ends fatal and the server keeps serving', async () => {
+    // Terminating a worker *thread* mid-inference aborts the whole process (Napi::Error → std::terminate);
+    // slots are processes, so only the slot dies.
+    const srv = await server({ jobTimeoutMs: 1500 });
+    const c = await Client.guest(srv);
+    const uid = await c.upload(fixture('chelsea.png'), 'chelsea.png', 'matting');
+    const t1 = (await c.transform(uid, { job: 'matting' })).body.data.trans_id;
+    expect((await c.waitEnd(t1)).data).toMatchObject({ status: 'fatal', error: 'timeout' });
+    expect(await ledgerKinds(srv, t1)).toEqual(['charge', 'refund']);
+    // The abandoned native inference finishes in the background within seconds; give a thread-based
+    // slot the chance to bring the process down before checking that it is still up.
+    await new Promise((r) => setTimeout(r, 8000));
+    const t2 = (await c.transform(uid, COMPRESS)).body.data.trans_id;
+    expect((await c.waitEnd(t2)).data.status).toBe('finish');
+    expect((await fetch(`${srv.url}/api/health`)).status).toBe(200);
+  });
+
   it('retries a work left running across a restart, and fails+refunds it on the second interruption', async () => {
     const a = await server({ runJobs: false });
     const c = await Client.guest(a);
@@ -242,6 +259,27 @@ describe('processing over HTTP', () => {
     expect(await bad('{"job":"compress","config":{"module_params":{"quality":500}}}')).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'compress.quality must be between 1 and 100' });
     expect(await bad('{"job":"enlarge","config":{"module_params":{"scale":4}}}')).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'This scale is only for subscribers' });
     expect((await c.license()).compress_used).toBe(0);
+  });
+
+  it.skipIf(!engineFor('matting'))('matting in a worker thread: PNG with alpha named matting-<name>.png, extras by zoom_type', async () => {
+    const srv = await server();
+    const c = await Client.guest(srv);
+    const uid = await c.upload(fixture('chelsea.png'), 'chelsea.png', 'matting');
+    const transId = (await c.transform(uid, { job: 'matting' }, { zoom_type: 'large' })).body.data.trans_id;
+    expect((await c.waitEnd(transId)).data.status).toBe('finish');
+    const dl = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token });
+    expect(dl.headers.get('content-disposition')).toContain('filename="matting-chelsea.png"');
+    const meta = await sharp(Buffer.from(await dl.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 451, 300, true]);
+    const job = await srv.ctx.db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
+    const extras = JSON.parse(job.extras_json ?? '{}') as Record<string, string>;
+    // The matting engine declares extra outputs (white background JPEG, preview); each is reachable by zoom_type.
+    expect(Object.keys(extras).length).toBeGreaterThan(0);
+    for (const [variant, key] of Object.entries(extras)) {
+      const ex = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token, zoom_type: variant });
+      expect(ex.headers.get('content-disposition')).toContain(`matting-chelsea.${key.split('.').pop()}`);
+      expect(Buffer.from(await ex.arrayBuffer()).equals(await srv.ctx.blobs.read(key))).toBe(true);
+    }
   });
 
   it.skipIf(!engineFor('denoise') || !engineFor('perfect'))('runs the se-night preset workflow (denoise → perfect)', async () => {
