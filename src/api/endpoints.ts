@@ -82,7 +82,7 @@ export async function uploadDelete(uids: string[]): Promise<unknown> {
 export const sampleInfo = () => call<Record<string, SampleEntry[]>>(api, { method: 'GET', url: '/api/v2/sample/info' });
 
 export const thumbsUp = (transId: string, up: boolean) =>
-  call<unknown>(api, { method: 'POST', url: '/api/v2/thumbsup', data: form({ trans_id: transId, thumbsup: up ? 1 : 0 }) });
+  call<unknown>(api, { method: 'POST', url: '/api/v2/thumbsup', data: form({ trans_id: transId, thumbsup: up ? 1 : -1 }) });
 
 /** Analytics: fire and forget; a lost event must never disturb the user. */
 export function report(event: string, payload: Record<string, unknown> = {}): void {

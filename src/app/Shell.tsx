@@ -54,6 +54,7 @@ export function Shell({ lng }: { lng: Language }) {
               <span className="brand-mark" aria-hidden="true" />
               Pixmill
             </L>
+            <CreditsPill />
             <button className="btn btn-ghost menu-toggle" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpen((v) => !v)}>
               {t('nav.menu')}
             </button>
@@ -91,17 +92,23 @@ export function Shell({ lng }: { lng: Language }) {
   );
 }
 
+function CreditsPill() {
+  const { t } = useTranslation();
+  const { credits, ready, level } = useUser();
+  if (!ready) return null;
+  return (
+    <span className="credits-pill" title={t('credits.title')} data-testid="credits">
+      {t('credits.left', { count: credits })}
+      {level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
+    </span>
+  );
+}
+
 function AccountNav() {
   const { t } = useTranslation();
-  const { logged, credits, ready, level } = useUser();
+  const { logged } = useUser();
   return (
     <>
-      {ready && (
-        <span className="credits-pill" title={t('credits.title')} data-testid="credits">
-          {t('credits.left', { count: credits })}
-          {level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
-        </span>
-      )}
       {logged ? (
         <NL to="/my-account/">{t('nav.account')}</NL>
       ) : (

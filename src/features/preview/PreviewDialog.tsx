@@ -15,8 +15,8 @@ import { clampOffset, Navigator } from './Navigator.js';
 const holdModules = import.meta.glob('../../pwa/HoldToCompare.tsx');
 const HoldToCompare = holdModules['../../pwa/HoldToCompare.tsx']
   ? lazy(async () => {
-      const m = (await holdModules['../../pwa/HoldToCompare.tsx']()) as { HoldToCompare?: ComponentType<{ beforeSrc: string; afterSrc: string }>; default?: ComponentType<{ beforeSrc: string; afterSrc: string }> };
-      return { default: (m.HoldToCompare ?? m.default) as ComponentType<{ beforeSrc: string; afterSrc: string }> };
+      const m = (await holdModules['../../pwa/HoldToCompare.tsx']()) as { HoldToCompare?: ComponentType<{ beforeSrc: string; afterSrc: string; className?: string }>; default?: ComponentType<{ beforeSrc: string; afterSrc: string; className?: string }> };
+      return { default: (m.HoldToCompare ?? m.default) as ComponentType<{ beforeSrc: string; afterSrc: string; className?: string }> };
     })
   : null;
 
@@ -36,6 +36,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
   const [showBefore, setShowBefore] = useState(false);
   const [showAfter, setShowAfter] = useState(false);
   const [liked, setLiked] = useState<null | boolean>(null);
+  const [touch] = useState(isTouch);
   const scale = jobScale(work?.params);
   const tooLarge = work ? previewTooLarge(work.w, work.h, scale) : false;
 
@@ -113,6 +114,17 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
           <p className="big">{t('preview.failed')}</p>
           <p className="muted">{t('preview.tooLarge')}</p>
         </div>
+      ) : HoldToCompare && touch && tab === 1 && zoom === 'fit' ? (
+        // Touch screens: press and hold to see the original (the PWA helper's component).
+        <div className="preview-box hold-box">
+          {before && after ? (
+            <Suspense fallback={<span className="spinner stage-spinner" />}>
+              <HoldToCompare beforeSrc={before} afterSrc={after} className="hold-compare" />
+            </Suspense>
+          ) : (
+            <span className="spinner stage-spinner" aria-label={t('loading')} />
+          )}
+        </div>
       ) : (
         <CompareStage before={before} after={after} tab={work.operation === 'portrait' ? 1 : tab} zoom={zoom} natural={out} />
       )}
@@ -120,17 +132,12 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
         <div className="thumbs" role="group" aria-label={t('preview.rate')}>
           <span className="muted small">{t('preview.rate')}</span>
           <button className={`icon-btn ${liked === true ? 'on' : ''}`} aria-pressed={liked === true} aria-label={t('preview.up')} onClick={() => vote(true)} data-testid="thumbs-up">
-            👍
+            <Thumb up />
           </button>
           <button className={`icon-btn ${liked === false ? 'on' : ''}`} aria-pressed={liked === false} aria-label={t('preview.down')} onClick={() => vote(false)} data-testid="thumbs-down">
-            👎
+            <Thumb up={false} />
           </button>
         </div>
-        {HoldToCompare && isTouch() && before && after && (
-          <Suspense fallback={null}>
-            <HoldToCompare beforeSrc={before} afterSrc={after} />
-          </Suspense>
-        )}
         <L to="/pricing/?source=preview&medium=remove_watermark" className="small">
           {t('preview.removeWatermark')}
         </L>
@@ -286,5 +293,13 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
         />
       )}
     </div>
+  );
+}
+
+function Thumb({ up }: { up: boolean }) {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" style={up ? undefined : { transform: 'rotate(180deg)' }}>
+      <path d="M7 10v11H3V10h4zm0 0l4-8a3 3 0 013 3v4h6a2 2 0 012 2.3l-1.4 8A2 2 0 0118.6 21H7" />
+    </svg>
   );
 }

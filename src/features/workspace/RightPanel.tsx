@@ -55,7 +55,7 @@ export function RightPanel() {
       dialogs.open({ kind: 'message', message: t('workflowOnSample'), tone: 'warning' });
       return;
     }
-    if (res === 'started') setTimeout(() => useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
+    if (res === 'started') setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
   };
 
   return (

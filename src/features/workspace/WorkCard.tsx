@@ -53,7 +53,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
   };
 
   return (
-    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''}`} data-testid="work-card" data-status={work.status} data-cid={work.cid}>
+    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''}`} data-testid="work-card" data-status={work.status} data-cid={work.cid} data-uid={work.uid}>
       <input
         type="checkbox"
         className="work-check"

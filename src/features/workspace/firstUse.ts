@@ -24,7 +24,7 @@ export function installGuestFirstUse(): void {
       if (!w || w.status !== 'ready') return;
       if (!w.selected) works.toggleSelect(cid, useUser.getState().level);
       if (startProcessing(currentJobConfig(usePanel.getState())) === 'started') {
-        setTimeout(() => useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
+        setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
       }
     }, GUEST_AUTO_SELECT_MS);
   });
