@@ -72,7 +72,9 @@ async function benchWorkerResize(base: string): Promise<Row[]> {
     const page = await context.newPage();
     await page.goto(`${base}${HARNESS}?level=guest`);
     await page.locator('main[data-ready="1"]').waitFor();
+    // Browser-side code below reaches the DOM through globalThis: this file compiles without DOM types.
     await page.evaluate(() => {
+      const document = (globalThis as any).document;
       const input = document.createElement('input');
       input.type = 'file';
       input.id = 'bench-file';
@@ -83,8 +85,9 @@ async function benchWorkerResize(base: string): Promise<Row[]> {
     for (let i = 0; i <= RUNS; i++) {
       times.push(
         await page.evaluate(async () => {
-          const h = (window as any).__harness;
-          const file = (document.querySelector('#bench-file') as HTMLInputElement).files![0];
+          const g = globalThis as any;
+          const h = g.__harness;
+          const file = g.document.querySelector('#bench-file').files[0];
           const t = performance.now();
           const r = await h.fit(file, 'guest', 'enlarge');
           return { ms: performance.now() - t, w: r.w, h: r.h, bytes: r.bytes, runtime: await h.runtime() };

@@ -65,7 +65,7 @@ export async function postForm(url: string, form: FormData | URLSearchParams, si
   let status: number;
   let text: string;
   try {
-    if (typeof XMLHttpRequest !== 'undefined') {
+    if (XhrCtor()) {
       ({ status, text } = await xhrPost(url, form, signal, onProgress));
     } else {
       const res = await fetch(url, { method: 'POST', body: form, signal });
@@ -86,9 +86,23 @@ export async function postForm(url: string, form: FormData | URLSearchParams, si
   return env;
 }
 
+/** The part of XMLHttpRequest used here (typed locally: this module also compiles for node). */
+interface Xhr {
+  open(method: string, url: string): void;
+  upload: { onprogress: ((e: { loaded: number; total: number }) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+  status: number;
+  responseText: string;
+  abort(): void;
+  send(body: FormData | URLSearchParams): void;
+}
+const XhrCtor = () => (globalThis as unknown as { XMLHttpRequest?: new () => Xhr }).XMLHttpRequest;
+
 function xhrPost(url: string, form: FormData | URLSearchParams, signal?: AbortSignal, onProgress?: Progress): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
+    const xhr = new (XhrCtor()!)();
     xhr.open('POST', url);
     xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.total);
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
