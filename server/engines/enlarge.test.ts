@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultParams, parseParams } from '../../src/domain/modules.js';
-import { enlargeEngine } from './enlarge.js';
+import { enlargeEngine, enlargeSettings } from './enlarge.js';
 import { ctx, input, rgbOf, fromRgb } from './testkit.js';
-import { psnr, resizeRgb, decodeRgb } from './image.js';
+import { psnr, resizeRgb, decodeRgb, gaussianNoise, gaussianBlur, toPlanes, fromPlanes } from './image.js';
 
 const params = (p: Record<string, unknown>) => {
   const r = parseParams('enlarge', p);
@@ -59,5 +59,16 @@ describe('enlarge (ESRGAN)', () => {
     const base = hfEnergy(await run({ suppress_noise: 0, remove_blur: 0 }));
     expect(hfEnergy(await run({ suppress_noise: 0, remove_blur: 100 }))).toBeGreaterThan(base * 1.1);
     expect(hfEnergy(await run({ suppress_noise: 100, remove_blur: 0 }))).toBeLessThan(base);
+  });
+
+  it('autoparams reads noise and blur from the picture', async () => {
+    const img = await decodeRgb((await input('coffee.png', { width: 160 })).data);
+    const n = gaussianNoise(img.data.length, 20, 3);
+    const noisy = { ...img, data: Uint8Array.from(img.data, (v, i) => Math.max(0, Math.min(255, Math.round(v + n[i]!)))) };
+    const soft = fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, 2)), img.w, img.h);
+    const auto = { ...defaultParams('enlarge'), autoparams: true };
+    expect(enlargeSettings(auto, noisy).suppressNoise).toBeGreaterThan(enlargeSettings(auto, img).suppressNoise + 30);
+    expect(enlargeSettings(auto, soft).removeBlur).toBeGreaterThan(enlargeSettings(auto, img).removeBlur);
+    expect(enlargeSettings({ ...defaultParams('enlarge'), quality: 'best' }).size).toBe('medium');
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseParams } from '../../src/domain/modules.js';
-import { sharpenEngine } from './sharpen.js';
+import { effectiveSharpness, sharpenEngine } from './sharpen.js';
 import { sharpenAutoEngine, autoSharpenRgb } from './sharpenAuto.js';
 import { ctx, fromRgb, hfEnergy, input, rgbOf } from './testkit.js';
-import { decodeRgb, fromPlanes, gaussianBlur, psnr, toPlanes, type Rgb } from './image.js';
+import { decodeRgb, fromPlanes, gaussianBlur, luma, psnr, toPlanes, type Rgb } from './image.js';
 
 const params = (p: Record<string, unknown>) => {
   const r = parseParams('sharpen', p);
@@ -34,6 +34,18 @@ describe('sharpen (unsharp mask)', () => {
     const hf = async (p: Record<string, unknown>) => hfEnergy(await rgbOf((await sharpenEngine.run(img, params(p), ctx())).data));
     expect(await hf({ sharpness: 75, suppress_noise: 100 })).toBeLessThan(await hf({ sharpness: 75, suppress_noise: 0 }));
     expect(await hf({ sharpness: 75, suppress_noise: 50, add_grain: 100 })).toBeGreaterThan(await hf({ sharpness: 75, suppress_noise: 50, add_grain: 0 }));
+  });
+});
+
+describe('sharpen autoparams', () => {
+  it('sharpens a blurred picture harder than a crisp one', async () => {
+    const crisp = await decodeRgb((await input('coffee.png', { width: 150 })).data);
+    const soft = blurred(crisp, 1.5);
+    const o = { sharpness: 0, suppressNoise: 0, addGrain: 0, autoparams: true };
+    const k = (img: Rgb) => effectiveSharpness(luma(img), img.w, img.h, o);
+    expect(k(soft)).toBeGreaterThan(k(crisp) + 10);
+    const out = await rgbOf((await sharpenEngine.run(await fromRgb(soft), params({ sharpness: 0, autoparams: true }), ctx())).data);
+    expect(hfEnergy(out)).toBeGreaterThan(hfEnergy(soft) * 1.3);
   });
 });
 

@@ -14,13 +14,16 @@ export interface SharpenOptions {
   autoparams: boolean;
 }
 
+/** The sharpness actually used: the slider, or with autoparams one taken from the blur estimate. */
+export function effectiveSharpness(y: Float32Array, w: number, h: number, o: SharpenOptions): number {
+  return o.autoparams ? Math.round(30 + 70 * Math.min(1, Math.max(0, (estimateBlur(y, w, h) - 0.15) / 0.6))) : o.sharpness;
+}
+
 export function sharpenRgb(img: Rgb, o: SharpenOptions): Rgb {
   const { w, h } = img;
   const ycc = rgbToYcc(toPlanes(img));
   const sigmaNoise = estimateNoise(ycc[0]!, w, h);
-  let sharpness = o.sharpness;
-  if (o.autoparams) sharpness = Math.round(30 + 70 * estimateBlur(ycc[0]!, w, h));
-  const k = sharpness / 100;
+  const k = effectiveSharpness(ycc[0]!, w, h, o) / 100;
   const amount = 2.2 * k;
   const radius = 0.8 + 1.2 * k;
   const threshold = (o.suppressNoise / 100) * (1 + 2.5 * sigmaNoise);
