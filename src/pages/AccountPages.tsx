@@ -13,10 +13,11 @@ import { usePanel } from '../stores/panel.js';
 import { useUser } from '../stores/user.js';
 import { usePageTitle } from './usePageTitle.js';
 
-function NeedLogin() {
+function NeedLogin({ title }: { title: string }) {
   const { t } = useTranslation('site');
   return (
     <div className="container page center">
+      <h1>{title}</h1>
       <p>{t('account.needLogin')}</p>
       <L to="/login/" className="btn btn-primary">
         {t('auth.login')}
@@ -30,8 +31,14 @@ export function AccountPage() {
   const tc = useTranslation().t;
   const { logged, ready, email, level, credits, logout } = useUser();
   usePageTitle(t('account.title'));
-  if (!ready) return <div className="container page muted">{tc('loading')}</div>;
-  if (!logged) return <NeedLogin />;
+  if (!ready)
+    return (
+      <div className="container page">
+        <h1>{t('account.title')}</h1>
+        <p className="muted">{tc('loading')}</p>
+      </div>
+    );
+  if (!logged) return <NeedLogin title={t('account.title')} />;
   return (
     <div className="container page">
       <h1>{t('account.title')}</h1>
@@ -79,8 +86,7 @@ export function AccountWorkflowsPage() {
     endpoints.workflowList(page, WORKFLOW_PAGE_SIZE).then(setData).catch(handleError);
   }, [logged, page]);
 
-  if (!ready) return null;
-  if (!logged) return <NeedLogin />;
+  if (!ready || !logged) return <NeedLogin title={t('account.workflows')} />;
   const stepsOf = (w: endpoints.WorkflowRecord): Step[] => w.flows.map((f) => ({ name: f.name, config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config })) as Step[];
 
   return (

@@ -40,7 +40,7 @@ export const usePanel = create<PanelState>((set, get) => ({
   preset: null,
   workflowId: null,
   workflowName: '',
-  openSettings: { 0: true },
+  openSettings: {},
   setTab: (tab) => set({ tab }),
   setFeatureModule: (module) => set({ feature: makeStep(module) }),
   setFeatureParam: (key, value) =>
@@ -55,7 +55,7 @@ export const usePanel = create<PanelState>((set, get) => ({
   addStep: (maxSteps) => {
     const s = get();
     if (!canAddStep(s.steps.map((x) => x.config.module), maxSteps)) return;
-    set({ steps: [...s.steps, makeStep('sharpen')], preset: null, openSettings: { ...s.openSettings, [s.steps.length]: true } });
+    set({ steps: [...s.steps, makeStep('sharpen')], preset: null });
   },
   removeStep: (index) => {
     if (index === 0) return;

@@ -53,7 +53,6 @@ test('registered user: enlarge last locks adding, 3-step limit, delete hidden on
 
   // Subscriber-only scale asks for an upgrade with source/medium on the pricing link.
   await page.getByTestId('toggle-step-2').click();
-  await page.getByTestId('toggle-step-2').click();
   await page.getByTestId('step-2').getByRole('radio', { name: /4x/ }).click();
   await expect(page.getByTestId('upgrade-dialog')).toBeVisible();
   await page.getByTestId('upgrade-go').click();

@@ -1,0 +1,64 @@
+// Every site link resolves to a real page; a feature page opens the workspace as a popup with its
+// feature preselected; the matting result opens in the background editor through the imgInfo hand-off.
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { Workspace } from './pages/workspace.js';
+
+const LINKS = [
+  '/', '/pricing/', '/posts/', '/login/', '/register/', '/my-account/', '/my-account/workflow/', '/image-enhancer/', '/image-enlarger/',
+  '/denoise-ai/', '/sharpen-ai/', '/download-win/', '/remove-background/', '/upload/', '/image-editor/', '/single-process/', '/batch-process/',
+  '/colorize-photo/', '/toongineer-cartoonizer/', '/photo-to-sketch/', '/photo-retoucher/', '/image-compressor/', '/image-cropper/',
+  '/image-resizer/', '/image-rotator/', '/flip-image/', '/old-photo-restoration/', '/contact/', '/about-us/', '/api-docs/', '/privacy-policy/',
+  '/term-of-use/', '/user-agreement/', '/author/', '/sitemap/',
+];
+
+test('every site link of spec §2 is a real page in en and fr', async ({ page }) => {
+  for (const prefix of ['', '/fr']) {
+    for (const link of LINKS) {
+      await page.goto(prefix + link);
+      const h1 = page.locator('h1').first();
+      await expect(h1, prefix + link).toBeVisible();
+      await expect(h1, prefix + link).not.toHaveText(/Page not found|Page introuvable/);
+    }
+  }
+  await page.goto('/no-such-page/');
+  await expect(page.locator('h1')).toHaveText('Page not found');
+});
+
+test('feature page opens the workspace popup with its feature preselected', async ({ page }) => {
+  await page.goto('/image-compressor/');
+  await page.getByTestId('open-workspace').click();
+  const dialog = page.getByTestId('workspace-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('feature-compress')).toHaveAttribute('aria-checked', 'true');
+  await new Workspace(page).screenshot('site-01-feature-popup');
+  await page.goto('/old-photo-restoration/');
+  await page.getByTestId('open-workspace').click();
+  await expect(page.getByTestId('preset-ai_old_photo_repire_colorize')).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('background removal → edit → editor shows the cut-out and downloads a PNG', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
+  const ws = new Workspace(page);
+  await ws.open();
+  await ws.chooseFeature('matting');
+  await ws.upload('chelsea.png');
+  await expect(ws.card('ready')).toHaveCount(1, { timeout: 60_000 });
+  await ws.card('ready').locator('input[type=checkbox]').check();
+  await ws.startButton().click();
+  await expect(ws.tab('processing')).toHaveAttribute('aria-selected', 'true');
+  await ws.tab('processed').click();
+  const done = ws.card('finished');
+  await expect(done).toHaveCount(1, { timeout: 110_000 });
+  await done.getByTestId('edit').click();
+  await expect(page).toHaveURL(/\/image-editor\/$/);
+  const info = await page.evaluate(() => JSON.parse(localStorage.getItem('imgInfo') ?? '{}'));
+  expect(info).toMatchObject({ filename: 'chelsea.png', targetName: 'matting-chelsea.png', isProcessed: true, sizeNum: 'large', width: 451, height: 300 });
+  await expect(page.locator('[data-testid="editor-stage"] canvas')).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('radio', { name: '#ffffff' }).click();
+  await ws.screenshot('site-02-editor');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('editor-download').click()]);
+  expect(download.suggestedFilename()).toBe('matting-chelsea.png');
+  const png = fs.readFileSync(await download.path());
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+});
