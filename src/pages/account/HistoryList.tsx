@@ -1,0 +1,63 @@
+/** Processing history from GET /api/job/record, 10 a page, newest first. */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { handleError } from '../../app/handleError.js';
+import { useLang } from '../../app/lang.js';
+import * as acct from './api.js';
+import { formatDate } from './format.js';
+import { useAccountT } from './i18n.js';
+import { Pager } from './Pager.js';
+
+export const HISTORY_PAGE_SIZE = 10;
+
+export function HistoryList() {
+  const t = useAccountT();
+  const { i18n } = useTranslation();
+  const lng = useLang();
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<acct.Page<acct.HistoryRecord> | null>(null);
+
+  useEffect(() => {
+    acct.history(page, HISTORY_PAGE_SIZE).then(setData).catch(handleError);
+  }, [page]);
+
+  const jobLabel = (job: string) => (i18n.t as unknown as (k: string, o: object) => string)(`workspace:modules.${job}`, { defaultValue: job });
+  return (
+    <section className="acct-card" aria-labelledby="history-title" data-testid="history">
+      <h2 id="history-title">{t('history.title')}</h2>
+      {data && data.datas.length === 0 && <p className="muted">{t('history.empty')}</p>}
+      {data && data.datas.length > 0 && (
+        <div className="acct-table-wrap">
+          <table className="acct-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('history.file')}</th>
+                <th scope="col">{t('history.feature')}</th>
+                <th scope="col">{t('history.size')}</th>
+                <th scope="col">{t('history.status')}</th>
+                <th scope="col">{t('history.date')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.datas.map((r) => (
+                <tr key={r.trans_id} data-testid="history-row" data-status={r.status}>
+                  <td className="acct-ellipsis" title={r.filename ?? ''}>
+                    {r.filename}
+                  </td>
+                  <td>{jobLabel(r.job)}</td>
+                  <td>
+                    {r.w}×{r.h}
+                    {r.result_w ? ` → ${r.result_w}×${r.result_h}` : ''}
+                  </td>
+                  <td>{t(`history.statuses.${r.status}`)}</td>
+                  <td>{formatDate(r.created_at, lng)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pager page={page} last={data.last_page} onPage={setPage} testId="history-pager" />}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/** Credits and plan: level, credits left (max_num − used_num, floored), compress credits, end date, low-credit warning at 4. */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { handleError } from '../../app/handleError.js';
+import { L, useLang } from '../../app/lang.js';
+import { LOW_CREDIT_WARNING } from '../../domain/constants.js';
+import { creditsLeft, deriveLevel, isSubscriber } from '../../domain/plans.js';
+import * as acct from './api.js';
+import { formatDay } from './format.js';
+import { useAccountT } from './i18n.js';
+
+export function PlanCard({ refreshKey = 0 }: { refreshKey?: number }) {
+  const t = useAccountT();
+  const tc = useTranslation().t;
+  const lng = useLang();
+  const [lic, setLic] = useState<acct.LicenseFull | null>(null);
+
+  useEffect(() => {
+    acct.licenseFull().then(setLic).catch(handleError);
+  }, [refreshKey]);
+
+  if (!lic) return <section className="acct-card" aria-busy="true" data-testid="plan-card" />;
+  const level = deriveLevel({ logged: true, isExpired: Boolean(lic.is_expired), pid: Number(lic.pid) });
+  const left = creditsLeft(lic.max_num, lic.used_num);
+  const compressLeft = creditsLeft(lic.compress_max, lic.compress_used);
+  return (
+    <section className="acct-card" aria-labelledby="plan-title" data-testid="plan-card">
+      <h2 id="plan-title">{t('plan.title')}</h2>
+      <dl className="facts">
+        <div>
+          <dt>{t('plan.level')}</dt>
+          <dd data-testid="plan-level" data-level={level}>
+            {tc(`levels.${level}`)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('plan.credits')}</dt>
+          <dd data-testid="plan-credits">{left}</dd>
+        </div>
+        <div>
+          <dt>{t('plan.compress')}</dt>
+          <dd data-testid="plan-compress">{compressLeft}</dd>
+        </div>
+        <div>
+          <dt>{t('plan.expires')}</dt>
+          <dd data-testid="plan-expires">{lic.plan_expires_at ? formatDay(lic.plan_expires_at, lng) : t('plan.noExpiry')}</dd>
+        </div>
+      </dl>
+      {level === 'expired' && (
+        <p className="notice" role="status" data-testid="plan-expired">
+          {t('plan.expiredNote')}
+        </p>
+      )}
+      {level !== 'expired' && left <= LOW_CREDIT_WARNING && (
+        <p className="notice" role="status" data-testid="plan-low">
+          {t('plan.low', { count: left })}
+        </p>
+      )}
+      <div className="row-actions">
+        <L to={`/pricing/?source=account&medium=${isSubscriber(level) ? 'renew_btn' : 'upgrade_btn'}`} className="btn btn-primary" data-testid="plan-upgrade">
+          {isSubscriber(level) ? t('plan.change') : t('plan.upgrade')}
+        </L>
+      </div>
+    </section>
+  );
+}

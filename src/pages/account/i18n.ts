@@ -1,0 +1,49 @@
+/** The account namespace (locales/<lng>/account.json) and the mapping of the server's form texts to its keys. */
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.js';
+import { errorText } from '../../app/handleError.js';
+import { ACCOUNT_TEXT } from '../../domain/account.js';
+
+export type AT = (key: string, opts?: Record<string, unknown>) => string;
+
+/** `t` of the account namespace; re-renders on language change like useTranslation. */
+export function useAccountT(): AT {
+  const { i18n } = useTranslation();
+  const lng = i18n.language;
+  return useCallback((key: string, opts?: Record<string, unknown>) => (i18n.t as unknown as (k: string, o?: object) => string)(`account:${key}`, { lng, ...opts }), [i18n, lng]);
+}
+
+/** Shared rule texts (src/domain/account.ts, in English on both sides) → translation keys. */
+const KEYS: Record<string, string> = {
+  [ACCOUNT_TEXT.required]: 'errors.required',
+  [ACCOUNT_TEXT.email]: 'errors.email',
+  [ACCOUNT_TEXT.emailTaken]: 'errors.emailTaken',
+  [ACCOUNT_TEXT.emailMissing]: 'errors.emailMissing',
+  [ACCOUNT_TEXT.password]: 'errors.password',
+  [ACCOUNT_TEXT.passwordMismatch]: 'errors.mismatch',
+  [ACCOUNT_TEXT.passwordSame]: 'errors.same',
+  [ACCOUNT_TEXT.nameTooLong]: 'errors.tooLong',
+  [ACCOUNT_TEXT.occupation]: 'errors.occupation',
+  [ACCOUNT_TEXT.survey]: 'errors.survey',
+  'wrong password': 'errors.wrongPassword',
+};
+
+export function fieldText(t: AT, text: string): string {
+  const k = KEYS[text];
+  return k ? t(k) : text;
+}
+
+export function translateErrors(t: AT, errors: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).map(([f, text]) => [f, fieldText(t, text)]));
+}
+
+/** A failed form call: field errors from `data.errors` (code 1), else one message for the whole form. */
+export function formFailure(t: AT, e: unknown): { fields: Record<string, string>; message: string | null } {
+  if (e instanceof ApiError) {
+    const errs = (e.data as { errors?: Record<string, string> } | null)?.errors;
+    if (errs && Object.keys(errs).length) return { fields: translateErrors(t, errs), message: null };
+    if (e.code === 3) return { fields: {}, message: t('errors.wrongPassword') };
+  }
+  return { fields: {}, message: errorText(e) };
+}
