@@ -79,7 +79,14 @@ export class WorkerPool {
     private readonly spawn: () => Worker = spawnProcessWorker,
   ) {}
 
-  start(): void {
+  private slotsSpawned = false;
+
+  /** Slots are spawned on the first work and then kept: a server that never processes spawns nothing. */
+  start(): void {}
+
+  private ensureSlots(): void {
+    if (this.slotsSpawned) return;
+    this.slotsSpawned = true;
     for (let i = 0; i < this.size; i++) this.addSlot();
   }
 
@@ -93,6 +100,7 @@ export class WorkerPool {
     if (this.bootFailures >= BOOT_FAILURES_BROKEN) return Promise.reject(new JobFailure('crashed', 'processing workers cannot start'));
     return new Promise<TaskOutput>((resolve, reject) => {
       this.waiting.push({ task, opts, resolve, reject });
+      this.ensureSlots();
       this.dispatch();
     });
   }
