@@ -52,3 +52,23 @@ test('validation and batch limits answer with the i18n keys, nothing is uploaded
   await expect(h.messages()).toContainText('upload:onlyPaidMultiple');
   await expect(h.works()).toHaveCount(0);
 });
+
+test('EXIF orientation is applied before fitting: a rotated photo stays portrait', async ({ page }, info) => {
+  const sharp = (await import('sharp')).default;
+  // 2400×1600 pixels stored landscape with EXIF orientation 6 (shown rotated 90°: 1600×2400, 3.84 MP).
+  const rotated = info.outputPath('rotated.jpg');
+  await sharp(fixture('LadyBird.jpg')).resize(2400, 1600).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toFile(rotated);
+  const h = new UploadHarness(page);
+  await h.open({ level: 'guest' });
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'fit-file';
+    document.body.append(input);
+  });
+  await page.setInputFiles('#fit-file', rotated);
+  const r = await page.evaluate(() => (window as any).__harness.fit((document.querySelector('#fit-file') as HTMLInputElement).files![0], 'guest', 'enlarge'));
+  expect(r).toMatchObject({ ok: true, srcW: 1600, srcH: 2400, steps: ['resize'], mime: 'image/jpeg' });
+  expect(r.w).toBeLessThan(r.h);
+  expect(r.w * r.h).toBeLessThanOrEqual(2.8e6);
+});
