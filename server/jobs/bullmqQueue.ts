@@ -18,7 +18,8 @@ import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Database } from '../repositories/schema.js';
 import type { JobHandler, JobQueue } from './queue.js';
-import { findJob, markFailed, requeue } from './repository.js';
+import { failOrphan, findJob, requeue } from './repository.js';
+import { LEASE_STALE_MS } from './runner.js';
 
 /** Attempts a work gets before it is failed and refunded (same rule as the embedded runner). */
 export const BULL_MAX_ATTEMPTS = 2;
@@ -33,7 +34,7 @@ export interface BullQueueOptions {
   redisUrl: string;
   /** key prefix, so deployments and test servers can share one Redis */
   prefix: string;
-  /** hard limit of one work (per step for workflows): a 'running' row older than this has lost its holder */
+  /** hard limit of one work (kept for operations output; liveness comes from the runner's lease) */
   jobTimeoutMs: number;
   /** how long a worker's lock lives without renewal before another worker takes the work over */
   lockMs?: number;
@@ -154,14 +155,15 @@ export class BullJobQueue implements JobQueue {
     if (!row || row.status === 'finished' || row.status === 'failed') return;
     if (row.status === 'running') {
       // Delivered again while the row says running: the previous worker lost its lock (died or was cut off).
-      if (row.attempts >= BULL_MAX_ATTEMPTS) return this.fail(transId, 'interrupted');
-      await requeue(this.deps.db, transId);
+      if (row.attempts >= BULL_MAX_ATTEMPTS) return this.fail(transId, row.heartbeat_at);
+      await requeue(this.deps.db, transId, row.heartbeat_at);
     }
     await this.handler(transId);
   }
 
-  private async fail(transId: string, reason: string): Promise<void> {
-    if (await markFailed(this.deps.db, transId, reason, Date.now())) await this.deps.refund(transId);
+  /** Fails a work whose runner is gone (unless its lease moved meanwhile) and refunds it, once. */
+  private async fail(transId: string, heartbeatAt: number | null): Promise<void> {
+    if (await failOrphan(this.deps.db, transId, heartbeatAt, Date.now())) await this.deps.refund(transId);
   }
 
   /** Compares the jobs table with Redis once; one worker at a time does it (a short Redis lock). */
@@ -183,7 +185,7 @@ export class BullJobQueue implements JobQueue {
       const now = Date.now();
       const rows = await this.deps.db
         .selectFrom('jobs')
-        .select(['trans_id', 'status', 'attempts', 'started_at', 'created_at', 'is_workflow', 'steps_json'])
+        .select(['trans_id', 'status', 'attempts', 'started_at', 'created_at', 'heartbeat_at'])
         .where('status', 'in', ['queued', 'running'])
         // a work just stored may not be added yet by its API process
         .where('created_at', '<', now - 2000)
@@ -199,17 +201,17 @@ export class BullJobQueue implements JobQueue {
           await this.add(row.trans_id);
           continue;
         }
-        // running
-        if (state === 'active' || state === 'waiting' || state === 'prioritized') continue;
-        const steps = row.is_workflow ? Math.max(1, (JSON.parse(row.steps_json) as unknown[]).length) : 1;
-        const holderGone = state === 'completed' || state === 'failed' || (row.started_at ?? 0) + this.opts.jobTimeoutMs * steps + this.opts.lockMs < now;
-        if (!holderGone) continue;
+        // running: its runner renews a lease (heartbeat_at) while alive; only a stale lease means it is gone,
+        // whatever Redis says (after a Redis restart the BullMQ job may be missing while the run goes on).
+        if (state === 'active') continue;
+        const lease = row.heartbeat_at ?? row.started_at ?? 0;
+        if (lease >= now - LEASE_STALE_MS) continue;
         if (row.attempts >= BULL_MAX_ATTEMPTS) {
-          await this.fail(row.trans_id, 'interrupted');
+          await this.fail(row.trans_id, row.heartbeat_at);
           continue;
         }
         await bull?.remove().catch(() => undefined);
-        if (await requeue(this.deps.db, row.trans_id)) await this.add(row.trans_id);
+        if (await requeue(this.deps.db, row.trans_id, row.heartbeat_at)) await this.add(row.trans_id);
       }
     } finally {
       // release only our own lock

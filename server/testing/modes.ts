@@ -169,12 +169,43 @@ export async function scaleoutOverrides(opts: { pgUrl?: string; redisUrl?: strin
   };
 }
 
-/** The mode the integration suite runs in: PIXMILL_TEST_MODE=scaleout, otherwise embedded. */
-export async function testModeOverrides(): Promise<ModeOverrides> {
-  if (process.env.PIXMILL_TEST_MODE !== 'scaleout') return { mode: 'embedded', overrides: {}, async cleanup() {} };
+/** Databases and prefixes of test servers stopped with keepData, by data dir, so a restart finds its data. */
+const kept = new Map<string, Partial<Config> & { cleanup(): Promise<void> }>();
+
+export interface TestModeOverrides {
+  mode: 'embedded' | 'scaleout';
+  overrides: Partial<Config>;
+  /** drops the database and queue keys, or keeps them for the next server on the same data dir */
+  cleanup(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+/**
+ * The mode the integration suite runs in: PIXMILL_TEST_MODE=scaleout, otherwise embedded.
+ * For startTestServer: `dataDir` ties a database to the server's data dir (a restart with the same
+ * dir and keepData reuses it); a caller choosing databaseUrl/redisUrl itself gets no overrides.
+ */
+export async function testModeOverrides(opts: { dataDir?: string; explicit?: Partial<Config> } = {}): Promise<TestModeOverrides> {
+  const none: TestModeOverrides = { mode: 'embedded', overrides: {}, async cleanup() {} };
+  if (process.env.PIXMILL_TEST_MODE !== 'scaleout') return none;
+  if (opts.explicit && ('databaseUrl' in opts.explicit || 'redisUrl' in opts.explicit)) return none;
   const a = await detectScaleout();
   if (!a.available) throw new Error(`PIXMILL_TEST_MODE=scaleout but the services do not answer: ${a.reason}`);
-  return scaleoutOverrides({ pgUrl: a.pgUrl, redisUrl: a.redisUrl });
+  const key = opts.dataDir;
+  const reuse = key ? kept.get(key) : undefined;
+  if (key) kept.delete(key);
+  const fresh = reuse ? null : await scaleoutOverrides({ pgUrl: a.pgUrl, redisUrl: a.redisUrl });
+  const overrides: Partial<Config> = reuse
+    ? { databaseUrl: reuse.databaseUrl, redisUrl: reuse.redisUrl, queuePrefix: reuse.queuePrefix }
+    : fresh!.overrides;
+  const drop = reuse ? reuse.cleanup : fresh!.cleanup;
+  return {
+    mode: 'scaleout',
+    overrides,
+    async cleanup(c) {
+      if (c?.keepData && key) kept.set(key, { ...overrides, cleanup: drop });
+      else await drop();
+    },
+  };
 }
 
 export interface TcpProxy {
