@@ -188,7 +188,7 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     expect(lic.data.compress_used).toBe(0);
   });
 
-  it('Redis restarted (its data lost) with works queued: every work still completes, charged once', async () => {
+  it('Redis restarted (its data lost) with works queued, one started while it was down: every work completes, charged once', async () => {
     const [a, b] = cluster.apiUrls as [string, string];
     // one guest per work: a guest may run one work at a time
     const works: { token: string; uid: string; id?: string }[] = [];
@@ -200,9 +200,10 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     for (const w of workers) w.child.kill('SIGSTOP');
     try {
       works[0]!.id = await transform(a, works[0]!.token, works[0]!.uid);
+      await redis.stop();
+      // started while Redis is down: still answered (the work waits in the database), delivered once Redis is back
       works[1]!.id = await transform(b, works[1]!.token, works[1]!.uid);
-      await redis.restart();
-      // started right after the restart: answered at once, delivered when the queue answers
+      await redis.start();
       works[2]!.id = await transform(b, works[2]!.token, works[2]!.uid);
     } finally {
       for (const w of workers) w.child.kill('SIGCONT');
