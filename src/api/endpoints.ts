@@ -34,6 +34,10 @@ export interface AccountUser {
 
 export const guestToken = () => call<{ token: string }>(api, { method: 'POST', url: '/api/v2/guest_token' });
 
+/** Moves a guest's uploads, works and workflows to the logged-in user. */
+export const bindToken = (userToken: string, guestToken: string) =>
+  call<unknown>(api, { method: 'POST', url: '/api/v2/bind_token', data: form({ token: userToken, guest_token_v2: guestToken }) });
+
 export const license = (token: string) =>
   call<LicenseData>(api, { method: 'POST', url: '/api/v2/license', data: form({ guest_token_v2: token }) });
 

@@ -61,6 +61,12 @@ export const useUser = create<UserState>((set, get) => ({
       try {
         userToken = await fetchUserToken();
         setCookie(COOKIE.token, userToken, GUEST_TOKEN_COOKIE_DAYS);
+        // The guest's uploads and results follow the user who just logged in (once per pair).
+        const bound = `pixmill.bound.${userToken.slice(0, 12)}.${token.slice(0, 12)}`;
+        if (!localStorage.getItem(bound)) {
+          await endpoints.bindToken(userToken, token).catch(() => undefined);
+          localStorage.setItem(bound, '1');
+        }
       } catch {
         logged = false;
       }

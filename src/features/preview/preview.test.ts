@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { PREVIEW_THUMB_BOX } from '../../domain/constants.js';
+import { clampOffset, thumbLayout } from './Navigator.js';
+import { defaultCompareTab } from './PreviewDialog.js';
+
+describe('preview defaults (spec §2)', () => {
+  it.each([
+    ['enlarge', 2],
+    ['sharpen', 2],
+    ['denoise', 2],
+    ['matting', 1],
+    ['compress', 1],
+    ['workflow', 1],
+    [undefined, 1],
+  ] as const)('%s opens tab %i', (op, tab) => expect(defaultCompareTab(op)).toBe(tab));
+});
+
+describe('navigator geometry (304x190 box)', () => {
+  it('contains a wide image in the box', () => {
+    const l = thumbLayout({ w: 3040, h: 1000 });
+    expect(l.w).toBeCloseTo(PREVIEW_THUMB_BOX.width);
+    expect(l.h).toBeCloseTo(100);
+    expect(l.top).toBeCloseTo(45);
+  });
+  it('contains a tall image in the box', () => {
+    const l = thumbLayout({ w: 1000, h: 1900 });
+    expect(l.h).toBeCloseTo(PREVIEW_THUMB_BOX.height);
+    expect(l.w).toBeCloseTo(100);
+  });
+  it('clamps panning to the image edges and centres small images', () => {
+    const natural = { w: 4000, h: 3000 };
+    const view = { w: 1000, h: 500 };
+    expect(clampOffset({ x: 100, y: 100 }, natural, view)).toEqual({ x: 0, y: 0 });
+    expect(clampOffset({ x: -9999, y: -9999 }, natural, view)).toEqual({ x: -3000, y: -2500 });
+    expect(clampOffset({ x: -10, y: -10 }, { w: 500, h: 200 }, view)).toEqual({ x: 250, y: 150 });
+  });
+});
