@@ -114,7 +114,7 @@ export class WorkerPool {
     for (const slot of this.slots) {
       slot.dead = true;
       this.endCurrent(slot)?.reject(new JobFailure('stopped', 'runner stopped'));
-      ends.push(slot.worker.terminate().catch(() => undefined));
+      ends.push(this.end(slot.worker));
     }
     this.slots.clear();
     await Promise.all(ends);
@@ -187,8 +187,14 @@ export class WorkerPool {
     const cur = this.endCurrent(slot);
     if (!this.stopping) this.log.error({ err, transId: cur?.task.id }, 'processing worker died; replacing it');
     cur?.reject(new JobFailure(this.stopping ? 'stopped' : 'crashed', 'processing worker stopped unexpectedly'));
-    void slot.worker.terminate().catch(() => undefined);
+    void this.end(slot.worker);
     this.scheduleRespawn();
+  }
+
+  /** Terminates a slot; ref'd first so that awaiting its exit keeps the process alive until it is gone. */
+  private end(worker: Worker): Promise<unknown> {
+    worker.ref();
+    return worker.terminate().catch(() => undefined);
   }
 
   /** (Re)starts the kill timer of the slot's current work. */
@@ -205,7 +211,7 @@ export class WorkerPool {
     const cur = this.endCurrent(slot);
     this.log.warn({ transId: cur?.task.id, timeoutMs: this.timeoutMs }, 'work ran past its time limit; thread terminated');
     cur?.reject(new JobFailure('timeout', 'timeout'));
-    void slot.worker.terminate().catch(() => undefined);
+    void this.end(slot.worker);
     this.scheduleRespawn();
   }
 
