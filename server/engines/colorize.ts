@@ -152,6 +152,13 @@ export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean,
   const [L] = rgbToLab(img.data, img.w * img.h);
   const Af = await resizePlane(A, sw, sh, img.w, img.h);
   const Bf = await resizePlane(B, sw, sh, img.w, img.h);
+  // near-black and near-white carry little chroma in real photos: fade it there
+  for (let i = 0; i < L.length; i++) {
+    const l = L[i]!;
+    const k = Math.min(1, l / 25, (100 - l) / 12);
+    Af[i]! *= Math.max(0, k);
+    Bf[i]! *= Math.max(0, k);
+  }
   return { out: { w: img.w, h: img.h, data: labToRgb(L, Af, Bf) }, exemplar };
 }
 
