@@ -33,6 +33,21 @@ function useBoot() {
   }, []);
 }
 
+/** <link rel="alternate" hreflang> for every language of the current page. */
+function useAlternateLinks(path: string) {
+  useEffect(() => {
+    document.head.querySelectorAll('link[data-alternate]').forEach((l) => l.remove());
+    for (const l of LANGUAGES) {
+      const link = document.createElement('link');
+      link.rel = 'alternate';
+      link.hreflang = l;
+      link.href = new URL(localizedPath(path, l), window.location.origin).toString();
+      link.dataset.alternate = '1';
+      document.head.appendChild(link);
+    }
+  }, [path]);
+}
+
 export function Shell({ lng }: { lng: Language }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -41,6 +56,7 @@ export function Shell({ lng }: { lng: Language }) {
   useEffect(() => setLanguage(lng), [lng]);
   useEffect(() => setMenuOpen(false), [location.pathname]);
   const { path } = splitLanguage(location.pathname);
+  useAlternateLinks(path);
 
   return (
     <LangContext.Provider value={lng}>

@@ -21,7 +21,7 @@ export function onFinished(fn: (w: Work) => void): () => void {
   return () => listeners.delete(fn);
 }
 
-export type StartResult = 'started' | 'noSelection' | 'workflowOnSample';
+export type StartResult = 'started' | 'noSelection' | 'workflowOnSample' | 'sampleFeature';
 
 function isWorkflowJob(cfg: JobConfig): boolean {
   return cfg.job === 'workflow' || cfg.job.startsWith('se-');
@@ -32,6 +32,8 @@ export function startProcessing(cfg: JobConfig): StartResult {
   const works = useWorks.getState().works.filter((w) => w.selected && w.status === 'ready');
   if (works.length === 0) return 'noSelection';
   if (isWorkflowJob(cfg) && works.some((w) => w.sample)) return 'workflowOnSample';
+  // A sample's result image exists only for its own feature.
+  if (works.some((w) => w.sample && w.workType !== cfg.job)) return 'sampleFeature';
   const params = cfg as Work['params'];
   for (const w of works) {
     useWorks.getState().update(w.cid, { status: 'waiting', selected: false, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false });

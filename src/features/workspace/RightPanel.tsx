@@ -51,6 +51,10 @@ export function RightPanel() {
       }
     }
     const res = startProcessing(currentJobConfig(panel));
+    if (res === 'sampleFeature') {
+      dialogs.open({ kind: 'message', message: t('sampleFeature'), tone: 'warning' });
+      return;
+    }
     if (res === 'workflowOnSample') {
       dialogs.open({ kind: 'message', message: t('workflowOnSample'), tone: 'warning' });
       return;

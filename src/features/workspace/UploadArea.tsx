@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { getCached, setCached } from '../../db/index.js';
-import { BATCH_INPUT_MAX, DROP_OVERLAY_HIDE_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/constants.js';
+import { BATCH_INPUT_MAX, DROP_OVERLAY_HIDE_MS, FIRST_FLAGS_COOKIE_DAYS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/constants.js';
+import { COOKIE, setCookie } from '../../lib/cookies.js';
 import { limitsFor } from '../../domain/plans.js';
 import type { SampleEntry, Work } from '../../domain/work.js';
 import { handleError } from '../../app/handleError.js';
@@ -206,6 +207,7 @@ export function DropOverlay({ workType }: { workType: string }) {
       onDrop={(e) => {
         e.preventDefault();
         setShow(false);
+        setCookie(COOKIE.isFirstDrag, '1', FIRST_FLAGS_COOKIE_DAYS);
         void handleFiles([...e.dataTransfer.files], workType);
       }}
     >
