@@ -81,9 +81,16 @@ export async function writeProgress(db: Db, transId: string, runnerId: string, p
     .execute();
 }
 
-/** Renews the lease on every work this runner holds. */
-export async function heartbeat(db: Db, runnerId: string, now: number): Promise<void> {
-  await db.updateTable('jobs').set({ heartbeat_at: now }).where('runner_id', '=', runnerId).where('status', '=', 'running').execute();
+/** Renews the lease on the works this runner is running. */
+export async function heartbeat(db: Db, runnerId: string, transIds: readonly string[], now: number): Promise<void> {
+  if (!transIds.length) return;
+  await db
+    .updateTable('jobs')
+    .set({ heartbeat_at: now })
+    .where('runner_id', '=', runnerId)
+    .where('trans_id', 'in', transIds)
+    .where('status', '=', 'running')
+    .execute();
 }
 
 export interface FinishedResult {

@@ -47,6 +47,8 @@ export class JobRunner {
   private started = false;
   private runnerId = '';
   private timers: NodeJS.Timeout[] = [];
+  /** works this runner is running now (their leases are renewed) */
+  private readonly active = new Set<string>();
 
   constructor(private readonly d: RunnerDeps) {}
 
@@ -66,7 +68,7 @@ export class JobRunner {
       t.unref();
       this.timers.push(t);
     };
-    every(LEASE_HEARTBEAT_MS, () => heartbeat(this.d.db, this.runnerId, Date.now()), 'lease heartbeat failed');
+    every(LEASE_HEARTBEAT_MS, () => heartbeat(this.d.db, this.runnerId, [...this.active], Date.now()), 'lease heartbeat failed');
     every(LEASE_SWEEP_MS, () => this.recover(Date.now() - LEASE_STALE_MS), 'orphan sweep failed');
     await this.d.queue.start((transId) => this.track(this.handle(transId)), this.d.config.processWorkers);
   }
@@ -105,6 +107,17 @@ export class JobRunner {
   private async handle(transId: string): Promise<void> {
     const { db } = this.d;
     if (!this.pool || !(await claim(db, transId, this.runnerId, Date.now()))) return;
+    // Only works in hand keep their lease: one whose ending could not be written goes stale and is recovered.
+    this.active.add(transId);
+    try {
+      await this.runClaimed(transId);
+    } finally {
+      this.active.delete(transId);
+    }
+  }
+
+  private async runClaimed(transId: string): Promise<void> {
+    const { db } = this.d;
     const job = await findJob(db, transId);
     if (!job) return;
     try {
@@ -172,5 +185,4 @@ export class JobRunner {
       if (!ok) for (const k of written) await blobs.remove(k).catch(() => undefined);
     }
   }
-
 }
