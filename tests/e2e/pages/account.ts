@@ -1,0 +1,61 @@
+/** Page objects and operator helpers for the account e2e tests (register, plans, the admin command). */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import SQLite from 'better-sqlite3';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+export const PASSWORD = 'passw0rdE2E';
+export const uniqueEmail = (tag: string) => `e2e-${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+export class AuthPage {
+  constructor(readonly page: Page) {}
+
+  async register(email: string, password = PASSWORD, confirm = password) {
+    await this.page.goto('/register/');
+    await this.page.getByTestId('reg-email').fill(email);
+    await this.page.getByTestId('reg-password').fill(password);
+    await this.page.getByTestId('reg-confirm').fill(confirm);
+    await this.page.getByTestId('register-submit').click();
+  }
+}
+
+/** The credits pill of the site header ("Credits: n"). */
+export function creditsPill(page: Page): Locator {
+  return page.getByTestId('credits');
+}
+
+export async function expectCredits(page: Page, n: number) {
+  await expect(creditsPill(page)).toHaveText(new RegExp(`(^|\\D)${n}(\\D|$)`), { timeout: 30_000 });
+}
+
+/**
+ * The e2e server (scripts/e2e-server.mjs) keeps its SQLite database in a fresh /tmp/pixmill-e2e-* dir;
+ * the one holding this account is the live server's.
+ */
+export function serverDataDir(email: string): string {
+  const dirs = fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('pixmill-e2e-'));
+  for (const d of dirs) {
+    const file = path.join(os.tmpdir(), d, 'pixmill.sqlite');
+    if (!fs.existsSync(file)) continue;
+    const db = new SQLite(file, { readonly: true, fileMustExist: true });
+    try {
+      if (db.prepare('SELECT id FROM accounts WHERE email = ?').get(email.toLowerCase())) return path.join(os.tmpdir(), d);
+    } catch {
+      // a database still being created or removed
+    } finally {
+      db.close();
+    }
+  }
+  throw new Error(`no e2e server database holds ${email}`);
+}
+
+/** `npm run admin -- <args>` against the running e2e server's database. */
+export async function admin(email: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const env = { ...process.env, DATA_DIR: serverDataDir(email), DATABASE_URL: '', LOG_LEVEL: 'silent' };
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: ROOT, env, timeout: 60_000 });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
