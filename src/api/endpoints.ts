@@ -125,3 +125,19 @@ export async function siteAjax<T = unknown>(action: string, extra: Record<string
   const { nonce } = await call<{ nonce: string }>(api, { method: 'GET', url: '/site-ajax/nonce' });
   return call<T>(api, { method: 'POST', url: '/site-ajax', data: form({ action, nonce, pid: 0, ...extra }) });
 }
+
+// Payments: a checkout for a product, then the provider's pay step (the built-in "local" provider).
+export interface CheckoutView {
+  checkout_id: string;
+  provider: string;
+  product_id: number;
+  level: string;
+  amount: number;
+  currency: string;
+  status: string;
+  url: string;
+}
+export const createCheckout = (input: { product_id: number; currency: string; locale: string; source?: string; medium?: string }) =>
+  call<CheckoutView>(api, { method: 'POST', url: '/api/payments/checkout', data: input });
+export const getCheckout = (id: string) => call<CheckoutView>(api, { method: 'GET', url: '/api/payments/checkout', params: { id } });
+export const payLocal = (id: string) => call<{ applied: boolean; checkout: CheckoutView }>(api, { method: 'POST', url: '/api/payments/local/pay', data: { id } });

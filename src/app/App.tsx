@@ -14,6 +14,7 @@ import { SitemapPage } from '../pages/SitemapPage.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
 import { EditorPage } from '../features/editor/EditorPage.js';
 import { ToolPage } from '../pages/ToolPage.js';
+import { CheckoutPage } from '../pages/CheckoutPage.js';
 
 function pages(lng: Language) {
   const p = (path: string) => localizedPath(path, lng);
@@ -39,6 +40,7 @@ function pages(lng: Language) {
       <Route path={p('/my-account/workflow/')} element={<AccountWorkflowsPage />} />
       <Route path={p('/image-editor/')} element={<EditorPage />} />
       <Route path={p('/sitemap/')} element={<SitemapPage />} />
+      <Route path={p('/checkout/')} element={<CheckoutPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Route>
   );

@@ -10,6 +10,7 @@ import {
   previewTooLarge,
   pricingUrl,
   selectAllCids,
+  selectAllChecked,
   shortenFilename,
   splitLanguage,
   statusKey,
@@ -53,6 +54,15 @@ describe('selection caps', () => {
   it('only ready works are selectable', () => {
     expect(canSelect([{ cid: 'a', status: 'uploading', selected: false }], 'a', 'pro')).toBe(false);
     expect(canSelect([{ cid: 'a', status: 'finished', selected: false }], 'a', 'pro')).toBe(false);
+  });
+  it.each([
+    ['basic', 6, 5, true],
+    ['basic', 6, 4, false],
+    ['basic', 3, 3, true],
+    ['guest', 4, 1, true],
+    ['pro', 0, 0, false],
+  ] as const)('select-all checked for %s with %i ready, %i selected: %s', (level, n, sel, expected) => {
+    expect(selectAllChecked(works(n, sel), level)).toBe(expected);
   });
   it('select-all stops at the plan limit', () => {
     expect(selectAllCids(works(8, 0), 'basic')).toHaveLength(5);

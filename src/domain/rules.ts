@@ -41,6 +41,14 @@ export function selectAllCids(works: readonly Pick<Work, 'cid' | 'status' | 'sel
   return chosen;
 }
 
+/** Select-all is checked when every selectable visible work is selected, or the plan's cap is reached. */
+export function selectAllChecked(visible: readonly Pick<Work, 'status' | 'selected'>[], level: Level): boolean {
+  const ready = visible.filter((w) => w.status === 'ready');
+  if (ready.length === 0) return false;
+  const selected = ready.filter((w) => w.selected).length;
+  return selected === ready.length || selected >= limitsFor(level).batch;
+}
+
 /** Display width of one character: CJK and other wide characters count 2. */
 export function charWidth(ch: string): number {
   const cp = ch.codePointAt(0) ?? 0;

@@ -1,6 +1,9 @@
 /** Pricing: the two products of spec §3 in the language's currency, with the plan limits of spec §6. */
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import * as endpoints from '../api/endpoints.js';
+import { handleError } from '../app/handleError.js';
 import { PRODUCTS } from '../domain/constants.js';
 import { limitsFor } from '../domain/plans.js';
 import { currencyFor, formatPrice } from '../domain/rules.js';
@@ -17,6 +20,20 @@ export function PricingPage() {
   const source = params.get('source');
   const currency = currencyFor(lng);
   const free = limitsFor('guest');
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  // Logged-in users open a checkout for the product, in their language's currency.
+  const choose = async (productId: number) => {
+    setBusy(true);
+    try {
+      const c = await endpoints.createCheckout({ product_id: productId, currency, locale: lng, source: source ?? 'pricing', medium: params.get('medium') ?? undefined });
+      navigate(c.url);
+    } catch (e) {
+      handleError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <div className="container page">
       <h1>{t('pricing.title')}</h1>
@@ -64,8 +81,12 @@ export function PricingPage() {
               </ul>
               {current ? (
                 <p className="muted center">{t('pricing.current')}</p>
+              ) : logged ? (
+                <button className="btn btn-primary btn-block" disabled={busy} onClick={() => void choose(p.id)} data-testid={`choose-${p.level}`}>
+                  {t('pricing.choose', { plan: t(`pricing.${p.level}`) })}
+                </button>
               ) : (
-                <L to={logged ? `/contact/?plan=${p.id}` : `/register/?plan=${p.id}`} className="btn btn-primary btn-block" data-testid={`choose-${p.level}`}>
+                <L to={`/register/?plan=${p.id}`} className="btn btn-primary btn-block" data-testid={`choose-${p.level}`}>
                   {t('pricing.choose', { plan: t(`pricing.${p.level}`) })}
                 </L>
               )}

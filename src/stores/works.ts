@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import { deleteWorks, loadWorks, putWorks } from '../db/index.js';
 import type { Level } from '../domain/plans.js';
-import { canSelect, selectAllCids, worksInTab, type WorksTab } from '../domain/rules.js';
+import { canSelect, selectAllChecked, selectAllCids, worksInTab, type WorksTab } from '../domain/rules.js';
 import type { Work } from '../domain/work.js';
 import { COOKIE, getCookie, setCookie } from '../lib/cookies.js';
 
@@ -90,8 +90,7 @@ export const useWorks = create<WorksState>((set, get) => ({
 
   selectAll(tab, level) {
     const visible = worksInTab(get().works, tab);
-    const allSelected = visible.length > 0 && visible.every((w) => w.selected || w.status !== 'ready');
-    if (allSelected && visible.some((w) => w.selected)) {
+    if (selectAllChecked(visible, level)) {
       set((s) => ({ works: s.works.map((w) => (visible.includes(w) ? { ...w, selected: false } : w)) }));
       return;
     }

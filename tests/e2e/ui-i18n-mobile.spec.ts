@@ -64,9 +64,3 @@ test.describe('375 px', () => {
     await expect(page.getByTestId('img-after')).toBeVisible({ timeout: 15_000 });
   });
 });
-
-test.fixme('basic user selects 5 images and a 6th is refused', async () => {
-  // Needs a Basic account: the server sets plans only through AccountService.setPlan (no HTTP route),
-  // and the e2e server's database lives in a temporary directory the test cannot reach.
-  // The cap itself is covered by src/domain/rules.test.ts (basic: 5 selectable, the 6th refused).
-});

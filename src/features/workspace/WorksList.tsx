@@ -1,6 +1,6 @@
 /** The works list of one tab: select-all, delete-all, cards, selected-count footer, empty states. */
 import { useTranslation } from 'react-i18next';
-import { worksInTab, type WorksTab } from '../../domain/rules.js';
+import { selectAllChecked, worksInTab, type WorksTab } from '../../domain/rules.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { BULK_DOWNLOAD_ENABLED, confirmDelete, downloadAll } from './actions.js';
@@ -15,7 +15,7 @@ export function WorksList({ tab }: { tab: WorksTab }) {
   const visible = worksInTab(works, tab);
   const selectable = visible.filter((w) => w.status === 'ready');
   const selected = visible.filter((w) => w.selected);
-  const allChecked = selectable.length > 0 && selectable.every((w) => w.selected);
+  const allChecked = selectAllChecked(visible, level);
 
   if (visible.length === 0) {
     return (
