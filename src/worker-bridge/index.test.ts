@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearAll, getUploadItem, putUploadItem } from '../db/index.js';
+import { clearAll, getUploadItem, putUploadItem, type UploadItemRecord } from '../db/index.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { getUploadManager, type UploadEvent, type UploadManager } from './index.js';
 
@@ -14,18 +14,28 @@ const file = (name: string, bytes: Uint8Array | string = jpeg, type = 'image/jpe
 
 let srv: TestServer;
 let token: string;
+let proToken: string;
 let manager: UploadManager;
 const events: UploadEvent[] = [];
 
 beforeAll(async () => {
   srv = await startTestServer();
   token = (await srv.ctx.services.tokens.createGuest()).token;
+  const pro = await srv.ctx.services.accounts.register({ email: 'pro-bridge@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+  await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
+  proToken = await srv.ctx.services.tokens.userTokenFor(pro.id);
   await clearAll();
-  manager = getUploadManager({ getToken: async () => token, apiBase: srv.url });
+  // The token is read per upload: tests switch it between a guest and a pro account.
+  manager = getUploadManager({ getToken: async () => current, apiBase: srv.url });
   manager.subscribe((e) => events.push(e));
 });
-afterAll(() => srv?.stop());
+afterAll(async () => {
+  // The cancelled upload leaves a keep-alive socket of node's fetch open (72 s timeout): close it now.
+  srv?.app.server.closeAllConnections();
+  await srv?.stop();
+});
 
+let current = '';
 const ctx = { level: 'guest' as const, job: 'enlarge', queued: 0, perTypeCount: 0 };
 
 describe('UploadManager.add', () => {
@@ -67,33 +77,52 @@ describe('UploadManager.add', () => {
   });
 });
 
-describe('UploadManager.resumePending', () => {
-  it('uploads what a reload interrupted and reports it ready', async () => {
-    const now = Date.now();
-    await putUploadItem({
-      cid: 'before-reload',
-      fingerprint: 'fp',
-      filename: 'rocket.jpg',
-      filesize: jpeg.length,
-      w: 640,
-      h: 427,
-      thumbnail: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
-      mime: 'image/jpeg',
-      job: 'enlarge',
-      level: 'guest',
-      bytes: new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }),
-      totalSlices: 1,
-      acked: [],
-      uploadStatus: 'uploading',
-      createdAt: now,
-      updatedAt: now,
-    });
+function stored(cid: string, bytes: Buffer, extra: Partial<UploadItemRecord>): UploadItemRecord {
+  const now = Date.now();
+  return {
+    cid,
+    fingerprint: `fp-${cid}`,
+    filename: 'rocket.jpg',
+    filesize: bytes.length,
+    w: 640,
+    h: 427,
+    thumbnail: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+    mime: 'image/jpeg',
+    job: 'enlarge',
+    level: 'pro',
+    bytes: new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }),
+    totalSlices: 1,
+    acked: [],
+    uploadStatus: 'uploading',
+    createdAt: now,
+    updatedAt: now,
+    ...extra,
+  };
+}
+
+describe('UploadManager.resumePending + cancel', () => {
+  it('uploads what a reload interrupted; a cancelled upload stops between slices and says nothing more', async () => {
+    current = proToken;
+    const big = fs.readFileSync(path.join(fixtures, 'elephants-5640x3172.jpg'));
+    await putUploadItem(stored('before-reload', jpeg, {}));
+    await putUploadItem(stored('to-cancel', big, { filename: 'elephants.jpg', w: 5640, h: 3172, job: 'compress', totalSlices: 4, uploadStatus: 'ready' }));
     await manager.resumePending();
+
+    // The whole-file lane finishes the small one.
     await expect.poll(() => events.find((e) => e.cid === 'before-reload' && e.status === 'ready'), { timeout: 30_000 }).toBeTruthy();
     const mine = events.filter((e) => e.cid === 'before-reload');
     expect(mine[0]).toMatchObject({ status: 'uploading', filename: 'rocket.jpg', w: 640, h: 427 });
     expect(mine.at(-1)).toMatchObject({ status: 'ready', w: 640, h: 427, progress: 1 });
     expect(mine.at(-1)!.uid).toBeTruthy();
     expect(await getUploadItem('before-reload')).toBeUndefined();
+
+    // The slice lane: cancel once the first slice is acknowledged.
+    const big$ = () => events.filter((e) => e.cid === 'to-cancel');
+    await expect.poll(() => big$().some((e) => (e.progress ?? 0) >= 0.25), { timeout: 60_000 }).toBe(true);
+    manager.cancel('to-cancel');
+    const heard = big$().length;
+    await expect.poll(() => getUploadItem('to-cancel'), { timeout: 30_000 }).toBeUndefined();
+    expect(big$().length).toBe(heard);
+    expect(big$().some((e) => e.status === 'ready')).toBe(false);
   });
 });
