@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../server/repositories/db.js';
 import type { Database } from '../../server/repositories/schema.js';
-import { detectScaleout } from '../../server/testing/modes.js';
+import { detectScaleout, startTcpProxy, type TcpProxy } from '../../server/testing/modes.js';
 import { startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../../server/testing/modesCluster.js';
 import { fixture } from './processing-helpers.js';
 
@@ -74,27 +74,34 @@ async function slowPng(): Promise<Buffer> {
 
 describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on PostgreSQL and BullMQ', () => {
   let redis: PrivateRedis;
+  let pgRelay: TcpProxy;
   let cluster: Cluster;
   let db: Kysely<Database>;
   let slow: Buffer;
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
+    // every process reaches PostgreSQL through a relay the test can cut (the service itself is never touched)
+    const pg = new URL(avail.pgUrl);
+    pgRelay = await startTcpProxy(pg.hostname, Number(pg.port || 5432));
     cluster = await startCluster({
       apis: 2,
       workers: 2,
-      pgUrl: avail.pgUrl,
+      pgUrl: pgRelay.url(avail.pgUrl),
       redisUrl: redis.url,
       env: { GUEST_TOKEN_RATE_LIMIT: '10000' },
       // short locks so a dead worker's work is taken over in seconds, not the production 30 s
       workerEnv: { BULLMQ_LOCK_MS: '2000', BULLMQ_STALLED_MS: '1000', BULLMQ_RECONCILE_MS: '1000' },
     });
-    db = await openDatabase({ dataDir: cluster.dataDir, databaseUrl: cluster.db.url });
+    // the test's own view of the database goes around the relay
+    db = await openDatabase({ dataDir: cluster.dataDir, databaseUrl: cluster.db.url.replace(`:${pgRelay.port}/`, `:${new URL(avail.pgUrl).port || 5432}/`) });
     slow = await slowPng();
   });
   afterAll(async () => {
     await db?.destroy();
+    await pgRelay?.start();
     await cluster?.stop();
+    await pgRelay?.close();
     await redis?.stop();
   });
 
@@ -212,6 +219,43 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
       expect((await waitEnd([a, b], w.token, w.id!)).status).toBe('finish');
       expect(await ledger(w.id!)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
     }
+  });
+
+  it('PostgreSQL briefly unreachable: API processes answer 503, then serve again; uploads and a running work are not lost', async () => {
+    const [a, b] = cluster.apiUrls as [string, string];
+    const token = await guest(a);
+    const kept = await upload(b, token, fixture('rocket.jpg'), 'rocket.jpg');
+    const slowUid = await upload(a, token, slow, 'slow.png');
+    const transId = await transform(a, token, slowUid);
+    await untilRunning(transId);
+    await pgRelay.stop();
+    try {
+      for (const base of [a, b]) {
+        const r = await fetch(base + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) });
+        expect(r.status).toBe(503);
+        expect(await r.json()).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: null });
+        const fd = new FormData();
+        fd.set('user_token', token);
+        fd.set('file', new Blob([fixture('chelsea.png')]), 'chelsea.png');
+        expect((await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).status).toBe(503);
+      }
+    } finally {
+      await pgRelay.start();
+    }
+    // bounded retry, like a client honouring Retry-After
+    let again = 0;
+    for (let i = 0; i < 40 && again !== 200; i++) {
+      const r = await fetch(b + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) });
+      again = r.status;
+      if (again !== 200) await sleep(250);
+    }
+    expect(again).toBe(200);
+    const retried = await upload(b, token, fixture('chelsea.png'), 'chelsea.png');
+    const list = (await (await fetch(a + '/web_api/v1/upload/list', { method: 'POST', body: new URLSearchParams({ user_token: token }) })).json()) as Envelope;
+    expect(list.data.datas.map((d: { uid: string }) => d.uid).sort()).toEqual([kept, slowUid, retried].sort());
+    expect((await waitEnd([a, b], token, transId)).status).toBe('finish');
+    expect(await ledger(transId)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
+    for (const p of cluster.apis) expect(p.child.exitCode, p.log()).toBeNull();
   });
 
   it('no process crashed along the way (API processes and the workers not killed on purpose)', async () => {
