@@ -35,6 +35,8 @@ export interface AddContext {
   job: string;
   queued: number;
   perTypeCount: number;
+  /** aborting it cancels every file this call accepted (same as cancel(cid) for each) */
+  signal?: AbortSignal;
 }
 
 export interface AddResult {
@@ -134,7 +136,8 @@ class Manager implements UploadManager {
 
   async add(files: File[], ctx: AddContext): Promise<AddResult> {
     const { api } = await this.started;
-    const check = await api.checkBatch(files.length, { ...ctx, queued: Math.max(ctx.queued, this.pending.size) });
+    const { signal, ...limits } = ctx;
+    const check = await api.checkBatch(files.length, { ...limits, queued: Math.max(ctx.queued, this.pending.size) });
     if (check.error) {
       return { accepted: [], rejected: files.map((f) => ({ filename: sanitizeFilename(f.name), error: check.error! })), error: check.error };
     }
@@ -158,6 +161,12 @@ class Manager implements UploadManager {
         this.enqueuePrepare(cid, file, ctx);
       }
     }
+    if (signal) {
+      const cids = result.accepted.map((a) => a.cid);
+      const cancelAll = () => cids.forEach((cid) => this.cancel(cid));
+      if (signal.aborted) cancelAll();
+      else signal.addEventListener('abort', cancelAll, { once: true });
+    }
     return result;
   }
 
@@ -168,6 +177,7 @@ class Manager implements UploadManager {
       const { api } = await this.started;
       try {
         const busy = [...this.inFlight.keys()];
+        // Only plain data crosses to the worker (an AbortSignal cannot be cloned).
         const prepared = await api.prepare({ cid, file, level: ctx.level, job: ctx.job, busy }, this.emitProxy);
         if (!prepared.ok || this.cancelled.has(cid)) return;
         this.waiting.push({ cid, sliced: prepared.sliced });
