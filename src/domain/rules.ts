@@ -120,8 +120,13 @@ export function currencyFor(lng: Language): 'USD' | 'EUR' {
 
 export function formatPrice(amount: number, lng: Language): string {
   const currency = currencyFor(lng);
-  const locale = { en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' }[lng];
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+  return new Intl.NumberFormat(NUMBER_LOCALE[lng], { style: 'currency', currency }).format(amount);
+}
+
+const NUMBER_LOCALE: Record<Language, string> = { en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' };
+
+export function formatNumber(n: number, lng: Language): string {
+  return new Intl.NumberFormat(NUMBER_LOCALE[lng]).format(n);
 }
 
 /** Site links are prefixed by the language code for ja, fr and de; en has none. */

@@ -6,7 +6,7 @@ import * as endpoints from '../api/endpoints.js';
 import { handleError } from '../app/handleError.js';
 import { PRODUCTS } from '../domain/constants.js';
 import { limitsFor } from '../domain/plans.js';
-import { currencyFor, formatPrice } from '../domain/rules.js';
+import { currencyFor, formatNumber, formatPrice } from '../domain/rules.js';
 import { L, useLang } from '../app/lang.js';
 import { useUser } from '../stores/user.js';
 import { usePageTitle } from './usePageTitle.js';
@@ -50,7 +50,7 @@ export function PricingPage() {
           <ul>
             <li>{t('pricing.credits', { count: free.credits })}</li>
             <li>{t('pricing.batch', { count: free.batch })}</li>
-            <li>{t('pricing.resolution', { mp: free.maxMegapixels, mb: free.maxFileBytes / 1048576 })}</li>
+            <li>{t('pricing.resolution', { mp: formatNumber(free.maxMegapixels, lng), mb: free.maxFileBytes / 1048576 })}</li>
             <li>{t('pricing.steps', { count: free.workflowSteps })}</li>
           </ul>
           <L to={logged ? '/batch-process/' : '/register/'} className="btn btn-secondary btn-block">
@@ -73,7 +73,7 @@ export function PricingPage() {
               <ul>
                 <li>{t('pricing.credits', { count: lim.credits })}</li>
                 <li>{t('pricing.batch', { count: lim.batch })}</li>
-                <li>{t('pricing.resolution', { mp: lim.maxMegapixels, mb: lim.maxFileBytes / 1048576 })}</li>
+                <li>{t('pricing.resolution', { mp: formatNumber(lim.maxMegapixels, lng), mb: lim.maxFileBytes / 1048576 })}</li>
                 <li>{t('pricing.steps', { count: lim.workflowSteps })}</li>
                 <li>{t('pricing.scales')}</li>
                 {lim.psd && <li>{t('pricing.psd')}</li>}

@@ -8,6 +8,8 @@ import { COOKIE, setCookie } from '../../lib/cookies.js';
 import { limitsFor } from '../../domain/plans.js';
 import type { SampleEntry, Work } from '../../domain/work.js';
 import { handleError } from '../../app/handleError.js';
+import { useLang } from '../../app/lang.js';
+import { formatNumber } from '../../domain/rules.js';
 import { i18n } from '../../i18n/index.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { addFiles } from '../../stores/uploads.js';
@@ -57,6 +59,7 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const level = useUser((s) => s.level);
+  const lng = useLang();
   const multiple = limitsFor(level).batch > 1;
 
   return (
@@ -88,7 +91,7 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
             <Icon name="upload" />
           </span>
           <p className="dropzone-title">{t('upload.drop')}</p>
-          <p className="muted small">{t('upload.formats', { mp: limitsFor(level).maxMegapixels, mb: Math.round(limitsFor(level).maxFileBytes / 1048576) })}</p>
+          <p className="muted small">{t('upload.formats', { mp: formatNumber(limitsFor(level).maxMegapixels, lng), mb: Math.round(limitsFor(level).maxFileBytes / 1048576) })}</p>
           <button className="btn btn-primary" onClick={() => input.current?.click()} data-testid="browse">
             {t('upload.browse')}
           </button>

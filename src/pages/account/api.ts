@@ -1,4 +1,4 @@
-/** The account side's calls (password, profile, survey, history, plans, checkout) on the main service. */
+/** The account side's calls (password, profile, survey, licence, history, workflow rename) on the main service. */
 import { api, call, form, waitForUserToken } from '../../api/client.js';
 import type { LicenseData } from '../../api/endpoints.js';
 
@@ -46,23 +46,6 @@ export interface Page<T> {
   last_page: number;
 }
 
-export interface Product {
-  id: number;
-  level: 'basic' | 'pro';
-  price: Record<'USD' | 'EUR' | 'JPY', number>;
-}
-
-export interface Checkout {
-  checkout_id: string;
-  provider: string;
-  product_id: number;
-  level: 'basic' | 'pro';
-  amount: number;
-  currency: 'USD' | 'EUR' | 'JPY';
-  status: 'open' | 'paid' | 'cancelled';
-  url: string;
-}
-
 export const me = () => call<AccountInfo>(api, { method: 'GET', url: '/api/account/me' });
 
 export async function licenseFull(): Promise<LicenseFull> {
@@ -84,26 +67,6 @@ export const setSurvey = (occupations: string[], occupation_other: string) =>
 export async function history(page: number, limit: number): Promise<Page<HistoryRecord>> {
   const user_token = await waitForUserToken();
   return call(api, { method: 'GET', url: '/api/job/record', params: { page, limit, user_token } });
-}
-
-export async function subscribeInfo() {
-  const user_token = await waitForUserToken();
-  return call<{ products: Product[]; level: string; subscribed: boolean; expires_at: number | null }>(api, { method: 'GET', url: '/api/v2/subscribe_info', params: { user_token } });
-}
-
-export async function openCheckout(product_id: number, currency: string, locale: string, source?: string, medium?: string): Promise<Checkout> {
-  const user_token = await waitForUserToken();
-  return call(api, { method: 'POST', url: '/api/payments/checkout', data: form({ product_id, currency, locale, source, medium, user_token }) });
-}
-
-export async function getCheckout(id: string): Promise<Checkout> {
-  const user_token = await waitForUserToken();
-  return call(api, { method: 'GET', url: '/api/payments/checkout', params: { id, user_token } });
-}
-
-export async function payLocal(id: string): Promise<{ applied: boolean; checkout: Checkout }> {
-  const user_token = await waitForUserToken();
-  return call(api, { method: 'POST', url: '/api/payments/local/pay', data: form({ id, user_token }) });
 }
 
 export async function renameWorkflow(id: number | string, name: string, flows: { name: string; config: string | object }[]) {
