@@ -72,3 +72,17 @@ test('EXIF orientation is applied before fitting: a rotated photo stays portrait
   expect(r.w).toBeLessThan(r.h);
   expect(r.w * r.h).toBeLessThanOrEqual(2.8e6);
 });
+
+test('without a worker the bridge runs the same pipeline on the main thread', async ({ page }) => {
+  const h = new UploadHarness(page);
+  await h.open({ level: 'guest', main: '1' });
+  expect(await h.runtime()).toBe('main');
+  await h.drop(fixture('LadyBird.jpg'));
+  const done = h.work('ready');
+  await expect(done).toHaveCount(1, { timeout: 60_000 });
+  // 2560×1600 is 4.1 MP: resized for the guest plan here too.
+  const w = Number(await done.getAttribute('data-w'));
+  const hgt = Number(await done.getAttribute('data-h'));
+  expect(w * hgt).toBeLessThanOrEqual(2.8e6);
+  expect((await h.events()).map((e) => e.status)).toContain('resizing');
+});
