@@ -26,6 +26,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Direct child processes of a process (Linux /proc), e.g. a worker's sandbox processes. */
+export function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(d));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return out;
+}
+
 export interface Proc {
   name: string;
   child: ChildProcess;
@@ -129,7 +144,8 @@ export interface Cluster {
   prefix: string;
   redisUrl: string;
   env: Record<string, string>;
-  startWorker(): Promise<Proc>;
+  /** starts one more worker process, optionally with extra environment (e.g. a short JOB_TIMEOUT_MS) */
+  startWorker(env?: Record<string, string>): Promise<Proc>;
   stop(): Promise<void>;
 }
 
@@ -156,10 +172,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const apis: Proc[] = [];
   const workers: Proc[] = [];
   const apiUrls: string[] = [];
-  const startWorker = async () => {
+  const startWorker = async (extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/worker.ts')], {
       cwd: ROOT,
-      env: { ...env, ...opts.workerEnv },
+      env: { ...env, ...opts.workerEnv, ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const p = track(`worker${workers.length + 1}`, child);

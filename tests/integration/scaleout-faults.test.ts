@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { openDatabase } from '../../server/repositories/db.js';
 import type { Database } from '../../server/repositories/schema.js';
 import { detectScaleout, startTcpProxy, type TcpProxy } from '../../server/testing/modes.js';
-import { startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../../server/testing/modesCluster.js';
+import { childPids, startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../../server/testing/modesCluster.js';
 import { fixture } from './processing-helpers.js';
 
 const avail = await detectScaleout();
@@ -106,6 +106,12 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
   });
 
   const ledger = (transId: string) => db.selectFrom('credit_ledger').select(['kind', 'amount']).where('ref', '=', transId).orderBy('id').execute();
+  /** The refund is written just after the work is marked failed: read the ledger once it has settled (bounded). */
+  async function settledLedger(transId: string, rows: number) {
+    for (let i = 0; i < 50 && (await ledger(transId)).length < rows; i++) await sleep(100);
+    await sleep(300); // a second refund, if there were one, would show up by now
+    return ledger(transId);
+  }
   const row = (transId: string) => db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
   const live = () => cluster.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
   /** Waits (bounded) until the work is claimed by a worker. */
@@ -187,7 +193,7 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     }
     const end = await waitEnd([a], token, transId);
     expect(end.status).toBe('fatal');
-    expect(await ledger(transId)).toEqual([
+    expect(await settledLedger(transId, 2)).toEqual([
       { kind: 'compress_charge', amount: 1 },
       { kind: 'compress_refund', amount: 1 },
     ]);
@@ -256,6 +262,48 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     expect((await waitEnd([a, b], token, transId)).status).toBe('finish');
     expect(await ledger(transId)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
     for (const p of cluster.apis) expect(p.child.exitCode, p.log()).toBeNull();
+  });
+
+  it('the time limit is a process kill: the sandbox running the work is SIGKILLed, the work fails with timeout, refunded once', async () => {
+    const [a] = cluster.apiUrls as [string];
+    const token = await guest(a);
+    const uid = await upload(a, token, slow, 'slow.png');
+    const others = live();
+    for (const w of others) w.child.kill('SIGSTOP');
+    let timed: Proc | undefined;
+    try {
+      timed = await cluster.startWorker({ JOB_TIMEOUT_MS: '1500' });
+      const transId = await transform(a, token, uid);
+      await untilRunning(transId);
+      // slots start with the first work: one sandbox process now runs it
+      let sandboxes: number[] = [];
+      for (let i = 0; i < 100 && sandboxes.length === 0; i++) {
+        sandboxes = childPids(timed.pid);
+        if (!sandboxes.length) await sleep(20);
+      }
+      expect(sandboxes.length).toBe(1);
+      expect(await waitEnd([a], token, transId)).toMatchObject({ status: 'fatal', error: 'timeout' });
+      expect(await settledLedger(transId, 2)).toEqual([
+        { kind: 'compress_charge', amount: 1 },
+        { kind: 'compress_refund', amount: 1 },
+      ]);
+      const gone = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      expect(gone(sandboxes[0]!)).toBe(true);
+      // the worker process itself lives on and its slot gets a fresh sandbox
+      expect(timed.child.exitCode).toBeNull();
+      for (let i = 0; i < 100 && !childPids(timed.pid).some((p) => p !== sandboxes[0]); i++) await sleep(100);
+      expect(childPids(timed.pid).filter((p) => p !== sandboxes[0]).length).toBe(1);
+    } finally {
+      for (const w of others) w.child.kill('SIGCONT');
+      await timed?.kill('SIGTERM');
+    }
   });
 
   it('no process crashed along the way (API processes and the workers not killed on purpose)', async () => {
