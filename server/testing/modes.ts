@@ -91,7 +91,24 @@ export function detectScaleout(timeoutMs = 900): Promise<ScaleoutAvailability> {
   return cached;
 }
 
-export const randomName = (prefix = 'pixmill_t_') => prefix + randomBytes(6).toString('hex');
+/** A unique name that carries its creation time (base 36 seconds), so leftovers can be recognised as stale. */
+export const randomName = (prefix = 'pixmill_t_') => `${prefix}${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(4).toString('hex')}`;
+
+/** Test databases older than this with nobody connected are leftovers of a killed run. */
+const STALE_TEST_DB_S = 3 * 3600;
+
+async function dropStaleTestDatabases(admin: pg.Client): Promise<void> {
+  const { rows } = await admin.query<{ datname: string; conns: string }>(
+    `SELECT d.datname, (SELECT count(*) FROM pg_stat_activity a WHERE a.datname = d.datname) AS conns
+       FROM pg_database d WHERE d.datname LIKE 'pixmill\\_t\\_%'`,
+  );
+  const now = Date.now() / 1000;
+  for (const r of rows) {
+    const m = /^pixmill_t_([0-9a-z]+)_[0-9a-f]{8}$/.exec(r.datname);
+    if (!m || Number(r.conns) > 0 || now - parseInt(m[1]!, 36) < STALE_TEST_DB_S) continue;
+    await admin.query(`DROP DATABASE IF EXISTS ${r.datname}`).catch(() => undefined);
+  }
+}
 
 /** `postgres://…/test` → the same server and credentials with another database name. */
 export function withDatabase(url: string, name: string): string {
@@ -112,6 +129,7 @@ export async function createTestDatabase(adminUrl = TEST_PG_URL): Promise<TestDa
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   await admin.connect();
   try {
+    await dropStaleTestDatabases(admin).catch(() => undefined);
     await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
