@@ -8,15 +8,35 @@ import { engineFor } from '../../server/engines/registry.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { bigJpeg } from '../../server/jobs/testing.js';
 import { Client, COMPRESS, fixture, storedZipEntries } from './processing-helpers.js';
+import { createTestDatabase, detectScaleout, type TestDatabase } from '../../server/testing/modes.js';
+
+// PIXMILL_PROCESSING_DB=postgres runs this file on PostgreSQL (a fresh database per data dir; the
+// restart test reopens the same one), with the jobs-table queue.
+const onPg = process.env.PIXMILL_PROCESSING_DB === 'postgres';
+const pgAvail = onPg ? await detectScaleout() : undefined;
+if (onPg && !pgAvail?.available) throw new Error(`PIXMILL_PROCESSING_DB=postgres but PostgreSQL does not answer: ${pgAvail?.reason}`);
+const databases = new Map<string, TestDatabase>();
 
 const servers: TestServer[] = [];
 async function server(overrides: Parameters<typeof startTestServer>[0] = {}) {
+  let databaseUrl: string | undefined;
+  if (onPg) {
+    const reuse = overrides.dataDir ? databases.get(overrides.dataDir) : undefined;
+    const db = reuse ?? (await createTestDatabase(pgAvail!.pgUrl));
+    databaseUrl = db.url;
+    const s = await startTestServer({ ...overrides, databaseUrl });
+    databases.set(s.dataDir, db);
+    servers.push(s);
+    return s;
+  }
   const s = await startTestServer(overrides);
   servers.push(s);
   return s;
 }
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.stop();
+  for (const db of databases.values()) await db.drop();
+  databases.clear();
 });
 
 const ledgerKinds = async (srv: TestServer, transId: string) =>
