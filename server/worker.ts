@@ -37,7 +37,10 @@ export async function startProcessingWorker(config: Config): Promise<ProcessingW
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const worker = await startProcessingWorker(loadConfig());
+  const worker = await startProcessingWorker(loadConfig()).catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  });
   process.stderr.write(JSON.stringify({ level: 30, time: Date.now(), name: 'worker', msg: 'processing worker started', pid: process.pid }) + '\n');
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => {
