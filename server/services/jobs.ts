@@ -37,6 +37,9 @@ export interface ProgressView {
   queue_position?: number;
   /** 'timeout' or 'Process failed', only when fatal */
   error?: string;
+  /** output size, only when finished */
+  result_w?: number;
+  result_h?: number;
 }
 
 export interface HistoryItem {
@@ -188,6 +191,7 @@ export class JobService {
     };
     if (job.status === 'queued') view.queue_position = await queuePosition(this.deps.db, job);
     if (job.status === 'failed') view.error = job.error === 'timeout' ? 'timeout' : 'Process failed';
+    if (job.status === 'finished' && job.result_w !== null && job.result_h !== null) Object.assign(view, { result_w: job.result_w, result_h: job.result_h });
     return view;
   }
 
@@ -249,6 +253,8 @@ export class JobService {
     const data: { max_num: number; used_num: number; download_all_id?: string } = { max_num: p.account.max_num, used_num: p.account.used_num };
     if (needId) {
       const id = randomUUID();
+      // Expired bundles of this account go when a new one is made, so the table stays small.
+      await this.deps.db.deleteFrom('download_bundles').where('account_id', '=', p.accountId).where('created_at', '<=', Date.now() - BUNDLE_TTL_MS).execute();
       await this.deps.db
         .insertInto('download_bundles')
         .values({ id, account_id: p.accountId, trans_ids_json: JSON.stringify(transIds), created_at: Date.now() })

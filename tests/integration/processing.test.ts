@@ -54,7 +54,7 @@ describe('processing over HTTP', () => {
     expect(transId).toMatch(/^[0-9a-f-]{36}$/);
 
     const end = await c.waitEnd(transId);
-    expect(end.data).toMatchObject({ status: 'finish', progress: 100, step: 1, steps: 1 });
+    expect(end.data).toMatchObject({ status: 'finish', progress: 100, step: 1, steps: 1, result_w: 640, result_h: 427 });
 
     const dl = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token });
     expect(dl.status).toBe(200);
