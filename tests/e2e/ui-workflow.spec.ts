@@ -73,3 +73,31 @@ test('registered user: enlarge last locks adding, 3-step limit, delete hidden on
 });
 
 const ws = (page: import('@playwright/test').Page) => new Workspace(page);
+
+test('registered user runs a two-step workflow (denoise → enlarge 2x) on the real server', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
+  await page.goto('/register/');
+  await page.getByTestId('reg-email').fill(`wf-run-${Date.now()}@example.com`);
+  await page.getByTestId('reg-password').fill('runwf1234');
+  await page.getByTestId('reg-confirm').fill('runwf1234');
+  await page.getByTestId('register-submit').click();
+  await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
+  const w = ws(page);
+  await w.upload('chelsea.png');
+  await expect(w.card('ready')).toHaveCount(1, { timeout: 60_000 });
+  await w.card('ready').locator('input[type=checkbox]').check();
+  await page.getByTestId('tab-workflow').click();
+  await page.locator('#step-0-module').selectOption('denoise');
+  await page.getByTestId('add-step').click();
+  await page.locator('#step-1-module').selectOption('enlarge');
+  await w.startButton().click();
+  await expect(w.tab('processing')).toHaveAttribute('aria-selected', 'true');
+  await w.tab('processed').click();
+  const done = w.card('finished');
+  await expect(done).toHaveCount(1, { timeout: 180_000 });
+  await expect(done.getByTestId('output-size')).toHaveText('902×600');
+  await done.getByTestId('preview').click();
+  await expect(page.getByTestId('img-after')).toBeVisible({ timeout: 15_000 });
+  await expect.poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth), { timeout: 15_000 }).toBe(902);
+  await w.screenshot('workflow-04-run');
+});

@@ -9,6 +9,7 @@ import { L } from '../../app/lang.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadWork, previewUrls } from '../workspace/actions.js';
+import { operationLabel } from '../workspace/operationLabel.js';
 import { clampOffset, Navigator } from './Navigator.js';
 
 // Hold-to-compare for touch screens is the PWA helper's component; mounted here when it exists.
@@ -54,7 +55,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
   if (!work) return null;
   const urls = previewUrls(work, userToken);
   const out = outputSize(work.w, work.h, scale);
-  const opLabel = t(`modules.${work.operation}` as 'modules.enlarge', { defaultValue: work.workflow || work.operation || '' });
+  const opLabel = operationLabel(work, t as unknown as (k: string, o?: { defaultValue?: string }) => string);
   const before = showBefore ? urls.before : undefined;
   const after = showAfter && !tooLarge ? urls.after : undefined;
 

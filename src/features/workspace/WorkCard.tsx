@@ -9,6 +9,7 @@ import { dialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadWork, previewUrls } from './actions.js';
+import { operationLabel } from './operationLabel.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
 
@@ -64,7 +65,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
       />
       <div className="work-thumb">{thumb ? <img src={thumb} alt="" width={80} height={80} loading="lazy" /> : <span className="thumb-empty" aria-hidden="true" />}</div>
       <div className="work-info">
-        {work.operation && <span className="op-label">{t(`modules.${work.operation}` as 'modules.enlarge', { defaultValue: work.workflow || work.operation })}</span>}
+        {work.operation && <span className="op-label">{operationLabel(work, t as unknown as (k: string, o?: { defaultValue?: string }) => string)}</span>}
         <span className="work-name" title={work.filename}>
           {shortenFilename(work.filename)}
           {work.sample && <span className="badge">{t('sample')}</span>}
