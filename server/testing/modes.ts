@@ -57,7 +57,13 @@ async function pgAnswers(url: string, timeoutMs: number): Promise<void> {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   try {
     await withTimeout(c.connect(), timeoutMs, 'PostgreSQL');
-    await withTimeout(c.query('SELECT 1'), timeoutMs, 'PostgreSQL');
+    const r = await withTimeout(
+      c.query<{ ok: boolean }>('SELECT (rolcreatedb OR rolsuper) AS ok FROM pg_roles WHERE rolname = current_user'),
+      timeoutMs,
+      'PostgreSQL',
+    );
+    // each test server gets its own database
+    if (!r.rows[0]?.ok) throw new Error(`PostgreSQL role of ${url.replace(/:[^:@/]*@/, ':***@')} may not CREATE DATABASE`);
   } finally {
     c.end().catch(() => {});
   }
