@@ -59,3 +59,52 @@ export async function admin(email: string, ...args: string[]): Promise<Record<st
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: ROOT, env, timeout: 60_000 });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
+
+/** The logged-in browser's user token (the workspace keeps it in the user_token cookie). */
+export async function userToken(page: Page): Promise<string> {
+  const c = (await page.context().cookies()).find((x) => x.name === 'user_token');
+  if (!c) throw new Error('no user_token cookie');
+  return decodeURIComponent(c.value);
+}
+
+/** A form POST to the API as the logged-in browser; returns the envelope's data (throws on a non-200 code). */
+export async function apiPost<T = any>(page: Page, path: string, form: Record<string, string>): Promise<T> {
+  const r = await page.request.post(path, { form: { user_token: await userToken(page), ...form } });
+  const body = (await r.json()) as { code: number; msg: string; data: T };
+  if (body.code !== 200) throw new Error(`${path}: ${body.code} ${body.msg}`);
+  return body.data;
+}
+
+export class AccountPage {
+  constructor(readonly page: Page) {}
+
+  async open(prefix = '') {
+    await this.page.goto(`${prefix}/my-account/`);
+    await expect(this.page.getByTestId('plan-level')).toBeVisible({ timeout: 30_000 });
+  }
+
+  field(id: string): Locator {
+    return this.page.getByTestId(id);
+  }
+
+  error(id: string): Locator {
+    return this.page.getByTestId(`${id}-error`);
+  }
+}
+
+export class WorkflowsPage {
+  constructor(readonly page: Page) {}
+
+  async open(prefix = '') {
+    await this.page.goto(`${prefix}/my-account/workflow/`);
+    await expect(this.page.getByTestId('workflows')).toBeVisible({ timeout: 30_000 });
+  }
+
+  items(): Locator {
+    return this.page.getByTestId('wf-item');
+  }
+
+  item(name: string): Locator {
+    return this.items().filter({ has: this.page.getByTestId('wf-name').getByText(name, { exact: true }) });
+  }
+}
