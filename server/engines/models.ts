@@ -3,7 +3,7 @@
  * how it is (re)built, and one memoised onnxruntime session per model and thread count.
  */
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, openSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
@@ -29,6 +29,8 @@ export const ISNET_VARIANT = process.env.ISNET_VARIANT === 'small' ? '/models/sm
 
 export interface ModelSource {
   file: string;
+  /** bumped whenever the converter's output for this model changes; stored beside the file */
+  version: string;
   /** source files whose mtime decides whether the output is up to date */
   sources(): string[];
   build(): Uint8Array | Buffer;
@@ -42,6 +44,7 @@ function esrganSource(size: EsrganSize, scale: EsrganScale): ModelSource {
   const json = () => path.join(pkgDir(`@upscalerjs/esrgan-${size}`), 'models', `x${scale}`, 'model.json');
   return {
     file: esrganFile(size, scale),
+    version: '2-subpixel',
     sources: () => [json()],
     // slim/medium ("rdn") work on 0..255, thick ("rrdn") on 0..1 (see their getModelDefinition).
     build: () => convertKerasModel(json(), size === 'thick' ? 1 : 255),
@@ -53,9 +56,10 @@ const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'),
 
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
-  { file: 'blazeface.onnx', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
+  { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   {
     file: 'isnet.onnx',
+    version: `1${ISNET_VARIANT}`,
     sources: () => [isnetResources()],
     build: () => {
       const res = JSON.parse(readFileSync(isnetResources(), 'utf8'));
@@ -68,10 +72,13 @@ export const MODEL_SOURCES: ModelSource[] = [
   },
 ];
 
-function upToDate(out: string, sources: string[]): boolean {
-  if (!existsSync(out)) return false;
+const stampOf = (out: string) => `${out}.version`;
+
+function upToDate(out: string, m: ModelSource): boolean {
+  if (!existsSync(out) || !existsSync(stampOf(out))) return false;
+  if (readFileSync(stampOf(out), 'utf8') !== m.version) return false;
   const t = statSync(out).mtimeMs;
-  return sources.every((s) => statSync(s).mtimeMs <= t);
+  return m.sources().every((s) => statSync(s).mtimeMs <= t);
 }
 
 /** Builds one model file if missing or older than its sources; returns its path. */
@@ -79,7 +86,7 @@ export function ensureModel(modelsDir: string, file: string): string {
   const src = MODEL_SOURCES.find((m) => m.file === file);
   if (!src) throw new Error(`unknown model ${file}`);
   const out = path.join(modelsDir, file);
-  if (upToDate(out, src.sources())) return out;
+  if (upToDate(out, src)) return out;
   mkdirSync(modelsDir, { recursive: true });
   const tmp = `${out}.${process.pid}.${Date.now()}.tmp`;
   const data = src.build();
@@ -90,6 +97,9 @@ export function ensureModel(modelsDir: string, file: string): string {
     closeSync(fd);
   }
   renameSync(tmp, out); // atomic: concurrent workers never see half a file
+  const stampTmp = `${tmp}.version`;
+  writeFileSync(stampTmp, src.version);
+  renameSync(stampTmp, stampOf(out));
   return out;
 }
 
@@ -99,7 +109,7 @@ export function convertAll(modelsDir: string, log: (s: string) => void = () => {
   const skipped: string[] = [];
   for (const m of MODEL_SOURCES) {
     const out = path.join(modelsDir, m.file);
-    if (upToDate(out, m.sources())) {
+    if (upToDate(out, m)) {
       skipped.push(m.file);
       continue;
     }
