@@ -87,6 +87,9 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
   for (const p of [
     { scale: 2, quality: 'best' },
     { scale: 4, quality: 'high' },
+    { scale: 6, quality: 'high' },
+    { scale: 8, quality: 'high' },
+    { scale: 8, quality: 'best' },
   ] as const) {
     const t = await time(() => engineFor('enlarge')!.run(img, { ...defaultParams('enlarge'), ...p }, ctx));
     rows.push({ name: `enlarge x${p.scale} ${p.quality} ${info.width}×${info.height}`, value: t, unit: 's', note: 'one run' });

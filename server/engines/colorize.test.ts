@@ -32,4 +32,9 @@ describe('colorize (exemplar colour transfer)', () => {
     expect(s).toEqual({ width: 128, height: 128, channels: 3, layers: ['Original', 'Colorized'] });
     expect(b.extras).toBeUndefined();
   });
+
+  it('refuses a PSD for a level without it', async () => {
+    const img = await input('camera.png', { width: 64 });
+    await expect(colorizeEngine.run(img, { ...defaultParams('colorize'), psd: true }, { ...ctx(), level: 'guest' })).rejects.toThrow(/Only Pro/);
+  });
 });

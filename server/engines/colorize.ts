@@ -20,6 +20,8 @@ import type { Engine, EngineContext } from './types.js';
 import { boxMean, decodeRgb, guidedFilter, resizePlane, resizeRgb, type Rgb } from './image.js';
 import { labToRgb, rgbToLab } from './lab.js';
 import { writePsd } from './psd.js';
+import { limitsFor } from '../../src/domain/plans.js';
+import { PSD_PRO_ONLY } from '../../src/domain/modules.js';
 
 const EXEMPLAR_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets', 'exemplars');
 
@@ -168,6 +170,8 @@ function colorizeEngineFor(module: 'colorize' | 'colorize_pro'): Engine {
     kind: 'classical',
     describe: 'exemplar colour transfer (Welsh et al. 2002) at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
     async run(input, params, ctx) {
+      // the job layer already refuses these; the engine keeps the rule too (defence in depth)
+      if (params.psd === true && !limitsFor(ctx.level).psd) throw new Error(PSD_PRO_ONLY);
       sharp.concurrency(ctx.threads);
       const img = await decodeRgb(input.data);
       ctx.onProgress(0.05);
