@@ -8,7 +8,7 @@ import { Modal } from '../../components/Modal.js';
 import { L } from '../../app/lang.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
-import { downloadWork, previewUrls } from '../workspace/actions.js';
+import { downloadButtonClass, downloadWork, previewUrls } from '../workspace/actions.js';
 import { operationLabel } from '../workspace/operationLabel.js';
 import { clampOffset, Navigator } from './Navigator.js';
 
@@ -105,7 +105,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
               1:1
             </button>
           </div>
-          <button className="btn btn-primary" onClick={() => void downloadWork(work)} data-testid="preview-download">
+          <button className={`btn btn-primary${downloadButtonClass()}`} onClick={() => void downloadWork(work)} data-testid="preview-download">
             {t('actions.download')}
           </button>
         </div>

@@ -1,10 +1,11 @@
 /** Right panel of the Uploaded tab: feature / workflow tabs, step settings and the start button. */
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { canAddStep, chainError, entitlementError, MEDIUM_PRESETS, MODULES, type ModuleName, type PresetName, type Step } from '../../domain/modules.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
-import { limitsFor } from '../../domain/plans.js';
+import { isSubscriber, limitsFor } from '../../domain/plans.js';
+import { L } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { currentJobConfig, usePanel } from '../../stores/panel.js';
 import { startProcessing } from '../../stores/processing.js';
@@ -12,7 +13,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { handleError } from '../../app/handleError.js';
 import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
-import { TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
+import { LOW_CREDIT_WARNING, TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
 const FEATURE_MODULES: readonly ModuleName[] = MODULES;
@@ -81,6 +82,11 @@ export function RightPanel() {
         </button>
         <p className="note">{selectedCount === 0 ? t('selectAtLeastOne') : t('startNote', { count: selectedCount, credits })}</p>
         {!logged && <p className="note">{t('guestNote')}</p>}
+        {!isSubscriber(level) && credits <= LOW_CREDIT_WARNING && (
+          <p className="note low-credits" data-testid="low-credits">
+            <Trans t={t} i18nKey="lowCredits" values={{ count: credits }} components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
+          </p>
+        )}
       </div>
     </div>
   );

@@ -8,7 +8,7 @@ import { useLang } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
-import { downloadWork, previewUrls } from './actions.js';
+import { downloadButtonClass, downloadWork, previewUrls } from './actions.js';
 import { operationLabel } from './operationLabel.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
@@ -96,7 +96,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
             <button className="icon-btn" aria-label={t('actions.preview')} title={t('actions.preview')} onClick={() => dialogs.open({ kind: 'preview', cid: work.cid })} data-testid="preview">
               <Icon name="eye" />
             </button>
-            <button className="icon-btn" aria-label={t('actions.download')} title={t('actions.download')} onClick={() => void downloadWork(work)} data-testid="download">
+            <button className={`icon-btn${downloadButtonClass()}`} aria-label={t('actions.download')} title={t('actions.download')} onClick={() => void downloadWork(work)} data-testid="download">
               <Icon name="download" />
             </button>
             {work.operation === 'matting' && (

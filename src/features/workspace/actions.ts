@@ -10,6 +10,7 @@ import { i18n } from '../../i18n/index.js';
 import { dialogs, useDialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
+import { COOKIE, getCookie } from '../../lib/cookies.js';
 
 /** The bulk download is switched off (spec §6) unless VITE_BULK_DOWNLOAD=1. */
 export const BULK_DOWNLOAD_ENABLED = import.meta.env.VITE_BULK_DOWNLOAD === '1';
@@ -111,4 +112,10 @@ async function deleteNow(works: Work[]): Promise<void> {
     if (e instanceof ApiError && e.code === CODE.PARAM_ERROR) dialogs.toast(i18n.t('errors:code.10001'), 'error');
     else if (!(e instanceof ApiError)) handleError(e);
   }
+}
+
+/** Spec §6: the userType cookie (basic or pro) styles the download button. */
+export function downloadButtonClass(): string {
+  const type = getCookie(COOKIE.userType);
+  return type === 'basic' || type === 'pro' ? ` dl-${type}` : '';
 }
