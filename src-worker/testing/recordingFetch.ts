@@ -12,6 +12,7 @@ export function recordFetch(opts: { failWhen?: (r: Recorded) => boolean } = {}) 
   const log: Recorded[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  const perPath = new Map<string, { now: number; max: number }>();
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const body = init?.body;
     const fields: Record<string, string> = {};
@@ -23,17 +24,27 @@ export function recordFetch(opts: { failWhen?: (r: Recorded) => boolean } = {}) 
       opts.failWhen = undefined;
       throw new TypeError('fetch failed');
     }
+    const p = perPath.get(rec.path) ?? { now: 0, max: 0 };
+    perPath.set(rec.path, p);
     inFlight++;
+    p.now++;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    p.max = Math.max(p.max, p.now);
     try {
-      return await real(input, init);
+      // The answer is read here so "in flight" covers the whole exchange.
+      const res = await real(input, init);
+      const body = await res.arrayBuffer();
+      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     } finally {
       inFlight--;
+      p.now--;
     }
   };
   return {
     log,
     maxInFlight: () => maxInFlight,
+    /** the most requests to one path that were in flight together */
+    maxInFlightFor: (path: string) => perPath.get(path)?.max ?? 0,
     slices: () => log.filter((r) => r.path === '/api/v2/upload_slice'),
     restore: () => void (globalThis.fetch = real),
   };

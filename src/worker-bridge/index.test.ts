@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearAll, getUploadItem, putUploadItem, type UploadItemRecord } from '../db/index.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { recordFetch } from '../../src-worker/testing/recordingFetch.js';
 import { getUploadManager, type UploadEvent, type UploadManager } from './index.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../tests/fixtures');
@@ -105,7 +106,9 @@ describe('UploadManager.resumePending + cancel', () => {
     current = proToken;
     const big = fs.readFileSync(path.join(fixtures, 'elephants-5640x3172.jpg'));
     await putUploadItem(stored('before-reload', jpeg, {}));
+    for (const n of [1, 2, 3]) await putUploadItem(stored(`queued-${n}`, jpeg, { uploadStatus: 'ready' }));
     await putUploadItem(stored('to-cancel', big, { filename: 'elephants.jpg', w: 5640, h: 3172, job: 'compress', totalSlices: 4, uploadStatus: 'ready' }));
+    const rec = recordFetch();
     await manager.resumePending();
 
     // The whole-file lane finishes the small one.
@@ -115,6 +118,9 @@ describe('UploadManager.resumePending + cancel', () => {
     expect(mine.at(-1)).toMatchObject({ status: 'ready', w: 640, h: 427, progress: 1 });
     expect(mine.at(-1)!.uid).toBeTruthy();
     expect(await getUploadItem('before-reload')).toBeUndefined();
+    // Spec §9: two whole files in flight at most (four were waiting).
+    await expect.poll(() => events.filter((e) => e.cid.startsWith('queued-') && e.status === 'ready').length, { timeout: 30_000 }).toBe(3);
+    expect(rec.maxInFlightFor('/web_api/v1/upload')).toBe(2);
 
     // The slice lane: cancel once the first slice is acknowledged.
     const big$ = () => events.filter((e) => e.cid === 'to-cancel');
@@ -124,5 +130,7 @@ describe('UploadManager.resumePending + cancel', () => {
     await expect.poll(() => getUploadItem('to-cancel'), { timeout: 30_000 }).toBeUndefined();
     expect(big$().length).toBe(heard);
     expect(big$().some((e) => e.status === 'ready')).toBe(false);
+    expect(rec.maxInFlightFor('/api/v2/upload_slice')).toBe(1);
+    rec.restore();
   });
 });
