@@ -17,7 +17,7 @@ import { Pager } from './Pager.js';
 type Record_ = endpoints.WorkflowRecord;
 const stepsOf = (w: Record_): Step[] => w.flows.map((f) => ({ name: f.name, config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config })) as Step[];
 
-export function WorkflowsManager() {
+export function WorkflowsManager({ asPage = false }: { asPage?: boolean }) {
   const t = useAccountT();
   const { i18n } = useTranslation();
   const lng = useLang();
@@ -62,7 +62,7 @@ export function WorkflowsManager() {
 
   return (
     <section className="acct-card" aria-labelledby="wf-title" data-testid="workflows">
-      <h2 id="wf-title">{t('workflows.title')}</h2>
+      {asPage ? <h1 id="wf-title">{t('workflows.title')}</h1> : <h2 id="wf-title">{t('workflows.title')}</h2>}
       {data && data.datas.length === 0 && <p className="muted">{t('workflows.empty')}</p>}
       <ul className="wf-list">
         {data?.datas.map((w) => (

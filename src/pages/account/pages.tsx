@@ -87,7 +87,7 @@ export function MyWorkflowsPage() {
       <p>
         <L to="/my-account/">← {t('title')}</L>
       </p>
-      <WorkflowsManager />
+      <WorkflowsManager asPage />
     </div>
   );
 }
