@@ -179,7 +179,9 @@ class Manager implements UploadManager {
         const busy = [...this.inFlight.keys()];
         // Only plain data crosses to the worker (an AbortSignal cannot be cloned).
         const prepared = await api.prepare({ cid, file, level: ctx.level, job: ctx.job, busy }, this.emitProxy);
-        if (!prepared.ok || this.cancelled.has(cid)) return;
+        if (!prepared.ok) return;
+        // Cancelled while it was being prepared: the item was stored meanwhile, drop it.
+        if (this.cancelled.has(cid)) return void (await api.discard(cid));
         this.waiting.push({ cid, sliced: prepared.sliced });
         this.pump();
       } catch {
