@@ -30,6 +30,8 @@ export interface AccountUser {
   email: string;
   first_name?: string;
   last_name?: string;
+  occupation?: string;
+  occupation_other?: string;
 }
 
 export const guestToken = () => call<{ token: string }>(api, { method: 'POST', url: '/api/v2/guest_token' });
@@ -141,3 +143,16 @@ export const createCheckout = (input: { product_id: number; currency: string; lo
   call<CheckoutView>(api, { method: 'POST', url: '/api/payments/checkout', data: input });
 export const getCheckout = (id: string) => call<CheckoutView>(api, { method: 'GET', url: '/api/payments/checkout', params: { id } });
 export const payLocal = (id: string) => call<{ applied: boolean; checkout: CheckoutView }>(api, { method: 'POST', url: '/api/payments/local/pay', data: { id } });
+
+export interface ProfileData {
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  occupation_other?: string;
+}
+export async function profileSet(p: ProfileData) {
+  const user_token = await waitForUserToken();
+  return call<ProfileData>(api, { method: 'POST', url: '/api/v2/profile/set', data: form({ ...p, user_token }) });
+}
+export const changePassword = (old_password: string, password: string, confirm_password: string) =>
+  call<unknown>(api, { method: 'POST', url: '/api/account/password', data: { old_password, password, confirm_password } });

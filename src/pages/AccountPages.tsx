@@ -12,6 +12,7 @@ import { dialogs } from '../stores/dialogs.js';
 import { usePanel } from '../stores/panel.js';
 import { useUser } from '../stores/user.js';
 import { usePageTitle } from './usePageTitle.js';
+import { PasswordForm, ProfileForm } from './ProfileForms.js';
 
 function NeedLogin({ title }: { title: string }) {
   const { t } = useTranslation('site');
@@ -66,6 +67,10 @@ export function AccountPage() {
         <button className="btn btn-ghost" onClick={() => void logout()} data-testid="logout">
           {t('account.logout')}
         </button>
+      </div>
+      <div className="account-forms">
+        <ProfileForm />
+        <PasswordForm />
       </div>
     </div>
   );

@@ -1,0 +1,142 @@
+/** My-account forms: profile (occupation required, 'other' needs its text) and password change (spec §5). */
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import * as endpoints from '../api/endpoints.js';
+import { errorText } from '../app/handleError.js';
+import { ACCOUNT_TEXT, changePasswordErrors, OCCUPATIONS, profileErrors } from '../domain/account.js';
+
+/** The shared rules answer in English; each text has its translation key. */
+const KEY: Record<string, string> = {
+  [ACCOUNT_TEXT.required]: 'auth.required',
+  [ACCOUNT_TEXT.email]: 'auth.invalidEmail',
+  [ACCOUNT_TEXT.password]: 'auth.passwordRule',
+  [ACCOUNT_TEXT.passwordMismatch]: 'auth.mismatch',
+  [ACCOUNT_TEXT.passwordSame]: 'account.passwordSame',
+  [ACCOUNT_TEXT.nameTooLong]: 'account.nameTooLong',
+  [ACCOUNT_TEXT.occupation]: 'account.chooseOccupation',
+};
+
+function useErrorText() {
+  const { t } = useTranslation('site');
+  const tt = t as unknown as (k: string) => string;
+  return (errs: Record<string, string>) => Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, KEY[v] ? tt(KEY[v]) : v]));
+}
+
+function Err({ id, text }: { id: string; text?: string }) {
+  return text ? (
+    <span id={id} className="field-error">
+      {text}
+    </span>
+  ) : null;
+}
+
+export function ProfileForm() {
+  const { t } = useTranslation('site');
+  const translate = useErrorText();
+  const [f, setF] = useState({ first_name: '', last_name: '', occupation: '', occupation_other: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState<string | null>(null);
+  useEffect(() => {
+    endpoints
+      .accountMe()
+      .then((me) => setF({ first_name: me.first_name ?? '', last_name: me.last_name ?? '', occupation: me.occupation ?? '', occupation_other: me.occupation_other ?? '' }))
+      .catch(() => undefined);
+  }, []);
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setStatus(null);
+    const errs = translate(profileErrors(f));
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    try {
+      await endpoints.profileSet({ ...f, occupation_other: f.occupation === 'other' ? f.occupation_other : undefined });
+      setStatus(t('account.saved'));
+    } catch (err) {
+      setStatus(errorText(err));
+    }
+  };
+  return (
+    <form className="panel form-card" onSubmit={(e) => void submit(e)} noValidate data-testid="profile-form">
+      <h2>{t('account.profile')}</h2>
+      <div className="form-row">
+        <label className="field">
+          <span>{t('account.firstName')}</span>
+          <input value={f.first_name} onChange={set('first_name')} aria-invalid={Boolean(errors.first_name)} data-testid="first-name" />
+          <Err id="pf-first" text={errors.first_name} />
+        </label>
+        <label className="field">
+          <span>{t('account.lastName')}</span>
+          <input value={f.last_name} onChange={set('last_name')} aria-invalid={Boolean(errors.last_name)} data-testid="last-name" />
+          <Err id="pf-last" text={errors.last_name} />
+        </label>
+      </div>
+      <label className="field">
+        <span>{t('account.occupation')}</span>
+        <select value={f.occupation} onChange={set('occupation')} aria-invalid={Boolean(errors.occupation)} data-testid="occupation">
+          <option value="">{t('account.choose')}</option>
+          {OCCUPATIONS.map((o) => (
+            <option key={o} value={o}>
+              {t(`account.occupations.${o}` as 'account.occupations.other')}
+            </option>
+          ))}
+        </select>
+        <Err id="pf-occ" text={errors.occupation} />
+      </label>
+      {f.occupation === 'other' && (
+        <label className="field">
+          <span>{t('account.occupationOther')}</span>
+          <input value={f.occupation_other} onChange={set('occupation_other')} aria-invalid={Boolean(errors.occupation_other)} data-testid="occupation-other" />
+          <Err id="pf-other" text={errors.occupation_other} />
+        </label>
+      )}
+      {status && (
+        <p className="note" role="status" data-testid="profile-status">
+          {status}
+        </p>
+      )}
+      <button className="btn btn-primary">{t('account.saveProfile')}</button>
+    </form>
+  );
+}
+
+export function PasswordForm() {
+  const { t } = useTranslation('site');
+  const translate = useErrorText();
+  const [f, setF] = useState({ old_password: '', password: '', confirm_password: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState<string | null>(null);
+  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setStatus(null);
+    const errs = translate(changePasswordErrors(f));
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    try {
+      await endpoints.changePassword(f.old_password, f.password, f.confirm_password);
+      setF({ old_password: '', password: '', confirm_password: '' });
+      setStatus(t('account.passwordChanged'));
+    } catch (err) {
+      setStatus(errorText(err));
+    }
+  };
+  return (
+    <form className="panel form-card" onSubmit={(e) => void submit(e)} noValidate data-testid="password-form">
+      <h2>{t('account.passwordTitle')}</h2>
+      {(['old_password', 'password', 'confirm_password'] as const).map((k) => (
+        <label className="field" key={k}>
+          <span>{t(k === 'old_password' ? 'account.oldPassword' : k === 'password' ? 'account.newPassword' : 'auth.confirm')}</span>
+          <input type="password" value={f[k]} onChange={set(k)} aria-invalid={Boolean(errors[k])} autoComplete={k === 'old_password' ? 'current-password' : 'new-password'} data-testid={`pw-${k}`} />
+          <Err id={`pw-${k}-err`} text={errors[k]} />
+        </label>
+      ))}
+      {status && (
+        <p className="note" role="status" data-testid="password-status">
+          {status}
+        </p>
+      )}
+      <button className="btn btn-secondary">{t('account.changePassword')}</button>
+    </form>
+  );
+}

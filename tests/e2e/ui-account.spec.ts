@@ -1,0 +1,47 @@
+// My account: profile form (occupation required, 'other' needs its text) and password change rules.
+import { expect, test } from '@playwright/test';
+import { Workspace } from './pages/workspace.js';
+
+test('profile and password forms validate with the spec texts and save on the server', async ({ page }) => {
+  await page.goto('/register/');
+  await page.getByTestId('reg-email').fill(`acct-${Date.now()}@example.com`);
+  await page.getByTestId('reg-password').fill('account123');
+  await page.getByTestId('reg-confirm').fill('account123');
+  await page.getByTestId('register-submit').click();
+  await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
+
+  await page.goto('/my-account/');
+  await expect(page.getByTestId('account-level')).toHaveText('Free');
+  const profile = page.getByTestId('profile-form');
+  await profile.getByRole('button').click();
+  await expect(profile.getByText('This field is required.')).toHaveCount(3);
+  await page.getByTestId('first-name').fill('Ada');
+  await page.getByTestId('last-name').fill('Lovelace');
+  await page.getByTestId('occupation').selectOption('other');
+  await profile.getByRole('button').click();
+  await expect(profile.getByText('This field is required.')).toHaveCount(1);
+  await page.getByTestId('occupation-other').fill('Mathematician');
+  await profile.getByRole('button').click();
+  await expect(page.getByTestId('profile-status')).toHaveText('Saved.');
+  await page.reload();
+  await expect(page.getByTestId('occupation-other')).toHaveValue('Mathematician');
+
+  const pw = page.getByTestId('password-form');
+  await page.getByTestId('pw-old_password').fill('account123');
+  await page.getByTestId('pw-password').fill('account123');
+  await page.getByTestId('pw-confirm_password').fill('account123');
+  await pw.getByRole('button').click();
+  await expect(pw).toContainText('The new password must differ from the old password.');
+  await page.getByTestId('pw-password').fill('account456');
+  await page.getByTestId('pw-confirm_password').fill('account456');
+  await pw.getByRole('button').click();
+  await expect(page.getByTestId('password-status')).toHaveText('Your password was changed.');
+  await new Workspace(page).screenshot('account-forms');
+
+  await page.getByTestId('logout').click();
+  await page.goto('/login/');
+  await page.getByTestId('login-email').fill('nobody-here@example.com');
+  await page.getByTestId('login-password').fill('whatever1');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByRole('alert')).toHaveText('This email address does not exist.');
+});
