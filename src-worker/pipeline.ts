@@ -40,7 +40,7 @@ export interface PrepareRequest {
   file: File;
   level: Level;
   job: string;
-  /** cids being uploaded right now: their items are not taken over by a re-drop */
+  /** cids still queued or uploading on this page: their items are not taken over by a re-drop */
   busy: string[];
 }
 

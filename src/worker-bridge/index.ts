@@ -176,7 +176,8 @@ class Manager implements UploadManager {
       if (this.cancelled.has(cid)) return;
       const { api } = await this.started;
       try {
-        const busy = [...this.inFlight.keys()];
+        // Items of uploads still under way here are not taken over by a second drop of the same file.
+        const busy = [...this.pending].filter((c) => c !== cid);
         // Only plain data crosses to the worker (an AbortSignal cannot be cloned).
         const prepared = await api.prepare({ cid, file, level: ctx.level, job: ctx.job, busy }, this.emitProxy);
         if (!prepared.ok) return;
