@@ -36,6 +36,7 @@ export function startProcessing(cfg: JobConfig): StartResult {
   if (works.some((w) => w.sample && w.workType !== cfg.job)) return 'sampleFeature';
   const params = cfg as Work['params'];
   for (const w of works) {
+    useWorks.getState().setProgress(w.cid, 0);
     useWorks.getState().update(w.cid, { status: 'waiting', selected: false, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false });
   }
   if (!localStorage.getItem('pixmill.firstProcessReported')) {

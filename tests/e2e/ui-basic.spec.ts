@@ -40,6 +40,17 @@ test('basic user: 5 of 6 images selectable, the 6th refused; 4x scale allowed', 
   await expect(page.getByTestId('selected-footer')).toHaveText('5 selected');
   await ws.screenshot('basic-01-five-selected');
 
+  // Logged-in users queue the whole selection: one processing, the rest waiting, then all finish in turn.
+  await ws.startButton().click();
+  await expect(ws.tab('processing')).toHaveAttribute('aria-selected', 'true');
+  await expect(ws.card('waiting').first()).toBeVisible();
+  await expect(page.locator('[data-testid="work-card"][data-status="processing"]')).toHaveCount(1);
+  await ws.screenshot('basic-02-queue');
+  await ws.tab('processed').click();
+  await expect(ws.card('finished')).toHaveCount(5, { timeout: 120_000 });
+  await expect(page.getByTestId('credits')).toContainText('200'); // compress uses the separate compress allowance
+  await ws.tab('uploaded').click();
+
   // Subscribers may enlarge 4x without an upgrade prompt.
   await page.getByTestId('feature-enlarge').click();
   await page.getByRole('radio', { name: /^4x/ }).click();

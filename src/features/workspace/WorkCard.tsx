@@ -27,6 +27,9 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
   const thumb = work.thumbnail ?? (work.sample ? work.originImg : work.uid && userToken ? thumbnailUrl(work.uid, userToken) : undefined);
   const busy = work.status === 'processing' || work.status === 'uploading' || work.status === 'resizing' || work.status === 'compressing' || work.status === 'waiting';
 
+  // Upload progress and processing progress share the map; waiting shows neither.
+  const showPercent = work.status === 'processing' || work.status === 'uploading';
+
   const onToggle = () => {
     if (!toggle(work.cid, level) && work.status === 'ready') dialogs.toast(t('selectLimit'), 'info');
   };
@@ -82,11 +85,11 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
         )}
         <span className={`work-status ${work.status === 'processFailed' ? 'warn' : ''}`} role="status">
           {t(statusKey(work.status) as 'status.ready')}
-          {busy && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
+          {showPercent && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
         </span>
         {busy && (
           <span className="progress" aria-hidden="true">
-            <span style={{ width: `${Math.max(4, progress ?? 4)}%` }} />
+            <span style={{ width: `${showPercent ? Math.max(4, progress ?? 4) : 0}%` }} />
           </span>
         )}
       </div>
