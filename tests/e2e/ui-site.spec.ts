@@ -37,6 +37,21 @@ test('feature page opens the workspace popup with its feature preselected', asyn
   await expect(page.getByTestId('preset-ai_old_photo_repire_colorize')).toHaveAttribute('aria-pressed', 'true');
 });
 
+test('upload page: compare dialog shows original, Basic and Pro and offers upgrade or decline', async ({ page }) => {
+  await page.goto('/upload/');
+  await page.getByTestId('open-compare').click();
+  const dialog = page.getByTestId('compare-dialog');
+  await expect(dialog.locator('img')).toHaveCount(3);
+  await expect(dialog.locator('figcaption')).toHaveText(['Original', 'Basic (2x)', 'Pro (4x)']);
+  await expect.poll(() => dialog.locator('img').nth(2).evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await new Workspace(page).screenshot('site-03-compare');
+  await page.getByTestId('compare-decline').click();
+  await expect(dialog).toHaveCount(0);
+  await page.getByTestId('open-compare').click();
+  await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+  await expect(page).toHaveURL(/\/pricing\/\?source=compare&medium=upgrade_pro$/);
+});
+
 test('background removal → edit → editor shows the cut-out and downloads a PNG', async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);

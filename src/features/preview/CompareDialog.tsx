@@ -33,7 +33,10 @@ export function CompareDialog({ onClose }: { onClose(): void }) {
       <div className="compare-grid">
         {cells.map((c) => (
           <figure key={c.label}>
-            <img src={c.src} alt={c.label} loading="lazy" />
+            {/* All three at the Pro output's scale, centre crop: detail differences show at a glance. */}
+            <div className="compare-cell">
+              <img src={c.src} alt={c.label} style={{ width: (sample?.w ?? 0) * 4 }} />
+            </div>
             <figcaption>{c.label}</figcaption>
           </figure>
         ))}
