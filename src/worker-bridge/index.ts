@@ -66,7 +66,7 @@ type Api = ImageWorkerApi | Comlink.Remote<ImageWorkerApi>;
 /** How long a new worker gets to answer its first ping before the main-thread fallback. */
 const WORKER_START_TIMEOUT_MS = 10_000;
 
-async function startWorker(): Promise<Comlink.Remote<ImageWorkerApi> | undefined> {
+async function startWorker(): Promise<{ remote: Comlink.Remote<ImageWorkerApi>; worker: Worker } | undefined> {
   if (typeof Worker === 'undefined') return undefined;
   let worker: Worker | undefined;
   try {
@@ -81,7 +81,7 @@ async function startWorker(): Promise<Comlink.Remote<ImageWorkerApi> | undefined
         () => resolve(false),
       );
     });
-    if (answer === 'pong') return remote;
+    if (answer === 'pong') return { remote, worker: w };
   } catch {
     // falls through to the main thread
   }
@@ -89,12 +89,24 @@ async function startWorker(): Promise<Comlink.Remote<ImageWorkerApi> | undefined
   return undefined;
 }
 
-async function startApi(forceMain: boolean): Promise<{ api: Api; runtime: 'worker' | 'main' }> {
-  const remote = forceMain ? undefined : await startWorker();
-  if (remote) return { api: remote, runtime: 'worker' };
+interface Started {
+  api: Api;
+  runtime: 'worker' | 'main';
+  terminate?: () => void;
+}
+
+async function startApi(forceMain: boolean): Promise<Started> {
+  const started = forceMain ? undefined : await startWorker();
+  if (started) {
+    const { remote, worker } = started;
+    return { api: remote, runtime: 'worker', terminate: () => (remote[Comlink.releaseProxy](), worker.terminate()) };
+  }
   const mod = await import('../../src-worker/api.js');
   return { api: mod.api, runtime: 'main' };
 }
+
+/** An idle worker is stopped (its decode buffers and pica tiles go with it) and restarted on demand. */
+export const WORKER_IDLE_MS = 10_000;
 
 interface QueuedUpload {
   cid: string;
@@ -103,7 +115,8 @@ interface QueuedUpload {
 
 class Manager implements UploadManager {
   private readonly listeners = new Set<(e: UploadEvent) => void>();
-  private readonly started: Promise<{ api: Api; runtime: 'worker' | 'main' }>;
+  private startedP?: Promise<Started>;
+  private idleTimer?: ReturnType<typeof setTimeout>;
   private preparing: Promise<unknown> = Promise.resolve();
   /** cids accepted and not yet done/failed/cancelled */
   private readonly pending = new Set<string>();
@@ -114,9 +127,33 @@ class Manager implements UploadManager {
   private readonly emitProxy: (e: UploadEvent) => void;
 
   constructor(private readonly opts: UploadManagerOptions) {
-    this.started = startApi(!!opts.forceMainThread);
     const emit = (e: UploadEvent) => this.emit(e);
     this.emitProxy = Comlink.proxy(emit);
+  }
+
+  /** The worker (started if needed); any use postpones the idle stop. */
+  private get started(): Promise<Started> {
+    clearTimeout(this.idleTimer);
+    this.startedP ??= startApi(!!this.opts.forceMainThread);
+    return this.startedP;
+  }
+
+  private get busy(): boolean {
+    return this.pending.size > 0 || this.inFlight.size > 0 || this.waiting.length > 0;
+  }
+
+  /** Schedules the idle stop once nothing is queued, preparing or uploading. */
+  private idleLater(): void {
+    if (this.busy || !this.startedP) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const current = this.startedP;
+      if (this.busy || !current) return;
+      this.startedP = undefined;
+      void current.then((s) => s.terminate?.());
+    }, WORKER_IDLE_MS);
+    // Never keeps a node test process alive.
+    (this.idleTimer as { unref?: () => void }).unref?.();
   }
 
   runtime() {
@@ -132,6 +169,7 @@ class Manager implements UploadManager {
     if (this.cancelled.has(e.cid)) return;
     if (e.status === 'imageTooLarge' || e.status === 'uploadFailed' || e.status === 'ready') this.pending.delete(e.cid);
     for (const l of this.listeners) l(e);
+    this.idleLater();
   }
 
   async add(files: File[], ctx: AddContext): Promise<AddResult> {
@@ -161,6 +199,7 @@ class Manager implements UploadManager {
         this.enqueuePrepare(cid, file, ctx);
       }
     }
+    this.idleLater();
     if (signal) {
       const cids = result.accepted.map((a) => a.cid);
       const cancelAll = () => cids.forEach((cid) => this.cancel(cid));
@@ -230,6 +269,7 @@ class Manager implements UploadManager {
       this.inFlight.delete(next.cid);
       this.pending.delete(next.cid);
       this.pump();
+      this.idleLater();
     }
   }
 
@@ -240,7 +280,7 @@ class Manager implements UploadManager {
     if (queuedAt >= 0) this.waiting.splice(queuedAt, 1);
     const running = this.inFlight.get(cid);
     if (running) running.ctrl.abort();
-    else void this.started.then(({ api }) => api.discard(cid));
+    else void this.started.then(({ api }) => api.discard(cid)).then(() => this.idleLater());
   }
 
   async resumePending(): Promise<void> {
@@ -255,6 +295,7 @@ class Manager implements UploadManager {
       this.waiting.push({ cid: item.cid, sliced: item.totalSlices > 1 });
     }
     this.pump();
+    this.idleLater();
   }
 }
 
@@ -264,9 +305,9 @@ function newCid(): string {
 
 let manager: Manager | undefined;
 
-let shared: Promise<{ api: Api; runtime: 'worker' | 'main' }> | undefined;
-/** The image worker's API itself (benchmarks, diagnostics); one worker per page. */
-export function imageWorker(forceMainThread = false): Promise<{ api: Api; runtime: 'worker' | 'main' }> {
+let shared: Promise<Started> | undefined;
+/** The image worker's API itself (benchmarks, diagnostics); its own worker, never stopped. */
+export function imageWorker(forceMainThread = false): Promise<Started> {
   shared ??= startApi(forceMainThread);
   return shared;
 }

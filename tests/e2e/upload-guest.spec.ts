@@ -86,3 +86,23 @@ test('without a worker the bridge runs the same pipeline on the main thread', as
   expect(w * hgt).toBeLessThanOrEqual(2.8e6);
   expect((await h.events()).map((e) => e.status)).toContain('resizing');
 });
+
+test('the image worker stops when idle and starts again for the next upload', async ({ page }) => {
+  const started: string[] = [];
+  const closed: string[] = [];
+  page.on('worker', (w) => {
+    if (w.url().startsWith('blob:')) return; // pica's tile workers live inside ours
+    started.push(w.url());
+    w.on('close', () => closed.push(w.url()));
+  });
+  const h = new UploadHarness(page);
+  await h.open({ level: 'guest' });
+  await h.drop(fixture('rocket.jpg'));
+  await expect(h.work('ready')).toHaveCount(1, { timeout: 60_000 });
+  expect(started).toHaveLength(1);
+  // Idle: the worker goes away (WORKER_IDLE_MS after the last upload).
+  await expect.poll(() => closed.length, { timeout: 30_000 }).toBe(1);
+  await h.drop(fixture('chelsea.png'));
+  await expect(h.work('ready')).toHaveCount(2, { timeout: 60_000 });
+  expect(started).toHaveLength(2);
+});
