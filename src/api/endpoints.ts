@@ -74,7 +74,7 @@ export const previewUrl = (transId: string, userToken: string) => absolute(HIDE_
 export const sourceUrl = (uid: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/download/src', { uid, user_token: userToken });
 export const thumbnailUrl = (uid: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/thumbnail', { uid, user_token: userToken });
 
-export async function uploadList(): Promise<{ datas: { uid: string; name: string; file_size: number; thumbnail: string; w: number; h: number }[] }> {
+export async function uploadList(): Promise<{ datas: { uid: string; name: string; file_size: number; thumbnail: string; w: number; h: number; x: number; y: number }[] }> {
   const user_token = await waitForUserToken();
   return call(hideApi, { method: 'POST', url: '/web_api/v1/upload/list', data: form({ limit: 1000, user_token }) });
 }

@@ -40,4 +40,10 @@ test('guest out of credits: 10012 on start → dialog → pricing after 3 s', as
   await ws.screenshot('credits-02-pricing');
   await page.goto('/batch-process/');
   await expect(ws.cards()).toHaveCount(0);
+  // The upload itself stays on the server for 24 hours and can be used again from the history.
+  const history = page.getByTestId('upload-history');
+  await expect(history.getByRole('button')).toHaveCount(1);
+  await history.getByRole('button').click();
+  await expect(ws.card('ready')).toHaveAttribute('data-uid', uid!);
+  await expect(history).toHaveCount(0);
 });

@@ -6,7 +6,7 @@ import { getCached, setCached } from '../../db/index.js';
 import { BATCH_INPUT_MAX, DROP_OVERLAY_HIDE_MS, FIRST_FLAGS_COOKIE_DAYS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/constants.js';
 import { COOKIE, setCookie } from '../../lib/cookies.js';
 import { limitsFor } from '../../domain/plans.js';
-import type { SampleEntry, Work } from '../../domain/work.js';
+import type { SampleEntry, UploadHistoryEntry, Work } from '../../domain/work.js';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
 import { formatNumber } from '../../domain/rules.js';
@@ -112,6 +112,7 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
       ) : (
         <SampleGrid workType={workType} />
       )}
+      {tab === 'uploaded' && <UploadHistory workType={workType} />}
       <div className="upload-foot">
         <button className="btn btn-secondary" onClick={onContinue} data-testid="continue">
           {t('upload.continue')}
@@ -218,6 +219,61 @@ export function DropOverlay({ workType }: { workType: string }) {
         <Icon name="upload" />
         <p>{t('upload.dropAnywhere')}</p>
       </div>
+    </div>
+  );
+}
+
+/** Uploads of the last 24 hours on the server that are not in the list (another tab, a deleted card). */
+function UploadHistory({ workType }: { workType: string }) {
+  const { t } = useTranslation('workspace');
+  const works = useWorks((s) => s.works);
+  const add = useWorks((s) => s.add);
+  const userToken = useUser((s) => s.userToken);
+  const [history, setHistory] = useState<UploadHistoryEntry[]>([]);
+
+  useEffect(() => {
+    if (!userToken) return;
+    let live = true;
+    endpoints
+      .uploadList()
+      .then((r) => {
+        const list = (r.datas ?? []) as UploadHistoryEntry[];
+        void setCached('uploadHistory', list).catch(() => undefined);
+        if (live) setHistory(list);
+      })
+      .catch(async () => {
+        const cached = await getCached<UploadHistoryEntry[]>('uploadHistory', UPLOADED_CACHE_EXPIRY_MS).catch(() => undefined);
+        if (live && cached) setHistory(cached);
+      });
+    return () => {
+      live = false;
+    };
+  }, [userToken]);
+
+  const known = new Set(works.map((w) => w.uid));
+  const entries = history.filter((h) => !known.has(h.uid));
+  if (entries.length === 0 || !userToken) return null;
+  const thumb = (h: UploadHistoryEntry) => (h.thumbnail?.startsWith('data:') ? h.thumbnail : endpoints.thumbnailUrl(h.uid, userToken));
+  return (
+    <div className="history" data-testid="upload-history">
+      <span className="label">{t('upload.recent')}</span>
+      <ul className="history-list">
+        {entries.slice(0, 12).map((h) => (
+          <li key={h.uid}>
+            <button
+              className="history-item"
+              title={h.name}
+              aria-label={t('upload.reuse', { name: h.name })}
+              onClick={() => {
+                const now = Date.now();
+                add([{ cid: `up-${h.uid}`, uid: h.uid, filename: h.name, filesize: h.file_size, thumbnail: thumb(h), w: h.w, h: h.h, status: 'ready', selected: false, workType, updatedAt: now }]);
+              }}
+            >
+              <img src={thumb(h)} alt="" width={56} height={56} loading="lazy" />
+            </button>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
