@@ -63,3 +63,26 @@ test('keyboard: skip link, tabs and the upload button are reachable with a visib
   expect(ring).not.toBe('none');
   await ws.screenshot('dnd-02-keyboard');
 });
+
+test('refused files show the upload texts: wrong type, and several files for a guest', async ({ page }, info) => {
+  const ws = new Workspace(page);
+  await ws.open();
+  const txt = info.outputPath('notes.txt');
+  fs.writeFileSync(txt, 'hello');
+  await page.getByTestId('file-input').setInputFiles(txt);
+  const dialog = page.getByTestId('message-dialog');
+  await expect(dialog).toContainText('notes.txt: Only JPG、JPEG and PNG images are supported.');
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  // The guest's input takes one file; two dropped at once are refused with the plan's text.
+  await dragFile(page, null, 'dragenter', 'chelsea.png');
+  await page.evaluate(async () => {
+    const dt = new DataTransfer();
+    for (const name of ['a.png', 'b.png']) {
+      const blob = await (await fetch('/samples/enlarge/cat.jpg')).blob();
+      dt.items.add(new File([blob], name.replace('.png', '.jpg'), { type: 'image/jpeg' }));
+    }
+    document.querySelector('[data-testid="drop-overlay"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await expect(page.getByTestId('message-dialog')).toContainText('Only paid users can upload multiple images at the same time');
+  await expect(ws.cards()).toHaveCount(0);
+});

@@ -27,11 +27,16 @@ export async function handleFiles(files: File[], workType: string): Promise<void
   }
   try {
     const res = await addFiles(files, workType);
-    if (res.error === 'upload:tooManyFiles') dialogs.open({ kind: 'tooManyFiles' });
-    else if (res.error) dialogs.open({ kind: 'message', message: tUpload(res.error), tone: 'warning' });
-    if (res.rejected.length) {
-      dialogs.open({ kind: 'message', tone: 'warning', message: res.rejected.map((r) => `${r.filename}: ${tUpload(r.error)}`).join('\n') });
+    if (res.error === 'upload:tooManyFiles') {
+      dialogs.open({ kind: 'tooManyFiles' });
+      return;
     }
+    // One dialog: the batch-level reason first, then each refused file with its own reason.
+    const lines = [
+      ...(res.error ? [tUpload(res.error)] : []),
+      ...res.rejected.filter((r) => r.error !== res.error).map((r) => `${r.filename}: ${tUpload(r.error)}`),
+    ];
+    if (lines.length) dialogs.open({ kind: 'message', tone: 'warning', message: lines.join('\n') });
   } catch (e) {
     handleError(e);
   }
