@@ -168,9 +168,15 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
   useLayoutEffect(() => {
     const el = stage.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setView({ w: el.clientWidth, h: el.clientHeight }));
+    const measure = () => setView({ w: el.clientWidth, h: el.clientHeight });
+    measure();
+    // Older engines (and jsdom) lack ResizeObserver: fall back to window resizes.
+    if (typeof ResizeObserver === 'undefined') {
+      window.addEventListener('resize', measure);
+      return () => window.removeEventListener('resize', measure);
+    }
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
-    setView({ w: el.clientWidth, h: el.clientHeight });
     return () => ro.disconnect();
   }, [tab]);
 
