@@ -12,6 +12,8 @@ export interface PanelState {
   /** saved workflow being edited, if any */
   workflowId: number | string | null;
   workflowName: string;
+  /** bumped when a workflow is saved, so lists reload */
+  savedVersion: number;
   /** which step's settings are expanded */
   openSettings: Record<number, boolean>;
   setTab(tab: PanelTab): void;
@@ -40,6 +42,7 @@ export const usePanel = create<PanelState>((set, get) => ({
   preset: null,
   workflowId: null,
   workflowName: '',
+  savedVersion: 0,
   openSettings: {},
   setTab: (tab) => set({ tab }),
   setFeatureModule: (module) => set({ feature: makeStep(module) }),

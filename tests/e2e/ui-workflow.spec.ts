@@ -67,6 +67,8 @@ test('registered user: enlarge last locks adding, 3-step limit, delete hidden on
   await page.getByTestId('workflow-name').fill('');
   await page.getByTestId('save-workflow-dialog').getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('save-workflow-dialog')).toHaveCount(0);
+  // The saved workflow joins the chips of the workflow tab at once.
+  await expect(page.locator('.chip-row .chip', { hasText: /^workflow_\d+$/ })).toHaveCount(1);
   await page.goto('/my-account/workflow/');
   await expect(page.getByText(/^workflow_\d+$/)).toBeVisible();
   await ws(page).screenshot('workflow-03-saved');

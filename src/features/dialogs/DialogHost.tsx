@@ -189,7 +189,7 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
     setBusy(true);
     try {
       const res = await endpoints.workflowAdd(n.name, panel.steps, panel.workflowId ?? undefined);
-      usePanel.setState({ workflowId: res?.id ?? panel.workflowId, workflowName: n.name });
+      usePanel.setState((st) => ({ workflowId: res?.id ?? panel.workflowId, workflowName: n.name, savedVersion: st.savedVersion + 1 }));
       onClose();
     } catch (e) {
       handleError(e);

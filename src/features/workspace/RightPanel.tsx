@@ -154,7 +154,7 @@ function WorkflowTab() {
       .workflowList(WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE)
       .then((r) => setSaved(r.datas ?? []))
       .catch(handleError);
-  }, [logged]);
+  }, [logged, panel.savedVersion]);
 
   const last = modules[modules.length - 1];
   const lockReason = !addable ? (modules.length >= lim.workflowSteps ? t('stepLimit', { count: lim.workflowSteps }) : t('lastStepLocks', { module: t(`modules.${last}` as 'modules.enlarge') })) : null;
