@@ -15,6 +15,15 @@ const vitestJson = path.join(out, 'vitest.json');
 fs.rmSync(vitestJson, { force: true });
 failedSteps += run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) ? 1 : 0;
 
+// The server integration suite again in the scale-out mode (PostgreSQL + BullMQ), when both answer locally.
+const scaleoutJson = path.join(out, 'vitest-scaleout.json');
+fs.rmSync(scaleoutJson, { force: true });
+const probe = spawnSync(process.execPath, ['--import', 'tsx', 'server/testing/modes.ts'], { cwd: root, encoding: 'utf8' });
+console.log(`\n${(probe.stdout || probe.stderr || 'scale-out pass SKIPPED: probe failed').trim()}`);
+if (probe.status === 0) {
+  failedSteps += run('npx', ['vitest', 'run', 'tests/integration', '--exclude', 'tests/integration/scaleout*', '--reporter=default', '--reporter=json', `--outputFile.json=${scaleoutJson}`], { PIXMILL_TEST_MODE: 'scaleout' }) ? 1 : 0;
+}
+
 // The browser tests run against the built PWA.
 if (run('npm', ['run', 'build'])) failedSteps += 1;
 const pwJson = path.join(out, 'playwright.json');
@@ -26,6 +35,10 @@ try {
   const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
   passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + (v.numTodoTests ?? 0);
 } catch { failed += 1; console.error('no vitest report'); }
+if (fs.existsSync(scaleoutJson)) {
+  const v = JSON.parse(fs.readFileSync(scaleoutJson, 'utf8'));
+  passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+}
 try {
   const p = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
   passed += p.stats.expected; failed += p.stats.unexpected; skipped += p.stats.skipped; passed += p.stats.flaky;

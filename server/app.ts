@@ -12,6 +12,7 @@ import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
 import { PLAN_LIMITS } from '../src/domain/plans.js';
 import type { AppContext } from './context.js';
 import { ApiError } from './http/envelope.js';
+import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
@@ -32,6 +33,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    // database or queue unreachable → 503 'Service temporarily unavailable' (clients retry; nothing lost)
+    if (replyIfUnavailable(err, req, reply)) return reply;
     if (err instanceof ApiError) {
       return reply.status(err.httpStatus).send({ code: err.code, msg: err.message, data: err.data });
     }

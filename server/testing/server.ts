@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createContext } from '../bootstrap.js';
 import { buildApp } from '../app.js';
 import type { AppContext } from '../context.js';
+import { testModeOverrides } from './modes.js';
 
 export interface TestServer {
   url: string;
@@ -18,7 +19,9 @@ export interface TestServer {
 
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-test-'));
-  const config = loadConfig(process.env, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: undefined, redisUrl: undefined, ...overrides });
+  // PIXMILL_TEST_MODE=scaleout: a fresh PostgreSQL database and BullMQ prefix per server (kept across a keepData restart)
+  const mode = await testModeOverrides({ dataDir, explicit: overrides });
+  const config = loadConfig(process.env, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: undefined, redisUrl: undefined, ...mode.overrides, ...overrides });
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -31,6 +34,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     dataDir,
     async stop(opts) {
       await app.close();
+      await mode.cleanup({ keepData: opts?.keepData });
       if (!opts?.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
