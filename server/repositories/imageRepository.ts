@@ -83,9 +83,10 @@ export async function validateImage(buf: Buffer, maxPixels: number): Promise<Val
       return { format, w, h, working: buf, workingIsOriginal: true, hasAlpha: !!meta.hasAlpha };
     }
     // sharp drops all metadata by default and converts an embedded ICC profile to sRGB.
+    // Plain libjpeg here: mozjpeg costs ~6× the CPU for a working copy nobody downloads.
     const pipeline = open(buf, maxPixels).rotate();
     const working =
-      format === 'jpeg' ? await pipeline.jpeg({ quality: 95, mozjpeg: true }).toBuffer() : await pipeline.png({ compressionLevel: 6 }).toBuffer();
+      format === 'jpeg' ? await pipeline.jpeg({ quality: 95 }).toBuffer() : await pipeline.png({ compressionLevel: 6 }).toBuffer();
     return { format, w, h, working, workingIsOriginal: false, hasAlpha: !!meta.hasAlpha };
   } catch (e) {
     if (/pixel limit/i.test(String(e))) throw new ImageRefused(IMAGE_TEXT.tooLarge);
@@ -120,8 +121,13 @@ export async function clientThumbnail(buf: Buffer | undefined): Promise<Thumbnai
 }
 
 /** An 80×80 (fit inside) thumbnail of an already validated working copy. */
-export function thumbnailOf(image: ValidatedImage): Promise<Thumbnail> {
-  return renderThumbnail(image.working, image.w * image.h, image.hasAlpha);
+export async function thumbnailOf(image: ValidatedImage): Promise<Thumbnail> {
+  try {
+    return await renderThumbnail(image.working, image.w * image.h, image.hasAlpha);
+  } catch {
+    // Shrink-on-load decodes differently from the full decode: a truncated JPEG can fail only here.
+    throw new ImageRefused(IMAGE_TEXT.corrupt);
+  }
 }
 
 export const extOf = (f: ImageFormat) => (f === 'jpeg' ? 'jpg' : 'png');

@@ -190,7 +190,7 @@ export class UploadService {
       }
     } catch (e) {
       await this.removeBlobs(written);
-      throw e;
+      refusal(e);
     }
     const sha256 = createHash('sha256').update(original).digest('hex');
     return { format: image.format, w: image.w, h: image.h, originalKey, blobKey, thumbKey, sha256 };
