@@ -151,7 +151,7 @@ describe('processing over HTTP', () => {
   it('kills a work past JOB_TIMEOUT_MS: fatal with timeout, credit refunded', async () => {
     const srv = await server({ jobTimeoutMs: 30 });
     const c = await Client.guest(srv);
-    const big = '/work/shared/data/images/elephants-5640x3172.jpg';
+    const big = new URL('../fixtures/elephants-5640x3172.jpg', import.meta.url);
     const bytes = fs.existsSync(big) ? fs.readFileSync(big) : await bigJpeg();
     // Inserted directly: a 16 MB camera file is above every upload limit, which is not what this tests.
     const key = srv.ctx.blobs.newKey('uploads', 'jpg');
