@@ -6,7 +6,7 @@
  * every target pixel takes the chroma (Lab a*, b*) of the exemplar sample with the closest
  * (luminance, local std) feature. Chroma is computed at render_factor×16 px (long side), smoothed
  * with a guided filter and laid on the full-resolution luminance of the original.
- * Samples are pooled from the 3 best-matching exemplars (isBest / colorize_pro: all of them,
+ * Samples are pooled from all exemplars, best-ranked first (isBest / colorize_pro: the same
  * with 4× more samples), so each region can find its own colours.
  * An ONNX colorizer can replace the transfer: COLORIZE_MODEL=<file.onnx> taking L−50 as
  * [1,1,S,S] and returning a*b* [1,2,h,w] (the layout of Zhang et al.'s models).
@@ -107,7 +107,7 @@ export async function transferChroma(L: Float32Array, w: number, h: number, best
   const ranked = await rankExemplars(L, sd);
   const mu = mean(L);
   const sigma = std(L, mu) || 1;
-  const used = best ? ranked : ranked.slice(0, 3);
+  const used = ranked; // pooling every exemplar measured better than the top 3 (fewer off hues)
   const samples = used.flatMap((e, i) => jitteredSamples(e, best ? 1024 : 256, mu, sigma, 17 + i));
   const A = new Float32Array(w * h), B = new Float32Array(w * h);
   for (let i = 0; i < L.length; i++) {
