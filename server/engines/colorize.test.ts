@@ -4,6 +4,11 @@ import { defaultParams } from '../../src/domain/modules.js';
 import { colorizeEngine, colorizeProEngine } from './colorize.js';
 import { readPsdSummary } from './psd.js';
 import { ctx, input, meanChroma, rgbOf } from './testkit.js';
+import { OnnxGraph } from './convert/onnx.js';
+import { rgbToLab } from './lab.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 describe('colorize (exemplar colour transfer)', () => {
   it('gives the grayscale camera.png real chroma and keeps its size', async () => {
@@ -36,5 +41,27 @@ describe('colorize (exemplar colour transfer)', () => {
   it('refuses a PSD for a level without it', async () => {
     const img = await input('camera.png', { width: 64 });
     await expect(colorizeEngine.run(img, { ...defaultParams('colorize'), psd: true }, { ...ctx(), level: 'guest' })).rejects.toThrow(/Only Pro/);
+  });
+
+  it('COLORIZE_MODEL replaces the transfer with an ONNX colorizer (L−50 in, a*b* out)', async () => {
+    // a tiny honest model built with our own ONNX writer: a*b* = (40, −30) everywhere
+    const g = new OnnxGraph('const-colorizer');
+    g.input('L', [1, 1, 'H', 'W']);
+    g.node('Conv', ['L', g.floatInit('w', [2, 1, 1, 1], new Float32Array(2)), g.floatInit('b', [2], Float32Array.of(40, -30))], ['ab'], { kernel_shape: [1, 1] });
+    g.output('ab', [1, 2, 'H', 'W']);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pixmill-colorizer-'));
+    writeFileSync(path.join(dir, 'c.onnx'), g.encode());
+    process.env.COLORIZE_MODEL = path.join(dir, 'c.onnx');
+    try {
+      const img = await input('camera.png', { width: 96 });
+      const out = await rgbOf((await colorizeEngine.run(img, defaultParams('colorize'), ctx())).data);
+      const [L, A, B] = rgbToLab(out.data, out.w * out.h);
+      let a = 0, b = 0, n = 0;
+      for (let i = 0; i < L.length; i++) if (L[i]! > 30 && L[i]! < 80) { a += A[i]!; b += B[i]!; n++; }
+      expect(a / n).toBeGreaterThan(25);
+      expect(b / n).toBeLessThan(-18);
+    } finally {
+      delete process.env.COLORIZE_MODEL;
+    }
   });
 });

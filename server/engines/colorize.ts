@@ -126,8 +126,17 @@ export async function transferChroma(L: Float32Array, w: number, h: number, best
   return { A: guidedFilter(L, A, w, h, r, 25), B: guidedFilter(L, B, w, h, r, 25), exemplar: used.map((e) => e.name).join('+') };
 }
 
+const onnxSessions = new Map<string, Promise<ort.InferenceSession>>();
+
 async function onnxChroma(file: string, L: Float32Array, w: number, h: number, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
-  const s = await ort.InferenceSession.create(path.resolve(ctx.modelsDir, file), { intraOpNumThreads: ctx.threads, interOpNumThreads: 1 });
+  const p = path.resolve(ctx.modelsDir, file);
+  const key = `${p}#${ctx.threads}`;
+  if (!onnxSessions.has(key)) {
+    const created = ort.InferenceSession.create(p, { intraOpNumThreads: ctx.threads, interOpNumThreads: 1 });
+    created.catch(() => onnxSessions.delete(key));
+    onnxSessions.set(key, created);
+  }
+  const s = await onnxSessions.get(key)!;
   const x = Float32Array.from(L, (v) => v - 50);
   const out = (await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', x, [1, 1, h, w]) }))[s.outputNames[0]!]!;
   const [, c, oh, ow] = out.dims as number[];
