@@ -71,4 +71,16 @@ describe('enlarge (ESRGAN)', () => {
     expect(enlargeSettings(auto, soft).removeBlur).toBeGreaterThan(enlargeSettings(auto, img).removeBlur);
     expect(enlargeSettings({ ...defaultParams('enlarge'), quality: 'best' }).size).toBe('medium');
   });
+
+  it('keeps the transparency of a PNG with alpha', async () => {
+    const { default: sharp } = await import('sharp');
+    const rgba = Buffer.alloc(32 * 24 * 4);
+    for (let i = 0; i < 32 * 24; i++) rgba.set([200, 80, 40, i % 32 < 16 ? 0 : 255], i * 4);
+    const data = await sharp(rgba, { raw: { width: 32, height: 24, channels: 4 } }).png().toBuffer();
+    const out = await enlargeEngine.run({ data, width: 32, height: 24, format: 'png' }, params({ scale: 2 }), ctx());
+    const { data: px, info } = await sharp(out.data).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([64, 48, 4]);
+    expect(px[(10 * 64 + 4) * 4 + 3]).toBe(0);
+    expect(px[(10 * 64 + 60) * 4 + 3]).toBe(255);
+  });
 });

@@ -103,6 +103,15 @@ export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: stri
   return out;
 }
 
+/** A transparent PNG keeps its transparency: the alpha plane is enlarged with Lanczos and re-attached. */
+async function withAlphaOf(input: { data: Buffer }, out: Rgb): Promise<Buffer> {
+  const raw = { raw: { width: out.w, height: out.h, channels: 3 as const }, limitInputPixels: false };
+  const rgb = sharp(Buffer.from(out.data.buffer, out.data.byteOffset, out.data.length), raw);
+  if (!(await sharp(input.data).metadata()).hasAlpha) return rgb.png({ compressionLevel: 6 }).toBuffer();
+  const alpha = await sharp(input.data, { limitInputPixels: false }).extractChannel('alpha').resize(out.w, out.h, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
+  return rgb.joinChannel(alpha, { raw: { width: out.w, height: out.h, channels: 1 } }).png({ compressionLevel: 6 }).toBuffer();
+}
+
 export const enlargeEngine: Engine = {
   module: 'enlarge',
   kind: 'neural',
@@ -118,7 +127,7 @@ export const enlargeEngine: Engine = {
     const clean = preDenoise(img, s.suppressNoise * 0.6);
     const up = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.05 + 0.85 * f));
     const out = postSharpen(up, s.removeBlur, s.scale);
-    const data = await encode(out.data, out.w, out.h, 3, input.format);
+    const data = input.format === 'png' ? await withAlphaOf(input, out) : await encode(out.data, out.w, out.h, 3, input.format);
     ctx.onProgress(1);
     return { data, format: input.format, width: out.w, height: out.h };
   },
