@@ -20,37 +20,41 @@ export function nonLocalMeans(
   const wmax = new Float32Array(n);
   const diff = new Float32Array(n);
   const h2 = hParam * hParam;
+  // Half the search window suffices: the patch distance for offset d at p is the one for −d at
+  // p+d, so each computed distance map updates both pixels of every pair.
   const offsets: [number, number][] = [];
-  for (let dy = -searchRadius; dy <= searchRadius; dy++)
-    for (let dx = -searchRadius; dx <= searchRadius; dx++) if (dx !== 0 || dy !== 0) offsets.push([dx, dy]);
+  for (let dy = 0; dy <= searchRadius; dy++)
+    for (let dx = -searchRadius; dx <= searchRadius; dx++) if (dy > 0 || dx > 0) offsets.push([dx, dy]);
   let k = 0;
   for (const [dx, dy] of offsets) {
-    for (let y = 0; y < h; y++) {
-      const yy = Math.min(h - 1, Math.max(0, y + dy));
+    diff.fill(0);
+    const x0 = Math.max(0, -dx), x1 = Math.min(w, w - dx);
+    for (let y = 0; y < h - dy; y++) {
       const row = y * w;
-      const row2 = yy * w;
-      for (let x = 0; x < w; x++) {
-        const xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
-        const d = src[row + x]! - src[row2 + xx]!;
+      const row2 = (y + dy) * w + dx;
+      for (let x = x0; x < x1; x++) {
+        const d = src[row + x]! - src[row2 + x]!;
         diff[row + x] = d * d;
       }
     }
     const ssd = boxMean(diff, w, h, patchRadius);
-    for (let y = 0; y < h; y++) {
-      const yy = Math.min(h - 1, Math.max(0, y + dy));
+    for (let y = 0; y < h - dy; y++) {
       const row = y * w;
-      const row2 = yy * w;
-      for (let x = 0; x < w; x++) {
+      const row2 = (y + dy) * w + dx;
+      for (let x = x0; x < x1; x++) {
         const i = row + x;
-        const xx = x + dx < 0 ? 0 : x + dx >= w ? w - 1 : x + dx;
-        // subtract the 2σ²-like floor so flat noise patches weigh ~1 (Buades' variant)
-        const wt = Math.exp(-Math.max(ssd[i]! - 2 * h2 * 0.25, 0) / h2);
-        acc[i]! += wt * src[row2 + xx]!;
+        const j = row2 + x;
+        // subtract a noise floor so flat noisy patches weigh ~1 (Buades' variant)
+        const wt = Math.exp(-Math.max(ssd[i]! - 0.5 * h2, 0) / h2);
+        acc[i]! += wt * src[j]!;
         wsum[i]! += wt;
+        acc[j]! += wt * src[i]!;
+        wsum[j]! += wt;
         if (wt > wmax[i]!) wmax[i] = wt;
+        if (wt > wmax[j]!) wmax[j] = wt;
       }
     }
-    if (++k % 8 === 0) onProgress(k / offsets.length);
+    if (++k % 4 === 0) onProgress(k / offsets.length);
   }
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
