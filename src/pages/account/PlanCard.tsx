@@ -1,4 +1,8 @@
-/** Credits and plan: level, credits left (max_num − used_num, floored), compress credits, end date, low-credit warning at 4. */
+/**
+ * Credits and plan: level, credits left (max_num − used_num, floored), compress credits, end date,
+ * low-credit warning at 4, expired notice. `compact` leaves out level, credits and the upgrade button
+ * for a page that shows those already.
+ */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { handleError } from '../../app/handleError.js';
@@ -9,7 +13,7 @@ import * as acct from './api.js';
 import { formatDay } from './format.js';
 import { useAccountT } from './i18n.js';
 
-export function PlanCard({ refreshKey = 0 }: { refreshKey?: number }) {
+export function PlanCard({ refreshKey = 0, compact = false }: { refreshKey?: number; compact?: boolean }) {
   const t = useAccountT();
   const tc = useTranslation().t;
   const lng = useLang();
@@ -27,16 +31,20 @@ export function PlanCard({ refreshKey = 0 }: { refreshKey?: number }) {
     <section className="acct-card" aria-labelledby="plan-title" data-testid="plan-card">
       <h2 id="plan-title">{t('plan.title')}</h2>
       <dl className="facts">
-        <div>
-          <dt>{t('plan.level')}</dt>
-          <dd data-testid="plan-level" data-level={level}>
-            {tc(`levels.${level}`)}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('plan.credits')}</dt>
-          <dd data-testid="plan-credits">{left}</dd>
-        </div>
+        {!compact && (
+          <>
+            <div>
+              <dt>{t('plan.level')}</dt>
+              <dd data-testid="plan-level" data-level={level}>
+                {tc(`levels.${level}`)}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('plan.credits')}</dt>
+              <dd data-testid="plan-credits">{left}</dd>
+            </div>
+          </>
+        )}
         <div>
           <dt>{t('plan.compress')}</dt>
           <dd data-testid="plan-compress">{compressLeft}</dd>
@@ -56,11 +64,13 @@ export function PlanCard({ refreshKey = 0 }: { refreshKey?: number }) {
           {t('plan.low', { count: left })}
         </p>
       )}
-      <div className="row-actions">
-        <L to={`/pricing/?source=account&medium=${isSubscriber(level) ? 'renew_btn' : 'upgrade_btn'}`} className="btn btn-primary" data-testid="plan-upgrade">
-          {isSubscriber(level) ? t('plan.change') : t('plan.upgrade')}
-        </L>
-      </div>
+      {!compact && (
+        <div className="row-actions">
+          <L to={`/pricing/?source=account&medium=${isSubscriber(level) ? 'renew_btn' : 'upgrade_btn'}`} className="btn btn-primary" data-testid="plan-upgrade">
+            {isSubscriber(level) ? t('plan.change') : t('plan.upgrade')}
+          </L>
+        </div>
+      )}
     </section>
   );
 }

@@ -55,7 +55,7 @@ export function SurveyForm({ initial, initialOther = '', onSaved }: { initial: s
           </p>
         )}
       </fieldset>
-      {choices.includes('other') && <Field id="survey-other" label={t('profile.other')} value={other} onChange={setOther} error={errors.occupation_other} maxLength={OCCUPATION_OTHER_MAX} />}
+      {choices.includes('other') && <Field id="survey-other" label={t('survey.other')} value={other} onChange={setOther} error={errors.occupation_other} maxLength={OCCUPATION_OTHER_MAX} />}
       <FormStatus message={status?.text ?? null} tone={status?.tone ?? 'success'} testId="survey-status" />
       <button className="btn btn-primary" disabled={busy} data-testid="survey-save">
         {t('survey.save')}

@@ -1,6 +1,6 @@
 /**
- * The account side's pages: /my-account/ (plan and credits, profile, survey, password, history) and
- * /my-account/workflow/ (saved workflows). Pricing and checkout are src/pages/{PricingPage,CheckoutPage}.tsx.
+ * /my-account/workflow/ (saved workflows), and the sections the UI's /my-account/ page
+ * (src/pages/AccountPages.tsx) adds: plan details, the occupation survey and the processing history.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,17 +11,16 @@ import { usePageTitle } from '../usePageTitle.js';
 import * as acct from './api.js';
 import { HistoryList } from './HistoryList.js';
 import { useAccountT } from './i18n.js';
-import { PasswordForm } from './PasswordForm.js';
 import { PlanCard } from './PlanCard.js';
-import { ProfileForm } from './ProfileForm.js';
 import { SurveyForm } from './SurveyForm.js';
 import { WorkflowsManager } from './WorkflowsManager.js';
 import './account.css';
 
-function NeedLogin() {
+function NeedLogin({ title }: { title: string }) {
   const t = useAccountT();
   return (
     <div className="container page center" data-testid="need-login">
+      <h1>{title}</h1>
       <p>{t('needLogin')}</p>
       <L to="/login/" className="btn btn-primary">
         {t('login')}
@@ -30,48 +29,12 @@ function NeedLogin() {
   );
 }
 
-function Loading() {
+function Loading({ title }: { title: string }) {
   const { t } = useTranslation();
-  return <div className="container page muted">{t('loading')}</div>;
-}
-
-export function MyAccountPage() {
-  const t = useAccountT();
-  const { logged, ready, logout } = useUser();
-  const [account, setAccount] = useState<acct.AccountInfo | null>(null);
-  usePageTitle(t('title'));
-  useEffect(() => {
-    if (logged) acct.me().then(setAccount).catch(handleError);
-  }, [logged]);
-  if (!ready) return <Loading />;
-  if (!logged) return <NeedLogin />;
   return (
-    <div className="container page acct-page">
-      <header className="acct-head">
-        <div>
-          <h1>{t('title')}</h1>
-          <p className="muted" data-testid="account-email">
-            {account?.email}
-          </p>
-        </div>
-        <div className="row-actions">
-          <L to="/my-account/workflow/" className="btn btn-secondary" data-testid="account-workflows">
-            {t('workflows.title')}
-          </L>
-          <button type="button" className="btn btn-ghost" onClick={() => void logout()} data-testid="logout">
-            {t('logout')}
-          </button>
-        </div>
-      </header>
-      <PlanCard />
-      {account && (
-        <div className="acct-grid">
-          <ProfileForm account={account} onSaved={(a) => setAccount({ ...account, ...a })} />
-          <SurveyForm initial={account.survey ?? []} initialOther={account.occupation_other} />
-          <PasswordForm />
-        </div>
-      )}
-      <HistoryList />
+    <div className="container page">
+      <h1>{title}</h1>
+      <p className="muted">{t('loading')}</p>
     </div>
   );
 }
@@ -80,14 +43,35 @@ export function MyWorkflowsPage() {
   const t = useAccountT();
   const { logged, ready } = useUser();
   usePageTitle(t('workflows.title'));
-  if (!ready) return <Loading />;
-  if (!logged) return <NeedLogin />;
+  if (!ready) return <Loading title={t('workflows.title')} />;
+  if (!logged) return <NeedLogin title={t('workflows.title')} />;
   return (
     <div className="container page acct-page">
       <p>
         <L to="/my-account/">← {t('title')}</L>
       </p>
       <WorkflowsManager asPage />
+    </div>
+  );
+}
+
+/** The occupation survey with the account's current answers (loaded from /api/account/me). */
+export function SurveySection() {
+  const [account, setAccount] = useState<acct.AccountInfo | null>(null);
+  useEffect(() => {
+    acct.me().then(setAccount).catch(handleError);
+  }, []);
+  if (!account) return null;
+  return <SurveyForm initial={account.survey ?? []} initialOther={account.occupation_other} />;
+}
+
+/** What /my-account/ adds below its own facts and forms: plan details, the survey, the history. */
+export function AccountSections() {
+  return (
+    <div className="acct-page acct-sections">
+      <PlanCard compact />
+      <SurveySection />
+      <HistoryList />
     </div>
   );
 }

@@ -80,7 +80,7 @@ export class AccountPage {
 
   async open(prefix = '') {
     await this.page.goto(`${prefix}/my-account/`);
-    await expect(this.page.getByTestId('plan-level')).toBeVisible({ timeout: 30_000 });
+    await expect(this.page.getByTestId('plan-expires')).toBeVisible({ timeout: 30_000 });
   }
 
   field(id: string): Locator {
