@@ -40,6 +40,9 @@ export const guestToken = () => call<{ token: string }>(api, { method: 'POST', u
 export const bindToken = (userToken: string, guestToken: string) =>
   call<unknown>(api, { method: 'POST', url: '/api/v2/bind_token', data: form({ token: userToken, guest_token_v2: guestToken }) });
 
+export const unbindToken = (userToken: string, guestToken: string) =>
+  call<unknown>(api, { method: 'POST', url: '/api/v2/unbind_token', data: form({ token: userToken, guest_token_v2: guestToken }) });
+
 export const license = (token: string) =>
   call<LicenseData>(api, { method: 'POST', url: '/api/v2/license', data: form({ guest_token_v2: token }) });
 

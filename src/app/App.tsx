@@ -8,7 +8,8 @@ import { FeaturePage } from '../pages/FeaturePage.js';
 import { HomePage } from '../pages/HomePage.js';
 import { PricingPage } from '../pages/PricingPage.js';
 import { LoginPage, RegisterPage } from '../pages/AuthPages.js';
-import { AccountPage, AccountWorkflowsPage } from '../pages/AccountPages.js';
+import { AccountPage } from '../pages/AccountPages.js';
+import { MyWorkflowsPage } from '../pages/account/pages.js';
 import { ContentPage } from '../pages/ContentPage.js';
 import { SitemapPage } from '../pages/SitemapPage.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
@@ -37,7 +38,7 @@ function pages(lng: Language) {
       <Route path={p('/login/')} element={<LoginPage />} />
       <Route path={p('/register/')} element={<RegisterPage />} />
       <Route path={p('/my-account/')} element={<AccountPage />} />
-      <Route path={p('/my-account/workflow/')} element={<AccountWorkflowsPage />} />
+      <Route path={p('/my-account/workflow/')} element={<MyWorkflowsPage />} />
       <Route path={p('/image-editor/')} element={<EditorPage />} />
       <Route path={p('/sitemap/')} element={<SitemapPage />} />
       <Route path={p('/checkout/')} element={<CheckoutPage />} />

@@ -118,8 +118,7 @@ export function currencyFor(lng: Language): 'USD' | 'EUR' {
   return lng === 'de' || lng === 'fr' ? 'EUR' : 'USD';
 }
 
-export function formatPrice(amount: number, lng: Language): string {
-  const currency = currencyFor(lng);
+export function formatPrice(amount: number, lng: Language, currency: 'USD' | 'EUR' | 'JPY' = currencyFor(lng)): string {
   return new Intl.NumberFormat(NUMBER_LOCALE[lng], { style: 'currency', currency }).format(amount);
 }
 

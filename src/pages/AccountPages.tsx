@@ -1,18 +1,10 @@
-/** My account (basic facts, logout) and my workflows (list 10 a page, use, delete). */
-import { useEffect, useState } from 'react';
+/** My account: email, links, profile and password forms, then the account side's plan, survey and history sections. */
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import * as endpoints from '../api/endpoints.js';
-import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../domain/constants.js';
-import type { Step } from '../domain/modules.js';
-import { localizedPath } from '../domain/rules.js';
-import { handleError } from '../app/handleError.js';
-import { L, useLang } from '../app/lang.js';
-import { dialogs } from '../stores/dialogs.js';
-import { usePanel } from '../stores/panel.js';
+import { L } from '../app/lang.js';
 import { useUser } from '../stores/user.js';
 import { usePageTitle } from './usePageTitle.js';
 import { PasswordForm, ProfileForm } from './ProfileForms.js';
+import { AccountSections } from './account/pages.js';
 
 function NeedLogin({ title }: { title: string }) {
   const { t } = useTranslation('site');
@@ -54,7 +46,7 @@ export function AccountPage() {
         </div>
         <div>
           <dt>{t('account.credits')}</dt>
-          <dd>{credits}</dd>
+          <dd data-testid="account-credits">{credits}</dd>
         </div>
       </dl>
       <div className="row-actions">
@@ -72,83 +64,8 @@ export function AccountPage() {
         <ProfileForm />
         <PasswordForm />
       </div>
-    </div>
-  );
-}
-
-export function AccountWorkflowsPage() {
-  const { t } = useTranslation('site');
-  const tw = useTranslation('workspace').t;
-  const lng = useLang();
-  const navigate = useNavigate();
-  const { logged, ready } = useUser();
-  const [page, setPage] = useState(WORKFLOW_FIRST_PAGE);
-  const [data, setData] = useState<{ datas: endpoints.WorkflowRecord[]; last_page: number } | null>(null);
-  usePageTitle(t('account.workflows'));
-
-  useEffect(() => {
-    if (!logged) return;
-    endpoints.workflowList(page, WORKFLOW_PAGE_SIZE).then(setData).catch(handleError);
-  }, [logged, page]);
-
-  if (!ready || !logged) return <NeedLogin title={t('account.workflows')} />;
-  const stepsOf = (w: endpoints.WorkflowRecord): Step[] => w.flows.map((f) => ({ name: f.name, config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config })) as Step[];
-
-  return (
-    <div className="container page">
-      <h1>{t('account.workflows')}</h1>
-      {data && data.datas.length === 0 && <p className="muted">{t('account.noWorkflows')}</p>}
-      <ul className="wf-list">
-        {data?.datas.map((w) => (
-          <li key={w.id} className="wf-item">
-            <div>
-              <strong>{w.name}</strong>
-              <p className="muted small">{stepsOf(w).map((s) => tw(`modules.${s.config.module}` as 'modules.enlarge')).join(' → ')}</p>
-            </div>
-            <div className="row-actions">
-              <button
-                className="btn btn-secondary btn-sm"
-                onClick={() => {
-                  usePanel.getState().useWorkflow(w.id, w.name, stepsOf(w));
-                  navigate(localizedPath('/batch-process/', lng));
-                }}
-              >
-                {t('account.use')}
-              </button>
-              <button
-                className="btn btn-ghost btn-sm danger"
-                onClick={() =>
-                  dialogs.open({
-                    kind: 'confirm',
-                    title: t('account.deleteWorkflow'),
-                    message: w.name,
-                    onConfirm: () =>
-                      void endpoints
-                        .workflowDelete(w.id)
-                        .then(() => endpoints.workflowList(page, WORKFLOW_PAGE_SIZE).then(setData))
-                        .catch(handleError),
-                  })
-                }
-              >
-                {tw('actions.delete')}
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
-      {data && data.last_page > 1 && (
-        <nav className="pager" aria-label={t('account.pages')}>
-          <button className="btn btn-ghost btn-sm" disabled={page <= WORKFLOW_FIRST_PAGE} onClick={() => setPage((p) => p - 1)}>
-            ‹
-          </button>
-          <span>
-            {page} / {data.last_page}
-          </span>
-          <button className="btn btn-ghost btn-sm" disabled={page >= data.last_page} onClick={() => setPage((p) => p + 1)}>
-            ›
-          </button>
-        </nav>
-      )}
+      {/* Plan details, the occupation survey and the processing history (the account side's sections). */}
+      <AccountSections />
     </div>
   );
 }

@@ -6,7 +6,8 @@ import * as endpoints from '../api/endpoints.js';
 import { handleError } from '../app/handleError.js';
 import { PRODUCTS } from '../domain/constants.js';
 import { limitsFor } from '../domain/plans.js';
-import { currencyFor, formatNumber, formatPrice } from '../domain/rules.js';
+import { formatNumber, formatPrice } from '../domain/rules.js';
+import { CurrencyPicker, useCurrency } from './account/CurrencyPicker.js';
 import { L, useLang } from '../app/lang.js';
 import { useUser } from '../stores/user.js';
 import { usePageTitle } from './usePageTitle.js';
@@ -18,7 +19,7 @@ export function PricingPage() {
   const { logged, level } = useUser();
   usePageTitle(t('pricing.title'));
   const source = params.get('source');
-  const currency = currencyFor(lng);
+  const [currency, setCurrency] = useCurrency(lng);
   const free = limitsFor('guest');
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
@@ -43,10 +44,11 @@ export function PricingPage() {
           {t('pricing.outOfCredits')}
         </p>
       ) : null}
+      <CurrencyPicker value={currency} onChange={setCurrency} />
       <div className="price-grid">
         <article className="price-card">
           <h2>{t('pricing.free')}</h2>
-          <p className="price">{formatPrice(0, lng)}</p>
+          <p className="price">{formatPrice(0, lng, currency)}</p>
           <ul>
             <li>{t('pricing.credits', { count: free.credits })}</li>
             <li>{t('pricing.batch', { count: free.batch })}</li>
@@ -67,7 +69,7 @@ export function PricingPage() {
                 {p.level === 'pro' && <span className="badge badge-pro">{t('pricing.popular')}</span>}
               </h2>
               <p className="price" data-testid={`price-${p.level}`}>
-                {formatPrice(p.price[currency], lng)}
+                {formatPrice(p.price[currency], lng, currency)}
                 <span className="muted small"> / {t('pricing.perMonth')}</span>
               </p>
               <ul>

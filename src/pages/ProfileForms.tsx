@@ -1,7 +1,9 @@
 /** My-account forms: profile (occupation required, 'other' needs its text) and password change (spec §5). */
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
+import { CODE } from '../domain/codes.js';
 import { errorText } from '../app/handleError.js';
 import { ACCOUNT_TEXT, changePasswordErrors, OCCUPATIONS, profileErrors } from '../domain/account.js';
 
@@ -24,7 +26,7 @@ function useErrorText() {
 
 function Err({ id, text }: { id: string; text?: string }) {
   return text ? (
-    <span id={id} className="field-error">
+    <span id={id} className="field-error" data-testid={id}>
       {text}
     </span>
   ) : null;
@@ -62,18 +64,18 @@ export function ProfileForm() {
       <div className="form-row">
         <label className="field">
           <span>{t('account.firstName')}</span>
-          <input value={f.first_name} onChange={set('first_name')} aria-invalid={Boolean(errors.first_name)} data-testid="first-name" />
-          <Err id="pf-first" text={errors.first_name} />
+          <input value={f.first_name} onChange={set('first_name')} aria-invalid={Boolean(errors.first_name)} data-testid="profile-first" />
+          <Err id="profile-first-error" text={errors.first_name} />
         </label>
         <label className="field">
           <span>{t('account.lastName')}</span>
-          <input value={f.last_name} onChange={set('last_name')} aria-invalid={Boolean(errors.last_name)} data-testid="last-name" />
-          <Err id="pf-last" text={errors.last_name} />
+          <input value={f.last_name} onChange={set('last_name')} aria-invalid={Boolean(errors.last_name)} data-testid="profile-last" />
+          <Err id="profile-last-error" text={errors.last_name} />
         </label>
       </div>
       <label className="field">
         <span>{t('account.occupation')}</span>
-        <select value={f.occupation} onChange={set('occupation')} aria-invalid={Boolean(errors.occupation)} data-testid="occupation">
+        <select value={f.occupation} onChange={set('occupation')} aria-invalid={Boolean(errors.occupation)} data-testid="profile-occupation">
           <option value="">{t('account.choose')}</option>
           {OCCUPATIONS.map((o) => (
             <option key={o} value={o}>
@@ -81,13 +83,13 @@ export function ProfileForm() {
             </option>
           ))}
         </select>
-        <Err id="pf-occ" text={errors.occupation} />
+        <Err id="profile-occupation-error" text={errors.occupation} />
       </label>
       {f.occupation === 'other' && (
         <label className="field">
           <span>{t('account.occupationOther')}</span>
-          <input value={f.occupation_other} onChange={set('occupation_other')} aria-invalid={Boolean(errors.occupation_other)} data-testid="occupation-other" />
-          <Err id="pf-other" text={errors.occupation_other} />
+          <input value={f.occupation_other} onChange={set('occupation_other')} aria-invalid={Boolean(errors.occupation_other)} data-testid="profile-other" />
+          <Err id="profile-other-error" text={errors.occupation_other} />
         </label>
       )}
       {status && (
@@ -95,10 +97,14 @@ export function ProfileForm() {
           {status}
         </p>
       )}
-      <button className="btn btn-primary">{t('account.saveProfile')}</button>
+      <button className="btn btn-primary" data-testid="profile-save">
+        {t('account.saveProfile')}
+      </button>
     </form>
   );
 }
+
+const PW_ID = { old_password: 'pw-old', password: 'pw-new', confirm_password: 'pw-confirm' } as const;
 
 export function PasswordForm() {
   const { t } = useTranslation('site');
@@ -118,17 +124,21 @@ export function PasswordForm() {
       setF({ old_password: '', password: '', confirm_password: '' });
       setStatus(t('account.passwordChanged'));
     } catch (err) {
-      setStatus(errorText(err));
+      // The server's form answers (code 1 with a field text, code 3 wrong password) go under their field.
+      if (err instanceof ApiError && err.code === CODE.WRONG_PASSWORD) setErrors({ old_password: errorText(err) ?? '' });
+      else if (err instanceof ApiError && err.code === CODE.PARAMETER_ERROR && KEY[err.message]) setErrors({ password: translate({ password: err.message }).password });
+      else setStatus(errorText(err));
     }
   };
   return (
     <form className="panel form-card" onSubmit={(e) => void submit(e)} noValidate data-testid="password-form">
       <h2>{t('account.passwordTitle')}</h2>
       {(['old_password', 'password', 'confirm_password'] as const).map((k) => (
+        // pw-old / pw-new / pw-confirm, each with its -error line.
         <label className="field" key={k}>
           <span>{t(k === 'old_password' ? 'account.oldPassword' : k === 'password' ? 'account.newPassword' : 'auth.confirm')}</span>
-          <input type="password" value={f[k]} onChange={set(k)} aria-invalid={Boolean(errors[k])} autoComplete={k === 'old_password' ? 'current-password' : 'new-password'} data-testid={`pw-${k}`} />
-          <Err id={`pw-${k}-err`} text={errors[k]} />
+          <input type="password" value={f[k]} onChange={set(k)} aria-invalid={Boolean(errors[k])} autoComplete={k === 'old_password' ? 'current-password' : 'new-password'} data-testid={PW_ID[k]} />
+          <Err id={`${PW_ID[k]}-error`} text={errors[k]} />
         </label>
       ))}
       {status && (
@@ -136,7 +146,9 @@ export function PasswordForm() {
           {status}
         </p>
       )}
-      <button className="btn btn-secondary">{t('account.changePassword')}</button>
+      <button className="btn btn-secondary" data-testid="password-save">
+        {t('account.changePassword')}
+      </button>
     </form>
   );
 }

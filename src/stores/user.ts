@@ -106,6 +106,9 @@ export const useUser = create<UserState>((set, get) => ({
   },
 
   async logout() {
+    // The guest token stops pointing at this user before the session ends.
+    const { logged, userToken, token } = get();
+    if (logged && userToken && token) await endpoints.unbindToken(userToken, token).catch(() => undefined);
     await endpoints.accountLogout().catch(() => undefined);
     deleteCookie(COOKIE.token);
     set({ logged: false, email: undefined });
