@@ -83,4 +83,13 @@ describe('enlarge (ESRGAN)', () => {
     expect(px[(10 * 64 + 4) * 4 + 3]).toBe(0);
     expect(px[(10 * 64 + 60) * 4 + 3]).toBe(255);
   });
+
+  it('tiles blend without seams: small tiles give the same picture as one big tile', async () => {
+    const { upscaleTiled } = await import('./esrgan.js');
+    const { MODELS_DIR } = await import('./testkit.js');
+    const img = await decodeRgb((await input('motorcycle_left.png', { crop: { left: 250, top: 180, width: 100, height: 76 } })).data);
+    const tiled = await upscaleTiled(img, 'slim', 2, MODELS_DIR, 2, undefined, { tile: 32 });
+    const whole = await upscaleTiled(img, 'slim', 2, MODELS_DIR, 2, undefined, { tile: 512 });
+    expect(psnr(tiled.data, whole.data)).toBeGreaterThan(45);
+  });
 });
