@@ -78,7 +78,11 @@ async function runOne(work: Work): Promise<void> {
 
   if (work.sample) {
     // Spec §4: sample works are simulated for 4 seconds, using the preset result image.
-    await sleep(SAMPLE_SIMULATION_MS);
+    const ticks = 8;
+    for (let i = 1; i <= ticks; i++) {
+      await sleep(SAMPLE_SIMULATION_MS / ticks);
+      setProgress(work.cid, Math.round((i / ticks) * 100));
+    }
     const scale = jobScale(work.params);
     const face = work.params?.config?.module_params?.single_face === true ? 1 : 2;
     const target = (work.targetImg ?? '').replaceAll('{scale}', String(work.workType === 'portrait' ? face : scale));
