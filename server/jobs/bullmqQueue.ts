@@ -12,6 +12,7 @@
  *  - credits are charged at transform time, once per trans_id (ledger unique (ref, kind)), so a
  *    re-run never charges again, and the refund of a failure happens once whoever fails it.
  */
+import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -48,7 +49,8 @@ export interface BullQueueDeps {
   db: Kysely<Database>;
   log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
   /** gives back the credit of a failed work; must be idempotent (the ledger makes it so) */
-  refund(transId: string): Promise<boolean>;
+  /** with `within`, inside the caller's transaction */
+  refund(transId: string, within?: Db): Promise<boolean>;
 }
 
 interface WorkData {
@@ -163,7 +165,9 @@ export class BullJobQueue implements JobQueue {
 
   /** Fails a work whose runner is gone (unless its lease moved meanwhile) and refunds it, once. */
   private async fail(transId: string, heartbeatAt: number | null): Promise<void> {
-    if (await failOrphan(this.deps.db, transId, heartbeatAt, Date.now())) await this.deps.refund(transId);
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (await failOrphan(trx, transId, heartbeatAt, Date.now())) await this.deps.refund(transId, trx);
+    });
   }
 
   /** Compares the jobs table with Redis once; one worker at a time does it (a short Redis lock). */

@@ -1,4 +1,5 @@
 /** Chooses the JobQueue by configuration: BullMQ on Redis when REDIS_URL is set, else the jobs table. */
+import type { Db } from '../repositories/db.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../repositories/schema.js';
@@ -9,7 +10,8 @@ import { EmbeddedJobQueue, type JobQueue } from './queue.js';
 export interface QueueDeps {
   db: Kysely<Database>;
   log: RunnerLogger;
-  refund(transId: string): Promise<boolean>;
+  /** with `within`, inside the caller's transaction */
+  refund(transId: string, within?: Db): Promise<boolean>;
 }
 
 export function createJobQueue(config: Config, deps: QueueDeps): JobQueue {

@@ -8,6 +8,7 @@
  * of another runner is orphaned at start; on a shared database (PostgreSQL) a work is orphaned once
  * its lease is older than LEASE_STALE_MS, checked at start and every LEASE_SWEEP_MS.
  */
+import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
@@ -36,7 +37,8 @@ export interface RunnerDeps {
   queue: JobQueue;
   log: PoolLogger;
   levelOf(accountId: number): Promise<Level>;
-  refund(transId: string): Promise<boolean>;
+  /** with `within`, inside the caller's transaction */
+  refund(transId: string, within?: Db): Promise<boolean>;
   /** how a processing slot is started (default: a worker thread; scale-out workers use a sandbox process) */
   spawnWorker?: () => Worker;
 }
@@ -92,7 +94,11 @@ export class JobRunner {
     for (const job of orphans) {
       if (job.attempts < MAX_ATTEMPTS) {
         if (await requeue(db, job.trans_id, job.heartbeat_at)) await this.d.queue.enqueue(job.trans_id);
-      } else if (await failOrphan(db, job.trans_id, job.heartbeat_at, Date.now())) await this.d.refund(job.trans_id);
+      } else {
+        await db.transaction().execute(async (trx) => {
+          if (await failOrphan(trx, job.trans_id, job.heartbeat_at, Date.now())) await this.d.refund(job.trans_id, trx);
+        });
+      }
     }
     // A process that died between marking a work failed and refunding it owes that refund still.
     for (const transId of await failedWithoutRefund(this.d.db)) await this.d.refund(transId);
@@ -127,7 +133,10 @@ export class JobRunner {
       if (err instanceof JobFailure && err.reason === 'stopped') return;
       const reason = err instanceof JobFailure ? (err.reason === 'engine' ? err.message : err.reason) : 'internal error';
       if (!(err instanceof JobFailure)) this.d.log.error({ err, transId }, 'work failed');
-      if (await markFailed(db, transId, reason, Date.now(), this.runnerId)) await this.d.refund(transId);
+      // One transaction: whoever sees the work failed also sees its credit back.
+      await db.transaction().execute(async (trx) => {
+        if (await markFailed(trx, transId, reason, Date.now(), this.runnerId)) await this.d.refund(transId, trx);
+      });
     }
   }
 

@@ -66,8 +66,9 @@ export class CreditService {
   }
 
   /** Gives back the credit of a failed work, once. Returns false when there was nothing to refund. */
-  async refund(transId: string): Promise<boolean> {
-    return this.deps.db.transaction().execute(async (trx) => {
+  async refund(transId: string, within?: DbLike): Promise<boolean> {
+    // `within`: the caller's transaction, so marking a work failed and refunding it are one write.
+    const body = async (trx: DbLike) => {
       const charge = await trx
         .selectFrom('credit_ledger')
         .select(['account_id', 'kind', 'amount'])
@@ -89,7 +90,8 @@ export class CreditService {
         .where('id', '=', charge.account_id)
         .execute();
       return true;
-    });
+    };
+    return within ? body(within) : this.deps.db.transaction().execute(body);
   }
 
   /** Adds credits to an account (operator top-up, plan purchase); `ref` makes it happen once. */

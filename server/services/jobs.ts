@@ -2,6 +2,7 @@
  * Works (spec §4 "Processing"): start (transform), progress, results, history and feedback.
  * The rules live here; running is done by the job runner (server/jobs/) behind a JobQueue.
  */
+import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import { CODE } from '../../src/domain/codes.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
@@ -74,7 +75,7 @@ export class JobService {
 
   constructor(private readonly deps: Deps) {
     const log = serverLogger(deps.config.logLevel);
-    const refund = (transId: string) => deps.services.credits.refund(transId);
+    const refund = (transId: string, within?: Db) => deps.services.credits.refund(transId, within);
     this.queue = createJobQueue(deps.config, { db: deps.db, log, refund });
     this.runner = new JobRunner({
       config: deps.config,
