@@ -12,11 +12,13 @@ import { workflowRoutes } from './workflows.js';
 import { subscriptionRoutes } from './subscription.js';
 import { siteAjaxRoutes } from './siteAjax.js';
 import { miscRoutes } from './misc.js';
+import { sitemapRoutes } from './sitemap.js';
 import { accountRoutes } from './accounts.js';
 import { paymentRoutes } from './payments.js';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/api/health', async () => ok({ status: 'up' }));
+  await sitemapRoutes(app);
   for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes, paymentRoutes]) {
     await routes(app, ctx);
   }

@@ -1,0 +1,22 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../server/testing/server.js';
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startTestServer();
+});
+afterAll(() => srv?.stop());
+
+it('GET /sitemap.xml lists every site page with absolute en/de/fr/ja addresses', async () => {
+  const res = await fetch(`${srv.url}/sitemap.xml`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/application\/xml/);
+  const xml = await res.text();
+  const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+  for (const path of ['/pricing/', '/batch-process/', '/image-enlarger/', '/my-account/workflow/', '/privacy-policy/']) {
+    expect(locs).toContain(`${srv.url}${path}`);
+    expect(locs).toContain(`${srv.url}/ja${path}`);
+  }
+  expect(xml).toContain(`hreflang="de" href="${srv.url}/de/pricing/"`);
+  expect(new Set(locs).size).toBe(locs.length);
+});
