@@ -4,6 +4,7 @@ import * as endpoints from '../api/endpoints.js';
 import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../domain/constants.js';
 import { creditsLeft, deriveLevel, limitsFor, type Level } from '../domain/plans.js';
 import { COOKIE, deleteCookie, getCookie, setCookie } from '../lib/cookies.js';
+import { unbindGuestBeforeLogout } from '../pages/account/guestBinding.js';
 
 export interface UserState {
   ready: boolean;
@@ -107,8 +108,8 @@ export const useUser = create<UserState>((set, get) => ({
 
   async logout() {
     // The guest token stops pointing at this user before the session ends.
-    const { logged, userToken, token } = get();
-    if (logged && userToken && token) await endpoints.unbindToken(userToken, token).catch(() => undefined);
+    // It also forgets that this pair was bound, so the next login binds again.
+    await unbindGuestBeforeLogout(get());
     await endpoints.accountLogout().catch(() => undefined);
     deleteCookie(COOKIE.token);
     set({ logged: false, email: undefined });
