@@ -2,6 +2,7 @@
 import { limitsFor, type Level } from '../src/domain/plans.js';
 import { resumableUploads, deleteUploadItem } from '../src/db/index.js';
 import { canvasOps, decodeImage, makeThumbnail } from './canvasOps.js';
+import { editImage } from './editImage.js';
 import { fitToPlan } from './fitPlan.js';
 import { checkBatch } from './limits.js';
 import { abortUpload, prepareUpload, runUpload, type Emit, type PrepareRequest, type UploadTargetBase } from './pipeline.js';
@@ -15,6 +16,8 @@ export const api = {
   upload: (cid: string, base: UploadTargetBase, emit: Emit) => runUpload(cid, base, emit),
   abort: async (cid: string) => abortUpload(cid),
   discard: (cid: string) => deleteUploadItem(cid),
+  /** The simple tools (crop/resize/rotate/flip), off the UI thread. */
+  editImage,
   /** Stored uploads a reload interrupted, without their bytes (those stay in the worker). */
   async resumable() {
     return (await resumableUploads()).map(({ bytes, ...rest }) => ({ ...rest, bytes: bytes.size }));

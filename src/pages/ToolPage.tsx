@@ -1,71 +1,107 @@
-/** Simple in-browser tools: crop (aspect), resize, rotate, flip — canvas only, nothing leaves the device. */
+/** Simple in-browser tools: crop (aspect), resize, rotate, flip — done in the image worker, nothing leaves the device. */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { editImage, type EditOp } from '../worker-bridge/index.js';
 import { usePageTitle } from './usePageTitle.js';
 
 type Tool = 'cropper' | 'resizer' | 'rotator' | 'flip';
 const TOOL_OF: Record<string, Tool> = { '/image-cropper/': 'cropper', '/image-resizer/': 'resizer', '/image-rotator/': 'rotator', '/flip-image/': 'flip' };
 const ASPECTS = [1, 4 / 3, 16 / 9, 3 / 4] as const;
 const ASPECT_LABEL = ['1:1', '4:3', '16:9', '3:4'];
+/** Drawing with no flip axis is the identity: used to show (and measure) the opened image as it is. */
+const AS_IS: EditOp = { kind: 'flip', horizontal: false, vertical: false };
+const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
+
+interface Output {
+  url: string;
+  blob: Blob;
+  width: number;
+  height: number;
+  runtime: 'worker' | 'main';
+}
+
+function opFor(tool: Tool, s: { angle: number; flipH: boolean; flipV: boolean; aspect: number; width: number }): EditOp {
+  if (tool === 'cropper') return { kind: 'crop', aspect: ASPECTS[s.aspect] };
+  if (tool === 'resizer') return s.width > 0 ? { kind: 'resize', width: s.width } : AS_IS;
+  if (tool === 'rotator') return s.angle === 90 || s.angle === 180 || s.angle === 270 ? { kind: 'rotate', angle: s.angle } : AS_IS;
+  return { kind: 'flip', horizontal: s.flipH, vertical: s.flipV };
+}
 
 export function ToolPage({ path }: { path: string }) {
   const tool = TOOL_OF[path];
   const { t } = useTranslation('site');
   usePageTitle(t(`tools.${tool}.title`));
-  const [img, setImg] = useState<HTMLImageElement | null>(null);
-  const [name, setName] = useState('image.png');
+  const [file, setFile] = useState<File | null>(null);
+  const [srcW, setSrcW] = useState(0);
+  const [base, setBase] = useState('image');
   const [angle, setAngle] = useState(0);
   const [flipH, setFlipH] = useState(false);
   const [flipV, setFlipV] = useState(false);
   const [aspect, setAspect] = useState(0);
   const [width, setWidth] = useState(0);
-  const canvas = useRef<HTMLCanvasElement>(null);
+  const [out, setOut] = useState<Output | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const seq = useRef(0);
+
+  const op = opFor(tool, { angle, flipH, flipV, aspect, width });
+  const opKey = JSON.stringify(op);
 
   useEffect(() => {
-    const c = canvas.current;
-    if (!c || !img) return;
-    const ctx = c.getContext('2d');
-    if (!ctx) return;
-    let sx = 0, sy = 0, sw = img.naturalWidth, sh = img.naturalHeight;
-    if (tool === 'cropper') {
-      const a = ASPECTS[aspect];
-      if (sw / sh > a) { const nw = Math.round(sh * a); sx = (sw - nw) / 2; sw = nw; } else { const nh = Math.round(sw / a); sy = (sh - nh) / 2; sh = nh; }
-    }
-    let dw = sw, dh = sh;
-    if (tool === 'resizer' && width > 0) { dw = width; dh = Math.round((sh * width) / sw); }
-    const turned = tool === 'rotator' && angle % 180 !== 0;
-    c.width = turned ? dh : dw;
-    c.height = turned ? dw : dh;
-    ctx.save();
-    ctx.translate(c.width / 2, c.height / 2);
-    if (tool === 'rotator') ctx.rotate((angle * Math.PI) / 180);
-    if (tool === 'flip') ctx.scale(flipH ? -1 : 1, flipV ? -1 : 1);
-    ctx.drawImage(img, sx, sy, sw, sh, -dw / 2, -dh / 2, dw, dh);
-    ctx.restore();
-  }, [img, tool, angle, flipH, flipV, aspect, width]);
-
-  const open = (file?: File) => {
     if (!file) return;
-    const url = URL.createObjectURL(file);
-    const i = new Image();
-    i.onload = () => {
-      setImg(i);
-      setWidth(i.naturalWidth);
-    };
-    i.src = url;
-    setName(file.name.replace(/\.[^.]+$/, '') + '.png');
+    // Only the newest request's answer is shown; older ones finishing late are dropped.
+    const mine = ++seq.current;
+    setBusy(true);
+    editImage(file, JSON.parse(opKey) as EditOp).then(
+      (r) => {
+        if (mine !== seq.current) return;
+        setFailed(false);
+        setOut({ url: URL.createObjectURL(r.blob), blob: r.blob, width: r.width, height: r.height, runtime: r.runtime });
+        setBusy(false);
+      },
+      () => {
+        if (mine !== seq.current) return;
+        setFailed(true);
+        setBusy(false);
+      },
+    );
+  }, [file, opKey]);
+
+  // The previous result's URL is released once a newer one is shown (and on leaving the page).
+  useEffect(() => {
+    if (!out) return;
+    return () => URL.revokeObjectURL(out.url);
+  }, [out]);
+
+  // The resizer's width starts at the image's own width, measured by the worker's first answer.
+  useEffect(() => {
+    if (tool === 'resizer' && out && width === 0) {
+      setSrcW(out.width);
+      setWidth(out.width);
+    }
+  }, [tool, out, width]);
+
+  const open = (f?: File) => {
+    if (!f) return;
+    setOut(null);
+    setFailed(false);
+    setWidth(0);
+    setSrcW(0);
+    setBase(f.name.replace(/\.[^.]+$/, '') || 'image');
+    setFile(f);
   };
 
   const download = () => {
-    canvas.current?.toBlob((b) => {
-      if (!b) return;
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(b);
-      a.download = `${tool}-${name}`;
-      a.click();
-    }, 'image/png');
+    if (!out) return;
+    const a = document.createElement('a');
+    const url = URL.createObjectURL(out.blob);
+    a.href = url;
+    a.download = `${base}.${EXT[out.blob.type] ?? 'jpg'}`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
   };
 
+  const ready = !!file;
   return (
     <div className="container page">
       <h1>{t(`tools.${tool}.title`)}</h1>
@@ -75,36 +111,44 @@ export function ToolPage({ path }: { path: string }) {
           {t('tools.open')}
           <input type="file" accept="image/jpeg,image/png" hidden onChange={(e) => open(e.target.files?.[0])} />
         </label>
-        {img && tool === 'rotator' && (
+        {ready && tool === 'rotator' && (
           <>
             <button className="btn btn-ghost" onClick={() => setAngle((a) => (a + 270) % 360)}>↺ 90°</button>
             <button className="btn btn-ghost" onClick={() => setAngle((a) => (a + 90) % 360)}>↻ 90°</button>
           </>
         )}
-        {img && tool === 'flip' && (
+        {ready && tool === 'flip' && (
           <>
             <button className="btn btn-ghost" aria-pressed={flipH} onClick={() => setFlipH((v) => !v)}>{t('tools.flipH')}</button>
             <button className="btn btn-ghost" aria-pressed={flipV} onClick={() => setFlipV((v) => !v)}>{t('tools.flipV')}</button>
           </>
         )}
-        {img && tool === 'cropper' && (
+        {ready && tool === 'cropper' && (
           <div className="segmented" role="radiogroup" aria-label={t('tools.aspect')}>
             {ASPECT_LABEL.map((l, i) => (
               <button key={l} role="radio" aria-checked={aspect === i} className={aspect === i ? 'on' : ''} onClick={() => setAspect(i)}>{l}</button>
             ))}
           </div>
         )}
-        {img && tool === 'resizer' && (
+        {ready && tool === 'resizer' && srcW > 0 && (
           <label className="inline-field">
             {t('tools.width')}
-            <input type="number" min={1} max={img.naturalWidth * 4} value={width} onChange={(e) => setWidth(Math.max(1, Number(e.target.value) || 1))} />
+            <input type="number" min={1} max={srcW * 4} value={width} onChange={(e) => setWidth(Math.min(srcW * 4, Math.max(1, Number(e.target.value) || 1)))} />
           </label>
         )}
-        {img && (
-          <button className="btn btn-primary" onClick={download}>{t('tools.download')}</button>
+        {out && (
+          <button className="btn btn-primary" onClick={download} disabled={busy}>{t('tools.downloadImage')}</button>
         )}
       </div>
-      <div className="tool-canvas">{img ? <canvas ref={canvas} /> : <p className="muted">{t('tools.empty')}</p>}</div>
+      <div className="tool-canvas" aria-busy={busy}>
+        {failed ? (
+          <p className="error" role="alert">{t('tools.failed')}</p>
+        ) : out ? (
+          <img src={out.url} width={out.width} height={out.height} alt={base} data-runtime={out.runtime} style={{ maxWidth: '100%', height: 'auto' }} />
+        ) : (
+          <p className="muted">{t('tools.empty')}</p>
+        )}
+      </div>
     </div>
   );
 }

@@ -8,10 +8,11 @@ import { CHUNK_UPLOADS_IN_FLIGHT, WHOLE_FILE_UPLOADS_IN_FLIGHT } from '../domain
 import { limitsFor, type Level } from '../domain/plans.js';
 import type { WorkStatus } from '../domain/work.js';
 import type { ImageWorkerApi } from '../../src-worker/index.js';
+import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { COMPRESS_JOB } from '../../src-worker/limits.js';
 import { sanitizeFilename } from '../../src-worker/validate.js';
 
-export type { ImageWorkerApi };
+export type { ImageWorkerApi, EditOp, EditResult };
 
 export interface UploadEvent {
   cid: string;
@@ -316,4 +317,10 @@ export function imageWorker(forceMainThread = false): Promise<Started> {
 export function getUploadManager(opts: UploadManagerOptions): UploadManager {
   manager ??= new Manager(opts);
   return manager;
+}
+
+/** The simple tools' one call: runs in the shared image worker (main-thread fallback), says where it ran. */
+export async function editImage(file: Blob, op: EditOp): Promise<EditResult & { runtime: 'worker' | 'main' }> {
+  const { api, runtime } = await imageWorker();
+  return { ...(await api.editImage(file, op)), runtime };
 }
