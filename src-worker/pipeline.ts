@@ -22,7 +22,6 @@ import { validateFile } from './validate.js';
 export interface UploadEvent {
   cid: string;
   status: WorkStatus;
-  /** 0..1 */
   /** 0..1, the fraction of bytes the server acknowledged */
   progress?: number;
   uid?: string;

@@ -3,7 +3,7 @@
  * account, profile fields, and setPlan for operators and tests. Passwords are scrypt hashes.
  */
 import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { ACCOUNT_TEXT, changePasswordErrors, emailError, NAME_MAX, normalizeEmail, profileErrors, registerErrors, surveyChoices, surveyErrors, type FieldErrors } from '../../src/domain/account.js';
+import { ACCOUNT_TEXT, changePasswordErrors, emailError, NAME_MAX, normalizeEmail, profileErrors, registerErrors, surveyChoices, surveyErrors, type FieldErrors, type AccountView } from '../../src/domain/account.js';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
 import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
@@ -51,21 +51,7 @@ export function formError(errors: FieldErrors): ApiError {
   return new ApiError(CODE.PARAMETER_ERROR, first, 200, { errors });
 }
 
-export interface AccountView {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  occupation: string;
-  occupation_other: string;
-  pid: number;
-  level: string;
-  max_num: number;
-  used_num: number;
-  plan_expires_at: number | null;
-  /** occupation survey answers */
-  survey: string[];
-}
+export type { AccountView };
 
 export type PlanLevel = 'register' | 'basic' | 'pro';
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -105,3 +105,20 @@ export function surveyErrors(f: { occupations?: unknown; occupation_other?: unkn
   }
   return out;
 }
+
+/** GET /api/account/me: the account as the server shows it to its owner. */
+export interface AccountView {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  occupation_other: string;
+  pid: number;
+  level: string;
+  max_num: number;
+  used_num: number;
+  plan_expires_at: number | null;
+  /** occupation survey answers */
+  survey: string[];
+}

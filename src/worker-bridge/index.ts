@@ -14,22 +14,9 @@ import { sanitizeFilename } from '../../src-worker/validate.js';
 
 export type { ImageWorkerApi, EditOp, EditResult };
 
-export interface UploadEvent {
-  cid: string;
-  status: WorkStatus;
-  /** 0..1 (fraction of bytes acknowledged) */
-  /** 0..1, the fraction of bytes the server acknowledged */
-  progress?: number;
-  uid?: string;
-  filename?: string;
-  filesize?: number;
-  w?: number;
-  h?: number;
-  /** data URL */
-  thumbnail?: string;
-  /** i18n key in namespace `upload` */
-  error?: string;
-}
+/** What the UI hears about one upload; defined once, beside the pipeline that emits it. */
+export type { UploadEvent } from '../../src-worker/pipeline.js';
+import type { UploadEvent } from '../../src-worker/pipeline.js';
 
 export interface AddContext {
   level: Level;

@@ -1,21 +1,10 @@
 /** The account side's calls (password, profile, survey, licence, history, workflow rename) on the main service. */
 import { api, call, form, waitForUserToken } from '../../api/client.js';
 import type { LicenseData } from '../../api/endpoints.js';
+import type { AccountView } from '../../domain/account.js';
 
-export interface AccountInfo {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  occupation: string;
-  occupation_other: string;
-  pid: number;
-  level: string;
-  max_num: number;
-  used_num: number;
-  plan_expires_at: number | null;
-  survey?: string[];
-}
+/** The account as GET /api/account/me answers it (one shape, shared with the server). */
+export type AccountInfo = AccountView;
 
 export interface LicenseFull extends LicenseData {
   left_credits: number;
