@@ -11,6 +11,7 @@
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { CODE } from '../../src/domain/codes.js';
+import type { CheckoutView } from '../../src/domain/plans.js';
 import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/domain/constants.js';
 import { ApiError, notFound, paramError, unauthorized } from '../http/envelope.js';
 import { serverSecret } from '../repositories/secrets.js';
@@ -122,16 +123,7 @@ export class LocalProvider implements PaymentProvider {
   }
 }
 
-export interface CheckoutView {
-  checkout_id: string;
-  provider: string;
-  product_id: number;
-  level: string;
-  amount: number;
-  currency: string;
-  status: string;
-  url: string;
-}
+export type { CheckoutView };
 
 export interface WebhookResult {
   event_id: string;

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { CHUNK_SIZE_BYTES, UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
+import type { UploadHistoryEntry } from '../../src/domain/work.js';
 import { notFound, paramError } from '../http/envelope.js';
 import {
   clientThumbnail,
@@ -59,17 +60,8 @@ export interface SliceView extends Partial<UploadView> {
   done: boolean;
 }
 
-export interface UploadListEntry {
-  uid: string;
-  name: string;
-  file_size: number;
-  thumbnail: string;
-  w: number;
-  h: number;
-  /** width and height of the stored working copy (equal to w, h: both are after auto-orientation) */
-  x: number;
-  y: number;
-}
+/** One row of upload/list: the spec's upload history entry (x, y = w, h of the working copy, after auto-orientation). */
+export type UploadListEntry = UploadHistoryEntry;
 
 /** Spec §5: special characters → '_'; no path parts; length-capped; extension matching the real format. */
 export function sanitizeFilename(raw: string, format?: ImageFormat): string {

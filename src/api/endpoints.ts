@@ -1,5 +1,6 @@
 /** The calls of spec §7 used by the workspace. Main service: /api/…; the "hide" service: /web_api/v1/…. */
 import type { SampleEntry } from '../domain/work.js';
+import type { CheckoutView } from '../domain/plans.js';
 import { API_BASE, HIDE_API_BASE, absolute, api, call, form, hideApi, waitForUserToken } from './client.js';
 
 export interface LicenseData {
@@ -132,16 +133,7 @@ export async function siteAjax<T = unknown>(action: string, extra: Record<string
 }
 
 // Payments: a checkout for a product, then the provider's pay step (the built-in "local" provider).
-export interface CheckoutView {
-  checkout_id: string;
-  provider: string;
-  product_id: number;
-  level: string;
-  amount: number;
-  currency: string;
-  status: string;
-  url: string;
-}
+export type { CheckoutView };
 export const createCheckout = (input: { product_id: number; currency: string; locale: string; source?: string; medium?: string }) =>
   call<CheckoutView>(api, { method: 'POST', url: '/api/payments/checkout', data: input });
 export const getCheckout = (id: string) => call<CheckoutView>(api, { method: 'GET', url: '/api/payments/checkout', params: { id } });

@@ -103,3 +103,15 @@ export function isSubscriber(level: Level): boolean {
 export function planIdFor(level: 'register' | 'basic' | 'pro'): number {
   return level === 'basic' ? PLAN_ID_BASIC : level === 'pro' ? PLAN_ID_PRO : PLAN_ID_REGISTER;
 }
+
+/** A checkout as the payments API answers it (server view, client page). */
+export interface CheckoutView {
+  checkout_id: string;
+  provider: string;
+  product_id: number;
+  level: string;
+  amount: number;
+  currency: string;
+  status: string;
+  url: string;
+}
