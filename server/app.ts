@@ -11,7 +11,7 @@ import { CODE } from '../src/domain/codes.js';
 import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
 import { PLAN_LIMITS } from '../src/domain/plans.js';
 import type { AppContext } from './context.js';
-import { ApiError } from './http/envelope.js';
+import { ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 

@@ -1,22 +1,5 @@
-/** The response envelope {code, msg, data} of spec §7 and the typed error every layer throws. */
-import { CODE, CODE_TEXT, type Envelope } from '../../src/domain/codes.js';
-
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    message: string = CODE_TEXT[code] ?? 'Something went wrong, please try again.',
-    /** HTTP status; the spec answers 200 with an error code in the body, except for real HTTP faults */
-    readonly httpStatus = 200,
-    readonly data: unknown = null,
-  ) {
-    super(message);
-  }
-}
-
-export const paramError = (msg = CODE_TEXT[CODE.PARAM_ERROR]) => new ApiError(CODE.PARAM_ERROR, msg);
-/** Missing or foreign ids answer like a missing one: no hint that the id exists for someone else. */
-export const notFound = (what = 'not found') => new ApiError(CODE.PARAM_ERROR, what, 404);
-export const unauthorized = (msg = 'verification failed') => new ApiError(CODE.VERIFICATION_FAILED, msg, 401);
+/** The success envelope {code, msg, data} of spec §7 (errors: server/errors.ts). */
+import { CODE, type Envelope } from '../../src/domain/codes.js';
 
 export function ok<T>(data: T): Envelope<T> {
   return { code: CODE.OK, msg: 'ok', data };

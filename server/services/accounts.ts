@@ -7,7 +7,7 @@ import { ACCOUNT_TEXT, changePasswordErrors, emailError, NAME_MAX, normalizeEmai
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
 import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
-import { ApiError, paramError, unauthorized } from '../http/envelope.js';
+import { ApiError, paramError, unauthorized } from '../errors.js';
 import { sql } from 'kysely';
 import type { Account } from '../repositories/schema.js';
 import type { DbLike } from './credits.js';

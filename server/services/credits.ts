@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import { CODE } from '../../src/domain/codes.js';
 import { creditsLeft } from '../../src/domain/plans.js';
-import { ApiError } from '../http/envelope.js';
+import { ApiError } from '../errors.js';
 import type { Database } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 

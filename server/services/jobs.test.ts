@@ -5,7 +5,6 @@ import { PLAN_ID_PRO } from '../../src/domain/constants.js';
 import { PLAN_LIMITS } from '../../src/domain/plans.js';
 import { fixture, guest, processingKit, storeUpload, type ProcessingKit } from '../jobs/testing.js';
 import { createTestDatabase, detectScaleout, type TestDatabase } from '../testing/modes.js';
-import { idList } from './jobs.js';
 
 const pg = await detectScaleout();
 const MODES = [{ mode: 'sqlite' }, ...(pg.available ? [{ mode: 'postgres' }] : [])];
@@ -92,13 +91,4 @@ describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }
     await expect(kit.jobs.history(p, 'x', 1)).rejects.toMatchObject({ code: CODE.PARAM_ERROR });
     expect((await kit.jobs.history(p, 5000, 1)).datas).toHaveLength(3);
   });
-});
-
-describe('idList', () => {
-  it.each([
-    ['a,b, c', ['a', 'b', 'c']],
-    [['a', 'b,c', 'a'], ['a', 'b', 'c']],
-    [undefined, []],
-    ['', []],
-  ])('%j → %j', (raw, want) => expect(idList(raw)).toEqual(want));
 });

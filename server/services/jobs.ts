@@ -8,7 +8,7 @@ import { CODE } from '../../src/domain/codes.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
 import { creditsLeft, isSubscriber } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
-import { ApiError, notFound, paramError } from '../http/envelope.js';
+import { ApiError, notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { createJobQueue } from '../jobs/queues.js';
@@ -288,10 +288,4 @@ function intParam(raw: unknown, d: number, min: number, max: number, name: strin
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw paramError(`${name} must be an integer ≥ ${min}`);
   return Math.min(n, max);
-}
-
-/** trans_ids as a JSON array, a comma list or repeated form fields. */
-export function idList(raw: unknown): string[] {
-  const parts = Array.isArray(raw) ? raw.flatMap((v) => String(v).split(',')) : typeof raw === 'string' ? raw.split(',') : [];
-  return [...new Set(parts.map((s) => s.trim()).filter(Boolean))];
 }

@@ -13,7 +13,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { CODE } from '../../src/domain/codes.js';
 import type { CheckoutView } from '../../src/domain/plans.js';
 import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/domain/constants.js';
-import { ApiError, notFound, paramError, unauthorized } from '../http/envelope.js';
+import { ApiError, notFound, paramError, unauthorized } from '../errors.js';
 import { serverSecret } from '../repositories/secrets.js';
 import { CURRENCIES, LOCALES } from './accounts.js';
 import type { Deps } from './index.js';

@@ -3,7 +3,7 @@
  * binding (type anniversary_2021), and the daily giveaway check-in. Stored in `promotions` (002).
  */
 import { randomBytes } from 'node:crypto';
-import { paramError } from '../http/envelope.js';
+import { paramError } from '../errors.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { notFound, paramError } from '../http/envelope.js';
+import { notFound, paramError } from '../errors.js';
 import type { Deps } from './index.js';
 
 export interface SampleEntry {

@@ -2,7 +2,7 @@
 import { PRODUCTS } from '../../src/domain/constants.js';
 import { emailError, normalizeEmail } from '../../src/domain/account.js';
 import { isSubscriber, type Level } from '../../src/domain/plans.js';
-import { paramError } from '../http/envelope.js';
+import { paramError } from '../errors.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 

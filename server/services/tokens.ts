@@ -1,7 +1,7 @@
 /** Guest and user tokens: creation, resolution to an account, and binding a guest's work to a login. */
 import { randomBytes } from 'node:crypto';
 import { PLAN_LIMITS, type Level, type PlanLimits } from '../../src/domain/plans.js';
-import { ApiError, unauthorized } from '../http/envelope.js';
+import { ApiError, unauthorized } from '../errors.js';
 import { CODE } from '../../src/domain/codes.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';

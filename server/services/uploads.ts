@@ -6,7 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { CHUNK_SIZE_BYTES, UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
 import type { UploadHistoryEntry } from '../../src/domain/work.js';
-import { notFound, paramError } from '../http/envelope.js';
+import { notFound, paramError } from '../errors.js';
 import {
   clientThumbnail,
   extOf,

@@ -5,7 +5,7 @@
 import { CODE } from '../../src/domain/codes.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/domain/constants.js';
 import { chainError, entitlementError, isModuleName, parseParams, type ModuleName, type ModuleParams } from '../../src/domain/modules.js';
-import { ApiError, notFound, paramError } from '../http/envelope.js';
+import { ApiError, notFound, paramError } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';

@@ -2,11 +2,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../../services/accounts.js';
-import { ok, unauthorized } from '../envelope.js';
+import { ok } from '../envelope.js';
+import { bodyOf, fieldsOf } from '../params.js';
+import { unauthorized } from '../../errors.js';
 import { principalOf } from '../auth.js';
 import type { Account } from '../../repositories/schema.js';
-
-type Body = Record<string, unknown>;
 
 export function sessionIdOf(req: FastifyRequest): string | undefined {
   return req.cookies?.[SESSION_COOKIE] || undefined;
@@ -24,7 +24,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const tokens = ctx.services.tokens;
 
   app.post('/api/account/register', FORM_RATE_LIMIT, async (req, reply) => {
-    const b = (req.body ?? {}) as Body;
+    const b = bodyOf(req);
     const account = await accounts.register({ email: b.email, password: b.password, confirm_password: b.confirm_password });
     // Registering logs the new user in, like the site's register page.
     const { sessionId } = await accounts.login({ email: account.email, password: b.password }, sessionIdOf(req));
@@ -33,7 +33,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   });
 
   app.post('/api/account/login', FORM_RATE_LIMIT, async (req, reply) => {
-    const b = (req.body ?? {}) as Body;
+    const b = bodyOf(req);
     const { sessionId, account } = await accounts.login({ email: b.email, password: b.password }, sessionIdOf(req));
     setSession(req, reply, sessionId);
     return ok({ ...accounts.view(account), user_token: await tokens.userTokenFor(account.id) });
@@ -61,7 +61,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   };
 
   app.post('/api/account/password', FORM_RATE_LIMIT, async (req, reply) => {
-    const b = (req.body ?? {}) as Body;
+    const b = bodyOf(req);
     const a = await caller(req);
     const { sessionId } = await accounts.changePassword(a.id, { old_password: b.old_password, password: b.password, confirm_password: b.confirm_password });
     setSession(req, reply, sessionId);
@@ -69,8 +69,8 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   });
 
   app.post('/api/v2/survey/set', async (req) => {
-    const b = { ...((req.query as Body) ?? {}), ...((req.body as Body) ?? {}) };
+    const b = await fieldsOf(req);
     const a = await caller(req);
-    return ok(await accounts.setSurvey(a.id, { occupations: b.occupations ?? b['occupations[]'], occupation_other: b.occupation_other }));
+    return ok(await accounts.setSurvey(a.id, { occupations: b.occupations, occupation_other: b.occupation_other }));
   });
 }

@@ -2,11 +2,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Job } from '../../repositories/schema.js';
-import { idList } from '../../services/jobs.js';
 import { contentTypeOf, convertCompressed, disposition, downloadName, EXTRA_TYPES, extOf, extOfKey, zipOf, type ExtraType } from '../../jobs/results.js';
-import { notFound, ok, paramError } from '../envelope.js';
+import { ok } from '../envelope.js';
+import { notFound, paramError } from '../../errors.js';
 import { principalOf } from '../auth.js';
-import { fieldsOf, str } from './processing.js';
+import { fieldsOf, idList, str } from '../params.js';
 
 export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { jobs } = ctx.services;
@@ -77,7 +77,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.post('/api/v2/point/check', async (req) => {
     const f = await fieldsOf(req);
     const p = await principalOf(req, ctx, ['guest_token_v2', 'user_token', 'token']);
-    return ok(await jobs.pointCheck(p, idList(f.trans_ids), str(f.need_download_temp_id) === '1'));
+    return ok(await jobs.pointCheck(p, idList(f, 'trans_id', 'trans_ids'), str(f.need_download_temp_id) === '1'));
   });
 
   async function sendZip(reply: FastifyReply, works: Array<Job & { result_key: string }>) {
@@ -94,7 +94,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.post('/api/v2/download/all', async (req, reply) => {
     const f = await fieldsOf(req);
     const p = await principalOf(req, ctx, ['guest_token_v2', 'user_token', 'token']);
-    return sendZip(reply, await jobs.bulkWorks(p, idList(f.trans_ids)));
+    return sendZip(reply, await jobs.bulkWorks(p, idList(f, 'trans_id', 'trans_ids')));
   });
 
   for (const url of ['/api/v2/download/all/', '/api/v2/download/all']) {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { principalOf } from '../auth.js';
-import { fieldsOf, str } from './processing.js';
+import { fieldsOf, str } from '../params.js';
 
 export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { jobs } = ctx.services;

@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../services/tokens.js';
 import { principalOf, tokenOf } from '../auth.js';
-import { ok, paramError, unauthorized } from '../envelope.js';
+import { ok } from '../envelope.js';
+import { fieldsOf, type Fields } from '../params.js';
+import { paramError, unauthorized } from '../../errors.js';
 
-type Params = Record<string, unknown>;
-const params = (req: FastifyRequest): Params => ({ ...((req.query as Params) ?? {}), ...((req.body as Params) ?? {}) });
 
 export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { accounts, promotions, events } = ctx.services;
@@ -18,31 +18,31 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
   };
 
   app.post('/api/v2/user_info/update', async (req) => {
-    const q = params(req);
+    const q = (await fieldsOf(req));
     return ok(await accounts.updateUserInfo(await principalOf(req, ctx), { locale: q.locale, currency: q.currency, first_name: q.first_name, last_name: q.last_name }));
   });
 
   app.post('/api/v2/profile/set', async (req) => {
     const p = await principalOf(req, ctx);
     if (!p.logged) throw unauthorized();
-    const q = params(req);
+    const q = (await fieldsOf(req));
     const a = await accounts.setProfile(p.accountId, { first_name: q.first_name, last_name: q.last_name, occupation: q.occupation, occupation_other: q.occupation_other });
     return ok({ first_name: a.first_name, last_name: a.last_name, occupation: a.occupation, occupation_other: a.occupation_other });
   });
 
   app.post('/api/mail/unsubscribe', async (req) => {
-    const q = params(req);
+    const q = (await fieldsOf(req));
     return ok(await accounts.unsubscribe(q.email, q.sig, await optionalPrincipal(req)));
   });
 
-  app.post('/api/v2/common/email_status', async (req) => ok(await accounts.emailStatus(params(req).email)));
+  app.post('/api/v2/common/email_status', async (req) => ok(await accounts.emailStatus((await fieldsOf(req)).email)));
 
   app.post('/api/v2/common/count_down', async (req) => ok(await promotions.countDown(await principalOf(req, ctx))));
 
   app.get('/api/promotion/share/code', async (req) => ok(await promotions.shareCode(await principalOf(req, ctx))));
 
   app.get('/api/promotion/share/bind', async (req) => {
-    const q = params(req);
+    const q = (await fieldsOf(req));
     return ok(await promotions.shareBind(await principalOf(req, ctx), q.type, q.code));
   });
 
@@ -50,7 +50,7 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   /** Analytics: {event, data?} (or `payload`) with an object or its JSON string; anonymous reports are kept too. */
   app.post('/api/report', async (req) => {
-    const q = params(req);
+    const q = (await fieldsOf(req));
     if (!events.isReportEvent(q.event)) throw paramError('unknown event');
     let data: unknown = q.data ?? q.payload ?? {};
     if (typeof data === 'string') {

@@ -3,21 +3,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { principalOf } from '../auth.js';
 import { ok } from '../envelope.js';
+import { fieldsOf, type Fields } from '../params.js';
 
-type Params = Record<string, unknown>;
-const params = (req: FastifyRequest): Params => ({ ...((req.query as Params) ?? {}), ...((req.body as Params) ?? {}) });
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const payments = ctx.services.payments;
 
   app.post('/api/payments/checkout', async (req) => {
-    const q = params(req);
+    const q = (await fieldsOf(req));
     return ok(await payments.createCheckout(await principalOf(req, ctx), { product_id: q.product_id, currency: q.currency, locale: q.locale, source: q.source, medium: q.medium }));
   });
 
-  app.get('/api/payments/checkout', async (req) => ok(await payments.checkout(await principalOf(req, ctx), params(req).id)));
+  app.get('/api/payments/checkout', async (req) => ok(await payments.checkout(await principalOf(req, ctx), (await fieldsOf(req)).id)));
 
-  app.post('/api/payments/local/pay', async (req) => ok(await payments.payLocal(await principalOf(req, ctx), params(req).id)));
+  app.post('/api/payments/local/pay', async (req) => ok(await payments.payLocal(await principalOf(req, ctx), (await fieldsOf(req)).id)));
 
   // The signature covers the exact bytes sent, so this scope keeps the body raw instead of parsing it.
   await app.register(async (scope) => {

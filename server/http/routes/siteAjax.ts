@@ -7,10 +7,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CODE } from '../../../src/domain/codes.js';
 import type { AppContext } from '../../context.js';
 import { tokenOf } from '../auth.js';
-import { ApiError, ok, paramError, unauthorized } from '../envelope.js';
+import { ok } from '../envelope.js';
+import { bodyOf } from '../params.js';
+import { ApiError, paramError, unauthorized } from '../../errors.js';
 import { sessionIdOf } from './accounts.js';
-
-type Form = Record<string, unknown>;
 
 /** action (either spelling) → the event kind recorded. */
 const CREDIT_ACTIONS: Record<string, string> = {
@@ -35,7 +35,7 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.get('/site-ajax/nonce', async (req) => ok({ nonce: accounts.issueNonce(sessionIdOf(req)) }));
 
   app.post('/site-ajax', async (req) => {
-    const f = (req.body ?? {}) as Form;
+    const f = bodyOf(req);
     const action = String(f.action ?? '').replace(/-/g, '_');
     const sid = sessionIdOf(req);
     if (action === 'nonce') return ok({ nonce: accounts.issueNonce(sid) });

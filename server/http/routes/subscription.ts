@@ -3,19 +3,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { principalOf, tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
+import { fieldsOf, type Fields } from '../params.js';
 
-type Params = Record<string, unknown>;
-const params = (req: FastifyRequest): Params => ({ ...((req.query as Params) ?? {}), ...((req.body as Params) ?? {}) });
 
 export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sub = ctx.services.subscription;
   app.get('/api/v2/subscribe_info', async (req) => ok(sub.info(await principalOf(req, ctx))));
-  app.get('/api/v2/is_subscribed', async (req) => ok(await sub.isSubscribed(params(req).email)));
+  app.get('/api/v2/is_subscribed', async (req) => ok(await sub.isSubscribed((await fieldsOf(req)).email)));
   app.post('/api/cart/abandon', async (req) => {
     // Anonymous visitors of the pricing page may abandon a cart too.
     const t = tokenOf(req);
     const accountId = t ? await ctx.services.tokens.resolve(t).then((p) => p.accountId, () => null) : null;
-    const q = params(req);
+    const q = (await fieldsOf(req));
     return ok(await sub.cartAbandon(accountId, { product_id: q.product_id, currency: q.currency, source: q.source, medium: q.medium }));
   });
 }

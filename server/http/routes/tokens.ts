@@ -2,12 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
+import { fieldsOf, str } from '../params.js';
 import { principalOf, tokenOf } from '../auth.js';
 
-const str = (src: unknown, key: string): string | undefined => {
-  const v = (src as Record<string, unknown> | undefined)?.[key];
-  return typeof v === 'string' ? v : undefined;
-};
 
 export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { tokens, license } = ctx.services;
@@ -19,13 +16,13 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
   );
 
   app.post('/api/v2/bind_token', async (req) => {
-    const b = { ...(req.query as object), ...(req.body as object) };
-    return ok(await tokens.bind(str(b, 'token') ?? str(b, 'user_token'), str(b, 'guest_token_v2')));
+    const b = await fieldsOf(req);
+    return ok(await tokens.bind(str(b.token) ?? str(b.user_token), str(b.guest_token_v2)));
   });
 
   app.post('/api/v2/unbind_token', async (req) => {
-    const b = { ...(req.query as object), ...(req.body as object) };
-    await tokens.unbind(str(b, 'token') ?? str(b, 'user_token'), str(b, 'guest_token_v2'));
+    const b = await fieldsOf(req);
+    await tokens.unbind(str(b.token) ?? str(b.user_token), str(b.guest_token_v2));
     return ok(null);
   });
 

@@ -3,46 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { mimeOf } from '../../repositories/imageRepository.js';
 import { principalOf, tokenOf } from '../auth.js';
-import { ok, paramError } from '../envelope.js';
-
-interface Multipart {
-  fields: Record<string, string>;
-  files: Record<string, { data: Buffer; filename: string }>;
-}
-
-/** Reads every part; file bytes are capped by @fastify/multipart's fileSize limit (413 in app.ts). */
-async function readMultipart(req: FastifyRequest): Promise<Multipart> {
-  if (!req.isMultipart()) throw paramError('multipart/form-data expected');
-  const out: Multipart = { fields: {}, files: {} };
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      const data = await part.toBuffer();
-      out.files[part.fieldname] = { data, filename: part.filename ?? '' };
-    } else if (typeof part.value === 'string') {
-      out.fields[part.fieldname] = part.value;
-    }
-  }
-  return out;
-}
+import { ok } from '../envelope.js';
+import { fieldsOf, idList, readMultipart, str } from '../params.js';
 
 const TOKEN_FIELDS = ['user_token', 'guest_token_v2', 'token'] as const;
 
 function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>) {
   const token = TOKEN_FIELDS.map((n) => fields[n]).find((v) => !!v) ?? tokenOf(req);
   return ctx.services.tokens.resolve(token);
-}
-
-type Params = Record<string, unknown>;
-const params = (req: FastifyRequest): Params => ({ ...((req.query as Params) ?? {}), ...((req.body as Params) ?? {}) });
-const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-
-/** uid or uids, each as one value, an array or a comma list. */
-export function idList(p: Params, single: string, plural: string): string[] {
-  const raw = [p[single], p[plural], p[`${plural}[]`]].flat().filter((v) => v !== undefined && v !== null);
-  return raw
-    .flatMap((v) => String(v).split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
 }
 
 function sendBlob(ctx: AppContext, reply: FastifyReply, key: string, format: 'jpeg' | 'png', filename?: string) {
@@ -81,36 +49,36 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   app.post('/api/v2/upload_slice/status', async (req) => {
     const p = await principalOf(req, ctx);
-    return ok(await uploads.sliceStatus(p, str(params(req).uid)));
+    return ok(await uploads.sliceStatus(p, str((await fieldsOf(req)).uid)));
   });
 
   app.post('/api/job_utils/upload_url', async (req) => {
     const p = await principalOf(req, ctx);
-    const q = params(req);
+    const q = await fieldsOf(req);
     const data = await uploads.uploadFromUrl(p, str(q.url), str(q.type) ?? str(q.job));
     return ok({ data });
   });
 
   app.post('/web_api/v1/upload/list', async (req) => {
     const p = await principalOf(req, ctx);
-    return ok({ datas: await uploads.list(p, params(req).limit) });
+    return ok({ datas: await uploads.list(p, (await fieldsOf(req)).limit) });
   });
 
   app.post('/web_api/v1/upload/delete', async (req) => {
     const p = await principalOf(req, ctx);
-    return ok(await uploads.remove(p, idList(params(req), 'uid', 'uids')));
+    return ok(await uploads.remove(p, idList(await fieldsOf(req), 'uid', 'uids')));
   });
 
   app.get('/web_api/v1/download/src', async (req, reply) => {
     const p = await principalOf(req, ctx);
     // zoom_type is accepted for the client's call shape; the source is always the working copy.
-    const src = await uploads.source(p, str(params(req).uid));
+    const src = await uploads.source(p, str((await fieldsOf(req)).uid));
     return sendBlob(ctx, reply, src.key, src.format, src.filename);
   });
 
   app.get('/web_api/v1/thumbnail', async (req, reply) => {
     const p = await principalOf(req, ctx);
-    const t = await uploads.thumbnail(p, str(params(req).uid));
+    const t = await uploads.thumbnail(p, str((await fieldsOf(req)).uid));
     return sendBlob(ctx, reply, t.key, t.format);
   });
 }
