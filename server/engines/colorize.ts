@@ -19,6 +19,7 @@ import type { Engine, EngineContext } from './types.js';
 import { boxMean, decodeRgb, guidedFilter, resizePlane, resizeRgb, runOnRgb, type Rgb } from './image.js';
 import { labToRgb, rgbToLab } from './lab.js';
 import { writePsd } from './psd.js';
+import { externalSession } from './models.js';
 import { limitsFor } from '../../src/domain/plans.js';
 import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
 
@@ -125,17 +126,8 @@ export async function transferChroma(L: Float32Array, w: number, h: number, best
   return { A: guidedFilter(L, A, w, h, r, 25), B: guidedFilter(L, B, w, h, r, 25), exemplar: used.map((e) => e.name).join('+') };
 }
 
-const onnxSessions = new Map<string, Promise<ort.InferenceSession>>();
-
 async function onnxChroma(file: string, L: Float32Array, w: number, h: number, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
-  const p = path.resolve(ctx.modelsDir, file);
-  const key = `${p}#${ctx.threads}`;
-  if (!onnxSessions.has(key)) {
-    const created = ort.InferenceSession.create(p, { intraOpNumThreads: ctx.threads, interOpNumThreads: 1 });
-    created.catch(() => onnxSessions.delete(key));
-    onnxSessions.set(key, created);
-  }
-  const s = await onnxSessions.get(key)!;
+  const s = await externalSession(ctx.modelsDir, file, ctx.threads);
   const x = Float32Array.from(L, (v) => v - 50);
   const out = (await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', x, [1, 1, h, w]) }))[s.outputNames[0]!]!;
   const [, c, oh, ow] = out.dims as number[];
