@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import * as ort from 'onnxruntime-node';
 import { runModule } from '../server/engines/registry.js';
-import { ctx as engineContext } from '../server/engines/testkit.js';
+import { ctx as engineContext, MODELS_DIR } from '../server/engines/testkit.js';
 import { ensureModel, MODEL_SOURCES, session } from '../server/engines/models.js';
 import type { EngineImage } from '../server/engines/types.js';
 import { MODULES, type ModuleName } from '../src/domain/modules.js';
@@ -35,7 +35,7 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
   const runs = opts.runs ?? 3;
   const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
   const log = opts.log ?? ((s: string) => process.stdout.write(`  ${s}\n`));
-  const modelsDir = path.resolve(process.env.MODELS_DIR || path.join(root, 'models'));
+  const modelsDir = MODELS_DIR;
   // the photo is a JPEG and so is each result, as for a user's single-step work
   const ctx = engineContext([], 'jpeg', threads);
   const { data, info } = await sharp(readFileSync(path.join(root, 'tests', 'fixtures', 'LadyBird.jpg')))
