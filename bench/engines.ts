@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import * as ort from 'onnxruntime-node';
-import { engineFor } from '../server/engines/registry.js';
+import { runModule } from '../server/engines/registry.js';
+import { ctx as engineContext, MODELS_DIR } from '../server/engines/testkit.js';
 import { ensureModel, MODEL_SOURCES, session } from '../server/engines/models.js';
-import type { EngineContext, EngineImage } from '../server/engines/types.js';
-import { MODULES, defaultParams, type ModuleName, type ModuleParams } from '../src/domain/modules.js';
+import type { EngineImage } from '../server/engines/types.js';
+import { MODULES, type ModuleName } from '../src/domain/modules.js';
 
 interface Row {
   name: string;
@@ -34,8 +35,9 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
   const runs = opts.runs ?? 3;
   const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
   const log = opts.log ?? ((s: string) => process.stdout.write(`  ${s}\n`));
-  const modelsDir = path.resolve(process.env.MODELS_DIR || path.join(root, 'models'));
-  const ctx: EngineContext = { threads, modelsDir, level: 'pro' as EngineContext['level'], onProgress: () => {} };
+  const modelsDir = MODELS_DIR;
+  // the photo is a JPEG and so is each result, as for a user's single-step work
+  const ctx = engineContext([], 'jpeg', threads);
   const { data, info } = await sharp(readFileSync(path.join(root, 'tests', 'fixtures', 'LadyBird.jpg')))
     .rotate()
     .resize(2048, 1367, { fit: 'cover' })
@@ -75,11 +77,9 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
   for (const f of MODEL_SOURCES.map((m) => m.file)) ensureModel(modelsDir, f); // conversion is not part of a job
   const modules: ModuleName[] = opts.modules ?? [...MODULES];
   for (const m of modules) {
-    const engine = engineFor(m)!;
-    const params: ModuleParams = defaultParams(m);
-    await engine.run(img, params, ctx).catch(() => undefined); // warm sessions; errors surface below
+    await runModule(m, img, {}, ctx).catch(() => undefined); // warm sessions; errors surface below
     const ts: number[] = [];
-    for (let i = 0; i < runs; i++) ts.push(await time(() => engine.run(img, params, ctx)));
+    for (let i = 0; i < runs; i++) ts.push(await time(() => runModule(m, img, {}, ctx)));
     rows.push({ name: `${m} ${info.width}×${info.height}`, value: median(ts), unit: 's', note: `median of ${runs}, ${mp.toFixed(2)} MP, defaults` });
     log(`${m}: ${ts.map((t) => t.toFixed(2)).join(', ')} s`);
   }
@@ -91,7 +91,7 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     { scale: 8, quality: 'high' },
     { scale: 8, quality: 'best' },
   ] as const) {
-    const t = await time(() => engineFor('enlarge')!.run(img, { ...defaultParams('enlarge'), ...p }, ctx));
+    const t = await time(() => runModule('enlarge', img, p, ctx));
     rows.push({ name: `enlarge x${p.scale} ${p.quality} ${info.width}×${info.height}`, value: t, unit: 's', note: 'one run' });
     log(`enlarge x${p.scale} ${p.quality}: ${t.toFixed(2)} s`);
   }

@@ -8,20 +8,17 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync, statSync, readdirSync }
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { engineFor } from '../server/engines/registry.js';
-import type { EngineContext, EngineImage } from '../server/engines/types.js';
-import { defaultParams, type ModuleName, type ModuleParams } from '../src/domain/modules.js';
+import { runModule } from '../server/engines/registry.js';
+import { ctx as engineContext } from '../server/engines/testkit.js';
+import type { EngineImage } from '../server/engines/types.js';
+import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
 import { gaussianNoise } from '../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.join(root, 'tests', 'fixtures');
 const outDir = path.join(root, 'public', 'samples');
-const ctx: EngineContext = {
-  threads: Number(process.env.ENGINE_THREADS || 2),
-  modelsDir: path.resolve(process.env.MODELS_DIR || path.join(root, 'models')),
-  level: 'pro' as EngineContext['level'],
-  onProgress: () => {},
-};
+// the "before" images are JPEG, and so are the results (as for a user's JPEG)
+const ctx = engineContext([], 'jpeg', Number(process.env.ENGINE_THREADS || 2));
 
 interface Source {
   name: string;
@@ -96,7 +93,6 @@ export async function generateSamples(log: (s: string) => void = console.log) {
   const manifest: Record<string, { name: string; original: string; processed: string; w: number; h: number }[]> = {};
   for (const [type, sources] of Object.entries(SAMPLES)) {
     const module = type as ModuleName;
-    const engine = engineFor(module)!;
     mkdirSync(path.join(outDir, type), { recursive: true });
     manifest[type] = [];
     for (const src of sources) {
@@ -104,32 +100,32 @@ export async function generateSamples(log: (s: string) => void = console.log) {
       const img = await before(src);
       const original = `${base}.jpg`;
       writeFileSync(path.join(outDir, type, original), img.data);
-      const params = { ...defaultParams(module), ...(src.params ?? {}) } as ModuleParams;
+      const params = src.params ?? {};
       let processed: string;
       if (module === 'enlarge') {
         for (const scale of [2, 4]) {
-          const out = await engine.run(img, { ...params, scale }, ctx);
+          const out = await runModule(module, img, { ...params, scale }, ctx);
           writeFileSync(path.join(outDir, type, `${base}-x${scale}.jpg`), await toJpeg(out.data, 82));
         }
         processed = `${base}-x{scale}.jpg`;
       } else if (module === 'portrait') {
         for (const [k, single] of [[1, true], [2, false]] as const) {
-          const out = await engine.run(img, { ...params, single_face: single }, ctx);
+          const out = await runModule(module, img, { ...params, single_face: single }, ctx);
           writeFileSync(path.join(outDir, type, `${base}-${k}.jpg`), await toJpeg(out.data));
         }
         processed = `${base}-{scale}.jpg`;
       } else if (module === 'matting') {
-        const out = await engine.run(img, params, ctx);
+        const out = await runModule(module, img, params, ctx);
         processed = `${base}-cutout.png`;
         writeFileSync(path.join(outDir, type, processed), await sharp(out.data).png({ palette: true, quality: 90, effort: 7 }).toBuffer());
       } else if (module === 'compress') {
         const big = { ...img, data: await sharp(img.data).jpeg({ quality: 98 }).toBuffer() };
         writeFileSync(path.join(outDir, type, original), big.data);
-        const out = await engine.run(big, params, ctx);
+        const out = await runModule(module, big, params, ctx);
         processed = `${base}-compressed.jpg`;
         writeFileSync(path.join(outDir, type, processed), out.data);
       } else {
-        const out = await engine.run(img, params, ctx);
+        const out = await runModule(module, img, params, ctx);
         processed = `${base}-${slug(type)}.jpg`;
         writeFileSync(path.join(outDir, type, processed), await toJpeg(out.data));
       }

@@ -10,30 +10,20 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
-import { engineFor } from '../server/engines/registry.js';
-import type { EngineContext, EngineImage } from '../server/engines/types.js';
-import { defaultParams, type ModuleName, type ModuleParams } from '../src/domain/modules.js';
+import { runModule } from '../server/engines/registry.js';
+import { ctx as engineContext, fromRgb } from '../server/engines/testkit.js';
+import type { EngineImage } from '../server/engines/types.js';
+import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.join(root, 'tests', 'fixtures');
-const ctx: EngineContext = {
-  threads: Number(process.env.ENGINE_THREADS || 2),
-  modelsDir: path.resolve(process.env.MODELS_DIR || path.join(root, 'models')),
-  level: 'pro' as EngineContext['level'],
-  onProgress: () => {},
-};
+const ctx = engineContext([], 'png', Number(process.env.ENGINE_THREADS || 2));
 
-const png = async (img: Rgb): Promise<EngineImage> => ({
-  data: await sharp(Buffer.from(img.data), { raw: { width: img.w, height: img.h, channels: 3 } }).png().toBuffer(),
-  width: img.w,
-  height: img.h,
-  format: 'png',
-});
+const png = (img: Rgb): Promise<EngineImage> => fromRgb(img, 'png');
 const load = async (f: string, width?: number) =>
   decodeRgb(await sharp(readFileSync(path.join(fixtures, f))).rotate().resize(width ? { width } : undefined).png().toBuffer());
-const run = async (m: ModuleName, img: Rgb, p: Partial<ModuleParams> = {}) =>
-  engineFor(m)!.run(await png(img), { ...defaultParams(m), ...p } as ModuleParams, ctx);
+const run = async (m: ModuleName, img: Rgb, p: Partial<ModuleParams> = {}) => runModule(m, await png(img), p, ctx);
 const blur = (img: Rgb, s: number) => fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, s)), img.w, img.h);
 const r2 = (v: number) => Math.round(v * 100) / 100;
 const r4 = (v: number) => Math.round(v * 10000) / 10000;

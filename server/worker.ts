@@ -1,9 +1,10 @@
 /**
  * `npm run start:worker`: a scale-out processing worker. No HTTP; it takes works from the BullMQ
- * queue (REDIS_URL), runs each in a sandbox process (SIGKILLed at the time limit) and writes
+ * queue (REDIS_URL), runs each in a slot process (jobs/slotProcess.ts, SIGKILLed at the time limit) and writes
  * progress, results and failures to the shared database (DATABASE_URL) and blob volume (DATA_DIR).
  * Start as many as the machines allow; API processes run with `npm run start:api`.
- * The queue and the runner are the ones JobService builds from the configuration (one place).
+ * The queue and the runner are the ones JobService builds from the configuration (one place);
+ * createContext refuses to start when a module has no engine (assertAllEngines).
  */
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type Config } from './config.js';

@@ -4,9 +4,8 @@
  * its nearest centre), and line extraction (thresholded difference of Gaussians on luma,
  * dilated once) drawn in dark ink over the flat colours.
  */
-import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { decodeRgb, encode, fromPlanes, gaussianBlur, guidedFilter, rgbToYcc, toPlanes, type Rgb } from './image.js';
+import { fromPlanes, gaussianBlur, guidedFilter, rgbToYcc, runOnRgb, toPlanes, type Rgb } from './image.js';
 
 function kmeans(p: Float32Array[], n: number, k: number, iters = 8): Float32Array {
   const step = Math.max(1, Math.floor(n / 20000));
@@ -77,17 +76,13 @@ export function cartoonRgb(img: Rgb, colours = 12): Rgb {
   return fromPlanes(out, w, h);
 }
 
-export const cartoonizeEngine: Engine = {
+export const cartoonizeEngine: Engine<'cartoonize'> = {
   module: 'cartoonize',
   kind: 'classical',
   describe: 'iterated guided-filter smoothing + k-means colour quantisation (12 colours) + DoG ink lines',
-  async run(input, _params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    ctx.onProgress(0.1);
-    const out = cartoonRgb(img);
-    const data = await encode(out.data, out.w, out.h, 3, input.format);
-    ctx.onProgress(1);
-    return { data, format: input.format, width: out.w, height: out.h };
-  },
+  run: (input, _params, ctx) =>
+    runOnRgb(input, ctx, (img) => {
+      ctx.onProgress(0.1);
+      return { image: cartoonRgb(img) };
+    }),
 };

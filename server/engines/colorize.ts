@@ -14,14 +14,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import * as ort from 'onnxruntime-node';
 import type { Engine, EngineContext } from './types.js';
-import { boxMean, decodeRgb, guidedFilter, resizePlane, resizeRgb, type Rgb } from './image.js';
+import { boxMean, decodeRgb, guidedFilter, resizePlane, resizeRgb, runOnRgb, type Rgb } from './image.js';
 import { labToRgb, rgbToLab } from './lab.js';
 import { writePsd } from './psd.js';
+import { externalSession } from './models.js';
 import { limitsFor } from '../../src/domain/plans.js';
-import { PSD_PRO_ONLY } from '../../src/domain/modules.js';
+import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
 
 const EXEMPLAR_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets', 'exemplars');
 
@@ -126,17 +126,8 @@ export async function transferChroma(L: Float32Array, w: number, h: number, best
   return { A: guidedFilter(L, A, w, h, r, 25), B: guidedFilter(L, B, w, h, r, 25), exemplar: used.map((e) => e.name).join('+') };
 }
 
-const onnxSessions = new Map<string, Promise<ort.InferenceSession>>();
-
 async function onnxChroma(file: string, L: Float32Array, w: number, h: number, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
-  const p = path.resolve(ctx.modelsDir, file);
-  const key = `${p}#${ctx.threads}`;
-  if (!onnxSessions.has(key)) {
-    const created = ort.InferenceSession.create(p, { intraOpNumThreads: ctx.threads, interOpNumThreads: 1 });
-    created.catch(() => onnxSessions.delete(key));
-    onnxSessions.set(key, created);
-  }
-  const s = await onnxSessions.get(key)!;
+  const s = await externalSession(ctx.modelsDir, file, ctx.threads);
   const x = Float32Array.from(L, (v) => v - 50);
   const out = (await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', x, [1, 1, h, w]) }))[s.outputNames[0]!]!;
   const [, c, oh, ow] = out.dims as number[];
@@ -173,34 +164,34 @@ export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean,
   return { out: { w: img.w, h: img.h, data: labToRgb(L, Af, Bf) }, exemplar };
 }
 
-function colorizeEngineFor(module: 'colorize' | 'colorize_pro'): Engine {
+interface ColorizeSettings {
+  renderFactor: number;
+  best: boolean;
+  psd: boolean;
+  /** JPEG quality of the result */
+  quality: number;
+}
+
+function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(module: M, settings: (params: ParamsOf<M>) => ColorizeSettings): Engine<M> {
   return {
     module,
     kind: 'classical',
     describe: 'exemplar colour transfer (Welsh et al. 2002) at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
     async run(input, params, ctx) {
+      const s = settings(params);
       // the job layer already refuses these; the engine keeps the rule too (defence in depth)
-      if (params.psd === true && !limitsFor(ctx.level).psd) throw new Error(PSD_PRO_ONLY);
-      sharp.concurrency(ctx.threads);
-      const img = await decodeRgb(input.data);
-      ctx.onProgress(0.05);
-      const best = module === 'colorize_pro' || params.isBest === true;
-      const { out } = await colorizeRgb(img, Number(params.render_factor ?? (module === 'colorize' ? 10 : 30)), best, ctx);
-      const quality = Number(params.quality ?? 100);
-      const raw = { raw: { width: out.w, height: out.h, channels: 3 as const }, limitInputPixels: false };
-      const data =
-        input.format === 'png'
-          ? await sharp(Buffer.from(out.data.buffer), raw).png().toBuffer()
-          : await sharp(Buffer.from(out.data.buffer), raw).jpeg({ quality: Math.min(100, Math.max(1, quality)) }).toBuffer();
-      const extras =
-        params.psd === true
-          ? { psd: { data: writePsd(img.w, img.h, [{ name: 'Original', rgb: img.data }, { name: 'Colorized', rgb: out.data }], out.data), format: 'psd' } }
-          : undefined;
-      ctx.onProgress(1);
-      return { data, format: input.format, width: out.w, height: out.h, ...(extras ? { extras } : {}) };
+      if (s.psd && !limitsFor(ctx.level).psd) throw new Error(PSD_PRO_ONLY);
+      return runOnRgb(input, ctx, async (img) => {
+        ctx.onProgress(0.05);
+        const { out } = await colorizeRgb(img, s.renderFactor, s.best, ctx);
+        const layers = [{ name: 'Original', rgb: img.data }, { name: 'Colorized', rgb: out.data }];
+        const extras = s.psd ? { psd: { data: writePsd(img.w, img.h, layers, out.data), format: 'psd' } } : undefined;
+        return { image: out, quality: s.quality, ...(extras ? { extras } : {}) };
+      });
     },
   };
 }
 
-export const colorizeEngine = colorizeEngineFor('colorize');
-export const colorizeProEngine = colorizeEngineFor('colorize_pro');
+export const colorizeEngine = colorizeEngineFor('colorize', (p) => ({ renderFactor: p.render_factor, best: p.isBest, psd: p.psd, quality: p.quality }));
+/** colorize_pro is always the best mode and has no quality setting: its JPEG is written at the top quality. */
+export const colorizeProEngine = colorizeEngineFor('colorize_pro', (p) => ({ renderFactor: p.render_factor, best: true, psd: p.psd, quality: 100 }));

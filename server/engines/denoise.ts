@@ -5,9 +5,8 @@
  * result); sharpen restores edge contrast with a cored unsharp mask. autoparams sets
  * remove_noise from the measured noise.
  */
-import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { clamp, decodeRgb, encode, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { clamp, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 import { nonLocalMeans } from './nlm.js';
 
 export interface DenoiseOptions {
@@ -41,25 +40,13 @@ export function denoiseRgb(img: Rgb, o: DenoiseOptions, onProgress: (f: number) 
   return fromPlanes(yccToRgb(ycc), w, h);
 }
 
-export const denoiseEngine: Engine = {
+export const denoiseEngine: Engine<'denoise'> = {
   module: 'denoise',
   kind: 'classical',
   describe: 'non-local means on luma (strength from measured noise × remove_noise), guided filter on chroma, cored unsharp mask',
-  async run(input, params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    const out = denoiseRgb(
-      img,
-      {
-        removeNoise: Number(params.remove_noise ?? 75),
-        sharpen: Number(params.sharpen ?? 75),
-        removeOriginalDetail: Number(params.remove_original_detail ?? 0),
-        autoparams: params.autoparams === true,
-      },
-      (f) => ctx.onProgress(0.95 * f),
-    );
-    const data = await encode(out.data, out.w, out.h, 3, input.format);
-    ctx.onProgress(1);
-    return { data, format: input.format, width: out.w, height: out.h };
-  },
+  run: (input, params, ctx) =>
+    runOnRgb(input, ctx, (img) => {
+      const { remove_noise: removeNoise, sharpen, remove_original_detail: removeOriginalDetail, autoparams } = params;
+      return { image: denoiseRgb(img, { removeNoise, sharpen, removeOriginalDetail, autoparams }, (f) => ctx.onProgress(0.95 * f)) };
+    }),
 };

@@ -39,7 +39,7 @@ describe('enlarge (ESRGAN)', () => {
     [4, 'best'],
   ] as const)('scale %i (%s) gives exactly w·scale × h·scale', async (scale, quality) => {
     const img = await input('astronaut.png', { crop: { left: 200, top: 100, width: 21, height: 17 }, format: 'jpeg' });
-    const out = await enlargeEngine.run(img, params({ scale, quality }), ctx());
+    const out = await enlargeEngine.run(img, params({ scale, quality }), ctx([], 'jpeg'));
     expect([out.width, out.height]).toEqual([21 * scale, 17 * scale]);
     expect(out.format).toBe('jpeg');
     const px = await rgbOf(out.data);

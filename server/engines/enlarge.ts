@@ -6,25 +6,26 @@
  * suppress_noise: edge-preserving pre-denoise; remove_blur: unsharp mask after upscaling.
  */
 import sharp from 'sharp';
-import type { Engine } from './types.js';
+import type { ParamsOf } from '../../src/domain/modules.js';
+import type { Engine, EngineImage } from './types.js';
 import { upscaleTiled } from './esrgan.js';
-import { clamp, clamp255, decodeRgb, encode, estimateBlur, estimateNoise, fromPlanes, guidedFilter, luma, resizeRgb, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { clamp, clamp255, estimateBlur, estimateNoise, fromPlanes, guidedFilter, luma, resizeRgb, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 import type { EsrganScale, EsrganSize } from './models.js';
 
 /** Largest output side we produce (JPEG allows 65535, but memory and the 5-minute limit do not). */
 export const ENLARGE_MAX_SIDE = 16384;
 
 export interface EnlargeSettings {
-  scale: number;
+  scale: ParamsOf<'enlarge'>['scale'];
   size: EsrganSize;
   suppressNoise: number;
   removeBlur: number;
 }
 
-export function enlargeSettings(params: Record<string, unknown>, img?: Rgb): EnlargeSettings {
-  let suppressNoise = Number(params.suppress_noise ?? 75);
-  let removeBlur = Number(params.remove_blur ?? 75);
-  if (params.autoparams === true && img) {
+export function enlargeSettings(params: ParamsOf<'enlarge'>, img?: Rgb): EnlargeSettings {
+  let suppressNoise = params.suppress_noise;
+  let removeBlur = params.remove_blur;
+  if (params.autoparams && img) {
     // Let the picture decide: noisy input → more denoise, soft input → more deblur.
     const y = luma(img);
     const sigma = estimateNoise(y, img.w, img.h);
@@ -33,7 +34,7 @@ export function enlargeSettings(params: Record<string, unknown>, img?: Rgb): Enl
     removeBlur = Math.round(clamp((blur - 0.2) * 200, 0, 100));
   }
   return {
-    scale: Number(params.scale ?? 2),
+    scale: params.scale,
     size: params.quality === 'best' ? 'medium' : 'slim',
     suppressNoise,
     removeBlur,
@@ -103,32 +104,26 @@ export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: stri
   return out;
 }
 
-/** A transparent PNG keeps its transparency: the alpha plane is enlarged with Lanczos and re-attached. */
-async function withAlphaOf(input: { data: Buffer }, out: Rgb): Promise<Buffer> {
-  const raw = { raw: { width: out.w, height: out.h, channels: 3 as const }, limitInputPixels: false };
-  const rgb = sharp(Buffer.from(out.data.buffer, out.data.byteOffset, out.data.length), raw);
-  if (!(await sharp(input.data).metadata()).hasAlpha) return rgb.png({ compressionLevel: 6 }).toBuffer();
-  const alpha = await sharp(input.data, { limitInputPixels: false }).extractChannel('alpha').resize(out.w, out.h, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
-  return rgb.joinChannel(alpha, { raw: { width: out.w, height: out.h, channels: 1 } }).png({ compressionLevel: 6 }).toBuffer();
+/** A transparent PNG keeps its transparency: the input's alpha plane enlarged with Lanczos, or none. */
+async function enlargedAlpha(input: EngineImage, w: number, h: number): Promise<Uint8Array | undefined> {
+  if (!(await sharp(input.data).metadata()).hasAlpha) return undefined;
+  return sharp(input.data, { limitInputPixels: false }).extractChannel('alpha').resize(w, h, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
 }
 
-export const enlargeEngine: Engine = {
+export const enlargeEngine: Engine<'enlarge'> = {
   module: 'enlarge',
   kind: 'neural',
   describe: 'ESRGAN (slim for high, medium for best) on onnxruntime, tiled with blended seams; 6x = x3 then x2',
-  async run(input, params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    const s = enlargeSettings(params, img);
-    if (![2, 4, 6, 8].includes(s.scale)) throw new Error(`unsupported scale ${s.scale}`);
-    if (Math.max(img.w, img.h) * s.scale > ENLARGE_MAX_SIDE)
-      throw new Error(`the enlarged image would be ${img.w * s.scale}×${img.h * s.scale} px; at most ${ENLARGE_MAX_SIDE} px a side can be produced`);
-    ctx.onProgress(0.02);
-    const clean = preDenoise(img, s.suppressNoise * 0.6);
-    const up = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.05 + 0.85 * f));
-    const out = postSharpen(up, s.removeBlur, s.scale);
-    const data = input.format === 'png' ? await withAlphaOf(input, out) : await encode(out.data, out.w, out.h, 3, input.format);
-    ctx.onProgress(1);
-    return { data, format: input.format, width: out.w, height: out.h };
-  },
+  run: (input, params, ctx) =>
+    runOnRgb(input, ctx, async (img) => {
+      const s = enlargeSettings(params, img);
+      if (Math.max(img.w, img.h) * s.scale > ENLARGE_MAX_SIDE)
+        throw new Error(`the enlarged image would be ${img.w * s.scale}×${img.h * s.scale} px; at most ${ENLARGE_MAX_SIDE} px a side can be produced`);
+      ctx.onProgress(0.02);
+      const clean = preDenoise(img, s.suppressNoise * 0.6);
+      const up = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.05 + 0.85 * f));
+      const out = postSharpen(up, s.removeBlur, s.scale);
+      const alpha = ctx.output === 'png' ? await enlargedAlpha(input, out.w, out.h) : undefined;
+      return { image: out, ...(alpha ? { alpha } : {}) };
+    }),
 };

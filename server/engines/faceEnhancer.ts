@@ -5,9 +5,8 @@
  * enhancement (unsharp mask on luma, stronger around the eye/mouth keypoints), plus a slight
  * lift of the face's mid-tones. With no face found, a gentle global version is applied.
  */
-import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { decodeRgb, encode, fromPlanes, guidedFilter, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { fromPlanes, guidedFilter, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 import { detectFaces, type Face } from './faces.js';
 
 export function enhanceFaces(img: Rgb, faces: Face[]): Rgb {
@@ -52,19 +51,15 @@ export function enhanceFaces(img: Rgb, faces: Face[]): Rgb {
   return fromPlanes(yccToRgb(ycc), w, h);
 }
 
-export const faceEnhancerEngine: Engine = {
+export const faceEnhancerEngine: Engine<'face_enhancer'> = {
   module: 'face_enhancer',
   kind: 'classical',
   describe: 'BlazeFace detection + feathered per-face skin smoothing (guided filter on skin tones) and detail enhancement',
-  async run(input, _params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    ctx.onProgress(0.1);
-    const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
-    ctx.onProgress(0.4);
-    const out = enhanceFaces(img, faces);
-    const data = await encode(out.data, out.w, out.h, 3, input.format);
-    ctx.onProgress(1);
-    return { data, format: input.format, width: out.w, height: out.h };
-  },
+  run: (input, _params, ctx) =>
+    runOnRgb(input, ctx, async (img) => {
+      ctx.onProgress(0.1);
+      const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
+      ctx.onProgress(0.4);
+      return { image: enhanceFaces(img, faces) };
+    }),
 };

@@ -3,10 +3,9 @@
  * letterbox to a 256² square, run, decode boxes against the 896 anchors, non-max suppression.
  * Decoding follows human's src/face/blazeface.ts.
  */
-import sharp from 'sharp';
 import * as ort from 'onnxruntime-node';
 import { session } from './models.js';
-import type { Rgb } from './image.js';
+import { sharpOf, type Rgb } from './image.js';
 
 export interface Face {
   x: number;
@@ -41,7 +40,7 @@ const iou = (a: Face, b: Face) => {
 export async function detectFaces(img: Rgb, modelsDir: string, threads: number, minScore = 0.75, maxFaces = 10): Promise<Face[]> {
   const side = Math.max(img.w, img.h);
   const padX = Math.floor((side - img.w) / 2), padY = Math.floor((side - img.h) / 2);
-  const { data } = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), { raw: { width: img.w, height: img.h, channels: 3 }, limitInputPixels: false })
+  const { data } = await sharpOf(img)
     .extend({ left: padX, right: side - img.w - padX, top: padY, bottom: side - img.h - padY, background: { r: 0, g: 0, b: 0 } })
     .resize(SIZE, SIZE, { kernel: 'linear' })
     .raw()

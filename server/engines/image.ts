@@ -3,8 +3,8 @@
  * Gaussian and box filters, guided filter, colour conversions and simple image statistics.
  * Planes hold 0..255 floats, row-major, one Float32Array per channel.
  */
-import sharp from 'sharp';
-import type { EngineImage, ImageFormat } from './types.js';
+import sharp, { type Sharp } from 'sharp';
+import type { EngineContext, EngineExtra, EngineImage, EngineResult, ImageFormat } from './types.js';
 
 export interface Rgb {
   w: number;
@@ -29,20 +29,63 @@ export async function decodeRgb(data: Buffer): Promise<Rgb> {
   return { w: info.width, h: info.height, data: new Uint8Array(px.buffer, px.byteOffset, px.length) };
 }
 
-export async function encode(
-  px: Uint8Array,
-  w: number,
-  h: number,
-  channels: 3 | 4,
-  format: ImageFormat,
-  quality = 92,
-): Promise<Buffer> {
-  const img = sharp(Buffer.from(px.buffer, px.byteOffset, px.length), { raw: { width: w, height: h, channels }, limitInputPixels: false });
-  return format === 'png' ? img.png({ compressionLevel: 6 }).toBuffer() : img.jpeg({ quality, mozjpeg: false, chromaSubsampling: '4:4:4' }).toBuffer();
+/** Pixels an engine hands to the shared encoder: grey, RGB or RGBA, interleaved. */
+export interface Raster {
+  w: number;
+  h: number;
+  channels: 1 | 3 | 4;
+  data: Uint8Array;
 }
 
-/** Output format of an engine: keep the user's format (PNG stays lossless). */
-export const sameFormat = (input: EngineImage): ImageFormat => input.format;
+/** A Buffer view of the same bytes (no copy). */
+export const bufferOf = (px: Uint8Array): Buffer => Buffer.from(px.buffer, px.byteOffset, px.length);
+
+const rasterOf = (img: Rgb | Raster): Raster => ('channels' in img ? img : { ...img, channels: 3 });
+
+/** A sharp pipeline reading these pixels (no pixel limit: our own buffers, already inside the plan's). */
+export function sharpOf(img: Rgb | Raster): Sharp {
+  const r = rasterOf(img);
+  return sharp(bufferOf(r.data), { raw: { width: r.w, height: r.h, channels: r.channels }, limitInputPixels: false });
+}
+
+export interface EncodeOptions {
+  /** JPEG quality (ignored for PNG) */
+  quality?: number;
+  /** a separate alpha plane (w×h bytes) joined to RGB pixels: the result is RGBA */
+  alpha?: Uint8Array;
+}
+
+/** The one encoder of engine results: PNG level 6, or JPEG 4:4:4 without mozjpeg at `quality` (92). */
+export async function encode(img: Rgb | Raster, format: ImageFormat, opts: EncodeOptions = {}): Promise<Buffer> {
+  const r = rasterOf(img);
+  let s = sharpOf(r);
+  if (r.channels === 1) s = s.toColourspace('srgb');
+  if (opts.alpha) s = s.joinChannel(bufferOf(opts.alpha), { raw: { width: r.w, height: r.h, channels: 1 } });
+  return format === 'png'
+    ? s.png({ compressionLevel: 6 }).toBuffer()
+    : s.jpeg({ quality: opts.quality ?? 92, mozjpeg: false, chromaSubsampling: '4:4:4' }).toBuffer();
+}
+
+/** What an engine's pixel work returns to `runOnRgb`. */
+export interface PixelsOut extends EncodeOptions {
+  image: Rgb | Raster;
+  /** the engine's own result format (matting: always PNG); otherwise ctx.output */
+  format?: ImageFormat;
+  extras?: Record<string, EngineExtra>;
+}
+
+/**
+ * The frame every pixel engine shares: decode the input to RGB, run the engine's work on it,
+ * encode the result once as ctx.output asks (lossless PNG between workflow steps) and report done.
+ */
+export async function runOnRgb(input: EngineImage, ctx: EngineContext, work: (img: Rgb) => PixelsOut | Promise<PixelsOut>): Promise<EngineResult> {
+  sharp.concurrency(ctx.threads);
+  const out = await work(await decodeRgb(input.data));
+  const format = out.format ?? ctx.output;
+  const data = await encode(out.image, format, out);
+  ctx.onProgress(1);
+  return { data, format, width: out.image.w, height: out.image.h, ...(out.extras ? { extras: out.extras } : {}) };
+}
 
 export function toPlanes(img: Rgb): Float32Array[] {
   const n = img.w * img.h;
@@ -247,10 +290,7 @@ export function unsharp(p: Float32Array, w: number, h: number, sigma: number, am
 
 /** Resize planes with sharp (Lanczos3). */
 export async function resizeRgb(img: Rgb, w: number, h: number, kernel: 'lanczos3' | 'cubic' | 'nearest' | 'linear' = 'lanczos3'): Promise<Rgb> {
-  const { data, info } = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {
-    raw: { width: img.w, height: img.h, channels: 3 },
-    limitInputPixels: false,
-  })
+  const { data, info } = await sharpOf(img)
     .resize(w, h, { kernel, fit: 'fill' })
     .raw()
     .toBuffer({ resolveWithObject: true });

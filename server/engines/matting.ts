@@ -5,16 +5,15 @@
  * Main output: PNG with alpha at full resolution. Extras (zoom_type variants): 'white' = the
  * cut-out on white as JPEG, 'preview' = transparent PNG whose long side is `rescale` px.
  */
-import sharp from 'sharp';
 import * as ort from 'onnxruntime-node';
 import type { Engine } from './types.js';
 import { session } from './models.js';
-import { decodeRgb, guidedFilter, luma, resizePlane, type Rgb } from './image.js';
+import { guidedFilter, luma, resizePlane, runOnRgb, sharpOf, type Raster, type Rgb } from './image.js';
 
 const S = 1024;
 
 export async function foregroundMask(img: Rgb, modelsDir: string, threads: number): Promise<Float32Array> {
-  const { data } = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), { raw: { width: img.w, height: img.h, channels: 3 }, limitInputPixels: false })
+  const { data } = await sharpOf(img)
     .resize(S, S, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -39,7 +38,7 @@ export async function foregroundMask(img: Rgb, modelsDir: string, threads: numbe
   return refined;
 }
 
-export function rgba(img: Rgb, alpha: Float32Array): Uint8Array {
+export function rgba(img: Rgb, alpha: Float32Array): Raster {
   const n = img.w * img.h;
   const out = new Uint8Array(n * 4);
   for (let i = 0; i < n; i++) {
@@ -49,35 +48,22 @@ export function rgba(img: Rgb, alpha: Float32Array): Uint8Array {
     const a = alpha[i]!;
     out[i * 4 + 3] = a <= 0 ? 0 : a >= 255 ? 255 : Math.round(a);
   }
-  return out;
+  return { w: img.w, h: img.h, channels: 4, data: out };
 }
 
-export const mattingEngine: Engine = {
+export const mattingEngine: Engine<'matting'> = {
   module: 'matting',
   kind: 'neural',
   describe: 'IS-Net background removal (1024² mask, guided-filter edge refinement) → PNG with alpha; extras: white JPEG, rescale-px preview',
-  async run(input, params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    ctx.onProgress(0.05);
-    const alpha = await foregroundMask(img, ctx.modelsDir, ctx.threads);
-    ctx.onProgress(0.8);
-    const px = rgba(img, alpha);
-    const raw = { raw: { width: img.w, height: img.h, channels: 4 as const }, limitInputPixels: false };
-    const data = await sharp(Buffer.from(px.buffer), raw).png({ compressionLevel: 6 }).toBuffer();
-    const white = await sharp(Buffer.from(px.buffer), raw).flatten({ background: '#ffffff' }).jpeg({ quality: 92 }).toBuffer();
-    const rescale = Number(params.rescale ?? 532);
-    const preview = await sharp(Buffer.from(px.buffer), raw)
-      .resize(rescale, rescale, { fit: 'inside', withoutEnlargement: true })
-      .png()
-      .toBuffer();
-    ctx.onProgress(1);
-    return {
-      data,
-      format: 'png',
-      width: img.w,
-      height: img.h,
-      extras: { white: { data: white, format: 'jpg' }, preview: { data: preview, format: 'png' } },
-    };
-  },
+  run: (input, params, ctx) =>
+    runOnRgb(input, ctx, async (img) => {
+      ctx.onProgress(0.05);
+      const alpha = await foregroundMask(img, ctx.modelsDir, ctx.threads);
+      ctx.onProgress(0.8);
+      const cutout = rgba(img, alpha);
+      const white = await sharpOf(cutout).flatten({ background: '#ffffff' }).jpeg({ quality: 92 }).toBuffer();
+      const preview = await sharpOf(cutout).resize(params.rescale, params.rescale, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+      // the cut-out needs its alpha: PNG whatever the input was
+      return { image: cutout, format: 'png', extras: { white: { data: white, format: 'jpg' }, preview: { data: preview, format: 'png' } } };
+    }),
 };

@@ -123,24 +123,33 @@ export function convertAll(modelsDir: string, log: (s: string) => void = () => {
 
 const sessions = new Map<string, Promise<ort.InferenceSession>>();
 
-/** One session per (model, threads), created on first use and kept for the worker's lifetime. */
-export function session(modelsDir: string, file: string, threads: number): Promise<ort.InferenceSession> {
-  const key = `${path.resolve(modelsDir, file)}#${threads}`;
+/** One session per (model file, threads), created on first use and kept for the worker's lifetime; a failed one is retried. */
+function memoised(file: string, threads: number, locate: () => string): Promise<ort.InferenceSession> {
+  const key = `${path.resolve(file)}#${threads}`;
   let s = sessions.get(key);
   if (!s) {
-    s = (async () => {
-      const p = ensureModel(modelsDir, file);
-      return ort.InferenceSession.create(p, {
+    s = (async () =>
+      ort.InferenceSession.create(locate(), {
         intraOpNumThreads: Math.max(1, threads),
         interOpNumThreads: 1,
         graphOptimizationLevel: 'all',
         executionMode: 'sequential',
-      });
-    })();
+      }))();
     s.catch(() => sessions.delete(key));
     sessions.set(key, s);
   }
   return s;
+}
+
+/** The session of one of our models (MODEL_SOURCES), converted first if needed. */
+export function session(modelsDir: string, file: string, threads: number): Promise<ort.InferenceSession> {
+  return memoised(path.resolve(modelsDir, file), threads, () => ensureModel(modelsDir, file));
+}
+
+/** The session of a model file supplied by the operator (e.g. COLORIZE_MODEL), relative to MODELS_DIR. */
+export function externalSession(modelsDir: string, file: string, threads: number): Promise<ort.InferenceSession> {
+  const p = path.resolve(modelsDir, file);
+  return memoised(p, threads, () => p);
 }
 
 export { ort };

@@ -4,9 +4,8 @@
  * pictures), local contrast (large-radius unsharp on luma), mild guided-filter denoise and a
  * light sharpen.
  */
-import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { clamp, decodeRgb, encode, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { clamp, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 
 function percentile(hist: Uint32Array, n: number, q: number): number {
   let s = 0;
@@ -66,17 +65,13 @@ export function perfectRgb(img: Rgb): Rgb {
   return fromPlanes(yccToRgb(ycc), w, h);
 }
 
-export const perfectEngine: Engine = {
+export const perfectEngine: Engine<'perfect'> = {
   module: 'perfect',
   kind: 'classical',
   describe: 'auto white balance, percentile levels, local contrast, mild guided-filter denoise and sharpen',
-  async run(input, _params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    ctx.onProgress(0.2);
-    const out = perfectRgb(img);
-    const data = await encode(out.data, out.w, out.h, 3, input.format);
-    ctx.onProgress(1);
-    return { data, format: input.format, width: out.w, height: out.h };
-  },
+  run: (input, _params, ctx) =>
+    runOnRgb(input, ctx, (img) => {
+      ctx.onProgress(0.2);
+      return { image: perfectRgb(img) };
+    }),
 };

@@ -4,9 +4,8 @@
  * strokes read as graphite. single_face=true first crops to the largest BlazeFace detection
  * (box enlarged 1.8× to take hair and chin); with no face found the whole picture is sketched.
  */
-import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { decodeRgb, gaussianBlur, luma, type Rgb } from './image.js';
+import { gaussianBlur, luma, runOnRgb, type Rgb } from './image.js';
 import { detectFaces } from './faces.js';
 
 export function pencilSketch(img: Rgb): Uint8Array {
@@ -43,21 +42,15 @@ export async function cropToFace(img: Rgb, modelsDir: string, threads: number): 
   return { img: { w: s, h: s, data }, found: true };
 }
 
-export const portraitEngine: Engine = {
+export const portraitEngine: Engine<'portrait'> = {
   module: 'portrait',
   kind: 'classical',
   describe: 'pencil sketch (invert, blur, colour dodge, DoG lines); single_face crops to the BlazeFace detection',
-  async run(input, params, ctx) {
-    sharp.concurrency(ctx.threads);
-    let img = await decodeRgb(input.data);
-    ctx.onProgress(0.1);
-    if (params.single_face === true) img = (await cropToFace(img, ctx.modelsDir, ctx.threads)).img;
-    ctx.onProgress(0.4);
-    const g = pencilSketch(img);
-    const raw = { raw: { width: img.w, height: img.h, channels: 1 as const }, limitInputPixels: false };
-    const s = sharp(Buffer.from(g.buffer), raw).toColourspace('srgb');
-    const data = input.format === 'png' ? await s.png().toBuffer() : await s.jpeg({ quality: 92 }).toBuffer();
-    ctx.onProgress(1);
-    return { data, format: input.format, width: img.w, height: img.h };
-  },
+  run: (input, params, ctx) =>
+    runOnRgb(input, ctx, async (whole) => {
+      ctx.onProgress(0.1);
+      const img = params.single_face ? (await cropToFace(whole, ctx.modelsDir, ctx.threads)).img : whole;
+      ctx.onProgress(0.4);
+      return { image: { w: img.w, h: img.h, channels: 1, data: pencilSketch(img) } };
+    }),
 };

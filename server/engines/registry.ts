@@ -1,9 +1,11 @@
 /**
- * Module → engine. A module without an engine is refused at transform time with a clear
- * error (never passed through); `assertAllEngines()` lists what is missing at startup.
+ * Module → engine, for every module at compile time (`Engines`), checked again at start-up by
+ * `assertAllEngines()` (server and processing slots), so a module without an engine is a
+ * start-up error, never a pass-through. `runModule` is the one door to an engine: it parses the
+ * params with the module's schema, so engines only ever see complete, typed params.
  */
-import { MODULES, type ModuleName } from '../../src/domain/modules.js';
-import type { Engine } from './types.js';
+import { MODULES, parseParams, type ModuleName } from '../../src/domain/modules.js';
+import type { Engine, EngineContext, EngineImage, EngineResult } from './types.js';
 import { compressEngine } from './compress.js';
 import { enlargeEngine } from './enlarge.js';
 import { denoiseEngine } from './denoise.js';
@@ -16,7 +18,9 @@ import { cartoonizeEngine } from './cartoonize.js';
 import { faceEnhancerEngine } from './faceEnhancer.js';
 import { perfectEngine } from './perfect.js';
 
-const ENGINES: Partial<Record<ModuleName, Engine>> = {
+export type Engines = { readonly [M in ModuleName]: Engine<M> };
+
+const ENGINES: Engines = {
   enlarge: enlargeEngine,
   denoise: denoiseEngine,
   sharpen: sharpenEngine,
@@ -31,14 +35,27 @@ const ENGINES: Partial<Record<ModuleName, Engine>> = {
   compress: compressEngine,
 };
 
-export function engineFor(module: ModuleName): Engine | undefined {
+export function engineFor<M extends ModuleName>(module: M): Engine<M> {
   return ENGINES[module];
 }
 
-export function missingEngines(): ModuleName[] {
-  return MODULES.filter((m) => !ENGINES[m]);
+export function allEngines(): Engine[] {
+  return MODULES.map((m) => engineFor(m));
 }
 
-export function allEngines(): Engine[] {
-  return Object.values(ENGINES);
+/**
+ * Throws unless every module has its own engine. The type already demands it; this catches what
+ * the compiler cannot see (an import cycle leaving an entry undefined, an engine filed under
+ * another module's name).
+ */
+export function assertAllEngines(engines: Readonly<Partial<Record<ModuleName, Engine>>> = ENGINES): void {
+  const wrong = MODULES.filter((m) => engines[m]?.module !== m);
+  if (wrong.length) throw new Error(`no engine for module ${wrong.join(', ')}: every module needs one (server/engines/registry.ts)`);
+}
+
+/** Runs module's engine with its params parsed by the module's schema (missing keys take the schema's defaults). */
+export async function runModule<M extends ModuleName>(module: M, input: EngineImage, params: unknown, ctx: EngineContext): Promise<EngineResult> {
+  const parsed = parseParams(module, params);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return engineFor(module).run(input, parsed.value, ctx);
 }

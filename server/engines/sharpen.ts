@@ -3,9 +3,8 @@
  * threshold relative to the measured noise (fine grain is not amplified), add_grain → seeded
  * film grain. autoparams takes the amount from the blur estimate, as sharpen_auto does.
  */
-import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { decodeRgb, encode, estimateBlur, estimateNoise, fromPlanes, gaussianNoise, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { estimateBlur, estimateNoise, fromPlanes, gaussianNoise, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 
 export interface SharpenOptions {
   sharpness: number;
@@ -36,22 +35,14 @@ export function sharpenRgb(img: Rgb, o: SharpenOptions): Rgb {
   return fromPlanes(yccToRgb(ycc), w, h);
 }
 
-export const sharpenEngine: Engine = {
+export const sharpenEngine: Engine<'sharpen'> = {
   module: 'sharpen',
   kind: 'classical',
   describe: 'unsharp mask on luma: sharpness = amount/radius, suppress_noise = coring threshold, add_grain = film grain',
-  async run(input, params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    ctx.onProgress(0.2);
-    const out = sharpenRgb(img, {
-      sharpness: Number(params.sharpness ?? 75),
-      suppressNoise: Number(params.suppress_noise ?? 50),
-      addGrain: Number(params.add_grain ?? 0),
-      autoparams: params.autoparams === true,
-    });
-    const data = await encode(out.data, out.w, out.h, 3, input.format);
-    ctx.onProgress(1);
-    return { data, format: input.format, width: out.w, height: out.h };
-  },
+  run: (input, params, ctx) =>
+    runOnRgb(input, ctx, (img) => {
+      ctx.onProgress(0.2);
+      const { sharpness, suppress_noise: suppressNoise, add_grain: addGrain, autoparams } = params;
+      return { image: sharpenRgb(img, { sharpness, suppressNoise, addGrain, autoparams }) };
+    }),
 };

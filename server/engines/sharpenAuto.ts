@@ -3,9 +3,8 @@
  * re-blur metric, plus the noise level) and sharpens accordingly: blurrier → wider radius and
  * larger amount; noisier → higher coring threshold. A sharp picture gets only a light touch.
  */
-import sharp from 'sharp';
 import type { Engine } from './types.js';
-import { decodeRgb, encode, estimateBlur, estimateNoise, fromPlanes, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { estimateBlur, estimateNoise, fromPlanes, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 
 export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: number; radius: number } {
   const { w, h } = img;
@@ -22,17 +21,13 @@ export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: numb
   return { out: fromPlanes(yccToRgb(ycc), w, h), blur, amount, radius };
 }
 
-export const sharpenAutoEngine: Engine = {
+export const sharpenAutoEngine: Engine<'sharpen_auto'> = {
   module: 'sharpen_auto',
   kind: 'classical',
   describe: 'blur estimation (re-blur metric) + noise estimate → adaptive two-scale unsharp mask',
-  async run(input, _params, ctx) {
-    sharp.concurrency(ctx.threads);
-    const img = await decodeRgb(input.data);
-    ctx.onProgress(0.2);
-    const { out } = autoSharpenRgb(img);
-    const data = await encode(out.data, out.w, out.h, 3, input.format);
-    ctx.onProgress(1);
-    return { data, format: input.format, width: out.w, height: out.h };
-  },
+  run: (input, _params, ctx) =>
+    runOnRgb(input, ctx, (img) => {
+      ctx.onProgress(0.2);
+      return { image: autoSharpenRgb(img).out };
+    }),
 };

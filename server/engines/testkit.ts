@@ -3,16 +3,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { EngineContext, EngineImage } from './types.js';
-import { decodeRgb, type Rgb } from './image.js';
+import type { EngineContext, EngineImage, ImageFormat } from './types.js';
+import { decodeRgb, sharpOf, type Rgb } from './image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MODELS_DIR = path.resolve(process.env.MODELS_DIR || path.join(root, 'models'));
 
 export const fixture = (name: string) => readFileSync(path.join(root, 'tests', 'fixtures', name));
 
-export function ctx(progress: number[] = []): EngineContext {
-  return { threads: 2, modelsDir: MODELS_DIR, level: 'pro' as EngineContext['level'], onProgress: (f) => progress.push(f) };
+/** A Pro job's context writing `output` (PNG, like a step whose result feeds another, unless told); also used by scripts and bench. */
+export function ctx(progress: number[] = [], output: ImageFormat = 'png', threads = 2): EngineContext {
+  return { threads, modelsDir: MODELS_DIR, level: 'pro' as EngineContext['level'], output, onProgress: (f) => progress.push(f) };
 }
 
 /** A fixture cropped and/or resized, as an engine input. */
@@ -29,7 +30,7 @@ export async function input(
 }
 
 export async function fromRgb(img: Rgb, format: 'png' | 'jpeg' = 'png'): Promise<EngineImage> {
-  const s = sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), { raw: { width: img.w, height: img.h, channels: 3 } });
+  const s = sharpOf(img);
   return { data: await (format === 'png' ? s.png() : s.jpeg({ quality: 95 })).toBuffer(), width: img.w, height: img.h, format };
 }
 

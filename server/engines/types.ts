@@ -3,7 +3,7 @@
  * Engines are pure functions of (image, params): no database, no HTTP, no global state
  * except memoised model sessions.
  */
-import type { ModuleName, ModuleParams } from '../../src/domain/modules.js';
+import type { ModuleName, ParamsOf } from '../../src/domain/modules.js';
 import type { Level } from '../../src/domain/plans.js';
 
 export type ImageFormat = 'jpeg' | 'png';
@@ -13,6 +13,7 @@ export interface EngineImage {
   data: Buffer;
   width: number;
   height: number;
+  /** the encoding of `data` */
   format: ImageFormat;
 }
 
@@ -23,6 +24,11 @@ export interface EngineContext {
   modelsDir: string;
   /** level of the job's owner (some outputs, like PSD, depend on it) */
   level: Level;
+  /**
+   * How to encode the result: the user's format for a work's last step, PNG (lossless) for the
+   * steps whose result feeds another step, so a workflow loses nothing between steps.
+   */
+  output: ImageFormat;
   /** fraction 0..1 of this step done */
   onProgress(fraction: number): void;
 }
@@ -42,11 +48,12 @@ export interface EngineResult {
   extras?: Record<string, EngineExtra>;
 }
 
-export interface Engine {
-  module: ModuleName;
+/** The engine of module M; it gets M's params fully parsed by the schema (src/domain/modules.ts), never a missing one. */
+export interface Engine<M extends ModuleName = ModuleName> {
+  module: M;
   /** neural (ONNX model) or classical algorithm; the README table states which */
   kind: 'neural' | 'classical';
   /** one line for the README / api-docs */
   describe: string;
-  run(input: EngineImage, params: ModuleParams, ctx: EngineContext): Promise<EngineResult>;
+  run(input: EngineImage, params: ParamsOf<M>, ctx: EngineContext): Promise<EngineResult>;
 }

@@ -42,8 +42,19 @@ interface Pending {
   reject(err: JobFailure): void;
 }
 
+/** What the pool needs of a processing slot: a worker thread, or a slot process (slotProcess.ts). */
+export interface SlotHandle {
+  postMessage(msg: ToWorker): void;
+  terminate(): Promise<number>;
+  ref(): void;
+  unref(): void;
+  on(event: 'message', listener: (m: FromWorker) => void): this;
+  on(event: 'error', listener: (err: Error) => void): this;
+  on(event: 'exit', listener: (code: number) => void): this;
+}
+
 interface Slot {
-  worker: Worker;
+  worker: SlotHandle;
   ready: boolean;
   dead: boolean;
   current: Pending | null;
@@ -53,7 +64,8 @@ interface Slot {
 /** After this many threads in a row die before becoming ready, works fail at once instead of waiting. */
 const BOOT_FAILURES_BROKEN = 3;
 
-function spawnProcessWorker(): Worker {
+/** A worker thread running processWorker.ts: a pool slot by itself, or the thread inside a slot process. */
+export function spawnProcessingThread(): Worker {
   const here = fileURLToPath(import.meta.url);
   if (!here.endsWith('.ts')) return new Worker(new URL('./processWorker.js', import.meta.url));
   // Node 20 ignores `--import tsx` in a worker's execArgv, so the worker registers tsx itself.
@@ -76,7 +88,7 @@ export class WorkerPool {
     private readonly size: number,
     private readonly timeoutMs: number,
     private readonly log: PoolLogger,
-    private readonly spawn: () => Worker = spawnProcessWorker,
+    private readonly spawn: () => SlotHandle = spawnProcessingThread,
   ) {}
 
   private slotsSpawned = false;
@@ -121,7 +133,7 @@ export class WorkerPool {
   }
 
   private addSlot(): void {
-    let worker: Worker;
+    let worker: SlotHandle;
     try {
       worker = this.spawn();
     } catch (err) {
@@ -192,7 +204,7 @@ export class WorkerPool {
   }
 
   /** Terminates a slot; ref'd first so that awaiting its exit keeps the process alive until it is gone. */
-  private end(worker: Worker): Promise<unknown> {
+  private end(worker: SlotHandle): Promise<unknown> {
     worker.ref();
     return worker.terminate().catch(() => undefined);
   }

@@ -1,16 +1,18 @@
 /**
- * Processing worker thread: runs one work at a time. Loads the working image, runs each step's
- * engine in order (each step's output feeds the next) and posts progress and the result back.
+ * Processing worker thread: runs one work at a time. Loads the working image, runs its steps
+ * (steps.ts) and posts progress and the result back.
  * It holds no database or HTTP: the main thread stores results and decides about failures.
  */
 import fsp from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { engineFor } from '../engines/registry.js';
-import type { EngineExtra, EngineImage } from '../engines/types.js';
+import { assertAllEngines } from '../engines/registry.js';
 import type { FromWorker, RunTask, TaskOutput, ToWorker } from './protocol.js';
+import { runSteps } from './steps.js';
 
 const port = parentPort;
 if (!port) throw new Error('processWorker must run in a worker thread');
+// A slot missing an engine never reports ready: the pool sees it fail to start.
+assertAllEngines();
 
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
 
@@ -22,33 +24,25 @@ function own(buf: Uint8Array): Uint8Array {
 }
 
 async function run(task: RunTask): Promise<{ output: TaskOutput; transfer: ArrayBuffer[] }> {
-  let image: EngineImage = { data: await fsp.readFile(task.inputPath), width: task.width, height: task.height, format: task.format };
-  const extras: Record<string, EngineExtra> = {};
-  for (let index = 0; index < task.steps.length; index++) {
-    const step = task.steps[index]!;
-    const engine = engineFor(step.module);
-    if (!engine) throw new Error(`no engine for module ${step.module}`);
-    post({ type: 'step', id: task.id, index });
-    const result = await engine.run(image, step.params, {
-      threads: task.threads,
-      modelsDir: task.modelsDir,
-      level: task.level,
-      onProgress: (fraction) => {
-        if (Number.isFinite(fraction)) post({ type: 'progress', id: task.id, index, fraction: Math.min(1, Math.max(0, fraction)) });
-      },
-    });
-    Object.assign(extras, result.extras ?? {});
-    image = { data: result.data, width: result.width, height: result.height, format: result.format };
-  }
-  const data = own(image.data);
+  const input = { data: await fsp.readFile(task.inputPath), width: task.width, height: task.height, format: task.format };
+  const result = await runSteps(input, task.steps, {
+    threads: task.threads,
+    modelsDir: task.modelsDir,
+    level: task.level,
+    onStep: (index) => post({ type: 'step', id: task.id, index }),
+    onProgress: (index, fraction) => {
+      if (Number.isFinite(fraction)) post({ type: 'progress', id: task.id, index, fraction: Math.min(1, Math.max(0, fraction)) });
+    },
+  });
+  const data = own(result.data);
   const transfer = [data.buffer as ArrayBuffer];
   const outExtras: TaskOutput['extras'] = {};
-  for (const [name, extra] of Object.entries(extras)) {
+  for (const [name, extra] of Object.entries(result.extras ?? {})) {
     const bytes = own(extra.data);
     outExtras[name] = { data: bytes, format: extra.format };
     transfer.push(bytes.buffer as ArrayBuffer);
   }
-  return { output: { data, format: image.format, width: image.width, height: image.height, extras: outExtras }, transfer };
+  return { output: { data, format: result.format, width: result.width, height: result.height, extras: outExtras }, transfer };
 }
 
 port.on('message', (msg: ToWorker) => {

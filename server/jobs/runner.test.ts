@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { CODE } from '../../src/domain/codes.js';
-import { missingEngines } from '../engines/registry.js';
 import { bigJpeg, fixture, guest, ledger, processingKit, storeUpload, waitForEnd, type ProcessingKit } from './testing.js';
 import { createTestDatabase, detectScaleout } from '../testing/modes.js';
 import { LEASE_STALE_MS } from './runner.js';
@@ -110,15 +109,16 @@ describe('job runner', () => {
     expect((await ledger(k, trans_id)).map((r) => r.kind)).toEqual(['compress_charge', 'compress_refund']);
   });
 
-  const missing = missingEngines().filter((m) => m !== 'enlarge' && m !== 'matting' && m !== 'colorize_pro');
-  it.skipIf(!missing.length)('refuses a module without an engine before charging', async () => {
+  it('refuses an unknown module or params outside the schema before charging or queueing', async () => {
     const k = await kit();
     const p = await guest(k);
     const uid = await storeUpload(k, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
-    const err = (await k.jobs.transform(p, { uid, jconfig: JSON.stringify({ job: missing[0] }) }).catch((e) => e)) as { code: number; message: string };
-    expect(err.code).toBe(CODE.PARAM_ERROR);
-    expect(err.message).toMatch(/not available/);
+    for (const jconfig of [{ job: 'nope' }, { job: 'sharpen', config: { module: 'sharpen', module_params: { sharpness: 101 } } }]) {
+      const err = (await k.jobs.transform(p, { uid, jconfig: JSON.stringify(jconfig) }).catch((e) => e)) as { code: number };
+      expect(err.code).toBe(CODE.PARAM_ERROR);
+    }
     expect(await k.deps.db.selectFrom('credit_ledger').selectAll().execute()).toEqual([]);
+    expect(await k.deps.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
   });
 
   it('answers a foreign uid and trans_id like missing ones', async () => {

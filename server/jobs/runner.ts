@@ -10,14 +10,13 @@
  */
 import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
-import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Step } from '../../src/domain/modules.js';
 import type { Level } from '../../src/domain/plans.js';
 import type { Config } from '../config.js';
 import type { BlobStore } from '../repositories/blobStore.js';
 import type { Database, Job } from '../repositories/schema.js';
-import { JobFailure, WorkerPool, type PoolLogger } from './pool.js';
+import { JobFailure, WorkerPool, type PoolLogger, type SlotHandle } from './pool.js';
 import type { TaskOutput } from './protocol.js';
 import type { JobQueue } from './queue.js';
 import { claim, failOrphan, failedWithoutRefund, findJob, findUpload, heartbeat, markFailed, markFinished, orphanedJobs, requeue, writeProgress } from './repository.js';
@@ -39,8 +38,8 @@ export interface RunnerDeps {
   levelOf(accountId: number): Promise<Level>;
   /** with `within`, inside the caller's transaction */
   refund(transId: string, within?: Db): Promise<boolean>;
-  /** how a processing slot is started (default: a worker thread; scale-out workers use a sandbox process) */
-  spawnWorker?: () => Worker;
+  /** how a processing slot is started (default: a worker thread; JobService uses a slot process) */
+  spawnWorker?: () => SlotHandle;
 }
 
 export class JobRunner {

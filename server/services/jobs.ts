@@ -14,7 +14,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import { createJobQueue } from '../jobs/queues.js';
 import { countActive, findOwnedJob, findUpload, findReadyUpload, historyPage, queuePosition, setThumbsup } from '../jobs/repository.js';
 import { JobRunner } from '../jobs/runner.js';
-import { spawnSandboxedWorker } from '../jobs/bullmqSandbox.js';
+import { spawnSlotProcess } from '../jobs/slotProcess.js';
 import { serverLogger } from '../jobs/log.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
@@ -90,7 +90,7 @@ export class JobService {
       refund,
       // One process per processing slot: the time-limit kill of a work inside native engine code
       // (onnxruntime) must end that process, not abort the server (a terminated thread does).
-      spawnWorker: spawnSandboxedWorker,
+      spawnWorker: spawnSlotProcess,
     });
   }
 

@@ -29,11 +29,12 @@ export type ParamSpec =
 
 export type ParamsSchema = Readonly<Record<string, ParamSpec>>;
 
-const pct = (d: number): ParamSpec => ({ kind: 'int', min: 0, max: 100, default: d });
-const bool = (d = false): ParamSpec => ({ kind: 'bool', default: d });
-const model = (value: string): ParamSpec => ({ kind: 'const', value });
+const pct = (d: number) => ({ kind: 'int', min: 0, max: 100, default: d }) as const;
+const bool = (d = false) => ({ kind: 'bool', default: d }) as const;
+const model = <V extends string>(value: V) => ({ kind: 'const', value }) as const;
 
-export const MODULE_PARAMS: Readonly<Record<ModuleName, ParamsSchema>> = {
+// Literal types kept, so each module's parsed params have a type of their own (ParamsOf).
+const SCHEMAS = {
   enlarge: {
     model_name: model('EnlargeStable'),
     autoparams: bool(),
@@ -74,7 +75,24 @@ export const MODULE_PARAMS: Readonly<Record<ModuleName, ParamsSchema>> = {
   face_enhancer: { model_name: model('FaceEnhancerStable') },
   perfect: { model_name: model('perfect_2k') },
   compress: { quality: { kind: 'int', min: 1, max: 100, default: DEFAULT_COMPRESS_QUALITY } },
-};
+} as const satisfies Record<ModuleName, ParamsSchema>;
+
+export const MODULE_PARAMS: Readonly<Record<ModuleName, ParamsSchema>> = SCHEMAS;
+
+type ValueOf<S> = S extends { kind: 'int' }
+  ? number
+  : S extends { kind: 'bool' }
+    ? boolean
+    : S extends { kind: 'enum'; values: readonly (infer V)[] }
+      ? V
+      : S extends { kind: 'const'; value: infer V }
+        ? V
+        : never;
+
+/** The params of module M after parseParams: every key present, typed by its spec. */
+export type ParamsOf<M extends ModuleName> = M extends ModuleName
+  ? { -readonly [K in keyof (typeof SCHEMAS)[M]]: ValueOf<(typeof SCHEMAS)[M][K]> }
+  : never;
 
 /** Only these may be a workflow's last step, and nothing may follow them (spec §4, §5). */
 export const LAST_STEP_ONLY: readonly ModuleName[] = ['enlarge', 'matting'];
@@ -86,10 +104,10 @@ export function isModuleName(v: unknown): v is ModuleName {
   return typeof v === 'string' && (MODULES as readonly string[]).includes(v);
 }
 
-export function defaultParams(module: ModuleName): ModuleParams {
+export function defaultParams<M extends ModuleName>(module: M): ParamsOf<M> & ModuleParams {
   const out: ModuleParams = {};
   for (const [k, s] of Object.entries(MODULE_PARAMS[module])) out[k] = s.kind === 'const' ? s.value : s.default;
-  return out;
+  return out as ParamsOf<M> & ModuleParams;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -117,20 +135,20 @@ function coerce(spec: ParamSpec, raw: unknown): Result<ParamValue> {
 }
 
 /** Validates module params: unknown keys are refused, missing keys take the spec default. */
-export function parseParams(module: ModuleName, raw: unknown): Result<ModuleParams> {
+export function parseParams<M extends ModuleName>(module: M, raw: unknown): Result<ParamsOf<M> & ModuleParams> {
   if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw)))
     return { ok: false, error: 'module_params must be an object' };
   const input = (raw ?? {}) as Record<string, unknown>;
   const schema = MODULE_PARAMS[module];
   for (const key of Object.keys(input)) if (!(key in schema)) return { ok: false, error: `unknown param ${key}` };
-  const out = defaultParams(module);
+  const out: ModuleParams = defaultParams(module);
   for (const [key, spec] of Object.entries(schema)) {
     if (input[key] === undefined) continue;
     const r = coerce(spec, input[key]);
     if (!r.ok) return { ok: false, error: `${module}.${key} ${r.error}` };
     out[key] = r.value;
   }
-  return { ok: true, value: out };
+  return { ok: true, value: out as ParamsOf<M> & ModuleParams };
 }
 
 export interface Step {

@@ -1,20 +1,22 @@
 /**
- * Processing slots as child processes (scale-out workers): a Worker-shaped handle around a forked
- * bullmqSandboxChild, so the runner's WorkerPool uses it unchanged and its 5-minute kill
- * (`terminate()`) is a SIGKILL of the work's own process.
+ * A processing slot as a child process (every mode: JobService uses it for all slots): a
+ * SlotHandle around a forked slotProcessChild, so the WorkerPool drives it like a worker thread
+ * and its time-limit kill (`terminate()`) is a SIGKILL of the work's own process — native engine
+ * code (onnxruntime) included, and never the server's.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
+import type { SlotHandle } from './pool.js';
+import type { ToWorker } from './protocol.js';
 
-class SandboxProcess extends EventEmitter {
+class SlotProcess extends EventEmitter implements SlotHandle {
   private readonly child: ChildProcess;
   private exited: Promise<number>;
 
   constructor() {
     super();
-    const entry = fileURLToPath(new URL(`./bullmqSandboxChild${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+    const entry = fileURLToPath(new URL(`./slotProcessChild${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
     this.child = fork(entry, [], {
       execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [],
       // structured clone over IPC, so result bytes arrive as Uint8Array
@@ -31,9 +33,9 @@ class SandboxProcess extends EventEmitter {
     return this.child.pid;
   }
 
-  postMessage(msg: unknown): void {
-    if (!this.child.connected) throw new Error('processing sandbox is gone');
-    this.child.send(msg as never);
+  postMessage(msg: ToWorker): void {
+    if (!this.child.connected) throw new Error('processing slot process is gone');
+    this.child.send(msg);
   }
 
   terminate(): Promise<number> {
@@ -41,20 +43,18 @@ class SandboxProcess extends EventEmitter {
     return this.exited;
   }
 
-  unref(): this {
+  unref(): void {
     this.child.unref();
     this.child.channel?.unref();
-    return this;
   }
 
-  ref(): this {
+  ref(): void {
     this.child.ref();
     this.child.channel?.ref();
-    return this;
   }
 }
 
-/** A WorkerPool spawn function: one sandbox process per processing slot. */
-export function spawnSandboxedWorker(): Worker {
-  return new SandboxProcess() as unknown as Worker;
+/** A WorkerPool spawn function: one child process per processing slot. */
+export function spawnSlotProcess(): SlotHandle {
+  return new SlotProcess();
 }
