@@ -12,8 +12,6 @@ export interface SubscribeInfo {
   level: Level;
   subscribed: boolean;
   expires_at: number | null;
-  /** false when the server has no payment provider (plans are then granted by the operator) */
-  purchasing: boolean;
 }
 
 export class SubscriptionService {
@@ -30,7 +28,6 @@ export class SubscriptionService {
       level: p.level,
       subscribed: isSubscriber(p.level),
       expires_at: p.account.plan_expires_at,
-      purchasing: this.deps.services.payments.info().purchasing,
     };
   }
 
