@@ -8,21 +8,9 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE } from '../../src/domain/codes.js';
-import { loadConfig, type Config } from '../../server/config.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { testModeOverrides } from '../../server/testing/modes.js';
-import { Caller, fixture } from './api-helpers.js';
-
-async function server(overrides: Partial<Config>): Promise<TestServer> {
-  const mode = await testModeOverrides();
-  const srv = await startTestServer({ ...mode.overrides, runJobs: false, ...overrides });
-  const stop = srv.stop.bind(srv);
-  srv.stop = async (opts) => {
-    await stop(opts);
-    await mode.cleanup();
-  };
-  return srv;
-}
+import { loadConfig } from '../../server/config.js';
+import type { TestServer } from '../../server/testing/server.js';
+import { Caller, fixture, startApiServer } from './api-helpers.js';
 
 const post = (srv: TestServer, path: string, body: string, headers: Record<string, string>) =>
   fetch(srv.url + path, { method: 'POST', body, headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: number; msg: string; data: any } }));
@@ -40,7 +28,7 @@ describe('configuration', () => {
 describe('no payment provider (the default)', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await server({ paymentProvider: 'none' });
+    srv = await startApiServer({ paymentProvider: 'none' });
   });
   afterAll(() => srv?.stop());
 
@@ -90,7 +78,7 @@ describe('Stripe', () => {
     });
     await new Promise<void>((r) => replay.listen(0, '127.0.0.1', r));
     const port = (replay.address() as AddressInfo).port;
-    srv = await server({ paymentProvider: 'stripe', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET, stripeApiBase: `http://127.0.0.1:${port}`, publicUrl: PUBLIC_URL, stripePrices: {} });
+    srv = await startApiServer({ paymentProvider: 'stripe', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET, stripeApiBase: `http://127.0.0.1:${port}`, publicUrl: PUBLIC_URL, stripePrices: {} });
   });
   afterAll(async () => {
     await srv?.stop();
