@@ -32,6 +32,11 @@ export class TokenRepository {
     await this.db.deleteFrom('tokens').where('session_hash', '=', sessionHash).where('kind', '=', 'user').execute();
   }
 
+  /** Guest tokens acting for the account go back to their own guest accounts. */
+  async unbindGuests(accountId: number): Promise<void> {
+    await this.db.updateTable('tokens').set({ bound_account_id: null }).where('bound_account_id', '=', accountId).where('kind', '=', 'guest').execute();
+  }
+
   /** Every user token of the account (password change). */
   async deleteUserTokens(accountId: number): Promise<void> {
     await this.db.deleteFrom('tokens').where('account_id', '=', accountId).where('kind', '=', 'user').execute();

@@ -44,7 +44,7 @@ export class SessionService {
     if (!sessionId) return;
     const hash = secretHash(sessionId);
     await this.sessions.delete(hash);
-    await this.deps.services.tokens.revokeForLogout(hash, undefined, null);
+    await this.deps.services.tokens.revokeForLogout(hash, [], null);
   }
 
   /** Every session of the account except `keepHash` (password change). */

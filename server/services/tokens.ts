@@ -118,17 +118,26 @@ export class TokenService {
     return this.issueUserToken(accountId);
   }
 
-  /** Logout: the tokens handed to the session, and the user token the caller presented, stop working. */
-  async revokeForLogout(sessionHash: string | null, presented: string | undefined, accountId: number | null): Promise<void> {
+  /**
+   * Logout: the tokens handed to the session and the user token the caller presented stop working; a
+   * presented guest token bound to the account acts for its guest again (a bound guest token is as
+   * good as a login, and the browser keeps it for years).
+   */
+  async revokeForLogout(sessionHash: string | null, presented: (string | undefined)[], accountId: number | null): Promise<void> {
     if (sessionHash) await this.tokens.deleteForSession(sessionHash);
-    if (!presented || !TOKEN_SHAPE.test(presented)) return;
-    const row = await this.tokens.find(secretHash(presented));
-    if (row?.kind === 'user' && (accountId === null || row.account_id === accountId)) await this.tokens.delete(row.token_hash);
+    for (const t of presented) {
+      if (!t || !TOKEN_SHAPE.test(t)) continue;
+      const row = await this.tokens.find(secretHash(t));
+      if (row?.kind === 'user' && (accountId === null || row.account_id === accountId)) await this.tokens.delete(row.token_hash);
+      if (row?.kind === 'guest' && accountId !== null && row.bound_account_id === accountId) await this.tokens.bindTo(row.token_hash, null);
+    }
   }
 
-  /** Password change: every user token of the account stops working (in the caller's transaction). */
+  /** Password change: every user token of the account stops working and bound guest tokens are unbound (in the caller's transaction). */
   async revokeAll(accountId: number, db: Db = this.deps.db): Promise<void> {
-    await new TokenRepository(db).deleteUserTokens(accountId);
+    const repo = new TokenRepository(db);
+    await repo.deleteUserTokens(accountId);
+    await repo.unbindGuests(accountId);
   }
 
   /**

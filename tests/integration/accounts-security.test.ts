@@ -111,17 +111,20 @@ describe('tokens and sessions are stored hashed', () => {
 });
 
 describe('revocation', () => {
-  it('logout ends the session, the user tokens handed to it and the token sent; the guest token keeps working', async () => {
+  it('logout ends the session, the user tokens handed to it and the token sent; the guest token sent is unbound and keeps working', async () => {
     const u = await Caller.user(srv, 'logout@example.com');
     const g = await Caller.guest(srv);
     const nonce = (await u.get('/site-ajax/nonce', {}, false)).body.data.nonce;
     const fromAjax = (await u.form('/site-ajax', { action: 'get_user_token', nonce, pid: '1' }, false)).body.data.user_token as string;
     const elsewhere = await Caller.user(srv, 'logout-other@example.com');
     expect(await licenseStatus(fromAjax)).toBe(200);
+    // Bound, then the browser logs out without unbinding first: the guest token sent along is unbound.
     expect((await u.form('/api/v2/bind_token', { token: u.token, guest_token_v2: g.token }, false)).body.code).toBe(200);
-    expect((await u.form('/api/v2/unbind_token', { token: u.token, guest_token_v2: g.token }, false)).body.code).toBe(200);
+    expect((await new Caller(srv).form('/api/v2/license', { guest_token_v2: g.token }, false)).body.data.user_id).toBe(u.accountId);
     const sid = u.cookies.get('pixmill_session')!;
+    u.cookies.set('guest_token', g.token);
     expect((await u.form('/api/account/logout', {})).body.code).toBe(200);
+    expect((await new Caller(srv).form('/api/v2/license', { guest_token_v2: g.token }, false)).body.data.user_level).toBe('guest');
     expect(await licenseStatus(u.token)).toBe(401);
     expect(await licenseStatus(fromAjax)).toBe(401);
     expect(await meStatus(sid)).toBe(401);
@@ -130,11 +133,13 @@ describe('revocation', () => {
     expect(await licenseStatus(elsewhere.token)).toBe(200);
   });
 
-  it('a password change ends every other session and user token of the account; the caller gets new ones', async () => {
+  it('a password change ends every other session and user token of the account and unbinds its guest tokens; the caller gets new ones', async () => {
     const a = await Caller.user(srv, 'pwchange@example.com');
     const b = new Caller(srv);
     const bLogin = await b.form('/api/account/login', { email: 'pwchange@example.com', password: PW }, false);
     const loose = await srv.ctx.services.tokens.issueUserToken(a.accountId);
+    const g = await Caller.guest(srv);
+    expect((await a.form('/api/v2/bind_token', { token: a.token, guest_token_v2: g.token }, false)).body.code).toBe(200);
     const aSid = a.cookies.get('pixmill_session')!;
     const r = await a.form('/api/account/password', { old_password: PW, password: 'newPassw0rd', confirm_password: 'newPassw0rd' }, false);
     expect(r.body.code).toBe(200);
@@ -145,6 +150,8 @@ describe('revocation', () => {
     expect(a.cookies.get('pixmill_session')).not.toBe(aSid);
     expect((await a.get('/api/account/me', {}, false)).body.data.email).toBe('pwchange@example.com');
     expect(await licenseStatus(fresh)).toBe(200);
+    // A guest token bound to the account acts for its guest again.
+    expect((await new Caller(srv).form('/api/v2/license', { guest_token_v2: g.token }, false)).body.data.user_level).toBe('guest');
   });
 });
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../../services/sessions.js';
 import type { LoggedIn } from '../../services/accounts.js';
 import { ok } from '../envelope.js';
-import { bodyOf, fieldsOf } from '../params.js';
+import { bodyOf, fieldsOf, str } from '../params.js';
 import { unauthorized } from '../../errors.js';
 import { principalOf, tokenOf } from '../auth.js';
 import type { Account } from '../../repositories/schema.js';
@@ -39,13 +39,13 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return loggedIn(req, reply, await accounts.login({ email: b.email, password: b.password }, sessionIdOf(req)));
   });
 
-  /** Ends the session, the user tokens handed to it and the user token sent with the call. */
+  /** Ends the session, the user tokens handed to it and the user token sent; unbinds the guest token sent. */
   app.post('/api/account/logout', async (req, reply) => {
     const sid = sessionIdOf(req);
     const account = await sessions.account(sid);
     await sessions.end(sid);
-    const presented = tokenOf(req, ['user_token', 'token']);
-    if (account) await tokens.revokeForLogout(null, presented, account.id);
+    // Without a session the user token sent is still ended: holding it is what logging out needs.
+    await tokens.revokeForLogout(null, [tokenOf(req, ['user_token', 'token']), str(bodyOf(req).guest_token_v2) ?? req.cookies?.guest_token], account?.id ?? null);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok(null);
   });
