@@ -16,7 +16,7 @@ import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';
 import type { Config } from '../config.js';
 import type { Deps } from './index.js';
-import { LocalProvider, MINOR, toMinor, WebhookSignatureError, type PaymentEvent, type PaymentProvider } from './paymentProviders.js';
+import { LocalProvider, MINOR, toMinor, WebhookSignatureError, type OpenedCheckout, type PaymentEvent, type PaymentProvider } from './paymentProviders.js';
 import { CURRENCIES, isCurrency, isLanguage, type Currency } from './profile.js';
 import { StripeProvider } from './stripeProvider.js';
 import type { Principal } from './tokens.js';
@@ -26,6 +26,7 @@ export type { CheckoutView };
 /** The refusal when the server has no payment provider (the pricing page shows it too). */
 export const PURCHASING_DISABLED_TEXT = 'Purchasing is not configured on this server.';
 export const PURCHASING_DISABLED_ERROR = 'purchasing_disabled';
+export const PROVIDER_FAILED_TEXT = 'The payment provider could not open a checkout. Please try again later.';
 const purchasingDisabled = () => new ApiError(CODE.PARAM_ERROR, PURCHASING_DISABLED_TEXT, 200, { error: PURCHASING_DISABLED_ERROR });
 
 /** Spec §9: USD for en and ja, EUR for de and fr; JPY only when chosen. */
@@ -95,7 +96,14 @@ export class PaymentService {
     const amountMinor = toMinor(product.price[currency], currency);
     const short = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 64) : null);
     await this.payments.insertCheckout({ id, account_id: p.accountId, provider: provider.name, product_id: product.id, level: product.level, amount_minor: amountMinor, currency, status: 'open', source: short(input.source), medium: short(input.medium), created_at: Date.now(), paid_at: null });
-    const opened = await provider.open({ checkoutId: id, accountId: p.accountId, product, currency, amountMinor, email: p.account.email, locale });
+    let opened: OpenedCheckout;
+    try {
+      opened = await provider.open({ checkoutId: id, accountId: p.accountId, product, currency, amountMinor, email: p.account.email, locale });
+    } catch {
+      // The provider refused or could not be reached: the checkout never opened, and the buyer may try again.
+      await this.payments.close(id, 'cancelled', Date.now());
+      throw new ApiError(CODE.PARAM_ERROR, PROVIDER_FAILED_TEXT, 502, { error: 'provider_failed' });
+    }
     await this.payments.setProviderSession(id, opened.ref, opened.url);
     return this.checkout(p, id);
   }

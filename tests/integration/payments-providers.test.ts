@@ -72,6 +72,11 @@ describe('Stripe', () => {
         const form = new URLSearchParams(raw);
         seen.push({ method: req.method!, path: req.url!, auth: String(req.headers.authorization), idempotency: String(req.headers['idempotency-key']), form });
         const checkoutId = form.get('client_reference_id') ?? '';
+        if (form.get('customer_email')?.startsWith('declined')) {
+          // Stripe's error shape for a refused request (no retry: a 4xx).
+          res.writeHead(400, { 'content-type': 'application/json', 'request-id': 'req_declined' });
+          return void res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'parameter_invalid_empty', message: 'Refused by the test', param: 'line_items' } }));
+        }
         res.writeHead(recorded.response.status, recorded.response.headers);
         res.end(fill(JSON.stringify(recorded.response.body), checkoutId));
       });
@@ -106,6 +111,15 @@ describe('Stripe', () => {
     expect((await buyer.get('/api/payments/config', {}, false)).body.data).toEqual({ purchasing: true, provider: 'stripe' });
     // The built-in free provider is not reachable when Stripe is configured.
     expect((await buyer.form('/api/payments/local/pay', { id: checkoutId })).status).toBe(404);
+  });
+
+  it('a checkout Stripe refuses answers a clear error and leaves no open checkout', async () => {
+    const d = await Caller.user(srv, 'declined@example.com');
+    const r = await d.form('/api/payments/checkout', { product_id: '606836' });
+    expect(r.status).toBe(502);
+    expect(r.body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'The payment provider could not open a checkout. Please try again later.', data: { error: 'provider_failed' } });
+    const rows = await srv.ctx.db.selectFrom('payment_checkouts').select('status').where('account_id', '=', d.accountId).execute();
+    expect(rows).toEqual([{ status: 'cancelled' }]);
   });
 
   const completed = () => fill(fixture('stripe/event-checkout-session-completed.json').toString('utf8'), checkoutId);
