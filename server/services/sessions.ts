@@ -8,7 +8,7 @@ import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
 import { SessionRepository } from '../repositories/sessionRepository.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
-import { secretHash, slideExpiry, USER_TOKEN_TTL_MS } from './tokens.js';
+import { keepAlive, secretHash, USER_TOKEN_TTL_MS } from './tokens.js';
 import type { Deps } from './index.js';
 
 export const SESSION_COOKIE = 'pixmill_session';
@@ -56,14 +56,8 @@ export class SessionService {
   async account(sessionId: string | undefined, now = Date.now()): Promise<Account | null> {
     const hash = this.hashOf(sessionId);
     if (!hash) return null;
-    const s = await this.sessions.find(hash);
+    const s = await keepAlive(await this.sessions.find(hash), SESSION_TTL_MS, now, { drop: () => this.end(sessionId), extend: (at) => this.sessions.setExpiry(hash, at) });
     if (!s) return null;
-    const slid = slideExpiry(s.expires_at, SESSION_TTL_MS, now);
-    if (!slid) {
-      await this.end(sessionId);
-      return null;
-    }
-    if (slid.changed) await this.sessions.setExpiry(hash, slid.expiresAt);
     const a = await this.accounts.byId(s.account_id);
     return a ? this.deps.services.plans.settleExpiry(a) : null;
   }

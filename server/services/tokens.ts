@@ -50,6 +50,18 @@ export function slideExpiry(expiresAt: number, ttl: number, now: number): { expi
   return now - lastRefresh >= TOKEN_REFRESH_MS ? { expiresAt: now + ttl, changed: true } : { expiresAt, changed: false };
 }
 
+/** A stored token or session row: null when missing or expired (then `drop`ped), else the row, its expiry `extend`ed when due. */
+export async function keepAlive<T extends { expires_at: number }>(row: T | undefined, ttl: number, now: number, store: { drop(): Promise<void>; extend(at: number): Promise<void> }): Promise<T | null> {
+  if (!row) return null;
+  const slid = slideExpiry(row.expires_at, ttl, now);
+  if (!slid) {
+    await store.drop();
+    return null;
+  }
+  if (slid.changed) await store.extend(slid.expiresAt);
+  return row;
+}
+
 export class TokenService {
   private readonly tokens: TokenRepository;
   private readonly accounts: AccountRepository;
@@ -89,14 +101,11 @@ export class TokenService {
     if (!token || !TOKEN_SHAPE.test(token)) return null;
     const hash = secretHash(token);
     const row = await this.tokens.find(hash);
-    if (!row) return null;
-    const slid = slideExpiry(row.expires_at, row.kind === 'guest' ? GUEST_TOKEN_TTL_MS : USER_TOKEN_TTL_MS, now);
-    if (!slid) {
-      if (row.kind === 'user') await this.tokens.delete(hash);
-      return null;
-    }
-    if (slid.changed) await this.tokens.setExpiry(hash, slid.expiresAt);
-    return row;
+    // An expired guest token is kept (its guest account and works stay addressable by the operator); a user token goes.
+    return keepAlive(row, row?.kind === 'guest' ? GUEST_TOKEN_TTL_MS : USER_TOKEN_TTL_MS, now, {
+      drop: async () => (row?.kind === 'user' ? this.tokens.delete(hash) : undefined),
+      extend: (at) => this.tokens.setExpiry(hash, at),
+    });
   }
 
   /**
