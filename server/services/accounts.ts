@@ -12,6 +12,7 @@ import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 import type { PlanLevel } from './plans.js';
+import { formError } from './forms.js';
 import { parseSurvey } from './profile.js';
 
 const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -35,11 +36,6 @@ export async function verifyPassword(password: string, stored: string | null): P
   return want.length === key.length && timingSafeEqual(want, key);
 }
 
-/** Form refusals: code 1 with the first field's text; every field's text in data.errors. */
-export function formError(errors: FieldErrors): ApiError {
-  const first = Object.values(errors)[0] ?? ACCOUNT_TEXT.required;
-  return new ApiError(CODE.PARAMETER_ERROR, first, 200, { errors });
-}
 
 const isUnique = (e: unknown) => /unique|duplicate/i.test(String(e));
 

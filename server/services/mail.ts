@@ -3,7 +3,7 @@ import { ACCOUNT_TEXT, emailError, normalizeEmail } from '../../src/domain/accou
 import { CODE } from '../../src/domain/codes.js';
 import { ApiError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
-import { formError } from './accounts.js';
+import { formError } from './forms.js';
 import type { Deps } from './index.js';
 import { sameSignature, serverSignature } from './nonces.js';
 import type { Principal } from './tokens.js';

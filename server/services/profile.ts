@@ -4,7 +4,7 @@ import { LANGUAGES } from '../../src/domain/rules.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';
-import { formError } from './accounts.js';
+import { formError } from './forms.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
