@@ -54,8 +54,8 @@ const days = (raw: string | undefined) => {
 /** Runs one command with an open context; returns what to print. */
 export async function runAdmin(ctx: AppContext, argv: string[]): Promise<unknown> {
   const [cmd, email, ...rest] = argv;
-  const { accounts, credits } = ctx.services;
-  if (cmd === 'expire-due') return { expired: await accounts.expireDue() };
+  const { accounts, plans, credits } = ctx.services;
+  if (cmd === 'expire-due') return { expired: await plans.expireDue() };
   if (!cmd || !email) throw new UsageError(USAGE);
   const found = await accounts.byEmail(email);
   if (!found || found.kind !== 'user') throw new UsageError(`no registered account with the email ${email}`);
@@ -66,12 +66,12 @@ export async function runAdmin(ctx: AppContext, argv: string[]): Promise<unknown
     case 'grant': {
       const level = rest[0];
       if (level !== 'basic' && level !== 'pro') throw new UsageError('grant needs a plan: basic or pro');
-      return summary(ctx, await accounts.grantPlan(id, level, days(rest[1])));
+      return summary(ctx, await plans.grantPlan(id, level, days(rest[1])));
     }
     case 'renew':
-      return summary(ctx, await accounts.renewPlan(id, days(rest[0])));
+      return summary(ctx, await plans.renewPlan(id, days(rest[0])));
     case 'expire':
-      return summary(ctx, await accounts.expirePlan(id));
+      return summary(ctx, await plans.expirePlan(id));
     case 'credits': {
       const n = Number(rest[0]);
       if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new UsageError('credits needs a positive whole number');

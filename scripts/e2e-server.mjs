@@ -9,7 +9,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-e2e-'));
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: path.resolve(import.meta.dirname, '..'),
   stdio: 'inherit',
-  env: { ...process.env, DATA_DIR: dataDir },
+  // The browser tests buy plans through the built-in free provider (never on by default).
+  env: { ...process.env, DATA_DIR: dataDir, PAYMENT_PROVIDER: 'local' },
 });
 const stop = () => child.kill('SIGTERM');
 process.on('SIGTERM', stop);

@@ -31,9 +31,37 @@ export interface Config {
   logLevel: string;
   /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
   allowPrivateUrls: boolean;
+  /** the address users reach the server at, for every absolute URL it writes (payment returns) */
+  publicUrl: string;
+  /** none (default: no purchasing, plans by `npm run admin`), local (tests and demo only: free built-in checkout), stripe */
+  paymentProvider: 'none' | 'local' | 'stripe';
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  /** STRIPE_PRICE_<product id>_<currency>=price_… ; a missing entry is charged from the built-in price list */
+  stripePrices: Record<string, string>;
+  /** STRIPE_API_BASE: another Stripe API address (tests replay recorded answers; stripe-mock) */
+  stripeApiBase: string | undefined;
+}
+
+const PAYMENT_PROVIDERS = ['none', 'local', 'stripe'] as const;
+
+/** STRIPE_PRICE_606838_USD=price_123 → { '606838:USD': 'price_123' } */
+function stripePrices(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    const m = /^STRIPE_PRICE_(\d+)_([A-Z]{3})$/.exec(k);
+    if (m && v) out[`${m[1]}:${m[2]}`] = v;
+  }
+  return out;
 }
 
 const int = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
+
+function paymentProvider(v: string | undefined): Config['paymentProvider'] {
+  if (!v) return 'none';
+  if ((PAYMENT_PROVIDERS as readonly string[]).includes(v)) return v as Config['paymentProvider'];
+  throw new Error(`PAYMENT_PROVIDER must be one of ${PAYMENT_PROVIDERS.join(', ')}`);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const root = path.resolve(import.meta.dirname, '..');
@@ -55,6 +83,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     guestTokenRateLimit: int(env.GUEST_TOKEN_RATE_LIMIT, 30),
     logLevel: env.LOG_LEVEL || 'info',
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
+    paymentProvider: paymentProvider(env.PAYMENT_PROVIDER),
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripePrices: stripePrices(env),
+    stripeApiBase: env.STRIPE_API_BASE || undefined,
   };
   return { ...cfg, ...overrides };
 }

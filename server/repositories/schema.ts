@@ -31,16 +31,22 @@ export interface AccountsTable {
 }
 
 export interface TokensTable {
-  token: string;
+  /** SHA-256 hex of the token (005); the token itself is never stored */
+  token_hash: string;
   kind: 'guest' | 'user';
   account_id: number;
   /** a guest token bound to a logged-in account resolves to that account until unbound */
   bound_account_id: number | null;
   created_at: number;
+  /** sliding idle expiry, ms (005) */
+  expires_at: number;
+  /** the session a user token was handed to; ending the session revokes it (005) */
+  session_hash: string | null;
 }
 
 export interface SessionsTable {
-  id: string;
+  /** SHA-256 hex of the pixmill_session cookie value (005) */
+  id_hash: string;
   account_id: number;
   created_at: number;
   expires_at: number;
@@ -176,6 +182,19 @@ export interface PaymentCheckoutsTable {
   medium: string | null;
   created_at: number;
   paid_at: number | null;
+  /** the provider's own id (Stripe Checkout Session id) and where the browser pays (005) */
+  provider_ref: Generated<string | null>;
+  url: Generated<string | null>;
+}
+
+/** Failed logins per email (005): the per-account lockout that works across API processes. */
+export interface LoginThrottleTable {
+  email: string;
+  failures: Generated<number>;
+  window_start: number;
+  locked_until: Generated<number>;
+  lockouts: Generated<number>;
+  updated_at: number;
 }
 
 /** A verified provider webhook event, applied once (004). */
@@ -204,6 +223,7 @@ export interface Database {
   promotions: PromotionsTable;
   payment_checkouts: PaymentCheckoutsTable;
   payment_events: PaymentEventsTable;
+  login_throttle: LoginThrottleTable;
 }
 
 export type Account = Selectable<AccountsTable>;

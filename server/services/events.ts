@@ -2,6 +2,7 @@
  * Events: the site ajax credit notifications (credit-transform/-upload/-download), analytics reports
  * (spec §7 "report endpoint") and small product events (cart abandon). One row each in `events`.
  */
+import { EventRepository } from '../repositories/eventRepository.js';
 import type { Deps } from './index.js';
 
 /** Analytics events of spec §7; `first_image_process` is the spec's "first-image process". */
@@ -22,7 +23,11 @@ export interface EventRow {
 }
 
 export class EventService {
-  constructor(private readonly deps: Deps) {}
+  private readonly events: EventRepository;
+
+  constructor(deps: Deps) {
+    this.events = new EventRepository(deps.db);
+  }
 
   isReportEvent(v: unknown): v is ReportEvent {
     return typeof v === 'string' && (REPORT_EVENTS as readonly string[]).includes(v);
@@ -32,20 +37,12 @@ export class EventService {
   async record(kind: string, accountId: number | null, payload: Record<string, unknown>): Promise<number> {
     const json = JSON.stringify(payload ?? {});
     if (json.length > EVENT_PAYLOAD_MAX_CHARS) throw new RangeError('event payload too large');
-    const row = await this.deps.db
-      .insertInto('events')
-      .values({ account_id: accountId, kind, payload_json: json, created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return this.events.insert(kind, accountId, json, Date.now());
   }
 
   /** The latest events of an account (newest first), for tests and the admin side. */
   async recent(accountId: number | null, kind?: string, limit = 50): Promise<EventRow[]> {
-    let q = this.deps.db.selectFrom('events').selectAll();
-    q = accountId === null ? q.where('account_id', 'is', null) : q.where('account_id', '=', accountId);
-    if (kind) q = q.where('kind', '=', kind);
-    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.events.recent(accountId, kind, limit);
     return rows.map((r) => ({ id: r.id, account_id: r.account_id, kind: r.kind, payload: JSON.parse(r.payload_json) as Record<string, unknown>, created_at: r.created_at }));
   }
 }

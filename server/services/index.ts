@@ -18,6 +18,12 @@ import { SubscriptionService } from './subscription.js';
 import { AccountService } from './accounts.js';
 import { PromotionService } from './promotions.js';
 import { PaymentService } from './payments.js';
+import { SessionService } from './sessions.js';
+import { PlanService } from './plans.js';
+import { ProfileService } from './profile.js';
+import { NonceService } from './nonces.js';
+import { MailService } from './mail.js';
+import { LoginThrottleService } from './loginThrottle.js';
 
 export interface Deps {
   config: Config;
@@ -39,6 +45,12 @@ export interface Services {
   accounts: AccountService;
   promotions: PromotionService;
   payments: PaymentService;
+  sessions: SessionService;
+  plans: PlanService;
+  profile: ProfileService;
+  nonces: NonceService;
+  mail: MailService;
+  loginThrottle: LoginThrottleService;
 }
 
 export function createServices(base: Omit<Deps, 'services'>): Services {
@@ -56,6 +68,12 @@ export function createServices(base: Omit<Deps, 'services'>): Services {
     accounts: new AccountService(deps),
     promotions: new PromotionService(deps),
     payments: new PaymentService(deps),
+    sessions: new SessionService(deps),
+    plans: new PlanService(deps),
+    profile: new ProfileService(deps),
+    nonces: new NonceService(deps),
+    mail: new MailService(deps),
+    loginThrottle: new LoginThrottleService(deps),
   };
   deps.services = services;
   return services;

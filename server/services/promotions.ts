@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { paramError } from '../errors.js';
+import { PromotionRepository } from '../repositories/promotionRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
@@ -24,41 +25,34 @@ const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 const isUnique = (e: unknown) => /unique|duplicate/i.test(String(e));
 
 export class PromotionService {
-  constructor(private readonly deps: Deps) {}
+  private readonly promotions: PromotionRepository;
+
+  constructor(deps: Deps) {
+    this.promotions = new PromotionRepository(deps.db);
+  }
 
   /** POST /api/v2/common/count_down: the countdown starts once per account and then runs out. */
   async countDown(p: Principal, now = Date.now()): Promise<{ start_at: number; end_at: number; remaining_ms: number }> {
-    const db = this.deps.db;
-    await db
-      .insertInto('promotions')
-      .values({ account_id: p.accountId, kind: 'count_down', key: '', value: String(now), created_at: now })
-      .onConflict((oc) => oc.columns(['account_id', 'kind', 'key']).doNothing())
-      .execute();
-    const row = await db.selectFrom('promotions').select('value').where('account_id', '=', p.accountId).where('kind', '=', 'count_down').executeTakeFirstOrThrow();
-    const start = Number(row.value);
+    await this.promotions.insertOnce(p.accountId, 'count_down', '', String(now), now);
+    const start = Number(await this.promotions.value(p.accountId, 'count_down'));
     const end = start + COUNT_DOWN_MS;
     return { start_at: start, end_at: end, remaining_ms: Math.max(0, end - now) };
   }
 
   /** GET /api/promotion/share/code: the account's stable share code, created on first ask. */
   async shareCode(p: Principal): Promise<{ code: string }> {
-    const db = this.deps.db;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const existing = await db.selectFrom('promotions').select('value').where('account_id', '=', p.accountId).where('kind', '=', 'share_code').executeTakeFirst();
-      if (existing) return { code: existing.value };
-      const bytes = randomBytes(8);
-      const code = Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join('');
-      const clash = await db.selectFrom('promotions').select('id').where('kind', '=', 'share_code').where('value', '=', code).executeTakeFirst();
-      if (clash) continue;
-      try {
-        await db.insertInto('promotions').values({ account_id: p.accountId, kind: 'share_code', key: '', value: code, created_at: Date.now() }).execute();
-      } catch (e) {
+      const existing = await this.promotions.value(p.accountId, 'share_code');
+      if (existing) return { code: existing };
+      const code = Array.from(randomBytes(8), (b) => ALPHABET[b % ALPHABET.length]).join('');
+      if (await this.promotions.ownerOf('share_code', code)) continue;
+      await this.promotions.insertOnce(p.accountId, 'share_code', '', code, Date.now()).catch((e: unknown) => {
         if (!isUnique(e)) throw e;
-      }
+      });
     }
-    const row = await db.selectFrom('promotions').select('value').where('account_id', '=', p.accountId).where('kind', '=', 'share_code').executeTakeFirst();
-    if (!row) throw new Error('could not create a share code');
-    return { code: row.value };
+    const code = await this.promotions.value(p.accountId, 'share_code');
+    if (!code) throw new Error('could not create a share code');
+    return { code };
   }
 
   /** GET /api/promotion/share/bind: records who shared with this account, once per promotion type. */
@@ -66,40 +60,20 @@ export class PromotionService {
     if (typeof type !== 'string' || !(SHARE_TYPES as readonly string[]).includes(type)) throw paramError(PROMOTION_TEXT.unknownType);
     const code = typeof codeRaw === 'string' ? codeRaw.trim().toUpperCase() : '';
     if (!SHARE_CODE.test(code)) throw paramError(PROMOTION_TEXT.badCode);
-    const db = this.deps.db;
-    const owner = await db.selectFrom('promotions').select('account_id').where('kind', '=', 'share_code').where('value', '=', code).executeTakeFirst();
-    if (!owner) throw paramError(PROMOTION_TEXT.badCode);
-    if (owner.account_id === p.accountId) throw paramError(PROMOTION_TEXT.ownCode);
+    const owner = await this.promotions.ownerOf('share_code', code);
+    if (owner === undefined) throw paramError(PROMOTION_TEXT.badCode);
+    if (owner === p.accountId) throw paramError(PROMOTION_TEXT.ownCode);
     const kind = `share_bind:${type}`;
-    const previous = await db.selectFrom('promotions').select('value').where('account_id', '=', p.accountId).where('kind', '=', kind).executeTakeFirst();
-    if (previous && previous.value !== code) throw paramError(PROMOTION_TEXT.alreadyBound);
-    if (!previous) {
-      try {
-        await db.insertInto('promotions').values({ account_id: p.accountId, kind, key: '', value: code, created_at: Date.now() }).execute();
-      } catch (e) {
-        if (!isUnique(e)) throw e;
-        return this.shareBind(p, type, code);
-      }
-    }
-    return { bound: true, type, referrer_id: owner.account_id };
+    // The first code bound wins (the unique row decides between concurrent binds); repeating it is fine.
+    await this.promotions.insertOnce(p.accountId, kind, '', code, Date.now());
+    if ((await this.promotions.value(p.accountId, kind)) !== code) throw paramError(PROMOTION_TEXT.alreadyBound);
+    return { bound: true, type, referrer_id: owner };
   }
 
   /** GET /api/promotion/giveaway/checkin: one check-in per UTC day. */
   async checkin(p: Principal, now = Date.now()): Promise<{ day: string; new_checkin: boolean; days: number }> {
     const day = utcDay(now);
-    const db = this.deps.db;
-    const r = await db
-      .insertInto('promotions')
-      .values({ account_id: p.accountId, kind: 'checkin', key: day, value: '', created_at: now })
-      .onConflict((oc) => oc.columns(['account_id', 'kind', 'key']).doNothing())
-      .executeTakeFirst();
-    const { n } = await db
-      .selectFrom('promotions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', p.accountId)
-      .where('kind', '=', 'checkin')
-      .executeTakeFirstOrThrow();
-    return { day, new_checkin: Number(r.numInsertedOrUpdatedRows ?? 0n) > 0, days: Number(n) };
+    const inserted = await this.promotions.insertOnce(p.accountId, 'checkin', day, '', now);
+    return { day, new_checkin: inserted, days: await this.promotions.count(p.accountId, 'checkin') };
   }
 }
-

@@ -3,6 +3,7 @@ import { PRODUCTS } from '../../src/domain/constants.js';
 import { emailError, normalizeEmail } from '../../src/domain/account.js';
 import { isSubscriber, type Level } from '../../src/domain/plans.js';
 import { paramError } from '../errors.js';
+import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
@@ -14,7 +15,11 @@ export interface SubscribeInfo {
 }
 
 export class SubscriptionService {
-  constructor(private readonly deps: Deps) {}
+  private readonly accounts: AccountRepository;
+
+  constructor(private readonly deps: Deps) {
+    this.accounts = new AccountRepository(deps.db);
+  }
 
   /** GET /api/v2/subscribe_info. */
   info(p: Principal): SubscribeInfo {
@@ -30,7 +35,7 @@ export class SubscriptionService {
   async isSubscribed(email: unknown): Promise<{ subscribed: boolean }> {
     const err = emailError(email);
     if (err) throw paramError(err);
-    const a = await this.deps.db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(String(email))).executeTakeFirst();
+    const a = await this.accounts.byEmail(normalizeEmail(String(email)));
     return { subscribed: !!a && isSubscriber(this.deps.services.license.levelOf(a)) };
   }
 

@@ -1,9 +1,16 @@
-/** Guest and user tokens: creation, resolution to an account, and binding a guest's work to a login. */
-import { randomBytes } from 'node:crypto';
+/**
+ * Guest and user tokens: creation, resolution to an account, expiry and revocation, and binding a
+ * guest's work to a login. Only a token's SHA-256 is stored (tokens are 192-bit random, so a plain
+ * hash is enough): the database holds nothing anyone can call the API with.
+ */
+import { createHash, randomBytes } from 'node:crypto';
 import { PLAN_LIMITS, type Level, type PlanLimits } from '../../src/domain/plans.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { CODE } from '../../src/domain/codes.js';
+import { AccountRepository } from '../repositories/accountRepository.js';
+import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
+import { TokenRepository } from '../repositories/tokenRepository.js';
 import type { Deps } from './index.js';
 
 export interface Principal {
@@ -16,11 +23,53 @@ export interface Principal {
   logged: boolean;
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** Idle lifetimes (sliding): a user token or session lives 30 days after its last use. */
+export const USER_TOKEN_TTL_MS = 30 * DAY_MS;
+/** A guest token lives a year after its last use (the guest's credits cookie lasts 365 days, spec §9). */
+export const GUEST_TOKEN_TTL_MS = 365 * DAY_MS;
+/** A used token's expiry moves forward at most once an hour, so requests don't each write. */
+export const TOKEN_REFRESH_MS = HOUR_MS;
+/** User tokens kept per session: every page load asks for one; older ones beyond this are dropped. */
+export const TOKENS_PER_SESSION = 20;
+
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 const newToken = (prefix: 'g' | 'u') => `${prefix}_${randomBytes(24).toString('base64url')}`;
 
+/** The stored form of a token or session id. */
+export const secretHash = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/**
+ * The sliding-expiry rule shared by tokens and sessions: null when expired, else the new expiry to
+ * store (or the current one when it was refreshed less than TOKEN_REFRESH_MS ago).
+ */
+export function slideExpiry(expiresAt: number, ttl: number, now: number): { expiresAt: number; changed: boolean } | null {
+  if (expiresAt <= now) return null;
+  const lastRefresh = expiresAt - ttl;
+  return now - lastRefresh >= TOKEN_REFRESH_MS ? { expiresAt: now + ttl, changed: true } : { expiresAt, changed: false };
+}
+
+/** A stored token or session row: null when missing or expired (then `drop`ped), else the row, its expiry `extend`ed when due. */
+export async function keepAlive<T extends { expires_at: number }>(row: T | undefined, ttl: number, now: number, store: { drop(): Promise<void>; extend(at: number): Promise<void> }): Promise<T | null> {
+  if (!row) return null;
+  const slid = slideExpiry(row.expires_at, ttl, now);
+  if (!slid) {
+    await store.drop();
+    return null;
+  }
+  if (slid.changed) await store.extend(slid.expiresAt);
+  return row;
+}
+
 export class TokenService {
-  constructor(private readonly deps: Deps) {}
+  private readonly tokens: TokenRepository;
+  private readonly accounts: AccountRepository;
+
+  constructor(private readonly deps: Deps) {
+    this.tokens = new TokenRepository(deps.db);
+    this.accounts = new AccountRepository(deps.db);
+  }
 
   /** POST /api/v2/guest_token: a new guest account with the guest's credits. */
   async createGuest(): Promise<{ token: string; accountId: number }> {
@@ -28,40 +77,76 @@ export class TokenService {
     const token = newToken('g');
     const lim = PLAN_LIMITS.guest;
     const accountId = await this.deps.db.transaction().execute(async (trx) => {
-      const { id } = await trx
-        .insertInto('accounts')
-        .values({ kind: 'guest', pid: 0, max_num: lim.credits, compress_max: lim.compressCredits, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.insertInto('tokens').values({ token, kind: 'guest', account_id: id, bound_account_id: null, created_at: now }).execute();
+      const id = await new AccountRepository(trx).insert({ kind: 'guest', pid: 0, max_num: lim.credits, compress_max: lim.compressCredits, created_at: now, updated_at: now });
+      await new TokenRepository(trx).insert({ token_hash: secretHash(token), kind: 'guest', account_id: id, bound_account_id: null, created_at: now, expires_at: now + GUEST_TOKEN_TTL_MS, session_hash: null });
       return id;
     });
     return { token, accountId };
   }
 
-  /** Any token (guest or user) → the account it acts for. Unknown or malformed → code 6, HTTP 401. */
-  async resolve(token: string | undefined): Promise<Principal> {
-    if (!token || !TOKEN_SHAPE.test(token)) throw unauthorized();
-    const row = await this.deps.db.selectFrom('tokens').selectAll().where('token', '=', token).executeTakeFirst();
+  /** Any live token (guest or user) → the account it acts for. Unknown, malformed or expired → code 6, HTTP 401. */
+  async resolve(token: string | undefined, now = Date.now()): Promise<Principal> {
+    const row = await this.liveRow(token, now);
     if (!row) throw unauthorized();
-    const accountId = row.bound_account_id ?? row.account_id;
-    const found = await this.deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+    const found = await this.accounts.byId(row.bound_account_id ?? row.account_id);
     if (!found) throw unauthorized();
     // A plan past its end date turns into `expired` with no credits here, before any rule reads it.
-    const account = await this.deps.services.accounts.settleExpiry(found);
+    const account = await this.deps.services.plans.settleExpiry(found);
     const license = this.deps.services.license;
-    const level = license.levelOf(account);
-    return { token, accountId, account, level, limits: license.limitsOf(account), logged: account.kind === 'user' };
+    return { token: token!, accountId: account.id, account, level: license.levelOf(account), limits: license.limitsOf(account), logged: account.kind === 'user' };
   }
 
-  /** The user token of a registered account, created on first use (handed out by the site ajax endpoint). */
-  async userTokenFor(accountId: number): Promise<string> {
-    const db = this.deps.db;
-    const existing = await db.selectFrom('tokens').select('token').where('account_id', '=', accountId).where('kind', '=', 'user').executeTakeFirst();
-    if (existing) return existing.token;
+  /** The stored row of a live token, its expiry slid forward; null when unknown or expired (then deleted). */
+  private async liveRow(token: string | undefined, now: number) {
+    if (!token || !TOKEN_SHAPE.test(token)) return null;
+    const hash = secretHash(token);
+    const row = await this.tokens.find(hash);
+    // An expired guest token is kept (its guest account and works stay addressable by the operator); a user token goes.
+    return keepAlive(row, row?.kind === 'guest' ? GUEST_TOKEN_TTL_MS : USER_TOKEN_TTL_MS, now, {
+      drop: async () => (row?.kind === 'user' ? this.tokens.delete(hash) : undefined),
+      extend: (at) => this.tokens.setExpiry(hash, at),
+    });
+  }
+
+  /**
+   * A new user token for a registered account (login, register, site ajax get_user_token). Only its
+   * hash is kept, so an existing token can never be handed out again. `sessionHash` ties it to the
+   * session it was given to: ending that session revokes it.
+   */
+  async issueUserToken(accountId: number, sessionHash: string | null = null, db: Db = this.deps.db): Promise<string> {
     const token = newToken('u');
-    await db.insertInto('tokens').values({ token, kind: 'user', account_id: accountId, bound_account_id: null, created_at: Date.now() }).execute();
+    const now = Date.now();
+    const repo = new TokenRepository(db);
+    await repo.insert({ token_hash: secretHash(token), kind: 'user', account_id: accountId, bound_account_id: null, created_at: now, expires_at: now + USER_TOKEN_TTL_MS, session_hash: sessionHash });
+    if (sessionHash) await repo.trimSession(sessionHash, TOKENS_PER_SESSION);
     return token;
+  }
+
+  /** Kept for callers that only need some valid user token (tests, benches): a new one each call. */
+  userTokenFor(accountId: number): Promise<string> {
+    return this.issueUserToken(accountId);
+  }
+
+  /**
+   * Logout: the tokens handed to the session and the user token the caller presented stop working; a
+   * presented guest token bound to the account acts for its guest again (a bound guest token is as
+   * good as a login, and the browser keeps it for years).
+   */
+  async revokeForLogout(sessionHash: string | null, presented: (string | undefined)[], accountId: number | null): Promise<void> {
+    if (sessionHash) await this.tokens.deleteForSession(sessionHash);
+    for (const t of presented) {
+      if (!t || !TOKEN_SHAPE.test(t)) continue;
+      const row = await this.tokens.find(secretHash(t));
+      if (row?.kind === 'user' && (accountId === null || row.account_id === accountId)) await this.tokens.delete(row.token_hash);
+      if (row?.kind === 'guest' && accountId !== null && row.bound_account_id === accountId) await this.tokens.bindTo(row.token_hash, null);
+    }
+  }
+
+  /** Password change: every user token of the account stops working and bound guest tokens are unbound (in the caller's transaction). */
+  async revokeAll(accountId: number, db: Db = this.deps.db): Promise<void> {
+    const repo = new TokenRepository(db);
+    await repo.deleteUserTokens(accountId);
+    await repo.unbindGuests(accountId);
   }
 
   /**
@@ -72,15 +157,12 @@ export class TokenService {
     const user = await this.resolve(userToken);
     if (!user.logged) throw new ApiError(CODE.PARAM_ERROR, 'token must belong to a logged-in user');
     const guest = await this.guestRow(guestToken);
+    if (guest.account_id === user.accountId) return { moved_uploads: 0, moved_jobs: 0 };
     return this.deps.db.transaction().execute(async (trx) => {
-      const from = guest.account_id;
-      const to = user.accountId;
-      if (from === to) return { moved_uploads: 0, moved_jobs: 0 };
-      const up = await trx.updateTable('uploads').set({ account_id: to }).where('account_id', '=', from).executeTakeFirst();
-      const jobs = await trx.updateTable('jobs').set({ account_id: to }).where('account_id', '=', from).executeTakeFirst();
-      await trx.updateTable('workflows').set({ account_id: to }).where('account_id', '=', from).execute();
-      await trx.updateTable('tokens').set({ bound_account_id: to }).where('token', '=', guest.token).execute();
-      return { moved_uploads: Number(up.numUpdatedRows), moved_jobs: Number(jobs.numUpdatedRows) };
+      const repo = new TokenRepository(trx);
+      const moved = await repo.moveWork(guest.account_id, user.accountId);
+      await repo.bindTo(guest.token_hash, user.accountId);
+      return { moved_uploads: moved.uploads, moved_jobs: moved.jobs };
     });
   }
 
@@ -89,12 +171,12 @@ export class TokenService {
     const user = await this.resolve(userToken);
     const guest = await this.guestRow(guestToken);
     if (guest.bound_account_id !== user.accountId) throw new ApiError(CODE.PARAM_ERROR, 'guest token is not bound to this user');
-    await this.deps.db.updateTable('tokens').set({ bound_account_id: null }).where('token', '=', guest.token).execute();
+    await this.tokens.bindTo(guest.token_hash, null);
   }
 
   private async guestRow(guestToken: string | undefined) {
     if (!guestToken || !TOKEN_SHAPE.test(guestToken)) throw new ApiError(CODE.PARAM_ERROR, 'guest_token_v2 required');
-    const row = await this.deps.db.selectFrom('tokens').selectAll().where('token', '=', guestToken).executeTakeFirst();
+    const row = await this.liveRow(guestToken, Date.now());
     if (!row || row.kind !== 'guest') throw new ApiError(CODE.PARAM_ERROR, 'unknown guest token');
     return row;
   }

@@ -21,7 +21,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-test-'));
   // PIXMILL_TEST_MODE=scaleout: a fresh PostgreSQL database and BullMQ prefix per server (kept across a keepData restart)
   const mode = await testModeOverrides({ dataDir, explicit: overrides });
-  const config = loadConfig(process.env, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: undefined, redisUrl: undefined, ...mode.overrides, ...overrides });
+  // Test servers sell plans through the built-in free "local" provider (PAYMENT_PROVIDER=local) unless a test picks another.
+  const config = loadConfig(process.env, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: undefined, redisUrl: undefined, paymentProvider: 'local', ...mode.overrides, ...overrides });
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -137,6 +137,8 @@ export type { CheckoutView };
 export const createCheckout = (input: { product_id: number; currency: string; locale: string; source?: string; medium?: string }) =>
   call<CheckoutView>(api, { method: 'POST', url: '/api/payments/checkout', data: input });
 export const getCheckout = (id: string) => call<CheckoutView>(api, { method: 'GET', url: '/api/payments/checkout', params: { id } });
+/** Whether this server sells plans (no provider configured → the pricing page says purchasing is off). */
+export const paymentsConfig = () => call<{ purchasing: boolean; provider: string }>(api, { method: 'GET', url: '/api/payments/config' });
 export const payLocal = (id: string) => call<{ applied: boolean; checkout: CheckoutView }>(api, { method: 'POST', url: '/api/payments/local/pay', data: { id } });
 
 export interface ProfileData {

@@ -1,6 +1,6 @@
 /** Pricing: the two products of spec §3 in the language's currency, with the plan limits of spec §6. */
 import { useTranslation } from 'react-i18next';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import * as endpoints from '../api/endpoints.js';
 import { handleError } from '../app/handleError.js';
@@ -23,12 +23,19 @@ export function PricingPage() {
   const free = limitsFor('guest');
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
+  // Without a payment provider the server sells nothing (plans come from the operator): say so, keep the plans on show.
+  const [purchasing, setPurchasing] = useState(true);
+  useEffect(() => {
+    endpoints.paymentsConfig().then((c) => setPurchasing(c.purchasing), () => undefined);
+  }, []);
   // Logged-in users open a checkout for the product, in their language's currency.
   const choose = async (productId: number) => {
     setBusy(true);
     try {
       const c = await endpoints.createCheckout({ product_id: productId, currency, locale: lng, source: source ?? 'pricing', medium: params.get('medium') ?? undefined });
-      navigate(c.url);
+      // A hosted provider page (Stripe) is another site; the built-in checkout is one of ours.
+      if (/^https?:\/\//.test(c.url)) window.location.assign(c.url);
+      else navigate(c.url);
     } catch (e) {
       handleError(e);
     } finally {
@@ -44,6 +51,11 @@ export function PricingPage() {
           {t('pricing.outOfCredits')}
         </p>
       ) : null}
+      {!purchasing && (
+        <p className="notice" role="status" data-testid="purchasing-off">
+          {t('pricing.notConfigured')}
+        </p>
+      )}
       <CurrencyPicker value={currency} onChange={setCurrency} />
       <div className="price-grid">
         <article className="price-card">
@@ -84,7 +96,7 @@ export function PricingPage() {
               {current ? (
                 <p className="muted center">{t('pricing.current')}</p>
               ) : logged ? (
-                <button className="btn btn-primary btn-block" disabled={busy} onClick={() => void choose(p.id)} data-testid={`choose-${p.level}`}>
+                <button className="btn btn-primary btn-block" disabled={busy || !purchasing} onClick={() => void choose(p.id)} data-testid={`choose-${p.level}`}>
                   {t('pricing.choose', { plan: t(`pricing.${p.level}`) })}
                 </button>
               ) : (

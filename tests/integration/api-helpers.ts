@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { testModeOverrides } from '../../server/testing/modes.js';
+import type { Config } from '../../server/config.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -27,9 +28,9 @@ async function answer<T>(r: Response): Promise<Answer<T>> {
  * A test server in the suite's mode (PIXMILL_TEST_MODE=scaleout → its own PostgreSQL database),
  * without the job runner: these tests exercise the data API only.
  */
-export async function startApiServer(): Promise<TestServer> {
+export async function startApiServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const mode = await testModeOverrides();
-  const srv = await startTestServer({ ...mode.overrides, runJobs: false });
+  const srv = await startTestServer({ ...mode.overrides, runJobs: false, ...overrides });
   const stop = srv.stop.bind(srv);
   srv.stop = async (opts) => {
     await stop(opts);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
-import { signPayload } from '../../server/services/payments.js';
+import { signPayload } from '../../server/services/paymentProviders.js';
 import type { TestServer } from '../../server/testing/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
 

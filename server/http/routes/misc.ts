@@ -4,12 +4,12 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../services/tokens.js';
 import { principalOf, tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
-import { fieldsOf, type Fields } from '../params.js';
+import { fieldsOf, str, type Fields } from '../params.js';
 import { paramError, unauthorized } from '../../errors.js';
 
 
 export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { accounts, promotions, events } = ctx.services;
+  const { profile, mail, promotions, events } = ctx.services;
 
   /** The caller if a valid token came with the request; null for anonymous calls. */
   const optionalPrincipal = (req: FastifyRequest): Promise<Principal | null> => {
@@ -19,34 +19,38 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.post('/api/v2/user_info/update', async (req) => {
     const q = (await fieldsOf(req));
-    return ok(await accounts.updateUserInfo(await principalOf(req, ctx), { locale: q.locale, currency: q.currency, first_name: q.first_name, last_name: q.last_name }));
+    return ok(await profile.updateUserInfo(await principalOf(req, ctx), { locale: q.locale, currency: q.currency, first_name: q.first_name, last_name: q.last_name }));
   });
 
   app.post('/api/v2/profile/set', async (req) => {
     const p = await principalOf(req, ctx);
     if (!p.logged) throw unauthorized();
     const q = (await fieldsOf(req));
-    const a = await accounts.setProfile(p.accountId, { first_name: q.first_name, last_name: q.last_name, occupation: q.occupation, occupation_other: q.occupation_other });
+    const a = await profile.setProfile(p.accountId, { first_name: q.first_name, last_name: q.last_name, occupation: q.occupation, occupation_other: q.occupation_other });
     return ok({ first_name: a.first_name, last_name: a.last_name, occupation: a.occupation, occupation_other: a.occupation_other });
   });
 
   app.post('/api/mail/unsubscribe', async (req) => {
     const q = (await fieldsOf(req));
-    return ok(await accounts.unsubscribe(q.email, q.sig, await optionalPrincipal(req)));
+    return ok(await mail.unsubscribe(q.email, q.sig, await optionalPrincipal(req)));
   });
 
-  app.post('/api/v2/common/email_status', async (req) => ok(await accounts.emailStatus((await fieldsOf(req)).email)));
+  app.post('/api/v2/common/email_status', async (req) => ok(await mail.emailStatus((await fieldsOf(req)).email)));
 
   app.post('/api/v2/common/count_down', async (req) => ok(await promotions.countDown(await principalOf(req, ctx))));
 
   app.get('/api/promotion/share/code', async (req) => ok(await promotions.shareCode(await principalOf(req, ctx))));
 
+  // Spec §7 names GET for these two, and they record something: a GET changes state only with the token
+  // in the query (or body) — a cookie alone, which a cross-site link or <img> would carry, is refused.
+  const explicitPrincipal = (q: Fields) => ctx.services.tokens.resolve(str(q.user_token) ?? str(q.guest_token_v2) ?? str(q.token));
+
   app.get('/api/promotion/share/bind', async (req) => {
-    const q = (await fieldsOf(req));
-    return ok(await promotions.shareBind(await principalOf(req, ctx), q.type, q.code));
+    const q = await fieldsOf(req);
+    return ok(await promotions.shareBind(await explicitPrincipal(q), q.type, q.code));
   });
 
-  app.get('/api/promotion/giveaway/checkin', async (req) => ok(await promotions.checkin(await principalOf(req, ctx))));
+  app.get('/api/promotion/giveaway/checkin', async (req) => ok(await promotions.checkin(await explicitPrincipal(await fieldsOf(req)))));
 
   /** Analytics: {event, data?} (or `payload`) with an object or its JSON string; anonymous reports are kept too. */
   app.post('/api/report', async (req) => {

@@ -1,13 +1,15 @@
-/** Checkout and payment-provider webhooks (plans of spec §3). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+/** Checkout and payment-provider webhooks (plans of spec §3); the provider is chosen by PAYMENT_PROVIDER. */
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { principalOf } from '../auth.js';
 import { ok } from '../envelope.js';
-import { fieldsOf, type Fields } from '../params.js';
-
+import { fieldsOf } from '../params.js';
 
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const payments = ctx.services.payments;
+
+  /** Public: whether this server sells plans (the pricing page says so when it does not). */
+  app.get('/api/payments/config', async () => ok(payments.info()));
 
   app.post('/api/payments/checkout', async (req) => {
     const q = (await fieldsOf(req));

@@ -22,28 +22,29 @@ const CREDIT_ACTIONS: Record<string, string> = {
 const shortText = (v: unknown, max = 64) => ((typeof v === 'string' || typeof v === 'number') && String(v).length <= max ? String(v) : undefined);
 
 export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { accounts, tokens, events } = ctx.services;
+  const { sessions, nonces, tokens, events } = ctx.services;
 
   /** The caller's account id for an event: the session's, else the token's; null if neither. */
   async function callerAccount(req: FastifyRequest): Promise<number | null> {
-    const a = await accounts.sessionAccount(sessionIdOf(req));
+    const a = await sessions.account(sessionIdOf(req));
     if (a) return a.id;
     const t = tokenOf(req);
     return t ? tokens.resolve(t).then((p) => p.accountId, () => null) : null;
   }
 
-  app.get('/site-ajax/nonce', async (req) => ok({ nonce: accounts.issueNonce(sessionIdOf(req)) }));
+  app.get('/site-ajax/nonce', async (req) => ok({ nonce: nonces.issue(sessionIdOf(req)) }));
 
   app.post('/site-ajax', async (req) => {
     const f = bodyOf(req);
     const action = String(f.action ?? '').replace(/-/g, '_');
     const sid = sessionIdOf(req);
-    if (action === 'nonce') return ok({ nonce: accounts.issueNonce(sid) });
-    if (!accounts.checkNonce(f.nonce, sid)) throw new ApiError(CODE.VALIDATION_INVALID);
+    if (action === 'nonce') return ok({ nonce: nonces.issue(sid) });
+    if (!nonces.check(f.nonce, sid)) throw new ApiError(CODE.VALIDATION_INVALID);
     if (action === 'get_user_token') {
-      const account = await accounts.sessionAccount(sid);
+      // A new token each time (only hashes are stored), tied to the session so logout ends it.
+      const account = await sessions.account(sid);
       if (!account) throw unauthorized();
-      return ok({ user_token: await tokens.userTokenFor(account.id) });
+      return ok({ user_token: await tokens.issueUserToken(account.id, sessions.hashOf(sid)) });
     }
     const kind = CREDIT_ACTIONS[action];
     if (!kind) throw paramError('unknown action');

@@ -1,10 +1,9 @@
 /** Subscription routes of spec §7. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { principalOf, tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
-import { fieldsOf, type Fields } from '../params.js';
-
+import { fieldsOf } from '../params.js';
 
 export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sub = ctx.services.subscription;

@@ -1,0 +1,17 @@
+/** Product and analytics events (table events). */
+import type { Db } from './db.js';
+
+export class EventRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(kind: string, accountId: number | null, payloadJson: string, now: number): Promise<number> {
+    return (await this.db.insertInto('events').values({ account_id: accountId, kind, payload_json: payloadJson, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  recent(accountId: number | null, kind: string | undefined, limit: number) {
+    let q = this.db.selectFrom('events').selectAll();
+    q = accountId === null ? q.where('account_id', 'is', null) : q.where('account_id', '=', accountId);
+    if (kind) q = q.where('kind', '=', kind);
+    return q.orderBy('id', 'desc').limit(limit).execute();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Per-email login lockout, on top of the per-address rate limit: LOGIN_MAX_FAILURES wrong passwords
+ * for one email within LOGIN_WINDOW_MS lock that email, whatever address the attempts come from.
+ * The lock lasts LOGIN_LOCK_MS and doubles with each lockout in a row (capped at LOGIN_LOCK_MAX_MS);
+ * during it every attempt is refused, a right password too. A successful login clears the record.
+ * Stored in the database, so every API process of a scale-out deployment sees the same counts.
+ */
+import { CODE } from '../../src/domain/codes.js';
+import { ApiError } from '../errors.js';
+import { LoginThrottleRepository } from '../repositories/loginThrottleRepository.js';
+import type { Deps } from './index.js';
+
+const MINUTE_MS = 60 * 1000;
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_WINDOW_MS = 15 * MINUTE_MS;
+export const LOGIN_LOCK_MS = 15 * MINUTE_MS;
+export const LOGIN_LOCK_MAX_MS = 24 * 60 * MINUTE_MS;
+/** Records of emails without activity for a day (and no running lock) are forgotten. */
+const IDLE_FORGET_MS = 24 * 60 * MINUTE_MS;
+
+/** An account-form refusal (code 1, text on the email field) with HTTP 429; the client can translate by `data.error`. */
+export const LOGIN_LOCKED_ERROR = 'login_locked';
+export const loginLockedText = (minutes: number) => `Too many failed logins for this email address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+
+/** The lock after `lockouts` earlier lockouts in a row: 15 min, 30, 60, … up to a day. */
+export const lockDuration = (lockouts: number) => Math.min(LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS * 2 ** Math.min(lockouts, 20));
+
+export function loginLocked(retryAfterMs: number): ApiError {
+  const retry_after = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const text = loginLockedText(Math.ceil(retry_after / 60));
+  return new ApiError(CODE.PARAMETER_ERROR, text, 429, { error: LOGIN_LOCKED_ERROR, retry_after, errors: { email: text } });
+}
+
+export class LoginThrottleService {
+  private readonly repo: LoginThrottleRepository;
+
+  constructor(deps: Deps) {
+    this.repo = new LoginThrottleRepository(deps.db);
+  }
+
+  /** Throws the lockout refusal while the email is locked. `email` is normalised. */
+  async check(email: string, now = Date.now()): Promise<void> {
+    const row = await this.repo.find(email);
+    if (row && row.locked_until > now) throw loginLocked(row.locked_until - now);
+  }
+
+  /** A wrong password (or unknown email): counts it, and locks the email at the limit. */
+  async failed(email: string, now = Date.now()): Promise<void> {
+    const row = await this.repo.countFailure(email, now, LOGIN_WINDOW_MS);
+    if (row.failures >= LOGIN_MAX_FAILURES) await this.repo.lock(email, LOGIN_MAX_FAILURES, now + lockDuration(row.lockouts), now);
+    await this.repo.prune(now, IDLE_FORGET_MS);
+  }
+
+  async succeeded(email: string): Promise<void> {
+    await this.repo.clear(email);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Plans of registered accounts (spec §3, §4): putting an account on a plan with its allotment,
+ * buying or renewing a period, expiry (credits 0, the code 10012 path). Every change of totals
+ * writes a ledger row in the same transaction. Callers inside a transaction use the *In methods.
+ */
+import { randomBytes } from 'node:crypto';
+import { CODE } from '../../src/domain/codes.js';
+import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
+import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
+import { ApiError, paramError } from '../errors.js';
+import { AccountRepository } from '../repositories/accountRepository.js';
+import type { Db } from '../repositories/db.js';
+import type { Account } from '../repositories/schema.js';
+import type { Deps } from './index.js';
+
+export type PlanLevel = 'register' | 'basic' | 'pro';
+export const DAY_MS = 24 * 60 * 60 * 1000;
+const grantRef = (what: string, accountId: number, now: number) => `${what}:${accountId}:${now}:${randomBytes(4).toString('hex')}`;
+
+export class PlanService {
+  private readonly accounts: AccountRepository;
+
+  constructor(private readonly deps: Deps) {
+    this.accounts = new AccountRepository(deps.db);
+  }
+
+  private inTransaction(fn: (trx: Db) => Promise<unknown>): Promise<unknown> {
+    return this.deps.db.transaction().execute(fn);
+  }
+
+  private async registered(repo: AccountRepository, accountId: number): Promise<Account> {
+    const a = await repo.byIdOrThrow(accountId);
+    if (a.kind !== 'user') throw new ApiError(CODE.PARAM_ERROR, 'only registered accounts have plans');
+    return a;
+  }
+
+  /**
+   * Puts an account on a plan and grants that plan's credits: credits left become the plan's
+   * allotment (max_num = used_num + credits), recorded as a ledger grant. For operators and tests.
+   */
+  async setPlan(accountId: number, level: PlanLevel, expiresAt: number | null = null): Promise<Account> {
+    await this.inTransaction((trx) => this.setPlanIn(trx, accountId, level, expiresAt));
+    return this.accounts.byIdOrThrow(accountId);
+  }
+
+  /** setPlan inside the caller's transaction (a payment event applies it together with its own row). */
+  async setPlanIn(trx: Db, accountId: number, level: PlanLevel, expiresAt: number | null): Promise<void> {
+    const repo = new AccountRepository(trx);
+    const lim = PLAN_LIMITS[level];
+    const now = Date.now();
+    const a = await this.registered(repo, accountId);
+    await repo.update(accountId, {
+      pid: planIdFor(level),
+      plan_expires_at: expiresAt,
+      is_expired: 0,
+      max_num: a.used_num + lim.credits,
+      compress_max: a.compress_used + lim.compressCredits,
+      updated_at: now,
+    });
+    await repo.ledger(accountId, grantRef(`plan:${level}`, accountId, now), 'grant', lim.credits, now);
+  }
+
+  /**
+   * Grants a paid plan for `days` (a purchase, or an operator's grant). Buying the plan one already
+   * has extends it from its current expiry; another plan starts now.
+   */
+  async grantPlanIn(trx: Db, accountId: number, level: 'basic' | 'pro', days = PLAN_PERIOD_DAYS): Promise<void> {
+    const a = await new AccountRepository(trx).byIdOrThrow(accountId);
+    const now = Date.now();
+    const live = a.pid === planIdFor(level) && !this.deps.services.license.isExpired(a, now) && a.plan_expires_at !== null;
+    const from = live ? Math.max(now, a.plan_expires_at!) : now;
+    await this.setPlanIn(trx, accountId, level, from + days * DAY_MS);
+  }
+
+  async grantPlan(accountId: number, level: 'basic' | 'pro', days = PLAN_PERIOD_DAYS): Promise<Account> {
+    await this.inTransaction((trx) => this.grantPlanIn(trx, accountId, level, days));
+    return this.accounts.byIdOrThrow(accountId);
+  }
+
+  /** Renews the account's paid plan (basic/pro, live or expired) for another period with a fresh allotment. */
+  async renewPlanIn(trx: Db, accountId: number, days = PLAN_PERIOD_DAYS): Promise<void> {
+    const a = await new AccountRepository(trx).byIdOrThrow(accountId);
+    const level = a.pid === planIdFor('pro') ? 'pro' : a.pid === planIdFor('basic') ? 'basic' : null;
+    if (!level) throw paramError('the account has no paid plan to renew');
+    await this.grantPlanIn(trx, accountId, level, days);
+  }
+
+  async renewPlan(accountId: number, days = PLAN_PERIOD_DAYS): Promise<Account> {
+    await this.inTransaction((trx) => this.renewPlanIn(trx, accountId, days));
+    return this.accounts.byIdOrThrow(accountId);
+  }
+
+  /**
+   * Ends the account's plan: level `expired` with no credits left (the code 10012 path of spec §4),
+   * guest-like compress credits. The plan id is kept so a renewal knows which plan it was. Happens once:
+   * a second call (or a concurrent one) finds the account already expired and changes nothing.
+   */
+  async expirePlanIn(trx: Db, accountId: number, now = Date.now()): Promise<boolean> {
+    const repo = new AccountRepository(trx);
+    const a = await this.registered(repo, accountId);
+    const planEnd = a.plan_expires_at !== null && a.plan_expires_at < now ? a.plan_expires_at : now;
+    if (!(await repo.markExpired(accountId, planEnd, PLAN_LIMITS.expired.compressCredits, now))) return false;
+    await repo.ledger(accountId, grantRef('expire', accountId, now), 'expire', creditsLeft(a.max_num, a.used_num), now);
+    return true;
+  }
+
+  async expirePlan(accountId: number): Promise<Account> {
+    await this.inTransaction((trx) => this.expirePlanIn(trx, accountId));
+    return this.accounts.byIdOrThrow(accountId);
+  }
+
+  /**
+   * A plan whose end date has passed becomes `expired` for real (credits 0), so every answer — licence,
+   * transform (10012), point check — agrees. Returns the account as it is now.
+   */
+  async settleExpiry(a: Account, now = Date.now()): Promise<Account> {
+    if (a.kind !== 'user' || a.is_expired === 1 || a.plan_expires_at === null || a.plan_expires_at > now) return a;
+    await this.inTransaction((trx) => this.expirePlanIn(trx, a.id, now));
+    return this.accounts.byIdOrThrow(a.id);
+  }
+
+  /** Every account whose plan end has passed (operator command `expire-due`). */
+  async expireDue(now = Date.now()): Promise<number> {
+    let n = 0;
+    for (const id of await this.accounts.duePlanIds(now)) if (await this.inTransaction((trx) => this.expirePlanIn(trx, id, now))) n++;
+    return n;
+  }
+}

@@ -1,0 +1,91 @@
+/** What a user tells about themselves: profile names and occupation, the survey, language and currency. */
+import { ACCOUNT_TEXT, NAME_MAX, profileErrors, surveyChoices, surveyErrors } from '../../src/domain/account.js';
+import { LANGUAGES } from '../../src/domain/rules.js';
+import { paramError, unauthorized } from '../errors.js';
+import { AccountRepository } from '../repositories/accountRepository.js';
+import type { Account } from '../repositories/schema.js';
+import { formError } from './forms.js';
+import type { Deps } from './index.js';
+import type { Principal } from './tokens.js';
+
+/** Price currencies (spec §3 Products). */
+export const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export const isLanguage = (v: unknown): v is (typeof LANGUAGES)[number] => (LANGUAGES as readonly unknown[]).includes(v);
+export const isCurrency = (v: unknown): v is Currency => (CURRENCIES as readonly unknown[]).includes(v);
+
+export function parseSurvey(raw: string): string[] {
+  try {
+    const v = JSON.parse(raw || '[]') as unknown;
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export class ProfileService {
+  private readonly accounts: AccountRepository;
+
+  constructor(deps: Deps) {
+    this.accounts = new AccountRepository(deps.db);
+  }
+
+  /**
+   * POST /api/v2/survey/set: the occupation survey (one or more occupations, 'other' with its text).
+   * The first answer becomes the profile's occupation when none is set yet.
+   */
+  async setSurvey(accountId: number, f: { occupations?: unknown; occupation_other?: unknown }): Promise<{ survey: string[]; occupation: string; occupation_other: string }> {
+    const errors = surveyErrors(f);
+    if (Object.keys(errors).length) throw formError(errors);
+    const choices = surveyChoices(f.occupations);
+    const a = await this.accounts.byIdOrThrow(accountId);
+    const other = choices.includes('other') ? String(f.occupation_other).trim() : a.occupation_other;
+    const occupation = a.occupation || choices[0]!;
+    await this.accounts.update(accountId, { survey_json: JSON.stringify(choices), occupation, occupation_other: occupation === 'other' ? other : a.occupation_other, updated_at: Date.now() });
+    const b = await this.accounts.byIdOrThrow(accountId);
+    return { survey: parseSurvey(b.survey_json), occupation: b.occupation, occupation_other: b.occupation_other };
+  }
+
+  /** POST /api/v2/profile/set (spec §5: names and occupation required; 'other' needs its free text). */
+  async setProfile(accountId: number, f: { first_name?: unknown; last_name?: unknown; occupation?: unknown; occupation_other?: unknown }): Promise<Account> {
+    const errors = profileErrors(f);
+    if (Object.keys(errors).length) throw formError(errors);
+    await this.accounts.update(accountId, {
+      first_name: String(f.first_name).trim(),
+      last_name: String(f.last_name).trim(),
+      occupation: String(f.occupation),
+      occupation_other: f.occupation === 'other' ? String(f.occupation_other).trim() : '',
+      updated_at: Date.now(),
+    });
+    return this.accounts.byIdOrThrow(accountId);
+  }
+
+  /**
+   * POST /api/v2/user_info/update: locale and currency for anyone; first_name/last_name only for
+   * a logged-in user. Only the fields sent change.
+   */
+  async updateUserInfo(p: Principal, f: { locale?: unknown; currency?: unknown; first_name?: unknown; last_name?: unknown }) {
+    const set: { locale?: string; currency?: string; first_name?: string; last_name?: string } = {};
+    if (f.locale !== undefined) {
+      if (!isLanguage(f.locale)) throw paramError(`locale must be one of ${LANGUAGES.join(', ')}`);
+      set.locale = f.locale;
+    }
+    if (f.currency !== undefined) {
+      if (!isCurrency(f.currency)) throw paramError(`currency must be one of ${CURRENCIES.join(', ')}`);
+      set.currency = f.currency;
+    }
+    for (const k of ['first_name', 'last_name'] as const) {
+      if (f[k] === undefined) continue;
+      if (!p.logged) throw unauthorized();
+      const v = String(f[k]).trim();
+      if (!v) throw formError({ [k]: ACCOUNT_TEXT.required });
+      if (v.length > NAME_MAX) throw formError({ [k]: ACCOUNT_TEXT.nameTooLong });
+      set[k] = v;
+    }
+    if (Object.keys(set).length === 0) throw paramError('nothing to update');
+    await this.accounts.update(p.accountId, { ...set, updated_at: Date.now() });
+    const a = await this.accounts.byIdOrThrow(p.accountId);
+    return { locale: a.locale, currency: a.currency, first_name: a.first_name, last_name: a.last_name };
+  }
+}
