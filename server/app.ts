@@ -13,10 +13,11 @@ import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
 import { PLAN_LIMITS } from '../src/domain/plans.js';
 import type { AppContext } from './context.js';
 import type { TrustProxy } from './config.js';
-import type { ApiError } from './errors.js';
+import { ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
+import { jsonDepthWithin } from './http/params.js';
 import { requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
 import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
 
@@ -62,6 +63,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`);
       socket.destroy(err);
     },
+  });
+
+  // JSON bodies: Fastify's own parser (prototype-poisoning checks kept) behind a depth limit, so no
+  // route's JSON.stringify or recursive walk meets a 100 000-deep body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (!jsonDepthWithin(body as string)) return done(new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.jsonTooDeep, 400), undefined);
+    return parseJson(req, body as string, done);
   });
 
   await registerSecurityHeaders(app);

@@ -106,6 +106,29 @@ export async function readMultipart(req: FastifyRequest): Promise<Multipart> {
   return out;
 }
 
+/** No call nests deeper than a workflow's steps (about 6 levels); past this a JSON body is refused unread. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text nests arrays/objects at most `max` deep, by a scan that never recurses: a
+ * 100 000-deep body must not reach JSON.parse/stringify or any recursive walk (stack overflow → 500).
+ */
+export function jsonDepthWithin(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return false;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return true;
+}
+
 /** A string field (numbers as their text); anything else is absent. */
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 

@@ -17,6 +17,7 @@ export const REQUEST_TEXT = {
   bodyTooLarge: 'Request body is too large',
   badJson: 'Malformed JSON body',
   emptyJson: 'Empty JSON body',
+  jsonTooDeep: 'JSON nested too deeply',
   badContentLength: 'Request body size does not match Content-Length',
   unsupportedType: 'Unsupported content type',
   multipartExpected: 'multipart/form-data expected',

@@ -16,6 +16,7 @@ import { buildApp } from '../../server/app.js';
 import { createContext } from '../../server/bootstrap.js';
 import { loadConfig, parsePublicUrl, parseTrustProxy, type Config } from '../../server/config.js';
 import { maskUrl } from '../../server/http/logging.js';
+import { jsonDepthWithin } from '../../server/http/params.js';
 import { CROSS_SITE_TEXT } from '../../server/http/security.js';
 import { testModeOverrides } from '../../server/testing/modes.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
@@ -315,6 +316,19 @@ describe('malformed requests answer the envelope, never a 500', () => {
     expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json' }, `{"a":"${'x'.repeat(2 * 1024 * 1024)}"}`), 413, 'Request body is too large');
     expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/x-www-form-urlencoded' }, `a=${'x'.repeat(100 * 1024)}`), 413, 'Request body is too large');
     expectRefusal(await send(srv.url, 'POST', '/web_api/v1/upload', { 'content-type': 'application/json' }, '{"file":"AAAA"}'), 200, 'multipart/form-data expected');
+  });
+
+  it('JSON nested deeper than any call needs is refused before it is parsed', async () => {
+    for (const deep of ['['.repeat(50_000) + ']'.repeat(50_000), '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)]) {
+      const r = await send(srv.url, 'POST', '/web_api/v1/transform', { 'content-type': 'application/json' }, `{"user_token":"${token}","uid":"u","jconfig":${deep}}`);
+      expectRefusal(r, 400, 'JSON nested too deeply');
+    }
+    // the deepest real payload (a workflow's steps) is far below the limit
+    const flows = [{ name: 'denoise', config: { module: 'denoise', module_params: { remove_noise: 60 } } }];
+    const ok = await send(srv.url, 'POST', '/api/work_flow/add', { 'content-type': 'application/json' }, JSON.stringify({ user_token: token, name: 'n', flows }));
+    expect(ok.body?.msg).not.toBe('JSON nested too deeply');
+    expect(jsonDepthWithin('{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[","b":"\\"[[[["}', 2)).toBe(true);
+    expect(jsonDepthWithin('[[[]]]', 2)).toBe(false);
   });
 });
 
