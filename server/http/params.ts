@@ -50,11 +50,19 @@ type Part = Awaited<ReturnType<FastifyRequest['parts']> extends AsyncIterable<in
  */
 async function eachPart(req: FastifyRequest, take: (part: Part) => Promise<void>): Promise<void> {
   try {
-    const parts = req.parts(); // pipes the body into the parser now
+    const parts = req.parts()[Symbol.asyncIterator]();
+    // The first next() runs the iterator up to its first wait, which pipes the body into the parser;
+    // the watcher joins in the same tick, before any chunk is delivered.
+    let next = parts.next();
     const closed = watchClosingDelimiter(req);
-    for await (const part of parts) {
-      if (part.type === 'field' && (part as { valueTruncated?: boolean }).valueTruncated) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.fieldTooLong, 413);
+    for (let r = await next; !r.done; r = await next) {
+      const part = r.value;
+      if (part.type === 'field' && (part as { valueTruncated?: boolean }).valueTruncated) {
+        await parts.return?.(undefined);
+        throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.fieldTooLong, 413);
+      }
       await take(part);
+      next = parts.next();
     }
     // busboy ends quietly on a body cut between parts (and on an empty one): such a form is not whole.
     if (!closed()) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.truncated, 400);
