@@ -100,9 +100,10 @@ export function isOwnOrigin(origin: string, req: FastifyRequest, config: Pick<Co
  */
 export function registerCrossSiteCheck(app: FastifyInstance, config: Config): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
-    const path = req.url.split('?', 1)[0]!;
-    if (SAFE_METHODS.has(req.method) && !STATE_CHANGING_GETS.has(path)) return;
-    if (EXEMPT.test(path)) return;
+    // The matched route, not the raw URL: `/api/promotion/share/%62ind` reaches the same handler.
+    const route = req.routeOptions.url ?? req.url.split('?', 1)[0]!;
+    if (SAFE_METHODS.has(req.method) && !STATE_CHANGING_GETS.has(route)) return;
+    if (EXEMPT.test(route)) return;
     if (!CREDENTIAL_COOKIES.test(req.headers.cookie ?? '')) return;
     const origin = req.headers.origin;
     const referer = req.headers.referer;

@@ -439,6 +439,10 @@ describe('cross-site requests with cookies (CSRF)', () => {
       expect((await call(srv, survey, { cookie, referer: `${EVIL}/page` })).status).toBe(403);
       expect((await call(srv, survey, { cookie, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
       expect((await call(srv, survey, { cookie, origin: 'null' })).status).toBe(403);
+      // an encoded path reaches the same handler and gets the same check
+      const bind = calls[4]!;
+      const encoded = await call(srv, { ...bind, path: bind.path.replace('/bind?', '/%62ind?') }, { cookie, origin: EVIL });
+      expect(encoded.status).toBe(403);
     });
 
     it('each state change from the own origin works', async () => {
