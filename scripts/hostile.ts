@@ -2,12 +2,17 @@
  * `npm run hostile`: 1000 generated malformed uploads against a running scale-out deployment
  * (2 API + 2 worker processes, loopback only, bounded in time): truncated files, wrong magic bytes,
  * zero bytes, huge declared dimensions, PNG bombs, corrupted bodies, oversize files, wrong and
- * duplicate slice numbers, mismatched totals and tokens, broken multipart. Every answer must be a
+ * duplicate slice numbers, mismatched totals and tokens, broken multipart (no boundary, truncated,
+ * garbage, too many fields), deeply nested jconfig, undecodable URLs, forged X-Forwarded-For and
+ * cross-origin cookie posts. Slice cases run as Pro accounts (made with the operator command), so
+ * they reach the slice code, including 6 concurrent identical last slices. Every answer must be a
  * clear envelope {code, msg} below HTTP 500; no process may die; RSS is reported before and after.
  *
  * Options (env): HOSTILE_COUNT (1000), HOSTILE_CONCURRENCY (16), HOSTILE_LIMIT_S (90).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
@@ -100,12 +105,38 @@ interface Answer {
   raw: string;
 }
 
+function answerOf(status: number, raw: string): Answer {
+  let parsed: Envelope | null = null;
+  try {
+    parsed = JSON.parse(raw) as Envelope;
+  } catch {
+    parsed = null;
+  }
+  return { status, body: parsed, raw: raw.slice(0, 200) };
+}
+
+/** A clear answer: below HTTP 500, an envelope with a numeric code and a message. */
+const isClear = (a: Answer) => a.status < 500 && a.body !== null && typeof a.body.code === 'number' && typeof a.body.msg === 'string' && a.body.msg.length > 0;
+
+const BOUNDARY = 'hostileBoundary7MA4YWxkTrZu0gW';
+function multipartBody(fields: Record<string, string>, file?: { name: string; data: Buffer }): Buffer {
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: image/jpeg\r\n\r\n`), file.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(parts);
+}
+
 /** Sends to the API processes round-robin with a pool of guest tokens. */
 export class HostileClient {
   private n = 0;
   constructor(
     readonly bases: string[],
     readonly tokens: string[],
+    /** user tokens of Pro accounts: their 50 MB limit lets multi-slice uploads reach the slice code */
+    readonly proTokens: string[] = tokens,
   ) {}
   base() {
     return this.bases[this.n++ % this.bases.length]!;
@@ -113,16 +144,29 @@ export class HostileClient {
   token(i: number) {
     return this.tokens[i % this.tokens.length]!;
   }
-  async post(path: string, body: FormData | URLSearchParams | string, headers: Record<string, string> = {}, base = this.base()): Promise<Answer> {
+  proToken(i: number) {
+    return this.proTokens[i % this.proTokens.length]!;
+  }
+  async post(path: string, body: FormData | URLSearchParams | string | Buffer, headers: Record<string, string> = {}, base = this.base()): Promise<Answer> {
     const res = await fetch(base + path, { method: 'POST', body, headers, signal: AbortSignal.timeout(30_000) });
-    const raw = await res.text();
-    let parsed: Envelope | null = null;
-    try {
-      parsed = JSON.parse(raw) as Envelope;
-    } catch {
-      parsed = null;
-    }
-    return { status: res.status, body: parsed, raw: raw.slice(0, 200) };
+    return answerOf(res.status, await res.text());
+  }
+  /** Exact bytes on a socket, for requests fetch would not send as they are (`GET /%`). */
+  raw(request: string, base = this.base()): Promise<Answer> {
+    const u = new URL(base);
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const s = net.connect(Number(u.port), u.hostname, () => s.end(request));
+      s.setTimeout(30_000, () => s.destroy(new Error('timeout')));
+      s.on('data', (d: Buffer) => chunks.push(d));
+      s.on('error', reject);
+      s.on('close', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0);
+        if (!status) return reject(new Error(`no HTTP answer: ${text.slice(0, 80)}`));
+        resolve(answerOf(status, text.slice(text.indexOf('\r\n\r\n') + 4)));
+      });
+    });
   }
   upload(token: string | null, file: Buffer | null, name: string, job = 'compress'): Promise<Answer> {
     const fd = new FormData();
@@ -219,13 +263,13 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
         ['2', '2'],
       ];
       const [b, t] = choices[int(0, choices.length - 1)]!;
-      return { kind: 'slice-bad-numbers', refuse: true, send: (h) => h.slice(h.token(9), { file: jpeg, blob_num: b, total: t }) };
+      return { kind: 'slice-bad-numbers', refuse: true, send: (h) => h.slice(h.proToken(9), { file: jpeg, blob_num: b, total: t }) };
     },
     () => ({
       kind: 'slice-duplicate',
       refuse: false,
       async send(h) {
-        const tok = h.token(10);
+        const tok = h.proToken(10);
         const half = Math.ceil(jpeg.length / 2);
         const first = await h.slice(tok, { file: jpeg.subarray(0, half), blob_num: '1', total: '2' });
         const uid = first.body?.data?.uid as string | undefined;
@@ -242,7 +286,7 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
       kind: 'slice-total-mismatch',
       refuse: true,
       async send(h) {
-        const tok = h.token(11);
+        const tok = h.proToken(11);
         const first = await h.slice(tok, { file: jpeg.subarray(0, 100), blob_num: '1', total: '3' });
         const uid = first.body?.data?.uid as string | undefined;
         if (!uid) return first;
@@ -253,18 +297,115 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
       kind: 'slice-mismatched-token',
       refuse: true,
       async send(h) {
-        const first = await h.slice(h.token(12), { file: jpeg.subarray(0, 100), blob_num: '1', total: '2' });
+        const first = await h.slice(h.proToken(12), { file: jpeg.subarray(0, 100), blob_num: '1', total: '2' });
         const uid = first.body?.data?.uid as string | undefined;
         if (!uid) return first;
-        // another guest continues someone else's upload
-        return h.slice(h.token(13), { file: jpeg.subarray(100), blob_num: '2', total: '2', uid });
+        // another account continues someone else's upload
+        return h.slice(h.proToken(13), { file: jpeg.subarray(100), blob_num: '2', total: '2', uid });
       },
     }),
-    () => ({ kind: 'slice-unknown-uid', refuse: true, send: (h) => h.slice(h.token(14), { file: jpeg, blob_num: '2', total: '2', uid: '00000000-0000-4000-8000-000000000000' }) }),
-    () => ({ kind: 'slice-empty', refuse: true, send: (h) => h.slice(h.token(15), { file: Buffer.alloc(0), blob_num: '1', total: '1' }) }),
+    () => ({ kind: 'slice-unknown-uid', refuse: true, send: (h) => h.slice(h.proToken(14), { file: jpeg, blob_num: '2', total: '2', uid: '00000000-0000-4000-8000-000000000000' }) }),
+    () => ({ kind: 'slice-empty', refuse: true, send: (h) => h.slice(h.proToken(15), { file: Buffer.alloc(0), blob_num: '1', total: '1' }) }),
     () => {
       const m = MAGICS[int(0, MAGICS.length - 1)]!;
-      return { kind: 'slice-wrong-magic', refuse: true, send: (h) => h.slice(h.token(16), { file: Buffer.concat([m, rand(300)]), blob_num: '1', total: '1' }) };
+      return { kind: 'slice-wrong-magic', refuse: true, send: (h) => h.slice(h.proToken(16), { file: Buffer.concat([m, rand(300)]), blob_num: '1', total: '1' }) };
+    },
+    () => ({
+      kind: 'slice-concurrent-last',
+      refuse: false,
+      async send(h) {
+        // 6 identical last slices at once (a client retrying on a flaky network): each answer clear, one file.
+        const tok = h.proToken(17);
+        const half = Math.ceil(jpeg.length / 2);
+        const first = await h.slice(tok, { file: jpeg.subarray(0, half), blob_num: '1', total: '2' });
+        const uid = first.body?.data?.uid as string | undefined;
+        if (!uid) return first;
+        const base = h.base();
+        const lasts = await Promise.all(Array.from({ length: 6 }, (_, i) => h.slice(tok, { file: jpeg.subarray(half), blob_num: '2', total: '2', uid }, i % 2 ? h.base() : base)));
+        return lasts.find((a) => !isClear(a)) ?? lasts.find((a) => a.body?.code !== 200) ?? lasts[5]!;
+      },
+    }),
+    () => ({
+      kind: 'multipart-no-boundary',
+      refuse: true,
+      send: (h) => h.post('/web_api/v1/upload', multipartBody({ user_token: h.token(18), job: 'compress' }, { name: 'a.jpg', data: jpeg }), { 'content-type': 'multipart/form-data' }),
+    }),
+    () => {
+      const at = rnd();
+      const route = rnd() < 0.5 ? '/web_api/v1/upload' : '/api/v2/upload_slice';
+      return {
+        kind: 'multipart-truncated',
+        refuse: true,
+        send: (h) => {
+          const full = multipartBody({ user_token: h.token(19), job: 'compress' }, { name: 'a.jpg', data: jpeg });
+          // cut anywhere before the closing delimiter is complete
+          return h.post(route, full.subarray(0, 1 + Math.floor(at * (full.length - 5))), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+        },
+      };
+    },
+    () => {
+      const garbage = rand(int(0, 3000));
+      return { kind: 'multipart-garbage', refuse: true, send: (h) => h.post('/web_api/v1/upload', garbage, { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }) };
+    },
+    () => {
+      const n = int(21, 200);
+      return {
+        kind: 'multipart-too-many-fields',
+        refuse: true,
+        send: (h) => {
+          const fields: Record<string, string> = { user_token: h.token(20), job: 'compress' };
+          for (let i = 0; i < n; i++) fields[`f${i}`] = 'x';
+          return h.post('/web_api/v1/upload', multipartBody(fields, { name: 'a.jpg', data: jpeg }), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+        },
+      };
+    },
+    () => {
+      const depth = int(1_000, 200_000);
+      const deep = rnd() < 0.5 ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+      const asJson = rnd() < 0.5;
+      return {
+        kind: 'deep-jconfig',
+        refuse: true,
+        async send(h) {
+          // on a real upload, so the jconfig is read (an unknown uid is refused before it)
+          const tok = h.proToken(21);
+          const up = await h.upload(tok, jpeg, 'deep.jpg');
+          const uid = (up.body?.data?.data as { uid?: string } | undefined)?.uid;
+          if (!uid) return up;
+          return asJson
+            ? h.post('/web_api/v1/transform', `{"user_token":"${tok}","uid":"${uid}","jconfig":${deep}}`, { 'content-type': 'application/json' })
+            : h.post('/web_api/v1/transform', new URLSearchParams({ user_token: tok, uid, jconfig: deep }));
+        },
+      };
+    },
+    () => {
+      const paths = ['/%', '/api/v2/point%', '/web_api/v1/%zz', '/%E0%A4%A', '/api/%c0%af'];
+      const p = paths[int(0, paths.length - 1)]!;
+      return { kind: 'bad-url', refuse: true, send: (h) => h.raw(`GET ${p}?user_token=${h.token(22)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`) };
+    },
+    () => {
+      const ip = `${int(1, 223)}.${int(0, 255)}.${int(0, 255)}.${int(1, 254)}`;
+      return {
+        kind: 'spoofed-xff-login',
+        refuse: true,
+        send: (h) => h.post('/api/account/login', new URLSearchParams({ email: `nobody${int(0, 1e6)}@example.com`, password: 'wrong-passw0rd' }), { 'x-forwarded-for': ip, 'x-real-ip': ip }),
+      };
+    },
+    () => {
+      const targets: Array<[string, Record<string, string>]> = [
+        ['/api/v2/user_info/update', { locale: 'de' }],
+        ['/api/v2/survey/set', { occupations: 'designer' }],
+        ['/api/work_flow/add', { name: 'evil', flows: '[]' }],
+        ['/api/work_flow/delete', { id: '1' }],
+        ['/api/account/logout', {}],
+        ['/api/v2/bind_token', { guest_token_v2: 'g' }],
+      ];
+      const [p, f] = targets[int(0, targets.length - 1)]!;
+      return {
+        kind: 'cross-origin-cookie-post',
+        refuse: true,
+        send: (h) => h.post(p, new URLSearchParams(f), { origin: 'https://evil.example', cookie: `user_token=${h.proToken(23)}; guest_token=${h.token(23)}` }),
+      };
     },
   ];
   return Array.from({ length: count }, (_, i) => kinds[i % kinds.length]!());
@@ -287,6 +428,43 @@ export interface HostileReport {
   healthyAfter: boolean;
   rssBeforeMiB: Record<string, number>;
   rssAfterMiB: Record<string, number>;
+  /** logins with a new X-Forwarded-For each from one peer: the per-address limit (30 a minute) must still hold */
+  spoofedXff: { sent: number; limited: number; held: boolean };
+}
+
+/**
+ * Pro accounts made the way an operator does it: registered through the API, then
+ * `npm run admin -- grant <email> pro` against the deployment's database. Returns their user tokens.
+ */
+export async function proAccounts(c: Cluster, n: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const email = `hostile-pro-${Date.now().toString(36)}-${i}@example.com`;
+    const res = await fetch(c.apiUrls[0] + '/api/account/register', { method: 'POST', body: new URLSearchParams({ email, password: 'Hostile-passw0rd', confirm_password: 'Hostile-passw0rd' }) });
+    const r = (await res.json()) as Envelope<{ user_token: string }>;
+    if (r.code !== 200) throw new Error(`register: ${JSON.stringify(r)}`);
+    const admin = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, 'admin.ts'), 'grant', email, 'pro'], { env: c.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    admin.stdout.on('data', (d: Buffer) => (out += d));
+    admin.stderr.on('data', (d: Buffer) => (out += d));
+    const code = await new Promise<number | null>((resolve) => admin.once('exit', resolve));
+    if (code !== 0 || !/"level":\s*"pro"/.test(out)) throw new Error(`admin grant ${email} pro failed (${code}): ${out.slice(0, 300)}`);
+    tokens.push(r.data.user_token);
+  }
+  return tokens;
+}
+
+/** 35 failed logins from this one peer, each naming a new client in X-Forwarded-For. */
+async function spoofedXffCheck(base: string): Promise<HostileReport['spoofedXff']> {
+  let limited = 0;
+  const sent = 35;
+  for (let i = 0; i < sent; i++) {
+    const ip = `198.18.${i}.${(i * 7) % 250}`;
+    const res = await fetch(base + '/api/account/login', { method: 'POST', body: new URLSearchParams({ email: `xff${i}@example.com`, password: 'wrong-passw0rd' }), headers: { 'x-forwarded-for': ip } });
+    await res.arrayBuffer();
+    if (res.status === 429) limited++;
+  }
+  return { sent, limited, held: limited > 0 };
 }
 
 export async function runHostile(c: Cluster, opts: { count: number; concurrency: number; limitMs: number }): Promise<HostileReport> {
@@ -297,7 +475,7 @@ export async function runHostile(c: Cluster, opts: { count: number; concurrency:
     if (r.code !== 200) throw new Error(`guest_token: ${JSON.stringify(r)}`);
     tokens.push(r.data.token);
   }
-  const h = new HostileClient(c.apiUrls, tokens);
+  const h = new HostileClient(c.apiUrls, tokens, await proAccounts(c, 4));
   const rssBefore = rssOfCluster(c);
   const deadline = Date.now() + opts.limitMs;
   const report: HostileReport = {
@@ -315,6 +493,7 @@ export async function runHostile(c: Cluster, opts: { count: number; concurrency:
     healthyAfter: false,
     rssBeforeMiB: rssBefore,
     rssAfterMiB: {},
+    spoofedXff: { sent: 0, limited: 0, held: false },
   };
   const t0 = performance.now();
   let next = 0;
@@ -335,7 +514,7 @@ export async function runHostile(c: Cluster, opts: { count: number; concurrency:
       report.answered++;
       const label = `${a.status}/${a.body?.code ?? '-'}`;
       k.answers[label] = (k.answers[label] ?? 0) + 1;
-      const clear = a.status < 500 && a.body !== null && typeof a.body.code === 'number' && typeof a.body.msg === 'string' && a.body.msg.length > 0;
+      const clear = isClear(a);
       if (clear) report.clear++;
       else {
         report.unclear++;
@@ -349,6 +528,7 @@ export async function runHostile(c: Cluster, opts: { count: number; concurrency:
   };
   await Promise.all(Array.from({ length: opts.concurrency }, lane));
   report.durationS = Math.round((performance.now() - t0) / 100) / 10;
+  report.spoofedXff = await spoofedXffCheck(c.apiUrls[0]!);
   const procs = [...c.apis, ...c.workers];
   report.processesCrashed = procs.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null).map((p) => `${p.name}: ${p.log().split('\n').slice(-3).join(' | ')}`);
   report.processesAlive = procs.length - report.processesCrashed.length;
@@ -381,5 +561,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, 'hostile.json'), JSON.stringify(report, null, 2));
   console.log('written: bench/results/hostile.json');
-  process.exit(report.unclear === 0 && report.processesCrashed.length === 0 && report.answered === report.inputs ? 0 : 1);
+  process.exit(report.unclear === 0 && report.processesCrashed.length === 0 && report.answered === report.inputs && report.spoofedXff.held ? 0 : 1);
 }

@@ -1,7 +1,8 @@
 /** The Fastify application: plugins, the envelope error handler, API routes and the PWA. */
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
+import type { DestinationStream } from 'pino';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -11,20 +12,70 @@ import { CODE } from '../src/domain/codes.js';
 import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
 import { PLAN_LIMITS } from '../src/domain/plans.js';
 import type { AppContext } from './context.js';
+import type { TrustProxy } from './config.js';
 import { ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
+import { loggerOptions } from './http/logging.js';
+import { jsonDepthWithin } from './http/params.js';
+import { requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
+import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
 
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
 export const MAX_UPLOAD_BYTES = Math.max(...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes), CHUNK_SIZE_BYTES);
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+const envelope = (reply: FastifyReply, status: number, msg: string) => reply.status(status).send({ code: CODE.PARAM_ERROR, msg, data: null });
+
+/**
+ * Fastify's form of TRUST_PROXY. A hop count n trusts the n nearest hops, whoever they are (Fastify's
+ * own numeric option now trusts nobody), so it is given as a function; address lists go as they are.
+ */
+export function trustProxyOption(t: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof t === 'number' ? (_address, hop) => hop < t : t;
+}
+
+export interface BuildOptions {
+  /** where the request log goes (tests read it); stdout otherwise */
+  logStream?: DestinationStream;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
+    logger: loggerOptions(ctx.config.logLevel, opts.logStream),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies: otherwise any client could pick its own address
+    // (and thereby its own rate-limit bucket) with X-Forwarded-For.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
+    // Answers written before routing (a URL that does not decode, e.g. `GET /%`) use the envelope too.
+    frameworkErrors: (err, _req, reply) => {
+      const refusal = requestRefusal(err);
+      reply.headers(BARE_ERROR_HEADERS);
+      return envelope(reply, refusal?.httpStatus ?? 400, refusal?.message ?? REQUEST_TEXT.badRequest);
+    },
+    // Requests that are not HTTP at all never reach Fastify: answer them with the envelope, then close.
+    clientErrorHandler: (err, socket) => {
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
+      const code = (err as NodeJS.ErrnoException).code;
+      const [status, text, msg] =
+        code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'Request timeout'] : code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'Request headers are too large'] : [400, 'Bad Request', REQUEST_TEXT.badRequest];
+      const body = JSON.stringify({ code: CODE.PARAM_ERROR, msg, data: null });
+      const headers = Object.entries(BARE_ERROR_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`);
+      socket.destroy(err);
+    },
   });
 
+  // JSON bodies: Fastify's own parser (prototype-poisoning checks kept) behind a depth limit, so no
+  // route's JSON.stringify or recursive walk meets a 100 000-deep body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (!jsonDepthWithin(body as string)) return done(new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.jsonTooDeep, 400), undefined);
+    return parseJson(req, body as string, done);
+  });
+
+  await registerSecurityHeaders(app);
+  registerCrossSiteCheck(app, ctx.config);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
@@ -35,19 +86,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     // database or queue unreachable → 503 'Service temporarily unavailable' (clients retry; nothing lost)
     if (replyIfUnavailable(err, req, reply)) return reply;
-    if (err instanceof ApiError) {
-      return reply.status(err.httpStatus).send({ code: err.code, msg: err.message, data: err.data });
-    }
-    const e = err as FastifyError;
-    if (e.code === 'FST_REQ_FILE_TOO_LARGE' || e.statusCode === 413) {
-      return reply.status(413).send({ code: CODE.PARAM_ERROR, msg: 'Your file is too large', data: null });
-    }
-    if (e.statusCode === 429) {
-      return reply.status(429).send({ code: CODE.PARAM_ERROR, msg: 'Too many requests, please retry later.', data: null });
-    }
-    if (e.validation || (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)) {
-      return reply.status(e.statusCode ?? 400).send({ code: CODE.PARAM_ERROR, msg: 'parameter error', data: null });
-    }
+    // Our own refusals, and malformed or oversize requests (each with its own status and text).
+    const refusal = requestRefusal(err);
+    if (refusal) return reply.status(refusal.httpStatus).send({ code: refusal.code, msg: refusal.message, data: refusal.data });
     req.log.error(err);
     return reply.status(500).send({ code: 500, msg: 'Something went wrong, please try again.', data: null });
   });

@@ -1,4 +1,5 @@
 /** Runtime configuration, read from the environment once. */
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PROCESS_TIMEOUT_MS } from '../src/domain/constants.js';
@@ -31,8 +32,6 @@ export interface Config {
   logLevel: string;
   /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
   allowPrivateUrls: boolean;
-  /** the address users reach the server at, for every absolute URL it writes (payment returns) */
-  publicUrl: string;
   /** none (default: no purchasing, plans by `npm run admin`), local (tests and demo only: free built-in checkout), stripe */
   paymentProvider: 'none' | 'local' | 'stripe';
   stripeSecretKey: string | undefined;
@@ -41,6 +40,16 @@ export interface Config {
   stripePrices: Record<string, string>;
   /** STRIPE_API_BASE: another Stripe API address (tests replay recorded answers; stripe-mock) */
   stripeApiBase: string | undefined;
+  /**
+   * Which peers may name the client address (X-Forwarded-For / -Proto / -Host), for per-address limits
+   * and req.protocol: false (default: nobody, the socket's address counts), a hop count, or the proxies'
+   * addresses/CIDRs (TRUST_PROXY=1 or TRUST_PROXY=10.0.0.0/8,127.0.0.1).
+   */
+  trustProxy: TrustProxy;
+  /** The public origin (PUBLIC_URL, scheme://host[:port]) for every absolute address the server writes. */
+  publicUrl: string;
+  /** PUBLIC_URL was given: cross-site checks compare against it; otherwise against the request's own Host. */
+  publicUrlFixed: boolean;
 }
 
 const PAYMENT_PROVIDERS = ['none', 'local', 'stripe'] as const;
@@ -55,6 +64,40 @@ function stripePrices(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
+/** Fastify's trustProxy in the two forms we accept (never `true`: that trusts every peer). */
+export type TrustProxy = false | number | string[];
+
+/** `TRUST_PROXY`: unset/0/false/off → false; a positive integer → hops; otherwise a comma list of addresses/CIDRs. */
+export function parseTrustProxy(v: string | undefined): TrustProxy {
+  const s = (v ?? '').trim();
+  if (s === '' || /^(0|false|off|no)$/i.test(s)) return false;
+  if (/^\d+$/.test(s)) return Number(s);
+  if (/^(true|on|yes|\*)$/i.test(s)) throw new Error('TRUST_PROXY must be a hop count or the proxies\' addresses/CIDRs, not "true" (that would let any client forge its address)');
+  const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const entry of list) {
+    const [addr, bits, more] = entry.split('/');
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (net.isIPv6(addr!) ? 128 : 32));
+    if (!named && (more !== undefined || !net.isIP(addr!) || !okBits)) throw new Error(`TRUST_PROXY: "${entry}" is not an address, a CIDR or a hop count`);
+  }
+  return list;
+}
+
+/** `PUBLIC_URL` as an origin without a trailing slash; only http(s) origins, no path. */
+export function parsePublicUrl(v: string | undefined, port: number): { publicUrl: string; publicUrlFixed: boolean } {
+  const s = (v ?? '').trim();
+  if (!s) return { publicUrl: `http://localhost:${port}`, publicUrlFixed: false };
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new Error(`PUBLIC_URL "${s}" is not a URL (expected e.g. https://pixmill.example)`);
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username)
+    throw new Error(`PUBLIC_URL "${s}" must be an http(s) origin without a path (e.g. https://pixmill.example)`);
+  return { publicUrl: u.origin, publicUrlFixed: true };
+}
+
 const int = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
 
 function paymentProvider(v: string | undefined): Config['paymentProvider'] {
@@ -67,8 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const root = path.resolve(import.meta.dirname, '..');
   const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
   const processWorkers = Math.max(1, int(env.PROCESS_WORKERS, 1));
+  const port = int(env.PORT, 8080);
   const cfg: Config = {
-    port: int(env.PORT, 8080),
+    port,
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
@@ -83,7 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     guestTokenRateLimit: int(env.GUEST_TOKEN_RATE_LIMIT, 30),
     logLevel: env.LOG_LEVEL || 'info',
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    ...parsePublicUrl(env.PUBLIC_URL, port),
     paymentProvider: paymentProvider(env.PAYMENT_PROVIDER),
     stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,

@@ -4,7 +4,9 @@
  * service, and wrap the answer with ok().
  */
 import type { FastifyRequest } from 'fastify';
-import { paramError } from '../errors.js';
+import { CODE } from '../../src/domain/codes.js';
+import { ApiError } from '../errors.js';
+import { REQUEST_TEXT, requestRefusal } from './requestErrors.js';
 
 export type Fields = Record<string, unknown>;
 
@@ -30,13 +32,61 @@ function merge(out: Fields, src: unknown): Fields {
 export async function fieldsOf(req: FastifyRequest): Promise<Fields> {
   if (req.isMultipart()) {
     const fields: Fields = {};
-    for await (const part of req.parts()) {
+    await eachPart(req, async (part) => {
       if (part.type === 'field') addField(fields, part.fieldname, part.value);
       else part.file.resume();
-    }
+    });
     (req as { body: unknown }).body = fields;
   }
   return merge(merge({}, req.query), req.body);
+}
+
+type Part = Awaited<ReturnType<FastifyRequest['parts']> extends AsyncIterable<infer P> ? P : never>;
+
+/**
+ * Every part of a multipart body, in order. A body that does not parse (no boundary, truncated,
+ * garbage) or breaks a limit is refused here with its own 4xx text (requestErrors.ts), never a 500;
+ * a field cut at the field size limit is refused instead of being used cut.
+ */
+async function eachPart(req: FastifyRequest, take: (part: Part) => Promise<void>): Promise<void> {
+  try {
+    const parts = req.parts()[Symbol.asyncIterator]();
+    // The first next() runs the iterator up to its first wait, which pipes the body into the parser;
+    // the watcher joins in the same tick, before any chunk is delivered.
+    let next = parts.next();
+    const closed = watchClosingDelimiter(req);
+    for (let r = await next; !r.done; r = await next) {
+      const part = r.value;
+      if (part.type === 'field' && (part as { valueTruncated?: boolean }).valueTruncated) {
+        await parts.return?.(undefined);
+        throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.fieldTooLong, 413);
+      }
+      await take(part);
+      next = parts.next();
+    }
+    // busboy ends quietly on a body cut between parts (and on an empty one): such a form is not whole.
+    if (!closed()) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.truncated, 400);
+  } catch (e) {
+    throw requestRefusal(e, true) ?? e;
+  }
+}
+
+/** Watches the body bytes (next to the parser) for the closing `--boundary--`; true once it went by. */
+function watchClosingDelimiter(req: FastifyRequest): () => boolean {
+  const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(String(req.headers['content-type'] ?? ''));
+  if (!m) return () => true; // no boundary: the parser refuses the body itself
+  const closing = Buffer.from(`--${m[1] ?? m[2]}--`);
+  let carry = Buffer.alloc(0);
+  let seen = false;
+  const onData = (chunk: Buffer) => {
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    if (buf.includes(closing)) {
+      seen = true;
+      req.raw.off('data', onData);
+    } else carry = Buffer.from(buf.subarray(Math.max(0, buf.length - closing.length + 1)));
+  };
+  req.raw.on('data', onData);
+  return () => seen;
 }
 
 /** The body alone, for forms whose fields must never travel in a URL (passwords, nonces). */
@@ -49,19 +99,42 @@ export interface Multipart {
   files: Record<string, { data: Buffer; filename: string }>;
 }
 
-/** Every part of a multipart body; file bytes are capped by @fastify/multipart's limits (413 in app.ts). */
+/** Every part of a multipart body; file bytes and part counts are capped by @fastify/multipart's limits (413). */
 export async function readMultipart(req: FastifyRequest): Promise<Multipart> {
-  if (!req.isMultipart()) throw paramError('multipart/form-data expected');
+  if (!req.isMultipart()) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.multipartExpected);
   const out: Multipart = { fields: {}, files: {} };
-  for await (const part of req.parts()) {
+  await eachPart(req, async (part) => {
     if (part.type === 'file') {
       const data = await part.toBuffer();
       out.files[part.fieldname] = { data, filename: part.filename ?? '' };
     } else if (typeof part.value === 'string') {
       out.fields[part.fieldname] = part.value;
     }
-  }
+  });
   return out;
+}
+
+/** No call nests deeper than a workflow's steps (about 6 levels); past this a JSON body is refused unread. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text nests arrays/objects at most `max` deep, by a scan that never recurses: a
+ * 100 000-deep body must not reach JSON.parse/stringify or any recursive walk (stack overflow → 500).
+ */
+export function jsonDepthWithin(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return false;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return true;
 }
 
 /** A string field (numbers as their text); anything else is absent. */

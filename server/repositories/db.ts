@@ -28,6 +28,17 @@ class StaticProvider implements MigrationProvider {
 
 export type Db = Kysely<Database>;
 
+/** The SQLite file and its -wal/-shm companions: readable by the server's user only (SQLite gives the companions the file's mode). */
+function privateFiles(dbPath: string): void {
+  for (const p of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
+    try {
+      fs.chmodSync(p, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+}
+
 export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Db> {
   let db: Db;
   if (config.databaseUrl) {
@@ -35,9 +46,11 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     const { openPostgres } = await import('./postgres.js');
     db = await openPostgres(config.databaseUrl);
   } else {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    const file = new SQLite(path.join(config.dataDir, 'pixmill.sqlite'));
+    fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    const dbPath = path.join(config.dataDir, 'pixmill.sqlite');
+    const file = new SQLite(dbPath);
     file.pragma('journal_mode = WAL');
+    privateFiles(dbPath);
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });

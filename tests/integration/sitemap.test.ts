@@ -1,22 +1,23 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 
+const ORIGIN = 'https://pixmill.example';
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer({ runJobs: false, publicUrl: ORIGIN, publicUrlFixed: true });
 });
 afterAll(() => srv?.stop());
 
-it('GET /sitemap.xml lists every site page with absolute en/de/fr/ja addresses', async () => {
+it('GET /sitemap.xml lists every site page with absolute en/de/fr/ja addresses on PUBLIC_URL', async () => {
   const res = await fetch(`${srv.url}/sitemap.xml`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/application\/xml/);
   const xml = await res.text();
   const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
   for (const path of ['/pricing/', '/batch-process/', '/image-enlarger/', '/my-account/workflow/', '/privacy-policy/']) {
-    expect(locs).toContain(`${srv.url}${path}`);
-    expect(locs).toContain(`${srv.url}/ja${path}`);
+    expect(locs).toContain(`${ORIGIN}${path}`);
+    expect(locs).toContain(`${ORIGIN}/ja${path}`);
   }
-  expect(xml).toContain(`hreflang="de" href="${srv.url}/de/pricing/"`);
+  expect(xml).toContain(`hreflang="de" href="${ORIGIN}/de/pricing/"`);
   expect(new Set(locs).size).toBe(locs.length);
 });

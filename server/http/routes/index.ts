@@ -18,7 +18,7 @@ import { paymentRoutes } from './payments.js';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/api/health', async () => ok({ status: 'up' }));
-  await sitemapRoutes(app);
+  await sitemapRoutes(app, ctx);
   for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes, paymentRoutes]) {
     await routes(app, ctx);
   }

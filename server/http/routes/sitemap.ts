@@ -1,6 +1,7 @@
 /** GET /sitemap.xml: every site page (spec §2) in en and its /de/, /fr/, /ja/ alternates. */
 import type { FastifyInstance } from 'fastify';
 import { ALL_PATHS } from '../../../src/app/sitemap.js';
+import type { AppContext } from '../../context.js';
 
 const LANGS = ['en', 'de', 'fr', 'ja'] as const;
 const localized = (path: string, lng: (typeof LANGS)[number]) => (lng === 'en' ? path : `/${lng}${path}`);
@@ -16,10 +17,8 @@ export function sitemapXml(origin: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
-export async function sitemapRoutes(app: FastifyInstance): Promise<void> {
-  // The host is only known per request (the product is embedded in whichever site serves it).
-  app.get('/sitemap.xml', async (req, reply) => {
-    const host = /^[A-Za-z0-9.-]+(:\d+)?$/.test(req.host) ? req.host : 'localhost';
-    return reply.type('application/xml').header('cache-control', 'public, max-age=3600').send(sitemapXml(`${req.protocol}://${host}`));
-  });
+export async function sitemapRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Addresses come from PUBLIC_URL, never from the Host header (which any client can set, and caches would keep).
+  const xml = sitemapXml(ctx.config.publicUrl);
+  app.get('/sitemap.xml', async (_req, reply) => reply.type('application/xml').header('cache-control', 'public, max-age=3600').send(xml));
 }

@@ -1,0 +1,84 @@
+/**
+ * Fastify's logger options: pino at the configured level, with every token, session, nonce and
+ * signature kept out of the log (request URLs carry them as query parameters: download links,
+ * <img src>, polls). Headers and bodies are never logged by the serializers; `redact` covers the
+ * places where a handler or a plugin logs an object that holds them anyway.
+ */
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
+
+/** Query parameters whose values are credentials or capabilities (compared without a trailing `[]`, case-insensitively). */
+export const SECRET_PARAMS = new Set([
+  'user_token',
+  'guest_token_v2',
+  'guest_token',
+  'token',
+  'api_token',
+  'access_token',
+  'sig',
+  'signature',
+  'nonce',
+  'password',
+  'download_all_id',
+  'session',
+  'session_id',
+]);
+
+export const REDACTED = '[REDACTED]';
+
+/** The URL with the value of every secret query parameter replaced; the rest stays readable. */
+export function maskUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+      let key = rawKey;
+      try {
+        key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+      } catch {
+        /* a malformed escape: judge the raw text */
+      }
+      key = key.trim().toLowerCase().replace(/\[\]$/, '');
+      return SECRET_PARAMS.has(key) && eq >= 0 ? `${rawKey}=${REDACTED}` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+/** Paths pino blanks wherever they appear in a logged object. */
+const REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["stripe-signature"]',
+  'req.body',
+  'res.headers["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  'body',
+  ...[...SECRET_PARAMS].flatMap((k) => [k, `*.${k}`]),
+];
+
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
+  if (level === 'silent' && !stream) return false;
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      // Fastify's own request serializer, with the URL masked.
+      req(req: FastifyRequest) {
+        return {
+          method: req.method,
+          url: maskUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Refusals of malformed requests, each with its own HTTP status and text in the {code, msg, data}
+ * envelope (code 10001): bad URLs, bodies that do not parse, bodies and forms over a limit. The
+ * Fastify error handler (server/app.ts) and the multipart reader (params.ts) both map through here,
+ * so a broken request never becomes a 500 and never a vague "parameter error".
+ */
+import { CODE } from '../../src/domain/codes.js';
+import { ApiError } from '../errors.js';
+
+export const REQUEST_TEXT = {
+  badUrl: 'Malformed URL',
+  fileTooLarge: 'Your file is too large',
+  tooManyFiles: 'Too many files uploaded at once',
+  tooManyFields: 'Too many form fields',
+  tooManyParts: 'Too many form parts',
+  fieldTooLong: 'A form field is too long',
+  bodyTooLarge: 'Request body is too large',
+  badJson: 'Malformed JSON body',
+  emptyJson: 'Empty JSON body',
+  jsonTooDeep: 'JSON nested too deeply',
+  badContentLength: 'Request body size does not match Content-Length',
+  unsupportedType: 'Unsupported content type',
+  multipartExpected: 'multipart/form-data expected',
+  noBoundary: 'Malformed multipart body: no boundary',
+  truncated: 'Malformed multipart body: it ends before its closing boundary',
+  badMultipart: 'Malformed multipart body',
+  badFieldName: 'Forbidden form field name',
+  badJsonField: 'A form field declared as JSON is not valid JSON',
+  tooManyRequests: 'Too many requests, please retry later.',
+  badRequest: 'Bad request',
+} as const;
+
+const refuse = (status: number, msg: string) => new ApiError(CODE.PARAM_ERROR, msg, status);
+
+/** Fastify, @fastify/multipart and body-parser error codes → the refusal they mean. */
+const BY_CODE: Record<string, [number, string]> = {
+  FST_ERR_BAD_URL: [400, REQUEST_TEXT.badUrl],
+  FST_ERR_MAX_PARAM_LENGTH: [414, REQUEST_TEXT.badUrl],
+  FST_REQ_FILE_TOO_LARGE: [413, REQUEST_TEXT.fileTooLarge],
+  FST_FILES_LIMIT: [413, REQUEST_TEXT.tooManyFiles],
+  FST_FIELDS_LIMIT: [413, REQUEST_TEXT.tooManyFields],
+  FST_PARTS_LIMIT: [413, REQUEST_TEXT.tooManyParts],
+  FST_PROTO_VIOLATION: [400, REQUEST_TEXT.badFieldName],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, REQUEST_TEXT.multipartExpected],
+  FST_INVALID_JSON_FIELD_ERROR: [400, REQUEST_TEXT.badJsonField],
+  FST_MP_PREMATURE_CLOSE: [400, REQUEST_TEXT.truncated],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, REQUEST_TEXT.bodyTooLarge],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, REQUEST_TEXT.unsupportedType],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, REQUEST_TEXT.badContentLength],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, REQUEST_TEXT.emptyJson],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, REQUEST_TEXT.badJson],
+  FST_ERR_VALIDATION: [400, 'parameter error'],
+};
+
+/** busboy's parse errors carry no code; their texts are stable. */
+const BY_MESSAGE: Array<[RegExp, number, string]> = [
+  [/boundary not found|boundary required/i, 400, REQUEST_TEXT.noBoundary],
+  [/unexpected end of (multipart data|form|file)|terminated early/i, 400, REQUEST_TEXT.truncated],
+  [/malformed (part )?header|malformed urlencoded|multipart/i, 400, REQUEST_TEXT.badMultipart],
+  [/unsupported content type|missing content-type/i, 400, REQUEST_TEXT.multipartExpected],
+];
+
+/**
+ * The refusal for a request-level error, or null when `err` is not one (a fault of ours stays a 500).
+ * `inBody`: the error came out of reading a request body, so an uncoded parse error is the sender's.
+ */
+export function requestRefusal(err: unknown, inBody = false): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (!err || typeof err !== 'object') return null;
+  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown; name?: unknown; validation?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  const hit = BY_CODE[code];
+  if (hit) return refuse(hit[0], hit[1]);
+  if (e.validation) return refuse(400, 'parameter error');
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 0;
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (status === 429) return refuse(429, REQUEST_TEXT.tooManyRequests);
+  if (status === 413) return refuse(413, REQUEST_TEXT.bodyTooLarge);
+  // A JSON body that does not parse (secure-json-parse's SyntaxError, status 400 set by the parser).
+  if (e.name === 'SyntaxError' && status === 400) return refuse(400, REQUEST_TEXT.badJson);
+  if (inBody || (status >= 400 && status < 500)) {
+    for (const [re, s, msg] of BY_MESSAGE) if (re.test(message)) return refuse(s, msg);
+  }
+  if (status >= 400 && status < 500) return refuse(status, 'parameter error');
+  if (inBody && !code && !status) return refuse(400, REQUEST_TEXT.badMultipart);
+  return null;
+}

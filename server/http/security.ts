@@ -1,0 +1,118 @@
+/**
+ * Browser-facing protections for the public internet (architecture §6): security headers and the
+ * Content-Security-Policy through @fastify/helmet, HSTS on https only, and the cross-site request
+ * check for cookie-authenticated state changes.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+import { CODE } from '../../src/domain/codes.js';
+import type { Config } from '../config.js';
+
+/**
+ * The CSP fits what the PWA really loads (all from its own origin):
+ * - script-src 'wasm-unsafe-eval': pica compiles its WebAssembly resize kernels in the image worker;
+ * - worker-src blob:: pica's tile workers are started from blob: URLs (the image worker and the
+ *   service worker are same-origin files);
+ * - img-src data: blob:: previews, thumbnails and results are shown from object URLs;
+ * - style-src stays 'self': React sets style props through the CSSOM, which CSP does not govern;
+ * - connect-src 'self': the API, the locales, samples and uploads; nothing else is fetched.
+ */
+export const CSP_DIRECTIVES = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'", "'wasm-unsafe-eval'"],
+  'script-src-attr': ["'none'"],
+  'worker-src': ["'self'", 'blob:'],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'connect-src': ["'self'"],
+  'style-src': ["'self'"],
+  'font-src': ["'self'", 'data:'],
+  'manifest-src': ["'self'"],
+  'media-src': ["'self'", 'blob:'],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+} satisfies Record<string, string[]>;
+
+export const HSTS_VALUE = 'max-age=31536000';
+
+/** Headers for answers written before any hook ran (malformed URLs): JSON only, nothing to run or frame. */
+export const BARE_ERROR_HEADERS: Record<string, string> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // HSTS only where the client really reached us over https (see below).
+    strictTransportSecurity: false,
+    // Results and sources are opened from the app's own pages only.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  // req.protocol is 'https' on a TLS socket, or behind a trusted proxy (TRUST_PROXY) that says so.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
+  });
+}
+
+/** Cookies that authenticate a browser: the account session and the workspace's token cookies. */
+const CREDENTIAL_COOKIES = /(?:^|;\s*)(?:pixmill_session|user_token|guest_token|token)=[^;\s]/;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** GET calls of spec §7 that change state anyway; they get the same check as a POST. */
+const STATE_CHANGING_GETS = new Set(['/api/promotion/share/bind', '/api/promotion/giveaway/checkin']);
+/** Signed by the payment provider, sent without cookies from its own origin. */
+const EXEMPT = /^\/api\/payments\/webhook\//;
+
+export const CROSS_SITE_TEXT = 'cross-site request refused';
+
+function originOf(value: string): string | null {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Is `origin` this server's own? With PUBLIC_URL set, only its origin is; without it, an origin whose
+ * host:port is the Host the request was sent to (or the forwarded host from a trusted proxy) (a browser cannot forge either header, and this holds
+ * behind a TLS-terminating proxy that does not forward the scheme).
+ */
+export function isOwnOrigin(origin: string, req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'publicUrlFixed'>): boolean {
+  const o = originOf(origin);
+  if (!o) return false;
+  if (config.publicUrlFixed) return o === config.publicUrl;
+  // req.host is the Host header, or X-Forwarded-Host when a trusted proxy (TRUST_PROXY) sent it.
+  const host = req.host?.toLowerCase();
+  return !!host && new URL(o).host === host;
+}
+
+/**
+ * CSRF: a state-changing request that carries a credential cookie must come from our own pages.
+ * The browser names the page in Origin (every cross-origin request, every POST), else in Referer;
+ * with neither, Sec-Fetch-Site (when present) decides. API clients without cookies pass untouched.
+ */
+export function registerCrossSiteCheck(app: FastifyInstance, config: Config): void {
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    // The matched route, not the raw URL: `/api/promotion/share/%62ind` reaches the same handler.
+    const route = req.routeOptions.url ?? req.url.split('?', 1)[0]!;
+    if (SAFE_METHODS.has(req.method) && !STATE_CHANGING_GETS.has(route)) return;
+    if (EXEMPT.test(route)) return;
+    if (!CREDENTIAL_COOKIES.test(req.headers.cookie ?? '')) return;
+    const origin = req.headers.origin;
+    const referer = req.headers.referer;
+    let allowed: boolean;
+    if (origin !== undefined) allowed = isOwnOrigin(origin, req, config);
+    else if (referer !== undefined) allowed = isOwnOrigin(referer, req, config);
+    else allowed = req.headers['sec-fetch-site'] !== 'cross-site' && req.headers['sec-fetch-site'] !== 'same-site';
+    if (allowed) return;
+    req.log.warn({ origin: origin ?? (referer ? originOf(referer) : null) }, CROSS_SITE_TEXT);
+    return reply.status(403).send({ code: CODE.PARAM_ERROR, msg: CROSS_SITE_TEXT, data: null });
+  });
+}

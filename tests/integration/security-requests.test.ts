@@ -1,0 +1,253 @@
+/**
+ * Ready for the public internet (issue 13), part 2: every malformed request answers the envelope,
+ * security headers and the CSP on every answer, and the cross-site check for cookie-authenticated
+ * state changes. Raw requests go through node:http / bare sockets so the bytes are exactly a client's.
+ */
+import fs from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePublicUrl } from '../../server/config.js';
+import { jsonDepthWithin } from '../../server/http/params.js';
+import { CROSS_SITE_TEXT } from '../../server/http/security.js';
+import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { Caller } from './api-helpers.js';
+import { bodyOf, expectRefusal, rawSocket, send, statusOf } from './security-helpers.js';
+
+describe('malformed requests answer the envelope, never a 500', () => {
+  let srv: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    srv = await startTestServer({ runJobs: false });
+    token = (await srv.ctx.services.tokens.createGuest()).token;
+  });
+  afterAll(() => srv?.stop());
+
+  const B = 'pixmillBoundary';
+  const part = (name: string, value: string, filename?: string) =>
+    `--${B}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n${filename ? 'Content-Type: image/jpeg\r\n' : ''}\r\n${value}\r\n`;
+  const upload = (contentType: string, body: string | Buffer) => send(srv.url, 'POST', '/web_api/v1/upload', { 'content-type': contentType }, body);
+
+  it('GET /% and other undecodable URLs', async () => {
+    for (const p of ['/%', '/api/v2/point%', '/web_api/v1/%zz']) {
+      const out = await rawSocket(srv.url, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(statusOf(out), p).toBe(400);
+      expect(bodyOf(out)).toEqual({ code: 10001, msg: 'Malformed URL', data: null });
+      expect(out.toLowerCase()).toContain('x-content-type-options: nosniff');
+    }
+  });
+
+  it('a request that is not HTTP', async () => {
+    const out = await rawSocket(srv.url, 'HELLO THERE\r\n\r\n');
+    expect(statusOf(out)).toBe(400);
+    expect(bodyOf(out)).toMatchObject({ code: 10001, msg: 'Bad request' });
+  });
+
+  it('multipart without a boundary, truncated, or garbage: 400 with its reason', async () => {
+    const whole = part('user_token', token) + part('job', 'compress') + part('file', 'JFIF-ish bytes', 'a.jpg') + `--${B}--\r\n`;
+    expectRefusal(await upload('multipart/form-data', whole), 400, 'Malformed multipart body: no boundary');
+    expectRefusal(await upload(`multipart/form-data; boundary=${B}`, whole.slice(0, whole.length - 30)), 400, /^Malformed multipart body/);
+    expectRefusal(await upload(`multipart/form-data; boundary=${B}`, part('user_token', token) + part('file', 'abc', 'a.jpg')), 400, /^Malformed multipart body/);
+    expectRefusal(await upload(`multipart/form-data; boundary=${B}`, Buffer.from('\x00\x01garbage that is no multipart at all\xff\xfe', 'latin1')), 400, /^Malformed multipart body/);
+    // the same on the slice route and on a route that reads fields only
+    expectRefusal(await send(srv.url, 'POST', '/api/v2/upload_slice', { 'content-type': 'multipart/form-data' }, whole), 400, 'Malformed multipart body: no boundary');
+    expectRefusal(await send(srv.url, 'POST', '/api/work_flow/add', { 'content-type': `multipart/form-data; boundary=${B}` }, part('user_token', token)), 400, /^Malformed multipart body/);
+  });
+
+  it('too many fields, files or parts; a field too long; a file too large: each its own text', async () => {
+    const fields = Array.from({ length: 30 }, (_, i) => part(`f${i}`, 'v')).join('');
+    expectRefusal(await upload(`multipart/form-data; boundary=${B}`, part('user_token', token) + fields + `--${B}--\r\n`), 413, 'Too many form fields');
+    const files = Array.from({ length: 3 }, (_, i) => part(`file${i}`, 'abc', `a${i}.jpg`)).join('');
+    expectRefusal(await upload(`multipart/form-data; boundary=${B}`, part('user_token', token) + files + `--${B}--\r\n`), 413, 'Too many files uploaded at once');
+    const long = part('user_token', token) + part('job', 'x'.repeat(300 * 1024)) + `--${B}--\r\n`;
+    expectRefusal(await upload(`multipart/form-data; boundary=${B}`, long), 413, 'A form field is too long');
+    const fd = new FormData();
+    fd.set('user_token', token);
+    fd.set('job', 'compress');
+    fd.set('file', new Blob([Buffer.alloc(51 * 1024 * 1024, 1)]), 'big.jpg'); // over every plan's limit (50 MB)
+    const big = await fetch(`${srv.url}/web_api/v1/upload`, { method: 'POST', body: fd });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ code: 10001, msg: 'Your file is too large' });
+  });
+
+  it('bad JSON, empty JSON, unknown content types, oversize bodies', async () => {
+    expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json' }, '{"event":'), 400, 'Malformed JSON body');
+    expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json' }, ''), 400, 'Empty JSON body');
+    expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'text/x-unknown' }, 'abc'), 415, 'Unsupported content type');
+    expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json' }, `{"a":"${'x'.repeat(2 * 1024 * 1024)}"}`), 413, 'Request body is too large');
+    expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/x-www-form-urlencoded' }, `a=${'x'.repeat(100 * 1024)}`), 413, 'Request body is too large');
+    expectRefusal(await send(srv.url, 'POST', '/web_api/v1/upload', { 'content-type': 'application/json' }, '{"file":"AAAA"}'), 200, 'multipart/form-data expected');
+  });
+
+  it('JSON nested deeper than any call needs is refused before it is parsed', async () => {
+    for (const deep of ['['.repeat(50_000) + ']'.repeat(50_000), '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)]) {
+      const r = await send(srv.url, 'POST', '/web_api/v1/transform', { 'content-type': 'application/json' }, `{"user_token":"${token}","uid":"u","jconfig":${deep}}`);
+      expectRefusal(r, 400, 'JSON nested too deeply');
+    }
+    // the deepest real payload (a workflow's steps) is far below the limit
+    const flows = [{ name: 'denoise', config: { module: 'denoise', module_params: { remove_noise: 60 } } }];
+    const ok = await send(srv.url, 'POST', '/api/work_flow/add', { 'content-type': 'application/json' }, JSON.stringify({ user_token: token, name: 'n', flows }));
+    expect(ok.body?.msg).not.toBe('JSON nested too deeply');
+    expect(jsonDepthWithin('{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[","b":"\\"[[[["}', 2)).toBe(true);
+    expect(jsonDepthWithin('[[[]]]', 2)).toBe(false);
+  });
+});
+
+describe('security headers', () => {
+  let srv: TestServer;
+  let proxied: TestServer;
+  let clientDir: string;
+  beforeAll(async () => {
+    clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-client-'));
+    fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Pixmill</title><script type="module" src="/assets/app.js"></script>');
+    srv = await startTestServer({ runJobs: false, clientDir });
+    proxied = await startTestServer({ runJobs: false, clientDir, trustProxy: ['127.0.0.1'] });
+  });
+  afterAll(async () => {
+    await srv?.stop();
+    await proxied?.stop();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  const expectHeaders = (h: http.IncomingHttpHeaders, what: string) => {
+    const csp = String(h['content-security-policy']);
+    expect(csp, what).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).toContain("worker-src 'self' blob:");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(h['x-frame-options'], what).toBe('DENY');
+    expect(h['x-content-type-options'], what).toBe('nosniff');
+    expect(h['referrer-policy'], what).toBe('strict-origin-when-cross-origin');
+  };
+
+  it('on API answers, errors and 404s', async () => {
+    expectHeaders((await send(srv.url, 'GET', '/api/health')).headers, 'health');
+    expectHeaders((await send(srv.url, 'POST', '/api/v2/guest_token')).headers, 'guest_token');
+    expectHeaders((await send(srv.url, 'GET', '/web_api/v1/progress?trans_id=x&user_token=bad')).headers, 'refusal');
+    expectHeaders((await send(srv.url, 'GET', '/api/nowhere')).headers, '404');
+    expectHeaders((await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json' }, '{')).headers, 'bad JSON');
+  });
+
+  it('on index.html and the SPA fallback', async () => {
+    for (const p of ['/', '/de/pricing/', '/batch-process/']) {
+      const r = await send(srv.url, 'GET', p);
+      expect(r.status, p).toBe(200);
+      expect(r.text).toContain('<title>Pixmill</title>');
+      expectHeaders(r.headers, p);
+    }
+  });
+
+  it('HSTS only when the client reached us over https (a trusted proxy says so)', async () => {
+    expect((await send(srv.url, 'GET', '/api/health')).headers['strict-transport-security']).toBeUndefined();
+    // an untrusted peer cannot claim https
+    expect((await send(srv.url, 'GET', '/api/health', { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toBeUndefined();
+    expect((await send(proxied.url, 'GET', '/', { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect((await send(proxied.url, 'GET', '/api/health', { 'x-forwarded-proto': 'http' })).headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('cross-site requests with cookies (CSRF)', () => {
+  const EVIL = 'https://evil.example';
+
+  /** The state changes of issue 13, each as a browser sends it: cookies, no token in the body. */
+  async function stateChanges(srv: TestServer) {
+    const user = await Caller.user(srv, `csrf-${Math.random().toString(36).slice(2)}@example.com`);
+    const sharer = await Caller.user(srv, `sharer-${Math.random().toString(36).slice(2)}@example.com`);
+    const code = (await sharer.get('/api/promotion/share/code')).body.data.code as string;
+    const session = user.cookies.get('pixmill_session')!;
+    const cookie = `pixmill_session=${session}; user_token=${user.token}`;
+    const wf = await user.form('/api/work_flow/add', { name: 'keep', flows: JSON.stringify([{ name: 'denoise', config: JSON.stringify({ module: 'denoise', module_params: {} }) }]) });
+    const calls: Array<{ name: string; method: string; path: string; f?: Record<string, string> }> = [
+      { name: 'survey', method: 'POST', path: '/api/v2/survey/set', f: { occupations: 'designer' } },
+      { name: 'workflow add', method: 'POST', path: '/api/work_flow/add', f: { name: 'x', flows: JSON.stringify([{ name: 'denoise', config: JSON.stringify({ module: 'denoise', module_params: {} }) }]) } },
+      { name: 'workflow delete', method: 'POST', path: '/api/work_flow/delete', f: { id: String(wf.body.data.id) } },
+      { name: 'user info', method: 'POST', path: '/api/v2/user_info/update', f: { locale: 'de' } },
+      { name: 'share bind', method: 'GET', path: `/api/promotion/share/bind?type=anniversary_2021&code=${code}` },
+      { name: 'logout', method: 'POST', path: '/api/account/logout', f: {} },
+    ];
+    return { user, cookie, calls };
+  }
+  const call = (srv: TestServer, c: { method: string; path: string; f?: Record<string, string> }, headers: Record<string, string>) =>
+    c.f ? send(srv.url, c.method, c.path, { 'content-type': 'application/x-www-form-urlencoded', ...headers }, new URLSearchParams(c.f).toString()) : send(srv.url, c.method, c.path, headers);
+
+  describe('without PUBLIC_URL: the own origin is the request’s Host', () => {
+    let srv: TestServer;
+    beforeAll(async () => {
+      srv = await startTestServer({ runJobs: false });
+    });
+    afterAll(() => srv?.stop());
+
+    it('each state change from a foreign Origin is refused, and changes nothing', async () => {
+      const { user, cookie, calls } = await stateChanges(srv);
+      for (const c of calls) {
+        const r = await call(srv, c, { cookie, origin: EVIL });
+        expect(r.status, c.name).toBe(403);
+        expect(r.body, c.name).toEqual({ code: 10001, msg: CROSS_SITE_TEXT, data: null });
+      }
+      const a = await srv.ctx.services.accounts.sessionAccount(user.cookies.get('pixmill_session'));
+      expect(a, 'still logged in').toBeTruthy();
+      expect(a!.locale).not.toBe('de');
+      expect((await user.get('/api/work_flow/list')).body.data.datas.map((w: { name: string }) => w.name)).toEqual(['keep']);
+    });
+
+    it('a foreign Referer without Origin, or a cross-site fetch without either, is refused too', async () => {
+      const { cookie, calls } = await stateChanges(srv);
+      const survey = calls[0]!;
+      expect((await call(srv, survey, { cookie, referer: `${EVIL}/page` })).status).toBe(403);
+      expect((await call(srv, survey, { cookie, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+      expect((await call(srv, survey, { cookie, origin: 'null' })).status).toBe(403);
+      // an encoded path reaches the same handler and gets the same check
+      const bind = calls[4]!;
+      const encoded = await call(srv, { ...bind, path: bind.path.replace('/bind?', '/%62ind?') }, { cookie, origin: EVIL });
+      expect(encoded.status).toBe(403);
+    });
+
+    it('each state change from the own origin works', async () => {
+      const { user, cookie, calls } = await stateChanges(srv);
+      for (const c of calls) {
+        const r = await call(srv, c, { cookie, origin: srv.url, 'sec-fetch-site': 'same-origin' });
+        expect(r.status, c.name).toBe(200);
+        expect(r.body?.code, `${c.name}: ${r.body?.msg}`).toBe(200);
+      }
+      expect(await srv.ctx.services.accounts.sessionAccount(user.cookies.get('pixmill_session')), 'logged out').toBeFalsy();
+      // a same-origin page's Referer (no Origin: a same-origin GET) works as well
+      const again = await stateChanges(srv);
+      expect((await call(srv, again.calls[4]!, { cookie: again.cookie, referer: `${srv.url}/my-account/` })).body?.code).toBe(200);
+    });
+
+    it('requests without cookies (API clients) and the signed webhook are not affected', async () => {
+      const { user } = await stateChanges(srv);
+      const r = await send(srv.url, 'POST', '/api/v2/user_info/update', { 'content-type': 'application/x-www-form-urlencoded', origin: EVIL }, new URLSearchParams({ user_token: user.token, locale: 'fr' }).toString());
+      expect(r.body).toMatchObject({ code: 200 });
+      // other cookies (preferences) do not count as credentials
+      const pref = await send(srv.url, 'POST', '/api/v2/guest_token', { origin: EVIL, cookie: 'activeMode=batch; isFirstVisit=1' });
+      expect(pref.body?.code).toBe(200);
+      const hook = await send(srv.url, 'POST', '/api/payments/webhook/local', { 'content-type': 'application/json', origin: EVIL, cookie: `user_token=${user.token}` }, '{}');
+      expect(hook.body?.msg).not.toBe(CROSS_SITE_TEXT);
+      expect(hook.status).not.toBe(403);
+    });
+  });
+
+  describe('with PUBLIC_URL: only its origin', () => {
+    let srv: TestServer;
+    beforeAll(async () => {
+      srv = await startTestServer({ runJobs: false, ...parsePublicUrl('https://pixmill.example', 0) });
+    });
+    afterAll(() => srv?.stop());
+
+    it('PUBLIC_URL’s origin passes; the raw Host or another origin does not', async () => {
+      const { cookie, calls } = await stateChanges(srv);
+      const info = calls[3]!;
+      expect((await call(srv, info, { cookie, origin: srv.url })).status).toBe(403);
+      expect((await call(srv, info, { cookie, origin: 'http://pixmill.example' })).status).toBe(403);
+      expect((await call(srv, info, { cookie, origin: EVIL, host: 'evil.example' })).status).toBe(403);
+      expect((await call(srv, info, { cookie, origin: 'https://pixmill.example' })).body?.code).toBe(200);
+    });
+  });
+});
+
