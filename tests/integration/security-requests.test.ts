@@ -167,7 +167,7 @@ describe('cross-site requests with cookies (CSRF)', () => {
       { name: 'workflow add', method: 'POST', path: '/api/work_flow/add', f: { name: 'x', flows: JSON.stringify([{ name: 'denoise', config: JSON.stringify({ module: 'denoise', module_params: {} }) }]) } },
       { name: 'workflow delete', method: 'POST', path: '/api/work_flow/delete', f: { id: String(wf.body.data.id) } },
       { name: 'user info', method: 'POST', path: '/api/v2/user_info/update', f: { locale: 'de' } },
-      { name: 'share bind', method: 'GET', path: `/api/promotion/share/bind?type=anniversary_2021&code=${code}` },
+      { name: 'share bind', method: 'GET', path: `/api/promotion/share/bind?type=anniversary_2021&code=${code}&user_token=${user.token}` },
       { name: 'logout', method: 'POST', path: '/api/account/logout', f: {} },
     ];
     return { user, cookie, calls };
@@ -189,7 +189,7 @@ describe('cross-site requests with cookies (CSRF)', () => {
         expect(r.status, c.name).toBe(403);
         expect(r.body, c.name).toEqual({ code: 10001, msg: CROSS_SITE_TEXT, data: null });
       }
-      const a = await srv.ctx.services.accounts.sessionAccount(user.cookies.get('pixmill_session'));
+      const a = await srv.ctx.services.sessions.account(user.cookies.get('pixmill_session'));
       expect(a, 'still logged in').toBeTruthy();
       expect(a!.locale).not.toBe('de');
       expect((await user.get('/api/work_flow/list')).body.data.datas.map((w: { name: string }) => w.name)).toEqual(['keep']);
@@ -214,7 +214,7 @@ describe('cross-site requests with cookies (CSRF)', () => {
         expect(r.status, c.name).toBe(200);
         expect(r.body?.code, `${c.name}: ${r.body?.msg}`).toBe(200);
       }
-      expect(await srv.ctx.services.accounts.sessionAccount(user.cookies.get('pixmill_session')), 'logged out').toBeFalsy();
+      expect(await srv.ctx.services.sessions.account(user.cookies.get('pixmill_session')), 'logged out').toBeFalsy();
       // a same-origin page's Referer (no Origin: a same-origin GET) works as well
       const again = await stateChanges(srv);
       expect((await call(srv, again.calls[4]!, { cookie: again.cookie, referer: `${srv.url}/my-account/` })).body?.code).toBe(200);
