@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { PROCESS_TIMEOUT_MS } from '../src/domain/constants.js';
+import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/domain/plans.js';
 
 export interface Config {
   port: number;
@@ -31,6 +32,10 @@ export interface Config {
   logLevel: string;
   /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
   allowPrivateUrls: boolean;
+  /** days results, sources and thumbnails are kept per retention class (RETENTION_DAYS_GUEST/_FREE/_SUBSCRIBER, ≥ 1) */
+  retentionDays: Record<RetentionClass, number>;
+  /** how often the process that runs jobs runs the retention sweep, ms (RETENTION_INTERVAL_MS; 0 = never) */
+  retentionIntervalMs: number;
 }
 
 const int = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
@@ -55,6 +60,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     guestTokenRateLimit: int(env.GUEST_TOKEN_RATE_LIMIT, 30),
     logLevel: env.LOG_LEVEL || 'info',
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
+    retentionDays: {
+      guest: Math.max(1, int(env.RETENTION_DAYS_GUEST, RETENTION_DAYS_DEFAULT.guest)),
+      free: Math.max(1, int(env.RETENTION_DAYS_FREE, RETENTION_DAYS_DEFAULT.free)),
+      subscriber: Math.max(1, int(env.RETENTION_DAYS_SUBSCRIBER, RETENTION_DAYS_DEFAULT.subscriber)),
+    },
+    retentionIntervalMs: Math.max(0, int(env.RETENTION_INTERVAL_MS, 60 * 60 * 1000)),
   };
   return { ...cfg, ...overrides };
 }

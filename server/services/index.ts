@@ -18,6 +18,8 @@ import { SubscriptionService } from './subscription.js';
 import { AccountService } from './accounts.js';
 import { PromotionService } from './promotions.js';
 import { PaymentService } from './payments.js';
+import { DownloadService } from './downloads.js';
+import { RetentionService } from './retention.js';
 
 export interface Deps {
   config: Config;
@@ -39,6 +41,8 @@ export interface Services {
   accounts: AccountService;
   promotions: PromotionService;
   payments: PaymentService;
+  downloads: DownloadService;
+  retention: RetentionService;
 }
 
 export function createServices(base: Omit<Deps, 'services'>): Services {
@@ -56,6 +60,8 @@ export function createServices(base: Omit<Deps, 'services'>): Services {
     accounts: new AccountService(deps),
     promotions: new PromotionService(deps),
     payments: new PaymentService(deps),
+    downloads: new DownloadService(deps),
+    retention: new RetentionService(deps),
   };
   deps.services = services;
   return services;
