@@ -11,6 +11,17 @@ export async function findAccount(db: Db, accountId: number): Promise<Account> {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
 }
 
+/** A new work, queued (the caller's transaction also holds its charge). */
+export async function insertQueued(
+  db: Db,
+  w: Pick<Job, 'trans_id' | 'account_id' | 'uid' | 'job' | 'is_workflow' | 'steps_json' | 'zoom_type' | 'created_at'>,
+): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({ ...w, status: 'queued', progress: 0, step_index: 0, attempts: 0 })
+    .execute();
+}
+
 export async function findOwnedJob(db: Db, accountId: number, transId: string): Promise<Job | undefined> {
   return db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).where('account_id', '=', accountId).executeTakeFirst();
 }

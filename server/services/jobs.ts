@@ -11,7 +11,7 @@ import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { createJobQueue } from '../jobs/queues.js';
-import { countActive, findAccount, findOwnedJob, findUpload, historyPage, queuePosition, setThumbsup } from '../jobs/repository.js';
+import { countActive, findAccount, findOwnedJob, findUpload, historyPage, insertQueued, queuePosition, setThumbsup } from '../jobs/repository.js';
 import { JobRunner } from '../jobs/runner.js';
 import { spawnSandboxedWorker } from '../jobs/bullmqSandbox.js';
 import { serverLogger } from '../jobs/log.js';
@@ -145,23 +145,16 @@ export class JobService {
           isSubscriber(p.level) ? `At most ${batch} images can be processed at the same time` : 'Only paid users can process multiple images at the same time',
         );
       }
-      await trx
-        .insertInto('jobs')
-        .values({
-          trans_id: transId,
-          account_id: p.accountId,
-          uid: upload.uid,
-          job,
-          is_workflow: isWorkflow ? 1 : 0,
-          steps_json: JSON.stringify(steps),
-          zoom_type: input.zoom_type || null,
-          status: 'queued',
-          progress: 0,
-          step_index: 0,
-          attempts: 0,
-          created_at: now,
-        })
-        .execute();
+      await insertQueued(trx, {
+        trans_id: transId,
+        account_id: p.accountId,
+        uid: upload.uid,
+        job,
+        is_workflow: isWorkflow ? 1 : 0,
+        steps_json: JSON.stringify(steps),
+        zoom_type: input.zoom_type || null,
+        created_at: now,
+      });
     });
     await this.queue.enqueue(transId);
     return { trans_id: transId };
