@@ -4,6 +4,7 @@
  */
 import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
+import type { HistoryRecord, Page } from '../../src/domain/history.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
 import { isSubscriber } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
@@ -45,32 +46,13 @@ export interface ProgressView {
   result_h?: number;
 }
 
-export interface HistoryItem {
-  trans_id: string;
-  uid: string;
-  job: string;
-  status: Job['status'];
-  filename: string | null;
-  w: number | null;
-  h: number | null;
-  result_w: number | null;
-  result_h: number | null;
-  created_at: number;
-  finished_at: number | null;
-  thumbsup: number | null;
-  /** the result, source and thumbnail were deleted by retention */
-  expired: boolean;
-}
+/** One row of GET /api/job/record (src/domain/history.ts, shared with the client). */
+export type HistoryItem = HistoryRecord;
 
 /** A finished work whose result is kept. */
 export type FinishedWork = Job & { result_key: string };
 
-export interface Paged<T> {
-  datas: T[];
-  current_page: number;
-  total: number;
-  last_page: number;
-}
+export type Paged<T> = Page<T>;
 
 export const HISTORY_DEFAULT_LIMIT = 10;
 export const HISTORY_MAX_LIMIT = 100;
