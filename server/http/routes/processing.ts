@@ -1,5 +1,5 @@
 /** Processing (spec §7): start a work (transform) and poll its progress. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { principalOf } from '../auth.js';
