@@ -245,4 +245,23 @@ describe('retention', () => {
     expect(await holder.tick(now + 1000)).not.toBeNull();
     expect(await other.tick(now + 2 * 3600_000)).not.toBeNull();
   });
+
+  it('the process that runs jobs sweeps by itself on RETENTION_INTERVAL_MS', async () => {
+    const own = await startTestServer({ retentionIntervalMs: 200 });
+    try {
+      const g = await Caller.guest(own);
+      const up = await g.upload(fixture('rocket.jpg'), 'old.jpg');
+      const uid = up.body.data.data.uid as string;
+      await own.ctx.db.updateTable('uploads').set({ created_at: Date.now() - 8 * DAY }).where('uid', '=', uid).execute();
+      let row = await own.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
+      for (let i = 0; i < 200 && row.expired_at === null; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        row = await own.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
+      }
+      expect(row.expired_at).not.toBeNull();
+      expect(await own.ctx.blobs.exists(row.original_key!)).toBe(false);
+    } finally {
+      await own.stop();
+    }
+  });
 });
