@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PROCESS_TIMEOUT_MS } from '../src/domain/constants.js';
+import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/domain/plans.js';
 
 export interface Config {
   port: number;
@@ -50,6 +51,10 @@ export interface Config {
   publicUrl: string;
   /** PUBLIC_URL was given: cross-site checks compare against it; otherwise against the request's own Host. */
   publicUrlFixed: boolean;
+  /** days results, sources and thumbnails are kept per retention class (RETENTION_DAYS_GUEST/_FREE/_SUBSCRIBER, ≥ 1) */
+  retentionDays: Record<RetentionClass, number>;
+  /** how often the process that runs jobs runs the retention sweep, ms (RETENTION_INTERVAL_MS; 0 = never) */
+  retentionIntervalMs: number;
 }
 
 const PAYMENT_PROVIDERS = ['none', 'local', 'stripe'] as const;
@@ -134,6 +139,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     stripePrices: stripePrices(env),
     stripeApiBase: env.STRIPE_API_BASE || undefined,
+    retentionDays: {
+      guest: Math.max(1, int(env.RETENTION_DAYS_GUEST, RETENTION_DAYS_DEFAULT.guest)),
+      free: Math.max(1, int(env.RETENTION_DAYS_FREE, RETENTION_DAYS_DEFAULT.free)),
+      subscriber: Math.max(1, int(env.RETENTION_DAYS_SUBSCRIBER, RETENTION_DAYS_DEFAULT.subscriber)),
+    },
+    retentionIntervalMs: Math.max(0, int(env.RETENTION_INTERVAL_MS, 60 * 60 * 1000)),
   };
   return { ...cfg, ...overrides };
 }

@@ -1,23 +1,25 @@
 /** Database access for works (jobs table) and the uploads they read. Portable across SQLite and PostgreSQL. */
 import { sql, type Kysely } from 'kysely';
-import type { Database, Job, Upload } from '../repositories/schema.js';
+import type { Account, Database, Job } from '../repositories/schema.js';
 
 type Db = Kysely<Database>;
 
-/** A ready upload of this account; another account's uid answers like a missing one. */
-export async function findReadyUpload(db: Db, accountId: number, uid: string): Promise<Upload | undefined> {
-  return db
-    .selectFrom('uploads')
-    .selectAll()
-    .where('uid', '=', uid)
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'ready')
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+/** The upload queries live in the upload repository; the runner reads a work's source through this. */
+export { findUpload } from '../repositories/uploadRepository.js';
+
+export async function findAccount(db: Db, accountId: number): Promise<Account> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
 }
 
-export async function findUpload(db: Db, uid: string): Promise<Upload | undefined> {
-  return db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirst();
+/** A new work, queued (the caller's transaction also holds its charge). */
+export async function insertQueued(
+  db: Db,
+  w: Pick<Job, 'trans_id' | 'account_id' | 'uid' | 'job' | 'is_workflow' | 'steps_json' | 'zoom_type' | 'created_at'>,
+): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({ ...w, status: 'queued', progress: 0, step_index: 0, attempts: 0 })
+    .execute();
 }
 
 export async function findOwnedJob(db: Db, accountId: number, transId: string): Promise<Job | undefined> {

@@ -60,6 +60,16 @@ export async function convertCompressed(data: Buffer, to: ExtraType, quality: nu
   }
 }
 
+/** The extra outputs of a work (psd, zoom variants): variant → blob key. */
+export function extrasOf(json: string | null): Record<string, string> {
+  if (!json) return {};
+  try {
+    return JSON.parse(json) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
 export interface ZipEntry {
   path: string;
   name: string;

@@ -27,9 +27,16 @@ export class BlobStore {
   async write(key: string, data: Buffer | Uint8Array): Promise<void> {
     const p = this.pathOf(key);
     await fsp.mkdir(path.dirname(p), { recursive: true });
-    const tmp = `${p}.${process.pid}.tmp`;
-    await fsp.writeFile(tmp, data);
-    await fsp.rename(tmp, p);
+    // A temp name of its own per write: two requests writing the same key at once (a retried slice)
+    // must not share one temp file; the rename makes whichever finishes last the whole content.
+    const tmp = `${p}.${randomUUID()}.tmp`;
+    try {
+      await fsp.writeFile(tmp, data);
+      await fsp.rename(tmp, p);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true });
+      throw e;
+    }
   }
 
   async read(key: string): Promise<Buffer> {

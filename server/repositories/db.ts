@@ -10,6 +10,7 @@ import * as m002 from './migrations/002_account_extras.js';
 import * as m003 from './migrations/003_job_lease.js';
 import * as m004 from './migrations/004_payments.js';
 import * as m005a from './migrations/005_accounts_security.js';
+import * as m005u from './migrations/005_uploads_quota.js';
 
 /** Every migration, in order. Add new ones here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_job_lease': m003,
   '004_payments': m004,
   '005_accounts_security': m005a,
+  '005_uploads_quota': m005u,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -48,18 +48,21 @@ export interface ValidatedImage {
 
 const open = (buf: Buffer, maxPixels: number) => sharp(buf, { failOn: 'error', limitInputPixels: Math.max(1, Math.floor(maxPixels)) });
 
+/** Over the level's limits: more pixels than maxPixels, or a side longer than maxSide (spec §6: 2000×2000, 3000×3000). */
+const oversize = (w: number, h: number, maxPixels: number, maxSide: number) => w * h > maxPixels || w > maxSide || h > maxSide;
+
 /**
  * Validates an upload and builds its working copy. Header dimensions are checked against
- * maxPixels before any pixel is decoded; then a full decode proves the file is complete.
+ * maxPixels and maxSide before any pixel is decoded; then a full decode proves the file is complete.
  */
-export async function validateImage(buf: Buffer, maxPixels: number): Promise<ValidatedImage> {
+export async function validateImage(buf: Buffer, maxPixels: number, maxSide = Infinity): Promise<ValidatedImage> {
   if (buf.length === 0) throw new ImageRefused(IMAGE_TEXT.empty);
   const format = sniffFormat(buf);
   if (!format) throw new ImageRefused(IMAGE_TEXT.unsupported);
   if (format === 'png') {
     const d = pngDeclaredSize(buf);
     if (!d || d.w === 0 || d.h === 0) throw new ImageRefused(IMAGE_TEXT.corrupt);
-    if (d.w * d.h > maxPixels) throw new ImageRefused(IMAGE_TEXT.tooLarge);
+    if (oversize(d.w, d.h, maxPixels, maxSide)) throw new ImageRefused(IMAGE_TEXT.tooLarge);
   }
   let meta: Metadata;
   try {
@@ -69,7 +72,7 @@ export async function validateImage(buf: Buffer, maxPixels: number): Promise<Val
     throw new ImageRefused(IMAGE_TEXT.corrupt);
   }
   if (meta.format !== format || !meta.width || !meta.height) throw new ImageRefused(IMAGE_TEXT.corrupt);
-  if (meta.width * meta.height > maxPixels) throw new ImageRefused(IMAGE_TEXT.tooLarge);
+  if (oversize(meta.width, meta.height, maxPixels, maxSide)) throw new ImageRefused(IMAGE_TEXT.tooLarge);
 
   const orientation = meta.orientation ?? 1;
   const swapped = orientation >= 5 && orientation <= 8;

@@ -76,6 +76,8 @@ export interface UploadsTable {
   source_url: string | null;
   created_at: number;
   deleted_at: number | null;
+  /** when retention removed its blobs (005) */
+  expired_at: Generated<number | null>;
 }
 
 export interface UploadChunksTable {
@@ -83,6 +85,8 @@ export interface UploadChunksTable {
   blob_num: number;
   size: number;
   created_at: number;
+  /** where this slice's bytes are (005); null = the older key derived from uid and blob_num */
+  blob_key: string | null;
 }
 
 export interface JobsTable {
@@ -113,6 +117,8 @@ export interface JobsTable {
   runner_id: string | null;
   /** ms; refreshed by that runner while the work runs — a stale one means the runner died */
   heartbeat_at: number | null;
+  /** when retention removed the result blobs (005) */
+  expired_at: Generated<number | null>;
 }
 
 export interface CreditLedgerTable {
@@ -208,6 +214,13 @@ export interface PaymentEventsTable {
   created_at: number;
 }
 
+/** A periodic task's lease (005): only the holder runs it until expires_at. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   tokens: TokensTable;
@@ -224,6 +237,7 @@ export interface Database {
   payment_checkouts: PaymentCheckoutsTable;
   payment_events: PaymentEventsTable;
   login_throttle: LoginThrottleTable;
+  leases: LeasesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -4,10 +4,11 @@
  * whatever retries or concurrent starts occur. The account row holds the running totals
  * (max_num/used_num, compress_max/compress_used) that the license answer reports.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { CODE } from '../../src/domain/codes.js';
 import { creditsLeft } from '../../src/domain/plans.js';
 import { ApiError } from '../errors.js';
+import * as ledger from '../repositories/creditRepository.js';
 import type { Database } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 
@@ -39,29 +40,9 @@ export class CreditService {
    */
   async charge(accountId: number, transId: string, opts: ChargeOptions, trx?: DbLike): Promise<boolean> {
     if (!trx) return this.deps.db.transaction().execute((t) => this.charge(accountId, transId, opts, t));
-    const kind = opts.compress ? 'compress_charge' : 'charge';
-    const inserted = await trx
-      .insertInto('credit_ledger')
-      .values({ account_id: accountId, ref: transId, kind, amount: 1, created_at: Date.now() })
-      .onConflict((oc) => oc.columns(['ref', 'kind']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    // The guard in WHERE keeps the balance from going negative under concurrency (row lock on PG,
-    // serialised writers on SQLite).
-    const updated = opts.compress
-      ? await trx
-          .updateTable('accounts')
-          .set({ compress_used: sql`compress_used + 1`, updated_at: Date.now() })
-          .where('id', '=', accountId)
-          .whereRef('compress_used', '<', 'compress_max')
-          .executeTakeFirst()
-      : await trx
-          .updateTable('accounts')
-          .set({ used_num: sql`used_num + 1`, updated_at: Date.now() })
-          .where('id', '=', accountId)
-          .whereRef('used_num', '<', 'max_num')
-          .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw insufficientCredits();
+    const now = Date.now();
+    if (!(await ledger.recordOnce(trx, accountId, transId, opts.compress ? 'compress_charge' : 'charge', 1, now))) return false;
+    if (!(await ledger.useOne(trx, accountId, opts.compress, now))) throw insufficientCredits();
     return true;
   }
 
@@ -69,26 +50,12 @@ export class CreditService {
   async refund(transId: string, within?: DbLike): Promise<boolean> {
     // `within`: the caller's transaction, so marking a work failed and refunding it are one write.
     const body = async (trx: DbLike) => {
-      const charge = await trx
-        .selectFrom('credit_ledger')
-        .select(['account_id', 'kind', 'amount'])
-        .where('ref', '=', transId)
-        .where('kind', 'in', ['charge', 'compress_charge'])
-        .executeTakeFirst();
+      const charge = await ledger.findCharge(trx, transId);
       if (!charge) return false;
       const compress = charge.kind === 'compress_charge';
-      const inserted = await trx
-        .insertInto('credit_ledger')
-        .values({ account_id: charge.account_id, ref: transId, kind: compress ? 'compress_refund' : 'refund', amount: charge.amount, created_at: Date.now() })
-        .onConflict((oc) => oc.columns(['ref', 'kind']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      const col = compress ? 'compress_used' : 'used_num';
-      await trx
-        .updateTable('accounts')
-        .set({ [col]: sql`CASE WHEN ${sql.ref(col)} >= ${charge.amount} THEN ${sql.ref(col)} - ${charge.amount} ELSE 0 END`, updated_at: Date.now() })
-        .where('id', '=', charge.account_id)
-        .execute();
+      const now = Date.now();
+      if (!(await ledger.recordOnce(trx, charge.account_id, transId, compress ? 'compress_refund' : 'refund', charge.amount, now))) return false;
+      await ledger.giveBack(trx, charge.account_id, compress, charge.amount, now);
       return true;
     };
     return within ? body(within) : this.deps.db.transaction().execute(body);
@@ -98,27 +65,15 @@ export class CreditService {
   async grant(accountId: number, amount: number, ref: string): Promise<boolean> {
     if (!Number.isInteger(amount) || amount <= 0) throw new Error('grant amount must be a positive integer');
     return this.deps.db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto('credit_ledger')
-        .values({ account_id: accountId, ref, kind: 'grant', amount, created_at: Date.now() })
-        .onConflict((oc) => oc.columns(['ref', 'kind']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      await trx
-        .updateTable('accounts')
-        .set({ max_num: sql`max_num + ${amount}`, updated_at: Date.now() })
-        .where('id', '=', accountId)
-        .execute();
+      const now = Date.now();
+      if (!(await ledger.recordOnce(trx, accountId, ref, 'grant', amount, now))) return false;
+      await ledger.addCredits(trx, accountId, amount, now);
       return true;
     });
   }
 
   async balance(accountId: number): Promise<Balance> {
-    const a = await this.deps.db
-      .selectFrom('accounts')
-      .select(['max_num', 'used_num', 'compress_max', 'compress_used'])
-      .where('id', '=', accountId)
-      .executeTakeFirstOrThrow();
+    const a = await ledger.balanceOf(this.deps.db, accountId);
     return {
       ...a,
       left: creditsLeft(a.max_num, a.used_num),

@@ -24,6 +24,8 @@ import { ProfileService } from './profile.js';
 import { NonceService } from './nonces.js';
 import { MailService } from './mail.js';
 import { LoginThrottleService } from './loginThrottle.js';
+import { DownloadService } from './downloads.js';
+import { RetentionService } from './retention.js';
 
 export interface Deps {
   config: Config;
@@ -51,6 +53,8 @@ export interface Services {
   nonces: NonceService;
   mail: MailService;
   loginThrottle: LoginThrottleService;
+  downloads: DownloadService;
+  retention: RetentionService;
 }
 
 export function createServices(base: Omit<Deps, 'services'>): Services {
@@ -74,6 +78,8 @@ export function createServices(base: Omit<Deps, 'services'>): Services {
     nonces: new NonceService(deps),
     mail: new MailService(deps),
     loginThrottle: new LoginThrottleService(deps),
+    downloads: new DownloadService(deps),
+    retention: new RetentionService(deps),
   };
   deps.services = services;
   return services;

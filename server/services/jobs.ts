@@ -4,24 +4,27 @@
  */
 import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
-import { CODE } from '../../src/domain/codes.js';
+import type { HistoryRecord, Page } from '../../src/domain/history.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
-import { creditsLeft, isSubscriber } from '../../src/domain/plans.js';
+import { isSubscriber } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
-import { ApiError, notFound, paramError } from '../errors.js';
+import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { createJobQueue } from '../jobs/queues.js';
-import { countActive, findOwnedJob, findUpload, findReadyUpload, historyPage, queuePosition, setThumbsup } from '../jobs/repository.js';
+import { countActive, findAccount, findOwnedJob, findUpload, historyPage, insertQueued, queuePosition, setThumbsup } from '../jobs/repository.js';
 import { JobRunner } from '../jobs/runner.js';
 import { spawnSlotProcess } from '../jobs/slotProcess.js';
 import { serverLogger } from '../jobs/log.js';
 import type { Deps } from './index.js';
+import { decodeJconfig } from './jconfig.js';
+import { expiredError, RETENTION_TEXT } from './retention.js';
 import type { Principal } from './tokens.js';
 
 export interface TransformInput {
   uid?: string;
-  jconfig?: string;
+  /** JSON text (form field) or the object of a JSON body; bounded by decodeJconfig */
+  jconfig?: unknown;
   zoom_type?: string;
 }
 
@@ -43,27 +46,13 @@ export interface ProgressView {
   result_h?: number;
 }
 
-export interface HistoryItem {
-  trans_id: string;
-  uid: string;
-  job: string;
-  status: Job['status'];
-  filename: string | null;
-  w: number | null;
-  h: number | null;
-  result_w: number | null;
-  result_h: number | null;
-  created_at: number;
-  finished_at: number | null;
-  thumbsup: number | null;
-}
+/** One row of GET /api/job/record (src/domain/history.ts, shared with the client). */
+export type HistoryItem = HistoryRecord;
 
-export interface Paged<T> {
-  datas: T[];
-  current_page: number;
-  total: number;
-  last_page: number;
-}
+/** A finished work whose result is kept. */
+export type FinishedWork = Job & { result_key: string };
+
+export type Paged<T> = Page<T>;
 
 export const HISTORY_DEFAULT_LIMIT = 10;
 export const HISTORY_MAX_LIMIT = 100;
@@ -83,10 +72,7 @@ export class JobService {
       blobs: deps.blobs,
       queue: this.queue,
       log,
-      levelOf: async (accountId) => {
-        const account = await deps.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
-        return deps.services.license.levelOf(account);
-      },
+      levelOf: async (accountId) => deps.services.license.levelOf(await findAccount(deps.db, accountId)),
       refund,
       // One process per processing slot: the time-limit kill of a work inside native engine code
       // (onnxruntime) must end that process, not abort the server (a terminated thread does).
@@ -94,12 +80,15 @@ export class JobService {
     });
   }
 
-  startRunner(): Promise<void> {
-    return this.runner.start();
+  /** Starts the runner and, in the same process, the retention sweep (embedded: the one process; scale-out: workers). */
+  async startRunner(): Promise<void> {
+    await this.runner.start();
+    this.deps.services.retention.start();
   }
 
   /** Stops the runner and closes the queue's connections (called once, when the process context closes). */
   async stopRunner(): Promise<void> {
+    await this.deps.services.retention.stop();
     await this.runner.stop();
     await this.queue.stop();
   }
@@ -113,15 +102,8 @@ export class JobService {
   async transform(p: Principal, input: TransformInput): Promise<{ trans_id: string }> {
     const { db } = this.deps;
     if (!input.uid) throw paramError('uid is required');
-    if (!input.jconfig) throw paramError('jconfig is required');
-    const upload = await findReadyUpload(db, p.accountId, input.uid);
-    if (!upload) throw notFound('upload not found');
-    let raw: unknown;
-    try {
-      raw = JSON.parse(input.jconfig);
-    } catch {
-      throw paramError('jconfig must be JSON');
-    }
+    const raw = decodeJconfig(input.jconfig);
+    const upload = await this.deps.services.uploads.readyUpload(p.accountId, input.uid);
     const parsed = parseJobConfig(raw, p.level);
     if (!parsed.ok) throw paramError(parsed.error);
     for (const s of parsed.value.steps)
@@ -130,6 +112,8 @@ export class JobService {
     // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
     if (parsed.value.job !== 'compress' && upload.w * upload.h > Math.floor(p.limits.maxMegapixels * 1e6))
       throw paramError(`The image is larger than ${p.limits.maxMegapixels} MP, the limit of your plan`);
+    if (parsed.value.job !== 'compress' && Math.max(upload.w, upload.h) > p.limits.maxSidePx)
+      throw paramError(`The image is larger than ${p.limits.maxSidePx}×${p.limits.maxSidePx} px, the limit of your plan`);
 
     const transId = randomUUID();
     const now = Date.now();
@@ -143,23 +127,16 @@ export class JobService {
           isSubscriber(p.level) ? `At most ${batch} images can be processed at the same time` : 'Only paid users can process multiple images at the same time',
         );
       }
-      await trx
-        .insertInto('jobs')
-        .values({
-          trans_id: transId,
-          account_id: p.accountId,
-          uid: upload.uid,
-          job,
-          is_workflow: isWorkflow ? 1 : 0,
-          steps_json: JSON.stringify(steps),
-          zoom_type: input.zoom_type || null,
-          status: 'queued',
-          progress: 0,
-          step_index: 0,
-          attempts: 0,
-          created_at: now,
-        })
-        .execute();
+      await insertQueued(trx, {
+        trans_id: transId,
+        account_id: p.accountId,
+        uid: upload.uid,
+        job,
+        is_workflow: isWorkflow ? 1 : 0,
+        steps_json: JSON.stringify(steps),
+        zoom_type: input.zoom_type || null,
+        created_at: now,
+      });
     });
     await this.queue.enqueue(transId);
     return { trans_id: transId };
@@ -173,11 +150,12 @@ export class JobService {
     return job;
   }
 
-  /** A finished work of this principal. */
-  async finished(p: Principal, transId: unknown): Promise<Job & { result_key: string }> {
+  /** A finished work of this principal whose result is kept (an expired one answers 410 "expired"). */
+  async finished(p: Principal, transId: unknown): Promise<FinishedWork> {
     const job = await this.owned(p, transId);
+    if (job.expired_at) throw expiredError(RETENTION_TEXT.work(this.deps.services.retention.daysFor(p.level)));
     if (job.status !== 'finished' || !job.result_key) throw paramError('the work is not finished');
-    return job as Job & { result_key: string };
+    return job as FinishedWork;
   }
 
   async progress(p: Principal, transId: unknown): Promise<ProgressView> {
@@ -219,6 +197,7 @@ export class JobService {
         created_at: Number(r.created_at),
         finished_at: r.finished_at === null ? null : Number(r.finished_at),
         thumbsup: r.thumbsup,
+        expired: r.expired_at !== null,
       })),
       current_page: page,
       total,
@@ -234,54 +213,7 @@ export class JobService {
     await setThumbsup(this.deps.db, p.accountId, job.trans_id, value);
     return { trans_id: job.trans_id, thumbsup: value };
   }
-
-  /**
-   * Bulk-download rule (POST /api/v2/point/check, /api/v2/download/all): every work owned and
-   * finished (else 10001), and the account neither expired nor out of credits (else 30004).
-   */
-  async bulkWorks(p: Principal, transIds: string[]): Promise<Array<Job & { result_key: string }>> {
-    if (!transIds.length) throw paramError('trans_ids is required');
-    if (transIds.length > BULK_MAX) throw paramError(`at most ${BULK_MAX} works per bulk download`);
-    const works = [];
-    for (const id of transIds) works.push(await this.finished(p, id));
-    if (p.level === 'expired' || creditsLeft(p.account.max_num, p.account.used_num) <= 0)
-      throw new ApiError(CODE.NOT_ENOUGH_POINTS, 'Not enough points');
-    return works;
-  }
-
-  async pointCheck(p: Principal, transIds: string[], needId: boolean) {
-    await this.bulkWorks(p, transIds);
-    const data: { max_num: number; used_num: number; download_all_id?: string } = { max_num: p.account.max_num, used_num: p.account.used_num };
-    if (needId) {
-      const id = randomUUID();
-      // Expired bundles of this account go when a new one is made, so the table stays small.
-      await this.deps.db.deleteFrom('download_bundles').where('account_id', '=', p.accountId).where('created_at', '<=', Date.now() - BUNDLE_TTL_MS).execute();
-      await this.deps.db
-        .insertInto('download_bundles')
-        .values({ id, account_id: p.accountId, trans_ids_json: JSON.stringify(transIds), created_at: Date.now() })
-        .execute();
-      data.download_all_id = id;
-    }
-    return data;
-  }
-
-  /** The works of a bundle made by point check; bundles live BUNDLE_TTL_MS and belong to one account. */
-  async bundleWorks(p: Principal, bundleId: unknown) {
-    if (typeof bundleId !== 'string' || !bundleId) throw paramError('download_all_id is required');
-    const row = await this.deps.db
-      .selectFrom('download_bundles')
-      .selectAll()
-      .where('id', '=', bundleId)
-      .where('account_id', '=', p.accountId)
-      .where('created_at', '>', Date.now() - BUNDLE_TTL_MS)
-      .executeTakeFirst();
-    if (!row) throw notFound('download not found');
-    return this.bulkWorks(p, JSON.parse(row.trans_ids_json) as string[]);
-  }
 }
-
-export const BULK_MAX = 100;
-export const BUNDLE_TTL_MS = 60 * 60 * 1000;
 
 function intParam(raw: unknown, d: number, min: number, max: number, name: string): number {
   if (raw === undefined || raw === null || raw === '') return d;

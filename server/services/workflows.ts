@@ -7,6 +7,7 @@ import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../.
 import { chainError, entitlementError, isModuleName, parseParams, type ModuleName, type ModuleParams } from '../../src/domain/modules.js';
 import { ApiError, notFound, paramError } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
+import * as repo from '../repositories/workflowRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
@@ -105,17 +106,8 @@ export class WorkflowService {
     const limit = limitRaw === undefined || limitRaw === '' ? WORKFLOW_PAGE_SIZE : Number(limitRaw);
     if (!Number.isInteger(page) || page < WORKFLOW_FIRST_PAGE) throw paramError('page must be an integer from 1');
     if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) throw paramError(`limit must be an integer from 1 to ${PAGE_LIMIT_MAX}`);
-    const db = this.deps.db;
-    const { n } = await db.selectFrom('workflows').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', p.accountId).executeTakeFirstOrThrow();
-    const total = Number(n);
-    const rows = await db
-      .selectFrom('workflows')
-      .selectAll()
-      .where('account_id', '=', p.accountId)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - WORKFLOW_FIRST_PAGE) * limit)
-      .execute();
+    const total = await repo.countOf(this.deps.db, p.accountId);
+    const rows = await repo.pageOf(this.deps.db, p.accountId, limit, (page - WORKFLOW_FIRST_PAGE) * limit);
     return { datas: rows.map(view), current_page: page, total, last_page: Math.max(WORKFLOW_FIRST_PAGE, Math.ceil(total / limit)), per_page: limit };
   }
 
@@ -123,13 +115,7 @@ export class WorkflowService {
   async add(p: Principal, input: WorkflowInput): Promise<{ id: number }> {
     this.guard(p);
     const { name, flows } = this.validate(p, input);
-    const now = Date.now();
-    const row = await this.deps.db
-      .insertInto('workflows')
-      .values({ account_id: p.accountId, name, flows_json: JSON.stringify(flows), active: 0, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: row.id };
+    return { id: await repo.insertWorkflow(this.deps.db, p.accountId, name, JSON.stringify(flows), Date.now()) };
   }
 
   /** POST /api/work_flow/update: id plus the same fields as add. */
@@ -139,7 +125,7 @@ export class WorkflowService {
     if (id === undefined) throw paramError('id is required');
     await this.owned(p, [id]);
     const { name, flows } = this.validate(p, input);
-    await this.deps.db.updateTable('workflows').set({ name, flows_json: JSON.stringify(flows), updated_at: Date.now() }).where('id', '=', id).where('account_id', '=', p.accountId).execute();
+    await repo.updateWorkflow(this.deps.db, p.accountId, id, name, JSON.stringify(flows), Date.now());
     return view((await this.owned(p, [id]))[0]!);
   }
 
@@ -149,8 +135,7 @@ export class WorkflowService {
     const ids = parseIds(idsRaw);
     if (ids.length === 0) throw paramError('id is required');
     await this.owned(p, ids);
-    const r = await this.deps.db.deleteFrom('workflows').where('id', 'in', ids).where('account_id', '=', p.accountId).executeTakeFirst();
-    return { deleted: Number(r.numDeletedRows) };
+    return { deleted: await repo.deleteWorkflows(this.deps.db, p.accountId, ids) };
   }
 
   /**
@@ -159,21 +144,16 @@ export class WorkflowService {
    */
   async activeFlows(p: Principal, idsRaw: unknown): Promise<WorkflowView[]> {
     this.guard(p);
-    const db = this.deps.db;
     if (idsRaw !== undefined) {
       const ids = parseIds(idsRaw);
       if (ids.length) await this.owned(p, ids);
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('workflows').set({ active: 0 }).where('account_id', '=', p.accountId).execute();
-        if (ids.length) await trx.updateTable('workflows').set({ active: 1 }).where('account_id', '=', p.accountId).where('id', 'in', ids).execute();
-      });
+      await repo.setActive(this.deps.db, p.accountId, ids);
     }
-    const rows = await db.selectFrom('workflows').selectAll().where('account_id', '=', p.accountId).where('active', '=', 1).orderBy('id', 'desc').execute();
-    return rows.map(view);
+    return (await repo.activeOf(this.deps.db, p.accountId)).map(view);
   }
 
   private async owned(p: Principal, ids: number[]): Promise<Workflow[]> {
-    const rows = await this.deps.db.selectFrom('workflows').selectAll().where('account_id', '=', p.accountId).where('id', 'in', ids).execute();
+    const rows = await repo.ownedIn(this.deps.db, p.accountId, ids);
     if (rows.length !== ids.length) throw notFound('workflow not found');
     return rows;
   }

@@ -112,6 +112,8 @@ export function defaultParams<M extends ModuleName>(module: M): ParamsOf<M> & Mo
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
+const DECIMAL = /^-?\d{1,9}$/;
+
 function coerce(spec: ParamSpec, raw: unknown): Result<ParamValue> {
   switch (spec.kind) {
     case 'const':
@@ -122,13 +124,15 @@ function coerce(spec: ParamSpec, raw: unknown): Result<ParamValue> {
         return { ok: true, value: raw === 1 || raw === '1' || raw === 'true' };
       return { ok: false, error: 'must be a boolean' };
     case 'int': {
-      const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+      // Strict: a JSON number, or plain decimal digits; never arrays, hex, exponents or blanks.
+      const n = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : raw;
       if (typeof n !== 'number' || !Number.isInteger(n)) return { ok: false, error: 'must be an integer' };
       if (n < spec.min || n > spec.max) return { ok: false, error: `must be between ${spec.min} and ${spec.max}` };
       return { ok: true, value: n };
     }
     case 'enum': {
-      const hit = spec.values.find((v) => v === raw || String(v) === String(raw).replace(/x$/i, ''));
+      // The value itself; for numeric choices also its text, with the spec's "x" suffix ("4", "4x").
+      const hit = spec.values.find((v) => v === raw || (typeof v === 'number' && typeof raw === 'string' && new RegExp(`^${v}x?$`, 'i').test(raw)));
       return hit === undefined ? { ok: false, error: `must be one of ${spec.values.join(', ')}` } : { ok: true, value: hit };
     }
   }
@@ -219,6 +223,7 @@ export function entitlementError(level: Level, s: Step['config']): string | null
   if (p.psd === true && !lim.psd) return PSD_PRO_ONLY;
   if ((s.module === 'colorize_pro' || p.isBest === true) && !lim.bestColorize) return 'Only Pro users can use the best colorize mode';
   if (s.module === 'enlarge' && !lim.scales.includes(Number(p.scale))) return 'This scale is only for subscribers';
+  if (s.module === 'enlarge' && p.quality === 'best' && !lim.bestEnlarge) return 'Best quality is only for subscribers';
   return null;
 }
 

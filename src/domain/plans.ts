@@ -20,6 +20,8 @@ export interface PlanLimits {
   scales: readonly number[];
   psd: boolean;
   bestColorize: boolean;
+  /** enlarge quality 'best' (the larger model) is for subscribers */
+  bestEnlarge: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -36,6 +38,7 @@ const FREE: PlanLimits = {
   scales: [2],
   psd: false,
   bestColorize: false,
+  bestEnlarge: false,
 };
 
 export const PLAN_LIMITS: Readonly<Record<Level, PlanLimits>> = {
@@ -53,6 +56,7 @@ export const PLAN_LIMITS: Readonly<Record<Level, PlanLimits>> = {
     scales: [2, 4, 6, 8],
     psd: false,
     bestColorize: false,
+    bestEnlarge: true,
   },
   pro: {
     batch: 10,
@@ -66,10 +70,41 @@ export const PLAN_LIMITS: Readonly<Record<Level, PlanLimits>> = {
     scales: [2, 4, 6, 8],
     psd: true,
     bestColorize: true,
+    bestEnlarge: true,
   },
   // Expired users get guest-like limits (spec §4, §6).
   expired: FREE,
 };
+
+/**
+ * Upload quotas per level (our numbers; the spec has none): uploads a minute per account (a sliced
+ * upload counts once) and bytes of uploads kept at a time (originals as received, until deleted or
+ * expired; results are not counted). A guest selects one image at a time, so 20 a minute is ample
+ * for a person and stops a script; subscribers upload batches of 5/10.
+ */
+export interface UploadQuota {
+  uploadsPerMinute: number;
+  storedBytes: number;
+}
+
+const GB = 1024 * MB;
+const FREE_QUOTA: UploadQuota = { uploadsPerMinute: 20, storedBytes: 200 * MB };
+
+export const UPLOAD_QUOTAS: Readonly<Record<Level, UploadQuota>> = {
+  guest: FREE_QUOTA,
+  register: { uploadsPerMinute: 30, storedBytes: 500 * MB },
+  basic: { uploadsPerMinute: 60, storedBytes: 5 * GB },
+  pro: { uploadsPerMinute: 120, storedBytes: 10 * GB },
+  expired: FREE_QUOTA,
+};
+
+/** Retention classes: how long results, sources and thumbnails are kept (days configurable, see server config). */
+export type RetentionClass = 'guest' | 'free' | 'subscriber';
+export const RETENTION_DAYS_DEFAULT: Readonly<Record<RetentionClass, number>> = { guest: 7, free: 14, subscriber: 30 };
+
+export function retentionClassOf(level: Level): RetentionClass {
+  return level === 'guest' ? 'guest' : isSubscriber(level) ? 'subscriber' : 'free';
+}
 
 export function limitsFor(level: Level): PlanLimits {
   return PLAN_LIMITS[level];

@@ -1,16 +1,8 @@
 /** HTTP helpers for the processing integration tests: real requests against startTestServer(). */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { TestServer } from '../../server/testing/server.js';
+import type { Envelope } from './api-helpers.js';
 
-export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
-export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
-
-export interface Envelope<T = any> {
-  code: number;
-  msg: string;
-  data: T;
-}
+export { FIXTURES, fixture, type Envelope } from './api-helpers.js';
 
 export class Client {
   constructor(

@@ -211,14 +211,21 @@ describe('sliced upload', () => {
     expect(text.body).toMatchObject({ code: 10001, msg: 'Only JPG、JPEG and PNG images are supported.' });
   });
 
-  it('a sliced upload left unfinished for a day is dropped with its slices', async () => {
+  it('a sliced upload left unfinished for a day is dropped with its slices by the retention sweep', async () => {
     const a = await send(pro, 1, 4, slices[0]!);
     const uid = a.body.data.uid;
+    const fresh = (await send(pro, 1, 4, slices[0]!)).body.data.uid;
+    const chunk = await srv.ctx.db.selectFrom('upload_chunks').select('blob_key').where('uid', '=', uid).executeTakeFirstOrThrow();
+    expect(await srv.ctx.blobs.exists(chunk.blob_key!)).toBe(true);
     await srv.ctx.db.updateTable('uploads').set({ created_at: Date.now() - 25 * 3600_000 }).where('uid', '=', uid).execute();
-    await send(pro, 1, 4, slices[0]!);
+    const report = await srv.ctx.services.retention.sweep();
+    expect(report.unfinished).toBeGreaterThanOrEqual(1);
     expect((await pro.form('/api/v2/upload_slice/status', { uid })).status).toBe(404);
+    expect(await srv.ctx.blobs.exists(chunk.blob_key!)).toBe(false);
     const key = (await srv.ctx.db.selectFrom('uploads').select('uid').where('uid', '=', uid).where('deleted_at', 'is not', null).execute()).length;
     expect(key).toBe(1);
+    // One started within the day is kept.
+    expect((await pro.form('/api/v2/upload_slice/status', { uid: fresh })).body.data).toMatchObject({ received: [1], done: false });
   });
 
   it('a sliced small image is finished by its only slice', async () => {

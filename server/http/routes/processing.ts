@@ -1,5 +1,5 @@
 /** Processing (spec §7): start a work (transform) and poll its progress. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { principalOf } from '../auth.js';
@@ -11,8 +11,7 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
   app.post('/web_api/v1/transform', async (req) => {
     const f = await fieldsOf(req);
     const p = await principalOf(req, ctx);
-    const jconfig = typeof f.jconfig === 'object' && f.jconfig !== null ? JSON.stringify(f.jconfig) : str(f.jconfig);
-    return ok(await jobs.transform(p, { uid: str(f.uid), jconfig, zoom_type: str(f.zoom_type) }));
+    return ok(await jobs.transform(p, { uid: str(f.uid), jconfig: f.jconfig, zoom_type: str(f.zoom_type) }));
   });
 
   app.get('/web_api/v1/progress', async (req) => {

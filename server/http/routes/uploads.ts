@@ -1,4 +1,4 @@
-/** Upload routes of spec §7: whole file, slices (+ resume status), by URL, list, delete, source and thumbnail. */
+/** Upload routes of spec §7: whole file, slices (+ resume status), by URL, list, delete, source and thumbnail; retention and quota view. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { mimeOf } from '../../repositories/imageRepository.js';
@@ -61,8 +61,12 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   app.post('/web_api/v1/upload/list', async (req) => {
     const p = await principalOf(req, ctx);
-    return ok({ datas: await uploads.list(p, (await fieldsOf(req)).limit) });
+    // retention_days: how long this caller's results and sources are kept, for the client to say so.
+    return ok({ datas: await uploads.list(p, (await fieldsOf(req)).limit), retention_days: ctx.services.retention.daysFor(p.level) });
   });
+
+  /** The caller's retention and upload quota: days kept, uploads a minute, bytes kept and used. */
+  app.get('/api/v2/retention', async (req) => ok(await ctx.services.retention.view(await principalOf(req, ctx))));
 
   app.post('/web_api/v1/upload/delete', async (req) => {
     const p = await principalOf(req, ctx);

@@ -1,0 +1,123 @@
+/**
+ * Results (spec §7 "Downloads and previews"): the file of a finished work or one of its variants, the
+ * compress result converted to another type, and bulk zips (point check, download/all). Routes only
+ * send what this returns.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { CODE } from '../../src/domain/codes.js';
+import { parseParams, type Step } from '../../src/domain/modules.js';
+import { creditsLeft } from '../../src/domain/plans.js';
+import { ApiError, notFound, paramError } from '../errors.js';
+import { convertCompressed, downloadName, EXTRA_TYPES, extOf, extOfKey, extrasOf, zipOf, type ExtraType } from '../jobs/results.js';
+import { findBundle, insertBundle } from '../repositories/downloadBundleRepository.js';
+import type { Job } from '../repositories/schema.js';
+import type { Deps } from './index.js';
+import type { FinishedWork } from './jobs.js';
+import type { Principal } from './tokens.js';
+
+export const BULK_MAX = 100;
+export const BUNDLE_TTL_MS = 60 * 60 * 1000;
+
+/** A result as a stored blob (streamed) or as converted bytes. */
+export type DownloadFile = { ext: string; name: string } & ({ key: string; size: number } | { data: Buffer });
+
+export interface ZipDownload {
+  name: string;
+  stream: Readable;
+}
+
+export class DownloadService {
+  constructor(private readonly deps: Deps) {}
+
+  /** The result blob of a finished work, or its extra variant (zoom_type) when it has one. */
+  private async resultOf(job: FinishedWork, variant?: string): Promise<{ key: string; ext: string; name: string }> {
+    const extras = extrasOf(job.extras_json);
+    const key = variant && extras[variant] ? extras[variant]! : job.result_key;
+    const ext = key === job.result_key ? extOf(job.result_format ?? extOfKey(key)) : extOfKey(key);
+    return { key, ext, name: await this.nameOf(job, ext) };
+  }
+
+  private async nameOf(job: Job, ext: string): Promise<string> {
+    const upload = await this.deps.services.jobs.upload(job);
+    return downloadName(upload?.filename, job.job, ext);
+  }
+
+  /** A stored result with its size; a blob gone from the volume answers like a missing work, not a 500. */
+  private async stored(r: { key: string; ext: string; name: string }): Promise<DownloadFile> {
+    const size = await this.deps.blobs.size(r.key).catch(() => {
+      throw notFound('result not found');
+    });
+    return { ...r, size };
+  }
+
+  /** GET /web_api/v1/download/ (variant = zoom_type) and /web_api/v1/preview. */
+  async result(p: Principal, transId: string | undefined, variant?: string): Promise<DownloadFile> {
+    const job = await this.deps.services.jobs.finished(p, transId);
+    return this.stored(await this.resultOf(job, variant));
+  }
+
+  /** POST /api/job/download_compress: the compress result, re-encoded as extra_type at the work's quality. */
+  async compressed(p: Principal, transId: string | undefined, extraRaw: string | undefined): Promise<DownloadFile> {
+    const job = await this.deps.services.jobs.finished(p, transId);
+    if (job.job !== 'compress') throw paramError('not a compress work');
+    const extra = extraRaw?.toLowerCase();
+    const r = await this.resultOf(job);
+    if (!extra || extra === r.ext) return this.stored(r);
+    if (!(EXTRA_TYPES as readonly string[]).includes(extra)) throw paramError(`extra_type must be one of ${EXTRA_TYPES.join(', ')}`);
+    // The quality the work ran with, read through the params schema (its default lives there only).
+    const step = (JSON.parse(job.steps_json) as Step[])[0];
+    const params = parseParams('compress', step?.config.module_params);
+    if (!params.ok) throw new Error(`stored compress params are invalid: ${params.error}`);
+    const data = await convertCompressed(await this.deps.blobs.read(r.key), extra as ExtraType, Number(params.value.quality));
+    return { ext: extra, name: await this.nameOf(job, extra), data };
+  }
+
+  /**
+   * Bulk-download rule (POST /api/v2/point/check, /api/v2/download/all): every work owned and
+   * finished (else 10001), and the account neither expired nor out of credits (else 30004).
+   */
+  async bulkWorks(p: Principal, transIds: string[]): Promise<FinishedWork[]> {
+    if (!transIds.length) throw paramError('trans_ids is required');
+    if (transIds.length > BULK_MAX) throw paramError(`at most ${BULK_MAX} works per bulk download`);
+    const works = [];
+    for (const id of transIds) works.push(await this.deps.services.jobs.finished(p, id));
+    if (p.level === 'expired' || creditsLeft(p.account.max_num, p.account.used_num) <= 0) throw new ApiError(CODE.NOT_ENOUGH_POINTS, 'Not enough points');
+    return works;
+  }
+
+  /** POST /api/v2/point/check: the bulk rule, and a bundle id for GET download/all/ when asked. */
+  async pointCheck(p: Principal, transIds: string[], needId: boolean) {
+    await this.bulkWorks(p, transIds);
+    const data: { max_num: number; used_num: number; download_all_id?: string } = { max_num: p.account.max_num, used_num: p.account.used_num };
+    if (needId) {
+      const now = Date.now();
+      data.download_all_id = randomUUID();
+      await insertBundle(this.deps.db, data.download_all_id, p.accountId, transIds, now, now - BUNDLE_TTL_MS);
+    }
+    return data;
+  }
+
+  /** POST /api/v2/download/all: a zip of these works' results. */
+  async zipOfWorks(p: Principal, transIds: string[]): Promise<ZipDownload> {
+    return this.zip(await this.bulkWorks(p, transIds));
+  }
+
+  /** GET /api/v2/download/all/: the zip of a bundle made by point check (bundles live BUNDLE_TTL_MS, one account). */
+  async zipOfBundle(p: Principal, bundleId: string | undefined): Promise<ZipDownload> {
+    if (!bundleId) throw paramError('download_all_id is required');
+    const transIds = await findBundle(this.deps.db, bundleId, p.accountId, Date.now() - BUNDLE_TTL_MS);
+    if (!transIds) throw notFound('download not found');
+    return this.zip(await this.bulkWorks(p, transIds));
+  }
+
+  private async zip(works: FinishedWork[]): Promise<ZipDownload> {
+    const entries = [];
+    for (const job of works) {
+      const r = await this.resultOf(job);
+      if (!(await this.deps.blobs.exists(r.key))) throw notFound('result not found');
+      entries.push({ path: this.deps.blobs.pathOf(r.key), name: r.name });
+    }
+    return { name: `pixmill-${new Date().toISOString().slice(0, 10)}.zip`, stream: zipOf(entries) };
+  }
+}

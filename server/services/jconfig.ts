@@ -1,0 +1,52 @@
+/**
+ * Bounds on a job configuration (`jconfig`) before anything walks it recursively: a text over
+ * JCONFIG_MAX_BYTES or a structure deeper than JCONFIG_MAX_DEPTH is refused with 10001, so a hostile
+ * body (100,000 nested arrays) cannot overflow JSON.stringify/parse's stack and answer 500.
+ */
+import { paramError } from '../errors.js';
+
+export const JCONFIG_MAX_BYTES = 16 * 1024;
+/** A workflow is root → flows → step → config → module_params → value: 5 levels; 8 leaves room. */
+export const JCONFIG_MAX_DEPTH = 8;
+
+export const JCONFIG_TEXT = {
+  required: 'jconfig is required',
+  notJson: 'jconfig must be JSON',
+  tooLarge: `jconfig may be at most ${JCONFIG_MAX_BYTES / 1024} KB`,
+  tooDeep: `jconfig may be nested at most ${JCONFIG_MAX_DEPTH} levels deep`,
+} as const;
+
+/**
+ * Walks a JSON-like value without recursion: 'deep' past `maxDepth` levels, 'large' past `maxNodes`
+ * values (each costs at least a byte of JSON text), else null.
+ */
+export function shapeError(value: unknown, maxDepth: number, maxNodes: number): 'deep' | 'large' | null {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  let nodes = 0;
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (++nodes > maxNodes) return 'large';
+    if (v === null || typeof v !== 'object') continue;
+    if (d > maxDepth) return 'deep';
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return null;
+}
+
+/** The decoded jconfig from a form field (JSON text) or a JSON body (already an object), within the bounds. */
+export function decodeJconfig(raw: unknown): unknown {
+  if (raw === undefined || raw === null || raw === '') throw paramError(JCONFIG_TEXT.required);
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    if (Buffer.byteLength(raw) > JCONFIG_MAX_BYTES) throw paramError(JCONFIG_TEXT.tooLarge);
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw paramError(JCONFIG_TEXT.notJson);
+    }
+  }
+  const shape = shapeError(value, JCONFIG_MAX_DEPTH, JCONFIG_MAX_BYTES);
+  if (shape) throw paramError(shape === 'deep' ? JCONFIG_TEXT.tooDeep : JCONFIG_TEXT.tooLarge);
+  if (typeof raw !== 'string' && Buffer.byteLength(JSON.stringify(value)) > JCONFIG_MAX_BYTES) throw paramError(JCONFIG_TEXT.tooLarge);
+  return value;
+}
