@@ -106,7 +106,7 @@ interface Answer {
 }
 
 function answerOf(status: number, raw: string): Answer {
-  let parsed: Envelope | null = null;
+  let parsed: Envelope | null;
   try {
     parsed = JSON.parse(raw) as Envelope;
   } catch {

@@ -8,7 +8,15 @@ export interface Raw {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
-  body: { code: number; msg: string; data: any } | null;
+  body: { code: number; msg: string; data: Record<string, unknown> | null } | null;
+}
+
+function jsonOrNull(text: string): Raw['body'] {
+  try {
+    return JSON.parse(text) as Raw['body'];
+  } catch {
+    return null;
+  }
 }
 
 /** One request with exactly these headers and body bytes (node:http lets us set Host). */
@@ -20,13 +28,7 @@ export function send(base: string, method: string, p: string, headers: Record<st
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Raw['body'] = null;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = null;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: parsed });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: jsonOrNull(text) });
       });
     });
     req.on('error', reject);

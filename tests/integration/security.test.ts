@@ -144,9 +144,9 @@ describe('logs', () => {
     const guest = ((await send(srv.url, 'POST', '/api/v2/guest_token')).body!.data as { token: string }).token;
     const reg = form({ email: 'logs@example.com', password: 'passw0rdA1', confirm_password: 'passw0rdA1' });
     const registered = await send(srv.url, 'POST', '/api/account/register', reg.headers, reg.body);
-    const user = registered.body!.data.user_token as string;
+    const user = registered.body!.data!.user_token as string;
     const session = /pixmill_session=([^;]+)/.exec(String(registered.headers['set-cookie']))![1]!;
-    const nonce = (await send(srv.url, 'GET', '/site-ajax/nonce')).body!.data.nonce as string;
+    const nonce = (await send(srv.url, 'GET', '/site-ajax/nonce')).body!.data!.nonce as string;
     const secrets = [guest, user, session, nonce, 'sig0123456789abcdef0123456789abcd'];
     const cookie = `user_token=${user}; guest_token=${guest}; pixmill_session=${session}`;
     await send(srv.url, 'GET', `/api/v2/point?guest_token_v2=${guest}`);
