@@ -6,6 +6,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { CHUNK_SIZE_BYTES, UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
 import type { UploadHistoryEntry } from '../../src/domain/work.js';
+import { megapixelsToPixels } from '../../src/domain/plans.js';
+import { sanitizeFilename } from '../../src/domain/filename.js';
 import { notFound, paramError } from '../http/envelope.js';
 import {
   clientThumbnail,
@@ -25,7 +27,6 @@ import type { Principal } from './tokens.js';
 
 /** Compress jobs may send bigger images than the level's resolution limit; this caps the decoder anyway. */
 export const COMPRESS_MAX_PIXELS = 100_000_000;
-const FILENAME_MAX = 120;
 const URL_FETCH_TIMEOUT_MS = 20_000;
 
 export const UPLOAD_TEXT = {
@@ -63,30 +64,8 @@ export interface SliceView extends Partial<UploadView> {
 /** One row of upload/list: the spec's upload history entry (x, y = w, h of the working copy, after auto-orientation). */
 export type UploadListEntry = UploadHistoryEntry;
 
-/** Spec §5: special characters → '_'; no path parts; length-capped; extension matching the real format. */
-export function sanitizeFilename(raw: string, format?: ImageFormat): string {
-  const base = String(raw ?? '').split(/[\\/]/).pop() ?? '';
-  let name = base
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N}._\- ()]/gu, '_')
-    .replace(/^[.\s]+/, '')
-    .trim();
-  const dot = name.lastIndexOf('.');
-  let stem = dot > 0 ? name.slice(0, dot) : name;
-  let ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  if (format) {
-    const fits = format === 'jpeg' ? ext === 'jpg' || ext === 'jpeg' : ext === 'png';
-    if (!fits) {
-      if (ext && !/^[a-z0-9]{1,5}$/.test(ext)) stem = name;
-      ext = extOf(format);
-    }
-  }
-  stem = stem.replace(/\.+$/, '') || 'image';
-  const tail = ext ? '.' + ext : '';
-  stem = Array.from(stem).slice(0, FILENAME_MAX - tail.length).join('');
-  name = stem + tail;
-  return name;
-}
+/** Spec §5's filename rule, shared with the worker. */
+export { sanitizeFilename };
 
 const JOB_SHAPE = /^[a-z0-9_-]{0,40}$/;
 
@@ -110,7 +89,7 @@ export class UploadService {
   limitsFor(p: Principal, job: string): { maxBytes: number; maxPixels: number } {
     return job === 'compress'
       ? { maxBytes: p.limits.compressMaxBytes, maxPixels: COMPRESS_MAX_PIXELS }
-      : { maxBytes: p.limits.maxFileBytes, maxPixels: Math.floor(p.limits.maxMegapixels * 1e6) };
+      : { maxBytes: p.limits.maxFileBytes, maxPixels: megapixelsToPixels(p.limits.maxMegapixels) };
   }
 
   private checkJob(job: string | undefined): string {
