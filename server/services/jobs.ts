@@ -6,7 +6,7 @@ import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import { CODE } from '../../src/domain/codes.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
-import { creditsLeft, isSubscriber } from '../../src/domain/plans.js';
+import { creditsLeft, isSubscriber, megapixelsToPixels } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
 import { ApiError, notFound, paramError } from '../http/envelope.js';
 import type { Job } from '../repositories/schema.js';
@@ -128,7 +128,7 @@ export class JobService {
       if (!engineFor(s.config.module)) throw paramError(`${s.config.module} is not available on this server yet`);
     if (input.zoom_type !== undefined && input.zoom_type !== '' && !ZOOM_TYPE.test(input.zoom_type)) throw paramError('zoom_type is invalid');
     // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
-    if (parsed.value.job !== 'compress' && upload.w * upload.h > Math.floor(p.limits.maxMegapixels * 1e6))
+    if (parsed.value.job !== 'compress' && upload.w * upload.h > megapixelsToPixels(p.limits.maxMegapixels))
       throw paramError(`The image is larger than ${p.limits.maxMegapixels} MP, the limit of your plan`);
 
     const transId = randomUUID();
