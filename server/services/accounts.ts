@@ -7,6 +7,7 @@ import { ACCOUNT_TEXT, changePasswordErrors, emailError, NAME_MAX, normalizeEmai
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
 import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
+import { LANGUAGES as LOCALES } from '../../src/domain/rules.js';
 import { ApiError, paramError, unauthorized } from '../http/envelope.js';
 import { sql } from 'kysely';
 import type { Account } from '../repositories/schema.js';
@@ -15,8 +16,9 @@ import { serverSecret } from '../repositories/secrets.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
-/** Interface languages (spec: en, de, fr, ja) and price currencies (spec §3 Products). */
-export const LOCALES = ['en', 'de', 'fr', 'ja'] as const;
+/** Interface languages: the one list in src/domain (spec: en, de, fr, ja). */
+export { LOCALES };
+/** Price currencies (spec §3 Products). */
 export const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
 
 export const SESSION_COOKIE = 'pixmill_session';
@@ -48,7 +50,7 @@ export async function verifyPassword(password: string, stored: string | null): P
 /** Form refusals: code 1 with the first field's text; every field's text in data.errors. */
 export function formError(errors: FieldErrors): ApiError {
   const first = Object.values(errors)[0] ?? ACCOUNT_TEXT.required;
-  return new ApiError(CODE.PARAMETER_ERROR, first, 200, { errors });
+  return new ApiError(CODE.COMMON_PARAMETER_ERROR, first, 200, { errors });
 }
 
 export type { AccountView };

@@ -15,7 +15,7 @@ export function errorText(e: unknown): string | null {
   const t = i18n.t.bind(i18n) as (k: string) => string;
   if (e instanceof ApiError) {
     const known: Record<number, string> = {
-      [CODE.PARAMETER_ERROR]: 'errors:code.1',
+      [CODE.COMMON_PARAMETER_ERROR]: 'errors:code.1',
       [CODE.USERNAME_NOT_EXIST]: 'errors:code.2',
       [CODE.WRONG_PASSWORD]: 'errors:code.3',
       [CODE.VALIDATION_INVALID]: 'errors:code.5',

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { CODE } from '../domain/codes.js';
 import { ApiError } from '../api/client.js';
 import { errorText } from '../app/handleError.js';
 import { L, useLang } from '../app/lang.js';
@@ -65,7 +66,7 @@ export function LoginPage() {
       await login(email, password);
       navigate(localizedPath('/batch-process/', lng));
     } catch (err) {
-      setFailure(err instanceof ApiError && err.code === 2 ? t('auth.noSuchEmail') : errorText(err));
+      setFailure(err instanceof ApiError && err.code === CODE.USERNAME_NOT_EXIST ? t('auth.noSuchEmail') : errorText(err));
     } finally {
       setBusy(false);
     }

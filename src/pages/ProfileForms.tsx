@@ -126,7 +126,7 @@ export function PasswordForm() {
     } catch (err) {
       // The server's form answers (code 1 with a field text, code 3 wrong password) go under their field.
       if (err instanceof ApiError && err.code === CODE.WRONG_PASSWORD) setErrors({ old_password: errorText(err) ?? '' });
-      else if (err instanceof ApiError && err.code === CODE.PARAMETER_ERROR && KEY[err.message]) setErrors({ password: translate({ password: err.message }).password });
+      else if (err instanceof ApiError && err.code === CODE.COMMON_PARAMETER_ERROR && KEY[err.message]) setErrors({ password: translate({ password: err.message }).password });
       else setStatus(errorText(err));
     }
   };

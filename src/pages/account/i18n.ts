@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.js';
 import { errorText } from '../../app/handleError.js';
 import { ACCOUNT_TEXT } from '../../domain/account.js';
+import { CODE } from '../../domain/codes.js';
 
 export type AT = (key: string, opts?: Record<string, unknown>) => string;
 
@@ -43,7 +44,7 @@ export function formFailure(t: AT, e: unknown): { fields: Record<string, string>
   if (e instanceof ApiError) {
     const errs = (e.data as { errors?: Record<string, string> } | null)?.errors;
     if (errs && Object.keys(errs).length) return { fields: translateErrors(t, errs), message: null };
-    if (e.code === 3) return { fields: {}, message: t('errors.wrongPassword') };
+    if (e.code === CODE.WRONG_PASSWORD) return { fields: {}, message: t('errors.wrongPassword') };
   }
   return { fields: {}, message: errorText(e) };
 }
