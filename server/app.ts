@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import { CODE } from '../src/domain/codes.js';
 import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
 import { PLAN_LIMITS } from '../src/domain/plans.js';
+import { UPLOAD_REFUSAL } from '../src/domain/uploadRefusals.js';
 import type { AppContext } from './context.js';
 import { ApiError } from './http/envelope.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
@@ -40,10 +41,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
     const e = err as FastifyError;
     if (e.code === 'FST_REQ_FILE_TOO_LARGE' || e.statusCode === 413) {
-      return reply.status(413).send({ code: CODE.PARAM_ERROR, msg: 'Your file is too large', data: null });
+      return reply.status(413).send({ code: CODE.PARAM_ERROR, msg: UPLOAD_REFUSAL.fileTooLarge, data: null });
     }
     if (e.statusCode === 429) {
-      return reply.status(429).send({ code: CODE.PARAM_ERROR, msg: 'Too many requests, please retry later.', data: null });
+      return reply.status(429).send({ code: CODE.PARAM_ERROR, msg: UPLOAD_REFUSAL.tooManyRequests, data: null });
     }
     if (e.validation || (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)) {
       return reply.status(e.statusCode ?? 400).send({ code: CODE.PARAM_ERROR, msg: 'parameter error', data: null });

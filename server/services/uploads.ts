@@ -8,6 +8,7 @@ import { CHUNK_SIZE_BYTES, UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '.
 import type { UploadHistoryEntry } from '../../src/domain/work.js';
 import { megapixelsToPixels } from '../../src/domain/plans.js';
 import { sanitizeFilename } from '../../src/domain/filename.js';
+import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
 import { notFound, paramError } from '../http/envelope.js';
 import {
   clientThumbnail,
@@ -29,16 +30,8 @@ import type { Principal } from './tokens.js';
 export const COMPRESS_MAX_PIXELS = 100_000_000;
 const URL_FETCH_TIMEOUT_MS = 20_000;
 
-export const UPLOAD_TEXT = {
-  fileTooLarge: 'Your file is too large',
-  fileRequired: 'file is required',
-  badJob: 'job is invalid',
-  slicesNumbers: 'blob_num and total_blob_num must be integers with 1 ≤ blob_num ≤ total_blob_num',
-  sliceTotalMismatch: 'total_blob_num does not match this upload',
-  sliceTooLarge: 'A slice may be at most 5 MB',
-  sliceNeedsUid: 'uid is required for every slice after the first',
-  sliceEmpty: 'The slice is empty.',
-} as const;
+/** Refusal texts: the domain table the client translates (src/domain/uploadRefusals.ts). */
+export const UPLOAD_TEXT = UPLOAD_REFUSAL;
 
 export interface UploadView {
   uid: string;

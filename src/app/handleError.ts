@@ -2,6 +2,7 @@
 import axios from 'axios';
 import { ApiError } from '../api/client.js';
 import { CODE } from '../domain/codes.js';
+import { uploadRefusalText } from '../domain/uploadRefusals.js';
 import { i18n } from '../i18n/index.js';
 import { dialogs } from '../stores/dialogs.js';
 
@@ -27,6 +28,17 @@ export function errorText(e: unknown): string | null {
   }
   if (axios.isAxiosError(e) && !e.response) return t('errors:network');
   return t('errors:generic');
+}
+
+/** The text of a failed or refused upload: the server's refusal translated (its own text as the fallback), else the client's key. */
+export function uploadErrorText(failure: { error?: string; refusal?: { code: number; msg: string } }): string {
+  const t = i18n.t.bind(i18n) as (k: string, o?: object) => string;
+  if (failure.refusal) {
+    const { key, reason } = uploadRefusalText(failure.refusal.msg);
+    return t(key, { reason: reason || t('upload:uploadFailed') });
+  }
+  const key = failure.error ?? 'upload:unknown';
+  return t(key.includes(':') ? key : `upload:${key}`, { defaultValue: t('errors:unknown') });
 }
 
 export function handleError(e: unknown): void {

@@ -1,8 +1,10 @@
 /** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
 import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
 import { report } from '../api/endpoints.js';
+import { uploadErrorText } from '../app/handleError.js';
 import type { Work } from '../domain/work.js';
 import { getUploadManager } from '../worker-bridge/index.js';
+import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
 
@@ -30,6 +32,11 @@ export function uploads() {
       if (e.thumbnail) patch.thumbnail = e.thumbnail;
       update(e.cid, patch);
       if (e.progress !== undefined) setProgress(e.cid, Math.round(e.progress * 100));
+      // The server said no: show its reason (translated) instead of a bare "Upload failed".
+      if (e.status === 'uploadFailed' && e.refusal) {
+        const name = e.filename ?? works.find((w) => w.cid === e.cid)?.filename ?? '';
+        dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e)}` });
+      }
       if (e.status === 'ready') {
         for (const fn of readyListeners) fn(e.cid);
       }
