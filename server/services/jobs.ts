@@ -6,6 +6,7 @@ import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import { CODE } from '../../src/domain/codes.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
+import type { HistoryRecord as HistoryItem, Paged } from '../../src/domain/work.js';
 import { creditsLeft, isSubscriber, megapixelsToPixels } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
 import { ApiError, notFound, paramError } from '../http/envelope.js';
@@ -43,27 +44,8 @@ export interface ProgressView {
   result_h?: number;
 }
 
-export interface HistoryItem {
-  trans_id: string;
-  uid: string;
-  job: string;
-  status: Job['status'];
-  filename: string | null;
-  w: number | null;
-  h: number | null;
-  result_w: number | null;
-  result_h: number | null;
-  created_at: number;
-  finished_at: number | null;
-  thumbsup: number | null;
-}
-
-export interface Paged<T> {
-  datas: T[];
-  current_page: number;
-  total: number;
-  last_page: number;
-}
+/** History rows and pages: one shape for server and client (src/domain/work.ts). */
+export type { HistoryItem, Paged };
 
 export const HISTORY_DEFAULT_LIMIT = 10;
 export const HISTORY_MAX_LIMIT = 100;

@@ -7,17 +7,11 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { notFound, paramError } from '../http/envelope.js';
+import type { SampleEntry } from '../../src/domain/work.js';
 import type { Deps } from './index.js';
 
-export interface SampleEntry {
-  name: string;
-  /** URL path under /samples/ */
-  original: string;
-  /** URL path under /samples/; may hold the literal `{scale}` placeholder */
-  processed: string;
-  w: number;
-  h: number;
-}
+/** One sample: the shape the client lists (src/domain/work.ts). */
+export type { SampleEntry };
 export type SampleManifest = Record<string, SampleEntry[]>;
 
 const SCALE_PLACEHOLDER = '{scale}';

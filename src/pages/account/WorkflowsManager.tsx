@@ -11,7 +11,6 @@ import type { Step } from '../../domain/modules.js';
 import { localizedPath } from '../../domain/rules.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { usePanel } from '../../stores/panel.js';
-import * as acct from './api.js';
 import { Pager } from './Pager.js';
 
 type Record_ = endpoints.WorkflowRecord;
@@ -116,7 +115,7 @@ function RenameForm({ workflow, onDone }: { workflow: Record_; onDone(saved: boo
     if ([...n].length > WORKFLOW_NAME_MAX) return setError(t('workflows.nameTooLong', { max: WORKFLOW_NAME_MAX }));
     setBusy(true);
     try {
-      await acct.renameWorkflow(workflow.id, n, workflow.flows);
+      await endpoints.workflowAdd(n, workflow.flows, workflow.id);
       onDone(true);
     } catch (err) {
       setError(formFailure(t, err).message ?? t('errors.required'));

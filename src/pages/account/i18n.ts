@@ -15,7 +15,7 @@ export function useAccountT(): AT {
   return useCallback((key: string, opts?: Record<string, unknown>) => (i18n.t as unknown as (k: string, o?: object) => string)(`account:${key}`, { lng, ...opts }), [i18n, lng]);
 }
 
-/** Shared rule texts (src/domain/account.ts, in English on both sides) → translation keys. */
+/** Shared rule texts (src/domain/account.ts, in English on both sides) → translation keys: the one map for every form. */
 const KEYS: Record<string, string> = {
   [ACCOUNT_TEXT.required]: 'errors.required',
   [ACCOUNT_TEXT.email]: 'errors.email',
@@ -29,6 +29,11 @@ const KEYS: Record<string, string> = {
   [ACCOUNT_TEXT.survey]: 'errors.survey',
   'wrong password': 'errors.wrongPassword',
 };
+
+/** Whether a server text is one of the shared form rules (then it belongs under its field). */
+export function isAccountText(text: string): boolean {
+  return Object.hasOwn(KEYS, text);
+}
 
 export function fieldText(t: AT, text: string): string {
   const k = KEYS[text];

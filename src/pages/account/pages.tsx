@@ -8,7 +8,8 @@ import { handleError } from '../../app/handleError.js';
 import { L } from '../../app/lang.js';
 import { useUser } from '../../stores/user.js';
 import { usePageTitle } from '../usePageTitle.js';
-import * as acct from './api.js';
+import * as endpoints from '../../api/endpoints.js';
+import type { AccountView } from '../../domain/account.js';
 import { HistoryList } from './HistoryList.js';
 import { useAccountT } from './i18n.js';
 import { PlanCard } from './PlanCard.js';
@@ -57,9 +58,9 @@ export function MyWorkflowsPage() {
 
 /** The occupation survey with the account's current answers (loaded from /api/account/me). */
 export function SurveySection() {
-  const [account, setAccount] = useState<acct.AccountInfo | null>(null);
+  const [account, setAccount] = useState<AccountView | null>(null);
   useEffect(() => {
-    acct.me().then(setAccount).catch(handleError);
+    endpoints.accountMe().then(setAccount).catch(handleError);
   }, []);
   if (!account) return null;
   return <SurveyForm initial={account.survey ?? []} initialOther={account.occupation_other} />;
