@@ -1,5 +1,5 @@
 /** App shell: header with navigation, language links and credits; footer with every site link; dialogs. */
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
@@ -11,14 +11,8 @@ import { handleError } from './handleError.js';
 import { L, LangContext, NL } from './lang.js';
 import { FEATURE_PAGES } from './sitemap.js';
 
-// The PWA helper's status component, mounted when it exists.
-const pwaModules = import.meta.glob('../pwa/PwaStatus.tsx');
-const PwaStatus = pwaModules['../pwa/PwaStatus.tsx']
-  ? lazy(async () => {
-      const m = (await pwaModules['../pwa/PwaStatus.tsx']()) as { PwaStatus?: ComponentType; default?: ComponentType };
-      return { default: (m.PwaStatus ?? m.default ?? (() => null)) as ComponentType };
-    })
-  : null;
+// The offline/update status is its own chunk: the shell paints without it.
+const PwaStatus = lazy(() => import('../pwa/PwaStatus.js'));
 
 let booted = false;
 function useBoot() {
@@ -98,11 +92,9 @@ export function Shell({ lng }: { lng: Language }) {
         </main>
         <Footer />
         <DialogHost />
-        {PwaStatus && (
-          <Suspense fallback={null}>
-            <PwaStatus />
-          </Suspense>
-        )}
+        <Suspense fallback={null}>
+          <PwaStatus />
+        </Suspense>
       </div>
     </LangContext.Provider>
   );
