@@ -47,7 +47,7 @@ export function Shell({ lng }: { lng: Language }) {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   useBoot();
-  useEffect(() => setLanguage(lng), [lng]);
+  useEffect(() => void setLanguage(lng), [lng]);
   useEffect(() => setMenuOpen(false), [location.pathname]);
   const { path } = splitLanguage(location.pathname);
   useAlternateLinks(path);

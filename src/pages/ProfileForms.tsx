@@ -69,7 +69,7 @@ export function ProfileForm() {
           <option value="">{t('account.choose')}</option>
           {OCCUPATIONS.map((o) => (
             <option key={o} value={o}>
-              {t(`account.occupations.${o}` as 'account.occupations.other')}
+              {t(`account.occupations.${o}`)}
             </option>
           ))}
         </select>

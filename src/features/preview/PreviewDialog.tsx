@@ -49,7 +49,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
   if (!work) return null;
   const urls = previewUrls(work, userToken);
   const out = outputSize(work.w, work.h, scale);
-  const opLabel = operationLabel(work, t as unknown as (k: string, o?: { defaultValue?: string }) => string);
+  const opLabel = operationLabel(work);
   const before = showBefore ? urls.before : undefined;
   const after = showAfter && !tooLarge ? urls.after : undefined;
 

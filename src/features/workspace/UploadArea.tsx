@@ -143,7 +143,7 @@ function SampleGrid({ workType }: { workType: string }) {
     };
   }, [workType]);
 
-  if (failed) return <p className="muted center">{t('errors:network' as 'upload.drop')}</p>;
+  if (failed) return <p className="muted center">{t('network', { ns: 'errors' })}</p>;
   if (!samples) return <p className="muted center">{t('loading')}</p>;
   if (samples.length === 0) return <p className="muted center">{t('upload.noSamples')}</p>;
   return (
