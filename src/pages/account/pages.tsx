@@ -17,7 +17,8 @@ import { SurveyForm } from './SurveyForm.js';
 import { WorkflowsManager } from './WorkflowsManager.js';
 import './account.css';
 
-function NeedLogin({ title }: { title: string }) {
+/** Shown instead of an account page to a visitor who is not logged in. */
+export function NeedLogin({ title }: { title: string }) {
   const t = useAccountT();
   return (
     <div className="container page center" data-testid="need-login">
@@ -30,7 +31,7 @@ function NeedLogin({ title }: { title: string }) {
   );
 }
 
-function Loading({ title }: { title: string }) {
+export function Loading({ title }: { title: string }) {
   const { t } = useTranslation();
   return (
     <div className="container page">
