@@ -11,6 +11,8 @@ describe('server upload refusal → i18n key', () => {
     ['The file is empty.', 'upload:emptyFile'],
     ['The image is damaged or incomplete.', 'upload:damagedImage'],
     ['Too many requests, please retry later.', 'upload:tooManyRequests'],
+    ['The upload was refused; please send the file again.', 'upload:sendAgain'],
+    ['This image has expired and was deleted.', 'upload:expired'],
     ['job is invalid', 'upload:refused'],
     ['A reason the client has never heard of', 'upload:refused'],
     [undefined, 'upload:refused'],

@@ -12,6 +12,8 @@ export const UPLOAD_REFUSAL = {
   empty: 'The file is empty.',
   corrupt: 'The image is damaged or incomplete.',
   tooManyRequests: 'Too many requests, please retry later.',
+  sliceRefused: 'The upload was refused; please send the file again.',
+  expired: 'This image has expired and was deleted.',
   // Refusals of a malformed request: the client never sends one, so they read as technical.
   fileRequired: 'file is required',
   badJob: 'job is invalid',
@@ -31,6 +33,8 @@ export type UploadRefusalKey =
   | 'upload:emptyFile'
   | 'upload:damagedImage'
   | 'upload:tooManyRequests'
+  | 'upload:sendAgain'
+  | 'upload:expired'
   | 'upload:refused';
 
 export const UPLOAD_REFUSAL_KEY: Readonly<Record<UploadRefusal, UploadRefusalKey>> = {
@@ -40,6 +44,8 @@ export const UPLOAD_REFUSAL_KEY: Readonly<Record<UploadRefusal, UploadRefusalKey
   empty: 'upload:emptyFile',
   corrupt: 'upload:damagedImage',
   tooManyRequests: 'upload:tooManyRequests',
+  sliceRefused: 'upload:sendAgain',
+  expired: 'upload:expired',
   fileRequired: 'upload:refused',
   badJob: 'upload:refused',
   slicesNumbers: 'upload:refused',

@@ -5,7 +5,7 @@ import type { KeyOf } from '../../i18n/keys.js';
 import { ApiError } from '../../api/client.js';
 import { errorText } from '../../app/handleError.js';
 import { ACCOUNT_TEXT } from '../../domain/account.js';
-import { CODE } from '../../domain/codes.js';
+import { CODE, CODE_TEXT } from '../../domain/codes.js';
 
 export type AT = TFunction<'account'>;
 
@@ -26,7 +26,7 @@ const KEYS: Record<string, KeyOf<'account'>> = {
   [ACCOUNT_TEXT.nameTooLong]: 'errors.tooLong',
   [ACCOUNT_TEXT.occupation]: 'errors.occupation',
   [ACCOUNT_TEXT.survey]: 'errors.survey',
-  'wrong password': 'errors.wrongPassword',
+  [CODE_TEXT[CODE.WRONG_PASSWORD]]: 'errors.wrongPassword',
 };
 
 /** Whether a server text is one of the shared form rules (then it belongs under its field). */
