@@ -5,6 +5,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
 import { setLanguage } from '../i18n/index.js';
 import { useUser } from '../stores/user.js';
+import { resumeInterruptedUploads } from '../stores/uploads.js';
 import { useWorks } from '../stores/works.js';
 import { DialogHost } from '../features/dialogs/DialogHost.js';
 import { handleError } from './handleError.js';
@@ -19,7 +20,7 @@ function useBoot() {
   useEffect(() => {
     if (booted) return;
     booted = true;
-    void useWorks.getState().load();
+    void useWorks.getState().load().then(resumeInterruptedUploads);
     useUser
       .getState()
       .bootstrap()

@@ -1,5 +1,6 @@
 /** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
 import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
+import { resumableUploads } from '../db/index.js';
 import { report } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
 import type { Work } from '../domain/work.js';
@@ -45,6 +46,15 @@ export function uploads() {
     void manager.resumePending().catch(() => undefined);
   }
   return manager;
+}
+
+/**
+ * At startup, after the stored works are loaded: uploads a reload interrupted go on from the slices
+ * the server acknowledged. The worker starts only when there is such an upload.
+ */
+export async function resumeInterruptedUploads(): Promise<void> {
+  const pending = await resumableUploads().catch(() => []);
+  if (pending.length) uploads();
 }
 
 const readyListeners = new Set<(cid: string) => void>();
