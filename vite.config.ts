@@ -37,7 +37,7 @@ export default defineConfig({
       workbox: {
         // The app shell: every built script, style, page and icon (source maps and the test harness excluded).
         globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
-        globIgnores: ['**/*.map', 'src/pwa/harness/**', '**/harness-*.js', 'samples/**'],
+        globIgnores: ['**/*.map', 'src/pwa/harness/**', '**/harness-*.js', 'samples/**', 'locales/**'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [API_PATH, /\/[^/?]+\.[^/]+$/],
@@ -80,6 +80,10 @@ export default defineConfig({
     rollupOptions: {
       // The upload harness is a test page for the browser tests (kept out of the precache above).
       input: { main: here('./index.html'), harness: here('./src/pwa/harness/upload-harness.html') },
+      output: {
+        // Non-English texts are lazy chunks under /locales/: cached at run time (pixmill-locales), not precached.
+        chunkFileNames: (chunk) => (chunk.facadeModuleId && /\/locales\/\w+\/\w+\.json$/.test(chunk.facadeModuleId) ? 'locales/[name]-[hash].js' : 'assets/[name]-[hash].js'),
+      },
     },
   },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/web_api': 'http://127.0.0.1:8080', '/site-ajax': 'http://127.0.0.1:8080' } },

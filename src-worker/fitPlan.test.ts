@@ -157,7 +157,7 @@ describe('fitToPlan on real images', () => {
 describe('renameForMime', () => {
   it('fixes the extension when the type changed', () => {
     expect(renameForMime('cat.png', 'image/jpeg')).toBe('cat.jpg');
-    expect(renameForMime('cat.PNG', 'image/png')).toBe('cat.PNG');
+    expect(renameForMime('cat.PNG', 'image/png')).toBe('cat.png');
     expect(renameForMime('a.jpeg', 'image/jpeg')).toBe('a.jpeg');
   });
 });

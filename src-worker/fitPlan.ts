@@ -4,7 +4,8 @@
  * compress limit they are refused. Decisions are pure; pixels go through an ImageOps implementation
  * (OffscreenCanvas + pica in the worker, sharp in node tests).
  */
-import type { PlanLimits } from '../src/domain/plans.js';
+import { sanitizeFilename } from '../src/domain/filename.js';
+import { megapixelsToPixels, type PlanLimits } from '../src/domain/plans.js';
 import { COMPRESS_JOB } from './limits.js';
 
 export type ImageMime = 'image/jpeg' | 'image/png';
@@ -32,7 +33,7 @@ export interface Dims {
 
 /** Proportional target within `maxMegapixels`, or null when the image already fits. */
 export function megapixelTarget(w: number, h: number, maxMegapixels: number): Dims | null {
-  const maxPixels = Math.floor(maxMegapixels * 1_000_000);
+  const maxPixels = megapixelsToPixels(maxMegapixels);
   if (w * h <= maxPixels) return null;
   const s = Math.sqrt(maxPixels / (w * h));
   let tw = Math.max(1, Math.floor(w * s));
@@ -128,7 +129,5 @@ export async function fitToPlan<Img>(
 
 /** The extension matching an output type, replacing the old one when the type changed. */
 export function renameForMime(filename: string, mime: ImageMime): string {
-  const lower = filename.toLowerCase();
-  if (mime === 'image/png') return /\.png$/.test(lower) ? filename : filename.replace(/\.[^.]*$/, '') + '.png';
-  return /\.(jpe?g)$/.test(lower) ? filename : filename.replace(/\.[^.]*$/, '') + '.jpg';
+  return sanitizeFilename(filename, mime === 'image/png' ? 'png' : 'jpeg');
 }

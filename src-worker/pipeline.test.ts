@@ -84,4 +84,19 @@ describe('runUpload + prepareUpload', () => {
     expect(rec.slices().map((s) => s.fields.blob_num)).toEqual(['3', '4']);
     expect(done.at(-1)).toMatchObject({ cid: 'big-2', status: 'ready', uid: failed!.uid, filesize: big.length, w: 5640, h: 3172 });
   });
+
+  it("a server refusal carries the server's code and text to the UI (guest: compress files up to 5 MB)", async () => {
+    const { token: guestToken } = await srv.ctx.services.tokens.createGuest();
+    const file = new File([big], 'elephants.jpg', { type: 'image/jpeg', lastModified: 7 });
+    await putUploadItem(item('refused-1', file, 'compress'));
+    const events: UploadEvent[] = [];
+    expect(await runUpload('refused-1', { apiBase: srv.url, token: guestToken }, (e) => events.push(e))).toBe('failed');
+    expect(events.at(-1)).toEqual({
+      cid: 'refused-1',
+      status: 'uploadFailed',
+      error: 'upload:uploadFailed',
+      filename: 'elephants.jpg',
+      refusal: { code: 10001, msg: 'Your file is too large' },
+    });
+  });
 });

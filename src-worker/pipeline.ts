@@ -30,7 +30,10 @@ export interface UploadEvent {
   w?: number;
   h?: number;
   thumbnail?: string;
+  /** i18n key of a failure the client judged (validation, fit, network) */
   error?: string;
+  /** the server refused the upload: its code and its own text (mapped to a key by src/domain/uploadRefusals) */
+  refusal?: { code: number; msg: string };
 }
 export type Emit = (e: UploadEvent) => void;
 
@@ -169,9 +172,11 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit)
       return 'cancelled';
     }
     const key = e instanceof UploadError ? e.key : 'upload:unknown';
+    // An answer with a code is the server's refusal: its reason travels to the dialog.
+    const refusal = e instanceof UploadError && e.code !== undefined ? { code: e.code, msg: e.serverMsg ?? '' } : undefined;
     // Kept with its acknowledged slices: dropping the same file again resumes from there.
     await updateUploadItem(cid, { uploadStatus: 'failed', error: key });
-    emit({ cid, status: 'uploadFailed', error: key });
+    emit({ cid, status: 'uploadFailed', error: key, ...(refusal ? { refusal, filename: item.filename } : {}) });
     return 'failed';
   } finally {
     controllers.delete(cid);

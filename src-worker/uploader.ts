@@ -3,7 +3,7 @@
  * time. Beyond the spec, a sliced upload resumes from the slices the server acknowledged.
  */
 import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
-import { CODE } from '../src/domain/codes.js';
+import { CODE, type Envelope as BaseEnvelope } from '../src/domain/codes.js';
 
 export const UPLOAD_PATH = '/web_api/v1/upload';
 export const SLICE_PATH = '/api/v2/upload_slice';
@@ -42,11 +42,8 @@ export interface SliceState {
   acked: number[];
 }
 
-interface Envelope {
-  code: number;
-  msg: string;
-  data: any;
-}
+// The server's answers are checked field by field below, so their data is read loosely.
+type Envelope = BaseEnvelope<any>;
 
 type Progress = (loaded: number, total: number) => void;
 

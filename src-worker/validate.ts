@@ -1,12 +1,11 @@
 /** Upload validation of spec §5: JPG/JPEG/PNG only, judged by content (magic bytes) and by name. */
-
-export type ImageKind = 'jpeg' | 'png';
+import { extensionOf, sanitizeFilename, type ImageFormat } from '../src/domain/filename.js';
 
 /** i18n keys (namespace `upload`) for the three alerts of spec §5. */
 export type ValidationError = 'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType';
 
 export type Validation =
-  | { ok: true; kind: ImageKind; mime: 'image/jpeg' | 'image/png'; filename: string }
+  | { ok: true; kind: ImageFormat; mime: 'image/jpeg' | 'image/png'; filename: string }
   | { ok: false; error: ValidationError; filename: string };
 
 /** Bytes needed by {@link sniffImageKind}. */
@@ -15,7 +14,7 @@ export const MAGIC_BYTES = 8;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** JPEG starts with SOI + a marker (FF D8 FF); PNG with its 8-byte signature. */
-export function sniffImageKind(head: Uint8Array): ImageKind | null {
+export function sniffImageKind(head: Uint8Array): ImageFormat | null {
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
   if (head.length >= PNG_SIGNATURE.length && PNG_SIGNATURE.every((b, i) => head[i] === b)) return 'png';
   return null;
@@ -24,24 +23,6 @@ export function sniffImageKind(head: Uint8Array): ImageKind | null {
 const ACCEPTED_EXT = new Set(['jpg', 'jpeg', 'png']);
 // Image formats people commonly try; they get "unsupported format" instead of "only JPG/PNG".
 const OTHER_IMAGE_EXT = new Set(['gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'heif', 'avif', 'svg', 'ico', 'psd', 'raw', 'cr2', 'nef', 'jfif']);
-
-export function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-}
-
-/**
- * Spec §5: special characters in filenames become an underscore. Letters and digits of any script,
- * '-', '_' and the extension dot survive; path separators, spaces and punctuation do not.
- */
-export function sanitizeFilename(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const ext = extensionOf(base);
-  const stem = ext ? base.slice(0, base.length - ext.length - 1) : base;
-  const clean = stem.normalize('NFC').replace(/[^\p{L}\p{N}_-]/gu, '_');
-  const safeStem = clean.replace(/^_+$/, '') === '' ? 'image' : clean;
-  return ext ? `${safeStem}.${ext.replace(/[^a-z0-9]/g, '_')}` : safeStem;
-}
 
 /**
  * Which alert a file deserves:

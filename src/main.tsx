@@ -2,12 +2,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './app/App.js';
-import { i18n } from './i18n/index.js';
+import { splitLanguage } from './domain/rules.js';
+import { i18n, setLanguage } from './i18n/index.js';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/workspace.css';
 import './styles/dialogs.css';
 import './styles/pages.css';
+
+// The page's language is loaded before the first paint, so a /ja/ page never flashes English.
+await setLanguage(splitLanguage(location.pathname).lng);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -5,11 +5,12 @@
  * so a broken request never becomes a 500 and never a vague "parameter error".
  */
 import { CODE } from '../../src/domain/codes.js';
+import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
 import { ApiError } from '../errors.js';
 
 export const REQUEST_TEXT = {
   badUrl: 'Malformed URL',
-  fileTooLarge: 'Your file is too large',
+  fileTooLarge: UPLOAD_REFUSAL.fileTooLarge,
   tooManyFiles: 'Too many files uploaded at once',
   tooManyFields: 'Too many form fields',
   tooManyParts: 'Too many form parts',
@@ -26,7 +27,7 @@ export const REQUEST_TEXT = {
   badMultipart: 'Malformed multipart body',
   badFieldName: 'Forbidden form field name',
   badJsonField: 'A form field declared as JSON is not valid JSON',
-  tooManyRequests: 'Too many requests, please retry later.',
+  tooManyRequests: UPLOAD_REFUSAL.tooManyRequests,
   badRequest: 'Bad request',
 } as const;
 

@@ -4,6 +4,7 @@
  */
 import sharp, { type Metadata } from 'sharp';
 import { THUMBNAIL_SIZE } from '../../src/domain/constants.js';
+import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -11,10 +12,10 @@ export type ImageFormat = 'jpeg' | 'png';
 export class ImageRefused extends Error {}
 
 export const IMAGE_TEXT = {
-  unsupported: 'Only JPG、JPEG and PNG images are supported.',
-  empty: 'The file is empty.',
-  tooLarge: 'Image too large',
-  corrupt: 'The image is damaged or incomplete.',
+  unsupported: UPLOAD_REFUSAL.unsupported,
+  empty: UPLOAD_REFUSAL.empty,
+  tooLarge: UPLOAD_REFUSAL.imageTooLarge,
+  corrupt: UPLOAD_REFUSAL.corrupt,
 } as const;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

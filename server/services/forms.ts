@@ -5,5 +5,5 @@ import { ApiError } from '../errors.js';
 
 export function formError(errors: FieldErrors): ApiError {
   const first = Object.values(errors)[0] ?? ACCOUNT_TEXT.required;
-  return new ApiError(CODE.PARAMETER_ERROR, first, 200, { errors });
+  return new ApiError(CODE.COMMON_PARAMETER_ERROR, first, 200, { errors });
 }

@@ -4,9 +4,9 @@
  */
 import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
-import type { HistoryRecord, Page } from '../../src/domain/history.js';
+import type { HistoryRecord, Paged } from '../../src/domain/work.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
-import { isSubscriber } from '../../src/domain/plans.js';
+import { isSubscriber, megapixelsToPixels } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
 import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
@@ -46,13 +46,13 @@ export interface ProgressView {
   result_h?: number;
 }
 
-/** One row of GET /api/job/record (src/domain/history.ts, shared with the client). */
+/** One row of GET /api/job/record (src/domain/work.ts, shared with the client). */
 export type HistoryItem = HistoryRecord;
 
 /** A finished work whose result is kept. */
 export type FinishedWork = Job & { result_key: string };
 
-export type Paged<T> = Page<T>;
+export type { Paged };
 
 export const HISTORY_DEFAULT_LIMIT = 10;
 export const HISTORY_MAX_LIMIT = 100;
@@ -110,7 +110,7 @@ export class JobService {
       if (!engineFor(s.config.module)) throw paramError(`${s.config.module} is not available on this server yet`);
     if (input.zoom_type !== undefined && input.zoom_type !== '' && !ZOOM_TYPE.test(input.zoom_type)) throw paramError('zoom_type is invalid');
     // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
-    if (parsed.value.job !== 'compress' && upload.w * upload.h > Math.floor(p.limits.maxMegapixels * 1e6))
+    if (parsed.value.job !== 'compress' && upload.w * upload.h > megapixelsToPixels(p.limits.maxMegapixels))
       throw paramError(`The image is larger than ${p.limits.maxMegapixels} MP, the limit of your plan`);
     if (parsed.value.job !== 'compress' && Math.max(upload.w, upload.h) > p.limits.maxSidePx)
       throw paramError(`The image is larger than ${p.limits.maxSidePx}×${p.limits.maxSidePx} px, the limit of your plan`);

@@ -1,28 +1,13 @@
 /** The one place that says what level and limits an account has (spec §4 derivation, §6 table). */
 import { LOW_CREDIT_WARNING } from '../../src/domain/constants.js';
 import { creditsLeft, deriveLevel, limitsFor, type Level } from '../../src/domain/plans.js';
+import type { LicenseView } from '../../src/domain/account.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
-export interface LicenseView {
-  user_id: number;
-  pid: number;
-  is_expired: boolean;
-  max_num: number;
-  used_num: number;
-  user_level: Level;
-  first_name: string;
-  last_name: string;
-  occupation: string;
-  /** max_num − used_num floored at 0 */
-  left_credits: number;
-  /** spec §9: warn at 4 credits left */
-  low_credit_warning: boolean;
-  compress_max: number;
-  compress_used: number;
-  plan_expires_at: number | null;
-}
+/** The license answer: one shape for server and client (src/domain/account.ts). */
+export type { LicenseView };
 
 export class LicenseService {
   constructor(private readonly deps: Deps) {}

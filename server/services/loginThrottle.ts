@@ -28,7 +28,7 @@ export const lockDuration = (lockouts: number) => Math.min(LOGIN_LOCK_MAX_MS, LO
 export function loginLocked(retryAfterMs: number): ApiError {
   const retry_after = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const text = loginLockedText(Math.ceil(retry_after / 60));
-  return new ApiError(CODE.PARAMETER_ERROR, text, 429, { error: LOGIN_LOCKED_ERROR, retry_after, errors: { email: text } });
+  return new ApiError(CODE.COMMON_PARAMETER_ERROR, text, 429, { error: LOGIN_LOCKED_ERROR, retry_after, errors: { email: text } });
 }
 
 export class LoginThrottleService {

@@ -6,6 +6,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
 import type { UploadHistoryEntry } from '../../src/domain/work.js';
 import { notFound, paramError } from '../errors.js';
+import { megapixelsToPixels } from '../../src/domain/plans.js';
+import { sanitizeFilename } from '../../src/domain/filename.js';
+import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
 import {
   clientThumbnail,
   extOf,
@@ -26,23 +29,12 @@ import { SliceReceiver, type SliceInput, type SliceView } from './uploadSlices.j
 
 /** Compress jobs may send bigger images than the level's resolution limit; this caps the decoder anyway. */
 export const COMPRESS_MAX_PIXELS = 100_000_000;
-const FILENAME_MAX = 120;
 const URL_FETCH_TIMEOUT_MS = 20_000;
 /** Compress uploads are not held to the level's side limit, only to this (and COMPRESS_MAX_PIXELS). */
 const COMPRESS_MAX_SIDE = 30_000;
 
-export const UPLOAD_TEXT = {
-  fileTooLarge: 'Your file is too large',
-  fileRequired: 'file is required',
-  badJob: 'job is invalid',
-  slicesNumbers: 'blob_num and total_blob_num must be integers with 1 ≤ blob_num ≤ total_blob_num',
-  sliceTotalMismatch: 'total_blob_num does not match this upload',
-  sliceTooLarge: 'A slice may be at most 5 MB',
-  sliceNeedsUid: 'uid is required for every slice after the first',
-  sliceEmpty: 'The slice is empty.',
-  sliceRefused: 'The upload was refused; please send the file again.',
-  expired: 'This image has expired and was deleted.',
-} as const;
+/** Refusal texts: the domain table the client translates (src/domain/uploadRefusals.ts). */
+export const UPLOAD_TEXT = UPLOAD_REFUSAL;
 
 export interface UploadView {
   uid: string;
@@ -60,30 +52,8 @@ export interface UploadView {
 /** One row of upload/list: the spec's upload history entry (x, y = w, h of the working copy, after auto-orientation). */
 export type UploadListEntry = UploadHistoryEntry;
 
-/** Spec §5: special characters → '_'; no path parts; length-capped; extension matching the real format. */
-export function sanitizeFilename(raw: string, format?: ImageFormat): string {
-  const base = String(raw ?? '').split(/[\\/]/).pop() ?? '';
-  let name = base
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N}._\- ()]/gu, '_')
-    .replace(/^[.\s]+/, '')
-    .trim();
-  const dot = name.lastIndexOf('.');
-  let stem = dot > 0 ? name.slice(0, dot) : name;
-  let ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  if (format) {
-    const fits = format === 'jpeg' ? ext === 'jpg' || ext === 'jpeg' : ext === 'png';
-    if (!fits) {
-      if (ext && !/^[a-z0-9]{1,5}$/.test(ext)) stem = name;
-      ext = extOf(format);
-    }
-  }
-  stem = stem.replace(/\.+$/, '') || 'image';
-  const tail = ext ? '.' + ext : '';
-  stem = Array.from(stem).slice(0, FILENAME_MAX - tail.length).join('');
-  name = stem + tail;
-  return name;
-}
+/** Spec §5's filename rule, shared with the worker. */
+export { sanitizeFilename };
 
 const JOB_SHAPE = /^[a-z0-9_-]{0,40}$/;
 
@@ -105,7 +75,7 @@ export class UploadService {
   limitsFor(p: Principal, job: string): { maxBytes: number; maxPixels: number; maxSide: number } {
     return job === 'compress'
       ? { maxBytes: p.limits.compressMaxBytes, maxPixels: COMPRESS_MAX_PIXELS, maxSide: COMPRESS_MAX_SIDE }
-      : { maxBytes: p.limits.maxFileBytes, maxPixels: Math.floor(p.limits.maxMegapixels * 1e6), maxSide: p.limits.maxSidePx };
+      : { maxBytes: p.limits.maxFileBytes, maxPixels: megapixelsToPixels(p.limits.maxMegapixels), maxSide: p.limits.maxSidePx };
   }
 
   /** The upload's `job` field (also for the slice receiver). */

@@ -1,19 +1,8 @@
-/** The calls of spec §7 used by the workspace. Main service: /api/…; the "hide" service: /web_api/v1/…. */
-import type { SampleEntry } from '../domain/work.js';
+/** Every call of spec §7 the client makes (workspace and account pages). Main service: /api/…; the "hide" service: /web_api/v1/…. */
+import type { AccountView, LicenseView } from '../domain/account.js';
 import type { CheckoutView } from '../domain/plans.js';
+import type { HistoryRecord, Paged, SampleEntry, UploadHistoryEntry } from '../domain/work.js';
 import { API_BASE, HIDE_API_BASE, absolute, api, call, form, hideApi, waitForUserToken } from './client.js';
-
-export interface LicenseData {
-  user_id: number | string;
-  pid: number;
-  is_expired: boolean | number;
-  max_num: number;
-  used_num: number;
-  user_level?: string;
-  first_name?: string;
-  last_name?: string;
-  occupation?: string;
-}
 
 export interface ProgressData {
   status: 'finish' | 'fatal' | 'progress' | string;
@@ -26,15 +15,6 @@ export interface WorkflowRecord {
   flows: { name: string; config: string | { module: string; module_params: Record<string, unknown> } }[];
 }
 
-export interface AccountUser {
-  id?: number | string;
-  email: string;
-  first_name?: string;
-  last_name?: string;
-  occupation?: string;
-  occupation_other?: string;
-}
-
 export const guestToken = () => call<{ token: string }>(api, { method: 'POST', url: '/api/v2/guest_token' });
 
 /** Moves a guest's uploads, works and workflows to the logged-in user. */
@@ -45,7 +25,7 @@ export const unbindToken = (userToken: string, guestToken: string) =>
   call<unknown>(api, { method: 'POST', url: '/api/v2/unbind_token', data: form({ token: userToken, guest_token_v2: guestToken }) });
 
 export const license = (token: string) =>
-  call<LicenseData>(api, { method: 'POST', url: '/api/v2/license', data: form({ guest_token_v2: token }) });
+  call<LicenseView>(api, { method: 'POST', url: '/api/v2/license', data: form({ guest_token_v2: token }) });
 
 export const points = (token: string) =>
   call<{ max_num: number; used_num: number }>(api, { method: 'GET', url: '/api/v2/point', params: { guest_token_v2: token } });
@@ -78,7 +58,7 @@ export const previewUrl = (transId: string, userToken: string) => absolute(HIDE_
 export const sourceUrl = (uid: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/download/src', { uid, user_token: userToken });
 export const thumbnailUrl = (uid: string, userToken: string) => absolute(HIDE_API_BASE, '/web_api/v1/thumbnail', { uid, user_token: userToken });
 
-export async function uploadList(): Promise<{ datas: { uid: string; name: string; file_size: number; thumbnail: string; w: number; h: number; x: number; y: number }[] }> {
+export async function uploadList(): Promise<{ datas: UploadHistoryEntry[] }> {
   const user_token = await waitForUserToken();
   return call(hideApi, { method: 'POST', url: '/web_api/v1/upload/list', data: form({ limit: 1000, user_token }) });
 }
@@ -101,16 +81,17 @@ export function report(event: string, payload: Record<string, unknown> = {}): vo
 
 export async function workflowList(page: number, limit: number) {
   const user_token = await waitForUserToken();
-  return call<{ datas: WorkflowRecord[]; current_page: number; total: number; last_page: number }>(api, {
+  return call<Paged<WorkflowRecord>>(api, {
     method: 'GET',
     url: '/api/work_flow/list',
     params: { page, limit, user_token },
   });
 }
 
-export async function workflowAdd(name: string, flows: { name: string; config: object }[], id?: number | string) {
+/** Saves a workflow: add without `id`, update (rename, new steps) with it. A step's config may already be its JSON string. */
+export async function workflowAdd(name: string, flows: { name: string; config: string | object }[], id?: number | string) {
   const user_token = await waitForUserToken();
-  const body = { name, flows: flows.map((f) => ({ name: f.name, config: JSON.stringify(f.config) })), user_token, ...(id !== undefined ? { id } : {}) };
+  const body = { name, flows: flows.map((f) => ({ name: f.name, config: typeof f.config === 'string' ? f.config : JSON.stringify(f.config) })), user_token, ...(id !== undefined ? { id } : {}) };
   return call<{ id: number | string }>(api, { method: 'POST', url: id === undefined ? '/api/work_flow/add' : '/api/work_flow/update', data: body });
 }
 
@@ -120,10 +101,10 @@ export async function workflowDelete(id: number | string) {
 }
 
 // Accounts (served by the same server as the content site).
-export const accountMe = () => call<AccountUser>(api, { method: 'GET', url: '/api/account/me' });
-export const accountLogin = (email: string, password: string) => call<AccountUser>(api, { method: 'POST', url: '/api/account/login', data: { email, password } });
+export const accountMe = () => call<AccountView>(api, { method: 'GET', url: '/api/account/me' });
+export const accountLogin = (email: string, password: string) => call<AccountView>(api, { method: 'POST', url: '/api/account/login', data: { email, password } });
 export const accountRegister = (email: string, password: string, confirm_password: string) =>
-  call<AccountUser>(api, { method: 'POST', url: '/api/account/register', data: { email, password, confirm_password } });
+  call<AccountView>(api, { method: 'POST', url: '/api/account/register', data: { email, password, confirm_password } });
 export const accountLogout = () => call<unknown>(api, { method: 'POST', url: '/api/account/logout' });
 
 /** The site ajax endpoint: a nonce, then form posts by action (user token, credit-* notifications). */
@@ -153,3 +134,13 @@ export async function profileSet(p: ProfileData) {
 }
 export const changePassword = (old_password: string, password: string, confirm_password: string) =>
   call<unknown>(api, { method: 'POST', url: '/api/account/password', data: { old_password, password, confirm_password } });
+
+/** The occupation survey of the account page (at least one choice, spec §5). */
+export const setSurvey = (occupations: string[], occupation_other: string) =>
+  call<{ survey: string[] }>(api, { method: 'POST', url: '/api/v2/survey/set', data: { occupations, occupation_other } });
+
+/** GET /api/job/record: the processing history, newest first. */
+export async function history(page: number, limit: number): Promise<Paged<HistoryRecord>> {
+  const user_token = await waitForUserToken();
+  return call(api, { method: 'GET', url: '/api/job/record', params: { page, limit, user_token } });
+}

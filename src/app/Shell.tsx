@@ -1,31 +1,26 @@
 /** App shell: header with navigation, language links and credits; footer with every site link; dialogs. */
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
 import { setLanguage } from '../i18n/index.js';
 import { useUser } from '../stores/user.js';
+import { resumeInterruptedUploads } from '../stores/uploads.js';
 import { useWorks } from '../stores/works.js';
 import { DialogHost } from '../features/dialogs/DialogHost.js';
 import { handleError } from './handleError.js';
 import { L, LangContext, NL } from './lang.js';
 import { FEATURE_PAGES } from './sitemap.js';
 
-// The PWA helper's status component, mounted when it exists.
-const pwaModules = import.meta.glob('../pwa/PwaStatus.tsx');
-const PwaStatus = pwaModules['../pwa/PwaStatus.tsx']
-  ? lazy(async () => {
-      const m = (await pwaModules['../pwa/PwaStatus.tsx']()) as { PwaStatus?: ComponentType; default?: ComponentType };
-      return { default: (m.PwaStatus ?? m.default ?? (() => null)) as ComponentType };
-    })
-  : null;
+// The offline/update status is its own chunk: the shell paints without it.
+const PwaStatus = lazy(() => import('../pwa/PwaStatus.js'));
 
 let booted = false;
 function useBoot() {
   useEffect(() => {
     if (booted) return;
     booted = true;
-    void useWorks.getState().load();
+    void useWorks.getState().load().then(resumeInterruptedUploads);
     useUser
       .getState()
       .bootstrap()
@@ -53,7 +48,7 @@ export function Shell({ lng }: { lng: Language }) {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   useBoot();
-  useEffect(() => setLanguage(lng), [lng]);
+  useEffect(() => void setLanguage(lng), [lng]);
   useEffect(() => setMenuOpen(false), [location.pathname]);
   const { path } = splitLanguage(location.pathname);
   useAlternateLinks(path);
@@ -98,11 +93,9 @@ export function Shell({ lng }: { lng: Language }) {
         </main>
         <Footer />
         <DialogHost />
-        {PwaStatus && (
-          <Suspense fallback={null}>
-            <PwaStatus />
-          </Suspense>
-        )}
+        <Suspense fallback={null}>
+          <PwaStatus />
+        </Suspense>
       </div>
     </LangContext.Provider>
   );

@@ -2,7 +2,9 @@
 import axios from 'axios';
 import { ApiError } from '../api/client.js';
 import { CODE } from '../domain/codes.js';
+import { uploadRefusalText } from '../domain/uploadRefusals.js';
 import { i18n } from '../i18n/index.js';
+import { isKey, type AnyKey } from '../i18n/keys.js';
 import { dialogs } from '../stores/dialogs.js';
 
 export function isAbort(e: unknown): boolean {
@@ -12,10 +14,9 @@ export function isAbort(e: unknown): boolean {
 /** The catalogue text of an error, or null when it should be ignored. */
 export function errorText(e: unknown): string | null {
   if (isAbort(e)) return null;
-  const t = i18n.t.bind(i18n) as (k: string) => string;
   if (e instanceof ApiError) {
-    const known: Record<number, string> = {
-      [CODE.PARAMETER_ERROR]: 'errors:code.1',
+    const known: Record<number, AnyKey> = {
+      [CODE.COMMON_PARAMETER_ERROR]: 'errors:code.1',
       [CODE.USERNAME_NOT_EXIST]: 'errors:code.2',
       [CODE.WRONG_PASSWORD]: 'errors:code.3',
       [CODE.VALIDATION_INVALID]: 'errors:code.5',
@@ -23,10 +24,21 @@ export function errorText(e: unknown): string | null {
       [CODE.PARAM_ERROR]: 'errors:code.10001',
       [CODE.INSUFFICIENT_CREDITS]: 'errors:insufficientTitle',
     };
-    return t(known[e.code] ?? 'errors:generic');
+    return i18n.t(known[e.code] ?? 'errors:generic');
   }
-  if (axios.isAxiosError(e) && !e.response) return t('errors:network');
-  return t('errors:generic');
+  if (axios.isAxiosError(e) && !e.response) return i18n.t('errors:network');
+  return i18n.t('errors:generic');
+}
+
+/** The text of a failed or refused upload: the server's refusal translated (its own text as the fallback), else the client's key. */
+export function uploadErrorText(failure: { error?: string; refusal?: { code: number; msg: string } }): string {
+  if (failure.refusal) {
+    const { key, reason } = uploadRefusalText(failure.refusal.msg);
+    return i18n.t(key, { reason: reason || i18n.t('upload:uploadFailed') });
+  }
+  const error = failure.error ?? 'upload:unknown';
+  const key = error.includes(':') ? error : `upload:${error}`;
+  return isKey(key) ? i18n.t(key) : i18n.t('errors:unknown');
 }
 
 export function handleError(e: unknown): void {

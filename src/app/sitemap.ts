@@ -1,10 +1,15 @@
 /** Every site link of spec §2 and the feature each feature page preselects. */
 import type { ModuleName, PresetName } from '../domain/modules.js';
+import type { Resources } from '../i18n/types.js';
+
+type SiteFeatures = Resources['site']['features'];
+/** The feature keys that have a page text (title and lead) in locales/<lng>/site.json. */
+export type FeatureKey = { [K in keyof SiteFeatures]: SiteFeatures[K] extends { title: string; lead: string } ? K : never }[keyof SiteFeatures];
 
 export interface FeaturePage {
   path: string;
   /** spec §2 feature key of the popup workspace */
-  key: string;
+  key: FeatureKey;
   module?: ModuleName;
   preset?: PresetName;
 }

@@ -1,4 +1,5 @@
 /** Account form rules of spec §5 (register, profile), shared by the site pages and the server. */
+import type { Level } from './plans.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 48;
@@ -107,6 +108,26 @@ export function surveyErrors(f: { occupations?: unknown; occupation_other?: unkn
 }
 
 /** GET /api/account/me: the account as the server shows it to its owner. */
+/** POST /api/v2/license (spec §7): the account's plan facts, server view and client pages. */
+export interface LicenseView {
+  user_id: number;
+  pid: number;
+  is_expired: boolean;
+  max_num: number;
+  used_num: number;
+  user_level: Level;
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  /** max_num − used_num floored at 0 */
+  left_credits: number;
+  /** spec §9: warn at 4 credits left */
+  low_credit_warning: boolean;
+  compress_max: number;
+  compress_used: number;
+  plan_expires_at: number | null;
+}
+
 export interface AccountView {
   id: number;
   email: string;

@@ -48,6 +48,8 @@ export const PREVIEW_THUMB_BOX = { width: 304, height: 190 } as const;
 export const PREVIEW_MOVER_DEFAULT = { width: 40, height: 26 } as const;
 export const FILENAME_SHORTEN_THRESHOLD = 20;
 export const FILENAME_KEEP_EACH_SIDE = 10;
+/** Longest stored upload filename, extension included (ours: keeps names readable in lists and headers). */
+export const FILENAME_MAX_CHARS = 120;
 
 export const DEFAULT_COMPRESS_QUALITY = 50;
 export const MATTING_DEFAULT_RESCALE = 532;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canAddStep, chainError, defaultParams, entitlementError, MODULES, parseJobConfig, parseParams, PRESETS, PSD_PRO_ONLY } from './modules.js';
+import { canAddStep, chainError, defaultParams, entitlementError, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, PSD_PRO_ONLY } from './modules.js';
 
 describe('module params (spec §3, §5, §9)', () => {
   it('defaults follow the spec', () => {
@@ -97,4 +97,20 @@ describe('parseJobConfig', () => {
     (cfg) => expect(parseJobConfig(cfg, 'guest').ok).toBe(false),
   );
   it('knows every module', () => expect(MODULES).toHaveLength(12));
+});
+
+describe('isWorkflowJob (client start rule and server parse, one definition)', () => {
+  it.each([
+    ['workflow', true],
+    ['se-night', true],
+    ['se-old-repair', true],
+    ['se-unknown', false],
+    ['enlarge', false],
+    ['compress', false],
+    [undefined, false],
+  ] as const)('%s → %s', (job, want) => expect(isWorkflowJob(job)).toBe(want));
+  it('agrees with parseJobConfig', () => {
+    expect(parseJobConfig({ job: 'se-night' }, 'pro')).toMatchObject({ ok: true, value: { isWorkflow: true } });
+    expect(parseJobConfig({ job: 'denoise' }, 'pro')).toMatchObject({ ok: true, value: { isWorkflow: false } });
+  });
 });

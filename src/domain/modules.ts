@@ -240,13 +240,18 @@ export interface ParsedJob {
   steps: Step[];
 }
 
+/** A job that runs several steps: a user's workflow or a preset (spec §3); samples cannot take one. */
+export function isWorkflowJob(job: unknown): job is 'workflow' | PresetName {
+  return job === 'workflow' || isPreset(job);
+}
+
 /** Parses and validates a jconfig (already JSON-decoded) for a level. */
 export function parseJobConfig(raw: unknown, level: Level): Result<ParsedJob> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, error: 'jconfig must be an object' };
   const cfg = raw as Record<string, unknown>;
   const job = cfg.job;
   let steps: Step[];
-  let isWorkflow = false;
+  const isWorkflow = isWorkflowJob(job);
   if (isModuleName(job)) {
     const c = (cfg.config ?? {}) as Record<string, unknown>;
     if (c.module !== undefined && c.module !== job) return { ok: false, error: 'config.module must match job' };
@@ -254,10 +259,8 @@ export function parseJobConfig(raw: unknown, level: Level): Result<ParsedJob> {
     if (!params.ok) return params;
     steps = [{ name: job, config: { module: job, module_params: params.value } }];
   } else if (isPreset(job)) {
-    isWorkflow = true;
     steps = PRESETS[job].map((s) => ({ name: s.name, config: { module: s.config.module, module_params: { ...s.config.module_params } } }));
   } else if (job === 'workflow') {
-    isWorkflow = true;
     if (!Array.isArray(cfg.flows)) return { ok: false, error: 'There is no valid workflow' };
     steps = [];
     for (const f of cfg.flows as unknown[]) {

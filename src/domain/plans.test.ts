@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditsLeft, deriveLevel, limitsFor, PLAN_LIMITS } from './plans.js';
+import { creditsLeft, deriveLevel, limitsFor, megapixelsToPixels, PLAN_LIMITS } from './plans.js';
 
 describe('deriveLevel (spec §4)', () => {
   it.each([
@@ -47,4 +47,14 @@ describe('plan limits (spec §6)', () => {
     expect(limitsFor('pro').workflowSteps).toBe(5);
     for (const l of ['guest', 'register', 'basic', 'expired'] as const) expect(limitsFor(l).workflowSteps).toBe(3);
   });
+});
+
+describe('megapixelsToPixels (worker fit, upload check and transform check share it)', () => {
+  it.each([
+    [2.8, 2_800_000],
+    [14, 14_000_000],
+    [34, 34_000_000],
+    [0.5, 500_000],
+  ])('%s MP → %s px', (mp, px) => expect(megapixelsToPixels(mp)).toBe(px));
+  it('a 2000×1400 image fits the free plan exactly', () => expect(2000 * 1400 <= megapixelsToPixels(limitsFor('guest').maxMegapixels)).toBe(true));
 });

@@ -110,6 +110,11 @@ export function limitsFor(level: Level): PlanLimits {
   return PLAN_LIMITS[level];
 }
 
+/** A resolution limit in pixels: the spec's megapixels are decimal (2.8 MP = 2,800,000 px). */
+export function megapixelsToPixels(megapixels: number): number {
+  return Math.floor(megapixels * 1_000_000);
+}
+
 export interface LicenseFacts {
   logged: boolean;
   isExpired: boolean;

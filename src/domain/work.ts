@@ -83,12 +83,44 @@ export interface UploadHistoryEntry {
   y: number;
 }
 
+/** One sample of GET /api/v2/sample/info (spec §7), keyed by feature type; server manifest and client list. */
 export interface SampleEntry {
   name: string;
+  /** URL path under /samples/ */
   original: string;
+  /** URL path under /samples/; may hold the literal `{scale}` placeholder */
   processed: string;
   w: number;
   h: number;
+}
+
+/** A processing job's state on the server. */
+export type JobStatus = 'queued' | 'running' | 'finished' | 'failed';
+
+/** One row of the processing history, GET /api/job/record (spec §7). */
+export interface HistoryRecord {
+  trans_id: string;
+  uid: string;
+  job: string;
+  status: JobStatus;
+  filename: string | null;
+  w: number | null;
+  h: number | null;
+  result_w: number | null;
+  result_h: number | null;
+  created_at: number;
+  finished_at: number | null;
+  thumbsup: number | null;
+  /** retention deleted the result, source and thumbnail (the row is kept) */
+  expired: boolean;
+}
+
+/** A page of a list answer (workflow list, history): spec §7 {datas[], current_page, total, last_page}. */
+export interface Paged<T> {
+  datas: T[];
+  current_page: number;
+  total: number;
+  last_page: number;
 }
 
 /** imgInfo: the hand-off record to the matting editor (spec §3). */

@@ -1,23 +1,32 @@
-/** i18next with every locales/<lng>/<ns>.json bundled (namespaces = file names); keys typed from en. */
+/**
+ * i18next with locales/<lng>/<ns>.json (namespaces = file names); keys typed from en (types.d.ts).
+ * English is bundled; every other language is a lazy chunk per namespace, loaded before the
+ * language is switched to (Excalidraw's practice) and cached by the service worker at run time.
+ */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '../domain/rules.js';
 
-const files = import.meta.glob('../../locales/*/*.json', { eager: true, import: 'default' }) as Record<string, Record<string, unknown>>;
+type Json = Record<string, unknown>;
 
-export type Resources = Record<string, Record<string, Record<string, unknown>>>;
+const english = import.meta.glob('../../locales/en/*.json', { eager: true, import: 'default' }) as Record<string, Json>;
+const others = import.meta.glob(['../../locales/*/*.json', '!../../locales/en/*.json'], { import: 'default' }) as Record<string, () => Promise<Json>>;
 
-export function buildResources(input: Record<string, Record<string, unknown>>): Resources {
+const PATH = /locales\/([^/]+)\/([^/]+)\.json$/;
+
+export type Resources = Record<string, Record<string, Json>>;
+
+export function buildResources(input: Record<string, Json>): Resources {
   const resources: Resources = {};
   for (const [path, json] of Object.entries(input)) {
-    const m = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
+    const m = PATH.exec(path);
     if (!m) continue;
     (resources[m[1]] ??= {})[m[2]] = json;
   }
   return resources;
 }
 
-export const resources = buildResources(files);
+export const resources = buildResources(english);
 export const namespaces = Object.keys(resources.en ?? {});
 
 export const i18n = i18next.createInstance();
@@ -31,9 +40,39 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
   returnNull: false,
+  // Other languages arrive through loadLanguage; missing bundles are not an error meanwhile.
+  partialBundledLanguages: true,
 });
 
-export function setLanguage(lng: Language): void {
-  if (i18n.language !== lng) void i18n.changeLanguage(lng);
+const loading = new Map<Language, Promise<void>>();
+
+/** Fetches every namespace of a language once (en is always there). */
+export function loadLanguage(lng: Language): Promise<void> {
+  if (lng === 'en' || i18n.hasResourceBundle(lng, 'common')) return Promise.resolve();
+  let p = loading.get(lng);
+  if (!p) {
+    const files = Object.entries(others).filter(([path]) => PATH.exec(path)?.[1] === lng);
+    p = Promise.all(
+      files.map(async ([path, load]) => {
+        const ns = PATH.exec(path)![2];
+        i18n.addResourceBundle(lng, ns, await load(), true, true);
+      }),
+    ).then(
+      () => undefined,
+      (e: unknown) => {
+        // Offline before the chunk was cached: try again next time, English meanwhile.
+        loading.delete(lng);
+        throw e;
+      },
+    );
+    loading.set(lng, p);
+  }
+  return p;
+}
+
+/** Switches the interface language once its texts are loaded. */
+export async function setLanguage(lng: Language): Promise<void> {
   document.documentElement.lang = lng;
+  await loadLanguage(lng).catch(() => undefined);
+  if (i18n.language !== lng) await i18n.changeLanguage(lng);
 }

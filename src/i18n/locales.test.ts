@@ -20,6 +20,8 @@ const vars = (s: unknown) => (typeof s === 'string' ? [...s.matchAll(/{{\s*(\w+)
 describe('every locale has every key of en, none empty', () => {
   it('has the four languages and several namespaces', () => {
     expect(LANGUAGES).toEqual(['en', 'de', 'fr', 'ja']);
+    // The one language list (client routes, server locale check, sitemap) matches the locale folders.
+    expect(fs.readdirSync(root).sort()).toEqual([...LANGUAGES].sort());
     expect(namespaces).toEqual(expect.arrayContaining(['common', 'workspace', 'errors', 'site']));
   });
   for (const lng of LANGUAGES) {

@@ -1,13 +1,26 @@
 import 'i18next';
+import type account from '../../locales/en/account.json';
 import type common from '../../locales/en/common.json';
-import type workspace from '../../locales/en/workspace.json';
 import type errors from '../../locales/en/errors.json';
+import type pwa from '../../locales/en/pwa.json';
 import type site from '../../locales/en/site.json';
+import type upload from '../../locales/en/upload.json';
+import type workspace from '../../locales/en/workspace.json';
 
-// Typed keys derived from en (the PWA helper's pwa/upload namespaces are typed loosely through fallback).
+/** Every namespace's keys, derived from en (Excalidraw's practice): a missing or misspelt key fails the typecheck. */
+export interface Resources {
+  account: typeof account;
+  common: typeof common;
+  errors: typeof errors;
+  pwa: typeof pwa;
+  site: typeof site;
+  upload: typeof upload;
+  workspace: typeof workspace;
+}
+
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: { common: typeof common; workspace: typeof workspace; errors: typeof errors; site: typeof site };
+    resources: Resources;
   }
 }

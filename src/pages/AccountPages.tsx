@@ -4,33 +4,14 @@ import { L } from '../app/lang.js';
 import { useUser } from '../stores/user.js';
 import { usePageTitle } from './usePageTitle.js';
 import { PasswordForm, ProfileForm } from './ProfileForms.js';
-import { AccountSections } from './account/pages.js';
-
-function NeedLogin({ title }: { title: string }) {
-  const { t } = useTranslation('site');
-  return (
-    <div className="container page center">
-      <h1>{title}</h1>
-      <p>{t('account.needLogin')}</p>
-      <L to="/login/" className="btn btn-primary">
-        {t('auth.login')}
-      </L>
-    </div>
-  );
-}
+import { AccountSections, Loading, NeedLogin } from './account/pages.js';
 
 export function AccountPage() {
   const { t } = useTranslation('site');
   const tc = useTranslation().t;
   const { logged, ready, email, level, credits, logout } = useUser();
   usePageTitle(t('account.title'));
-  if (!ready)
-    return (
-      <div className="container page">
-        <h1>{t('account.title')}</h1>
-        <p className="muted">{tc('loading')}</p>
-      </div>
-    );
+  if (!ready) return <Loading title={t('account.title')} />;
   if (!logged) return <NeedLogin title={t('account.title')} />;
   return (
     <div className="container page">

@@ -2,27 +2,20 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { CODE } from '../domain/codes.js';
 import { ApiError } from '../api/client.js';
 import { errorText } from '../app/handleError.js';
 import { L, useLang } from '../app/lang.js';
 import { localizedPath } from '../domain/rules.js';
 import { ACCOUNT_TEXT, emailError, registerErrors } from '../domain/account.js';
 import { useUser } from '../stores/user.js';
+import { fieldText, translateErrors, useAccountT } from './account/i18n.js';
 import { usePageTitle } from './usePageTitle.js';
 
-/** The shared form rules (src/domain/account.ts) answer in English; the page shows its translation. */
-const KEY_OF: Record<string, string> = {
-  [ACCOUNT_TEXT.required]: 'required',
-  [ACCOUNT_TEXT.email]: 'email',
-  [ACCOUNT_TEXT.password]: 'password',
-  [ACCOUNT_TEXT.passwordMismatch]: 'mismatch',
-};
-
+/** The shared form rules (src/domain/account.ts) answer in English; fields keyed as the form's inputs. */
 export function validateRegistration(email: string, password: string, confirm: string): Record<string, string> {
   const errs = registerErrors({ email, password, confirm_password: confirm });
-  const out: Record<string, string> = {};
-  for (const [field, text] of Object.entries(errs)) out[field === 'confirm_password' ? 'confirm' : field] = KEY_OF[text] ?? 'required';
-  return out;
+  return Object.fromEntries(Object.entries(errs).map(([field, text]) => [field === 'confirm_password' ? 'confirm' : field, text]));
 }
 
 function Field({ id, label, type, value, onChange, error, autoComplete }: { id: string; label: string; type: string; value: string; onChange(v: string): void; error?: string; autoComplete?: string }) {
@@ -41,6 +34,7 @@ function Field({ id, label, type, value, onChange, error, autoComplete }: { id: 
 
 export function LoginPage() {
   const { t } = useTranslation('site');
+  const ta = useAccountT();
   const lng = useLang();
   const navigate = useNavigate();
   const login = useUser((s) => s.login);
@@ -55,8 +49,8 @@ export function LoginPage() {
     e.preventDefault();
     const errs: Record<string, string> = {};
     const emailProblem = emailError(email);
-    if (emailProblem) errs.email = emailProblem === ACCOUNT_TEXT.required ? t('auth.required') : t('auth.invalidEmail');
-    if (!password) errs.password = t('auth.required');
+    if (emailProblem) errs.email = fieldText(ta, emailProblem);
+    if (!password) errs.password = fieldText(ta, ACCOUNT_TEXT.required);
     setErrors(errs);
     if (Object.keys(errs).length) return;
     setBusy(true);
@@ -65,7 +59,7 @@ export function LoginPage() {
       await login(email, password);
       navigate(localizedPath('/batch-process/', lng));
     } catch (err) {
-      setFailure(err instanceof ApiError && err.code === 2 ? t('auth.noSuchEmail') : errorText(err));
+      setFailure(err instanceof ApiError && err.code === CODE.USERNAME_NOT_EXIST ? ta('errors.emailMissing') : errorText(err));
     } finally {
       setBusy(false);
     }
@@ -105,12 +99,12 @@ export function RegisterPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   usePageTitle(t('auth.registerTitle'));
-  const text: Record<string, string> = { required: t('auth.required'), email: t('auth.invalidEmail'), password: t('auth.passwordRule'), mismatch: t('auth.mismatch') };
+  const ta = useAccountT();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = validateRegistration(email, password, confirm);
-    setErrors(Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, text[v]])));
+    setErrors(translateErrors(ta, errs));
     if (Object.keys(errs).length) return;
     setBusy(true);
     setFailure(null);

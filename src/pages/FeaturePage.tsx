@@ -12,7 +12,7 @@ import { usePageTitle } from './usePageTitle.js';
 export function FeaturePage({ page }: { page: FeaturePageDef }) {
   const { t } = useTranslation('site');
   const [open, setOpen] = useState(false);
-  const title = t(`features.${page.key}.title` as 'features.image_enlarger.title');
+  const title = t(`features.${page.key}.title`);
   usePageTitle(title);
   const openWith = (files?: File[]) => {
     if (page.module) {
@@ -36,7 +36,7 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
           <div>
             <p className="eyebrow">{t('features.eyebrow')}</p>
             <h1>{title}</h1>
-            <p className="lead">{t(`features.${page.key}.lead` as 'features.image_enlarger.lead')}</p>
+            <p className="lead">{t(`features.${page.key}.lead`)}</p>
             <div className="hero-actions">
               <button className="btn btn-primary btn-lg" onClick={() => openWith()} data-testid="open-workspace">
                 {t('features.cta')}

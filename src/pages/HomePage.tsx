@@ -37,7 +37,7 @@ export function HomePage() {
             <li key={f.path}>
               <L to={f.path} className="feature-card">
                 <strong>{tc(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</strong>
-                <span className="muted small">{t(`features.${f.key}.lead` as 'features.image_enlarger.lead')}</span>
+                <span className="muted small">{t(`features.${f.key}.lead`)}</span>
               </L>
             </li>
           ))}

@@ -5,23 +5,13 @@ import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
 import { CODE } from '../domain/codes.js';
 import { errorText } from '../app/handleError.js';
-import { ACCOUNT_TEXT, changePasswordErrors, OCCUPATIONS, profileErrors } from '../domain/account.js';
+import { changePasswordErrors, OCCUPATIONS, profileErrors } from '../domain/account.js';
+import { isAccountText, translateErrors, useAccountT } from './account/i18n.js';
 
-/** The shared rules answer in English; each text has its translation key. */
-const KEY: Record<string, string> = {
-  [ACCOUNT_TEXT.required]: 'auth.required',
-  [ACCOUNT_TEXT.email]: 'auth.invalidEmail',
-  [ACCOUNT_TEXT.password]: 'auth.passwordRule',
-  [ACCOUNT_TEXT.passwordMismatch]: 'auth.mismatch',
-  [ACCOUNT_TEXT.passwordSame]: 'account.passwordSame',
-  [ACCOUNT_TEXT.nameTooLong]: 'account.nameTooLong',
-  [ACCOUNT_TEXT.occupation]: 'account.chooseOccupation',
-};
-
+/** The shared rules answer in English; the account namespace's one map translates them. */
 function useErrorText() {
-  const { t } = useTranslation('site');
-  const tt = t as unknown as (k: string) => string;
-  return (errs: Record<string, string>) => Object.fromEntries(Object.entries(errs).map(([k, v]) => [k, KEY[v] ? tt(KEY[v]) : v]));
+  const t = useAccountT();
+  return (errs: Record<string, string>) => translateErrors(t, errs);
 }
 
 function Err({ id, text }: { id: string; text?: string }) {
@@ -79,7 +69,7 @@ export function ProfileForm() {
           <option value="">{t('account.choose')}</option>
           {OCCUPATIONS.map((o) => (
             <option key={o} value={o}>
-              {t(`account.occupations.${o}` as 'account.occupations.other')}
+              {t(`account.occupations.${o}`)}
             </option>
           ))}
         </select>
@@ -126,7 +116,7 @@ export function PasswordForm() {
     } catch (err) {
       // The server's form answers (code 1 with a field text, code 3 wrong password) go under their field.
       if (err instanceof ApiError && err.code === CODE.WRONG_PASSWORD) setErrors({ old_password: errorText(err) ?? '' });
-      else if (err instanceof ApiError && err.code === CODE.PARAMETER_ERROR && KEY[err.message]) setErrors({ password: translate({ password: err.message }).password });
+      else if (err instanceof ApiError && err.code === CODE.COMMON_PARAMETER_ERROR && isAccountText(err.message)) setErrors({ password: translate({ password: err.message }).password });
       else setStatus(errorText(err));
     }
   };

@@ -16,8 +16,7 @@ export interface HoldToCompareProps {
 const layer: CSSProperties = { position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'contain' };
 
 export function HoldToCompare({ beforeSrc, afterSrc, alt = '', className, style }: HoldToCompareProps) {
-  // The pwa namespace is not in the typed resources (src/i18n/types.d.ts), so keys are plain strings here.
-  const { t } = useTranslation('pwa' as never) as unknown as { t: (key: string) => string };
+  const { t } = useTranslation('pwa');
   const [holding, setHolding] = useState(false);
   const press = useCallback(() => setHolding(true), []);
   const release = useCallback(() => setHolding(false), []);

@@ -17,8 +17,7 @@ export function useOnline(): boolean {
 }
 
 export function PwaStatus() {
-  // The pwa namespace is not in the typed resources (src/i18n/types.d.ts), so keys are plain strings here.
-  const { t } = useTranslation('pwa' as never) as unknown as { t: (key: string) => string };
+  const { t } = useTranslation('pwa');
   const online = useOnline();
   const pwa = useSyncExternalStore(subscribePwa, getPwaState, getPwaState);
   // Mounting the status also makes sure the service worker is registered (registerPwa is idempotent).

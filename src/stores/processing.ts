@@ -3,7 +3,7 @@ import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
 import { CODE } from '../domain/codes.js';
 import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../domain/constants.js';
-import { type JobConfig } from '../domain/modules.js';
+import { isWorkflowJob, type JobConfig } from '../domain/modules.js';
 import { jobScale } from '../domain/rules.js';
 import type { Work } from '../domain/work.js';
 import { i18n } from '../i18n/index.js';
@@ -23,15 +23,11 @@ export function onFinished(fn: (w: Work) => void): () => void {
 
 export type StartResult = 'started' | 'noSelection' | 'workflowOnSample' | 'sampleFeature';
 
-function isWorkflowJob(cfg: JobConfig): boolean {
-  return cfg.job === 'workflow' || cfg.job.startsWith('se-');
-}
-
 /** Queues the selected ready works with this job and starts the runner. */
 export function startProcessing(cfg: JobConfig): StartResult {
   const works = useWorks.getState().works.filter((w) => w.selected && w.status === 'ready');
   if (works.length === 0) return 'noSelection';
-  if (isWorkflowJob(cfg) && works.some((w) => w.sample)) return 'workflowOnSample';
+  if (isWorkflowJob(cfg.job) && works.some((w) => w.sample)) return 'workflowOnSample';
   // A sample's result image exists only for its own feature.
   if (works.some((w) => w.sample && w.workType !== cfg.job)) return 'sampleFeature';
   const params = cfg as Work['params'];
@@ -109,7 +105,7 @@ async function runOne(work: Work): Promise<void> {
   update(work.cid, { transId });
   void endpoints.siteAjax('credit_transform', { trans_id: transId }).catch(() => undefined);
 
-  const isWorkflow = work.params ? isWorkflowJob(work.params as JobConfig) : false;
+  const isWorkflow = isWorkflowJob(work.params?.job);
   for (;;) {
     await sleep(POLL_INTERVAL_MS);
     if (!useWorks.getState().works.some((w) => w.cid === work.cid)) return; // deleted meanwhile

@@ -1,8 +1,11 @@
 /** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
 import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
+import { resumableUploads } from '../db/index.js';
 import { report } from '../api/endpoints.js';
+import { uploadErrorText } from '../app/handleError.js';
 import type { Work } from '../domain/work.js';
 import { getUploadManager } from '../worker-bridge/index.js';
+import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
 
@@ -30,6 +33,11 @@ export function uploads() {
       if (e.thumbnail) patch.thumbnail = e.thumbnail;
       update(e.cid, patch);
       if (e.progress !== undefined) setProgress(e.cid, Math.round(e.progress * 100));
+      // The server said no: show its reason (translated) instead of a bare "Upload failed".
+      if (e.status === 'uploadFailed' && e.refusal) {
+        const name = e.filename ?? works.find((w) => w.cid === e.cid)?.filename ?? '';
+        dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e)}` });
+      }
       if (e.status === 'ready') {
         for (const fn of readyListeners) fn(e.cid);
       }
@@ -38,6 +46,15 @@ export function uploads() {
     void manager.resumePending().catch(() => undefined);
   }
   return manager;
+}
+
+/**
+ * At startup, after the stored works are loaded: uploads a reload interrupted go on from the slices
+ * the server acknowledged. The worker starts only when there is such an upload.
+ */
+export async function resumeInterruptedUploads(): Promise<void> {
+  const pending = await resumableUploads().catch(() => []);
+  if (pending.length) uploads();
 }
 
 const readyListeners = new Set<(cid: string) => void>();

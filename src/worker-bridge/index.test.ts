@@ -74,7 +74,7 @@ describe('UploadManager.add', () => {
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(jpeg.subarray(0, 16));
     const r = await manager.add([file('big file.jpg', big)], { ...ctx, job: 'compress' });
-    expect(r).toEqual({ accepted: [], rejected: [{ filename: 'big_file.jpg', error: 'upload:fileTooLarge' }] });
+    expect(r).toEqual({ accepted: [], rejected: [{ filename: 'big file.jpg', error: 'upload:fileTooLarge' }] });
   });
 });
 

@@ -10,7 +10,7 @@ import type { WorkStatus } from '../domain/work.js';
 import type { ImageWorkerApi } from '../../src-worker/index.js';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { COMPRESS_JOB } from '../../src-worker/limits.js';
-import { sanitizeFilename } from '../../src-worker/validate.js';
+import { sanitizeFilename } from '../domain/filename.js';
 
 export type { ImageWorkerApi, EditOp, EditResult };
 

@@ -35,7 +35,7 @@ describe('change password (spec §5)', () => {
     ];
     for (const [form, field, text] of cases) {
       const r = await change(form);
-      expect(r.body.code, JSON.stringify(form)).toBe(CODE.PARAMETER_ERROR);
+      expect(r.body.code, JSON.stringify(form)).toBe(CODE.COMMON_PARAMETER_ERROR);
       expect(r.body.data.errors[field]).toBe(text);
     }
     expect((await change({ old_password: 'wrongpass1', password: 'newpass99', confirm_password: 'newpass99' })).body).toMatchObject({ code: CODE.WRONG_PASSWORD, msg: 'wrong password' });

@@ -2,9 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ALL_PATHS } from '../../../src/app/sitemap.js';
 import type { AppContext } from '../../context.js';
+import { LANGUAGES as LANGS, localizedPath as localized } from '../../../src/domain/rules.js';
 
-const LANGS = ['en', 'de', 'fr', 'ja'] as const;
-const localized = (path: string, lng: (typeof LANGS)[number]) => (lng === 'en' ? path : `/${lng}${path}`);
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function sitemapXml(origin: string): string {

@@ -82,11 +82,7 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
       return (
         <Modal title={dialog.title ?? t(dialog.tone === 'error' ? 'errorTitle' : 'noticeTitle')} onClose={onClose} testId="message-dialog">
           <p className={`pre-line tone-${dialog.tone ?? 'info'}`}>{dialog.message}</p>
-          <div className="modal-actions">
-            <button className="btn btn-primary" onClick={onClose}>
-              {t('ok')}
-            </button>
-          </div>
+          <OkAction onClose={onClose} />
         </Modal>
       );
     case 'insufficientCredits':
@@ -116,11 +112,7 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
       return (
         <Modal title={t('errors:tooManyFiles')} onClose={onClose} testId="too-many-dialog">
           <p>{t('errors:tooManyFilesText', { count: limitsFor(useUser.getState().level).batch })}</p>
-          <div className="modal-actions">
-            <button className="btn btn-primary" onClick={onClose}>
-              {t('ok')}
-            </button>
-          </div>
+          <OkAction onClose={onClose} />
         </Modal>
       );
     case 'upgrade':
@@ -224,5 +216,17 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
         </div>
       </form>
     </Modal>
+  );
+}
+
+/** The single OK button that closes a notice. */
+function OkAction({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="modal-actions">
+      <button className="btn btn-primary" onClick={onClose}>
+        {t('ok')}
+      </button>
+    </div>
   );
 }

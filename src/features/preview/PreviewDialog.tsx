@@ -1,5 +1,5 @@
 /** Before/after preview (spec §2, §4): info, download, fit-compare / side-by-side, 1:1 pan with navigator. */
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS } from '../../domain/constants.js';
@@ -12,14 +12,8 @@ import { downloadButtonClass, downloadWork, previewUrls } from '../workspace/act
 import { operationLabel } from '../workspace/operationLabel.js';
 import { clampOffset, Navigator } from './Navigator.js';
 
-// Hold-to-compare for touch screens is the PWA helper's component; mounted here when it exists.
-const holdModules = import.meta.glob('../../pwa/HoldToCompare.tsx');
-const HoldToCompare = holdModules['../../pwa/HoldToCompare.tsx']
-  ? lazy(async () => {
-      const m = (await holdModules['../../pwa/HoldToCompare.tsx']()) as { HoldToCompare?: ComponentType<{ beforeSrc: string; afterSrc: string; className?: string }>; default?: ComponentType<{ beforeSrc: string; afterSrc: string; className?: string }> };
-      return { default: (m.HoldToCompare ?? m.default) as ComponentType<{ beforeSrc: string; afterSrc: string; className?: string }> };
-    })
-  : null;
+// Hold-to-compare is for touch screens only: loaded when first shown.
+const HoldToCompare = lazy(() => import('../../pwa/HoldToCompare.js'));
 
 const isTouch = () => typeof window !== 'undefined' && (window.matchMedia?.('(pointer: coarse)').matches || 'ontouchstart' in window);
 
@@ -55,7 +49,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
   if (!work) return null;
   const urls = previewUrls(work, userToken);
   const out = outputSize(work.w, work.h, scale);
-  const opLabel = operationLabel(work, t as unknown as (k: string, o?: { defaultValue?: string }) => string);
+  const opLabel = operationLabel(work);
   const before = showBefore ? urls.before : undefined;
   const after = showAfter && !tooLarge ? urls.after : undefined;
 
@@ -115,7 +109,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
           <p className="big">{t('preview.failed')}</p>
           <p className="muted">{t('preview.tooLarge')}</p>
         </div>
-      ) : HoldToCompare && touch && tab === 1 && zoom === 'fit' ? (
+      ) : touch && tab === 1 && zoom === 'fit' ? (
         // Touch screens: press and hold to see the original (the PWA helper's component).
         <div className="preview-box hold-box">
           {before && after ? (

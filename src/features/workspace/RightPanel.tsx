@@ -12,6 +12,8 @@ import { startProcessing } from '../../stores/processing.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { handleError } from '../../app/handleError.js';
+import { i18n } from '../../i18n/index.js';
+import { jobLabel } from './operationLabel.js';
 import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
 import { LOW_CREDIT_WARNING, TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
 
@@ -40,7 +42,7 @@ export function RightPanel() {
     if (panel.tab === 'workflow') {
       const err = chainError(steps.map((s) => s.config.module), lim.workflowSteps);
       if (err) {
-        dialogs.open({ kind: 'message', message: chainText(t as unknown as (k: string, o?: object) => string, err), tone: 'warning' });
+        dialogs.open({ kind: 'message', message: chainText(err), tone: 'warning' });
         return;
       }
     }
@@ -92,11 +94,12 @@ export function RightPanel() {
   );
 }
 
-function chainText(t: (k: string, o?: object) => string, err: string): string {
-  if (err === 'There is no valid workflow') return t('noValidWorkflow');
+/** The chain rule's English answer (src/domain/modules.ts chainError) in the user's language. */
+function chainText(err: string): string {
+  if (err === 'There is no valid workflow') return i18n.t('workspace:noValidWorkflow');
   const m = /^(\w+) must be the last step$/.exec(err);
-  if (m) return t('lastStepOnly', { module: t(`modules.${m[1]}`) });
-  return t('tooManySteps');
+  if (m) return i18n.t('workspace:lastStepOnly', { module: jobLabel(m[1]) });
+  return i18n.t('workspace:tooManySteps');
 }
 
 function FeatureTab() {

@@ -7,17 +7,16 @@ import { BATCH_INPUT_MAX, DROP_OVERLAY_HIDE_MS, FIRST_FLAGS_COOKIE_DAYS, UPLOADE
 import { COOKIE, setCookie } from '../../lib/cookies.js';
 import { limitsFor } from '../../domain/plans.js';
 import type { SampleEntry, UploadHistoryEntry, Work } from '../../domain/work.js';
-import { handleError } from '../../app/handleError.js';
+import { handleError, uploadErrorText } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
 import { formatNumber } from '../../domain/rules.js';
-import { i18n } from '../../i18n/index.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { addFiles } from '../../stores/uploads.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { Icon } from './WorkCard.js';
 
-const tUpload = (key: string) => (i18n.t as (k: string, o?: object) => string)(key.includes(':') ? key : `upload:${key}`, { defaultValue: i18n.t('errors:unknown') });
+const tUpload = (error: string) => uploadErrorText({ error });
 
 export async function handleFiles(files: File[], workType: string): Promise<void> {
   if (files.length === 0) return;
@@ -144,7 +143,7 @@ function SampleGrid({ workType }: { workType: string }) {
     };
   }, [workType]);
 
-  if (failed) return <p className="muted center">{t('errors:network' as 'upload.drop')}</p>;
+  if (failed) return <p className="muted center">{t('network', { ns: 'errors' })}</p>;
   if (!samples) return <p className="muted center">{t('loading')}</p>;
   if (samples.length === 0) return <p className="muted center">{t('upload.noSamples')}</p>;
   return (

@@ -68,7 +68,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
       />
       <div className="work-thumb">{thumb ? <img src={thumb} alt="" width={80} height={80} loading="lazy" /> : <span className="thumb-empty" aria-hidden="true" />}</div>
       <div className="work-info">
-        {work.operation && <span className="op-label">{operationLabel(work, t as unknown as (k: string, o?: { defaultValue?: string }) => string)}</span>}
+        {work.operation && <span className="op-label">{operationLabel(work)}</span>}
         <span className="work-name" title={work.filename}>
           {shortenFilename(work.filename)}
           {work.sample && <span className="badge">{t('sample')}</span>}

@@ -92,7 +92,7 @@ export async function downloadAll(works: Work[]): Promise<void> {
 /** Deletes works after a confirmation; uploaded files are removed on the server too. */
 export function confirmDelete(works: Work[]): void {
   if (works.length === 0) return;
-  const t = i18n.t.bind(i18n) as (k: string, o?: object) => string;
+  const t = i18n.t;
   dialogs.open({
     kind: 'confirm',
     title: t('workspace:delete.title'),

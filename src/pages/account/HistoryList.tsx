@@ -1,27 +1,26 @@
 /** Processing history from GET /api/job/record, 10 a page, newest first. */
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
-import * as acct from './api.js';
+import * as endpoints from '../../api/endpoints.js';
+import type { HistoryRecord, Paged } from '../../domain/work.js';
 import { formatDate } from './format.js';
 import { useAccountT } from './i18n.js';
+import { jobLabel } from '../../features/workspace/operationLabel.js';
 import { Pager } from './Pager.js';
 
 export const HISTORY_PAGE_SIZE = 10;
 
 export function HistoryList() {
   const t = useAccountT();
-  const { i18n } = useTranslation();
   const lng = useLang();
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<acct.Page<acct.HistoryRecord> | null>(null);
+  const [data, setData] = useState<Paged<HistoryRecord> | null>(null);
 
   useEffect(() => {
-    acct.history(page, HISTORY_PAGE_SIZE).then(setData).catch(handleError);
+    endpoints.history(page, HISTORY_PAGE_SIZE).then(setData).catch(handleError);
   }, [page]);
 
-  const jobLabel = (job: string) => (i18n.t as unknown as (k: string, o: object) => string)(`workspace:modules.${job}`, { defaultValue: job });
   return (
     <section className="acct-card" aria-labelledby="history-title" data-testid="history">
       <h2 id="history-title">{t('history.title')}</h2>

@@ -9,7 +9,9 @@ import { handleError } from '../../app/handleError.js';
 import { L, useLang } from '../../app/lang.js';
 import { LOW_CREDIT_WARNING } from '../../domain/constants.js';
 import { creditsLeft, deriveLevel, isSubscriber } from '../../domain/plans.js';
-import * as acct from './api.js';
+import * as endpoints from '../../api/endpoints.js';
+import { waitForUserToken } from '../../api/client.js';
+import type { LicenseView } from '../../domain/account.js';
 import { formatDay } from './format.js';
 import { useAccountT } from './i18n.js';
 
@@ -17,10 +19,10 @@ export function PlanCard({ refreshKey = 0, compact = false }: { refreshKey?: num
   const t = useAccountT();
   const tc = useTranslation().t;
   const lng = useLang();
-  const [lic, setLic] = useState<acct.LicenseFull | null>(null);
+  const [lic, setLic] = useState<LicenseView | null>(null);
 
   useEffect(() => {
-    acct.licenseFull().then(setLic).catch(handleError);
+    waitForUserToken().then(endpoints.license).then(setLic).catch(handleError);
   }, [refreshKey]);
 
   if (!lic) return <section className="acct-card" aria-busy="true" data-testid="plan-card" />;

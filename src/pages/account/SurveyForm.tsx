@@ -1,7 +1,7 @@
 /** The occupation survey: one or more choices ('other' with its text); at least one option (spec §5). */
 import { useState, type FormEvent } from 'react';
 import { OCCUPATION_OTHER_MAX, OCCUPATIONS, surveyErrors } from '../../domain/account.js';
-import * as acct from './api.js';
+import * as endpoints from '../../api/endpoints.js';
 import { Field, FormStatus } from './Field.js';
 import { formFailure, translateErrors, useAccountT } from './i18n.js';
 
@@ -22,7 +22,7 @@ export function SurveyForm({ initial, initialOther = '', onSaved }: { initial: s
     if (Object.keys(errs).length) return;
     setBusy(true);
     try {
-      const r = await acct.setSurvey(choices, other);
+      const r = await endpoints.setSurvey(choices, other);
       setStatus({ tone: 'success', text: t('survey.saved') });
       onSaved?.(r.survey);
     } catch (err) {

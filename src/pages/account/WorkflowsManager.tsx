@@ -1,9 +1,9 @@
 /** Saved workflows (spec §3, §7): 10 a page from page 1; rename (≤ 50 characters), delete, open in the workspace. */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import * as endpoints from '../../api/endpoints.js';
 import { formFailure, useAccountT } from './i18n.js';
+import { jobLabel } from '../../features/workspace/operationLabel.js';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
@@ -11,7 +11,6 @@ import type { Step } from '../../domain/modules.js';
 import { localizedPath } from '../../domain/rules.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { usePanel } from '../../stores/panel.js';
-import * as acct from './api.js';
 import { Pager } from './Pager.js';
 
 type Record_ = endpoints.WorkflowRecord;
@@ -19,7 +18,6 @@ const stepsOf = (w: Record_): Step[] => w.flows.map((f) => ({ name: f.name, conf
 
 export function WorkflowsManager({ asPage = false }: { asPage?: boolean }) {
   const t = useAccountT();
-  const { i18n } = useTranslation();
   const lng = useLang();
   const navigate = useNavigate();
   const [page, setPage] = useState(WORKFLOW_FIRST_PAGE);
@@ -42,7 +40,6 @@ export function WorkflowsManager({ asPage = false }: { asPage?: boolean }) {
     void load(page);
   }, [page, load]);
 
-  const moduleLabel = (m: string) => (i18n.t as unknown as (k: string, o: object) => string)(`workspace:modules.${m}`, { defaultValue: m });
   const open = (w: Record_) => {
     usePanel.getState().useWorkflow(w.id, w.name, stepsOf(w));
     navigate(localizedPath('/batch-process/', lng));
@@ -80,7 +77,7 @@ export function WorkflowsManager({ asPage = false }: { asPage?: boolean }) {
                 <div>
                   <strong data-testid="wf-name">{w.name}</strong>
                   <p className="muted small">
-                    {t('workflows.steps', { count: w.flows.length })}: {stepsOf(w).map((s) => moduleLabel(s.config.module)).join(' → ')}
+                    {t('workflows.steps', { count: w.flows.length })}: {stepsOf(w).map((s) => jobLabel(s.config.module)).join(' → ')}
                   </p>
                 </div>
                 <div className="row-actions">
@@ -116,7 +113,7 @@ function RenameForm({ workflow, onDone }: { workflow: Record_; onDone(saved: boo
     if ([...n].length > WORKFLOW_NAME_MAX) return setError(t('workflows.nameTooLong', { max: WORKFLOW_NAME_MAX }));
     setBusy(true);
     try {
-      await acct.renameWorkflow(workflow.id, n, workflow.flows);
+      await endpoints.workflowAdd(n, workflow.flows, workflow.id);
       onDone(true);
     } catch (err) {
       setError(formFailure(t, err).message ?? t('errors.required'));

@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { I18nextProvider } from 'react-i18next';
 import { ACCOUNT_TEXT } from '../../domain/account.js';
-import { i18n } from '../../i18n/index.js';
+import { i18n, setLanguage } from '../../i18n/index.js';
 import { SurveyForm } from './SurveyForm.js';
 
 afterEach(async () => {
@@ -22,7 +22,7 @@ describe('the survey validates with the spec texts before sending anything', () 
     submit('survey-save');
     expect(screen.getByTestId('survey-error').textContent).toBe(ACCOUNT_TEXT.survey);
     cleanup();
-    await i18n.changeLanguage('de');
+    await setLanguage('de');
     wrap(<SurveyForm initial={['other']} />);
     submit('survey-save');
     expect(screen.getByTestId('survey-other-error').textContent).toBe('Dieses Feld ist erforderlich.');

@@ -1,21 +1,21 @@
 /** The account namespace (locales/<lng>/account.json) and the mapping of the server's form texts to its keys. */
-import { useCallback } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { KeyOf } from '../../i18n/keys.js';
 import { ApiError } from '../../api/client.js';
 import { errorText } from '../../app/handleError.js';
 import { ACCOUNT_TEXT } from '../../domain/account.js';
+import { CODE, CODE_TEXT } from '../../domain/codes.js';
 
-export type AT = (key: string, opts?: Record<string, unknown>) => string;
+export type AT = TFunction<'account'>;
 
-/** `t` of the account namespace; re-renders on language change like useTranslation. */
+/** `t` of the account namespace (typed keys); re-renders on language change. */
 export function useAccountT(): AT {
-  const { i18n } = useTranslation();
-  const lng = i18n.language;
-  return useCallback((key: string, opts?: Record<string, unknown>) => (i18n.t as unknown as (k: string, o?: object) => string)(`account:${key}`, { lng, ...opts }), [i18n, lng]);
+  return useTranslation('account').t;
 }
 
-/** Shared rule texts (src/domain/account.ts, in English on both sides) → translation keys. */
-const KEYS: Record<string, string> = {
+/** Shared rule texts (src/domain/account.ts, in English on both sides) → translation keys: the one map for every form. */
+const KEYS: Record<string, KeyOf<'account'>> = {
   [ACCOUNT_TEXT.required]: 'errors.required',
   [ACCOUNT_TEXT.email]: 'errors.email',
   [ACCOUNT_TEXT.emailTaken]: 'errors.emailTaken',
@@ -26,8 +26,13 @@ const KEYS: Record<string, string> = {
   [ACCOUNT_TEXT.nameTooLong]: 'errors.tooLong',
   [ACCOUNT_TEXT.occupation]: 'errors.occupation',
   [ACCOUNT_TEXT.survey]: 'errors.survey',
-  'wrong password': 'errors.wrongPassword',
+  [CODE_TEXT[CODE.WRONG_PASSWORD]]: 'errors.wrongPassword',
 };
+
+/** Whether a server text is one of the shared form rules (then it belongs under its field). */
+export function isAccountText(text: string): boolean {
+  return Object.hasOwn(KEYS, text);
+}
 
 export function fieldText(t: AT, text: string): string {
   const k = KEYS[text];
@@ -43,7 +48,7 @@ export function formFailure(t: AT, e: unknown): { fields: Record<string, string>
   if (e instanceof ApiError) {
     const errs = (e.data as { errors?: Record<string, string> } | null)?.errors;
     if (errs && Object.keys(errs).length) return { fields: translateErrors(t, errs), message: null };
-    if (e.code === 3) return { fields: {}, message: t('errors.wrongPassword') };
+    if (e.code === CODE.WRONG_PASSWORD) return { fields: {}, message: t('errors.wrongPassword') };
   }
   return { fields: {}, message: errorText(e) };
 }

@@ -8,7 +8,8 @@ import { handleError } from '../../app/handleError.js';
 import { L } from '../../app/lang.js';
 import { useUser } from '../../stores/user.js';
 import { usePageTitle } from '../usePageTitle.js';
-import * as acct from './api.js';
+import * as endpoints from '../../api/endpoints.js';
+import type { AccountView } from '../../domain/account.js';
 import { HistoryList } from './HistoryList.js';
 import { useAccountT } from './i18n.js';
 import { PlanCard } from './PlanCard.js';
@@ -16,7 +17,8 @@ import { SurveyForm } from './SurveyForm.js';
 import { WorkflowsManager } from './WorkflowsManager.js';
 import './account.css';
 
-function NeedLogin({ title }: { title: string }) {
+/** Shown instead of an account page to a visitor who is not logged in. */
+export function NeedLogin({ title }: { title: string }) {
   const t = useAccountT();
   return (
     <div className="container page center" data-testid="need-login">
@@ -29,7 +31,7 @@ function NeedLogin({ title }: { title: string }) {
   );
 }
 
-function Loading({ title }: { title: string }) {
+export function Loading({ title }: { title: string }) {
   const { t } = useTranslation();
   return (
     <div className="container page">
@@ -57,9 +59,9 @@ export function MyWorkflowsPage() {
 
 /** The occupation survey with the account's current answers (loaded from /api/account/me). */
 export function SurveySection() {
-  const [account, setAccount] = useState<acct.AccountInfo | null>(null);
+  const [account, setAccount] = useState<AccountView | null>(null);
   useEffect(() => {
-    acct.me().then(setAccount).catch(handleError);
+    endpoints.accountMe().then(setAccount).catch(handleError);
   }, []);
   if (!account) return null;
   return <SurveyForm initial={account.survey ?? []} initialOther={account.occupation_other} />;

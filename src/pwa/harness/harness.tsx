@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
+import { CODE, type Envelope } from '../../domain/codes.js';
 import { LEVELS, type Level } from '../../domain/plans.js';
 import type { Work } from '../../domain/work.js';
 import { i18n } from '../../i18n/index.js';
@@ -23,8 +24,8 @@ async function getToken(): Promise<string> {
   const saved = localStorage.getItem('harness-token');
   if (saved) return saved;
   const res = await fetch('/api/v2/guest_token', { method: 'POST' });
-  const env = (await res.json()) as { code: number; data: { token: string } };
-  if (env.code !== 200) throw new Error('no guest token');
+  const env = (await res.json()) as Envelope<{ token: string }>;
+  if (env.code !== CODE.OK) throw new Error('no guest token');
   localStorage.setItem('harness-token', env.data.token);
   return env.data.token;
 }

@@ -43,22 +43,8 @@ export class UploadHarness {
   }
 
   /** Upload items as stored in IndexedDB (without their bytes). */
-  storedUploads(): Promise<{ cid: string; uid?: string; acked: number[]; uploadStatus: string; totalSlices: number }[]> {
-    return this.page.evaluate(
-      () =>
-        new Promise((resolve, reject) => {
-          const open = indexedDB.open('pixmill');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const req = open.result.transaction('uploads').objectStore('uploads').getAll();
-            req.onsuccess = () => {
-              resolve(req.result.map(({ bytes, ...rest }: any) => rest));
-              open.result.close();
-            };
-            req.onerror = () => reject(req.error);
-          };
-        }),
-    );
+  storedUploads(): Promise<StoredUpload[]> {
+    return storedUploads(this.page);
   }
 
   /** The server's own record of the user's uploads (POST /web_api/v1/upload/list). */
@@ -69,4 +55,31 @@ export class UploadHarness {
       return env.data.datas;
     });
   }
+}
+
+export interface StoredUpload {
+  cid: string;
+  uid?: string;
+  acked: number[];
+  uploadStatus: string;
+  totalSlices: number;
+}
+
+/** Upload items as the page stored them in IndexedDB (without their bytes); any page of the origin. */
+export function storedUploads(page: Page): Promise<StoredUpload[]> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('pixmill');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const req = open.result.transaction('uploads').objectStore('uploads').getAll();
+          req.onsuccess = () => {
+            resolve(req.result.map(({ bytes, ...rest }: any) => rest));
+            open.result.close();
+          };
+          req.onerror = () => reject(req.error);
+        };
+      }),
+  );
 }

@@ -1,4 +1,5 @@
 /** Page object for the batch-process workspace (the UI's own e2e tests). */
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -25,13 +26,39 @@ export class Workspace {
     return this.page.locator(`[data-testid="work-card"][data-status="${status}"]`);
   }
 
+  /** A feature page (e.g. /image-compressor/) with its workspace popup opened, feature preselected. */
+  async openFeaturePage(path: string, prefix = '') {
+    await this.page.goto(`${prefix}${path}`);
+    await expect(this.page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
+    await this.page.getByTestId('open-workspace').click();
+    await expect(this.page.getByTestId('file-input').first()).toBeAttached();
+  }
+
+  /** The warning dialog that lists refused uploads with their reasons. */
+  messageDialog(): Locator {
+    return this.page.getByTestId('message-dialog');
+  }
+
   async chooseFeature(module: string) {
     await this.page.getByTestId('tab-feature').click();
     await this.page.getByTestId(`feature-${module}`).click();
   }
 
   async upload(...files: string[]) {
-    await this.page.getByTestId('file-input').setInputFiles(files.map(fixture));
+    await this.page.getByTestId('file-input').first().setInputFiles(files.map((f) => (path.isAbsolute(f) ? f : fixture(f))));
+  }
+
+  /** Drops files on the upload area's drop zone at once (the guest's file input takes only one). */
+  async drop(...files: string[]) {
+    const payload = files.map((f) => {
+      const file = path.isAbsolute(f) ? f : fixture(f);
+      return { name: path.basename(file), type: file.endsWith('.png') ? 'image/png' : 'image/jpeg', b64: fs.readFileSync(file).toString('base64') };
+    });
+    await this.page.locator('.dropzone').first().evaluate((zone, items) => {
+      const dt = new DataTransfer();
+      for (const it of items) dt.items.add(new File([Uint8Array.from(atob(it.b64), (c) => c.charCodeAt(0))], it.name, { type: it.type }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, payload);
   }
 
   startButton(): Locator {

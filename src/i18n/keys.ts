@@ -1,0 +1,15 @@
+/** Translation keys as types, derived from locales/en (see types.d.ts), and a guard for keys known only at run time. */
+import { i18n } from './index.js';
+import type { Resources } from './types.js';
+
+type Leaves<T> = { [K in keyof T & string]: T[K] extends string ? K : `${K}.${Leaves<T[K]>}` }[keyof T & string];
+
+/** Every key of one namespace, e.g. KeyOf<'upload'> = 'fileTooLarge' | …. */
+export type KeyOf<NS extends keyof Resources> = Leaves<Resources[NS]>;
+/** Every key with its namespace, e.g. 'upload:fileTooLarge'. */
+export type AnyKey = { [NS in keyof Resources]: `${NS}:${KeyOf<NS>}` }[keyof Resources];
+
+/** A key that came as data (a worker's error key, a server's job name): usable once the bundle has it. */
+export function isKey(key: string): key is AnyKey {
+  return /^\w+:/.test(key) && i18n.exists(key);
+}

@@ -1,0 +1,59 @@
+// @vitest-environment jsdom
+// The processing runner: the start rules, and what the server's answers to a start do (spec §4, §8).
+import 'fake-indexeddb/auto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TestServer } from '../../server/testing/server.js';
+import { startApiServer, useToken } from '../api/testServer.js';
+import type { Work } from '../domain/work.js';
+import { useDialogs } from './dialogs.js';
+import { startProcessing } from './processing.js';
+import { useUser } from './user.js';
+import { useWorks } from './works.js';
+
+const work = (cid: string, patch: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 640, h: 427, status: 'ready', selected: true, workType: 'denoise', updatedAt: Date.now(), ...patch });
+const DENOISE = { job: 'denoise', config: { module: 'denoise', module_params: { remove_noise: 75, sharpen: 75, remove_original_detail: 0, model_name: 'DenoiseStable' } } } as const;
+
+let srv: TestServer;
+let token: string;
+beforeAll(async () => {
+  srv = await startApiServer();
+  token = (await srv.ctx.services.tokens.createGuest()).token;
+  useToken(token);
+});
+afterAll(() => srv?.stop());
+beforeEach(() => useWorks.setState({ works: [], progress: {} }));
+
+describe('startProcessing: what may start', () => {
+  it.each([
+    ['nothing selected', [work('a', { selected: false })], DENOISE, 'noSelection'],
+    ['a workflow on a sample', [work('s', { sample: true })], { job: 'se-night' }, 'workflowOnSample'],
+    ["a sample of another feature", [work('s', { sample: true, workType: 'sharpen' })], DENOISE, 'sampleFeature'],
+  ] as const)('%s → %s', (_, works, cfg, want) => {
+    useWorks.setState({ works: works.map((w) => ({ ...w })) });
+    expect(startProcessing(cfg as never)).toBe(want);
+  });
+});
+
+describe('against the server', () => {
+  it("spec §8: 10012 on start — credits 0, level expired, work removed, the rest back to ready, the dialog opens", async () => {
+    const principal = await srv.ctx.services.tokens.resolve(token);
+    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
+    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
+    // The guest's three credits are spent elsewhere.
+    await srv.ctx.db.updateTable('accounts').set({ used_num: 3 }).where('id', '=', principal.accountId).execute();
+    useWorks.setState({ works: [work('w2', { uid }), work('w1', { uid })] });
+    expect(startProcessing(DENOISE)).toBe('started');
+    await vi.waitFor(() => expect(useWorks.getState().works.map((w) => w.cid)).toEqual(['w2']), { timeout: 30_000 });
+    expect(useWorks.getState().works[0].status).toBe('ready');
+    expect(useUser.getState()).toMatchObject({ credits: 0, level: 'expired' });
+    expect(useDialogs.getState().stack.map((e) => e.dialog.kind)).toContain('insufficientCredits');
+  });
+
+  it('any other refusal on start marks the work processFailed', async () => {
+    useWorks.setState({ works: [work('bad', { uid: 'no-such-upload' })] });
+    expect(startProcessing(DENOISE)).toBe('started');
+    await vi.waitFor(() => expect(useWorks.getState().works[0].status).toBe('processFailed'), { timeout: 30_000 });
+  });
+});
