@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: unit + server integration (vitest), then browser end-to-end (Playwright + Debian Chromium).
+// `npm test`: typecheck and lint, unit + server integration (vitest), then browser end-to-end (Playwright + Debian Chromium).
 // Ends with one summary line "N passed, N failed, N skipped" counted from both runners' JSON reports.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +11,15 @@ fs.mkdirSync(out, { recursive: true });
 const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
 let failedSteps = 0;
+// The tools hold the line first: a type error or a lint error fails the run.
+for (const [name, cmd, args] of [
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['lint', 'npm', ['run', '--silent', 'lint']],
+]) {
+  const status = run(cmd, args);
+  console.log(`${name}: ${status ? 'FAILED' : 'ok'}`);
+  if (status) failedSteps += 1;
+}
 const vitestJson = path.join(out, 'vitest.json');
 fs.rmSync(vitestJson, { force: true });
 failedSteps += run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) ? 1 : 0;
