@@ -54,7 +54,16 @@ describe('megapixelTarget', () => {
     expect(t.w * t.h).toBeGreaterThan(mp * 1e6 * 0.98);
     expect(Math.abs(t.w / t.h - w / h)).toBeLessThan(0.01 * (w / h));
   });
+  it.each([
+    [5640, 3172, 2.8, 2000, 2000, 1124],
+    [5000, 500, 2.8, 2000, 2000, 200],
+    [1, 2_000_000, 2.8, 2000, 1, 2000],
+    [8000, 6000, 34, 3000, 3000, 2250],
+  ])('%i×%i within %s MP and a %i-px side → %i×%i', (w, h, mp, side, tw, th) => {
+    expect(megapixelTarget(w, h, mp, side)).toEqual({ w: tw, h: th });
+  });
   it('leaves images within the limit alone', () => {
+    expect(megapixelTarget(2000, 1400, 2.8, 2000)).toBeNull();
     expect(megapixelTarget(1000, 1000, 2.8)).toBeNull();
     expect(megapixelTarget(2000, 1400, 2.8)).toBeNull();
     expect(megapixelTarget(5640, 3172, 34)).toBeNull();
@@ -110,14 +119,14 @@ describe('fitToPlan on real images', () => {
     expect([r.w, r.h]).toEqual([2560, 1600]);
   });
 
-  it('pro: 17.9 MP fits 34 MP, but 16 MB is over 10 MB: re-encoded at full size to fit', async () => {
+  it('pro: 17.9 MP fits 34 MP, but the 5640-px side is over 3000: resized to the side limit, then it fits 10 MB', async () => {
     const input = await load(fixture('elephants-5640x3172.jpg'), 'image/jpeg');
     const statuses: string[] = [];
     const r = await fitToPlan(input, limitsFor('pro'), 'enlarge', sharpOps, (s) => statuses.push(s));
     if (!r.ok) throw new Error(r.error);
-    expect(r.steps).toEqual(['reencode']);
-    expect(statuses).toEqual(['compressing']);
-    expect([r.w, r.h]).toEqual([5640, 3172]);
+    expect(r.steps).toEqual(['resize']);
+    expect(statuses).toEqual(['resizing']);
+    expect([r.w, r.h]).toEqual([3000, 1687]);
     expect(r.blob.size).toBeLessThanOrEqual(limitsFor('pro').maxFileBytes);
   });
 

@@ -24,20 +24,23 @@ export interface ImageOps<Img> {
   encode(img: Img, mime: ImageMime, quality: number): Promise<Blob>;
 }
 
-export type FitLimits = Pick<PlanLimits, 'maxMegapixels' | 'maxFileBytes' | 'compressMaxBytes'>;
+export type FitLimits = Pick<PlanLimits, 'maxMegapixels' | 'maxSidePx' | 'maxFileBytes' | 'compressMaxBytes'>;
 
 export interface Dims {
   w: number;
   h: number;
 }
 
-/** Proportional target within `maxMegapixels`, or null when the image already fits. */
-export function megapixelTarget(w: number, h: number, maxMegapixels: number): Dims | null {
+/**
+ * Proportional target within `maxMegapixels` and, when given, `maxSidePx` on the longer side (spec §6:
+ * "2000x2000, 2.8 MP" — both hold; the server refuses either), or null when the image already fits.
+ */
+export function megapixelTarget(w: number, h: number, maxMegapixels: number, maxSidePx = Infinity): Dims | null {
   const maxPixels = megapixelsToPixels(maxMegapixels);
-  if (w * h <= maxPixels) return null;
-  const s = Math.sqrt(maxPixels / (w * h));
-  let tw = Math.max(1, Math.floor(w * s));
-  let th = Math.max(1, Math.floor(h * s));
+  if (w * h <= maxPixels && Math.max(w, h) <= maxSidePx) return null;
+  const s = Math.min(Math.sqrt(maxPixels / (w * h)), maxSidePx / Math.max(w, h));
+  let tw = Math.max(1, Math.min(maxSidePx, Math.floor(w * s)));
+  let th = Math.max(1, Math.min(maxSidePx, Math.floor(h * s)));
   // floor() already keeps us under; this guards float edge cases.
   while (tw * th > maxPixels) (tw >= th ? tw-- : th--);
   return { w: tw, h: th };
@@ -94,7 +97,7 @@ export async function fitToPlan<Img>(
   }
   let { img, w, h, blob, mime } = input;
   let encoded = false;
-  const target = megapixelTarget(w, h, limits.maxMegapixels);
+  const target = megapixelTarget(w, h, limits.maxMegapixels, limits.maxSidePx);
   if (target) {
     onStatus('resizing');
     img = await ops.resize(img, target.w, target.h);

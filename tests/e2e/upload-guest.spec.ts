@@ -21,6 +21,7 @@ test('guest: 16 MB image resized in the worker to ≤ 2.8 MP and ≤ 5 MB, uploa
   const hgt = Number(await done.getAttribute('data-h'));
   const uid = await done.getAttribute('data-uid');
   expect(w * hgt).toBeLessThanOrEqual(2.8e6);
+  expect(Math.max(w, hgt)).toBeLessThanOrEqual(2000);
   expect(w / hgt).toBeCloseTo(5640 / 3172, 1);
   // What the server stored is the resized file, not the 16 MB original.
   const stored = (await h.serverUploads()).find((u) => u.uid === uid);
