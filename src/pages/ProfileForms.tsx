@@ -7,6 +7,8 @@ import { CODE } from '../domain/codes.js';
 import { errorText } from '../app/handleError.js';
 import { changePasswordErrors, OCCUPATIONS, profileErrors } from '../domain/account.js';
 import { isAccountText, translateErrors, useAccountT } from './account/i18n.js';
+import { forgetBound } from './account/guestBinding.js';
+import { useUser } from '../stores/user.js';
 
 /** The shared rules answer in English; the account namespace's one map translates them. */
 function useErrorText() {
@@ -111,6 +113,10 @@ export function PasswordForm() {
     if (Object.keys(errs).length) return;
     try {
       await endpoints.changePassword(f.old_password, f.password, f.confirm_password);
+      // The server ended every other session and user token and unbound the guest token: take the new
+      // user token (and bind again) before the workspace makes its next call.
+      forgetBound(useUser.getState().email);
+      await useUser.getState().bootstrap();
       setF({ old_password: '', password: '', confirm_password: '' });
       setStatus(t('account.passwordChanged'));
     } catch (err) {

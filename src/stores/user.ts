@@ -4,7 +4,7 @@ import * as endpoints from '../api/endpoints.js';
 import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../domain/constants.js';
 import { creditsLeft, deriveLevel, limitsFor, type Level } from '../domain/plans.js';
 import { COOKIE, deleteCookie, getCookie, setCookie } from '../lib/cookies.js';
-import { unbindGuestBeforeLogout } from '../pages/account/guestBinding.js';
+import { boundKey, unbindGuestBeforeLogout } from '../pages/account/guestBinding.js';
 
 export interface UserState {
   ready: boolean;
@@ -63,7 +63,7 @@ export const useUser = create<UserState>((set, get) => ({
         userToken = await fetchUserToken();
         setCookie(COOKIE.token, userToken, GUEST_TOKEN_COOKIE_DAYS);
         // The guest's uploads and results follow the user who just logged in (once per pair).
-        const bound = `pixmill.bound.${userToken.slice(0, 12)}.${token.slice(0, 12)}`;
+        const bound = boundKey(email ?? '', token);
         if (!localStorage.getItem(bound)) {
           await endpoints.bindToken(userToken, token).catch(() => undefined);
           localStorage.setItem(bound, '1');

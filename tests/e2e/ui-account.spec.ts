@@ -36,6 +36,10 @@ test('profile and password forms validate with the spec texts and save on the se
   await page.getByTestId('pw-confirm').fill('account456');
   await page.getByTestId('password-save').click();
   await expect(page.getByTestId('password-status')).toHaveText('Your password has been changed.');
+  // The server revoked the old user token; the page took a new one, so the workspace's calls still work.
+  const userToken = (await page.context().cookies()).find((c) => c.name === 'user_token')!.value;
+  const license = await page.request.post('/api/v2/license', { form: { user_token: userToken } });
+  expect((await license.json()).code).toBe(200);
   await new Workspace(page).screenshot('account-forms');
 
   await page.getByTestId('logout').click();

@@ -7,11 +7,22 @@ import { api, call, form } from '../../api/client.js';
 
 export const unbindToken = (userToken: string, guestToken: string) => call<null>(api, { method: 'POST', url: '/api/v2/unbind_token', data: form({ token: userToken, guest_token_v2: guestToken }) });
 
+/**
+ * The "already bound" mark of an account and a guest token. Keyed by the account's email: the user
+ * token is new at every login and every get_user_token (only its hash is stored on the server).
+ */
+export const boundKey = (email: string, guestToken: string) => `pixmill.bound.${email}.${guestToken.slice(0, 12)}`;
+
+/** Forgets the account's marks, so the next bootstrap binds the guest token again. */
+export function forgetBound(email: string | undefined): void {
+  if (!email) return;
+  const prefix = `pixmill.bound.${email}.`;
+  for (const k of Object.keys(localStorage)) if (k.startsWith(prefix)) localStorage.removeItem(k);
+}
+
 /** Unbinds a logged-in user's guest token and forgets the "already bound" marks so the next login binds again. */
-export async function unbindGuestBeforeLogout(s: { logged: boolean; userToken?: string; token?: string }): Promise<void> {
+export async function unbindGuestBeforeLogout(s: { logged: boolean; userToken?: string; token?: string; email?: string }): Promise<void> {
   if (!s.logged || !s.userToken || !s.token || s.userToken === s.token) return;
   await unbindToken(s.userToken, s.token).catch(() => undefined);
-  // The store marks a bound pair as pixmill.bound.<user token prefix>.<guest token prefix>.
-  const prefix = `pixmill.bound.${s.userToken.slice(0, 12)}.`;
-  for (const k of Object.keys(localStorage)) if (k.startsWith(prefix)) localStorage.removeItem(k);
+  forgetBound(s.email);
 }
