@@ -27,6 +27,10 @@ export const unbindToken = (userToken: string, guestToken: string) =>
 export const license = (token: string) =>
   call<LicenseView>(api, { method: 'POST', url: '/api/v2/license', data: form({ guest_token_v2: token }) });
 
+/** How long the caller's results and uploads are kept (retention, by plan) and the upload quota. */
+export const retention = (token: string) =>
+  call<{ level: string; retention_days: number }>(api, { method: 'GET', url: '/api/v2/retention', params: { guest_token_v2: token } });
+
 export const points = (token: string) =>
   call<{ max_num: number; used_num: number }>(api, { method: 'GET', url: '/api/v2/point', params: { guest_token_v2: token } });
 

@@ -15,6 +15,8 @@ export interface UserState {
   /** the guest token (guest_token_v2) */
   token?: string;
   userToken?: string;
+  /** days the server keeps this plan's results and uploads (retention), once known */
+  retentionDays?: number;
   bootstrap(): Promise<void>;
   refreshCredits(): Promise<void>;
   /** Spec §4: code 10012 on start sets credits to 0 and level to expired. */
@@ -89,7 +91,13 @@ export const useUser = create<UserState>((set, get) => ({
     if (level === 'basic' || level === 'pro') setCookie(COOKIE.userType, level, GUEST_CREDITS_COOKIE_DAYS);
     else deleteCookie(COOKIE.userType);
     if (!get().logged) setCookie(COOKIE.guestCredits, String(credits), GUEST_CREDITS_COOKIE_DAYS);
+    const levelChanged = level !== get().level;
     set({ level, credits });
+    // Retention depends on the plan: ask again only when the level changed.
+    if (levelChanged || get().retentionDays === undefined) {
+      const r = await endpoints.retention(tok).catch(() => null);
+      if (r) set({ retentionDays: r.retention_days });
+    }
   },
 
   markExhausted() {

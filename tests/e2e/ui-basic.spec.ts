@@ -28,6 +28,8 @@ test('basic user: 5 of 6 images selectable, the 6th refused; 4x scale allowed', 
   await expect(ws.card('ready')).toHaveCount(5, { timeout: 90_000 });
   await ws.upload('motorcycle_left.png');
   await expect(ws.card('ready')).toHaveCount(6, { timeout: 90_000 });
+  // A subscriber's works are kept 30 days (RETENTION_DAYS_SUBSCRIBER), and the list says so.
+  await expect(page.getByTestId('retention-note')).toHaveText('Uploads and results are kept for 30 days, then deleted.');
 
   await page.getByTestId('select-all').check();
   await expect(page.getByTestId('selected-counter')).toHaveText('5/5');

@@ -12,6 +12,7 @@ export function WorksList({ tab }: { tab: WorksTab }) {
   const viewMode = useWorks((s) => s.viewMode);
   const selectAll = useWorks((s) => s.selectAll);
   const level = useUser((s) => s.level);
+  const retentionDays = useUser((s) => s.retentionDays);
   const visible = worksInTab(works, tab);
   const selectable = visible.filter((w) => w.status === 'ready');
   const selected = visible.filter((w) => w.selected);
@@ -56,6 +57,11 @@ export function WorksList({ tab }: { tab: WorksTab }) {
       <div className="works-foot" aria-live="polite" data-testid="selected-footer">
         {t('selectedCount', { count: selected.length })}
       </div>
+      {retentionDays !== undefined && (
+        <p className="works-retention muted" data-testid="retention-note">
+          {t('retentionNote', { count: retentionDays })}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,0 +1,17 @@
+// The works list tells how long the server keeps uploads and results for the caller's plan (issue 13: retention).
+import { expect, test } from '@playwright/test';
+import { Workspace } from './pages/workspace.js';
+
+test('a guest sees that works are kept 7 days, in English and German', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
+  const ws = new Workspace(page);
+  await ws.open('/batch-process/');
+  await ws.upload('rocket.jpg');
+  await expect(ws.card('ready')).toHaveCount(1, { timeout: 90_000 });
+  await expect(page.getByTestId('retention-note')).toHaveText('Uploads and results are kept for 7 days, then deleted.');
+
+  await ws.open('/de/batch-process/');
+  await ws.upload('chelsea.png');
+  await expect(ws.card('ready')).toHaveCount(1, { timeout: 90_000 });
+  await expect(page.getByTestId('retention-note')).toHaveText('Uploads und Ergebnisse werden 7 Tage aufbewahrt und danach gelöscht.');
+});
