@@ -1,4 +1,7 @@
-/** Checkout of a plan with the built-in payment provider: shows the order, pays, applies the plan. */
+/**
+ * Checkout of a plan: shows the order; with the built-in provider it pays here, with a hosted provider
+ * (Stripe) this is the return page: it waits for the provider's webhook to apply the plan.
+ */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -13,6 +16,8 @@ export function CheckoutPage() {
   const lng = useLang();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
+  /** success | cancelled, when a hosted provider sends the buyer back here */
+  const returned = params.get('status');
   const [view, setView] = useState<endpoints.CheckoutView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -23,6 +28,26 @@ export function CheckoutPage() {
     if (!id) return;
     endpoints.getCheckout(id).then(setView).catch((e) => setError(errorText(e)));
   }, [id]);
+
+  // Back from a hosted provider with a payment: the plan starts when its webhook arrives, so ask again
+  // every 2 s (for up to 2 minutes) until the checkout reads paid.
+  const waiting = returned === 'success' && view !== null && view.provider !== 'local' && view.status === 'open';
+  useEffect(() => {
+    if (!waiting) return;
+    let tries = 0;
+    const timer = setInterval(() => {
+      tries += 1;
+      if (tries > 60) return clearInterval(timer);
+      endpoints
+        .getCheckout(id)
+        .then((v) => {
+          setView(v);
+          if (v.status !== 'open') void refresh();
+        })
+        .catch(() => undefined);
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [waiting, id, refresh]);
 
   const pay = async () => {
     setBusy(true);
@@ -62,7 +87,17 @@ export function CheckoutPage() {
             {error}
           </p>
         )}
-        {view && !paid && view.status === 'open' && (
+        {waiting && (
+          <p className="muted" role="status" data-testid="checkout-waiting">
+            {t('checkout.waiting')}
+          </p>
+        )}
+        {view && !paid && view.status === 'open' && returned === 'cancelled' && (
+          <p className="muted" data-testid="checkout-cancelled">
+            {t('checkout.cancelled')}
+          </p>
+        )}
+        {view && !paid && view.status === 'open' && view.provider === 'local' && (
           <>
             <p className="muted small">{t('checkout.note')}</p>
             <button className="btn btn-primary btn-block" onClick={() => void pay()} disabled={busy} data-testid="checkout-pay">
