@@ -394,3 +394,27 @@ export function gaussianNoise(n: number, sigma: number, seed = 1): Float32Array 
   }
   return out;
 }
+
+/**
+ * Blockiness at block size `b`: mean absolute luma step across block boundaries (every b-th
+ * column/row edge, phase 0) divided by the mean step inside blocks. ≈ 1 for natural images and
+ * for smooth interpolation; a nearest-neighbour mosaic of b×b blocks gives ≫ 1.
+ */
+export function blockiness(img: Rgb, b: number): number {
+  const y = luma(img);
+  const { w, h } = img;
+  let edge = 0, ne = 0, inner = 0, ni = 0;
+  for (let r = 0; r < h; r++)
+    for (let x = 1; x < w; x++) {
+      const d = Math.abs(y[r * w + x]! - y[r * w + x - 1]!);
+      if (x % b === 0) (edge += d), ne++;
+      else (inner += d), ni++;
+    }
+  for (let r = 1; r < h; r++)
+    for (let x = 0; x < w; x++) {
+      const d = Math.abs(y[r * w + x]! - y[(r - 1) * w + x]!);
+      if (r % b === 0) (edge += d), ne++;
+      else (inner += d), ni++;
+    }
+  return ne && ni && inner > 0 ? edge / ne / (inner / ni) : 1;
+}
