@@ -17,6 +17,7 @@ export const MODULES = [
   'cartoonize',
   'face_enhancer',
   'perfect',
+  'repair',
   'compress',
 ] as const;
 export type ModuleName = (typeof MODULES)[number];
@@ -74,6 +75,7 @@ const SCHEMAS = {
   cartoonize: { model_name: model('CartoonizeStable') },
   face_enhancer: { model_name: model('FaceEnhancerStable') },
   perfect: { model_name: model('perfect_2k') },
+  repair: {},
   compress: { quality: { kind: 'int', min: 1, max: 100, default: DEFAULT_COMPRESS_QUALITY } },
 } as const satisfies Record<ModuleName, ParamsSchema>;
 
