@@ -16,7 +16,7 @@ export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: numb
   const noise = estimateNoise(y, w, h);
   // in-focus blur ≈ 0.1–0.2 for crisp photos, 0.3–0.6 for soft ones
   const t = clamp((blur - 0.25) / 0.3, 0, 1);
-  const amount = 0.15 + 1.9 * t;
+  const amount = 0.3 + 1.8 * t; // a light touch even on sharp input
   const radius = 0.8 + 1.7 * t;
   // two scales: fine detail then broader edges, both cored above the noise floor
   let s = unsharp(y, w, h, radius * 0.5, amount * 0.5, 0.5 + 1.5 * noise);
