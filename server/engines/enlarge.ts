@@ -1,8 +1,8 @@
 /**
  * enlarge (EnlargeStable): ESRGAN super-resolution on onnxruntime, tiled with blended seams.
- * 2x = one x2 pass, 4x = x2·x2, 8x = x2·x2·x2, 6x = x3·x2 (the native x4/x8 models leave a block
- * mosaic), then back-projection onto the input; passes that would break the job limit fall back
- * from medium to slim to Lanczos (planPasses).
+ * 2x = one x2 pass, 4x = x2·x2, 8x = x2·x2·x2, 6x = x2·x2 then Lanczos ×1.5 (the native x3/x4/x8
+ * models leave a block mosaic), then back-projection onto the input; passes that would break the
+ * job limit fall back from medium to slim to Lanczos (planPasses).
  * quality 'high' → ESRGAN-slim, 'best' → ESRGAN-medium (thick costs ~10× more for little gain here).
  * suppress_noise: edge-preserving pre-denoise; remove_blur: unsharp mask after upscaling.
  */
@@ -96,9 +96,10 @@ export function postSharpen(img: Rgb, strength: number, scale: number): Rgb {
  * Passes per scale. The slim/medium x4 and x8 models end in a nearest-neighbour upsample and one
  * 3×3 conv, which leaves a visible 4-px / 8-px block mosaic; chained x2 passes (whose 2-px phase
  * structure is invisible) then back-projection measured best (README: +0.9 dB over Lanczos at x4,
- * +0.5 dB at x8 on held-out photos vs −1.5 / −2.1 dB for the native models). 6x = x3 then x2.
+ * +0.5 dB at x8 on held-out photos vs −1.5 / −2.1 dB for the native models). 6x = x2·x2 then
+ * Lanczos ×1.5: the x3 model has the same mosaic (3 px, grown to 6 px by a following x2 pass).
  */
-export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 3)[]>> = { 2: [2], 4: [2, 2], 6: [3, 2], 8: [2, 2, 2] };
+export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 3)[]>> = { 2: [2], 4: [2, 2], 6: [2, 2], 8: [2, 2, 2] };
 
 /**
  * Seconds per input megapixel of one pass on 2 threads, measured on a quiet machine (README). A
@@ -204,6 +205,7 @@ export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: stri
     before += share;
     onProgress(before);
   }
+  if (x.w !== img.w * s.scale) x = await resizeRgb(x, img.w * s.scale, img.h * s.scale, 'lanczos3'); // 6x: the last ×1.5
   const out = backProject(x, img, s.scale);
   onProgress(1);
   return out;
@@ -218,7 +220,7 @@ async function enlargedAlpha(input: EngineImage, w: number, h: number): Promise<
 export const enlargeEngine: Engine<'enlarge'> = {
   module: 'enlarge',
   kind: 'neural',
-  describe: 'ESRGAN (slim for high, medium for best) on onnxruntime in chained x2 passes (6x = x3·x2), tiled with blended seams, then back-projection',
+  describe: 'ESRGAN (slim for high, medium for best) on onnxruntime in chained x2 passes (6x = x2·x2 + Lanczos ×1.5), tiled with blended seams, then back-projection',
   run: (input, params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       const s = enlargeSettings(params, img);
