@@ -53,7 +53,7 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const r = opts.radius ?? clamp(Math.round(Math.min(w, h) / 500), 1, 4);
   const sigma = estimateNoise(y, w, h);
   const t = Math.max(16, (opts.k ?? 4) * sigma);
-  const tSpeck = Math.max(28, 1.5 * t);
+  const tSpeck = Math.max(36, 2 * t);
   const c = opts.contrast ?? 3;
   const hats = (rad: number) => {
     const open = morph(morph(y, w, h, rad, 'min'), w, h, rad, 'max');
@@ -67,12 +67,12 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
     const R = 4 * rad + 4;
     return { top, bot, topMean: boxMean(top, w, h, R), botMean: boxMean(bot, w, h, R) };
   };
-  // scratches (thin, element r): a straight run of strong response, the mean along the best of 12
-  // directions over ±L px; specks (up to ~2r+5 px wide, element r+2): a small strong response with
+  // scratches (thin, element r): a straight run of strong response, the mean along the best of 24
+  // directions over ±L px, in a connected run long enough; specks (up to ~2r+5 px wide, element r+2): a small strong response with
   // nothing else detected around it
   const ln = hats(r);
   const sp = hats(r + 2);
-  const L = Math.max(15, 8 * r); // scratches run far; eyes, lettering and twigs do not
+  const L = 15; // ±15 px straight; longer runs are checked on the components below
   const lineTop = directionalMean(ln.top, w, h, L), lineBot = directionalMean(ln.bot, w, h, L);
   const raw = new Uint8Array(y.length);
   const speck = new Uint8Array(y.length);
@@ -82,7 +82,12 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
     if ((strongTop && lineTop[i]! > Math.max(0.6 * t, c * ln.topMean[i]!)) || (strongBot && lineBot[i]! > Math.max(0.6 * t, c * ln.botMean[i]!))) raw[i] = 1;
     else if ((sp.top[i]! > tSpeck && sp.top[i]! > c * sp.topMean[i]!) || (sp.bot[i]! > tSpeck && sp.bot[i]! > c * sp.botMean[i]!)) speck[i] = 1;
   }
-  keepIsolated(speck, w, h, r + 2);
+  // a scratch is long: short runs (eyes, lettering, twigs) are dropped
+  const minLength = Math.max(24, Math.round(Math.min(w, h) / 12));
+  filterComponents(raw, w, h, 0, (_a, length) => length >= minLength);
+  // a speck is small and alone
+  const m = Math.max(8, 3 * (r + 2));
+  filterComponents(speck, w, h, m, (_a, length, others) => length <= 3 * (r + 2) && others < 0.01);
   for (let i = 0; i < y.length; i++) raw[i] |= speck[i]!;
   // grow by one pixel: the faint anti-aliased rim of a scratch is part of it
   const mask = new Uint8Array(y.length);
@@ -98,12 +103,12 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   return mask;
 }
 
-/** Per pixel, the largest mean of `p` along a centred segment of ±len px over 12 directions. */
-function directionalMean(p: Float32Array, w: number, h: number, len: number): Float32Array {
+/** Per pixel, the largest mean of `p` along a centred segment of ±len px over `dirs` directions. */
+function directionalMean(p: Float32Array, w: number, h: number, len: number, dirs = 24): Float32Array {
   const out = new Float32Array(p.length);
   const step = Math.max(1, Math.round(len / 8)); // 17 taps a segment is enough for straight lines
-  for (let d = 0; d < 12; d++) {
-    const a = (d * Math.PI) / 12, dx = Math.cos(a), dy = Math.sin(a);
+  for (let d = 0; d < dirs; d++) {
+    const a = (d * Math.PI) / dirs, dx = Math.cos(a), dy = Math.sin(a);
     const ox: number[] = [], oy: number[] = [];
     for (let t = -len; t <= len; t += step) {
       ox.push(Math.round(t * dx));
@@ -132,12 +137,11 @@ function directionalMean(p: Float32Array, w: number, h: number, len: number): Fl
 }
 
 /**
- * Keeps only the detected components that stand alone: a scratch or speck lies on otherwise
- * undamaged picture, while fine texture (grass, hair, parallel rails) gives clusters of
- * detections. A speck survives when the other detections around it (its bounding box grown by
- * 3r) cover under 1 % of that box, and it is small (longest side ≤ 3r).
+ * Keeps the 8-connected components of `raw` that `keepIf` accepts, given their area, longest
+ * bounding-box side, and the share of their bounding box (grown by `margin`) covered by other
+ * detections (texture gives clusters; a scratch or speck lies on otherwise undamaged picture).
  */
-function keepIsolated(raw: Uint8Array, w: number, h: number, r: number): void {
+function filterComponents(raw: Uint8Array, w: number, h: number, margin: number, keepIf: (area: number, length: number, othersShare: number) => boolean): void {
   // integral image of detections
   const I = new Int32Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
@@ -152,7 +156,7 @@ function keepIsolated(raw: Uint8Array, w: number, h: number, r: number): void {
   const seen = new Uint8Array(raw.length);
   const stack: number[] = [];
   const comp: number[] = [];
-  const m = Math.max(8, 3 * r);
+  const m = margin;
   for (let s = 0; s < raw.length; s++) {
     if (!raw[s] || seen[s]) continue;
     comp.length = 0;
@@ -181,8 +185,7 @@ function keepIsolated(raw: Uint8Array, w: number, h: number, r: number): void {
     const bx0 = Math.max(0, x0 - m), by0 = Math.max(0, y0 - m), bx1 = Math.min(w, x1 + 1 + m), by1 = Math.min(h, y1 + 1 + m);
     const others = boxSum(bx0, by0, bx1, by1) - comp.length;
     const length = Math.max(x1 - x0 + 1, y1 - y0 + 1);
-    const keep = others < 0.01 * (bx1 - bx0) * (by1 - by0) && length <= 3 * r;
-    if (!keep) for (const i of comp) raw[i] = 2; // 2 = rejected, still counts as "seen" detections for others
+    if (!keepIf(comp.length, length, others / ((bx1 - bx0) * (by1 - by0)))) for (const i of comp) raw[i] = 2; // 2 = rejected, still counts as "seen" detections for others
   }
   for (let i = 0; i < raw.length; i++) if (raw[i] === 2) raw[i] = 0;
 }
