@@ -67,9 +67,9 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
     const R = 4 * rad + 4;
     return { top, bot, topMean: boxMean(top, w, h, R), botMean: boxMean(bot, w, h, R) };
   };
-  // scratches (thin, element r): a straight run of strong response, the mean along the best of 24
-  // directions over ±L px, in a connected run long enough; specks (up to ~2r+5 px wide, element r+2): a small strong response with
-  // nothing else detected around it
+  // scratches (thin, element r): a straight run of strong response (the mean along the best of 24
+  // directions over ±L px) in a long connected run; specks (up to ~2r+5 px wide, element r+2): a
+  // small strong response with nothing else detected around it
   const ln = hats(r);
   const sp = hats(r + 2);
   const L = 15; // ±15 px straight; longer runs are checked on the components below
