@@ -447,3 +447,27 @@ export function estimateFocusBlur(y: Float32Array, w: number, h: number): number
   const blurs = tiles.filter((t) => t.energy >= med).map((t) => t.blur).sort((a, b) => a - b);
   return blurs[Math.floor(blurs.length / 10)]!;
 }
+
+/** Separable min (erode) or max (dilate) over a (2r+1)² square. */
+export function morph(src: Float32Array, w: number, h: number, r: number, op: 'min' | 'max'): Float32Array {
+  const f = op === 'min' ? Math.min : Math.max;
+  const tmp = new Float32Array(src.length);
+  const out = new Float32Array(src.length);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      let v = src[row + x]!;
+      for (let k = Math.max(0, x - r), e = Math.min(w - 1, x + r); k <= e; k++) v = f(v, src[row + k]!);
+      tmp[row + x] = v;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    const a = Math.max(0, y - r), b = Math.min(h - 1, y + r);
+    for (let x = 0; x < w; x++) {
+      let v = tmp[y * w + x]!;
+      for (let k = a; k <= b; k++) v = f(v, tmp[k * w + x]!);
+      out[y * w + x] = v;
+    }
+  }
+  return out;
+}
