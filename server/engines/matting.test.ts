@@ -62,14 +62,14 @@ describe('matting (IS-Net)', () => {
     const fg = await rgbOf((await input('astronaut.png', { crop: { left: 180, top: 60, width: 96, height: 96 } })).data);
     const w = 96, h = 96, al = new Float32Array(w * h), img = { w, h, data: new Uint8Array(w * h * 3) };
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-      const i = y * w + x, a = Math.min(1, Math.max(0, (60 - x) / 20)); // ramp from x 40 to 60
+      const i = y * w + x, a = Math.min(1, Math.max(0, (55 - x) / 10)); // soft edge from x 45 to 55
       al[i] = a * 255;
       const bg = [20, 200, 40]; // green screen
       for (let c = 0; c < 3; c++) img.data[i * 3 + c] = Math.round(a * fg.data[i * 3 + c]! + (1 - a) * bg[c]!);
     }
     const out = decontaminate(img, al);
     let before = 0, after = 0;
-    for (let y = 0; y < h; y++) for (let x = 42; x < 58; x++) {
+    for (let y = 0; y < h; y++) for (let x = 46; x < 55; x++) {
       const i = y * w + x;
       // green excess over the foreground's own colour
       before += Math.max(0, img.data[i * 3 + 1]! - fg.data[i * 3 + 1]!);

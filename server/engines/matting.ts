@@ -10,7 +10,7 @@
 import * as ort from 'onnxruntime-node';
 import type { Engine } from './types.js';
 import { session } from './models.js';
-import { gaussianBlur, guidedFilter, luma, morph, resizePlane, runOnRgb, sharpOf, type Raster, type Rgb } from './image.js';
+import { boxMean, guidedFilter, luma, resizePlane, runOnRgb, sharpOf, type Raster, type Rgb } from './image.js';
 
 const S = 1024;
 
@@ -51,14 +51,15 @@ export function solidInterior(alpha: Float32Array, w: number, h: number): Float3
   const d = Math.max(3, Math.round(Math.max(w, h) / 100));
   const clear = new Float32Array(alpha.length);
   for (let i = 0; i < alpha.length; i++) clear[i] = alpha[i]! < 32 ? 1 : 0;
-  const near = morph(clear, w, h, d, 'max');
-  const mid = morph(clear, w, h, 2 * d, 'max');
+  // dilation of a 0/1 plane = box mean > 0 (O(n) whatever the radius)
+  const near = boxMean(clear, w, h, d);
+  const mid = boxMean(clear, w, h, 2 * d);
   const out = new Float32Array(alpha.length);
   for (let i = 0; i < alpha.length; i++) {
     const a = alpha[i]!;
     // the boost grows smoothly with α (64 → 192), so no cut line appears where it starts
     const t = Math.min(1, Math.max(0, (a - 64) / 128));
-    const k = near[i] ? 0 : (mid[i] ? 0.5 : 1) * t * t * (3 - 2 * t);
+    const k = near[i]! > 1e-6 ? 0 : (mid[i]! > 1e-6 ? 0.5 : 1) * t * t * (3 - 2 * t);
     out[i] = a + k * (255 - a);
   }
   return out;
@@ -68,24 +69,24 @@ export function solidInterior(alpha: Float32Array, w: number, h: number): Float3
  * Edge decontamination: in the partly transparent band the observed colour is
  * I = αF + (1 − α)B. B is the local mean colour of the clear pixels (α < 0.1) around, F is solved
  * from the equation and, where α is small and the solve unstable, pulled toward the local mean of
- * the opaque pixels (α > 0.9). The means are Gaussian-weighted, at a second, 4× wider scale where
- * the first finds too few such pixels. Without it the cut-out keeps a rim of the old background.
+ * the opaque pixels (α > 0.9). The means are box means, at a second, 4× wider radius where the
+ * first finds too few such pixels. Without it the cut-out keeps a rim of the old background.
  */
 export function decontaminate(img: Rgb, alpha: Float32Array): Rgb {
   const { w, h } = img;
   const n = w * h;
   const a = Float32Array.from(alpha, (v) => Math.min(1, Math.max(0, v / 255)));
-  const s1 = Math.max(3, Math.max(w, h) / 200);
+  const r1 = Math.max(3, Math.round(Math.max(w, h) / 200));
   const bgW = Float32Array.from(a, (v) => (v < 0.1 ? 1 : 0));
   const fgW = Float32Array.from(a, (v) => (v > 0.9 ? 1 : 0));
-  // local weighted means at two scales: [weight sum, 3 channel sums]
+  // local weighted means at two radii (box means: O(n) whatever the radius): weight sum, channel sums
   const means = (wt: Float32Array) =>
-    [s1, 4 * s1].map((sg) => {
-      const W = gaussianBlur(wt, w, h, sg);
+    [r1, 4 * r1].map((r) => {
+      const W = boxMean(wt, w, h, r);
       const C = [0, 1, 2].map((c) => {
         const p = new Float32Array(n);
         for (let i = 0; i < n; i++) p[i] = wt[i]! * img.data[i * 3 + c]!;
-        return gaussianBlur(p, w, h, sg);
+        return boxMean(p, w, h, r);
       });
       return { W, C };
     });
