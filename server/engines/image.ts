@@ -407,14 +407,24 @@ export function blockiness(img: Rgb, b: number): number {
   for (let r = 0; r < h; r++)
     for (let x = 1; x < w; x++) {
       const d = Math.abs(y[r * w + x]! - y[r * w + x - 1]!);
-      if (x % b === 0) (edge += d), ne++;
-      else (inner += d), ni++;
+      if (x % b === 0) {
+        edge += d;
+        ne++;
+      } else {
+        inner += d;
+        ni++;
+      }
     }
   for (let r = 1; r < h; r++)
     for (let x = 0; x < w; x++) {
       const d = Math.abs(y[r * w + x]! - y[(r - 1) * w + x]!);
-      if (r % b === 0) (edge += d), ne++;
-      else (inner += d), ni++;
+      if (r % b === 0) {
+        edge += d;
+        ne++;
+      } else {
+        inner += d;
+        ni++;
+      }
     }
   return ne && ni && inner > 0 ? edge / ne / (inner / ni) : 1;
 }
