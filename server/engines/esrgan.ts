@@ -24,6 +24,15 @@ function cores(n: number, tile: number): [number, number][] {
   return out;
 }
 
+/** Reflects an index into [0, n) (edge pixel not repeated), for margins beyond the image border. */
+function mirror(i: number, n: number): number {
+  if (n === 1) return 0;
+  const p = 2 * (n - 1);
+  let m = ((i % p) + p) % p;
+  if (m >= n) m = p - m;
+  return m;
+}
+
 /** Weight of a core [a,b) at input coordinate x, with cross-fades of half-width `bl` at inner edges. */
 function ramp(x: number, a: number, b: number, bl: number, first: boolean, last: boolean): number {
   if (!first && x < a + bl) return Math.max(0, Math.min(1, (x - (a - bl)) / (2 * bl)));
@@ -67,15 +76,17 @@ export async function upscaleTiled(
       const [xa, xb] = cols[ci]!;
       const firstC = ci === 0;
       const lastC = ci === cols.length - 1;
-      // tile input region with context margin, clipped to the image
-      const tx0 = Math.max(0, xa - pad), tx1 = Math.min(w, xb + pad);
-      const ty0 = Math.max(0, ya - pad), ty1 = Math.min(h, yb + pad);
+      // tile input region with context margin on every side; beyond the image border the margin
+      // is mirrored, because the network's zero padding darkens a few output pixels at each edge
+      const tx0 = xa - pad, tx1 = xb + pad;
+      const ty0 = ya - pad, ty1 = yb + pad;
       const tw = tx1 - tx0, th = ty1 - ty0;
       const input = new Float32Array(3 * tw * th);
       const plane = tw * th;
       for (let y = 0; y < th; y++) {
-        let j = ((ty0 + y) * w + tx0) * 3;
-        for (let x = 0; x < tw; x++, j += 3) {
+        const row = mirror(ty0 + y, h) * w;
+        for (let x = 0; x < tw; x++) {
+          const j = (row + mirror(tx0 + x, w)) * 3;
           const k = y * tw + x;
           input[k] = img.data[j]!;
           input[plane + k] = img.data[j + 1]!;

@@ -42,11 +42,25 @@ describe('portrait (pencil sketch)', () => {
     expect(hfEnergy(px)).toBeGreaterThan(50);
   });
 
-  it('single_face crops to the face', async () => {
+  it('single_face crops to the face at a sensible size (≥ 512 px, not a 191-px thumbnail)', async () => {
     const img = await input('astronaut.png');
     const out = await portraitEngine.run(img, { single_face: true }, ctx());
     expect(out.width).toBe(out.height);
-    expect(out.width).toBeLessThan(300);
-    expect(out.width).toBeGreaterThan(100);
+    expect(out.width).toBeGreaterThanOrEqual(512);
+    // still a face crop: the face fills a good part of it
+    const px = await rgbOf(out.data);
+    const faces = await detectFaces(px, MODELS_DIR, 2);
+    expect(faces.length).toBe(1);
+    expect(faces[0]!.w / px.w).toBeGreaterThan(0.25);
+  });
+
+  it('keeps shadow detail: dark areas get strokes, not solid black', async () => {
+    // the astronaut's dark suit collar
+    const img = await input('astronaut.png', { crop: { left: 150, top: 330, width: 200, height: 120 } });
+    const px = await rgbOf((await portraitEngine.run(img, { single_face: false }, ctx())).data);
+    let black = 0;
+    for (let i = 0; i < px.data.length; i += 3) if (px.data[i]! < 30) black++;
+    expect(black / (px.w * px.h)).toBeLessThan(0.01);
+    expect(hfEnergy(px)).toBeGreaterThan(20);
   });
 });

@@ -17,6 +17,7 @@ import { portraitEngine } from './portrait.js';
 import { cartoonizeEngine } from './cartoonize.js';
 import { faceEnhancerEngine } from './faceEnhancer.js';
 import { perfectEngine } from './perfect.js';
+import { repairEngine } from './repair.js';
 
 export type Engines = { readonly [M in ModuleName]: Engine<M> };
 
@@ -32,6 +33,7 @@ const ENGINES: Engines = {
   cartoonize: cartoonizeEngine,
   face_enhancer: faceEnhancerEngine,
   perfect: perfectEngine,
+  repair: repairEngine,
   compress: compressEngine,
 };
 

@@ -1,30 +1,43 @@
 /**
- * sharpen_auto (DpedSharpenStable): estimates how blurred the picture is (Crété-Roffet
- * re-blur metric, plus the noise level) and sharpens accordingly: blurrier → wider radius and
- * larger amount; noisier → higher coring threshold. A sharp picture gets only a light touch.
+ * sharpen_auto (DpedSharpenStable): measures how sharp the in-focus part of the picture already
+ * is (Crété-Roffet re-blur metric on the most detailed tiles, so bokeh does not read as blur) and
+ * the noise level, then sharpens accordingly: blurrier → wider radius and larger amount; already
+ * sharp → almost nothing. The unsharp detail is gated by local detail, so smooth areas (bokeh,
+ * sky) are left as they are instead of getting their noise and JPEG blocks amplified.
  */
 import type { Engine } from './types.js';
-import { estimateBlur, estimateNoise, fromPlanes, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { boxMean, clamp, estimateFocusBlur, estimateNoise, fromPlanes, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 
 export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: number; radius: number } {
   const { w, h } = img;
   const ycc = rgbToYcc(toPlanes(img));
-  const blur = estimateBlur(ycc[0]!, w, h);
-  const noise = estimateNoise(ycc[0]!, w, h);
-  // blur ≈ 0.25 for crisp photos, 0.5–0.8 for soft ones
-  const t = Math.min(1, Math.max(0, (blur - 0.2) / 0.5));
-  const amount = 0.4 + 2.0 * t;
+  const y = ycc[0]!;
+  const blur = estimateFocusBlur(y, w, h);
+  const noise = estimateNoise(y, w, h);
+  // in-focus blur ≈ 0.1–0.2 for crisp photos, 0.3–0.6 for soft ones
+  const t = clamp((blur - 0.25) / 0.3, 0, 1);
+  const amount = 0.3 + 1.8 * t; // a light touch even on sharp input
   const radius = 0.8 + 1.7 * t;
   // two scales: fine detail then broader edges, both cored above the noise floor
-  ycc[0] = unsharp(ycc[0]!, w, h, radius * 0.5, amount * 0.5, 0.5 + 1.5 * noise);
-  ycc[0] = unsharp(ycc[0]!, w, h, radius, amount * 0.7, 0.5 + 1.5 * noise);
+  let s = unsharp(y, w, h, radius * 0.5, amount * 0.5, 0.5 + 1.5 * noise);
+  s = unsharp(s, w, h, radius, amount * 0.7, 0.5 + 1.5 * noise);
+  // detail gate: mean gradient over a few pixels, against the noise floor
+  const g = new Float32Array(y.length);
+  for (let r = 0; r < h; r++)
+    for (let c = 0; c < w; c++) {
+      const i = r * w + c;
+      g[i] = Math.abs(y[i]! - y[c > 0 ? i - 1 : i]!) + Math.abs(y[i]! - y[r > 0 ? i - w : i]!);
+    }
+  const gm = boxMean(g, w, h, Math.ceil(radius * 2));
+  const floor = 1 + 2 * noise;
+  for (let i = 0; i < y.length; i++) y[i] = y[i]! + clamp((gm[i]! - 0.5 * floor) / floor, 0, 1) * (s[i]! - y[i]!);
   return { out: fromPlanes(yccToRgb(ycc), w, h), blur, amount, radius };
 }
 
 export const sharpenAutoEngine: Engine<'sharpen_auto'> = {
   module: 'sharpen_auto',
   kind: 'classical',
-  describe: 'blur estimation (re-blur metric) + noise estimate → adaptive two-scale unsharp mask',
+  describe: 'in-focus blur estimate (re-blur metric on the detailed tiles) + noise estimate → detail-gated adaptive two-scale unsharp mask',
   run: (input, _params, ctx) =>
     runOnRgb(input, ctx, (img) => {
       ctx.onProgress(0.2);

@@ -96,7 +96,7 @@ describe('parseJobConfig', () => {
     'refuses %o for a guest',
     (cfg) => expect(parseJobConfig(cfg, 'guest').ok).toBe(false),
   );
-  it('knows every module', () => expect(MODULES).toHaveLength(12));
+  it('knows every module', () => expect(MODULES).toHaveLength(13));
 });
 
 describe('isWorkflowJob (client start rule and server parse, one definition)', () => {

@@ -1,0 +1,173 @@
+/**
+ * `npm run quality` section for enlarge x2–x8, the se-hd / se-old-repair presets and sharpen_auto:
+ *  - enlarge: held-out photos (no engine test uses them) downscaled by the factor and enlarged;
+ *    PSNR / SSIM against the original and blockiness (boundary/inside gradient ratio at the
+ *    factor's block size; ≈ 1 natural, ≫ 1 a mosaic) for Lanczos, the native slim x4/x8 model
+ *    (the old path) and the engine.
+ *  - se-old-repair: synthetic scratches and dust; share of scratch pixels removed by the repair
+ *    step, and after the whole preset vs the same preset on the clean photo (against enlarge 2x
+ *    alone, which keeps them).
+ *  - se-hd: ×2-downscaled photos (clean, blurred, noisy) through the preset vs enlarge 2x alone.
+ *  - sharpen_auto on already-sharp photos (PSNR against the input: higher = it backed off).
+ * Adds input|output rows to the quality sheet and writes bench/results/enlarge-sheet.png:
+ * 1:1 crops, original | Lanczos | native model | engine, for x4 and x8.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp, { type OverlayOptions } from 'sharp';
+import { runModule } from '../../server/engines/registry.js';
+import { ctx as engineContext, fromRgb, MODELS_DIR } from '../../server/engines/testkit.js';
+import { upscaleTiled } from '../../server/engines/esrgan.js';
+import { addScratches, scratchRemoval } from '../../server/engines/scratches.js';
+import { repairRgb } from '../../server/engines/repair.js';
+import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/domain/modules.js';
+import { blockiness, decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../../server/engines/image.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixtures = path.join(root, 'tests', 'fixtures');
+const ctx = engineContext([], 'png', Number(process.env.ENGINE_THREADS || 2));
+const r2 = (v: number) => Math.round(v * 100) / 100;
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
+const png = async (img: Rgb) => (await fromRgb(img, 'png')).data;
+const run = async (m: ModuleName, img: Rgb, p: Partial<ModuleParams> = {}) =>
+  decodeRgb((await runModule(m, await fromRgb(img, 'png'), p, ctx)).data);
+const preset = async (name: PresetName, img: Rgb) => {
+  let x = img;
+  for (const s of PRESETS[name]) x = await run(s.config.module, x, s.config.module_params);
+  return x;
+};
+/** width to resize the photo to, then a crop (left, top) */
+const crop = async (f: string, width: number, left: number, top: number, w: number, h: number, grey = false) => {
+  let p = sharp(readFileSync(path.join(fixtures, f))).rotate().resize({ width }).extract({ left, top, width: w, height: h });
+  if (grey) p = p.grayscale().toColourspace('srgb');
+  return decodeRgb(await p.removeAlpha().png().toBuffer());
+};
+
+/** Held-out photos: no engine test uses them. Crops chosen to hold both detail and smooth areas. */
+const HELD_OUT: [string, number, number, number][] = [
+  ['Storm.jpg', 960, 180, 300], // cloud edge, horizon, road lines
+  ['YellowFlower.jpg', 1280, 760, 420], // stamens and petals
+  ['LadyBird.jpg', 1280, 680, 140], // ladybird, stem, bokeh
+  ['Storm.jpg', 960, 300, 0], // smooth sky
+];
+
+export async function enlargePresetsQuality(sheet: { label: string; input: Buffer; output: Buffer }[]) {
+  const results: Record<string, unknown> = {};
+  const zoom: Buffer[][] = []; // rows of 1:1 crops for enlarge-sheet.png
+
+  for (const scale of [2, 4, 6, 8] as const) {
+    const rows: Record<string, unknown>[] = [];
+    for (const [f, width, left, top] of HELD_OUT) {
+      const W = 480 - (480 % scale), H = 320 - (320 % scale);
+      const ref = await crop(f, width, left, top, W, H);
+      const lo = await resizeRgb(ref, W / scale, H / scale);
+      const lanczos = await resizeRgb(lo, W, H);
+      const ours = await run('enlarge', lo, { scale, suppress_noise: 0, remove_blur: 0 });
+      const m = (img: Rgb) => ({ psnr: r2(psnr(img.data, ref.data)), ssim: r3(ssim(img, ref)), blockiness: r2(blockiness(img, scale)) });
+      const row: Record<string, unknown> = { image: `${f}@${width}+${left}+${top}`, original_blockiness: r2(blockiness(ref, scale)), lanczos: m(lanczos), engine: m(ours) };
+      let native: Rgb | undefined;
+      if (scale === 4 || scale === 8) {
+        native = await upscaleTiled(lo, 'slim', scale, MODELS_DIR, ctx.threads);
+        row.native_model = m(native);
+      }
+      rows.push(row);
+      if ((scale === 4 || scale === 8) && native && (f !== 'Storm.jpg' || top === 300)) {
+        // 1:1 crop of 160×160 from the middle: original | Lanczos | native model | engine
+        const cut = (img: Rgb) => sharp(Buffer.from(img.data), { raw: { width: img.w, height: img.h, channels: 3 } }).extract({ left: 160, top: 80, width: 160, height: 160 }).png().toBuffer();
+        zoom.push(await Promise.all([ref, lanczos, native, ours].map(cut)));
+      }
+      if (scale === 8 && f === 'YellowFlower.jpg') sheet.push({ label: 'enlarge x8 (Lanczos | engine)', input: await png(lanczos), output: await png(ours) });
+    }
+    const mean = (k: 'lanczos' | 'engine' | 'native_model', q: 'psnr' | 'blockiness') => {
+      const v = rows.map((x) => (x[k] as Record<string, number> | undefined)?.[q]).filter((x): x is number => x !== undefined);
+      return v.length ? r2(v.reduce((a, b) => a + b, 0) / v.length) : undefined;
+    };
+    results[`enlarge_x${scale}_held_out`] = {
+      rows,
+      mean: {
+        lanczos_psnr: mean('lanczos', 'psnr'), engine_psnr: mean('engine', 'psnr'), native_psnr: mean('native_model', 'psnr'),
+        lanczos_blockiness: mean('lanczos', 'blockiness'), engine_blockiness: mean('engine', 'blockiness'), native_blockiness: mean('native_model', 'blockiness'),
+      },
+    };
+  }
+
+  // se-old-repair on synthetic scratches
+  const rep: Record<string, unknown>[] = [];
+  for (const [f, width] of [['camera.png', 512], ['Storm.jpg', 640], ['LadyBird.jpg', 640], ['chelsea.png', 451]] as const) {
+    const clean = await decodeRgb(await sharp(readFileSync(path.join(fixtures, f))).resize({ width }).grayscale().toColourspace('srgb').removeAlpha().png().toBuffer());
+    const { img: bad, mask } = addScratches(clean, { seed: 3 });
+    const step = repairRgb(bad).out;
+    const cleanStep = repairRgb(clean).out;
+    // whole preset / enlarge alone, on the scratched and on the clean photo; the mask doubled
+    const up = new Uint8Array(mask.length * 4);
+    for (let y = 0; y < clean.h * 2; y++) for (let x = 0; x < clean.w * 2; x++) up[y * clean.w * 2 + x] = mask[(y >> 1) * clean.w + (x >> 1)]!;
+    const pBad = await preset('se-old-repair', bad), pClean = await preset('se-old-repair', clean);
+    const eParams = PRESETS['se-old-repair'].at(-1)!.config.module_params;
+    const eBad = await run('enlarge', bad, eParams), eClean = await run('enlarge', clean, eParams);
+    rep.push({
+      image: f,
+      scratch_pixels: mask.reduce((a, b) => a + b, 0),
+      repair_step_removed: r3(scratchRemoval(clean, bad, step, mask)),
+      psnr_scratched: r2(psnr(bad.data, clean.data)),
+      psnr_repaired: r2(psnr(step.data, clean.data)),
+      psnr_repair_of_clean: r2(psnr(cleanStep.data, clean.data)),
+      preset_removed: r3(scratchRemoval(pClean, await resizeRgb(bad, pClean.w, pClean.h), pBad, up)),
+      enlarge_alone_removed: r3(scratchRemoval(eClean, await resizeRgb(bad, eClean.w, eClean.h), eBad, up)),
+    });
+    if (f === 'camera.png') {
+      sheet.push({ label: 'repair step (scratched | repaired)', input: await png(bad), output: await png(step) });
+      sheet.push({ label: 'se-old-repair (scratched | preset)', input: await png(bad), output: await png(pBad) });
+    }
+  }
+  results.se_old_repair_scratches = rep;
+
+  // se-hd vs enlarge 2x alone
+  const hd: Record<string, unknown>[] = [];
+  for (const kind of ['clean', 'blurred σ0.8', 'noisy σ8'] as const) {
+    for (const f of ['motorcycle_left.png', 'astronaut.png', 'GreenMeadow.jpg', 'LadyBird.jpg']) {
+      const width = f === 'LadyBird.jpg' ? 1280 : 480;
+      const ref = await crop(f, width, f === 'LadyBird.jpg' ? 700 : 0, f === 'LadyBird.jpg' ? 150 : 0, 480, 320);
+      let lo = await resizeRgb(ref, 240, 160);
+      if (kind === 'blurred σ0.8') lo = fromPlanes(toPlanes(lo).map((c) => gaussianBlur(c, lo.w, lo.h, 0.8)), lo.w, lo.h);
+      if (kind === 'noisy σ8') {
+        const n = gaussianNoise(lo.data.length, 8, 4);
+        lo = { ...lo, data: Uint8Array.from(lo.data, (v, i) => Math.max(0, Math.min(255, Math.round(v + n[i]!)))) };
+      }
+      const p = (img: Rgb) => r2(psnr(img.data, ref.data));
+      const sehd = await preset('se-hd', lo);
+      hd.push({
+        image: f, input: kind,
+        lanczos: p(await resizeRgb(lo, 480, 320)),
+        enlarge_x2_defaults: p(await run('enlarge', lo, { scale: 2 })),
+        enlarge_x2_preset_params: p(await run('enlarge', lo, { scale: 2, suppress_noise: 50, remove_blur: 50 })),
+        se_hd: p(sehd),
+      });
+      if (kind === 'clean' && f === 'astronaut.png') sheet.push({ label: 'se-hd (Lanczos | preset)', input: await png(await resizeRgb(lo, 480, 320)), output: await png(sehd) });
+    }
+  }
+  results.se_hd_vs_enlarge_x2 = hd;
+
+  // sharpen_auto on sharp photos (bokeh): it should back off
+  const sa: Record<string, unknown>[] = [];
+  for (const [f, width] of [['LadyBird.jpg', 640], ['YellowFlower.jpg', 640], ['motorcycle_left.png', 400], ['astronaut.png', 400]] as const) {
+    const img = await decodeRgb(await sharp(readFileSync(path.join(fixtures, f))).resize({ width }).png().toBuffer());
+    sa.push({ image: f, psnr_vs_input: r2(psnr((await run('sharpen_auto', img)).data, img.data)) });
+  }
+  results.sharpen_auto_on_sharp = sa;
+
+  await writeZoomSheet(zoom, path.join(root, 'bench', 'results', 'enlarge-sheet.png'));
+  return results;
+}
+
+async function writeZoomSheet(rows: Buffer[][], file: string) {
+  const cell = 160, gap = 4;
+  const comps: OverlayOptions[] = [];
+  rows.forEach((row, i) => row.forEach((input, j) => comps.push({ input, left: gap + j * (cell + gap), top: gap + i * (cell + gap) })));
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(path.dirname(file), { recursive: true });
+  await sharp({ create: { width: gap + 4 * (cell + gap), height: gap + rows.length * (cell + gap), channels: 3, background: '#202020' } })
+    .composite(comps)
+    .png()
+    .toFile(file);
+}
