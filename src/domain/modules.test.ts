@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canAddStep, chainError, defaultParams, entitlementError, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, PSD_PRO_ONLY } from './modules.js';
+import { canAddStep, chainError, defaultParams, entitlementError, FEATURE_MODULES, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, PSD_PRO_ONLY } from './modules.js';
 
 describe('module params (spec §3, §5, §9)', () => {
   it('defaults follow the spec', () => {
@@ -97,6 +97,11 @@ describe('parseJobConfig', () => {
     (cfg) => expect(parseJobConfig(cfg, 'guest').ok).toBe(false),
   );
   it('knows every module', () => expect(MODULES).toHaveLength(13));
+  it('offers the spec\'s 12 features; repair runs only inside se-old-repair', () => {
+    expect(FEATURE_MODULES).toHaveLength(12);
+    expect(FEATURE_MODULES).not.toContain('repair');
+    expect(PRESETS['se-old-repair'][0]!.name).toBe('repair');
+  });
 });
 
 describe('isWorkflowJob (client start rule and server parse, one definition)', () => {

@@ -22,6 +22,14 @@ export const MODULES = [
 ] as const;
 export type ModuleName = (typeof MODULES)[number];
 
+/**
+ * Modules that only run as a step of a preset scene (spec §3 lists the features a user picks; scratch
+ * and dust repair is our first step of se-old-repair, not a feature of its own).
+ */
+export const PRESET_ONLY_MODULES: readonly ModuleName[] = ['repair'];
+/** The features a user can pick in the workspace and in a workflow's steps (spec §3). */
+export const FEATURE_MODULES: readonly ModuleName[] = MODULES.filter((m) => !PRESET_ONLY_MODULES.includes(m));
+
 export type ParamSpec =
   | { kind: 'int'; min: number; max: number; default: number }
   | { kind: 'bool'; default: boolean }

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
-import { canAddStep, chainError, entitlementError, MEDIUM_PRESETS, MODULES, type ModuleName, type PresetName, type Step } from '../../domain/modules.js';
+import { canAddStep, chainError, entitlementError, FEATURE_MODULES, MEDIUM_PRESETS, type ModuleName, type PresetName, type Step } from '../../domain/modules.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
 import { isSubscriber, limitsFor } from '../../domain/plans.js';
 import { L } from '../../app/lang.js';
@@ -18,7 +18,6 @@ import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
 import { LOW_CREDIT_WARNING, TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
-const FEATURE_MODULES: readonly ModuleName[] = MODULES;
 
 export function RightPanel() {
   const { t } = useTranslation('workspace');
@@ -232,7 +231,7 @@ function StepCard({ index, step }: { index: number; step: Step }) {
             else panel.setStepModule(index, m);
           }}
         >
-          {MODULES.filter((m) => m !== 'compress').map((m) => (
+          {FEATURE_MODULES.filter((m) => m !== 'compress').map((m) => (
             <option key={m} value={m}>
               {t(`modules.${m}` as 'modules.enlarge')}
               {isLockedModule(m, level) ? ' (Pro)' : ''}
