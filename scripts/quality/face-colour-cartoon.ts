@@ -6,7 +6,7 @@
  *    sky's mean hue where the true sky is blue.
  *  - face_enhancer: mean absolute RGB change inside the face box vs outside it, and the change in
  *    a thin ring just outside the blend ellipse (a halo would show there).
- *  - cartoonize: number of flat colour regions (4-connected, equal colour, ≥ 0.05 % of the picture)
+ *  - cartoonize: number of flat colour regions (4-connected, equal colour at 4 bits a channel, ≥ 0.1 % of the picture)
  *    and ink continuity (share of ink pixels in ink components of ≥ 30 px).
  * Writes bench/results/face-colour-cartoon-sheet.png (grey | old | colorize | best | truth per photo;
  * input | output for face and cartoon, with 1:1 face crops).
@@ -68,10 +68,11 @@ export function faceChange(before: Rgb, after: Rgb, f: Face): { inside: number; 
 }
 
 /** Flat colour regions (4-connected runs of one exact colour) covering ≥ minShare of the picture, and their total share. */
-export function flatRegions(img: Rgb, minShare = 0.0005): { count: number; coverage: number } {
+export function flatRegions(img: Rgb, minShare = 0.001, bits = 4): { count: number; coverage: number } {
   const n = img.w * img.h, w = img.w;
   const key = new Int32Array(n);
-  for (let i = 0; i < n; i++) key[i] = (img.data[i * 3]! >> 3 << 10) | (img.data[i * 3 + 1]! >> 3 << 5) | (img.data[i * 3 + 2]! >> 3);
+  const q = 8 - bits;
+  for (let i = 0; i < n; i++) key[i] = ((img.data[i * 3]! >> q) << (2 * bits)) | ((img.data[i * 3 + 1]! >> q) << bits) | (img.data[i * 3 + 2]! >> q);
   const seen = new Uint8Array(n);
   let count = 0, covered = 0;
   const stack: number[] = [];

@@ -3,19 +3,26 @@ import { cartoonizeEngine } from './cartoonize.js';
 import { faceEnhancerEngine } from './faceEnhancer.js';
 import { detectFaces } from './faces.js';
 import { ctx, distinctColours, input, rgbOf, MODELS_DIR } from './testkit.js';
-import { faceChange } from '../../scripts/quality/face-colour-cartoon.js';
+import { faceChange, flatRegions, inkContinuity } from '../../scripts/quality/face-colour-cartoon.js';
 
 describe('cartoonize', () => {
-  it('reduces the number of distinct colours sharply and draws dark lines', async () => {
-    const img = await input('chelsea.png', { width: 200 });
+  it('flat colour regions, bold continuous ink, fewer colours', async () => {
+    const img = await input('chelsea.png', { width: 240 });
     const before = await rgbOf(img.data);
     const out = await cartoonizeEngine.run(img, { model_name: 'CartoonizeStable' }, ctx());
     expect([out.width, out.height]).toEqual([before.w, before.h]);
     const px = await rgbOf(out.data);
-    expect(distinctColours(px)).toBeLessThan(distinctColours(before) * 0.6);
-    let dark = 0;
-    for (let i = 0; i < px.data.length; i += 3) if (px.data[i]! + px.data[i + 1]! + px.data[i + 2]! < 90) dark++;
-    expect(dark).toBeGreaterThan(50);
+    expect(distinctColours(px)).toBeLessThan(distinctColours(before) * 0.8);
+    const ink = inkContinuity(px);
+    // ink: a few per cent of the picture, nearly all of it in long strokes (no speckle)
+    expect(ink.ink).toBeGreaterThan(0.02);
+    expect(ink.ink).toBeLessThan(0.25);
+    expect(ink.continuity).toBeGreaterThan(0.95); // the previous DoG lines: 0.87, the photo's dark pixels 0.84
+    const fr = flatRegions(px);
+    // flat regions cover most of the picture (photo: 19 %), and there are not hundreds of blotches (measured 191)
+    expect(fr.coverage).toBeGreaterThan(0.5);
+    expect(fr.count).toBeGreaterThan(10);
+    expect(fr.count).toBeLessThan(300);
   });
 });
 
