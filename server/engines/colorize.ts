@@ -152,7 +152,8 @@ export type ColorizeMethod = 'regions' | 'welsh';
 /** Region analysis size (long side): enough for texture and sky shape, cheap at any input size. */
 const ANALYSIS = 320;
 /** Exemplar chroma strength on the rest: it is the least certain part, so it stays muted (measured on held-out photos). */
-const REST_GAIN = Number(process.env.REST_GAIN ?? 0.35);
+const REST_GAIN = 0.35;
+const SUBJECT_GAIN = Number(process.env.SUBJECT_GAIN ?? 0.5);
 
 async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, best: boolean, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
   const k = Math.min(1, ANALYSIS / Math.max(img.w, img.h));
@@ -169,6 +170,7 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
   const reg = sceneRegions(La, aw, ah, faces, k, fg);
   const [sky, veg, skin] = await Promise.all([reg.sky, reg.veg, reg.skin].map((p) => resizePlane(p, aw, ah, sw, sh)));
   const rest = await transferChroma(Ls, sw, sh, best, true);
+  const fgS = fg ? await resizePlane(fg, aw, ah, sw, sh) : undefined;
   const A = new Float32Array(sw * sh), B = new Float32Array(sw * sh);
   for (let i = 0; i < A.length; i++) {
     const l = Ls[i]!;
@@ -176,8 +178,10 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
     const wr = Math.max(0, 1 - ws - wv - wk);
     const [sa, sb] = skyColour(l), [va, vb] = vegColour(l), [ka, kb] = skinColour(l);
     // the rest: exemplar colours at reduced strength, since they are the least certain
-    A[i] = ws * sa + wv * va + wk * ka + wr * REST_GAIN * rest.A[i]!;
-    B[i] = ws * sb + wv * vb + wk * kb + wr * REST_GAIN * rest.B[i]!;
+    // the subject (IS-Net, best mode) is usually the colourful part: its exemplar colours are kept stronger
+    const g = fgS ? REST_GAIN + SUBJECT_GAIN * fgS[i]! : REST_GAIN;
+    A[i] = ws * sa + wv * va + wk * ka + wr * g * rest.A[i]!;
+    B[i] = ws * sb + wv * vb + wk * kb + wr * g * rest.B[i]!;
   }
   const r = Math.max(1, Math.round(Math.max(sw, sh) / 80));
   return { A: guidedFilter(Ls, A, sw, sh, r, 20), B: guidedFilter(Ls, B, sw, sh, r, 20) };
