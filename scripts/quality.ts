@@ -14,6 +14,7 @@ import { runModule } from '../server/engines/registry.js';
 import { ctx as engineContext, fromRgb } from '../server/engines/testkit.js';
 import type { EngineImage } from '../server/engines/types.js';
 import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
+import { faceColourCartoon } from './quality/face-colour-cartoon.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -117,6 +118,7 @@ export async function quality() {
     const out = await run(m, img, p);
     sheet.push({ label: m, input: (await png(img)).data, output: out.data });
   }
+  await faceColourCartoon(root, ctx, results, sheet);
   return { results, sheet };
 }
 

@@ -8,10 +8,11 @@
  *    a thin ring just outside the blend ellipse (a halo would show there).
  *  - cartoonize: number of flat colour regions (4-connected, equal colour at 4 bits a channel, ≥ 0.1 % of the picture)
  *    and ink continuity (share of ink pixels in ink components of ≥ 30 px).
- * Writes bench/results/face-colour-cartoon-sheet.png (grey | old | colorize | best | truth per photo;
+ * Adds one row to quality-sheet.png (the rows for face_enhancer and cartoonize are already there) and
+ * writes bench/results/face-colour-cartoon-sheet.png (grey | old | colorize | best | truth per photo;
  * input | output for face and cartoon, with 1:1 face crops).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { colorizeRgb } from '../../server/engines/colorize.js';
@@ -155,6 +156,7 @@ const crop = (img: Rgb, x0: number, y0: number, w: number, h: number): Rgb => {
 };
 
 export async function faceColourCartoon(root: string, ctx: EngineContext, results: Record<string, unknown>, sheet: { label: string; input: Buffer; output: Buffer }[]) {
+  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   const rows: Rgb[][] = [];
   const load = async (f: string) => decodeRgb(await sharp(readFileSync(f)).rotate().removeAlpha().png().toBuffer());
 
@@ -174,9 +176,11 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
     const sky = skyHue(std, truth), skyBest = skyHue(best, truth);
     col.push({ image: f, ...Object.fromEntries(Object.entries(e).map(([k, v]) => [k, r2(v)])), sky_px: sky.n, sky_hue: r2(sky.hue), sky_hue_best: r2(skyBest.hue) });
     rows.push([g, old, std, best, truth]);
+    if (f === 'bridge.jpg') sheet.push({ label: 'colorize best (held-out, grey in)', input: await png(g), output: await png(best) });
   }
   results.colorize_heldout_ab_error = { photos: files.length, mean: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, r2(v)])), per_photo: col };
 
+  // ONLY=colorize: the colorize part alone (for tuning)
   if (process.env.ONLY === 'colorize') return writeRowsSheet(rows, path.join(root, 'bench', 'results', 'face-colour-cartoon-sheet.png'));
   // face_enhancer on the astronaut portrait
   const astro = await load(path.join(root, 'tests', 'fixtures', 'astronaut.png'));
@@ -187,17 +191,15 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
   const f0 = faces[0]!;
   const side = Math.round(Math.max(f0.w, f0.h) * 1.6);
   rows.push([astro, enh, crop(astro, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side), crop(enh, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side)]);
-  sheet.push({ label: 'face_enhancer', input: await png(astro), output: await png(enh) });
 
   // cartoonize
   const cart: Record<string, unknown>[] = [];
   for (const f of ['chelsea.png', 'astronaut.png', 'coffee.png']) {
     const img = await load(path.join(root, 'tests', 'fixtures', f));
-    const out = cartoonRgb(img);
+    const out = cartoonRgb(img, await detectFaces(img, ctx.modelsDir, ctx.threads));
     const fr = flatRegions(out), ink = inkContinuity(out);
     cart.push({ image: f, flat_regions: fr.count, flat_coverage: r2(fr.coverage), ink_share: r2(ink.ink), ink_continuity: r2(ink.continuity) });
     rows.push([img, out]);
-    if (f === 'chelsea.png') sheet.push({ label: 'cartoonize', input: await png(img), output: await png(out) });
   }
   results.cartoonize = cart;
   await writeRowsSheet(rows, path.join(root, 'bench', 'results', 'face-colour-cartoon-sheet.png'));

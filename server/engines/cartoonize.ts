@@ -42,6 +42,9 @@ function majority(idx: Uint8Array, labels: number, w: number, h: number, r: numb
   return out;
 }
 
+const sobX = (p: Float32Array, i: number, w: number) => p[i - w + 1]! + 2 * p[i + 1]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - 1]! - p[i + w - 1]!;
+const sobY = (p: Float32Array, i: number, w: number) => p[i + w - 1]! + 2 * p[i + w]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - w]! - p[i - w + 1]!;
+
 /** Thin, continuous edge map (1 = ink centre line) from Sobel + non-max suppression + hysteresis. */
 function inkLines(y: Float32Array, cb: Float32Array, cr: Float32Array, w: number, h: number, minLen: number, sens?: Float32Array): Uint8Array {
   const n = w * h;
@@ -49,12 +52,8 @@ function inkLines(y: Float32Array, cb: Float32Array, cr: Float32Array, w: number
   for (let yy = 1; yy < h - 1; yy++)
     for (let x = 1; x < w - 1; x++) {
       const i = yy * w + x;
-      const sob = (p: Float32Array) => [
-        p[i - w + 1]! + 2 * p[i + 1]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - 1]! - p[i + w - 1]!,
-        p[i + w - 1]! + 2 * p[i + w]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - w]! - p[i - w + 1]!,
-      ];
-      const [gx, gy] = sob(y), [bx, by] = sob(cb), [rx, ry] = sob(cr);
-      const X = gx! + 0.7 * (Math.abs(bx!) > Math.abs(rx!) ? bx! : rx!), Y = gy! + 0.7 * (Math.abs(by!) > Math.abs(ry!) ? by! : ry!);
+      const gx = sobX(y, i, w), gy = sobY(y, i, w), bx = sobX(cb, i, w), by = sobY(cb, i, w), rx = sobX(cr, i, w), ry = sobY(cr, i, w);
+      const X = gx + 0.7 * (Math.abs(bx) > Math.abs(rx) ? bx : rx), Y = gy + 0.7 * (Math.abs(by) > Math.abs(ry) ? by : ry);
       mag[i] = Math.hypot(X, Y) / 4;
       const a = ((Math.atan2(Y, X) * 180) / Math.PI + 180) % 180;
       dir[i] = a < 22.5 || a >= 157.5 ? 0 : a < 67.5 ? 1 : a < 112.5 ? 2 : 3;

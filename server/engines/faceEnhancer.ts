@@ -11,7 +11,7 @@
  * also gets a gentle version (light detail and local contrast); with no face, only that.
  */
 import type { Engine } from './types.js';
-import { fromPlanes, gaussianBlur, guidedFilter, rgbToYcc, runOnRgb, toPlanes, yccToRgb, type Rgb } from './image.js';
+import { fastBlur, fromPlanes, gaussianBlur, guidedFilter, rgbToYcc, runOnRgb, toPlanes, yccToRgb, type Rgb } from './image.js';
 import { detectFaces, type Face } from './faces.js';
 
 const smoothstep = (x: number, a: number, b: number) => {
@@ -26,7 +26,7 @@ const soft = (d: number, m: number) => m * Math.tanh(d / m);
 function gentle(y: Float32Array, w: number, h: number): void {
   const side = Math.max(w, h);
   const fine = gaussianBlur(y, w, h, Math.max(0.8, side / 900));
-  const broad = gaussianBlur(y, w, h, Math.max(4, side / 40));
+  const broad = fastBlur(y, w, h, Math.max(4, side / 40));
   for (let i = 0; i < y.length; i++) y[i] = y[i]! + soft(0.15 * (y[i]! - fine[i]!), 3) + soft(0.08 * (y[i]! - broad[i]!), 4);
 }
 
@@ -62,8 +62,8 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
   const rad = Math.max(2, Math.round(size / 28));
   const smooth = guidedFilter(y, y, rw, rh, rad, 90);
   const fine = gaussianBlur(y, rw, rh, Math.max(0.7, size / 160));
-  const broad = gaussianBlur(y, rw, rh, Math.max(3, size / 6));
-  const cbS = gaussianBlur(cb, rw, rh, size / 12), crS = gaussianBlur(cr, rw, rh, size / 12);
+  const broad = fastBlur(y, rw, rh, Math.max(3, size / 6));
+  const cbS = fastBlur(cb, rw, rh, size / 12), crS = fastBlur(cr, rw, rh, size / 12);
   // under-exposed faces are lifted towards a mid-tone skin level
   const lift = mY < 125 ? Math.min(35, (125 - mY) * 0.6) : 0;
   const [reye, leye, , mouth] = f.landmarks;
