@@ -71,6 +71,11 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
   if (reye) feats.push({ p: reye, rx: size * 0.2, ry: size * 0.17, dy: -size * 0.05 }); // eye and brow
   if (leye) feats.push({ p: leye, rx: size * 0.2, ry: size * 0.17, dy: -size * 0.05 });
   if (mouth) feats.push({ p: mouth, rx: size * 0.27, ry: size * 0.14, dy: 0 }); // lips and teeth
+  const skinMap = new Float32Array(n);
+  for (let k = 0; k < n; k++)
+    skinMap[k] = (1 - smoothstep(Math.hypot(cb[k]! - mCb, cr[k]! - mCr), 6, 14)) * smoothstep(y[k]!, mY * 0.35, mY * 0.6);
+  // the exposure lift follows the skin (softly), so the background around the head is not lit up
+  const skinSoft = fastBlur(skinMap, rw, rh, Math.max(2, size / 15));
   for (let r = 0; r < rh; r++)
     for (let c = 0; c < rw; c++) {
       const gx = x0 + c, gy = y0 + r, k = r * rw + c, i = gy * w + gx;
@@ -79,8 +84,7 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
       if (m <= 0) continue;
       let feat = 0;
       for (const ft of feats) feat = Math.max(feat, 1 - smoothstep(Math.hypot((gx - ft.p[0]) / ft.rx, (gy - ft.p[1] - ft.dy) / ft.ry), 0.55, 1));
-      const dc = Math.hypot(cb[k]! - mCb, cr[k]! - mCr);
-      const skin = (1 - smoothstep(dc, 6, 14)) * smoothstep(y[k]!, mY * 0.35, mY * 0.6);
+      const skin = skinMap[k]!;
       const v = y[k]!;
       // 1. skin smoothing, 30 % of the fine texture (pores) back
       const smoothed = smooth[k]! + 0.25 * (v - fine[k]!) * (1 - smoothstep(Math.abs(v - smooth[k]!), 6, 16));
@@ -89,7 +93,7 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
       out += feat * (soft(1.1 * (v - fine[k]!), 14) + soft(0.45 * (v - broad[k]!), 14));
       // 3. local contrast and exposure over the face
       // (a little glow on the skin even for a well exposed face)
-      out += 0.2 * soft(v - broad[k]!, 20) + (lift + 5 * skin) * Math.sin((Math.PI * Math.min(250, Math.max(5, v))) / 255);
+      out += 0.2 * soft(v - broad[k]!, 20) + (lift * (0.2 + 0.8 * Math.min(1, skinSoft[k]! * 1.5)) + 5 * skin) * Math.sin((Math.PI * Math.min(250, Math.max(5, v))) / 255);
       // teeth: bright, low-chroma pixels in the mouth get whiter
       const mouthIn = mouth ? 1 - smoothstep(Math.hypot((gx - mouth[0]) / (size * 0.2), (gy - mouth[1]) / (size * 0.09)), 0.6, 1) : 0;
       const teeth = mouthIn * smoothstep(v, mY, mY + 25) * (1 - smoothstep(Math.hypot(cb[k]!, cr[k]!), 8, 20));
