@@ -90,7 +90,7 @@ function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, fg?
     const mid = smoothstep(L[i]!, 6, 18) * (1 - smoothstep(L[i]!, 72, 88));
     // the lower part of an outdoor picture is mostly ground cover, even where distance smooths it
     const y = Math.floor(i / w) / h;
-    const ground = 0.55 * smoothstep(y, 0.45, 0.75);
+    const ground = 0.7 * smoothstep(y, 0.45, 0.75);
     out[i] = Math.max(tex, ground) * mid * (1 - sky[i]!) * (fg ? 1 - 0.6 * fg[i]! : 1);
   }
   // texture is a neighbourhood property: spread it so leaves and the gaps between them agree
@@ -143,8 +143,8 @@ export function skyColour(L: number): [number, number] {
 
 /** Leaves and grass: yellow-green when lit, deeper green in shade. */
 export function vegColour(L: number): [number, number] {
-  // at 65 %: texture alone is also bark, rock and fabric, so the green is hedged (held-out and dev photos)
-  return [-(6 + 0.2 * L) * 0.65, (8 + 0.3 * L) * 0.65];
+  // at 75 %: texture alone is also bark, rock and fabric, so the green is hedged (held-out and dev photos)
+  return [-(6 + 0.2 * L) * 0.75, (8 + 0.3 * L) * 0.75];
 }
 
 /** Skin: warm, a little more saturated in the shadows. */
