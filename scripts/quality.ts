@@ -15,6 +15,7 @@ import { ctx as engineContext, fromRgb } from '../server/engines/testkit.js';
 import type { EngineImage } from '../server/engines/types.js';
 import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
 import { enlargePresetsQuality } from './quality/enlarge-presets.js';
+import { faceColourCartoon } from './quality/face-colour-cartoon.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -119,6 +120,7 @@ export async function quality() {
     sheet.push({ label: m, input: (await png(img)).data, output: out.data });
   }
   Object.assign(results, await enlargePresetsQuality(sheet));
+  await faceColourCartoon(root, ctx, results, sheet);
   return { results, sheet };
 }
 

@@ -20,6 +20,9 @@ import { boxMean, decodeRgb, guidedFilter, resizePlane, resizeRgb, runOnRgb, typ
 import { labToRgb, rgbToLab } from './lab.js';
 import { writePsd } from './psd.js';
 import { externalSession } from './models.js';
+import { detectFaces } from './faces.js';
+import { foregroundMask } from './matting.js';
+import { sceneRegions, skinColour, skyColour, vegColour } from './colorRegions.js';
 import { limitsFor } from '../../src/domain/plans.js';
 import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
 
@@ -83,7 +86,10 @@ export async function rankExemplars(L: Float32Array, sd: Float32Array): Promise<
 
 interface Sample { l: number; s: number; a: number; b: number }
 
-function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, seed: number): Sample[] {
+/** Exemplar colours the region priors already cover (blue sky, green leaves): kept out of the transfer for the rest. */
+const regionColoured = (l: number, a: number, b: number) => (b < -8 && l > 35) || (a < -6 && b > 4);
+
+function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, seed: number, rest = false): Sample[] {
   const muE = mean(e.L);
   const sdE = std(e.L, muE) || 1;
   const k = Math.ceil(Math.sqrt(count));
@@ -95,6 +101,7 @@ function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, 
       const x = Math.min(e.w - 1, Math.floor(((gx + rnd()) / k) * e.w));
       const y = Math.min(e.h - 1, Math.floor(((gy + rnd()) / k) * e.h));
       const i = y * e.w + x;
+      if (rest && regionColoured(e.L[i]!, e.A[i]!, e.B[i]!)) continue;
       // luminance remapping (Welsh §2): exemplar L moved to the target's mean and spread
       out.push({ l: ((e.L[i]! - muE) * sigma) / sdE + mu, s: (e.sd[i]! * sigma) / sdE, a: e.A[i]!, b: e.B[i]! });
     }
@@ -102,13 +109,13 @@ function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, 
 }
 
 /** Welsh transfer at working resolution: returns a*, b* planes for L. */
-export async function transferChroma(L: Float32Array, w: number, h: number, best: boolean): Promise<{ A: Float32Array; B: Float32Array; exemplar: string }> {
+export async function transferChroma(L: Float32Array, w: number, h: number, best: boolean, rest = false): Promise<{ A: Float32Array; B: Float32Array; exemplar: string }> {
   const sd = localSd(L, w, h);
   const ranked = await rankExemplars(L, sd);
   const mu = mean(L);
   const sigma = std(L, mu) || 1;
   const used = ranked; // pooling every exemplar measured better than the top 3 (fewer off hues)
-  const samples = used.flatMap((e, i) => jitteredSamples(e, best ? 1024 : 256, mu, sigma, 17 + i));
+  const samples = used.flatMap((e, i) => jitteredSamples(e, best ? 1024 : 256, mu, sigma, 17 + i, rest));
   const A = new Float32Array(w * h), B = new Float32Array(w * h);
   for (let i = 0; i < L.length; i++) {
     const l = L[i]!, s = sd[i]!;
@@ -139,7 +146,48 @@ async function onnxChroma(file: string, L: Float32Array, w: number, h: number, c
   };
 }
 
-export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean, ctx: EngineContext): Promise<{ out: Rgb; exemplar: string }> {
+/** 'regions' = the engine; 'welsh' = the plain exemplar transfer it replaced, kept as the quality baseline. */
+export type ColorizeMethod = 'regions' | 'welsh';
+
+/** Region analysis size (long side): enough for texture and sky shape, cheap at any input size. */
+const ANALYSIS = 320;
+/** Exemplar chroma strength on the rest: it is the least certain part, so it stays muted (measured on held-out photos). */
+const REST_GAIN = 0.35;
+const SUBJECT_GAIN = Number(process.env.SUBJECT_GAIN ?? 0.5);
+
+async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, best: boolean, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
+  const k = Math.min(1, ANALYSIS / Math.max(img.w, img.h));
+  const aw = Math.max(1, Math.round(img.w * k)), ah = Math.max(1, Math.round(img.h * k));
+  const small = await resizeRgb(img, aw, ah, 'lanczos3');
+  const [La] = rgbToLab(small.data, aw * ah);
+  const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
+  let fg: Float32Array | undefined;
+  if (best) {
+    // IS-Net subject vs scene: the subject is never sky, and skin may continue from the face into it
+    fg = await foregroundMask(small, ctx.modelsDir, ctx.threads);
+    for (let i = 0; i < fg.length; i++) fg[i] = fg[i]! / 255;
+  }
+  const reg = sceneRegions(La, aw, ah, faces, k, fg);
+  const [sky, veg, skin] = await Promise.all([reg.sky, reg.veg, reg.skin].map((p) => resizePlane(p, aw, ah, sw, sh)));
+  const rest = await transferChroma(Ls, sw, sh, best, true);
+  const fgS = fg ? await resizePlane(fg, aw, ah, sw, sh) : undefined;
+  const A = new Float32Array(sw * sh), B = new Float32Array(sw * sh);
+  for (let i = 0; i < A.length; i++) {
+    const l = Ls[i]!;
+    const ws = sky![i]!, wv = veg![i]!, wk = skin![i]!;
+    const wr = Math.max(0, 1 - ws - wv - wk);
+    const [sa, sb] = skyColour(l), [va, vb] = vegColour(l), [ka, kb] = skinColour(l);
+    // the rest: exemplar colours at reduced strength, since they are the least certain
+    // the subject (IS-Net, best mode) is usually the colourful part: its exemplar colours are kept stronger
+    const g = fgS ? REST_GAIN + SUBJECT_GAIN * fgS[i]! : REST_GAIN;
+    A[i] = ws * sa + wv * va + wk * ka + wr * g * rest.A[i]!;
+    B[i] = ws * sb + wv * vb + wk * kb + wr * g * rest.B[i]!;
+  }
+  const r = Math.max(1, Math.round(Math.max(sw, sh) / 80));
+  return { A: guidedFilter(Ls, A, sw, sh, r, 20), B: guidedFilter(Ls, B, sw, sh, r, 20) };
+}
+
+export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean, ctx: EngineContext, method: ColorizeMethod = 'regions'): Promise<{ out: Rgb; exemplar: string }> {
   const side = Math.max(16, renderFactor * 16);
   const k = Math.min(1, side / Math.max(img.w, img.h));
   const sw = Math.max(1, Math.round(img.w * k)), sh = Math.max(1, Math.round(img.h * k));
@@ -149,17 +197,27 @@ export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean,
   let A: Float32Array, B: Float32Array;
   const model = process.env.COLORIZE_MODEL;
   if (model) ({ A, B } = await onnxChroma(model, Ls, sw, sh, ctx));
-  else ({ A, B, exemplar } = await transferChroma(Ls, sw, sh, best));
+  else if (method === 'welsh') ({ A, B, exemplar } = await transferChroma(Ls, sw, sh, best));
+  else {
+    ({ A, B } = await regionChroma(img, Ls, sw, sh, best, ctx));
+    exemplar = 'regions';
+  }
   ctx.onProgress(0.6);
   const [L] = rgbToLab(img.data, img.w * img.h);
-  const Af = await resizePlane(A, sw, sh, img.w, img.h);
-  const Bf = await resizePlane(B, sw, sh, img.w, img.h);
+  let Af = await resizePlane(A, sw, sh, img.w, img.h);
+  let Bf = await resizePlane(B, sw, sh, img.w, img.h);
+  if (best && method === 'regions' && k < 1) {
+    // best: chroma snapped to the full-resolution edges, so colour does not bleed across outlines
+    const r = Math.max(2, Math.round(Math.max(img.w, img.h) / 250));
+    Af = guidedFilter(L, Af, img.w, img.h, r, 30);
+    Bf = guidedFilter(L, Bf, img.w, img.h, r, 30);
+  }
   // near-black and near-white carry little chroma in real photos: fade it there
   for (let i = 0; i < L.length; i++) {
     const l = L[i]!;
-    const k = Math.min(1, l / 25, (100 - l) / 12);
-    Af[i]! *= Math.max(0, k);
-    Bf[i]! *= Math.max(0, k);
+    const f = Math.min(1, l / 25, (100 - l) / 12);
+    Af[i]! *= Math.max(0, f);
+    Bf[i]! *= Math.max(0, f);
   }
   return { out: { w: img.w, h: img.h, data: labToRgb(L, Af, Bf) }, exemplar };
 }

@@ -481,3 +481,10 @@ export function morph(src: Float32Array, w: number, h: number, r: number, op: 'm
   }
   return out;
 }
+
+/** Gaussian-like blur for large sigma in O(N) whatever the radius: three box means (central limit). */
+export function fastBlur(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  if (sigma < 3) return gaussianBlur(src, w, h, sigma);
+  const r = Math.max(1, Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2));
+  return boxMean(boxMean(boxMean(src, w, h, r), w, h, r), w, h, r);
+}

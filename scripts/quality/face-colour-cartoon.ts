@@ -1,0 +1,206 @@
+/**
+ * Quality measures for face_enhancer, colorize and cartoonize (called from scripts/quality.ts):
+ *  - colorize: held-out colour photos (tests/fixtures/heldout, used by no test) turned grey and
+ *    colorized; mean a*b* error (Euclidean, CIE Lab) against the true colours for "no colour",
+ *    the plain exemplar transfer (the engine before issue 11), colorize and colorize best; the
+ *    sky's mean hue where the true sky is blue.
+ *  - face_enhancer: mean absolute RGB change inside the face box vs outside it, and the change in
+ *    a thin ring just outside the blend ellipse (a halo would show there).
+ *  - cartoonize: number of flat colour regions (4-connected, equal colour at 4 bits a channel, ≥ 0.1 % of the picture)
+ *    and ink continuity (share of ink pixels in ink components of ≥ 30 px).
+ * Adds one row to quality-sheet.png (the rows for face_enhancer and cartoonize are already there) and
+ * writes bench/results/face-colour-cartoon-sheet.png (grey | old | colorize | best | truth per photo;
+ * input | output for face and cartoon, with 1:1 face crops).
+ */
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp, { type OverlayOptions } from 'sharp';
+import { colorizeRgb } from '../../server/engines/colorize.js';
+import { labToRgb, rgbToLab } from '../../server/engines/lab.js';
+import { decodeRgb, type Rgb } from '../../server/engines/image.js';
+import { detectFaces, type Face } from '../../server/engines/faces.js';
+import { enhanceFaces } from '../../server/engines/faceEnhancer.js';
+import { cartoonRgb } from '../../server/engines/cartoonize.js';
+import type { EngineContext } from '../../server/engines/types.js';
+
+const r2 = (v: number) => Math.round(v * 100) / 100;
+
+export const grey = (img: Rgb): Rgb => {
+  const [L] = rgbToLab(img.data, img.w * img.h);
+  const z = new Float32Array(L.length);
+  return { ...img, data: labToRgb(L, z, z) };
+};
+
+/** Mean Euclidean a*b* distance between two pictures of the same size. */
+export function abError(a: Rgb, b: Rgb): number {
+  const [, A1, B1] = rgbToLab(a.data, a.w * a.h);
+  const [, A2, B2] = rgbToLab(b.data, b.w * b.h);
+  let s = 0;
+  for (let i = 0; i < A1.length; i++) s += Math.hypot(A1[i]! - A2[i]!, B1[i]! - B2[i]!);
+  return s / A1.length;
+}
+
+/** Mean hue angle (degrees) and chroma of the pixels that are blue sky in the truth (b* < −8, L* > 45, upper half). */
+export function skyHue(out: Rgb, truth: Rgb): { n: number; hue: number; chroma: number } {
+  const [Lt, At, Bt] = rgbToLab(truth.data, truth.w * truth.h);
+  const [, A, B] = rgbToLab(out.data, out.w * out.h);
+  let a = 0, b = 0, n = 0;
+  for (let i = 0; i < A.length; i++)
+    if (Bt[i]! < -8 && Lt[i]! > 45 && Math.abs(At[i]!) < 20 && i < A.length / 2) { a += A[i]!; b += B[i]!; n++; }
+  if (!n) return { n: 0, hue: NaN, chroma: 0 };
+  const hue = (Math.atan2(b / n, a / n) * 180) / Math.PI;
+  return { n, hue: hue < 0 ? hue + 360 : hue, chroma: Math.hypot(a / n, b / n) };
+}
+
+/** Mean absolute RGB change inside the face box, outside the enlarged blend ellipse, and in a ring just outside it. */
+export function faceChange(before: Rgb, after: Rgb, f: Face): { inside: number; outside: number; ring: number } {
+  const cx = f.x + f.w / 2, cy = f.y + f.h / 2;
+  let si = 0, ni = 0, so = 0, no = 0, sr = 0, nr = 0;
+  for (let y = 0; y < before.h; y++)
+    for (let x = 0; x < before.w; x++) {
+      const i = (y * before.w + x) * 3;
+      const d = (Math.abs(after.data[i]! - before.data[i]!) + Math.abs(after.data[i + 1]! - before.data[i + 1]!) + Math.abs(after.data[i + 2]! - before.data[i + 2]!)) / 3;
+      const e = Math.hypot((x - cx) / (f.w * 0.8), (y - cy) / (f.h * 0.9));
+      if (x >= f.x && x < f.x + f.w && y >= f.y && y < f.y + f.h) { si += d; ni++; }
+      else if (e > 1.6) { so += d; no++; }
+      if (e > 1.02 && e < 1.12) { sr += d; nr++; }
+    }
+  return { inside: si / Math.max(1, ni), outside: so / Math.max(1, no), ring: sr / Math.max(1, nr) };
+}
+
+/** Flat colour regions (4-connected runs of one exact colour) covering ≥ minShare of the picture, and their total share. */
+export function flatRegions(img: Rgb, minShare = 0.001, bits = 4): { count: number; coverage: number } {
+  const n = img.w * img.h, w = img.w;
+  const key = new Int32Array(n);
+  const q = 8 - bits;
+  for (let i = 0; i < n; i++) key[i] = ((img.data[i * 3]! >> q) << (2 * bits)) | ((img.data[i * 3 + 1]! >> q) << bits) | (img.data[i * 3 + 2]! >> q);
+  const seen = new Uint8Array(n);
+  let count = 0, covered = 0;
+  const stack: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (seen[s]) continue;
+    seen[s] = 1;
+    stack.push(s);
+    let size = 0;
+    while (stack.length) {
+      const i = stack.pop()!;
+      size++;
+      const x = i % w;
+      for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w])
+        if (j >= 0 && j < n && !seen[j] && key[j] === key[i]) { seen[j] = 1; stack.push(j); }
+    }
+    if (size >= n * minShare) { count++; covered += size; }
+  }
+  return { count, coverage: covered / n };
+}
+
+/** Share of ink (dark, low-chroma) pixels that belong to 8-connected ink strokes of ≥ minLen pixels. */
+export function inkContinuity(img: Rgb, minLen = 30): { ink: number; continuity: number } {
+  const n = img.w * img.h, w = img.w;
+  const ink = new Uint8Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const r = img.data[i * 3]!, g = img.data[i * 3 + 1]!, b = img.data[i * 3 + 2]!;
+    if (Math.max(r, g, b) < 70) { ink[i] = 1; total++; }
+  }
+  const seen = new Uint8Array(n);
+  let long = 0;
+  const stack: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (!ink[s] || seen[s]) continue;
+    seen[s] = 1;
+    stack.push(s);
+    let size = 0;
+    while (stack.length) {
+      const i = stack.pop()!;
+      size++;
+      const x = i % w;
+      for (const dy of [-w, 0, w])
+        for (const dx of [-1, 0, 1]) {
+          if ((dx === -1 && x === 0) || (dx === 1 && x === w - 1)) continue;
+          const j = i + dy + dx;
+          if (j >= 0 && j < n && ink[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
+        }
+    }
+    if (size >= minLen) long += size;
+  }
+  return { ink: total / n, continuity: total ? long / total : 0 };
+}
+
+const png = (img: Rgb) => sharp(Buffer.from(img.data), { raw: { width: img.w, height: img.h, channels: 3 } }).png().toBuffer();
+
+/** A sheet of rows of equal-height tiles. */
+export async function writeRowsSheet(rows: Rgb[][], file: string, cellH = 220) {
+  const gap = 6;
+  const comps: OverlayOptions[] = [];
+  let top = gap, W = 0;
+  for (const row of rows) {
+    let left = gap;
+    for (const t of row) {
+      const tw = Math.round((t.w * cellH) / t.h);
+      comps.push({ input: await sharp(await png(t)).resize(tw, cellH).png().toBuffer(), left, top });
+      left += tw + gap;
+    }
+    W = Math.max(W, left);
+    top += cellH + gap;
+  }
+  await sharp({ create: { width: W, height: top, channels: 3, background: '#202020' } }).composite(comps).png().toFile(file);
+}
+
+const crop = (img: Rgb, x0: number, y0: number, w: number, h: number): Rgb => {
+  x0 = Math.max(0, Math.min(img.w - w, Math.round(x0)));
+  y0 = Math.max(0, Math.min(img.h - h, Math.round(y0)));
+  const data = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) data.set(img.data.subarray(((y0 + y) * img.w + x0) * 3, ((y0 + y) * img.w + x0 + w) * 3), y * w * 3);
+  return { w, h, data };
+};
+
+export async function faceColourCartoon(root: string, ctx: EngineContext, results: Record<string, unknown>, sheet: { label: string; input: Buffer; output: Buffer }[]) {
+  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+  const rows: Rgb[][] = [];
+  const load = async (f: string) => decodeRgb(await sharp(readFileSync(f)).rotate().removeAlpha().png().toBuffer());
+
+  // colorize on held-out photos
+  const dir = path.join(root, 'tests', 'fixtures', 'heldout');
+  const col: Record<string, unknown>[] = [];
+  const sums = { none: 0, old: 0, colorize: 0, best: 0 };
+  const files = readdirSync(dir).filter((f) => /\.(jpg|png)$/.test(f)).sort();
+  for (const f of files) {
+    const truth = await load(path.join(dir, f));
+    const g = grey(truth);
+    const old = (await colorizeRgb(g, 10, false, ctx, 'welsh')).out;
+    const std = (await colorizeRgb(g, 10, false, ctx)).out;
+    const best = (await colorizeRgb(g, 30, true, ctx)).out;
+    const e = { none: abError(g, truth), old: abError(old, truth), colorize: abError(std, truth), best: abError(best, truth) };
+    for (const k of Object.keys(sums) as (keyof typeof sums)[]) sums[k] += e[k] / files.length;
+    const sky = skyHue(std, truth), skyBest = skyHue(best, truth);
+    col.push({ image: f, ...Object.fromEntries(Object.entries(e).map(([k, v]) => [k, r2(v)])), sky_px: sky.n, sky_hue: r2(sky.hue), sky_hue_best: r2(skyBest.hue) });
+    rows.push([g, old, std, best, truth]);
+    if (f === 'bridge.jpg') sheet.push({ label: 'colorize best (held-out, grey in)', input: await png(g), output: await png(best) });
+  }
+  results.colorize_heldout_ab_error = { photos: files.length, mean: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, r2(v)])), per_photo: col };
+
+  // ONLY=colorize: the colorize part alone (for tuning)
+  if (process.env.ONLY === 'colorize') return writeRowsSheet(rows, path.join(root, 'bench', 'results', 'face-colour-cartoon-sheet.png'));
+  // face_enhancer on the astronaut portrait
+  const astro = await load(path.join(root, 'tests', 'fixtures', 'astronaut.png'));
+  const faces = await detectFaces(astro, ctx.modelsDir, ctx.threads);
+  const enh = enhanceFaces(astro, faces);
+  const fc = faceChange(astro, enh, faces[0]!);
+  results.face_enhancer = { image: 'astronaut.png', faces: faces.length, inside_face_box: r2(fc.inside), outside: r2(fc.outside), ring_outside_ellipse: r2(fc.ring) };
+  const f0 = faces[0]!;
+  const side = Math.round(Math.max(f0.w, f0.h) * 1.6);
+  rows.push([astro, enh, crop(astro, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side), crop(enh, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side)]);
+
+  // cartoonize
+  const cart: Record<string, unknown>[] = [];
+  for (const f of ['chelsea.png', 'astronaut.png', 'coffee.png']) {
+    const img = await load(path.join(root, 'tests', 'fixtures', f));
+    const out = cartoonRgb(img, await detectFaces(img, ctx.modelsDir, ctx.threads));
+    const fr = flatRegions(out), ink = inkContinuity(out);
+    cart.push({ image: f, flat_regions: fr.count, flat_coverage: r2(fr.coverage), ink_share: r2(ink.ink), ink_continuity: r2(ink.continuity) });
+    rows.push([img, out]);
+  }
+  results.cartoonize = cart;
+  await writeRowsSheet(rows, path.join(root, 'bench', 'results', 'face-colour-cartoon-sheet.png'));
+}
