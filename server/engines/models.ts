@@ -8,6 +8,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
+import { convertTfGraphStatic } from './convert/tfgraphStatic.js';
 
 const require = createRequire(import.meta.url);
 /** Package folder through node's own lookup paths (some packages do not export package.json). */
@@ -51,11 +52,38 @@ function esrganSource(size: EsrganSize, scale: EsrganScale): ModelSource {
   };
 }
 
+export type MaximTask = 'retouching' | 'enhancement' | 'denoising';
+/** MAXIM input sizes converted at install, [height, width]: tone tasks run on a reduced copy (both orientations), denoising on tiles. */
+export const MAXIM_SIZES: Readonly<Record<MaximTask, readonly [number, number][]>> = {
+  retouching: [
+    [192, 256],
+    [256, 192],
+  ],
+  enhancement: [
+    [192, 256],
+    [256, 192],
+  ],
+  denoising: [[256, 256]],
+};
+export const maximFile = (task: MaximTask, h: number, w: number) => `maxim-${task}-${w}x${h}.onnx`;
+export const maximJson = (task: MaximTask) => path.join(pkgDir(`@upscalerjs/maxim-${task}`), 'models', 'model.json');
+
+/** One MAXIM graph converted for a fixed input size (MIT packaging by UpscalerJS of Google's Apache-2.0 weights). */
+export function maximSource(task: MaximTask, h: number, w: number): ModelSource {
+  return {
+    file: maximFile(task, h, w),
+    version: '1',
+    sources: () => [maximJson(task)],
+    build: () => convertTfGraphStatic(maximJson(task), [1, h, w, 3]),
+  };
+}
+
 const blazefaceJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'blazeface.json');
 const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'), 'dist', 'resources.json');
 
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
+  ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   {
     file: 'isnet.onnx',
