@@ -159,3 +159,10 @@ export async function writeMaximSheet(rows: SheetRow[], file: string, cell = 340
   }
   await sharp({ create: { width: W, height: H, channels: 3, background: '#202020' } }).composite(comps).png().toFile(file);
 }
+
+/** The section `npm run quality` calls: measures, writes bench/results/quality-maxim.png, returns the figures. */
+export async function maximSection(root: string, threads: number): Promise<Record<string, unknown[]>> {
+  const { results, sheet } = await maximQuality(path.join(root, 'tests', 'fixtures'), threads, (s) => console.log(`maxim: ${s}`));
+  await writeMaximSheet(sheet, path.join(root, 'bench', 'results', 'quality-maxim.png'));
+  return results;
+}

@@ -35,6 +35,8 @@ export interface ModelSource {
   /** source files whose mtime decides whether the output is up to date */
   sources(): string[];
   build(): Uint8Array | Buffer;
+  /** built on first use only, not by `npm run models` (models used by quality / bench, from devDependencies) */
+  onDemand?: boolean;
 }
 
 export function esrganFile(size: EsrganSize, scale: EsrganScale): string {
@@ -68,10 +70,15 @@ export const MAXIM_SIZES: Readonly<Record<MaximTask, readonly [number, number][]
 export const maximFile = (task: MaximTask, h: number, w: number) => `maxim-${task}-${w}x${h}.onnx`;
 export const maximJson = (task: MaximTask) => path.join(pkgDir(`@upscalerjs/maxim-${task}`), 'models', 'model.json');
 
-/** One MAXIM graph converted for a fixed input size (MIT packaging by UpscalerJS of Google's Apache-2.0 weights). */
+/**
+ * One MAXIM graph converted for a fixed input size (MIT packaging by UpscalerJS of Google's
+ * Apache-2.0 weights). Denoising lost to the classical engine (README), so its package is a
+ * devDependency and its model is converted only when quality / bench ask for it.
+ */
 export function maximSource(task: MaximTask, h: number, w: number): ModelSource {
   return {
     file: maximFile(task, h, w),
+    onDemand: task === 'denoising',
     version: '1',
     sources: () => [maximJson(task)],
     build: () => convertTfGraphStatic(maximJson(task), [1, h, w, 3]),
@@ -136,6 +143,7 @@ export function convertAll(modelsDir: string, log: (s: string) => void = () => {
   const built: string[] = [];
   const skipped: string[] = [];
   for (const m of MODEL_SOURCES) {
+    if (m.onDemand) continue;
     const out = path.join(modelsDir, m.file);
     if (upToDate(out, m)) {
       skipped.push(m.file);

@@ -111,6 +111,10 @@ export class OnnxGraph {
 
   constructor(private name: string) {}
 
+  get nodeCount(): number {
+    return this.nodes.length;
+  }
+
   uid(prefix: string): string {
     return `${prefix}_${this.counter++}`;
   }

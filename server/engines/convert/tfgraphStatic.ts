@@ -61,8 +61,22 @@ const UNARY: Record<string, { onnx: string; fn: (a: number) => number }> = {
   Identity: { onnx: 'Identity', fn: (a) => a },
 };
 
+/** Multiply-accumulate count of the emitted graph (Conv, ConvTranspose, MatMul, Einsum), for the benchmark. */
+export interface GraphStats {
+  macs: number;
+  onnxNodes: number;
+}
+
 /** Converts a TF.js graph model for input shape `inputShape` (NHWC); returns the ONNX bytes. */
-export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[]): Uint8Array {
+export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[], stats?: GraphStats): Uint8Array {
+  let macs = 0;
+  const dimsOf = (eq: string, a: number[], b: number[]) => {
+    const m = new Map<string, number>();
+    const [ea, eb] = eq.split('->')[0]!.split(',') as [string, string];
+    [...ea].forEach((c, i) => m.set(c, a[i]!));
+    [...eb].forEach((c, i) => m.set(c, b[i]!));
+    return [...m.values()].reduce((p, v) => p * v, 1);
+  };
   const { json, weights } = readTfjsModel(modelJsonPath);
   const nodes = new Map<string, TfNode>((json.modelTopology.node as TfNode[]).map((n) => [n.name, n]));
   const sig = json.signature ?? json.userDefinedMetadata?.signature;
@@ -304,6 +318,7 @@ export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[]
         const shape = E.einsumShape(eq, iv[0]!.shape, iv[1]!.shape);
         // "…g,gf->…f" is a plain MatMul, which onnxruntime runs faster than its Einsum.
         const m = /^([a-z]*)([a-z]),\2([a-z])->\1\3$/.exec(eq);
+        macs += dimsOf(eq, iv[0]!.shape, iv[1]!.shape);
         if (m && iv[1]!.shape.length === 2) emit(n, 'MatMul', [on(ins[0]!), on(ins[1]!)], shape, 'float32');
         else emit(n, 'Einsum', [on(ins[0]!), on(ins[1]!)], shape, 'float32', { equation: eq });
         break;
@@ -329,10 +344,12 @@ export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[]
         if (!transposed) {
           const r = E.convOutShape([x.shape[1]!, x.shape[2]!], [kh, kw], [s[1]!, s[2]!], [d[1]!, d[2]!], padding === 'SAME');
           out = [x.shape[0]!, r.out[0]!, r.out[1]!, k3];
+          macs += E.size(out) * kh * kw * k2;
           g.node('Conv', [nchw, wName], [`${n.name}_conv`], { kernel_shape: [kh, kw], strides: [s[1]!, s[2]!], dilations: [d[1]!, d[2]!], pads: r.pads });
         } else {
           const size = intsOf(ins[0]!); // the forward conv's input = this op's output
           out = size;
+          macs += E.size(x.shape) * kh * kw * k2;
           const pads: number[] = [];
           const extra: number[] = [];
           for (let i = 0; i < 2; i++) {
@@ -354,7 +371,6 @@ export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[]
             pads,
             output_padding: extra,
           });
-          void k2;
         }
         emit(n, 'Transpose', [`${n.name}_conv`], out, 'float32', { perm: [0, 2, 3, 1] });
         break;
@@ -370,5 +386,6 @@ export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[]
     if (name !== o) g.node('Identity', [name], [o]);
     g.output(o, v.shape);
   }
+  if (stats) Object.assign(stats, { macs, onnxNodes: g.nodeCount });
   return g.encode(13);
 }
