@@ -6,14 +6,17 @@
  *  - low light (se-night): gamma-darkened + Poisson-Gaussian noise → denoise then classical
  *    perfect vs denoise then MAXIM low-light enhancement
  *  - denoise: σ = 15 / 25 Gaussian and signal-dependent noise → NLM vs MAXIM denoising (tiled)
+ *  - deblur: Gaussian σ 1.2 + 7 px horizontal motion blur → sharpen_auto (classical only: MAXIM
+ *    deblurring is not installed, see the engines README)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
-import { decodeRgb, psnr, ssim, gaussianNoise, type Rgb } from '../../server/engines/image.js';
+import sharp, { type OverlayOptions } from 'sharp';
+import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, ssim, toPlanes, type Rgb } from '../../server/engines/image.js';
 import { perfectRgb } from '../../server/engines/perfect.js';
 import { denoiseRgb } from '../../server/engines/denoise.js';
 import { maximTiled, maximTone } from '../../server/engines/maxim.js';
+import { autoSharpenRgb } from '../../server/engines/sharpenAuto.js';
 import { MODELS_DIR } from '../../server/engines/testkit.js';
 
 export interface SheetRow {
@@ -69,6 +72,21 @@ export const degrade = {
     return map(img, (v, _c, i) => v + n[i]!);
   },
   /** signal-dependent: σ² = 4 + 0.12·v (shot-noise-like, σ ≈ 6 at v = 255 ... ) */
+  /** Gaussian σ 1.2, then a 7 px horizontal box (camera shake) */
+  blur: (img: Rgb) => {
+    const p = toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, 1.2));
+    const out = p.map((c) => {
+      const o = new Float32Array(c.length);
+      for (let y = 0; y < img.h; y++)
+        for (let x = 0; x < img.w; x++) {
+          let s = 0;
+          for (let k = -3; k <= 3; k++) s += c[y * img.w + Math.min(img.w - 1, Math.max(0, x + k))]!;
+          o[y * img.w + x] = s / 7;
+        }
+      return o;
+    });
+    return fromPlanes(out, img.w, img.h);
+  },
   signalDependent: (img: Rgb, seed = 7) => {
     const n = gaussianNoise(img.data.length, 1, seed);
     return map(img, (v, _c, i) => v + Math.sqrt(4 + 0.6 * v) * n[i]!);
@@ -78,7 +96,7 @@ export const degrade = {
 export async function maximQuality(fixtures: string, threads: number, log: (s: string) => void = () => {}) {
   const load = async (f: string, width: number, height?: number) =>
     decodeRgb(await sharp(readFileSync(path.join(fixtures, f))).rotate().resize({ width, ...(height ? { height, fit: 'cover' as const } : {}) }).png().toBuffer());
-  const results: Record<string, unknown[]> = { retouch: [], low_light: [], denoise: [] };
+  const results: Record<string, unknown[]> = { retouch: [], low_light: [], denoise: [], deblur: [] };
   const sheet: SheetRow[] = [];
   const photos = ['Storm.jpg', 'YellowFlower.jpg', 'rocket.jpg', 'GreenMeadow.jpg'];
 
@@ -132,6 +150,11 @@ export async function maximQuality(fixtures: string, threads: number, log: (s: s
         sheet.push({ label: 'denoise σ25: noisy | NLM | MAXIM', input: await pngOf(noisy), middle: await pngOf(classical), output: await pngOf(neural) });
     }
   }
+  for (const f of photos) {
+    const ref = await load(f, 512);
+    const soft = degrade.blur(ref);
+    results.deblur!.push({ image: f, baseline: score(soft, ref), classical_sharpen_auto: score(autoSharpenRgb(soft).out, ref) });
+  }
   return { results, sheet };
 }
 
@@ -141,7 +164,7 @@ export async function writeMaximSheet(rows: SheetRow[], file: string, cell = 340
   const cols = 3;
   const W = cols * cell + (cols + 1) * gap;
   const H = rows.length * 2 * (cell + gap) + gap;
-  const comps: sharp.OverlayOptions[] = [];
+  const comps: OverlayOptions[] = [];
   for (const [i, r] of rows.entries()) {
     const imgs = [r.input, r.middle ?? r.input, r.output];
     for (const [j, buf] of imgs.entries()) {

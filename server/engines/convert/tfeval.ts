@@ -135,7 +135,7 @@ export function stridedSliceSpec(
   for (let i = 0; i < begin.length; i++) {
     if (m.ellipsis & (1 << i)) {
       const rest = begin.length - i - 1 - countBits(m.newAxis >> (i + 1));
-      while (d < shape.length - rest) dims.push({ b: 0, e: 0, s: 1, bm: true, em: true, shrink: false }), d++;
+      for (; d < shape.length - rest; d++) dims.push({ b: 0, e: 0, s: 1, bm: true, em: true, shrink: false });
       continue;
     }
     if (m.newAxis & (1 << i)) {
@@ -155,7 +155,10 @@ export function stridedSliceSpec(
     newAt.filter((p) => p === i).forEach(() => out.push(1));
     if (x.shrink) {
       const b = x.b < 0 ? x.b + n : x.b;
-      starts.push(b), ends.push(b + 1), steps.push(1), sliced.push(1);
+      starts.push(b);
+      ends.push(b + 1);
+      steps.push(1);
+      sliced.push(1);
       return;
     }
     const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
@@ -169,7 +172,11 @@ export function stridedSliceSpec(
       e = x.em ? -1 : clamp(x.e < 0 ? x.e + n : x.e, -1, n - 1);
     }
     const len = Math.max(0, Math.ceil((e - b) / x.s));
-    starts.push(b), ends.push(e), steps.push(x.s), sliced.push(len), out.push(len);
+    starts.push(b);
+    ends.push(e);
+    steps.push(x.s);
+    sliced.push(len);
+    out.push(len);
   });
   newAt.filter((p) => p >= dims.length).forEach(() => out.push(1));
   return { starts, ends, steps, sliced, out };
@@ -269,9 +276,13 @@ export function convOutShape(inHW: number[], k: number[], s: number[], d: number
     if (same) {
       const o = Math.ceil(inHW[i]! / s[i]!);
       const total = Math.max((o - 1) * s[i]! + ek - inHW[i]!, 0);
-      out.push(o), before.push(Math.floor(total / 2)), after.push(total - Math.floor(total / 2));
+      out.push(o);
+      before.push(Math.floor(total / 2));
+      after.push(total - Math.floor(total / 2));
     } else {
-      out.push(Math.floor((inHW[i]! - ek) / s[i]!) + 1), before.push(0), after.push(0);
+      out.push(Math.floor((inHW[i]! - ek) / s[i]!) + 1);
+      before.push(0);
+      after.push(0);
     }
   }
   return { out, pads: [...before, ...after] };

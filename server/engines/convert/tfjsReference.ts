@@ -130,7 +130,7 @@ export function registerWasmEinsum(): void {
       };
       const [a, b] = Object.values(inputs) as tf.TensorInfo[];
       const t = (x: tf.TensorInfo): Tensor => ({ shape: x.shape, dtype: 'float32', data: Float32Array.from(wasm.readSync(x.dataId) as Float32Array) });
-      const r = einsumJs(String(attrs.equation), t(a!), t(b!));
+      const r = einsumJs(String(attrs?.equation), t(a!), t(b!));
       return wasm.makeOutput(r.shape, 'float32', undefined, r.data as Float32Array);
     },
   });
