@@ -19,6 +19,13 @@ async function infer(sess: ort.InferenceSession, x: Float32Array, h: number, w: 
   return res[sess.outputNames[0]!]!.data as Float32Array;
 }
 
+function transposeRgb(img: Rgb): Rgb {
+  const out = new Uint8Array(img.data.length);
+  for (let y = 0; y < img.h; y++)
+    for (let x = 0; x < img.w; x++) for (let c = 0; c < 3; c++) out[(x * img.h + y) * 3 + c] = img.data[(y * img.w + x) * 3 + c]!;
+  return { w: img.h, h: img.w, data: out };
+}
+
 /** HWC float copy of `img` (0..1), reflected out to h×w. */
 function padReflect(img: Rgb, h: number, w: number): Float32Array {
   const out = new Float32Array(h * w * 3);
@@ -48,10 +55,7 @@ export interface ToneOptions {
   eps?: number;
 }
 
-/**
- * Global tone/colour network on a reduced copy, carried to full resolution by a locally fitted
- * colour affine. Returns the full-size result and the network's raw low-resolution output.
- */
+/** Global tone/colour network on a reduced copy, carried to full resolution by a locally fitted colour affine. */
 export async function maximTone(
   img: Rgb,
   task: 'retouching' | 'enhancement',
@@ -60,14 +64,16 @@ export async function maximTone(
   onProgress: (f: number) => void = () => {},
   opts: ToneOptions = {},
 ): Promise<Rgb> {
-  const [H, W] = img.w >= img.h ? MAXIM_SIZES[task][0]! : MAXIM_SIZES[task][1]!;
-  const k = Math.min(W / img.w, H / img.h, 1);
+  // One landscape model serves both orientations: a portrait copy is run transposed.
+  const [H, W] = MAXIM_SIZES[task][0]!;
+  const portrait = img.h > img.w;
+  const k = Math.min(W / (portrait ? img.h : img.w), H / (portrait ? img.w : img.h), 1);
   const w = Math.max(1, Math.round(img.w * k));
   const h = Math.max(1, Math.round(img.h * k));
   const small = k < 1 ? await resizeRgb(img, w, h, 'lanczos3') : img;
   const sess = await session(modelsDir, maximFile(task, H, W), threads);
   onProgress(0.1);
-  const y = await infer(sess, padReflect(small, H, W), H, W);
+  const y = await infer(sess, padReflect(portrait ? transposeRgb(small) : small, H, W), H, W);
   onProgress(0.8);
   // low-resolution guide (input) and target (network output) planes, 0..1
   const I = [0, 1, 2].map(() => new Float32Array(w * h));
@@ -75,9 +81,10 @@ export async function maximTone(
   for (let yy = 0; yy < h; yy++)
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
+      const o = (portrait ? x * W + yy : yy * W + x) * 3;
       for (let c = 0; c < 3; c++) {
         I[c]![i] = small.data[i * 3 + c]! / 255;
-        P[c]![i] = Math.min(1, Math.max(0, y[(yy * W + x) * 3 + c]!));
+        P[c]![i] = Math.min(1, Math.max(0, y[o + c]!));
       }
     }
   const r = opts.radius ?? Math.max(2, Math.round(Math.max(w, h) / 64));
