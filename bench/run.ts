@@ -18,6 +18,7 @@ type Section = { name: string; module: string; fn: string };
 const SECTIONS: Section[] = [
   { name: 'api', module: './api.js', fn: 'benchApi' },
   { name: 'engines', module: './engines.js', fn: 'benchEngines' },
+  { name: 'maxim', module: './maxim.js', fn: 'benchMaxim' },
   { name: 'client', module: './client.js', fn: 'benchClient' },
   { name: 'load', module: './load.js', fn: 'benchLoad' },
 ];

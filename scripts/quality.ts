@@ -16,6 +16,7 @@ import type { EngineImage } from '../server/engines/types.js';
 import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
 import { enlargePresetsQuality } from './quality/enlarge-presets.js';
 import { faceColourCartoon } from './quality/face-colour-cartoon.js';
+import { maximSection } from './quality/maxim.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -146,6 +147,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const { results, sheet } = await quality();
   const dir = path.join(root, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
+  results.maxim = await maximSection(root, Number(process.env.ENGINE_THREADS || 2));
   const report = { date: new Date().toISOString(), ...results, sheet_rows: sheet.map((r) => r.label) };
   writeFileSync(path.join(dir, 'quality.json'), JSON.stringify(report, null, 2));
   await writeSheet(sheet, path.join(dir, 'quality-sheet.png'));

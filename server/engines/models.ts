@@ -8,6 +8,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
+import { convertTfGraphStatic } from './convert/tfgraphStatic.js';
 
 const require = createRequire(import.meta.url);
 /** Package folder through node's own lookup paths (some packages do not export package.json). */
@@ -34,6 +35,8 @@ export interface ModelSource {
   /** source files whose mtime decides whether the output is up to date */
   sources(): string[];
   build(): Uint8Array | Buffer;
+  /** built on first use only, not by `npm run models` (models used by quality / bench, from devDependencies) */
+  onDemand?: boolean;
 }
 
 export function esrganFile(size: EsrganSize, scale: EsrganScale): string {
@@ -51,11 +54,40 @@ function esrganSource(size: EsrganSize, scale: EsrganScale): ModelSource {
   };
 }
 
+export type MaximTask = 'retouching' | 'enhancement' | 'denoising';
+/**
+ * MAXIM input sizes converted, [height, width]: tone tasks run on a reduced landscape copy
+ * (portrait pictures transposed; 256 px long side: 212 GFLOP per 256² → ~10–25 s here), denoising on tiles.
+ */
+export const MAXIM_SIZES: Readonly<Record<MaximTask, readonly [number, number][]>> = {
+  retouching: [[192, 256]],
+  enhancement: [[192, 256]],
+  denoising: [[256, 256]],
+};
+export const maximFile = (task: MaximTask, h: number, w: number) => `maxim-${task}-${w}x${h}.onnx`;
+export const maximJson = (task: MaximTask) => path.join(pkgDir(`@upscalerjs/maxim-${task}`), 'models', 'model.json');
+
+/**
+ * One MAXIM graph converted for a fixed input size (MIT packaging by UpscalerJS of Google's
+ * Apache-2.0 weights). Denoising lost to the classical engine (README), so its package is a
+ * devDependency and its model is converted only when quality / bench ask for it.
+ */
+export function maximSource(task: MaximTask, h: number, w: number): ModelSource {
+  return {
+    file: maximFile(task, h, w),
+    onDemand: task === 'denoising',
+    version: '1',
+    sources: () => [maximJson(task)],
+    build: () => convertTfGraphStatic(maximJson(task), [1, h, w, 3]),
+  };
+}
+
 const blazefaceJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'blazeface.json');
 const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'), 'dist', 'resources.json');
 
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
+  ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   {
     file: 'isnet.onnx',
@@ -108,6 +140,7 @@ export function convertAll(modelsDir: string, log: (s: string) => void = () => {
   const built: string[] = [];
   const skipped: string[] = [];
   for (const m of MODEL_SOURCES) {
+    if (m.onDemand) continue;
     const out = path.join(modelsDir, m.file);
     if (upToDate(out, m)) {
       skipped.push(m.file);

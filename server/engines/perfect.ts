@@ -1,11 +1,26 @@
 /**
- * perfect (perfect_2k): automatic retouch. White balance (gray-world on mid-tones, limited
- * gain), levels (0.5 % / 99.5 % luma percentiles stretched to 0..255 with a soft gamma for dark
- * pictures), local contrast (large-radius unsharp on luma), mild guided-filter denoise and a
- * light sharpen.
+ * perfect (perfect_2k): automatic retouch.
+ * Neural (the engine): MAXIM retouching (FiveK expert C), or MAXIM low-light enhancement (LOL)
+ * when the picture is dark — that is the se-night preset's tone step — run on a reduced copy and
+ * carried to full resolution by a colour guided filter (maxim.ts).
+ * Classical (`perfectRgb`, kept for the quality comparison): white balance (gray-world on
+ * mid-tones, limited gain), levels (0.5 % / 99.5 % luma percentiles stretched to 0..255 with a
+ * soft gamma for dark pictures), local contrast (large-radius unsharp on luma), mild guided-filter
+ * denoise and a light sharpen.
  */
 import type { Engine } from './types.js';
-import { clamp, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { clamp, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { maximTone } from './maxim.js';
+
+/** Mean luma (0..255) below which a picture counts as low-light and gets the LOL-trained model. */
+export const LOW_LIGHT_MEAN_LUMA = 60;
+
+export function isLowLight(img: Rgb): boolean {
+  const y = luma(img);
+  let s = 0;
+  for (let i = 0; i < y.length; i++) s += y[i]!;
+  return s / y.length < LOW_LIGHT_MEAN_LUMA;
+}
 
 function percentile(hist: Uint32Array, n: number, q: number): number {
   let s = 0;
@@ -67,11 +82,11 @@ export function perfectRgb(img: Rgb): Rgb {
 
 export const perfectEngine: Engine<'perfect'> = {
   module: 'perfect',
-  kind: 'classical',
-  describe: 'auto white balance, percentile levels, local contrast, mild guided-filter denoise and sharpen',
+  kind: 'neural',
+  describe: 'MAXIM retouching (or MAXIM low-light enhancement for dark pictures) on a reduced copy, carried to full resolution by a colour guided filter',
   run: (input, _params, ctx) =>
-    runOnRgb(input, ctx, (img) => {
-      ctx.onProgress(0.2);
-      return { image: perfectRgb(img) };
+    runOnRgb(input, ctx, async (img) => {
+      const task = isLowLight(img) ? 'enhancement' : 'retouching';
+      return { image: await maximTone(img, task, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) };
     }),
 };

@@ -10,6 +10,7 @@ import { readTfjsModel } from './tfjsWeights.js';
 
 interface KerasLayer {
   class_name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped model JSON
   config: Record<string, any>;
   inbound_nodes: [string, number, number, object][][];
 }

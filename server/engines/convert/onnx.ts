@@ -86,7 +86,9 @@ const root = protobuf.Root.fromJSON(ONNX_DESCRIPTOR);
 const ModelProto = root.lookupType('onnx.ModelProto');
 
 export const DT_FLOAT = 1;
+export const DT_INT32 = 6;
 export const DT_INT64 = 7;
+export const DT_BOOL = 9;
 const AT = { FLOAT: 1, INT: 2, STRING: 3, FLOATS: 6, INTS: 7 } as const;
 
 export type AttrValue = number | string | number[] | { float: number } | { floats: number[] };
@@ -109,6 +111,10 @@ export class OnnxGraph {
 
   constructor(private name: string) {}
 
+  get nodeCount(): number {
+    return this.nodes.length;
+  }
+
   uid(prefix: string): string {
     return `${prefix}_${this.counter++}`;
   }
@@ -124,6 +130,12 @@ export class OnnxGraph {
   floatInit(name: string, dims: number[], data: Float32Array): string {
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     this.inits.push({ name, dims, dataType: DT_FLOAT, rawData: Uint8Array.from(bytes) });
+    return name;
+  }
+
+  /** An initializer of any element type from its little-endian bytes (DT_* codes of onnx.proto). */
+  rawInit(name: string, dims: number[], dataType: number, bytes: Uint8Array): string {
+    this.inits.push({ name, dims, dataType, rawData: Uint8Array.from(bytes) });
     return name;
   }
 

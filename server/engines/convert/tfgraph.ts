@@ -11,6 +11,7 @@ interface TfNode {
   name: string;
   op: string;
   input?: string[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped model JSON
   attr?: Record<string, any>;
 }
 

@@ -9,6 +9,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
 import * as tfc from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { transpose, type Tensor } from './tfeval.js';
 
 const require = createRequire(import.meta.url);
 let ready: Promise<void> | undefined;
@@ -82,4 +83,55 @@ export async function loadLayersReference(modelJsonPath: string): Promise<tfl.La
 export async function loadGraphReference(modelJsonPath: string): Promise<tfc.GraphModel> {
   await tfjsWasm();
   return tfc.loadGraphModel(tf.io.fromMemory(artifacts(modelJsonPath)));
+}
+
+/** Two-operand einsum in plain JS: operands transposed to [batch, free, contracted], one batched matmul. */
+export function einsumJs(eq: string, a: Tensor, b: Tensor): Tensor {
+  const [lhs, out] = eq.split('->') as [string, string];
+  const [ea, eb] = lhs.split(',') as [string, string];
+  const dim = new Map<string, number>();
+  [...ea].forEach((c, i) => dim.set(c, a.shape[i]!));
+  [...eb].forEach((c, i) => dim.set(c, b.shape[i]!));
+  const batch = [...out].filter((c) => ea.includes(c) && eb.includes(c));
+  const freeA = [...out].filter((c) => ea.includes(c) && !eb.includes(c));
+  const freeB = [...out].filter((c) => eb.includes(c) && !ea.includes(c));
+  const contract = [...ea].filter((c) => eb.includes(c) && !out.includes(c));
+  const prod = (cs: string[]) => cs.reduce((p, c) => p * dim.get(c)!, 1);
+  const at = transpose(a, [...batch, ...freeA, ...contract].map((c) => ea.indexOf(c))).data;
+  const bt = transpose(b, [...batch, ...contract, ...freeB].map((c) => eb.indexOf(c))).data;
+  const [B, M, K, N] = [prod(batch), prod(freeA), prod(contract), prod(freeB)];
+  const r = new Float32Array(B * M * N);
+  for (let q = 0; q < B; q++)
+    for (let i = 0; i < M; i++) {
+      const ro = (q * M + i) * N;
+      for (let k = 0; k < K; k++) {
+        const av = at[(q * M + i) * K + k]!;
+        const bo = (q * K + k) * N;
+        for (let j = 0; j < N; j++) r[ro + j]! += av * bt[bo + j]!;
+      }
+    }
+  const order = [...batch, ...freeA, ...freeB];
+  const res = { shape: order.map((c) => dim.get(c)!), dtype: 'float32' as const, data: r };
+  return transpose(res, [...out].map((c) => order.indexOf(c)));
+}
+
+let einsumRegistered = false;
+/** tfjs-backend-wasm has no Einsum kernel; this one (einsumJs) lets it run the MAXIM graphs as a reference. */
+export function registerWasmEinsum(): void {
+  if (einsumRegistered) return;
+  einsumRegistered = true;
+  tf.registerKernel({
+    kernelName: 'Einsum',
+    backendName: 'wasm',
+    kernelFunc: ({ inputs, attrs, backend }) => {
+      const wasm = backend as tf.KernelBackend & {
+        makeOutput(s: number[], d: string, o?: number, v?: tf.TypedArray): tf.TensorInfo;
+        readSync(id: object): tf.TypedArray;
+      };
+      const [a, b] = Object.values(inputs) as tf.TensorInfo[];
+      const t = (x: tf.TensorInfo): Tensor => ({ shape: x.shape, dtype: 'float32', data: Float32Array.from(wasm.readSync(x.dataId) as Float32Array) });
+      const r = einsumJs(String(attrs?.equation), t(a!), t(b!));
+      return wasm.makeOutput(r.shape, 'float32', undefined, r.data as Float32Array);
+    },
+  });
 }

@@ -15,6 +15,7 @@ interface ManifestEntry {
   quantization?: unknown;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped model JSON
 export function readTfjsModel(modelJsonPath: string): { json: any; weights: Map<string, TfjsWeight> } {
   const json = JSON.parse(readFileSync(modelJsonPath, 'utf8'));
   const dir = path.dirname(modelJsonPath);
