@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UPLOAD_REFUSAL, UPLOAD_REFUSAL_KEY, uploadRefusalText } from './uploadRefusals.js';
+import { UPLOAD_REFUSAL_KEY, uploadRefusalText } from './uploadRefusals.js';
 
 describe('server upload refusal → i18n key', () => {
   it.each([

@@ -31,7 +31,7 @@ describe('samples', () => {
     }
     for (const [type, list] of Object.entries(r.data)) {
       expect(Array.isArray(list)).toBe(true);
-      list.forEach((e, num) => {
+      list.forEach((e) => {
         expect(e).toEqual({ name: expect.any(String), original: expect.stringMatching(/^\/samples\//), processed: expect.stringMatching(/^\/samples\//), w: expect.any(Number), h: expect.any(Number) });
       });
       const o = await fetch(`${srv.url}/api/v2/sample/download?job=${type}&type=original&num=0`);
