@@ -42,6 +42,8 @@ export default defineConfig({
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [API_PATH, /\/[^/?]+\.[^/]+$/],
         cleanupOutdatedCaches: true,
+        // Background Sync relay for the offline upload queue (public/sw-sync.js).
+        importScripts: ['/sw-sync.js'],
         runtimeCaching: [
           // API answers are per-user and live: NetworkOnly for every method.
           ...(['GET', 'POST', 'PUT', 'DELETE'] as const).map((method) => ({
