@@ -387,3 +387,23 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult & { 
   const { api, runtime } = await imageWorker();
   return { ...(await api.editImage(file, op)), runtime };
 }
+
+export type OnDeviceFeature = 'enlarge' | 'compress';
+export interface OnDeviceProgress {
+  phase: string;
+  loaded: number;
+  total: number;
+}
+
+/**
+ * "Process on this device": runs in the shared image worker (onnxruntime-web and the model load on
+ * first use); `source` is a file or the cid of a work whose fitted bytes are stored on this device.
+ */
+export async function processOnDevice(feature: OnDeviceFeature, source: Blob | string, onProgress?: (p: OnDeviceProgress) => void) {
+  const { api, runtime } = await imageWorker();
+  const cb = onProgress ? (runtime === 'worker' ? Comlink.proxy(onProgress) : onProgress) : undefined;
+  return api.processOnDevice(feature, source, cb);
+}
+
+/** Bytes to download before the first on-device use of a feature (model + runtime), for the notice. */
+export const ON_DEVICE_DOWNLOAD_BYTES: Record<OnDeviceFeature, number> = { enlarge: 895_141 + 14_239_897, compress: 0 };
