@@ -61,6 +61,17 @@ export default defineConfig({
               cacheableResponse: { statuses: [0, 200] },
             },
           },
+          // On-device processing (issue 17): the ONNX models and the onnxruntime-web WASM, fetched on
+          // first use only (never precached: the app shell stays small) and kept for offline use.
+          {
+            urlPattern: ({ url }: { url: URL }) => url.pathname.startsWith('/models/') || /^\/assets\/ort-wasm[^/]*\.wasm$/.test(url.pathname),
+            handler: 'CacheFirst' as const,
+            options: {
+              cacheName: 'pixmill-models',
+              expiration: { maxEntries: 8, maxAgeSeconds: 365 * DAY_S },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
           {
             urlPattern: ({ url }: { url: URL }) => url.pathname.startsWith('/locales/'),
             handler: 'CacheFirst' as const,
