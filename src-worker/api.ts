@@ -23,7 +23,7 @@ export const api = {
   async processOnDevice(feature: onDevice.OnDeviceFeature, source: Blob | string, onProgress?: (p: { phase: string; loaded: number; total: number }) => void) {
     const blob = typeof source === 'string' ? (await getUploadItem(source))?.bytes : source;
     if (!blob) throw new Error('no stored image for this work');
-    return feature === 'enlarge' ? onDevice.enlarge2x(blob, onProgress) : onDevice.compress(blob);
+    return feature === 'enlarge' ? onDevice.enlarge2x(blob, onProgress) : feature === 'matting' ? onDevice.removeBackground(blob, onProgress) : onDevice.compress(blob);
   },
   /** Stored uploads a reload interrupted, without their bytes (those stay in the worker). */
   async resumable() {

@@ -1,14 +1,16 @@
 /**
- * "Process on this device": enlarge 2x (ESRGAN-slim, tiled like the server), compress (the browser's
- * encoder). Results are files for the user only — nothing is uploaded, no credits are spent, the
+ * "Process on this device": enlarge 2x (ESRGAN-slim, tiled like the server), background removal
+ * (IS-Net small, the server's pre/post-processing), compress (the browser's encoder). Results are files for the user only — nothing is uploaded, no credits are spent, the
  * server is not asked (see README "Offline"). Runs in the image worker.
  */
 import { decodeImage } from '../canvasOps.js';
 import { upscaleTiled, type Rgb } from './esrgan.js';
+import { foregroundMask } from './matting.js';
+import { encodePngRgba } from './png.js';
 import { session, tensor, type Progress } from './models.js';
 
 export { MODEL_BYTES, RUNTIME_BYTES } from './models.js';
-export type OnDeviceFeature = 'enlarge' | 'compress';
+export type OnDeviceFeature = 'enlarge' | 'matting' | 'compress';
 
 export interface OnDeviceResult {
   blob: Blob;
@@ -66,6 +68,25 @@ export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefin
   );
   const ms = performance.now() - t0;
   return { blob: await encodeRgb(out, 'image/png'), w: out.w, h: out.h, ms, backend: backend() };
+}
+
+/** IS-Net background removal → PNG with alpha at full size (the server's main output). */
+export async function removeBackground(blob: Blob, onProgress: Progress = () => undefined): Promise<OnDeviceResult> {
+  const img = await pixels(blob);
+  const t0 = performance.now();
+  const alpha = await foregroundMask(img, onProgress);
+  const ms = performance.now() - t0;
+  const id = new ImageData(img.w, img.h);
+  for (let i = 0, n = img.w * img.h; i < n; i++) {
+    id.data[i * 4] = img.data[i * 3]!;
+    id.data[i * 4 + 1] = img.data[i * 3 + 1]!;
+    id.data[i * 4 + 2] = img.data[i * 3 + 2]!;
+    const a = alpha[i]!;
+    id.data[i * 4 + 3] = a <= 0 ? 0 : a >= 255 ? 255 : Math.round(a);
+  }
+  // Unpremultiplied: an OffscreenCanvas would premultiply (and round) the colours of see-through pixels.
+  const png = await encodePngRgba(id);
+  return { blob: png, w: img.w, h: img.h, ms, backend: backend() };
 }
 
 /** The browser's own encoder; like the server, never hands back a larger file than the input. */

@@ -388,7 +388,7 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult & { 
   return { ...(await api.editImage(file, op)), runtime };
 }
 
-export type OnDeviceFeature = 'enlarge' | 'compress';
+export type OnDeviceFeature = 'enlarge' | 'matting' | 'compress';
 export interface OnDeviceProgress {
   phase: string;
   loaded: number;
@@ -406,4 +406,4 @@ export async function processOnDevice(feature: OnDeviceFeature, source: Blob | s
 }
 
 /** Bytes to download before the first on-device use of a feature (model + runtime), for the notice. */
-export const ON_DEVICE_DOWNLOAD_BYTES: Record<OnDeviceFeature, number> = { enlarge: 895_141 + 14_239_897, compress: 0 };
+export const ON_DEVICE_DOWNLOAD_BYTES: Record<OnDeviceFeature, number> = { enlarge: 895_141 + 14_239_897, matting: 44_342_436 + 14_239_897, compress: 0 };

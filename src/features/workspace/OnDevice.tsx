@@ -1,6 +1,6 @@
 /**
  * "Process on this device" for a work whose image is stored here (dropped offline, or an upload that
- * failed): enlarge 2x or compress in the image worker, the result downloaded as a file. Free and
+ * failed): enlarge 2x, remove the background or compress in the image worker, the result downloaded as a file. Free and
  * local: no credits, nothing sent (README "Offline"). The first use says what it will download.
  */
 import { useState } from 'react';
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { Work } from '../../domain/work.js';
 import { ON_DEVICE_DOWNLOAD_BYTES, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
 
-const FEATURES: readonly string[] = ['enlarge', 'compress'] satisfies OnDeviceFeature[];
+const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies OnDeviceFeature[];
 const LOCAL = new Set(['waitingForNetwork', 'uploadFailed']);
 const USED_KEY = 'pixmill.onDeviceUsed';
 
@@ -16,7 +16,8 @@ export const canProcessOnDevice = (w: Work) => !w.sample && LOCAL.has(w.status) 
 
 function resultName(filename: string, feature: OnDeviceFeature, type: string): string {
   const base = filename.replace(/\.[^.]+$/, '');
-  return `${base}-${feature === 'enlarge' ? '2x' : 'compressed'}.${type === 'image/png' ? 'png' : 'jpg'}`;
+  const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
+  return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
 }
 
 export function OnDeviceAction({ work }: { work: Work }) {
