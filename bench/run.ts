@@ -20,6 +20,7 @@ const SECTIONS: Section[] = [
   { name: 'engines', module: './engines.js', fn: 'benchEngines' },
   { name: 'client', module: './client.js', fn: 'benchClient' },
   { name: 'load', module: './load.js', fn: 'benchLoad' },
+  { name: 'ondevice', module: './ondevice.js', fn: 'benchOnDevice' },
 ];
 
 const only = process.argv.slice(2);
