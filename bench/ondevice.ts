@@ -11,6 +11,10 @@ import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { startTestServer } from '../server/testing/server.js';
 
+/** The browser globals used inside page.evaluate (this file compiles without DOM types). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type BrowserGlobal = any;
+
 interface Row {
   name: string;
   value: number;
@@ -56,18 +60,18 @@ export async function benchOnDevice(): Promise<Row[]> {
     const page = await (await browser.newContext({ serviceWorkers: 'block' })).newPage();
     await page.goto(`${srv.url}${HARNESS}?level=guest`);
     await page.locator('main[data-ready="1"]').waitFor();
-    const isolated = await page.evaluate(() => (globalThis as any).crossOriginIsolated as boolean);
+    const isolated = await page.evaluate(() => (globalThis as BrowserGlobal).crossOriginIsolated as boolean);
     await page.evaluate(() => {
-      const input = (globalThis as any).document.createElement('input');
+      const input = (globalThis as BrowserGlobal).document.createElement('input');
       input.type = 'file';
       input.id = 'bench-file';
-      (globalThis as any).document.body.append(input);
+      (globalThis as BrowserGlobal).document.body.append(input);
     });
     await page.setInputFiles('#bench-file', file);
     // First call per feature downloads the model and builds the session; the second is timed.
     const run = (feature: 'enlarge' | 'matting') =>
       page.evaluate(async (f) => {
-        const g = globalThis as any;
+        const g = globalThis as BrowserGlobal;
         const blob = g.document.querySelector('#bench-file').files[0];
         const r = await g.__harness.onDevice(f, blob);
         return { ms: r.ms as number, w: r.w as number, h: r.h as number, backend: r.backend as string };
