@@ -42,6 +42,8 @@ export default defineConfig({
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [API_PATH, /\/[^/?]+\.[^/]+$/],
         cleanupOutdatedCaches: true,
+        // Background Sync relay for the offline upload queue (public/sw-sync.js).
+        importScripts: ['/sw-sync.js'],
         runtimeCaching: [
           // API answers are per-user and live: NetworkOnly for every method.
           ...(['GET', 'POST', 'PUT', 'DELETE'] as const).map((method) => ({
@@ -57,6 +59,17 @@ export default defineConfig({
               cacheName: 'pixmill-samples',
               expiration: { maxEntries: 120, maxAgeSeconds: 30 * DAY_S },
               cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+          // On-device processing (issue 17): the ONNX models and the onnxruntime-web WASM, fetched on
+          // first use only (never precached: the app shell stays small) and kept for offline use.
+          {
+            urlPattern: ({ url }: { url: URL }) => url.pathname.startsWith('/models/') || /^\/assets\/ort-wasm[^/]*\.wasm$/.test(url.pathname),
+            handler: 'CacheFirst' as const,
+            options: {
+              cacheName: 'pixmill-models',
+              expiration: { maxEntries: 8, maxAgeSeconds: 365 * DAY_S },
+              cacheableResponse: { statuses: [200] },
             },
           },
           {

@@ -21,6 +21,7 @@ const SECTIONS: Section[] = [
   { name: 'maxim', module: './maxim.js', fn: 'benchMaxim' },
   { name: 'client', module: './client.js', fn: 'benchClient' },
   { name: 'load', module: './load.js', fn: 'benchLoad' },
+  { name: 'ondevice', module: './ondevice.js', fn: 'benchOnDevice' },
 ];
 
 const only = process.argv.slice(2);

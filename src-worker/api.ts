@@ -1,12 +1,13 @@
 /** The worker's API: plain functions, so the bridge can also run them on the main thread. */
 import { limitsFor, type Level } from '../src/domain/plans.js';
-import { resumableUploads, deleteUploadItem } from '../src/db/index.js';
+import { resumableUploads, deleteUploadItem, getUploadItem } from '../src/db/index.js';
 import { canvasOps, decodeImage, makeThumbnail } from './canvasOps.js';
 import { editImage } from './editImage.js';
 import { fitToPlan } from './fitPlan.js';
 import { checkBatch } from './limits.js';
 import { abortUpload, prepareUpload, runUpload, type Emit, type PrepareRequest, type UploadTargetBase } from './pipeline.js';
 import { validateFile } from './validate.js';
+import * as onDevice from './ondevice/index.js';
 
 export const api = {
   ping: async (): Promise<'pong'> => 'pong',
@@ -18,6 +19,12 @@ export const api = {
   discard: (cid: string) => deleteUploadItem(cid),
   /** The simple tools (crop/resize/rotate/flip), off the UI thread. */
   editImage,
+  /** On-device processing (onnxruntime-web loads on the first call): a file, or a stored upload item by cid. */
+  async processOnDevice(feature: onDevice.OnDeviceFeature, source: Blob | string, onProgress?: (p: { phase: string; loaded: number; total: number }) => void) {
+    const blob = typeof source === 'string' ? (await getUploadItem(source))?.bytes : source;
+    if (!blob) throw new Error('no stored image for this work');
+    return feature === 'enlarge' ? onDevice.enlarge2x(blob, onProgress) : feature === 'matting' ? onDevice.removeBackground(blob, onProgress) : onDevice.compress(blob);
+  },
   /** Stored uploads a reload interrupted, without their bytes (those stay in the worker). */
   async resumable() {
     return (await resumableUploads()).map(({ bytes, ...rest }) => ({ ...rest, bytes: bytes.size }));

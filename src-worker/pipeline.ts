@@ -127,8 +127,11 @@ export function abortUpload(cid: string): void {
   controllers.get(cid)?.abort(new DOMException('Upload cancelled', 'AbortError'));
 }
 
-/** Uploads a stored item; resolves when it is done, failed or cancelled (never throws). */
-export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit): Promise<'done' | 'failed' | 'cancelled'> {
+/** The browser says there is no network (node and old browsers: assumed online). */
+export const isOffline = (): boolean => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+
+/** Uploads a stored item; resolves when it is done, failed, cancelled or parked offline (never throws). */
+export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit): Promise<'done' | 'failed' | 'cancelled' | 'offline'> {
   const item = await getUploadItem(cid);
   if (!item) return 'cancelled';
   const ctrl = new AbortController();
@@ -172,6 +175,12 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit)
       return 'cancelled';
     }
     const key = e instanceof UploadError ? e.key : 'upload:unknown';
+    if (key === 'upload:network' && isOffline()) {
+      // The connection went away mid-upload: the item waits (acknowledged slices kept) for the network.
+      await updateUploadItem(cid, { uploadStatus: 'ready' });
+      emit({ cid, status: 'waitingForNetwork' });
+      return 'offline';
+    }
     // An answer with a code is the server's refusal: its reason travels to the dialog.
     const refusal = e instanceof UploadError && e.code !== undefined ? { code: e.code, msg: e.serverMsg ?? '' } : undefined;
     // Kept with its acknowledged slices: dropping the same file again resumes from there.

@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 
 /**
  * The CSP fits what the PWA really loads (all from its own origin):
- * - script-src 'wasm-unsafe-eval': pica compiles its WebAssembly resize kernels in the image worker;
+ * - script-src 'wasm-unsafe-eval': pica compiles its WebAssembly resize kernels in the image worker,
+ *   and onnxruntime-web its runtime (same-origin /assets/ort-wasm-*.wasm) for on-device processing;
  * - worker-src blob:: pica's tile workers are started from blob: URLs (the image worker and the
  *   service worker are same-origin files);
  * - img-src data: blob:: previews, thumbnails and results are shown from object URLs;
@@ -53,6 +54,10 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     strictTransportSecurity: false,
     // Results and sources are opened from the app's own pages only.
     crossOriginResourcePolicy: { policy: 'same-origin' },
+    // Cross-origin isolation (COOP + COEP): SharedArrayBuffer, so onnxruntime-web runs its WASM on
+    // several threads for on-device processing. Everything the PWA loads is same-origin.
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: { policy: 'require-corp' },
   });
   // req.protocol is 'https' on a TLS socket, or behind a trusted proxy (TRUST_PROXY) that says so.
   app.addHook('onRequest', async (req, reply) => {

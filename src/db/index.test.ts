@@ -61,9 +61,20 @@ describe('loadWorks', () => {
     expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({ a: 'uploading', b: 'uploadFailed', c: 'uploadFailed' });
   });
 
+  it('an upload stored offline without its work row (page gone before the batched save) comes back as a work', async () => {
+    await putUploadItem(upload('a', { createdAt: T0 }));
+    await putUploadItem(upload('b', { createdAt: T0 + 1, job: 'compress' }));
+    const loaded = await loadWorks(T0 + 10);
+    expect(loaded.map((w) => [w.cid, w.status, w.workType])).toEqual([
+      ['b', 'uploading', 'compress'],
+      ['a', 'uploading', 'enlarge'],
+    ]);
+    expect((await loadWorks(T0 + 20)).map((w) => w.cid).sort()).toEqual(['a', 'b']);
+  });
+
   it('clears everything when the last update is more than a day old', async () => {
     await putWorks([work('x', 'ready', { uid: 'u' })], T0);
-    await putUploadItem(upload('y'));
+    await putUploadItem(upload('y', { uploadStatus: 'failed' }));
     await setCached('samples', { enlarge: [] }, T0);
     expect(await loadWorks(T0 + LOCAL_STORAGE_EXPIRY_MS)).toHaveLength(1);
     expect(await loadWorks(T0 + LOCAL_STORAGE_EXPIRY_MS + 1)).toEqual([]);

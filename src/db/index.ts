@@ -98,8 +98,15 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     changed.push(next);
     return next;
   });
-  if (changed.length) await d.works.bulkPut(changed);
-  return out;
+  // An upload stored a moment before the page went away may have no work row yet (works are saved
+  // in batches): the stored item is enough to show it again, in drop order, newest first.
+  const known = new Set(works.map((w) => w.cid));
+  const orphans: Work[] = uploads
+    .filter((u) => RESUMABLE.includes(u.uploadStatus) && !known.has(u.cid))
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((u) => ({ cid: u.cid, filename: u.filename, filesize: u.filesize, w: u.w, h: u.h, thumbnail: u.thumbnail, status: 'uploading', selected: false, workType: u.job, uploadStartTime: u.createdAt, updatedAt: u.updatedAt }));
+  if (changed.length || orphans.length) await d.works.bulkPut([...changed, ...orphans]);
+  return [...orphans, ...out];
 }
 
 export async function putWorks(works: Work[], now: number = Date.now()): Promise<void> {

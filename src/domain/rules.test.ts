@@ -139,6 +139,7 @@ describe('status text and editor name', () => {
     ['uploading', 'status.uploading'],
     ['ready', 'status.ready'],
     ['waiting', 'status.waiting'],
+    ['waitingForNetwork', 'status.waitingForNetwork'],
     ['uploadFailed', 'status.uploadFailed'],
     ['processFailed', 'status.processFailed'],
   ] as const)('%s', (s, k) => expect(statusKey(s)).toBe(k));

@@ -12,7 +12,7 @@ export function inTab(status: WorkStatus, tab: WorksTab): boolean {
     case 'processed':
       return status === 'finished' || status === 'processFailed';
     case 'uploaded':
-      return status === 'ready' || status === 'uploading' || status === 'uploadFailed';
+      return status === 'ready' || status === 'uploading' || status === 'waitingForNetwork' || status === 'uploadFailed';
     case 'processing':
       return status !== 'finished' && status !== 'processFailed' && status !== 'ready';
   }
@@ -167,6 +167,8 @@ export function statusKey(status: WorkStatus): string {
     case 'compressing':
     case 'uploading':
       return 'status.uploading';
+    case 'waitingForNetwork':
+      return 'status.waitingForNetwork';
     case 'ready':
       return 'status.ready';
     case 'waiting':

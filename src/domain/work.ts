@@ -5,6 +5,8 @@ export const WORK_STATUSES = [
   'resizing',
   'compressing',
   'uploading',
+  /** stored on this device while offline; uploads by itself when the network returns */
+  'waitingForNetwork',
   'ready',
   'waiting',
   'processing',

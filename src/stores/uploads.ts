@@ -4,7 +4,7 @@ import { resumableUploads } from '../db/index.js';
 import { report } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
 import type { Work } from '../domain/work.js';
-import { getUploadManager } from '../worker-bridge/index.js';
+import { getUploadManager, UPLOAD_SYNC_TAG } from '../worker-bridge/index.js';
 import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
@@ -43,6 +43,11 @@ export function uploads() {
       }
     };
     manager.subscribe((e) => applyEvent(e));
+    // Background Sync (public/sw-sync.js): the service worker says the network is back.
+    const m = manager;
+    navigator.serviceWorker?.addEventListener('message', (ev: MessageEvent) => {
+      if ((ev.data as { type?: string } | null)?.type === UPLOAD_SYNC_TAG) m.retryNow();
+    });
     void manager.resumePending().catch(() => undefined);
   }
   return manager;

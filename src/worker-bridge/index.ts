@@ -39,6 +39,10 @@ export interface UploadManager {
   cancel(cid: string): void;
   /** Once at startup: resumes uploads a reload interrupted. */
   resumePending(): Promise<void>;
+  /** Uploads parked while offline, in the order they were dropped (status waitingForNetwork). */
+  waitingForNetwork(): string[];
+  /** Tries the parked uploads now (the `online` event, a Background Sync message). */
+  retryNow(): void;
   /** Where the pipeline runs: 'worker', or 'main' after the fallback. */
   runtime(): Promise<'worker' | 'main'>;
 }
@@ -93,8 +97,15 @@ async function startApi(forceMain: boolean): Promise<Started> {
   return { api: mod.api, runtime: 'main' };
 }
 
+/** Retry delays for parked uploads when no `online` event comes (the browser may not notice the network). */
+export const OFFLINE_RETRY_MS = [2_000, 4_000, 8_000, 16_000, 30_000, 60_000] as const;
+const isOffline = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+
 /** An idle worker is stopped (its decode buffers and pica tiles go with it) and restarted on demand. */
 export const WORKER_IDLE_MS = 10_000;
+
+/** The Background Sync tag; the service worker answers its sync event with a message of the same name. */
+export const UPLOAD_SYNC_TAG = 'pixmill-uploads';
 
 interface QueuedUpload {
   cid: string;
@@ -111,12 +122,65 @@ class Manager implements UploadManager {
   private readonly cancelled = new Set<string>();
   private readonly waiting: QueuedUpload[] = [];
   private readonly inFlight = new Map<string, { sliced: boolean; ctrl: AbortController }>();
+  /** Uploads waiting for the network, oldest first; they go back to `waiting` in this order. */
+  private readonly parked: QueuedUpload[] = [];
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  private retryStep = 0;
   private resumed = false;
   private readonly emitProxy: (e: UploadEvent) => void;
 
   constructor(private readonly opts: UploadManagerOptions) {
     const emit = (e: UploadEvent) => this.emit(e);
     this.emitProxy = Comlink.proxy(emit);
+    if (typeof addEventListener === 'function') addEventListener('online', () => this.retryNow());
+  }
+
+  waitingForNetwork(): string[] {
+    return this.parked.map((p) => p.cid);
+  }
+
+  retryNow(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.retryStep = 0;
+    this.unpark();
+  }
+
+  private park(next: QueuedUpload): void {
+    if (!this.parked.some((p) => p.cid === next.cid)) this.parked.push(next);
+    this.parked.sort((a, b) => this.order(a.cid) - this.order(b.cid));
+    this.requestSync();
+    if (this.retryTimer) return;
+    const delay = OFFLINE_RETRY_MS[Math.min(this.retryStep++, OFFLINE_RETRY_MS.length - 1)];
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (isOffline()) return void this.park(this.parked[0] ?? next);
+      this.unpark();
+    }, delay);
+    (this.retryTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Parked uploads go back to the front of the queue, in drop order. */
+  private unpark(): void {
+    if (!this.parked.length || isOffline()) return;
+    const back = this.parked.splice(0);
+    this.waiting.unshift(...back.filter((b) => !this.waiting.some((w) => w.cid === b.cid)));
+    this.pump();
+  }
+
+  /** Drop order: the cids are remembered as they are accepted (resumed items by their stored age). */
+  private readonly seq = new Map<string, number>();
+  private order(cid: string): number {
+    if (!this.seq.has(cid)) this.seq.set(cid, this.seq.size);
+    return this.seq.get(cid)!;
+  }
+
+  /** Background Sync where the browser has it: the service worker wakes the page when the network returns. */
+  private requestSync(): void {
+    const sw = (globalThis as { navigator?: { serviceWorker?: ServiceWorkerContainer } }).navigator?.serviceWorker;
+    void sw?.ready
+      .then((reg) => (reg as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }).sync?.register(UPLOAD_SYNC_TAG))
+      .catch(() => undefined);
   }
 
   /** The worker (started if needed); any use postpones the idle stop. */
@@ -127,7 +191,7 @@ class Manager implements UploadManager {
   }
 
   private get busy(): boolean {
-    return this.pending.size > 0 || this.inFlight.size > 0 || this.waiting.length > 0;
+    return this.pending.size > 0 || this.inFlight.size > 0 || this.waiting.length > 0 || this.parked.length > 0;
   }
 
   /** Schedules the idle stop once nothing is queued, preparing or uploading. */
@@ -182,6 +246,7 @@ class Manager implements UploadManager {
         result.rejected.push({ filename: v.filename, error: 'upload:fileTooLarge' });
       } else {
         const cid = newCid();
+        this.order(cid);
         result.accepted.push({ cid, filename: v.filename });
         this.pending.add(cid);
         this.enqueuePrepare(cid, file, ctx);
@@ -234,8 +299,15 @@ class Manager implements UploadManager {
   }
 
   private async runOne(next: QueuedUpload): Promise<void> {
+    if (isOffline()) {
+      // Stored with its fitted bytes; shown as waiting for the network until the connection returns.
+      this.park(next);
+      this.emit({ cid: next.cid, status: 'waitingForNetwork' });
+      return;
+    }
     const ctrl = new AbortController();
     this.inFlight.set(next.cid, { sliced: next.sliced, ctrl });
+    let parked = false;
     try {
       const { api } = await this.started;
       const signal = ctrl.signal;
@@ -249,13 +321,14 @@ class Manager implements UploadManager {
         return;
       }
       if (signal.aborted) return;
-      await api.upload(next.cid, { apiBase: this.opts.apiBase, token }, this.emitProxy);
+      parked = (await api.upload(next.cid, { apiBase: this.opts.apiBase, token }, this.emitProxy)) === 'offline';
       signal.removeEventListener('abort', onAbort);
+      if (parked) this.park(next);
     } catch {
       this.emit({ cid: next.cid, status: 'uploadFailed', error: 'upload:unknown' });
     } finally {
       this.inFlight.delete(next.cid);
-      this.pending.delete(next.cid);
+      if (!parked) this.pending.delete(next.cid);
       this.pump();
       this.idleLater();
     }
@@ -266,6 +339,8 @@ class Manager implements UploadManager {
     this.pending.delete(cid);
     const queuedAt = this.waiting.findIndex((q) => q.cid === cid);
     if (queuedAt >= 0) this.waiting.splice(queuedAt, 1);
+    const parkedAt = this.parked.findIndex((q) => q.cid === cid);
+    if (parkedAt >= 0) this.parked.splice(parkedAt, 1);
     const running = this.inFlight.get(cid);
     if (running) running.ctrl.abort();
     else void this.started.then(({ api }) => api.discard(cid)).then(() => this.idleLater());
@@ -278,6 +353,7 @@ class Manager implements UploadManager {
     for (const item of await api.resumable()) {
       if (this.pending.has(item.cid)) continue;
       this.pending.add(item.cid);
+      this.order(item.cid);
       const progress = item.acked.length / item.totalSlices;
       this.emit({ cid: item.cid, status: 'uploading', progress, filename: item.filename, filesize: item.filesize, w: item.w, h: item.h, thumbnail: item.thumbnail });
       this.waiting.push({ cid: item.cid, sliced: item.totalSlices > 1 });
@@ -311,3 +387,23 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult & { 
   const { api, runtime } = await imageWorker();
   return { ...(await api.editImage(file, op)), runtime };
 }
+
+export type OnDeviceFeature = 'enlarge' | 'matting' | 'compress';
+export interface OnDeviceProgress {
+  phase: string;
+  loaded: number;
+  total: number;
+}
+
+/**
+ * "Process on this device": runs in the shared image worker (onnxruntime-web and the model load on
+ * first use); `source` is a file or the cid of a work whose fitted bytes are stored on this device.
+ */
+export async function processOnDevice(feature: OnDeviceFeature, source: Blob | string, onProgress?: (p: OnDeviceProgress) => void) {
+  const { api, runtime } = await imageWorker();
+  const cb = onProgress ? (runtime === 'worker' ? Comlink.proxy(onProgress) : onProgress) : undefined;
+  return api.processOnDevice(feature, source, cb);
+}
+
+/** Bytes to download before the first on-device use of a feature (model + runtime), for the notice. */
+export const ON_DEVICE_DOWNLOAD_BYTES: Record<OnDeviceFeature, number> = { enlarge: 895_141 + 14_239_897, matting: 44_342_436 + 14_239_897, compress: 0 };

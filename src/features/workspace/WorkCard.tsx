@@ -10,6 +10,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadButtonClass, downloadWork, previewUrls } from './actions.js';
 import { operationLabel } from './operationLabel.js';
+import { canProcessOnDevice, OnDeviceAction } from './OnDevice.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
 
@@ -94,6 +95,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
         )}
       </div>
       <div className="work-actions">
+        {canProcessOnDevice(work) && <OnDeviceAction work={work} />}
         {finished && (
           <>
             <button className="icon-btn" aria-label={t('actions.preview')} title={t('actions.preview')} onClick={() => dialogs.open({ kind: 'preview', cid: work.cid })} data-testid="preview">

@@ -71,6 +71,8 @@ const harness = {
   cancel: (cid: string) => manager.cancel(cid),
   /** decode + fit + thumbnail in the worker (bench) */
   fit: async (file: File, lvl: Level, jb: string) => (await imageWorker(q.get('main') === '1')).api.fit(file, lvl, jb),
+  /** on-device enlarge 2x / background removal in the worker (bench/ondevice.ts) */
+  onDevice: async (feature: 'enlarge' | 'matting', file: Blob) => (await imageWorker()).api.processOnDevice(feature, file),
   ready: false,
 };
 (window as any).__harness = harness;

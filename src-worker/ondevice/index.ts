@@ -1,0 +1,103 @@
+/**
+ * "Process on this device": enlarge 2x (ESRGAN-slim, tiled like the server), background removal
+ * (IS-Net small, the server's pre/post-processing), compress (the browser's encoder). Results are files for the user only — nothing is uploaded, no credits are spent, the
+ * server is not asked (see README "Offline"). Runs in the image worker.
+ */
+import { decodeImage } from '../canvasOps.js';
+import { upscaleTiled, type Rgb } from './esrgan.js';
+import { foregroundMask } from './matting.js';
+import { encodePngRgba } from './png.js';
+import { session, tensor, type Progress } from './models.js';
+
+export { MODEL_BYTES, RUNTIME_BYTES } from './models.js';
+export type OnDeviceFeature = 'enlarge' | 'matting' | 'compress';
+
+export interface OnDeviceResult {
+  blob: Blob;
+  w: number;
+  h: number;
+  ms: number;
+  backend: string;
+}
+
+async function pixels(blob: Blob): Promise<Rgb> {
+  const bmp = await decodeImage(blob);
+  const c = new OffscreenCanvas(bmp.width, bmp.height);
+  const ctx = c.getContext('2d')!;
+  ctx.drawImage(bmp, 0, 0);
+  bmp.close();
+  const rgba = ctx.getImageData(0, 0, c.width, c.height).data;
+  const n = c.width * c.height;
+  const data = new Uint8Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    data[i * 3] = rgba[i * 4]!;
+    data[i * 3 + 1] = rgba[i * 4 + 1]!;
+    data[i * 3 + 2] = rgba[i * 4 + 2]!;
+  }
+  return { w: c.width, h: c.height, data };
+}
+
+async function encodeRgb(img: Rgb, type: 'image/png' | 'image/jpeg', quality?: number): Promise<Blob> {
+  const c = new OffscreenCanvas(img.w, img.h);
+  const id = new ImageData(img.w, img.h);
+  for (let i = 0, n = img.w * img.h; i < n; i++) {
+    id.data[i * 4] = img.data[i * 3]!;
+    id.data[i * 4 + 1] = img.data[i * 3 + 1]!;
+    id.data[i * 4 + 2] = img.data[i * 3 + 2]!;
+    id.data[i * 4 + 3] = 255;
+  }
+  c.getContext('2d')!.putImageData(id, 0, 0);
+  return c.convertToBlob({ type, quality });
+}
+
+const backend = () => (globalThis.crossOriginIsolated ? 'wasm-simd-threads' : 'wasm-simd');
+
+/** ESRGAN-slim x2, tiles of 192 with a 12 px margin and 6 px cross-fade: the server's defaults. */
+export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined): Promise<OnDeviceResult> {
+  const sess = await session('esrgan-slim-x2', onProgress);
+  const t0 = performance.now();
+  const img = await pixels(blob);
+  const out = await upscaleTiled(
+    img,
+    2,
+    async (input, tw, th) => {
+      const res = await sess.run({ input: await tensor(input, [1, 3, th, tw]) });
+      return res.output!.data as Float32Array;
+    },
+    (f) => onProgress({ phase: 'run', loaded: f, total: 1 }),
+  );
+  const ms = performance.now() - t0;
+  return { blob: await encodeRgb(out, 'image/png'), w: out.w, h: out.h, ms, backend: backend() };
+}
+
+/** IS-Net background removal → PNG with alpha at full size (the server's main output). */
+export async function removeBackground(blob: Blob, onProgress: Progress = () => undefined): Promise<OnDeviceResult> {
+  const img = await pixels(blob);
+  const t0 = performance.now();
+  const alpha = await foregroundMask(img, onProgress);
+  const ms = performance.now() - t0;
+  const id = new ImageData(img.w, img.h);
+  for (let i = 0, n = img.w * img.h; i < n; i++) {
+    id.data[i * 4] = img.data[i * 3]!;
+    id.data[i * 4 + 1] = img.data[i * 3 + 1]!;
+    id.data[i * 4 + 2] = img.data[i * 3 + 2]!;
+    const a = alpha[i]!;
+    id.data[i * 4 + 3] = a <= 0 ? 0 : a >= 255 ? 255 : Math.round(a);
+  }
+  // Unpremultiplied: an OffscreenCanvas would premultiply (and round) the colours of see-through pixels.
+  const png = await encodePngRgba(id);
+  return { blob: png, w: img.w, h: img.h, ms, backend: backend() };
+}
+
+/** The browser's own encoder; like the server, never hands back a larger file than the input. */
+export async function compress(blob: Blob, quality = 75): Promise<OnDeviceResult> {
+  const t0 = performance.now();
+  const bmp = await decodeImage(blob);
+  const c = new OffscreenCanvas(bmp.width, bmp.height);
+  c.getContext('2d')!.drawImage(bmp, 0, 0);
+  bmp.close();
+  const type = blob.type === 'image/png' ? 'image/png' : 'image/jpeg';
+  const out = await c.convertToBlob({ type, quality: quality / 100 });
+  const best = out.size < blob.size ? out : blob;
+  return { blob: best, w: c.width, h: c.height, ms: performance.now() - t0, backend: 'canvas' };
+}

@@ -1,0 +1,63 @@
+/**
+ * "Process on this device" for a work whose image is stored here (dropped offline, or an upload that
+ * failed): enlarge 2x, remove the background or compress in the image worker, the result downloaded as a file. Free and
+ * local: no credits, nothing sent (README "Offline"). The first use says what it will download.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Work } from '../../domain/work.js';
+import { ON_DEVICE_DOWNLOAD_BYTES, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
+
+const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies OnDeviceFeature[];
+const LOCAL = new Set(['waitingForNetwork', 'uploadFailed']);
+const USED_KEY = 'pixmill.onDeviceUsed';
+
+export const canProcessOnDevice = (w: Work) => !w.sample && LOCAL.has(w.status) && FEATURES.includes(w.workType);
+
+function resultName(filename: string, feature: OnDeviceFeature, type: string): string {
+  const base = filename.replace(/\.[^.]+$/, '');
+  const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
+  return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
+}
+
+export function OnDeviceAction({ work }: { work: Work }) {
+  const { t } = useTranslation('workspace');
+  const [state, setState] = useState<{ phase: 'idle' | 'download' | 'run' | 'done' | 'failed'; pct: number }>({ phase: 'idle', pct: 0 });
+  const feature = work.workType as OnDeviceFeature;
+  const firstUse = !localStorage.getItem(`${USED_KEY}.${feature}`);
+  const mb = (ON_DEVICE_DOWNLOAD_BYTES[feature] / 1e6).toFixed(1);
+
+  const run = async () => {
+    setState({ phase: 'run', pct: 0 });
+    try {
+      const res = await processOnDevice(feature, work.cid, (p) => setState({ phase: p.phase === 'download' ? 'download' : 'run', pct: Math.round((p.loaded / p.total) * 100) }));
+      localStorage.setItem(`${USED_KEY}.${feature}`, '1');
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(res.blob);
+      a.download = resultName(work.filename, feature, res.blob.type);
+      a.dataset.w = String(res.w);
+      a.dataset.h = String(res.h);
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+      setState({ phase: 'done', pct: 100 });
+    } catch (e) {
+      console.warn('on-device processing failed', e);
+      setState({ phase: 'failed', pct: 0 });
+    }
+  };
+
+  const busy = state.phase === 'download' || state.phase === 'run';
+  return (
+    <span className="on-device" data-testid="on-device" data-phase={state.phase}>
+      <button className="btn small" onClick={() => void run()} disabled={busy} data-testid="process-on-device" title={t('onDevice.hint')}>
+        {t('onDevice.run')}
+      </button>
+      {firstUse && state.phase === 'idle' && ON_DEVICE_DOWNLOAD_BYTES[feature] > 0 && <small>{t('onDevice.firstDownload', { mb })}</small>}
+      {busy && <small role="status">{t(state.phase === 'download' ? 'onDevice.downloading' : 'onDevice.running', { pct: state.pct })}</small>}
+      {state.phase === 'done' && <small role="status">{t('onDevice.done')}</small>}
+      {state.phase === 'failed' && <small role="status">{t('onDevice.failed')}</small>}
+    </span>
+  );
+}
