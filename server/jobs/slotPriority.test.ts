@@ -3,6 +3,9 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { spawnSlotProcess } from './slotProcess.js';
 
+// spawnSlotProcess answers a SlotHandle; the process behind it has a pid
+const pidOf = (slot: object) => (slot as { pid?: number }).pid!;
+
 describe('slot process priority', () => {
   it('runs at the nice value it was given, on every thread it starts', async () => {
     const slot = spawnSlotProcess({ nice: 7 });
@@ -11,7 +14,7 @@ describe('slot process priority', () => {
         slot.on('message', (m: { type?: string }) => m?.type === 'ready' && resolve());
         slot.on('exit', (code: number) => reject(new Error(`slot exited ${code}`)));
       });
-      const pid = slot.pid!;
+      const pid = pidOf(slot);
       expect(os.getPriority(pid)).toBe(7);
       // Linux keeps a nice value per thread: the worker thread and the engine pools must inherit it
       const fs = await import('node:fs');
@@ -29,7 +32,7 @@ describe('slot process priority', () => {
     const slot = spawnSlotProcess({ nice: 0 });
     try {
       await new Promise<void>((resolve) => slot.on('message', (m: { type?: string }) => m?.type === 'ready' && resolve()));
-      expect(os.getPriority(slot.pid!)).toBe(os.getPriority());
+      expect(os.getPriority(pidOf(slot))).toBe(os.getPriority());
     } finally {
       await slot.terminate();
     }
