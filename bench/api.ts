@@ -98,6 +98,20 @@ export async function benchApi(): Promise<BenchRow[]> {
     rows.push({ name: `progress poll p50 (${CONCURRENCY} concurrent)`, value: percentile(conc, 50), unit: 'ms', note: `${POLLS} requests` });
     rows.push({ name: `progress poll p99 (${CONCURRENCY} concurrent)`, value: percentile(conc, 99), unit: 'ms' });
     rows.push({ name: `progress polls per second (${CONCURRENCY} concurrent)`, value: POLLS / wall, unit: 'req/s' });
+    // baseline: the bare /api/health route of the same server (same plugins and hooks), same concurrency
+    let nh = 0;
+    const h0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (nh++ < POLLS) {
+          const r = await fetch(`${base}/api/health`);
+          await r.arrayBuffer();
+        }
+      }),
+    );
+    const bareRps = POLLS / ((performance.now() - h0) / 1000);
+    rows.push({ name: `bare /api/health per second (${CONCURRENCY} concurrent)`, value: bareRps, unit: 'req/s', note: 'baseline, same server and run' });
+    rows.push({ name: 'progress / bare route throughput (embedded, SQLite)', value: POLLS / wall / bareRps, unit: 'ratio', note: 'goal ≥ 0.5', key: true });
 
     // A Pro account: enough credits for the round trips, and a compress limit (50 MB) that admits a
     // 4 MB file in several slices.
