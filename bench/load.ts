@@ -1,10 +1,11 @@
 /**
  * `npm run bench` section "load": the scale-out deployment on loopback (2 API + 2 worker processes,
- * PostgreSQL + BullMQ) under the client-flow load of scripts/loadtest.ts, an autocannon pass on
- * progress polls, then the hostile-input run of scripts/hostile.ts twice (RSS after each pass shows
+ * PostgreSQL + BullMQ) under the client-flow load of scripts/loadtest.ts, autocannon on progress polls
+ * against a bare route of the same processes, 200 clients polling with idle then busy workers, then the hostile-input run of scripts/hostile.ts twice (RSS after each pass shows
  * whether memory stays bounded). Bounded to about 2 minutes; reports "skipped" without the services.
  */
 import { createRequire } from 'node:module';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { detectScaleout } from '../server/testing/modes.js';
 import { runHostile } from '../scripts/hostile.js';
@@ -25,9 +26,48 @@ export interface BenchRow {
   value: number;
   unit: string;
   note?: string;
+  key?: boolean;
 }
 
 const CLIENTS = 200;
+/** progress polling under processing load: each client polls every POLL_MS (jittered) for POLL_S */
+const POLL_MS = 500;
+const POLL_S = 10;
+/** enlarge x2 works of about 1 MP that keep both worker processes busy while the clients poll */
+const HEAVY_WORKS = 8;
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]! : NaN;
+}
+
+/** CLIENTS clients polling the given URLs (round robin) for POLL_S; latencies, errors and this process's event-loop delay. */
+async function pollPhase(urls: string[]) {
+  const lat: number[] = [];
+  let errors = 0;
+  const eld = monitorEventLoopDelay({ resolution: 10 });
+  eld.enable();
+  const end = Date.now() + POLL_S * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, Math.random() * POLL_MS));
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        try {
+          const r = await fetch(urls[i % urls.length]!);
+          const body = (await r.json()) as Envelope<unknown>;
+          if (r.status !== 200 || body.code !== 200) errors++;
+          else lat.push(performance.now() - t0);
+        } catch {
+          errors++;
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS * (0.5 + Math.random())));
+      }
+    }),
+  );
+  eld.disable();
+  return { n: lat.length, p50: percentile(lat, 50), p99: percentile(lat, 99), errors, eldP99: eld.percentile(99) / 1e6 };
+}
 const HOSTILE = 1000;
 
 const sum = (o: Record<string, number>, prefix: string) => Math.round(Object.entries(o).filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v, 0));
@@ -65,7 +105,32 @@ export async function benchLoad(): Promise<BenchRow[]> {
     const tr = (await (await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig }) })).json()) as Envelope<{ trans_id: string }>;
     const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
     const progressUrls = c.apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`);
+    // autocannon on progress, then on the bare /api/health route of the same processes (same plugins and hooks, no work): the ratio is what progress costs
     const sat = await pollSaturation(progressUrls, 6);
+    const bare = await pollSaturation(c.apiUrls.map((u) => `${u}/api/health`), 6);
+
+    // progress under processing load: the same 200 clients polling with idle workers (baseline) and with both workers running enlarge
+    const idle = await pollPhase(progressUrls);
+    const heavyImg = await sharp({ create: { width: 1152, height: 864, channels: 3, background: '#7a8090', noise: { type: 'gaussian', mean: 120, sigma: 40 } } }).jpeg({ quality: 90 }).toBuffer();
+    const enlarge = JSON.stringify({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } });
+    const heavyUrls: string[] = [];
+    for (let i = 0; i < HEAVY_WORKS; i++) {
+      const api = c.apiUrls[i % c.apiUrls.length]!;
+      const gt = (await (await fetch(api + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+      const hf = new FormData();
+      hf.set('user_token', gt.data.token);
+      hf.set('job', 'enlarge');
+      hf.set('file', new Blob([heavyImg]), `heavy-${i}.jpg`);
+      const hu = (await (await fetch(api + '/web_api/v1/upload', { method: 'POST', body: hf })).json()) as Envelope<{ data: { uid: string } }>;
+      const ht = (await (
+        await fetch(api + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: gt.data.token, uid: hu.data.data.uid, jconfig: enlarge }) })
+      ).json()) as Envelope<{ trans_id: string }>;
+      if (ht.code !== 200) throw new Error(`heavy work refused: ${JSON.stringify(ht)}`);
+      heavyUrls.push(`${api}/web_api/v1/progress?${new URLSearchParams({ user_token: gt.data.token, trans_id: ht.data.trans_id })}`);
+    }
+    const busy = await pollPhase([...progressUrls, ...heavyUrls]);
+    const heavyState = await Promise.all(heavyUrls.map(async (u) => ((await (await fetch(u)).json()) as Envelope<{ status: string }>).data.status));
+    const stillRunning = heavyState.filter((st) => st === 'progress').length;
 
     const hostile1 = await runHostile(c, { count: HOSTILE, concurrency: 16, limitMs: 40_000 });
     const hostile2 = await runHostile(c, { count: HOSTILE, concurrency: 16, limitMs: 40_000 });
@@ -73,12 +138,12 @@ export async function benchLoad(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [
       { name: 'load: simulated clients', value: load.clients, unit: 'clients', note: '2 API + 2 worker processes, PostgreSQL + BullMQ, loopback' },
       { name: 'load: requests', value: load.requests, unit: 'req', note: `${load.durationS} s` },
-      { name: 'load: errors', value: load.errors, unit: 'errors', note: load.errorSamples.slice(0, 2).join(' ; ') || 'goal 0' },
+      { name: 'load: errors', value: load.errors, unit: 'errors', note: load.errorSamples.slice(0, 2).join(' ; ') || 'goal 0', key: true },
       { name: 'load: works completed', value: load.worksCompleted, unit: 'works', note: `failed ${load.worksFailed}, unfinished ${load.worksUnfinished}, results verified ${load.resultsVerified}` },
-      { name: 'load: upload p50', value: l.upload?.p50 ?? NaN, unit: 'ms', note: `${CLIENTS} uploads at once` },
+      { name: 'load: upload p50', value: l.upload?.p50 ?? NaN, unit: 'ms', note: `${CLIENTS} uploads at once`, key: true },
       { name: 'load: upload p99', value: l.upload?.p99 ?? NaN, unit: 'ms' },
       { name: 'load: progress poll p50', value: l.progress?.p50 ?? NaN, unit: 'ms', note: `${l.progress?.n ?? 0} polls every 2 s` },
-      { name: 'load: progress poll p99', value: l.progress?.p99 ?? NaN, unit: 'ms' },
+      { name: 'load: progress poll p99', value: l.progress?.p99 ?? NaN, unit: 'ms', note: 'polls overlap the 200-upload burst', key: true },
       { name: 'load: transform p50', value: l.transform?.p50 ?? NaN, unit: 'ms' },
       { name: 'load: guest_token p50', value: l.guest_token?.p50 ?? NaN, unit: 'ms' },
       { name: 'load: RSS API processes before/after', value: sum(load.rssAfterMiB, 'api'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'api')} MiB` },
@@ -86,6 +151,15 @@ export async function benchLoad(): Promise<BenchRow[]> {
       { name: 'autocannon: progress polls', value: sat.rps, unit: 'req/s', note: `${sat.requests} requests, 2×25 connections, 6 s, errors ${sat.errors}` },
       { name: 'autocannon: progress poll p50', value: sat.p50, unit: 'ms' },
       { name: 'autocannon: progress poll p99', value: sat.p99, unit: 'ms' },
+      { name: 'autocannon: bare /api/health (baseline)', value: bare.rps, unit: 'req/s', note: `same processes, same run, p99 ${bare.p99} ms, errors ${bare.errors}` },
+      { name: 'autocannon: progress / bare route throughput', value: sat.rps / bare.rps, unit: 'ratio', note: 'goal ≥ 0.5', key: true },
+      { name: 'poll, idle workers: p50', value: idle.p50, unit: 'ms', note: `baseline: ${CLIENTS} clients polling every ~${POLL_MS} ms for ${POLL_S} s, ${idle.n} polls, errors ${idle.errors}` },
+      { name: 'poll, idle workers: p99', value: idle.p99, unit: 'ms', key: true },
+      { name: 'poll under processing load: p50', value: busy.p50, unit: 'ms', note: `${CLIENTS} clients, ${busy.n} polls while ${HEAVY_WORKS} enlarge x2 works (1 MP) ran on both workers; ${stillRunning} still running at the end` },
+      { name: 'poll under processing load: p99', value: busy.p99, unit: 'ms', note: 'goal ≤ 50', key: true },
+      { name: 'poll under processing load: errors', value: busy.errors, unit: 'errors', note: 'goal 0', key: true },
+      { name: 'poll under load / idle p99', value: busy.p99 / idle.p99, unit: 'ratio' },
+      { name: 'load generator event-loop delay p99', value: busy.eldP99, unit: 'ms', note: `this process, under load (idle phase ${idle.eldP99.toFixed(1)} ms): high means the figures above include client-side waiting` },
       { name: 'hostile: inputs answered', value: hostile1.answered + hostile2.answered, unit: 'inputs', note: `of ${hostile1.inputs + hostile2.inputs}, two passes` },
       { name: 'hostile: clear answers', value: hostile1.clear + hostile2.clear, unit: 'inputs', note: 'HTTP < 500 with {code, msg}' },
       { name: 'hostile: unclear answers', value: hostile1.unclear + hostile2.unclear, unit: 'inputs', note: [...hostile1.unclearSamples, ...hostile2.unclearSamples].slice(0, 2).join(' ; ') || 'goal 0' },

@@ -12,7 +12,6 @@ import sharp from 'sharp';
 import { startTestServer } from '../server/testing/server.js';
 
 /** The browser globals used inside page.evaluate (this file compiles without DOM types). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type BrowserGlobal = any;
 
 interface Row {

@@ -75,7 +75,9 @@ async function before(src: Source): Promise<EngineImage> {
   s = s.resize(src.side, src.side, { fit: 'inside' });
   if (src.prep === 'gray') s = s.grayscale().toColourspace('srgb');
   if (src.prep === 'soft') s = s.blur(1.4);
-  let { data, info } = await s.raw().toBuffer({ resolveWithObject: true });
+  const raw = await s.raw().toBuffer({ resolveWithObject: true });
+  const info = raw.info;
+  let data = raw.data;
   if (src.prep === 'noise') {
     const n = gaussianNoise(data.length, 20, 3);
     data = Buffer.from(Uint8Array.from(data, (v, i) => Math.max(0, Math.min(255, Math.round(v + n[i]!)))));

@@ -20,8 +20,12 @@ export interface Config {
   jobTimeoutMs: number;
   /** processing worker threads in embedded mode */
   processWorkers: number;
-  /** onnxruntime intra-op threads per worker, chosen so workers × threads ≤ cores */
+  /** onnxruntime intra-op threads per worker, chosen so workers × threads ≤ cores − engineReservedCores */
   engineThreads: number;
+  /** cores left to the API when sizing engine threads (ENGINE_RESERVED_CORES; default 1 from 4 cores up) */
+  engineReservedCores: number;
+  /** OS nice value of processing slot processes (SLOT_NICE, 0..19; default 10): engine work yields the CPU to HTTP */
+  slotNice: number;
   /** directory holding converted ONNX models */
   modelsDir: string;
   /** directory holding the built PWA (served at /) */
@@ -116,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
   const processWorkers = Math.max(1, int(env.PROCESS_WORKERS, 1));
   const port = int(env.PORT, 8080);
+  // On 2 cores a reserved core would halve engine speed; the lower slot priority already lets HTTP preempt.
+  const engineReservedCores = Math.max(0, Math.min(cores - 1, int(env.ENGINE_RESERVED_CORES, cores >= 4 ? 1 : 0)));
   const cfg: Config = {
     port,
     host: env.HOST || '0.0.0.0',
@@ -125,7 +131,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     queuePrefix: env.QUEUE_PREFIX || 'pixmill',
     jobTimeoutMs: int(env.JOB_TIMEOUT_MS, PROCESS_TIMEOUT_MS),
     processWorkers,
-    engineThreads: Math.max(1, int(env.ENGINE_THREADS, Math.floor(cores / processWorkers))),
+    engineThreads: Math.max(1, int(env.ENGINE_THREADS, Math.floor((cores - engineReservedCores) / processWorkers))),
+    engineReservedCores,
+    slotNice: Math.max(0, Math.min(19, int(env.SLOT_NICE, 10))),
     modelsDir: path.resolve(env.MODELS_DIR || path.join(root, 'models')),
     clientDir: path.resolve(env.CLIENT_DIR || path.join(root, 'dist')),
     runJobs: env.RUN_JOBS !== '0',

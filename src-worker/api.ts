@@ -1,7 +1,7 @@
 /** The worker's API: plain functions, so the bridge can also run them on the main thread. */
 import { limitsFor, type Level } from '../src/domain/plans.js';
 import { resumableUploads, deleteUploadItem, getUploadItem } from '../src/db/index.js';
-import { canvasOps, decodeImage, makeThumbnail } from './canvasOps.js';
+import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { editImage } from './editImage.js';
 import { fitToPlan } from './fitPlan.js';
 import { checkBatch } from './limits.js';
@@ -32,9 +32,7 @@ export const api = {
   /** Decode + fit + thumbnail without storing or uploading: the benchmark and the e2e proof of §5. */
   async fit(file: File, level: Level, job: string) {
     const t0 = performance.now();
-    const bitmap = await decodeImage(file);
-    const srcW = bitmap.width;
-    const srcH = bitmap.height;
+    const { img: bitmap, w: srcW, h: srcH } = await decodeForFit(file, limitsFor(level), job);
     const mime = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
     const fit = await fitToPlan({ blob: file, mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps);
     if (!fit.ok) return { ok: false as const, error: fit.error, steps: fit.steps, ms: performance.now() - t0 };

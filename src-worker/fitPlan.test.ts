@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { limitsFor } from '../src/domain/plans.js';
-import { fitToPlan, megapixelTarget, nextSizeStep, renameForMime, shrinkForBytes, type ImageMime, type ImageOps } from './fitPlan.js';
+import { fitToPlan, JPEG_HEAD_BYTES, jpegDecodeSize, jpegFrameSize, megapixelTarget, nextSizeStep, renameForMime, shrinkForBytes, type ImageMime, type ImageOps } from './fitPlan.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../tests/fixtures');
 const MB = 1024 * 1024;
@@ -168,5 +168,37 @@ describe('renameForMime', () => {
     expect(renameForMime('cat.png', 'image/jpeg')).toBe('cat.jpg');
     expect(renameForMime('cat.PNG', 'image/png')).toBe('cat.png');
     expect(renameForMime('a.jpeg', 'image/jpeg')).toBe('a.jpeg');
+  });
+});
+
+describe('scaled JPEG decode for the plan fit', () => {
+  it('reads the stored size from the frame header, behind EXIF and ICC segments', async () => {
+    expect(jpegFrameSize(new Uint8Array(fixture('elephants-5640x3172.jpg').subarray(0, JPEG_HEAD_BYTES)))).toEqual({ w: 5640, h: 3172 });
+    // orientation 6 changes what the user sees, not the stored frame
+    const rotated = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#345' } })
+      .withIccProfile('srgb')
+      .withMetadata({ orientation: 6 })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    expect(jpegFrameSize(new Uint8Array(rotated))).toEqual({ w: 300, h: 200 });
+    expect(jpegFrameSize(new Uint8Array(fixture('LadyBird.jpg')))).not.toBeNull();
+  });
+
+  it('answers null for a PNG, a truncated head and garbage', () => {
+    expect(jpegFrameSize(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeNull();
+    expect(jpegFrameSize(new Uint8Array(fixture('elephants-5640x3172.jpg').subarray(0, 20)))).toBeNull();
+    expect(jpegFrameSize(new Uint8Array([0xff, 0xd8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]))).toBeNull();
+  });
+
+  it.each([
+    // [source, target, decode size]
+    [{ w: 5640, h: 3172 }, { w: 2231, h: 1254 }, { w: 2820, h: 1586 }],
+    [{ w: 5640, h: 3172 }, { w: 705, h: 396 }, { w: 705, h: 397 }],
+    [{ w: 4000, h: 3000 }, { w: 1932, h: 1449 }, { w: 2000, h: 1500 }],
+    [{ w: 4000, h: 3000 }, { w: 3800, h: 2850 }, null],
+  ])('decodes %o for a %o target at %o', (src, target, want) => {
+    const got = jpegDecodeSize(src, target);
+    expect(got).toEqual(want);
+    if (got) expect(got.w >= target.w && got.h >= target.h).toBe(true);
   });
 });

@@ -42,7 +42,10 @@ export function megapixelTarget(w: number, h: number, maxMegapixels: number, max
   let tw = Math.max(1, Math.min(maxSidePx, Math.floor(w * s)));
   let th = Math.max(1, Math.min(maxSidePx, Math.floor(h * s)));
   // floor() already keeps us under; this guards float edge cases.
-  while (tw * th > maxPixels) (tw >= th ? tw-- : th--);
+  while (tw * th > maxPixels) {
+    if (tw >= th) tw--;
+    else th--;
+  }
   return { w: tw, h: th };
 }
 
@@ -50,6 +53,44 @@ export function megapixelTarget(w: number, h: number, maxMegapixels: number, max
 export function shrinkForBytes(w: number, h: number, bytes: number, limit: number): Dims {
   const s = Math.max(MIN_SHRINK, Math.min(1, Math.sqrt(limit / bytes) * SHRINK_MARGIN));
   return { w: Math.max(1, Math.floor(w * s)), h: Math.max(1, Math.floor(h * s)) };
+}
+
+/** Bytes read to find a JPEG's frame header: APP segments (EXIF, ICC) come first and may be large. */
+export const JPEG_HEAD_BYTES = 256 * 1024;
+
+/** Stored (not EXIF-oriented) pixel size from a JPEG's SOF segment, or null when not found in `head`. */
+export function jpegFrameSize(head: Uint8Array): Dims | null {
+  if (head[0] !== 0xff || head[1] !== 0xd8) return null;
+  let i = 2;
+  while (i + 9 < head.length) {
+    if (head[i] !== 0xff) return null;
+    const marker = head[i + 1]!;
+    if (marker === 0xff) {
+      i++; // fill byte
+      continue;
+    }
+    const len = (head[i + 2]! << 8) | head[i + 3]!;
+    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC)
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      const h = (head[i + 5]! << 8) | head[i + 6]!;
+      const w = (head[i + 7]! << 8) | head[i + 8]!;
+      return w > 0 && h > 0 ? { w, h } : null;
+    }
+    if (marker === 0xda || len < 2) return null;
+    i += 2 + len;
+  }
+  return null;
+}
+
+/**
+ * The size to ask a JPEG decoder for (libjpeg scales by k/8 in the IDCT): the smallest k/8 whose
+ * output still covers `target`, so a 16 MB photo decodes at half size and only a small high-quality
+ * resize remains. Null when no scale below 1 covers it.
+ */
+export function jpegDecodeSize(src: Dims, target: Dims): Dims | null {
+  const k = Math.max(1, Math.ceil(8 * Math.max(target.w / src.w, target.h / src.h)));
+  if (k >= 8) return null;
+  return { w: Math.ceil((src.w * k) / 8), h: Math.ceil((src.h * k) / 8) };
 }
 
 /** The size-limit steps, tried in order while the file is still above the limit. */

@@ -13,7 +13,7 @@ import {
   updateUploadItem,
   type UploadItemRecord,
 } from '../src/db/index.js';
-import { canvasOps, decodeImage, makeThumbnail } from './canvasOps.js';
+import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { fitToPlan, renameForMime } from './fitPlan.js';
 import { UploadError, needsSlicing, sliceCount, uploadSliced, uploadWhole } from './uploader.js';
 import { validateFile } from './validate.js';
@@ -70,13 +70,14 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
     return { ok: false };
   }
   let bitmap: ImageBitmap;
+  let srcW: number, srcH: number;
   try {
-    bitmap = await decodeImage(file);
+    ({ img: bitmap, w: srcW, h: srcH } = await decodeForFit(file, limitsFor(level), job));
   } catch {
     emit({ cid, status: 'uploadFailed', filename: valid.filename, error: 'upload:invalidFileType' });
     return { ok: false };
   }
-  const fit = await fitToPlan({ blob: file, mime: valid.mime, img: bitmap, w: bitmap.width, h: bitmap.height }, limitsFor(level), job, canvasOps, (status) =>
+  const fit = await fitToPlan({ blob: file, mime: valid.mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps, (status) =>
     emit({ cid, status, filename: valid.filename, filesize: file.size }),
   );
   if (!fit.ok) {

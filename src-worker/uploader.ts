@@ -43,6 +43,7 @@ export interface SliceState {
 }
 
 // The server's answers are checked field by field below, so their data is read loosely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON, validated where it is read
 type Envelope = BaseEnvelope<any>;
 
 type Progress = (loaded: number, total: number) => void;
@@ -120,6 +121,7 @@ export function dataUrlToBlob(dataUrl: string): Blob {
   return new Blob([bytes], { type: mime });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped JSON, validated field by field
 function uploadedFrom(d: any): UploadedFile {
   const r = d?.data && typeof d.data === 'object' && 'uid' in d.data ? d.data : d;
   if (!r || typeof r.uid !== 'string') throw new UploadError('upload:uploadFailed', 'no uid in answer');
@@ -175,7 +177,10 @@ export async function uploadSliced(blob: Blob, filename: string, target: UploadT
     // The server is the truth about which slices arrived.
     const known = await sliceStatus(uid, target, opts.signal);
     if (known && known.total === total) acked = known.received.filter((n) => n >= 1 && n <= total);
-    else (uid = undefined), (acked = []);
+    else {
+      uid = undefined;
+      acked = [];
+    }
   } else acked = [];
   const report = (partial = 0) => opts.onProgress?.(Math.min(99, ((acked.length + partial) / total) * 100));
   report();

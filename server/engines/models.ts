@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
@@ -156,18 +157,54 @@ export function convertAll(modelsDir: string, log: (s: string) => void = () => {
 
 const sessions = new Map<string, Promise<ort.InferenceSession>>();
 
+/**
+ * Wall time and input pixels (last two dims of the first input) of every session.run in this
+ * process, so the bench can compare a whole engine call with its raw inference.
+ */
+export const inferenceClock = { ms: 0, runs: 0, pixels: 0 };
+
+function clocked(s: ort.InferenceSession): ort.InferenceSession {
+  const run = s.run.bind(s) as (...a: unknown[]) => Promise<ort.InferenceSession.ReturnType>;
+  (s as { run: unknown }).run = async (...args: unknown[]) => {
+    const first = Object.values((args[0] ?? {}) as Record<string, ort.Tensor>)[0];
+    const d = first?.dims ?? [];
+    const t0 = performance.now();
+    try {
+      return await run(...args);
+    } finally {
+      inferenceClock.ms += performance.now() - t0;
+      inferenceClock.runs++;
+      if (d.length >= 2) inferenceClock.pixels += d[d.length - 1]! * d[d.length - 2]!;
+    }
+  };
+  return s;
+}
+
+/**
+ * Session options: all graph optimisations, the CPU memory arena and memory patterns (tiles of
+ * one size reuse their buffers), intra-op threads = the slot's share of cores. Spinning is off
+ * when this process's slot threads would oversubscribe the cores (ENGINE_SPIN=1 forces it on):
+ * a spinning idle ORT thread burns the CPU that the API processes and other slots need.
+ */
+export function sessionOptions(threads: number, cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length)): ort.InferenceSession.SessionOptions {
+  const spin = process.env.ENGINE_SPIN === '1' || (process.env.ENGINE_SPIN !== '0' && threads < cores);
+  return {
+    intraOpNumThreads: Math.max(1, threads),
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+    enableCpuMemArena: true,
+    enableMemPattern: true,
+    extra: { session: { intra_op: { allow_spinning: spin ? '1' : '0' } } },
+  };
+}
+
 /** One session per (model file, threads), created on first use and kept for the worker's lifetime; a failed one is retried. */
 function memoised(file: string, threads: number, locate: () => string): Promise<ort.InferenceSession> {
   const key = `${path.resolve(file)}#${threads}`;
   let s = sessions.get(key);
   if (!s) {
-    s = (async () =>
-      ort.InferenceSession.create(locate(), {
-        intraOpNumThreads: Math.max(1, threads),
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-        executionMode: 'sequential',
-      }))();
+    s = (async () => clocked(await ort.InferenceSession.create(locate(), sessionOptions(threads))))();
     s.catch(() => sessions.delete(key));
     sessions.set(key, s);
   }

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobFailure, WorkerPool } from './pool.js';
+import { type JobFailure, WorkerPool } from './pool.js';
 import type { RunTask } from './protocol.js';
 
 /** Tiny CommonJS workers that speak the pool's protocol, each misbehaving in one way. */
@@ -34,7 +34,7 @@ const WORKERS = {
 const quiet = { error() {}, warn() {} };
 const task = (id: string): RunTask => ({ id, inputPath: '/nonexistent', width: 1, height: 1, format: 'png', steps: [], level: 'guest', threads: 1, modelsDir: '/tmp' });
 
-let pools: WorkerPool[] = [];
+const pools: WorkerPool[] = [];
 function pool(kinds: (keyof typeof WORKERS)[], timeoutMs = 10_000, size = 1) {
   let n = 0;
   let spawned = 0;

@@ -18,6 +18,7 @@ import type { BlobStore } from '../repositories/blobStore.js';
 import type { Database, Job } from '../repositories/schema.js';
 import { JobFailure, WorkerPool, type PoolLogger, type SlotHandle } from './pool.js';
 import type { TaskOutput } from './protocol.js';
+import type { SlotOptions } from './slotProcess.js';
 import type { JobQueue } from './queue.js';
 import { claim, failOrphan, failedWithoutRefund, findJob, findUpload, heartbeat, markFailed, markFinished, orphanedJobs, requeue, writeProgress } from './repository.js';
 import { extOf } from './results.js';
@@ -39,7 +40,7 @@ export interface RunnerDeps {
   /** with `within`, inside the caller's transaction */
   refund(transId: string, within?: Db): Promise<boolean>;
   /** how a processing slot is started (default: a worker thread; JobService uses a slot process) */
-  spawnWorker?: () => SlotHandle;
+  spawnWorker?: (opts: SlotOptions) => SlotHandle;
 }
 
 export class JobRunner {
@@ -62,7 +63,9 @@ export class JobRunner {
     this.started = true;
     this.runnerId = randomUUID();
     await this.recover(this.d.config.databaseUrl ? Date.now() - LEASE_STALE_MS : Infinity);
-    this.pool = new WorkerPool(this.d.config.processWorkers, this.d.config.jobTimeoutMs, this.d.log, this.d.spawnWorker);
+    const spawn = this.d.spawnWorker;
+    const slot: SlotOptions = { nice: this.d.config.slotNice };
+    this.pool = new WorkerPool(this.d.config.processWorkers, this.d.config.jobTimeoutMs, this.d.log, spawn && (() => spawn(slot)));
     this.pool.start();
     const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
       const t = setInterval(() => this.track(fn()).catch((err) => this.d.log.error({ err }, what)), ms);

@@ -10,11 +10,16 @@ import { fileURLToPath } from 'node:url';
 import type { SlotHandle } from './pool.js';
 import type { ToWorker } from './protocol.js';
 
+/** How a slot process runs: `nice` is its OS priority (0..19), so engine work yields the cores to HTTP. */
+export interface SlotOptions {
+  nice?: number;
+}
+
 class SlotProcess extends EventEmitter implements SlotHandle {
   private readonly child: ChildProcess;
   private exited: Promise<number>;
 
-  constructor() {
+  constructor(opts: SlotOptions) {
     super();
     const entry = fileURLToPath(new URL(`./slotProcessChild${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
     this.child = fork(entry, [], {
@@ -22,6 +27,8 @@ class SlotProcess extends EventEmitter implements SlotHandle {
       // structured clone over IPC, so result bytes arrive as Uint8Array
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // the child applies it to itself before it starts any thread (threads inherit a thread's nice value)
+      env: { ...process.env, PIXMILL_SLOT_NICE: String(opts.nice ?? 0) },
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve(code ?? (signal ? 137 : 1))));
     this.child.on('message', (m) => this.emit('message', m));
@@ -55,6 +62,6 @@ class SlotProcess extends EventEmitter implements SlotHandle {
 }
 
 /** A WorkerPool spawn function: one child process per processing slot. */
-export function spawnSlotProcess(): SlotHandle {
-  return new SlotProcess();
+export function spawnSlotProcess(opts: SlotOptions = {}): SlotHandle {
+  return new SlotProcess(opts);
 }

@@ -4,6 +4,8 @@
  * relays its messages over IPC. Killing this process ends the work for sure, native engine code
  * included, and a CPU-bound engine never shares an event loop with the parent (HTTP, BullMQ locks).
  */
+// First import: lowers this process's priority before anything starts a thread (threads inherit it).
+import './slotPriority.js';
 // pool.ts loads sharp in this main thread first, so the worker thread never unloads libvips on exit.
 import { spawnProcessingThread } from './pool.js';
 

@@ -12,7 +12,7 @@ import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { createJobQueue } from '../jobs/queues.js';
-import { countActive, findAccount, findOwnedJob, findUpload, historyPage, insertQueued, queuePosition, setThumbsup } from '../jobs/repository.js';
+import { countActive, findAccount, findOwnedJob, findOwnedProgress, findUpload, historyPage, insertQueued, queuePosition, setThumbsup } from '../jobs/repository.js';
 import { JobRunner } from '../jobs/runner.js';
 import { spawnSlotProcess } from '../jobs/slotProcess.js';
 import { serverLogger } from '../jobs/log.js';
@@ -158,8 +158,11 @@ export class JobService {
     return job as FinishedWork;
   }
 
+  /** GET progress, polled every few seconds by every open tab: one primary-key read beyond the token (a queued work adds its place). */
   async progress(p: Principal, transId: unknown): Promise<ProgressView> {
-    const job = await this.owned(p, transId);
+    if (typeof transId !== 'string' || !transId) throw paramError('trans_id is required');
+    const job = await findOwnedProgress(this.deps.db, p.accountId, transId);
+    if (!job) throw notFound('work not found');
     const steps = (JSON.parse(job.steps_json) as Step[]).length;
     const view: ProgressView = {
       trans_id: job.trans_id,

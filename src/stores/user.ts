@@ -50,7 +50,7 @@ export const useUser = create<UserState>((set, get) => ({
 
   async bootstrap() {
     const token = await ensureGuestToken();
-    let logged = false;
+    let logged: boolean;
     let email: string | undefined;
     try {
       const me = await endpoints.accountMe();

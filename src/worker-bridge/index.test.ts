@@ -14,14 +14,12 @@ const jpeg = fs.readFileSync(path.join(fixtures, 'rocket.jpg'));
 const file = (name: string, bytes: Uint8Array | string = jpeg, type = 'image/jpeg') => new File([bytes as BlobPart], name, { type });
 
 let srv: TestServer;
-let token: string;
 let proToken: string;
 let manager: UploadManager;
 const events: UploadEvent[] = [];
 
 beforeAll(async () => {
   srv = await startTestServer();
-  token = (await srv.ctx.services.tokens.createGuest()).token;
   const pro = await srv.ctx.services.accounts.register({ email: 'pro-bridge@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
   await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
   proToken = await srv.ctx.services.tokens.userTokenFor(pro.id);

@@ -6,7 +6,6 @@
 import * as Comlink from 'comlink';
 import { CHUNK_UPLOADS_IN_FLIGHT, WHOLE_FILE_UPLOADS_IN_FLIGHT } from '../domain/constants.js';
 import { limitsFor, type Level } from '../domain/plans.js';
-import type { WorkStatus } from '../domain/work.js';
 import type { ImageWorkerApi } from '../../src-worker/index.js';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { COMPRESS_JOB } from '../../src-worker/limits.js';

@@ -53,7 +53,7 @@ function apply(e: UploadEvent): void {
     status: e.status,
     updatedAt: now,
   };
-  for (const k of ['uid', 'filename', 'filesize', 'w', 'h', 'thumbnail'] as const) if (e[k] !== undefined) (next as any)[k] = e[k];
+  for (const k of ['uid', 'filename', 'filesize', 'w', 'h', 'thumbnail'] as const) if (e[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = e[k];
   works.set(e.cid, next);
   void putWorks([next]);
   render();
@@ -75,7 +75,7 @@ const harness = {
   onDevice: async (feature: 'enlarge' | 'matting', file: Blob) => (await imageWorker()).api.processOnDevice(feature, file),
   ready: false,
 };
-(window as any).__harness = harness;
+(window as unknown as { __harness: typeof harness }).__harness = harness;
 
 function App() {
   const [, setTick] = useState(0);

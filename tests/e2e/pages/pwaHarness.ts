@@ -75,7 +75,7 @@ export function storedUploads(page: Page): Promise<StoredUpload[]> {
         open.onsuccess = () => {
           const req = open.result.transaction('uploads').objectStore('uploads').getAll();
           req.onsuccess = () => {
-            resolve(req.result.map(({ bytes, ...rest }: any) => rest));
+            resolve(req.result.map(({ bytes: _bytes, ...rest }: any) => rest));
             open.result.close();
           };
           req.onerror = () => reject(req.error);
