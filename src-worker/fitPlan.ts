@@ -5,7 +5,7 @@
  * (OffscreenCanvas + pica in the worker, sharp in node tests).
  */
 import { sanitizeFilename } from '../src/domain/filename.js';
-import { megapixelsToPixels, type PlanLimits } from '../src/domain/plans.js';
+import { fitToLimits, megapixelsToPixels, type PlanLimits } from '../src/domain/plans.js';
 import { COMPRESS_JOB } from './limits.js';
 
 export type ImageMime = 'image/jpeg' | 'image/png';
@@ -24,7 +24,7 @@ export interface ImageOps<Img> {
   encode(img: Img, mime: ImageMime, quality: number): Promise<Blob>;
 }
 
-export type FitLimits = Pick<PlanLimits, 'maxMegapixels' | 'maxFileBytes' | 'compressMaxBytes'>;
+export type FitLimits = Pick<PlanLimits, 'maxMegapixels' | 'maxFileBytes' | 'compressMaxBytes'> & Partial<Pick<PlanLimits, 'maxSidePx'>>;
 
 export interface Dims {
   w: number;
@@ -94,7 +94,9 @@ export async function fitToPlan<Img>(
   }
   let { img, w, h, blob, mime } = input;
   let encoded = false;
-  const target = megapixelTarget(w, h, limits.maxMegapixels);
+  // The plan's megapixels and longest side (2000/3000 px), the rule the server enforces too.
+  const fit = fitToLimits(w, h, { maxMegapixels: limits.maxMegapixels, maxSidePx: limits.maxSidePx ?? Infinity });
+  const target = fit.resized ? { w: fit.w, h: fit.h } : null;
   if (target) {
     onStatus('resizing');
     img = await ops.resize(img, target.w, target.h);

@@ -44,8 +44,21 @@ export function DialogHost() {
         </div>
       )}
       {toast && (
-        <div className={`toast toast-${toast.tone}`} role="status" data-testid="toast">
-          {toast.text}
+        <div className={`toast toast-${toast.tone}${toast.actions?.length ? ' toast-actions' : ''}`} role="status" data-testid={toast.testId ?? 'toast'}>
+          <span>{toast.text}</span>
+          {toast.actions?.map((a) => (
+            <button
+              key={a.label}
+              className="toast-btn"
+              onClick={() => {
+                useDialogs.getState().hideToast();
+                a.onClick();
+              }}
+              data-testid={a.testId}
+            >
+              {a.label}
+            </button>
+          ))}
         </div>
       )}
     </>

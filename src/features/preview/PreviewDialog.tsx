@@ -10,6 +10,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadButtonClass, downloadWork, previewUrls } from '../workspace/actions.js';
 import { operationLabel } from '../workspace/operationLabel.js';
+import { resizedFrom } from '../workspace/sizeNote.js';
 import { clampOffset, Navigator } from './Navigator.js';
 
 // Hold-to-compare is for touch screens only: loaded when first shown.
@@ -64,9 +65,17 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
       <div className="preview-head">
         <dl className="preview-info">
           <div>
-            <dt>{t('originalSize')}</dt>
+            <dt>{t(resizedFrom(work) ? 'resizedSize' : 'originalSize')}</dt>
             <dd>
-              {work.w}×{work.h}
+              <span data-testid="preview-source-size">
+                {work.w}×{work.h}
+              </span>
+              {resizedFrom(work) && (
+                <span className="resized-note" data-testid="preview-resized-note">
+                  {' '}
+                  {t('resizedFrom', { w: work.sourceW, h: work.sourceH })}
+                </span>
+              )}
             </dd>
           </div>
           <div>

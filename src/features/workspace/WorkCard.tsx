@@ -10,6 +10,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadButtonClass, downloadWork, previewUrls } from './actions.js';
 import { operationLabel } from './operationLabel.js';
+import { SizeLine } from './sizeNote.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
 
@@ -75,7 +76,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
         </span>
         {work.w > 0 && (
           <span className="work-size">
-            {t('originalSize')}: {work.w}×{work.h}
+            <SizeLine work={work} testId="source-size" />
           </span>
         )}
         {work.w > 0 && work.operation && (
