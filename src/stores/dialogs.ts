@@ -10,7 +10,8 @@ export type Dialog =
   | { kind: 'saveWorkflow' }
   | { kind: 'upgrade'; source: string; medium: string; message: string }
   | { kind: 'preview'; cid: string }
-  | { kind: 'compare' };
+  | { kind: 'compare' }
+  | { kind: 'chooseFeature'; cid: string };
 
 /** A button inside a toast (Preview / Download after a job, See plans after a resize). */
 export interface ToastAction {

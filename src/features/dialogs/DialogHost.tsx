@@ -15,6 +15,8 @@ import { usePanel } from '../../stores/panel.js';
 import { useUser } from '../../stores/user.js';
 import { PreviewDialog } from '../preview/PreviewDialog.js';
 import { CompareDialog } from '../preview/CompareDialog.js';
+import { useWorks } from '../../stores/works.js';
+import { FIRST_USE_CHOICES, startFirstUse } from '../workspace/firstUse.js';
 
 export function DialogHost() {
   const { stack, close, downloading, setDownloading, toast } = useDialogs();
@@ -155,7 +157,47 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
       return <PreviewDialog cid={dialog.cid} onClose={onClose} />;
     case 'compare':
       return <CompareDialog onClose={onClose} />;
+    case 'chooseFeature':
+      return <ChooseFeature cid={dialog.cid} onClose={onClose} />;
   }
+}
+
+/** First use without a feature on the page: ask what to do instead of spending a credit on a default. */
+function ChooseFeature({ cid, onClose }: { cid: string; onClose(): void }) {
+  const { t } = useTranslation('workspace');
+  const work = useWorks((s) => s.works.find((w) => w.cid === cid));
+  return (
+    <Modal title={t('choose.title')} onClose={onClose} size="md" testId="choose-feature-dialog">
+      <div className="choose-head">
+        {work?.thumbnail && <img src={work.thumbnail} alt="" width={64} height={64} />}
+        <p className="muted">{t('choose.text', { name: work?.filename ?? '' })}</p>
+      </div>
+      <ul className="choose-grid">
+        {FIRST_USE_CHOICES.map((m) => (
+          <li key={m}>
+            <button
+              className="choose-item"
+              data-testid={`choose-${m}`}
+              onClick={() => {
+                onClose();
+                usePanel.getState().setTab('feature');
+                usePanel.getState().setFeatureModule(m);
+                startFirstUse();
+              }}
+            >
+              <strong>{t(`modules.${m}` as 'modules.enlarge')}</strong>
+              <span className="muted small">{t(`moduleHelp.${m}` as 'moduleHelp.enlarge')}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="modal-actions">
+        <button className="btn btn-secondary" onClick={onClose} data-testid="choose-later">
+          {t('choose.later')}
+        </button>
+      </div>
+    </Modal>
+  );
 }
 
 /** Spec §8: shows for 3 seconds, then goes to pricing. */

@@ -14,7 +14,7 @@ import { SizeLine } from './sizeNote.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
 
-export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): void }) {
+export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete(w: Work): void; highlighted?: boolean }) {
   const { t } = useTranslation('workspace');
   const lng = useLang();
   const navigate = useNavigate();
@@ -58,7 +58,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
   };
 
   return (
-    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''}`} data-testid="work-card" data-status={work.status} data-cid={work.cid} data-uid={work.uid}>
+    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''} ${highlighted ? 'is-new' : ''}`} data-testid="work-card" data-status={work.status} data-new={highlighted ? 'true' : undefined} data-cid={work.cid} data-uid={work.uid}>
       <input
         type="checkbox"
         className="work-check"

@@ -7,6 +7,7 @@ import { onFinished, startProcessing } from '../../stores/processing.js';
 import { onUploadReady } from '../../stores/uploads.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
+import { showReady } from './readyMoment.js';
 
 let installed = false;
 let firstCid: string | null = null;
@@ -23,15 +24,28 @@ export function installGuestFirstUse(): void {
       const w = works.works.find((x) => x.cid === cid);
       if (!w || w.status !== 'ready') return;
       if (!w.selected) works.toggleSelect(cid, useUser.getState().level);
-      if (startProcessing(currentJobConfig(usePanel.getState())) === 'started') {
-        setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
-      }
+      // A credit is spent only on a feature someone chose: the page's own, or the user's. Otherwise ask.
+      if (usePanel.getState().chosen) startFirstUse();
+      else dialogs.open({ kind: 'chooseFeature', cid });
     }, GUEST_AUTO_SELECT_MS);
   });
   onFinished((w) => {
-    if (w.cid !== firstCid) return;
+    if (w.cid !== firstCid) {
+      showReady(w);
+      return;
+    }
     firstCid = null;
     useWorks.getState().setTab('processed');
     setTimeout(() => dialogs.open({ kind: 'preview', cid: w.cid }), FIRST_VISIT_PREVIEW_DELAY_MS);
   });
 }
+
+/** Starts the selected first image with the panel's job; Processing shows after 1 s (spec §4). */
+export function startFirstUse(): void {
+  if (startProcessing(currentJobConfig(usePanel.getState())) === 'started') {
+    setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
+  }
+}
+
+/** The features offered when the first image came without one (the /upload/ and /batch-process/ pages). */
+export const FIRST_USE_CHOICES = ['enlarge', 'denoise', 'sharpen', 'matting', 'colorize', 'portrait', 'cartoonize', 'perfect'] as const;
