@@ -1,17 +1,21 @@
 /** A feature page: hero and how-to; the workspace opens as a popup dialog with the feature preselected. */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeaturePage as FeaturePageDef } from '../app/sitemap.js';
 import { Modal } from '../components/Modal.js';
 import { BatchProcess } from '../features/workspace/BatchProcess.js';
 import { handleFiles } from '../features/workspace/UploadArea.js';
 import { usePanel } from '../stores/panel.js';
+import { useUser } from '../stores/user.js';
+import { limitsFor } from '../domain/plans.js';
 import { L } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
 
 export function FeaturePage({ page }: { page: FeaturePageDef }) {
   const { t } = useTranslation('site');
   const [open, setOpen] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+  const level = useUser((s) => s.level);
   const title = t(`features.${page.key}.title`);
   usePageTitle(title);
   const openWith = (files?: File[]) => {
@@ -38,14 +42,33 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
             <h1>{title}</h1>
             <p className="lead">{t(`features.${page.key}.lead`)}</p>
             <div className="hero-actions">
-              <button className="btn btn-primary btn-lg" onClick={() => openWith()} data-testid="open-workspace">
+              {/* "Upload image" is the file picker itself: the workspace opens with the chosen files. */}
+              <button className="btn btn-primary btn-lg" onClick={() => picker.current?.click()} data-testid="upload-cta">
                 {t('features.cta')}
               </button>
+              <input
+                ref={picker}
+                type="file"
+                accept="image/jpeg,image/png,.jpg,.jpeg,.png"
+                multiple={limitsFor(level).batch > 1}
+                hidden
+                data-testid="hero-file-input"
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  e.target.value = '';
+                  if (files.length) openWith(files);
+                }}
+              />
               <L to="/pricing/?source=feature_page&medium=hero" className="btn btn-ghost btn-lg">
                 {t('features.seePlans')}
               </L>
             </div>
-            <p className="muted small">{t('features.dropHint')}</p>
+            <p className="muted small">
+              {t('features.dropHint')}{' '}
+              <button className="link-btn" onClick={() => openWith()} data-testid="open-workspace">
+                {t('features.openWorkspace')}
+              </button>
+            </p>
           </div>
           <div className="hero-art" aria-hidden="true">
             <div className="hero-card before" />
