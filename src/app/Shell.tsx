@@ -1,5 +1,5 @@
 /** App shell: header with navigation, language links and credits; footer with every site link; dialogs. */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
@@ -21,11 +21,40 @@ function useBoot() {
     if (booted) return;
     booted = true;
     void useWorks.getState().load().then(resumeInterruptedUploads);
-    useUser
-      .getState()
-      .bootstrap()
-      .catch((e) => handleError(e));
+    // Offline, the account waits for the network instead of failing: it is fetched again when it is back.
+    const bootstrap = () =>
+      useUser
+        .getState()
+        .bootstrap()
+        .then(() => window.removeEventListener('online', bootstrap))
+        .catch((e) => handleError(e, { background: true }));
+    window.addEventListener('online', bootstrap);
+    void bootstrap();
   }, []);
+}
+
+function subscribeOnline(cb: () => void): () => void {
+  window.addEventListener('online', cb);
+  window.addEventListener('offline', cb);
+  return () => {
+    window.removeEventListener('online', cb);
+    window.removeEventListener('offline', cb);
+  };
+}
+
+/** Offline is a state: one banner at the top of every page while the browser has no network. */
+function OfflineBanner() {
+  const { t } = useTranslation('pwa');
+  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  if (online) return null;
+  return (
+    <div className="offline-banner" role="status" data-testid="pwa-offline">
+      <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+        <path d="M2 8.8a15 15 0 0 1 4.2-2.6M22 8.8A15 15 0 0 0 10.7 5M5 12.5a10 10 0 0 1 5.2-2.7M19 12.5a10 10 0 0 0-2.3-1.6M8.5 16.1a5 5 0 0 1 7 0M12 20h.01M3 3l18 18" />
+      </svg>
+      <span>{t('offline')}</span>
+    </div>
+  );
 }
 
 /** <link rel="alternate" hreflang> for every language of the current page. */
@@ -60,6 +89,7 @@ export function Shell({ lng }: { lng: Language }) {
           {t('nav.skip')}
         </a>
         <header className="site-header">
+          <OfflineBanner />
           <div className="container header-row">
             <L to="/" className="brand" aria-label="Pixmill">
               <span className="brand-mark" aria-hidden="true" />

@@ -41,8 +41,26 @@ export function uploadErrorText(failure: { error?: string; refusal?: { code: num
   return isKey(key) ? i18n.t(key) : i18n.t('errors:unknown');
 }
 
-export function handleError(e: unknown): void {
+/** The browser knows it has no network: a state shown by the offline banner, not an error. */
+export function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+/**
+ * `background`: a call nobody clicked for (start-up, refreshes) — offline it stays silent, since it
+ * is retried when the network is back. A click while offline gets a short notice instead of a dialog.
+ */
+export function handleError(e: unknown, opts: { background?: boolean } = {}): void {
   if (isAbort(e)) return;
+  if (isOffline()) {
+    if (!opts.background) dialogs.toast(i18n.t('errors:offline'), 'info');
+    return;
+  }
+  if (axios.isAxiosError(e) && !e.response) {
+    // The server could not be reached: not blocking either, the user can simply try again.
+    if (!opts.background) dialogs.toast(i18n.t('errors:network'), 'error');
+    return;
+  }
   if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
     dialogs.open({ kind: 'insufficientCredits' });
     return;
