@@ -111,7 +111,7 @@ export function Shell({ lng }: { lng: Language }) {
                 </ul>
               </details>
               <NL to="/batch-process/">{t('nav.workspace')}</NL>
-              <NL to="/pricing/">{t('nav.pricing')}</NL>
+              <NL to="/pricing/?source=header&medium=nav_link">{t('nav.pricing')}</NL>
               <NL to="/posts/">{t('nav.blog')}</NL>
               <AccountNav />
               <LanguageLinks lng={lng} path={path} search={location.search} />
@@ -215,7 +215,7 @@ function Footer() {
             <li><L to="/upload/">{t('footer.upload')}</L></li>
             <li><L to="/single-process/">{t('footer.single')}</L></li>
             <li><L to="/image-editor/">{t('footer.editor')}</L></li>
-            <li><L to="/pricing/?source=footer">{t('nav.pricing')}</L></li>
+            <li><L to="/pricing/?source=footer&medium=footer_link">{t('nav.pricing')}</L></li>
             <li><L to="/download-win/">{t('footer.download')}</L></li>
             <li><L to="/api-docs/">{t('footer.api')}</L></li>
           </ul>

@@ -1,7 +1,7 @@
 /** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
 import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
 import { resumableUploads } from '../db/index.js';
-import { report } from '../api/endpoints.js';
+import { report, siteAjax } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
 import type { Work } from '../domain/work.js';
 import { readPixelSize } from '../lib/imageSize.js';
@@ -41,6 +41,8 @@ export function uploads() {
         dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e)}` });
       }
       if (e.status === 'ready') {
+        // Spec §7: after each upload, the site's credit-upload ajax post (its answer is unused).
+        void siteAjax('credit_upload', e.uid ? { uid: e.uid } : {}).catch(() => undefined);
         for (const fn of readyListeners) fn(e.cid);
       }
     };
