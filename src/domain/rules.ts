@@ -166,9 +166,11 @@ export function pricingUrl(lng: Language, source: string, medium?: string): stri
   return `${localizedPath('/pricing/', lng)}?${q.toString()}`;
 }
 
-/** Default name of a saved workflow when the user leaves it empty. */
+/** Default name of a saved workflow when the user leaves it empty: 'workflow_' plus a readable local timestamp (spec §5). */
 export function defaultWorkflowName(now: number): string {
-  return `workflow_${now}`;
+  const d = new Date(now);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `workflow_${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}_${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}`;
 }
 
 /** Workflow name rule: required after defaulting, at most `max` characters. Returns the name or an error key. */

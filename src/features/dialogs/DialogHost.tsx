@@ -6,7 +6,8 @@ import * as endpoints from '../../api/endpoints.js';
 import { chainError } from '../../domain/modules.js';
 import { EXPIRED_NOTICE_MS, WORKFLOW_NAME_MAX } from '../../domain/constants.js';
 import { limitsFor } from '../../domain/plans.js';
-import { normaliseWorkflowName, pricingUrl } from '../../domain/rules.js';
+import { defaultWorkflowName, normaliseWorkflowName, pricingUrl } from '../../domain/rules.js';
+import { chainText } from '../workspace/RightPanel.js';
 import { Modal } from '../../components/Modal.js';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
@@ -230,7 +231,8 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
   const save = async () => {
     const panel = usePanel.getState();
     const chain = chainError(panel.steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
-    if (chain) return setError(chain === 'There is no valid workflow' ? t('workspace:noValidWorkflow') : t('workspace:tooManySteps'));
+    // The chain rule's own reason (no steps, too many, enlarge/matting not last), translated.
+    if (chain) return setError(chainText(chain));
     const n = normaliseWorkflowName(name, WORKFLOW_NAME_MAX, Date.now());
     if (!n.ok) return setError(t('workspace:nameTooLong', { max: WORKFLOW_NAME_MAX }));
     setBusy(true);
@@ -254,7 +256,7 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
       >
         <label className="field">
           <span>{t('workspace:workflowName')}</span>
-          <input value={name} maxLength={WORKFLOW_NAME_MAX + 10} onChange={(e) => setName(e.target.value)} placeholder={`workflow_${Date.now()}`} autoFocus data-testid="workflow-name" />
+          <input value={name} maxLength={WORKFLOW_NAME_MAX + 10} onChange={(e) => setName(e.target.value)} placeholder={defaultWorkflowName(Date.now())} autoFocus data-testid="workflow-name" />
         </label>
         {error && (
           <p className="field-error" role="alert">

@@ -95,7 +95,7 @@ export function RightPanel() {
 }
 
 /** The chain rule's English answer (src/domain/modules.ts chainError) in the user's language. */
-function chainText(err: string): string {
+export function chainText(err: string): string {
   if (err === 'There is no valid workflow') return i18n.t('workspace:noValidWorkflow');
   const m = /^(\w+) must be the last step$/.exec(err);
   if (m) return i18n.t('workspace:lastStepOnly', { module: jobLabel(m[1]) });
