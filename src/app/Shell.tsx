@@ -133,12 +133,13 @@ export function Shell({ lng }: { lng: Language }) {
 
 function CreditsPill() {
   const { t } = useTranslation();
-  const { credits, ready, level } = useUser();
+  const { credits, ready, level, logged } = useUser();
   if (!ready) return null;
+  // A guest out of credits is still a guest, not an "Expired" account.
   return (
     <span className="credits-pill" title={t('credits.title')} data-testid="credits">
       {t('credits.left', { count: credits })}
-      {level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
+      {logged && level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
     </span>
   );
 }

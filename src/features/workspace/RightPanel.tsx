@@ -25,6 +25,9 @@ export function RightPanel() {
   const panel = usePanel();
   const { level, logged, credits } = useUser();
   const selectedCount = useWorks((s) => s.works.filter((w) => w.selected).length);
+  // Samples cost nothing; anything else needs a credit (Start stays off at 0).
+  const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample).length);
+  const noCredits = credits === 0 && selectedOwn > 0 && useUser.getState().ready;
   const clearSelection = useWorks((s) => s.clearSelection);
   const lim = limitsFor(level);
 
@@ -79,15 +82,27 @@ export function RightPanel() {
         {panel.tab === 'feature' ? <FeatureTab /> : <WorkflowTab />}
       </div>
       <div className="panel-foot">
-        <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0} onClick={start} data-testid="start">
+        <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0 || noCredits} onClick={start} data-testid="start">
           {t('start', { count: selectedCount })}
         </button>
-        <p className="note">{selectedCount === 0 ? t('selectAtLeastOne') : t('startNote', { count: selectedCount, credits })}</p>
+        <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : t('startNote', { count: selectedCount, credits })}</p>
         {!logged && <p className="note">{t('guestNote')}</p>}
-        {!isSubscriber(level) && credits <= LOW_CREDIT_WARNING && (
+        {!isSubscriber(level) && credits === 0 ? (
           <p className="note low-credits" data-testid="low-credits">
-            <Trans t={t} i18nKey="lowCredits" values={{ count: credits }} components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
+            <Trans t={t} i18nKey="noCredits" components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
           </p>
+        ) : !isSubscriber(level) && credits >= lim.credits ? (
+          // An untouched free allowance is a welcome, not a warning.
+          <p className="note" data-testid="free-credits">
+            {t('freeCredits', { count: credits })}
+          </p>
+        ) : (
+          !isSubscriber(level) &&
+          credits <= LOW_CREDIT_WARNING && (
+            <p className="note low-credits" data-testid="low-credits">
+              <Trans t={t} i18nKey="lowCredits" values={{ count: credits }} components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
+            </p>
+          )
         )}
       </div>
     </div>
