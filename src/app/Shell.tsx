@@ -21,14 +21,22 @@ function useBoot() {
     if (booted) return;
     booted = true;
     void useWorks.getState().load().then(resumeInterruptedUploads);
-    // Offline, the account waits for the network instead of failing: it is fetched again when it is back.
-    const bootstrap = () =>
+    // Offline, the account waits for the network instead of failing: it is fetched again when it is
+    // back ('online' can come a moment before requests get through, so a few spaced retries follow).
+    let tries = 0;
+    const bootstrap = (): Promise<void> =>
       useUser
         .getState()
         .bootstrap()
-        .then(() => window.removeEventListener('online', bootstrap))
-        .catch((e) => handleError(e, { background: true }));
-    window.addEventListener('online', bootstrap);
+        .catch((e) => {
+          handleError(e, { background: true });
+          if (navigator.onLine && ++tries <= 5) setTimeout(() => void bootstrap(), 1500 * tries);
+        });
+    window.addEventListener('online', () => {
+      if (useUser.getState().ready) return;
+      tries = 0;
+      void bootstrap();
+    });
     void bootstrap();
   }, []);
 }

@@ -98,3 +98,43 @@ test('#6 offline: one banner in view, no error dialog', async ({ page, context }
   await expect(page.getByTestId('pwa-offline')).toHaveCount(0);
   await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
 });
+
+/** A sample processed by simulation (no credit, no server job): the quickest way to a finished work. */
+async function finishedSample(page: import('@playwright/test').Page, ws: Workspace, prefix = '') {
+  await ws.open(`${prefix}/batch-process/`);
+  await ws.chooseFeature('denoise');
+  await page.getByTestId('upload-tab-sample').click();
+  await page.getByTestId('sample').first().click();
+  await ws.card('ready').locator('input[type=checkbox]').check();
+  await ws.startButton().click();
+  await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
+}
+
+test('#8 preview: wheel zoom around the pointer, drag pan at that zoom, back to fit', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
+  const ws = new Workspace(page);
+  await finishedSample(page, ws);
+  await page.getByTestId('ready-preview').click();
+  const after = page.getByTestId('img-after');
+  await expect.poll(() => after.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  const stage = page.getByTestId('stage');
+  const fit = Number(await stage.getAttribute('data-scale'));
+  const box = (await stage.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -100);
+  await expect.poll(async () => Number(await stage.getAttribute('data-scale'))).toBeGreaterThan(fit * 1.5);
+  await expect(page.getByTestId('zoom-level')).toBeVisible();
+  await expect(page.getByTestId('navigator')).toBeVisible();
+  // Drag pans at this zoom (not only at 1:1).
+  const left = await after.evaluate((el) => (el as HTMLElement).style.left);
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.3 + 80, box.y + box.height * 0.3, { steps: 5 });
+  await page.mouse.up();
+  expect(await after.evaluate((el) => (el as HTMLElement).style.left)).not.toBe(left);
+  await ws.screenshot('i14-preview-zoomed');
+  // An opaque photo sits on a neutral ground (no checkerboard).
+  await expect(stage).toHaveClass(/opaque/);
+  await page.getByTestId('zoom-fit').click();
+  await expect(page.getByTestId('navigator')).toHaveCount(0);
+});
