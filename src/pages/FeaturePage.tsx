@@ -1,7 +1,8 @@
 /** A feature page: hero and how-to; the workspace opens as a popup dialog with the feature preselected. */
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeaturePage as FeaturePageDef } from '../app/sitemap.js';
+import { sampleTypeOf, type FeaturePage as FeaturePageDef } from '../app/sitemap.js';
+import { BeforeAfter } from '../features/showcase/BeforeAfter.js';
 import { Modal } from '../components/Modal.js';
 import { BatchProcess } from '../features/workspace/BatchProcess.js';
 import { handleFiles } from '../features/workspace/UploadArea.js';
@@ -70,9 +71,8 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
               </button>
             </p>
           </div>
-          <div className="hero-art" aria-hidden="true">
-            <div className="hero-card before" />
-            <div className="hero-card after" />
+          <div className="hero-compare">
+            <BeforeAfter type={sampleTypeOf(page)} label={title} />
           </div>
         </div>
       </section>

@@ -33,6 +33,8 @@ export function showReady(w: Work): void {
   setHighlighted(w.cid);
   const stillRunning = ws.works.some((x) => x.status === 'waiting' || x.status === 'processing');
   if (!stillRunning) ws.setTab('processed');
+  // The highlighted card is brought into view (on phones the shorter list can leave the page at the footer).
+  requestAnimationFrame(() => document.querySelector('[data-testid="work-card"][data-new="true"]')?.scrollIntoView({ block: 'center', behavior: 'smooth' }));
   dialogs.toast(i18n.t('workspace:ready.toast', { name: w.filename }), 'success', {
     testId: 'ready-toast',
     actions: [
