@@ -5,7 +5,6 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
 import { setLanguage } from '../i18n/index.js';
 import { useUser } from '../stores/user.js';
-import { resumeInterruptedUploads } from '../stores/uploads.js';
 import { useWorks } from '../stores/works.js';
 import { DialogHost } from '../features/dialogs/DialogHost.js';
 import { handleError } from './handleError.js';
@@ -20,7 +19,13 @@ function useBoot() {
   useEffect(() => {
     if (booted) return;
     booted = true;
-    void useWorks.getState().load().then(resumeInterruptedUploads);
+    // The upload manager (and its worker) loads only when an interrupted upload needs it.
+    void useWorks
+      .getState()
+      .load()
+      .then(() => import('../stores/uploads.js'))
+      .then((m) => m.resumeInterruptedUploads())
+      .catch(() => undefined);
     // Offline, the account waits for the network instead of failing: it is fetched again when it is
     // back ('online' can come a moment before requests get through, so a few spaced retries follow).
     let tries = 0;
@@ -127,7 +132,9 @@ export function Shell({ lng }: { lng: Language }) {
           </div>
         </header>
         <main id="main" className="site-main" tabIndex={-1}>
-          <Outlet />
+          <Suspense fallback={<div className="container page route-loading"><span className="spinner" aria-hidden="true" /></div>}>
+            <Outlet />
+          </Suspense>
         </main>
         <Footer />
         <DialogHost />

@@ -169,7 +169,10 @@ export function fitToLimits(w: number, h: number, limits: Pick<PlanLimits, 'maxM
   let tw = Math.max(1, Math.floor(w * k));
   let th = Math.max(1, Math.floor(h * k));
   // floor() already keeps both limits; this guards float edge cases.
-  while (tw * th > megapixelsToPixels(limits.maxMegapixels)) tw >= th ? tw-- : th--;
+  while (tw * th > megapixelsToPixels(limits.maxMegapixels)) {
+    if (tw >= th) tw--;
+    else th--;
+  }
   return { w: tw, h: th, resized: true };
 }
 

@@ -1,16 +1,17 @@
 /** A feature page: hero and how-to; the workspace opens as a popup dialog with the feature preselected. */
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sampleTypeOf, type FeaturePage as FeaturePageDef } from '../app/sitemap.js';
 import { BeforeAfter } from '../features/showcase/BeforeAfter.js';
 import { Modal } from '../components/Modal.js';
-import { BatchProcess } from '../features/workspace/BatchProcess.js';
-import { handleFiles } from '../features/workspace/UploadArea.js';
 import { usePanel } from '../stores/panel.js';
 import { useUser } from '../stores/user.js';
 import { limitsFor } from '../domain/plans.js';
 import { L } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
+
+// The workspace (and the upload manager) loads when the popup opens, not with the page.
+const BatchProcess = lazy(() => import('../features/workspace/BatchProcess.js').then((m) => ({ default: m.BatchProcess })));
 
 export function FeaturePage({ page }: { page: FeaturePageDef }) {
   const { t } = useTranslation('site');
@@ -25,7 +26,7 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
       usePanel.getState().setFeatureModule(page.module);
     } else if (page.preset) usePanel.getState().usePreset(page.preset);
     setOpen(true);
-    if (files?.length) void handleFiles(files, page.module ?? 'workflow');
+    if (files?.length) void import('../features/workspace/UploadArea.js').then((m) => m.handleFiles(files, page.module ?? 'workflow'));
   };
   return (
     <div className="feature-page">
@@ -95,7 +96,9 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
       </section>
       {open && (
         <Modal title={title} onClose={() => setOpen(false)} size="xl" testId="workspace-dialog" className="workspace-modal">
-          <BatchProcess preselect={{ module: page.module, preset: page.preset }} />
+          <Suspense fallback={<span className="spinner" aria-hidden="true" />}>
+            <BatchProcess preselect={{ module: page.module, preset: page.preset }} />
+          </Suspense>
         </Modal>
       )}
     </div>

@@ -1,6 +1,6 @@
 // Issue 14: the first impression. Honest sizes at upload (#2), first use that asks when the page has
 // no feature (#3), a visible "ready" moment (#4), Esc and the upload button (#5), offline as a state (#6).
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { fixture, shot, Workspace } from './pages/workspace.js';
 
 test('#2 a photo over the plan is resized: the user is told at upload and the size is labelled honestly', async ({ page, context, baseURL }) => {
@@ -100,7 +100,7 @@ test('#6 offline: one banner in view, no error dialog', async ({ page, context }
 });
 
 /** A sample processed by simulation (no credit, no server job): the quickest way to a finished work. */
-async function finishedSample(page: import('@playwright/test').Page, ws: Workspace, prefix = '') {
+async function finishedSample(page: Page, ws: Workspace, prefix = '') {
   await ws.open(`${prefix}/batch-process/`);
   await ws.chooseFeature('denoise');
   await page.getByTestId('upload-tab-sample').click();

@@ -1,5 +1,5 @@
 /** Renders the dialog stack, the download overlays and the toast (spec §2, §8). */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import * as endpoints from '../../api/endpoints.js';
@@ -15,9 +15,11 @@ import { useDialogs, type Dialog } from '../../stores/dialogs.js';
 import { usePanel } from '../../stores/panel.js';
 import { useUser } from '../../stores/user.js';
 import { PreviewDialog } from '../preview/PreviewDialog.js';
-import { CompareDialog } from '../preview/CompareDialog.js';
 import { useWorks } from '../../stores/works.js';
-import { FIRST_USE_CHOICES, startFirstUse } from '../workspace/firstUse.js';
+import { FIRST_USE_CHOICES, startFirstUse } from '../workspace/firstUseStart.js';
+
+// The Basic/Pro compare dialog (upload page only) brings the sample loader: its own chunk.
+const CompareDialog = lazy(() => import('../preview/CompareDialog.js').then((m) => ({ default: m.CompareDialog })));
 
 export function DialogHost() {
   const { stack, close, downloading, setDownloading, toast } = useDialogs();
@@ -157,7 +159,11 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
     case 'preview':
       return <PreviewDialog cid={dialog.cid} onClose={onClose} />;
     case 'compare':
-      return <CompareDialog onClose={onClose} />;
+      return (
+        <Suspense fallback={null}>
+          <CompareDialog onClose={onClose} />
+        </Suspense>
+      );
     case 'chooseFeature':
       return <ChooseFeature cid={dialog.cid} onClose={onClose} />;
   }

@@ -1,12 +1,13 @@
 /** Guest first-use sequence (spec §4): auto-select after 2 s, auto-start, Processing after 1 s, preview after 1 s. */
-import { FIRST_FLAGS_COOKIE_DAYS, FIRST_VISIT_PREVIEW_DELAY_MS, GUEST_AUTO_SELECT_MS, TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
+import { FIRST_FLAGS_COOKIE_DAYS, FIRST_VISIT_PREVIEW_DELAY_MS, GUEST_AUTO_SELECT_MS } from '../../domain/constants.js';
 import { COOKIE, getCookie, setCookie } from '../../lib/cookies.js';
 import { dialogs } from '../../stores/dialogs.js';
-import { currentJobConfig, usePanel } from '../../stores/panel.js';
-import { onFinished, startProcessing } from '../../stores/processing.js';
+import { usePanel } from '../../stores/panel.js';
+import { onFinished } from '../../stores/processing.js';
 import { onUploadReady } from '../../stores/uploads.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
+import { startFirstUse } from './firstUseStart.js';
 import { showReady } from './readyMoment.js';
 
 let installed = false;
@@ -40,12 +41,3 @@ export function installGuestFirstUse(): void {
   });
 }
 
-/** Starts the selected first image with the panel's job; Processing shows after 1 s (spec §4). */
-export function startFirstUse(): void {
-  if (startProcessing(currentJobConfig(usePanel.getState())) === 'started') {
-    setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
-  }
-}
-
-/** The features offered when the first image came without one (the /upload/ and /batch-process/ pages). */
-export const FIRST_USE_CHOICES = ['enlarge', 'denoise', 'sharpen', 'matting', 'colorize', 'portrait', 'cartoonize', 'perfect'] as const;
