@@ -20,6 +20,7 @@ const SECTIONS: Section[] = [
   { name: 'engines', module: './engines.js', fn: 'benchEngines' },
   { name: 'client', module: './client.js', fn: 'benchClient' },
   { name: 'load', module: './load.js', fn: 'benchLoad' },
+  { name: 'firstload', module: './firstload.js', fn: 'benchFirstLoad' },
 ];
 
 const only = process.argv.slice(2);
