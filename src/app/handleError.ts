@@ -27,7 +27,8 @@ export function errorText(e: unknown): string | null {
     return i18n.t(known[e.code] ?? 'errors:generic');
   }
   if (axios.isAxiosError(e) && !e.response) return i18n.t('errors:network');
-  return i18n.t('errors:generic');
+  // Not an answer of ours (a script failure, a broken response): the catalogue's second generic text.
+  return i18n.t('errors:genericRetry');
 }
 
 /** The text of a failed or refused upload: the server's refusal translated (its own text as the fallback), else the client's key. */

@@ -135,7 +135,8 @@ function FeatureTab() {
             onClick={() => (isLockedModule(m, level) ? openUpgrade('feature', 'best_colorize', t('upgrade.pro')) : setFeatureModule(m))}
           >
             {t(`modules.${m}` as 'modules.enlarge')}
-            {isLockedModule(m, level) && <span className="badge badge-pro">Pro</span>}
+            {/* "Colorize Pro" already says Pro: no second badge. */}
+            {isLockedModule(m, level) && !/\bpro\b/i.test(t(`modules.${m}` as 'modules.enlarge')) && <span className="badge badge-pro">Pro</span>}
           </button>
         ))}
       </div>

@@ -6,6 +6,7 @@ import { useSyncExternalStore } from 'react';
 import type { Work } from '../../domain/work.js';
 import { i18n } from '../../i18n/index.js';
 import { dialogs } from '../../stores/dialogs.js';
+import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadWork } from './actions.js';
 
@@ -35,7 +36,10 @@ export function showReady(w: Work): void {
   if (!stillRunning) ws.setTab('processed');
   // The highlighted card is brought into view (on phones the shorter list can leave the page at the footer).
   requestAnimationFrame(() => document.querySelector('[data-testid="work-card"][data-new="true"]')?.scrollIntoView({ block: 'center', behavior: 'smooth' }));
-  dialogs.toast(i18n.t('workspace:ready.toast', { name: w.filename }), 'success', {
+  // Spec §9: a registered user's success text also says how many free credits remain.
+  const user = useUser.getState();
+  const text = i18n.t('workspace:ready.toast', { name: w.filename }) + (user.level === 'register' ? ` ${i18n.t('workspace:ready.freeLeft', { count: user.credits })}` : '');
+  dialogs.toast(text, 'success', {
     testId: 'ready-toast',
     actions: [
       { label: i18n.t('workspace:actions.preview'), onClick: () => dialogs.open({ kind: 'preview', cid: w.cid }), testId: 'ready-preview' },
