@@ -5,13 +5,12 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
 import { setLanguage } from '../i18n/index.js';
 import { useUser } from '../stores/user.js';
-import { useWorks } from '../stores/works.js';
-import { DialogHost } from '../features/dialogs/DialogHost.js';
 import { handleError } from './handleError.js';
 import { L, LangContext, NL } from './lang.js';
 import { FEATURE_PAGES } from './sitemap.js';
 
-// The offline/update status is its own chunk: the shell paints without it.
+// The dialogs (previews, works, Dexie behind them) and the offline/update status are their own chunks: the shell paints without them.
+const DialogHost = lazy(() => import('../features/dialogs/DialogHost.js').then((m) => ({ default: m.DialogHost })));
 const PwaStatus = lazy(() => import('../pwa/PwaStatus.js'));
 
 let booted = false;
@@ -20,9 +19,9 @@ function useBoot() {
     if (booted) return;
     booted = true;
     // The upload manager (and its worker) loads only when an interrupted upload needs it.
-    void useWorks
-      .getState()
-      .load()
+    // The stored works (Dexie) load after the first paint: the home page does not wait for IndexedDB code.
+    void import('../stores/works.js')
+      .then((m) => m.useWorks.getState().load())
       .then(() => import('../stores/uploads.js'))
       .then((m) => m.resumeInterruptedUploads())
       .catch(() => undefined);
@@ -137,7 +136,9 @@ export function Shell({ lng }: { lng: Language }) {
           </Suspense>
         </main>
         <Footer />
-        <DialogHost />
+        <Suspense fallback={null}>
+          <DialogHost />
+        </Suspense>
         <Suspense fallback={null}>
           <PwaStatus />
         </Suspense>
