@@ -1,7 +1,7 @@
 import { type Kysely } from 'kysely';
 
 /** Messages sent through the contact form, read by the operator (npm run admin -- messages). */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('contact_messages')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
@@ -14,6 +14,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('contact_messages_created').on('contact_messages').column('created_at').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('contact_messages').execute();
 }
