@@ -32,7 +32,10 @@ function precompress(): Plugin {
       handler() {
         const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
         for (const file of walk(outDir)) {
-          if (!/\.(js|mjs|css|html|svg|json|webmanifest|txt)$/.test(file) || fs.statSync(file).size < 1024) continue;
+          // Hashed assets only: files a deploy rewrites in place (sw.js, index.html, the manifest) must never
+          // be shadowed by a stale .br/.gz.
+          const rel = path.relative(outDir, file).split(path.sep).join('/');
+          if (!/^(assets|locales)\/.+\.(js|mjs|css|svg|json)$/.test(rel) || fs.statSync(file).size < 1024) continue;
           const bytes = fs.readFileSync(file);
           fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
           fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
