@@ -2,12 +2,48 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Plugin } from 'vite';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /** Server paths that must always reach the network (never cached, never the SPA fallback). */
 const API_PATH = /^\/(api|web_api|site-ajax)(\/|$)/;
 const DAY_S = 24 * 60 * 60;
+
+/**
+ * Writes .br and .gz next to every text asset after the build, so the server sends compressed bytes
+ * without compressing per request (@fastify/static preCompressed).
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'pixmill-precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(c) {
+      outDir = path.resolve(c.root, c.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+        for (const file of walk(outDir)) {
+          // Hashed assets only: files a deploy rewrites in place (sw.js, index.html, the manifest) must never
+          // be shadowed by a stale .br/.gz.
+          const rel = path.relative(outDir, file).split(path.sep).join('/');
+          if (!/^(assets|locales)\/.+\.(js|mjs|css|svg|json)$/.test(rel) || fs.statSync(file).size < 1024) continue;
+          const bytes = fs.readFileSync(file);
+          fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
+          fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        }
+      },
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -84,6 +120,7 @@ export default defineConfig({
         ],
       },
     }),
+    precompress(),
   ],
   worker: { format: 'es' },
   build: {

@@ -26,6 +26,7 @@ const SECTIONS: Section[] = [
   { name: 'client', module: './client.js', fn: 'benchClient' },
   { name: 'load', module: './load.js', fn: 'benchLoad' },
   { name: 'ondevice', module: './ondevice.js', fn: 'benchOnDevice' },
+  { name: 'firstload', module: './firstload.js', fn: 'benchFirstLoad' },
 ];
 
 const only = process.argv.slice(2);

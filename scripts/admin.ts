@@ -7,6 +7,7 @@
  *   npm run admin -- renew <email> [days=30]               another period of the account's paid plan
  *   npm run admin -- expire <email>                        end the plan now: level expired, 0 credits
  *   npm run admin -- credits <email> <n>                   add n credits (a ledger grant)
+ *   npm run admin -- messages [n=50]                       the contact form's latest messages
  *   npm run admin -- expire-due                            expire every plan whose end date has passed
  *
  * Prints the account's licence afterwards as JSON. Exit code 2 on a usage error, 1 on failure.
@@ -22,6 +23,7 @@ import type { Account } from '../server/repositories/schema.js';
 
 export const USAGE = `usage: npm run admin -- <command>
   show <email>
+  messages [n=50]
   grant <email> <basic|pro> [days=${PLAN_PERIOD_DAYS}]
   renew <email> [days=${PLAN_PERIOD_DAYS}]
   expire <email>
@@ -56,6 +58,8 @@ export async function runAdmin(ctx: AppContext, argv: string[]): Promise<unknown
   const [cmd, email, ...rest] = argv;
   const { accounts, plans, credits } = ctx.services;
   if (cmd === 'expire-due') return { expired: await plans.expireDue() };
+  // The contact form's messages, newest first (the second argument, when given, is how many).
+  if (cmd === 'messages') return { messages: await ctx.services.contact.latest(Number(email) > 0 ? Number(email) : 50) };
   if (!cmd || !email) throw new UsageError(USAGE);
   const found = await accounts.byEmail(email);
   if (!found || found.kind !== 'user') throw new UsageError(`no registered account with the email ${email}`);

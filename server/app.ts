@@ -95,11 +95,23 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await registerRoutes(app, ctx);
 
+  /** A build output named with its content hash (assets/ and lazy locales/), possibly its precompressed copy. */
+  const HASHED_ASSET = /[\\/](assets|locales)[\\/][^\\/]+-[\w-]{8}\.\w+(\.(br|gz))?$/;
+
   // The built PWA; any other non-API GET falls back to index.html (client-side routes, language prefixes).
   const clientDir = ctx.config.clientDir;
   const index = path.join(clientDir, 'index.html');
   if (fs.existsSync(index)) {
-    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: ['index.html'] });
+    // Hashed build assets never change: cached for a year. Everything else (index.html, sw.js, the
+    // manifest, samples) is revalidated. .br/.gz written at build time are sent when accepted.
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, file) => res.header('cache-control', HASHED_ASSET.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
   }
   app.setNotFoundHandler((req, reply) => {
     const isApi = /^\/(api|web_api|site-ajax)(\/|$)/.test(req.url);

@@ -51,6 +51,8 @@ export interface Config {
    * addresses/CIDRs (TRUST_PROXY=1 or TRUST_PROXY=10.0.0.0/8,127.0.0.1).
    */
   trustProxy: TrustProxy;
+  /** The address the site shows for contact (CONTACT_EMAIL), served to the client with the contact page. */
+  contactEmail: string;
   /** The public origin (PUBLIC_URL, scheme://host[:port]) for every absolute address the server writes. */
   publicUrl: string;
   /** PUBLIC_URL was given: cross-site checks compare against it; otherwise against the request's own Host. */
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     ...parsePublicUrl(env.PUBLIC_URL, port),
+    contactEmail: env.CONTACT_EMAIL || 'support@pixmill.example',
     paymentProvider: paymentProvider(env.PAYMENT_PROVIDER),
     stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,

@@ -31,10 +31,10 @@ export async function decodeImage(blob: Blob): Promise<ImageBitmap> {
  * plan's size, so the later resize is a no-op. `w`/`h` are the source's oriented size, for the
  * fit's decisions. Falls back to a full decode wherever ImageDecoder is missing or fails.
  */
-export async function decodeForFit(blob: Blob, limits: Pick<FitLimits, 'maxMegapixels'>, job: string): Promise<{ img: ImageBitmap; w: number; h: number }> {
+export async function decodeForFit(blob: Blob, limits: Pick<FitLimits, 'maxMegapixels' | 'maxSidePx'>, job: string): Promise<{ img: ImageBitmap; w: number; h: number }> {
   if (job !== COMPRESS_JOB && typeof ImageDecoder === 'function') {
     try {
-      const scaled = await decodeScaled(blob, limits.maxMegapixels);
+      const scaled = await decodeScaled(blob, limits);
       if (scaled) return scaled;
     } catch {
       // a browser without JPEG scaling or this input's type: the full decode below decides
@@ -44,9 +44,9 @@ export async function decodeForFit(blob: Blob, limits: Pick<FitLimits, 'maxMegap
   return { img, w: img.width, h: img.height };
 }
 
-async function decodeScaled(blob: Blob, maxMegapixels: number): Promise<{ img: ImageBitmap; w: number; h: number } | null> {
+async function decodeScaled(blob: Blob, limits: Pick<FitLimits, 'maxMegapixels' | 'maxSidePx'>): Promise<{ img: ImageBitmap; w: number; h: number } | null> {
   const stored = jpegFrameSize(new Uint8Array(await blob.slice(0, JPEG_HEAD_BYTES).arrayBuffer()));
-  const target = stored && megapixelTarget(stored.w, stored.h, maxMegapixels);
+  const target = stored && megapixelTarget(stored.w, stored.h, limits.maxMegapixels, limits.maxSidePx);
   const at = stored && target && jpegDecodeSize(stored, target);
   if (!stored || !target || !at) return null;
   const decoder = new ImageDecoder({ data: blob.stream(), type: 'image/jpeg', desiredWidth: at.w, desiredHeight: at.h });

@@ -5,7 +5,7 @@
  * (OffscreenCanvas + pica in the worker, sharp in node tests).
  */
 import { sanitizeFilename } from '../src/domain/filename.js';
-import { megapixelsToPixels, type PlanLimits } from '../src/domain/plans.js';
+import { fitToLimits, type PlanLimits } from '../src/domain/plans.js';
 import { COMPRESS_JOB } from './limits.js';
 
 export type ImageMime = 'image/jpeg' | 'image/png';
@@ -32,21 +32,12 @@ export interface Dims {
 }
 
 /**
- * Proportional target within `maxMegapixels` and, when given, `maxSidePx` on the longer side (spec §6:
- * "2000x2000, 2.8 MP" — both hold; the server refuses either), or null when the image already fits.
+ * Proportional target within the plan's megapixels and longer side, or null when the image already
+ * fits: the domain's one rule (`fitToLimits`, spec §6 "2000x2000, 2.8 MP"), in the shape the worker uses.
  */
 export function megapixelTarget(w: number, h: number, maxMegapixels: number, maxSidePx = Infinity): Dims | null {
-  const maxPixels = megapixelsToPixels(maxMegapixels);
-  if (w * h <= maxPixels && Math.max(w, h) <= maxSidePx) return null;
-  const s = Math.min(Math.sqrt(maxPixels / (w * h)), maxSidePx / Math.max(w, h));
-  let tw = Math.max(1, Math.min(maxSidePx, Math.floor(w * s)));
-  let th = Math.max(1, Math.min(maxSidePx, Math.floor(h * s)));
-  // floor() already keeps us under; this guards float edge cases.
-  while (tw * th > maxPixels) {
-    if (tw >= th) tw--;
-    else th--;
-  }
-  return { w: tw, h: th };
+  const fit = fitToLimits(w, h, { maxMegapixels, maxSidePx });
+  return fit.resized ? { w: fit.w, h: fit.h } : null;
 }
 
 /** Dimensions whose encoded size should land under `limit`, given the current size at w×h. */
@@ -138,6 +129,7 @@ export async function fitToPlan<Img>(
   }
   let { img, w, h, blob, mime } = input;
   let encoded = false;
+  // The plan's megapixels and longest side (2000/3000 px), the rule the server enforces too.
   const target = megapixelTarget(w, h, limits.maxMegapixels, limits.maxSidePx);
   if (target) {
     onStatus('resizing');

@@ -28,9 +28,14 @@ describe('checkBatch', () => {
     expect(checkBatch(1, ctx({ level: 'guest', job: 'compress', perTypeCount: limitsFor('guest').compressCredits }))).toEqual({ accept: 0, error: 'upload:tooManyFiles' });
   });
   it('keeps the upload queue at 5: a full queue refuses, a short one takes what fits', () => {
-    expect(checkBatch(1, ctx({ queued: UPLOAD_QUEUE_MAX }))).toEqual({ accept: 0, error: 'upload:queueFull' });
-    expect(checkBatch(4, ctx({ queued: UPLOAD_QUEUE_MAX - 2 }))).toEqual({ accept: 2 });
-    expect(checkBatch(10, ctx())).toEqual({ accept: UPLOAD_QUEUE_MAX });
+    const basic = { level: 'basic' as const };
+    expect(checkBatch(1, ctx({ ...basic, queued: UPLOAD_QUEUE_MAX }))).toEqual({ accept: 0, error: 'upload:queueFull' });
+    expect(checkBatch(4, ctx({ ...basic, queued: UPLOAD_QUEUE_MAX - 2 }))).toEqual({ accept: 2 });
+  });
+  it('Pro drops 10 at once: the queue grows to the plan batch', () => {
+    expect(checkBatch(10, ctx())).toEqual({ accept: 10 });
+    expect(checkBatch(4, ctx({ queued: 8 }))).toEqual({ accept: 2 });
+    expect(checkBatch(1, ctx({ queued: 10 }))).toEqual({ accept: 0, error: 'upload:queueFull' });
   });
   it('an empty drop does nothing', () => {
     expect(checkBatch(0, ctx())).toEqual({ accept: 0 });

@@ -31,7 +31,8 @@ export function checkBatch(count: number, ctx: BatchContext): { accept: number; 
   const batch = limitsFor(ctx.level).batch;
   if (count > batch) return { accept: 0, error: batch === 1 ? 'upload:onlyPaidMultiple' : 'upload:tooManyFiles' };
   if (ctx.perTypeCount + count > perTypeLimit(ctx.level, ctx.job)) return { accept: 0, error: 'upload:tooManyFiles' };
-  const room = Math.max(0, UPLOAD_QUEUE_MAX - ctx.queued);
+  // The queue holds 5 (spec §5), or the plan's batch when larger: Pro's 10 at once all go in (spec §6).
+  const room = Math.max(0, Math.max(UPLOAD_QUEUE_MAX, batch) - ctx.queued);
   if (room === 0) return { accept: 0, error: 'upload:queueFull' };
   return { accept: Math.min(count, room) };
 }

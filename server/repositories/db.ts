@@ -11,6 +11,7 @@ import * as m003 from './migrations/003_job_lease.js';
 import * as m004 from './migrations/004_payments.js';
 import * as m005a from './migrations/005_accounts_security.js';
 import * as m005u from './migrations/005_uploads_quota.js';
+import * as m006c from './migrations/006_contact_messages.js';
 
 /** Every migration, in order. Add new ones here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004_payments': m004,
   '005_accounts_security': m005a,
   '005_uploads_quota': m005u,
+  '006_contact_messages': m006c,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -221,6 +221,15 @@ export interface LeasesTable {
   expires_at: number;
 }
 
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  message: string;
+  locale: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   tokens: TokensTable;
@@ -238,6 +247,7 @@ export interface Database {
   payment_events: PaymentEventsTable;
   login_throttle: LoginThrottleTable;
   leases: LeasesTable;
+  contact_messages: ContactMessagesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

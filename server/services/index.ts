@@ -26,6 +26,7 @@ import { MailService } from './mail.js';
 import { LoginThrottleService } from './loginThrottle.js';
 import { DownloadService } from './downloads.js';
 import { RetentionService } from './retention.js';
+import { ContactService } from './contact.js';
 
 export interface Deps {
   config: Config;
@@ -52,6 +53,7 @@ export interface Services {
   profile: ProfileService;
   nonces: NonceService;
   mail: MailService;
+  contact: ContactService;
   loginThrottle: LoginThrottleService;
   downloads: DownloadService;
   retention: RetentionService;
@@ -77,6 +79,7 @@ export function createServices(base: Omit<Deps, 'services'>): Services {
     profile: new ProfileService(deps),
     nonces: new NonceService(deps),
     mail: new MailService(deps),
+    contact: new ContactService(deps),
     loginThrottle: new LoginThrottleService(deps),
     downloads: new DownloadService(deps),
     retention: new RetentionService(deps),

@@ -1,22 +1,24 @@
 /** Routes (react-router 7, library mode): every site page, once per language prefix. */
+import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { LANGUAGES, localizedPath, type Language } from '../domain/rules.js';
 import { Shell } from './Shell.js';
 import { CONTENT_PAGES, FEATURE_PAGES, TOOL_PAGES, WORKSPACE_PATHS } from './sitemap.js';
-import { WorkspacePage } from '../pages/WorkspacePage.js';
 import { FeaturePage } from '../pages/FeaturePage.js';
 import { HomePage } from '../pages/HomePage.js';
 import { PricingPage } from '../pages/PricingPage.js';
 import { LoginPage, RegisterPage } from '../pages/AuthPages.js';
-import { AccountPage } from '../pages/AccountPages.js';
-import { MyWorkflowsPage } from '../pages/account/pages.js';
 import { ContentPage } from '../pages/ContentPage.js';
 import { SitemapPage } from '../pages/SitemapPage.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
-import { EditorPage } from '../features/editor/EditorPage.js';
-import { ToolPage } from '../pages/ToolPage.js';
-import { CheckoutPage } from '../pages/CheckoutPage.js';
 
+const WorkspacePage = lazy(() => import('../pages/WorkspacePage.js').then((m) => ({ default: m.WorkspacePage })));
+const EditorPage = lazy(() => import('../features/editor/EditorPage.js').then((m) => ({ default: m.EditorPage })));
+const ToolPage = lazy(() => import('../pages/ToolPage.js').then((m) => ({ default: m.ToolPage })));
+const CheckoutPage = lazy(() => import('../pages/CheckoutPage.js').then((m) => ({ default: m.CheckoutPage })));
+const AccountPage = lazy(() => import('../pages/AccountPages.js').then((m) => ({ default: m.AccountPage })));
+const MyWorkflowsPage = lazy(() => import('../pages/account/pages.js').then((m) => ({ default: m.MyWorkflowsPage })));
+// The workspace, editor, tools and account pages are their own chunks: the home page does not load the upload worker bridge.
 function pages(lng: Language) {
   const p = (path: string) => localizedPath(path, lng);
   return (

@@ -1,18 +1,16 @@
 /** App shell: header with navigation, language links and credits; footer with every site link; dialogs. */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
 import { setLanguage } from '../i18n/index.js';
 import { useUser } from '../stores/user.js';
-import { resumeInterruptedUploads } from '../stores/uploads.js';
-import { useWorks } from '../stores/works.js';
-import { DialogHost } from '../features/dialogs/DialogHost.js';
 import { handleError } from './handleError.js';
 import { L, LangContext, NL } from './lang.js';
 import { FEATURE_PAGES } from './sitemap.js';
 
-// The offline/update status is its own chunk: the shell paints without it.
+// The dialogs (previews, works, Dexie behind them) and the offline/update status are their own chunks: the shell paints without them.
+const DialogHost = lazy(() => import('../features/dialogs/DialogHost.js').then((m) => ({ default: m.DialogHost })));
 const PwaStatus = lazy(() => import('../pwa/PwaStatus.js'));
 
 let booted = false;
@@ -20,12 +18,55 @@ function useBoot() {
   useEffect(() => {
     if (booted) return;
     booted = true;
-    void useWorks.getState().load().then(resumeInterruptedUploads);
-    useUser
-      .getState()
-      .bootstrap()
-      .catch((e) => handleError(e));
+    // The upload manager (and its worker) loads only when an interrupted upload needs it.
+    // The stored works (Dexie) load after the first paint: the home page does not wait for IndexedDB code.
+    void import('../stores/works.js')
+      .then((m) => m.useWorks.getState().load())
+      .then(() => import('../stores/uploads.js'))
+      .then((m) => m.resumeInterruptedUploads())
+      .catch(() => undefined);
+    // Offline, the account waits for the network instead of failing: it is fetched again when it is
+    // back ('online' can come a moment before requests get through, so a few spaced retries follow).
+    let tries = 0;
+    const bootstrap = (): Promise<void> =>
+      useUser
+        .getState()
+        .bootstrap()
+        .catch((e) => {
+          handleError(e, { background: true });
+          if (navigator.onLine && ++tries <= 5) setTimeout(() => void bootstrap(), 1500 * tries);
+        });
+    window.addEventListener('online', () => {
+      if (useUser.getState().ready) return;
+      tries = 0;
+      void bootstrap();
+    });
+    void bootstrap();
   }, []);
+}
+
+function subscribeOnline(cb: () => void): () => void {
+  window.addEventListener('online', cb);
+  window.addEventListener('offline', cb);
+  return () => {
+    window.removeEventListener('online', cb);
+    window.removeEventListener('offline', cb);
+  };
+}
+
+/** Offline is a state: one banner at the top of every page while the browser has no network. */
+function OfflineBanner() {
+  const { t } = useTranslation('pwa');
+  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  if (online) return null;
+  return (
+    <div className="offline-banner" role="status" data-testid="pwa-offline">
+      <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+        <path d="M2 8.8a15 15 0 0 1 4.2-2.6M22 8.8A15 15 0 0 0 10.7 5M5 12.5a10 10 0 0 1 5.2-2.7M19 12.5a10 10 0 0 0-2.3-1.6M8.5 16.1a5 5 0 0 1 7 0M12 20h.01M3 3l18 18" />
+      </svg>
+      <span>{t('offline')}</span>
+    </div>
+  );
 }
 
 /** <link rel="alternate" hreflang> for every language of the current page. */
@@ -60,6 +101,7 @@ export function Shell({ lng }: { lng: Language }) {
           {t('nav.skip')}
         </a>
         <header className="site-header">
+          <OfflineBanner />
           <div className="container header-row">
             <L to="/" className="brand" aria-label="Pixmill">
               <span className="brand-mark" aria-hidden="true" />
@@ -81,7 +123,7 @@ export function Shell({ lng }: { lng: Language }) {
                 </ul>
               </details>
               <NL to="/batch-process/">{t('nav.workspace')}</NL>
-              <NL to="/pricing/">{t('nav.pricing')}</NL>
+              <NL to="/pricing/?source=header&medium=nav_link">{t('nav.pricing')}</NL>
               <NL to="/posts/">{t('nav.blog')}</NL>
               <AccountNav />
               <LanguageLinks lng={lng} path={path} search={location.search} />
@@ -89,10 +131,14 @@ export function Shell({ lng }: { lng: Language }) {
           </div>
         </header>
         <main id="main" className="site-main" tabIndex={-1}>
-          <Outlet />
+          <Suspense fallback={<div className="container page route-loading"><span className="spinner" aria-hidden="true" /></div>}>
+            <Outlet />
+          </Suspense>
         </main>
         <Footer />
-        <DialogHost />
+        <Suspense fallback={null}>
+          <DialogHost />
+        </Suspense>
         <Suspense fallback={null}>
           <PwaStatus />
         </Suspense>
@@ -103,12 +149,13 @@ export function Shell({ lng }: { lng: Language }) {
 
 function CreditsPill() {
   const { t } = useTranslation();
-  const { credits, ready, level } = useUser();
+  const { credits, ready, level, logged } = useUser();
   if (!ready) return null;
+  // A guest out of credits is still a guest, not an "Expired" account.
   return (
     <span className="credits-pill" title={t('credits.title')} data-testid="credits">
       {t('credits.left', { count: credits })}
-      {level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
+      {logged && level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
     </span>
   );
 }
@@ -185,7 +232,7 @@ function Footer() {
             <li><L to="/upload/">{t('footer.upload')}</L></li>
             <li><L to="/single-process/">{t('footer.single')}</L></li>
             <li><L to="/image-editor/">{t('footer.editor')}</L></li>
-            <li><L to="/pricing/?source=footer">{t('nav.pricing')}</L></li>
+            <li><L to="/pricing/?source=footer&medium=footer_link">{t('nav.pricing')}</L></li>
             <li><L to="/download-win/">{t('footer.download')}</L></li>
             <li><L to="/api-docs/">{t('footer.api')}</L></li>
           </ul>

@@ -27,7 +27,8 @@ export function errorText(e: unknown): string | null {
     return i18n.t(known[e.code] ?? 'errors:generic');
   }
   if (axios.isAxiosError(e) && !e.response) return i18n.t('errors:network');
-  return i18n.t('errors:generic');
+  // Not an answer of ours (a script failure, a broken response): the catalogue's second generic text.
+  return i18n.t('errors:genericRetry');
 }
 
 /** The text of a failed or refused upload: the server's refusal translated (its own text as the fallback), else the client's key. */
@@ -41,8 +42,26 @@ export function uploadErrorText(failure: { error?: string; refusal?: { code: num
   return isKey(key) ? i18n.t(key) : i18n.t('errors:unknown');
 }
 
-export function handleError(e: unknown): void {
+/** The browser knows it has no network: a state shown by the offline banner, not an error. */
+export function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+/**
+ * `background`: a call nobody clicked for (start-up, refreshes) — offline it stays silent, since it
+ * is retried when the network is back. A click while offline gets a short notice instead of a dialog.
+ */
+export function handleError(e: unknown, opts: { background?: boolean } = {}): void {
   if (isAbort(e)) return;
+  if (isOffline()) {
+    if (!opts.background) dialogs.toast(i18n.t('errors:offline'), 'info');
+    return;
+  }
+  if (axios.isAxiosError(e) && !e.response) {
+    // The server could not be reached: not blocking either, the user can simply try again.
+    if (!opts.background) dialogs.toast(i18n.t('errors:network'), 'error');
+    return;
+  }
   if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
     dialogs.open({ kind: 'insufficientCredits' });
     return;

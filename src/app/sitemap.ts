@@ -48,3 +48,8 @@ export const ALL_PATHS: readonly string[] = [
   ...CONTENT_PAGES,
   '/sitemap/',
 ];
+
+/** The sample type whose before/after shows a feature page (the old-photo preset shows colorize). */
+export function sampleTypeOf(page: Pick<FeaturePage, 'module' | 'preset'>): string {
+  return page.module ?? (page.preset === 'se-old-repair' ? 'colorize' : 'enlarge');
+}

@@ -11,6 +11,9 @@ interface Props {
   className?: string;
 }
 
+/** Open modals, innermost last: Escape closes only the innermost (the preview, not the workspace under it). */
+const openModals: object[] = [];
+
 export function Modal({ title, onClose, children, size = 'sm', testId, className }: Props) {
   const { t } = useTranslation();
   const id = useId();
@@ -18,10 +21,13 @@ export function Modal({ title, onClose, children, size = 'sm', testId, className
   const close = useRef(onClose);
   close.current = onClose;
   useEffect(() => {
+    const me = {};
+    openModals.push(me);
     const previous = document.activeElement as HTMLElement | null;
     const first = box.current?.querySelector<HTMLElement>('[autofocus], button, [href], input, select, textarea');
     (first ?? box.current)?.focus();
     const onKey = (e: KeyboardEvent) => {
+      if (openModals.at(-1) !== me) return;
       if (e.key === 'Escape' && close.current) {
         e.stopPropagation();
         close.current();
@@ -42,6 +48,7 @@ export function Modal({ title, onClose, children, size = 'sm', testId, className
     };
     document.addEventListener('keydown', onKey);
     return () => {
+      openModals.splice(openModals.indexOf(me), 1);
       document.removeEventListener('keydown', onKey);
       previous?.focus?.();
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditsLeft, deriveLevel, limitsFor, megapixelsToPixels, PLAN_LIMITS } from './plans.js';
+import { creditsLeft, deriveLevel, fitToLimits, largestMegapixels, limitsFor, megapixelsToPixels, PLAN_LIMITS } from './plans.js';
 
 describe('deriveLevel (spec §4)', () => {
   it.each([
@@ -57,4 +57,22 @@ describe('megapixelsToPixels (worker fit, upload check and transform check share
     [0.5, 500_000],
   ])('%s MP → %s px', (mp, px) => expect(megapixelsToPixels(mp)).toBe(px));
   it('a 2000×1400 image fits the free plan exactly', () => expect(2000 * 1400 <= megapixelsToPixels(limitsFor('guest').maxMegapixels)).toBe(true));
+});
+
+describe('fitToLimits (megapixels and longest side)', () => {
+  it.each([
+    // [w, h, level, expected w, h, resized]
+    [5640, 3172, 'guest', 2000, 1124, true],
+    [1000, 800, 'guest', 1000, 800, false],
+    [2400, 1000, 'guest', 2000, 833, true], // 2.4 MP fits the area, not the 2000 px side
+    [3500, 1000, 'pro', 3000, 857, true], // pro: 34 MP but 3000 px sides
+    [5640, 3172, 'basic', 3000, 1687, true],
+  ] as const)('%i×%i for %s → %i×%i', (w, h, level, ew, eh, resized) => {
+    const r = fitToLimits(w, h, limitsFor(level));
+    expect(r.resized).toBe(resized);
+    expect(r.w * r.h).toBeLessThanOrEqual(megapixelsToPixels(limitsFor(level).maxMegapixels));
+    expect(Math.max(r.w, r.h)).toBeLessThanOrEqual(limitsFor(level).maxSidePx);
+    expect([r.w, r.h]).toEqual([ew, eh]);
+  });
+  it('the largest plan resolution is Pro’s 34 MP', () => expect(largestMegapixels()).toBe(34));
 });

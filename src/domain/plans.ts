@@ -155,3 +155,28 @@ export interface CheckoutView {
   status: string;
   url: string;
 }
+
+/**
+ * The size an upload ends at under a plan (non-compress): shrunk proportionally until it is within
+ * both the megapixel limit and the longest-side limit (spec §5, §6); the same size when it fits.
+ */
+export function fitToLimits(w: number, h: number, limits: Pick<PlanLimits, 'maxMegapixels' | 'maxSidePx'>): { w: number; h: number; resized: boolean } {
+  if (w <= 0 || h <= 0) return { w, h, resized: false };
+  const byArea = Math.sqrt(megapixelsToPixels(limits.maxMegapixels) / (w * h));
+  const bySide = limits.maxSidePx / Math.max(w, h);
+  const k = Math.min(1, byArea, bySide);
+  if (k >= 1) return { w, h, resized: false };
+  let tw = Math.max(1, Math.floor(w * k));
+  let th = Math.max(1, Math.floor(h * k));
+  // floor() already keeps both limits; this guards float edge cases.
+  while (tw * th > megapixelsToPixels(limits.maxMegapixels)) {
+    if (tw >= th) tw--;
+    else th--;
+  }
+  return { w: tw, h: th, resized: true };
+}
+
+/** The largest resolution any plan accepts (the upgrade offer names it). */
+export function largestMegapixels(): number {
+  return Math.max(...LEVELS.map((l) => PLAN_LIMITS[l].maxMegapixels));
+}

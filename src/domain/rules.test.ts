@@ -77,6 +77,10 @@ describe('filename shortening (20 units, 10 each side)', () => {
     ['abcdefghijklmnopqrst.jpg', 'abcdefghij…klmnopqrst.jpg'], // 20 units: shortened
     ['a-very-long-holiday-photo-from-2024.png', 'a-very-lon…-from-2024.png'],
     ['日本語のとても長いファイル名です.png', '日本語のと…イル名です.png'],
+    // Cyrillic and Greek are narrow: 19 units stay whole, as Latin would.
+    ['фотографиявотпуске.jpg', 'фотографиявотпуске.jpg'],
+    ['φωτογραφίαδιακοπές.png', 'φωτογραφίαδιακοπές.png'],
+    ['한국어파일이름입니다길다.png', '한국어파일…입니다길다.png'],
   ])('%s → %s', (input, expected) => {
     expect(shortenFilename(input)).toBe(expected);
   });
@@ -125,8 +129,9 @@ describe('languages, currency, links', () => {
 });
 
 describe('workflow name', () => {
-  it('defaults to workflow_<timestamp>', () => {
-    expect(normaliseWorkflowName('  ', 50, 123)).toEqual({ ok: true, name: 'workflow_123' });
+  it('defaults to workflow_<readable timestamp>', () => {
+    const now = new Date(2026, 10, 23, 9, 5, 7).getTime();
+    expect(normaliseWorkflowName('  ', 50, now)).toEqual({ ok: true, name: 'workflow_2026-11-23_09-05-07' });
   });
   it('refuses more than 50 characters', () => {
     expect(normaliseWorkflowName('x'.repeat(50), 50, 1)).toEqual({ ok: true, name: 'x'.repeat(50) });

@@ -49,10 +49,28 @@ export function selectAllChecked(visible: readonly Pick<Work, 'status' | 'select
   return selected === ready.length || selected >= limitsFor(level).batch;
 }
 
-/** Display width of one character: CJK and other wide characters count 2. */
+/** East Asian wide and fullwidth ranges (Hangul, CJK, kana, fullwidth forms, wide emoji). */
+const WIDE_RANGES: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
+];
+
+/** Display width of one character: CJK and other wide characters count 2; Latin, Cyrillic, Greek count 1. */
 export function charWidth(ch: string): number {
   const cp = ch.codePointAt(0) ?? 0;
-  return cp > 0xff ? 2 : 1;
+  return WIDE_RANGES.some(([a, b]) => cp >= a && cp <= b) ? 2 : 1;
 }
 
 function widthOf(s: string): number {
@@ -148,9 +166,11 @@ export function pricingUrl(lng: Language, source: string, medium?: string): stri
   return `${localizedPath('/pricing/', lng)}?${q.toString()}`;
 }
 
-/** Default name of a saved workflow when the user leaves it empty. */
+/** Default name of a saved workflow when the user leaves it empty: 'workflow_' plus a readable local timestamp (spec §5). */
 export function defaultWorkflowName(now: number): string {
-  return `workflow_${now}`;
+  const d = new Date(now);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `workflow_${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}_${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}`;
 }
 
 /** Workflow name rule: required after defaulting, at most `max` characters. Returns the name or an error key. */

@@ -40,6 +40,9 @@ export interface Work {
   thumbnail?: string;
   w: number;
   h: number;
+  /** the dropped file's own size, when the plan's limits shrank it to w×h at upload */
+  sourceW?: number;
+  sourceH?: number;
   zoomW?: number;
   zoomH?: number;
   status: WorkStatus;

@@ -10,6 +10,7 @@ import { localizedPath } from '../domain/rules.js';
 import { ACCOUNT_TEXT, emailError, registerErrors } from '../domain/account.js';
 import { useUser } from '../stores/user.js';
 import { fieldText, translateErrors, useAccountT } from './account/i18n.js';
+import { dialogs } from '../stores/dialogs.js';
 import { usePageTitle } from './usePageTitle.js';
 
 /** The shared form rules (src/domain/account.ts) answer in English; fields keyed as the form's inputs. */
@@ -110,6 +111,8 @@ export function RegisterPage() {
     setFailure(null);
     try {
       await register(email, password, confirm);
+      // A confirmation that the account exists (and what it comes with).
+      dialogs.toast(t('auth.welcome', { count: useUser.getState().credits }), 'success', { testId: 'welcome-toast' });
       navigate(localizedPath('/batch-process/', lng));
     } catch (err) {
       setFailure(errorText(err));

@@ -1,6 +1,7 @@
 /** Short content pages (about, contact, legal, posts, API docs, download, author); texts in site.json. */
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from './usePageTitle.js';
+import { ContactForm } from './ContactForm.js';
 
 const API_ROWS = [
   ['POST', '/api/v2/guest_token'],
@@ -46,11 +47,7 @@ export function ContentPage({ path }: { path: string }) {
           </tbody>
         </table>
       )}
-      {slug === 'contact' && (
-        <p>
-          <a href="mailto:support@pixmill.example">support@pixmill.example</a>
-        </p>
-      )}
+      {slug === 'contact' && <ContactForm />}
     </article>
   );
 }

@@ -2,6 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { FEATURE_PAGES } from '../app/sitemap.js';
 import { L } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
+import { BeforeAfter, sampleResult, useSample } from '../features/showcase/BeforeAfter.js';
+import { sampleTypeOf } from '../app/sitemap.js';
+
+/** A tool card's picture: that feature's own sample result. */
+function CardPicture({ type }: { type: string }) {
+  const entry = useSample(type);
+  return entry ? <img className="card-pic" src={sampleResult(entry)} alt="" loading="lazy" decoding="async" width={entry.w} height={entry.h} /> : <span className="card-pic" aria-hidden="true" />;
+}
 
 export function HomePage() {
   const { t } = useTranslation('site');
@@ -24,9 +32,8 @@ export function HomePage() {
               </L>
             </div>
           </div>
-          <div className="hero-art" aria-hidden="true">
-            <div className="hero-card before" />
-            <div className="hero-card after" />
+          <div className="hero-compare">
+            <BeforeAfter type="colorize" label={tc('featurePages.colorize_photo')} />
           </div>
         </div>
       </section>
@@ -36,6 +43,7 @@ export function HomePage() {
           {FEATURE_PAGES.map((f) => (
             <li key={f.path}>
               <L to={f.path} className="feature-card">
+                <CardPicture type={sampleTypeOf(f)} />
                 <strong>{tc(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</strong>
                 <span className="muted small">{t(`features.${f.key}.lead`)}</span>
               </L>

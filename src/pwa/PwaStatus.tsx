@@ -1,4 +1,4 @@
-/** Offline notice and "update available" prompt (texts in locales/<lng>/pwa.json). */
+/** "Update available" prompt (the offline banner is the shell's, src/app/Shell.tsx) (texts in locales/<lng>/pwa.json). */
 import { useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyUpdate, dismissUpdate, getPwaState, registerPwa, subscribePwa } from './register.js';
@@ -18,17 +18,11 @@ export function useOnline(): boolean {
 
 export function PwaStatus() {
   const { t } = useTranslation('pwa');
-  const online = useOnline();
   const pwa = useSyncExternalStore(subscribePwa, getPwaState, getPwaState);
   // Mounting the status also makes sure the service worker is registered (registerPwa is idempotent).
   useEffect(() => void registerPwa().catch(() => undefined), []);
   return (
     <>
-      {!online && (
-        <div className="pwa-offline" role="status" data-testid="pwa-offline">
-          {t('offline')}
-        </div>
-      )}
       {pwa.needRefresh && (
         <div className="pwa-update" role="alert" data-testid="pwa-update">
           <span>{t('updateAvailable')}</span>

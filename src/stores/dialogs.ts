@@ -10,7 +10,15 @@ export type Dialog =
   | { kind: 'saveWorkflow' }
   | { kind: 'upgrade'; source: string; medium: string; message: string }
   | { kind: 'preview'; cid: string }
-  | { kind: 'compare' };
+  | { kind: 'compare' }
+  | { kind: 'chooseFeature'; cid: string };
+
+/** A button inside a toast (Preview / Download after a job, See plans after a resize). */
+export interface ToastAction {
+  label: string;
+  onClick: () => void;
+  testId?: string;
+}
 
 interface DialogEntry {
   id: number;
@@ -26,8 +34,9 @@ interface DialogState {
   downloading: null | 'single' | 'bulk';
   setDownloading(v: null | 'single' | 'bulk'): void;
   /** A short notice at the bottom of the screen. */
-  toast: null | { id: number; text: string; tone: 'info' | 'error' | 'success' };
-  showToast(text: string, tone?: 'info' | 'error' | 'success'): void;
+  toast: null | { id: number; text: string; tone: 'info' | 'error' | 'success'; actions?: ToastAction[]; testId?: string };
+  showToast(text: string, tone?: 'info' | 'error' | 'success', extra?: { actions?: ToastAction[]; testId?: string }): void;
+  hideToast(): void;
 }
 
 let nextId = 1;
@@ -50,14 +59,18 @@ export const useDialogs = create<DialogState>((set) => ({
     set({ downloading: v });
   },
   toast: null,
-  showToast(text, tone = 'info') {
+  showToast(text, tone = 'info', extra) {
     const id = nextId++;
-    set({ toast: { id, text, tone } });
-    setTimeout(() => set((s) => (s.toast?.id === id ? { toast: null } : s)), 4000);
+    set({ toast: { id, text, tone, ...extra } });
+    // A toast with buttons stays long enough to be used.
+    setTimeout(() => set((s) => (s.toast?.id === id ? { toast: null } : s)), extra?.actions?.length ? 10000 : 4000);
+  },
+  hideToast() {
+    set({ toast: null });
   },
 }));
 
 export const dialogs = {
   open: (d: Dialog) => useDialogs.getState().open(d),
-  toast: (text: string, tone?: 'info' | 'error' | 'success') => useDialogs.getState().showToast(text, tone),
+  toast: (text: string, tone?: 'info' | 'error' | 'success', extra?: { actions?: ToastAction[]; testId?: string }) => useDialogs.getState().showToast(text, tone, extra),
 };

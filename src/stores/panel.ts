@@ -16,6 +16,8 @@ export interface PanelState {
   savedVersion: number;
   /** which step's settings are expanded */
   openSettings: Record<number, boolean>;
+  /** a feature, preset or workflow was picked (by the page or the user), not just the default: first use may auto-start */
+  chosen: boolean;
   setTab(tab: PanelTab): void;
   setFeatureModule(module: ModuleName): void;
   setFeatureParam(key: string, value: ModuleParams[string]): void;
@@ -44,8 +46,9 @@ export const usePanel = create<PanelState>((set, get) => ({
   workflowName: '',
   savedVersion: 0,
   openSettings: {},
+  chosen: false,
   setTab: (tab) => set({ tab }),
-  setFeatureModule: (module) => set({ feature: makeStep(module) }),
+  setFeatureModule: (module) => set({ feature: makeStep(module), chosen: true }),
   setFeatureParam: (key, value) =>
     set((s) => ({ feature: { ...s.feature, config: { ...s.feature.config, module_params: { ...s.feature.config.module_params, [key]: value } } } })),
   setStepModule: (index, module) =>
@@ -65,8 +68,8 @@ export const usePanel = create<PanelState>((set, get) => ({
     set((s) => ({ steps: s.steps.filter((_, i) => i !== index), preset: null }));
   },
   toggleSettings: (index) => set((s) => ({ openSettings: { ...s.openSettings, [index]: !s.openSettings[index] } })),
-  usePreset: (preset) => set({ tab: 'workflow', preset, steps: copySteps(PRESETS[preset]), workflowId: null, workflowName: '' }),
-  useWorkflow: (id, name, steps) => set({ tab: 'workflow', preset: null, steps: copySteps(steps), workflowId: id, workflowName: name }),
+  usePreset: (preset) => set({ tab: 'workflow', preset, steps: copySteps(PRESETS[preset]), workflowId: null, workflowName: '', chosen: true }),
+  useWorkflow: (id, name, steps) => set({ tab: 'workflow', preset: null, steps: copySteps(steps), workflowId: id, workflowName: name, chosen: true }),
 }));
 
 /** The jconfig of the current panel (spec §7 transform). */

@@ -1,9 +1,11 @@
 /** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
 import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
 import { resumableUploads } from '../db/index.js';
-import { report } from '../api/endpoints.js';
+import { report, siteAjax } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
 import type { Work } from '../domain/work.js';
+import { readPixelSize } from '../lib/imageSize.js';
+import { sanitizeFilename } from '../domain/filename.js';
 import { getUploadManager, UPLOAD_SYNC_TAG } from '../worker-bridge/index.js';
 import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';
@@ -39,6 +41,8 @@ export function uploads() {
         dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e)}` });
       }
       if (e.status === 'ready') {
+        // Spec §7: after each upload, the site's credit-upload ajax post (its answer is unused).
+        void siteAjax('credit_upload', e.uid ? { uid: e.uid } : {}).catch(() => undefined);
         for (const fn of readyListeners) fn(e.cid);
       }
     };
@@ -83,13 +87,17 @@ export async function addFiles(files: File[], workType: string): Promise<{ rejec
   };
   const res = await uploads().add(files, ctx);
   const now = Date.now();
+  // The dropped size is read from the header, so a shrink by the plan can be told and labelled.
+  const fileOf = (name: string) => files.find((f) => f.name === name || sanitizeFilename(f.name) === name);
+  const sources = await Promise.all(res.accepted.map((a) => { const f = fileOf(a.filename); return f ? readPixelSize(f) : null; }));
   add(
-    res.accepted.map((a) => ({
+    res.accepted.map((a, i) => ({
       cid: a.cid,
       filename: a.filename,
-      filesize: files.find((f) => f.name === a.filename)?.size ?? 0,
+      filesize: fileOf(a.filename)?.size ?? 0,
       w: 0,
       h: 0,
+      ...(sources[i] ? { sourceW: sources[i].w, sourceH: sources[i].h } : {}),
       status: 'resizing',
       selected: false,
       workType,

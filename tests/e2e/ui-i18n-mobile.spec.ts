@@ -18,7 +18,7 @@ test('switch to ja and de: texts translated, links prefixed, currency follows th
   await expect(page.getByTestId('start')).toContainText('処理を開始');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
   expect(await visibleKeys(page)).toEqual([]);
-  await expect(page.getByRole('link', { name: '料金' }).first()).toHaveAttribute('href', '/ja/pricing/');
+  await expect(page.getByRole('link', { name: '料金' }).first()).toHaveAttribute('href', '/ja/pricing/?source=header&medium=nav_link'); // pricing links carry source and medium (spec §2)
   await ws.screenshot('i18n-01-ja');
 
   await page.goto('/de/batch-process/');

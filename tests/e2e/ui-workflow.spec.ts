@@ -62,13 +62,13 @@ test('registered user: enlarge last locks adding, 3-step limit, delete hidden on
   await wf.open();
   await wf.save('x'.repeat(51));
   await expect(wf.saveDialog()).toContainText('at most 50 characters');
-  // An empty name becomes workflow_<timestamp> (spec §5).
+  // An empty name becomes workflow_<readable timestamp> (spec §5).
   await wf.save('');
   await expect(wf.saveDialog()).toHaveCount(0);
   // The saved workflow joins the chips of the workflow tab at once.
-  await expect(wf.savedChips(/^workflow_\d+$/)).toHaveCount(1);
+  await expect(wf.savedChips(/^workflow_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}$/)).toHaveCount(1);
   await page.goto('/my-account/workflow/');
-  await expect(page.getByText(/^workflow_\d+$/)).toBeVisible();
+  await expect(page.getByText(/^workflow_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}$/)).toBeVisible();
   await ws.screenshot('workflow-03-saved');
 });
 

@@ -16,11 +16,12 @@ import { sitemapRoutes } from './sitemap.js';
 import { accountRoutes } from './accounts.js';
 import { paymentRoutes } from './payments.js';
 import { modelRoutes } from './models.js';
+import { contactRoutes } from './contact.js';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/api/health', async () => ok({ status: 'up' }));
   await sitemapRoutes(app, ctx);
-  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes, paymentRoutes, modelRoutes]) {
+  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes, paymentRoutes, modelRoutes, contactRoutes]) {
     await routes(app, ctx);
   }
 }

@@ -1,12 +1,13 @@
 /** Renders the dialog stack, the download overlays and the toast (spec §2, §8). */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import * as endpoints from '../../api/endpoints.js';
 import { chainError } from '../../domain/modules.js';
 import { EXPIRED_NOTICE_MS, WORKFLOW_NAME_MAX } from '../../domain/constants.js';
 import { limitsFor } from '../../domain/plans.js';
-import { normaliseWorkflowName, pricingUrl } from '../../domain/rules.js';
+import { defaultWorkflowName, normaliseWorkflowName, pricingUrl } from '../../domain/rules.js';
+import { chainText } from '../workspace/RightPanel.js';
 import { Modal } from '../../components/Modal.js';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
@@ -14,7 +15,11 @@ import { useDialogs, type Dialog } from '../../stores/dialogs.js';
 import { usePanel } from '../../stores/panel.js';
 import { useUser } from '../../stores/user.js';
 import { PreviewDialog } from '../preview/PreviewDialog.js';
-import { CompareDialog } from '../preview/CompareDialog.js';
+import { useWorks } from '../../stores/works.js';
+import { FIRST_USE_CHOICES, startFirstUse } from '../workspace/firstUseStart.js';
+
+// The Basic/Pro compare dialog (upload page only) brings the sample loader: its own chunk.
+const CompareDialog = lazy(() => import('../preview/CompareDialog.js').then((m) => ({ default: m.CompareDialog })));
 
 export function DialogHost() {
   const { stack, close, downloading, setDownloading, toast } = useDialogs();
@@ -44,8 +49,21 @@ export function DialogHost() {
         </div>
       )}
       {toast && (
-        <div className={`toast toast-${toast.tone}`} role="status" data-testid="toast">
-          {toast.text}
+        <div className={`toast toast-${toast.tone}${toast.actions?.length ? ' toast-actions' : ''}`} role="status" data-testid={toast.testId ?? 'toast'}>
+          <span>{toast.text}</span>
+          {toast.actions?.map((a) => (
+            <button
+              key={a.label}
+              className="toast-btn"
+              onClick={() => {
+                useDialogs.getState().hideToast();
+                a.onClick();
+              }}
+              data-testid={a.testId}
+            >
+              {a.label}
+            </button>
+          ))}
         </div>
       )}
     </>
@@ -141,8 +159,52 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
     case 'preview':
       return <PreviewDialog cid={dialog.cid} onClose={onClose} />;
     case 'compare':
-      return <CompareDialog onClose={onClose} />;
+      return (
+        <Suspense fallback={null}>
+          <CompareDialog onClose={onClose} />
+        </Suspense>
+      );
+    case 'chooseFeature':
+      return <ChooseFeature cid={dialog.cid} onClose={onClose} />;
   }
+}
+
+/** First use without a feature on the page: ask what to do instead of spending a credit on a default. */
+function ChooseFeature({ cid, onClose }: { cid: string; onClose(): void }) {
+  const { t } = useTranslation('workspace');
+  const work = useWorks((s) => s.works.find((w) => w.cid === cid));
+  return (
+    <Modal title={t('choose.title')} onClose={onClose} size="md" testId="choose-feature-dialog">
+      <div className="choose-head">
+        {work?.thumbnail && <img src={work.thumbnail} alt="" width={64} height={64} />}
+        <p className="muted">{t('choose.text', { name: work?.filename ?? '' })}</p>
+      </div>
+      <ul className="choose-grid">
+        {FIRST_USE_CHOICES.map((m) => (
+          <li key={m}>
+            <button
+              className="choose-item"
+              data-testid={`choose-${m}`}
+              onClick={() => {
+                onClose();
+                usePanel.getState().setTab('feature');
+                usePanel.getState().setFeatureModule(m);
+                startFirstUse();
+              }}
+            >
+              <strong>{t(`modules.${m}` as 'modules.enlarge')}</strong>
+              <span className="muted small">{t(`moduleHelp.${m}` as 'moduleHelp.enlarge')}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="modal-actions">
+        <button className="btn btn-secondary" onClick={onClose} data-testid="choose-later">
+          {t('choose.later')}
+        </button>
+      </div>
+    </Modal>
+  );
 }
 
 /** Spec §8: shows for 3 seconds, then goes to pricing. */
@@ -175,7 +237,8 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
   const save = async () => {
     const panel = usePanel.getState();
     const chain = chainError(panel.steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
-    if (chain) return setError(chain === 'There is no valid workflow' ? t('workspace:noValidWorkflow') : t('workspace:tooManySteps'));
+    // The chain rule's own reason (no steps, too many, enlarge/matting not last), translated.
+    if (chain) return setError(chainText(chain));
     const n = normaliseWorkflowName(name, WORKFLOW_NAME_MAX, Date.now());
     if (!n.ok) return setError(t('workspace:nameTooLong', { max: WORKFLOW_NAME_MAX }));
     setBusy(true);
@@ -199,7 +262,7 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
       >
         <label className="field">
           <span>{t('workspace:workflowName')}</span>
-          <input value={name} maxLength={WORKFLOW_NAME_MAX + 10} onChange={(e) => setName(e.target.value)} placeholder={`workflow_${Date.now()}`} autoFocus data-testid="workflow-name" />
+          <input value={name} maxLength={WORKFLOW_NAME_MAX + 10} onChange={(e) => setName(e.target.value)} placeholder={defaultWorkflowName(Date.now())} autoFocus data-testid="workflow-name" />
         </label>
         {error && (
           <p className="field-error" role="alert">

@@ -10,6 +10,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadButtonClass, downloadWork, previewUrls } from '../workspace/actions.js';
 import { operationLabel } from '../workspace/operationLabel.js';
+import { resizedFrom } from '../workspace/sizeNote.js';
 import { clampOffset, Navigator } from './Navigator.js';
 
 // Hold-to-compare is for touch screens only: loaded when first shown.
@@ -27,7 +28,8 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
   const work = useWorks((s) => s.works.find((w) => w.cid === cid));
   const userToken = useUser((s) => s.userToken) ?? '';
   const [tab, setTab] = useState<1 | 2>(defaultCompareTab(work?.operation));
-  const [zoom, setZoom] = useState<'fit' | '1:1'>('fit');
+  // 'fit', or a scale of the output's pixels (1 = 1:1); enlarge opens at 1:1, where the added detail shows.
+  const [zoom, setZoom] = useState<Zoom>(work?.operation === 'enlarge' ? 1 : 'fit');
   const [showBefore, setShowBefore] = useState(false);
   const [showAfter, setShowAfter] = useState(false);
   const [liked, setLiked] = useState<null | boolean>(null);
@@ -64,9 +66,17 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
       <div className="preview-head">
         <dl className="preview-info">
           <div>
-            <dt>{t('originalSize')}</dt>
+            <dt>{t(resizedFrom(work) ? 'resizedSize' : 'originalSize')}</dt>
             <dd>
-              {work.w}×{work.h}
+              <span data-testid="preview-source-size">
+                {work.w}×{work.h}
+              </span>
+              {resizedFrom(work) && (
+                <span className="resized-note" data-testid="preview-resized-note">
+                  {' '}
+                  {t('resizedFrom', { w: work.sourceW, h: work.sourceH })}
+                </span>
+              )}
             </dd>
           </div>
           <div>
@@ -95,9 +105,14 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
             <button aria-pressed={zoom === 'fit'} className={zoom === 'fit' ? 'on' : ''} onClick={() => setZoom('fit')} data-testid="zoom-fit">
               {t('preview.fit')}
             </button>
-            <button aria-pressed={zoom === '1:1'} className={zoom === '1:1' ? 'on' : ''} onClick={() => setZoom('1:1')} data-testid="zoom-1">
+            <button aria-pressed={zoom === 1} className={zoom === 1 ? 'on' : ''} onClick={() => setZoom(1)} data-testid="zoom-1">
               1:1
             </button>
+            {zoom !== 'fit' && zoom !== 1 && (
+              <span className="zoom-level" data-testid="zoom-level">
+                {Math.round(zoom * 100)}%
+              </span>
+            )}
           </div>
           <button className={`btn btn-primary${downloadButtonClass()}`} onClick={() => void downloadWork(work)} data-testid="preview-download">
             {t('actions.download')}
@@ -121,7 +136,15 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
           )}
         </div>
       ) : (
-        <CompareStage before={before} after={after} tab={work.operation === 'portrait' ? 1 : tab} zoom={zoom} natural={out} />
+        <CompareStage
+          before={before}
+          after={after}
+          tab={work.operation === 'portrait' ? 1 : tab}
+          zoom={zoom}
+          onZoom={setZoom}
+          natural={out}
+          transparent={work.operation === 'matting'}
+        />
       )}
       <div className="preview-foot">
         <div className="thumbs" role="group" aria-label={t('preview.rate')}>
@@ -141,23 +164,33 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
   );
 }
 
+export type Zoom = 'fit' | number;
+/** Zooming stops at 4× the output's pixels. */
+const MAX_ZOOM = 4;
+const WHEEL_STEP = 1.15;
+
 interface StageProps {
   before?: string;
   after?: string;
   tab: 1 | 2;
-  zoom: 'fit' | '1:1';
+  zoom: Zoom;
+  onZoom(z: Zoom): void;
   natural: { w: number; h: number };
+  /** the result has transparency (background removal): a checkerboard behind it, a neutral ground otherwise */
+  transparent?: boolean;
 }
 
-function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
+function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent }: StageProps) {
   const { t } = useTranslation('workspace');
   const stage = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ w: 0, h: 0 });
   const [pos, setPos] = useState(0.5);
-  const [offset, setOffset] = useState({ x: 0, y: 0 });
+  const [offset, setOffset] = useState<{ x: number; y: number } | null>(null);
   const [loaded, setLoaded] = useState<{ before: boolean; after: boolean }>({ before: false, after: false });
   const dragged = useRef(false);
   const pan = useRef<{ x: number; y: number; ox: number; oy: number } | null>(null);
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
+  const pinch = useRef<{ d: number; scale: number } | null>(null);
 
   useLayoutEffect(() => {
     const el = stage.current;
@@ -174,16 +207,67 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
     return () => ro.disconnect();
   }, [tab]);
 
-  const paneView = tab === 2 ? { w: view.w, h: view.h } : view;
-  // The displayed image box: contained in fit mode, natural size at 1:1.
-  const fit = Math.min(paneView.w / (natural.w || 1), paneView.h / (natural.h || 1));
-  const box = zoom === 'fit' ? { w: natural.w * fit, h: natural.h * fit } : natural;
-  const at = zoom === 'fit' ? { x: (paneView.w - box.w) / 2, y: (paneView.h - box.h) / 2 } : clampOffset(offset, natural, paneView);
+  const paneView = view;
+  const fit = Math.min(paneView.w / (natural.w || 1), paneView.h / (natural.h || 1)) || 1;
+  const scale = zoom === 'fit' ? fit : zoom;
+  const box = { w: natural.w * scale, h: natural.h * scale };
+  const centred = { x: (paneView.w - box.w) / 2, y: (paneView.h - box.h) / 2 };
+  const at = zoom === 'fit' || !offset ? clampOffset(centred, box, paneView) : clampOffset(offset, box, paneView);
+  const zoomed = zoom !== 'fit' && (box.w > paneView.w || box.h > paneView.h);
 
+  // A zoom from the buttons (Fit, 1:1) starts centred; a wheel or pinch zoom keeps its own position.
+  const gesture = useRef(false);
   useEffect(() => {
-    if (zoom === '1:1') setOffset(clampOffset({ x: (paneView.w - natural.w) / 2, y: (paneView.h - natural.h) / 2 }, natural, paneView));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [zoom, natural.w, natural.h]);
+    if (gesture.current) gesture.current = false;
+    else setOffset(null);
+  }, [zoom]);
+
+  // Wheel events can come faster than renders: the latest scale and position are kept in refs.
+  const scaleRef = useRef(scale);
+  const atRef = useRef(at);
+  scaleRef.current = scale;
+  atRef.current = at;
+
+  /** Zooms to `next` keeping the image point under (cx, cy) where it is. */
+  const zoomAt = (next: number, cx: number, cy: number) => {
+    const k = Math.max(Math.min(fit, 1), Math.min(MAX_ZOOM, next));
+    if (k <= fit + 1e-6) {
+      scaleRef.current = fit;
+      gesture.current = true;
+      onZoom('fit');
+      setOffset(null);
+      return;
+    }
+    const cur = scaleRef.current;
+    const px = (cx - atRef.current.x) / cur;
+    const py = (cy - atRef.current.y) / cur;
+    const o = { x: cx - px * k, y: cy - py * k };
+    scaleRef.current = k;
+    atRef.current = o;
+    gesture.current = true;
+    setOffset(o);
+    onZoom(k);
+  };
+  const zoomRef = useRef(zoomAt);
+  zoomRef.current = zoomAt;
+
+  // Wheel zoom needs a non-passive listener (to keep the page still); on the whole stage, the navigator included.
+  useEffect(() => {
+    const wrap = stage.current?.closest<HTMLElement>('.preview-stage-wrap');
+    if (!wrap) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const panes = [...wrap.querySelectorAll<HTMLElement>('.stage')];
+      const under = panes.find((p) => p.contains(e.target as Node));
+      const r = (under ?? panes[panes.length - 1]).getBoundingClientRect();
+      // Over the navigator the zoom centres on the view.
+      const cx = under ? e.clientX - r.left : r.width / 2;
+      const cy = under ? e.clientY - r.top : r.height / 2;
+      zoomRef.current(scaleRef.current * (e.deltaY < 0 ? WHEEL_STEP : 1 / WHEEL_STEP), cx, cy);
+    };
+    wrap.addEventListener('wheel', onWheel, { passive: false });
+    return () => wrap.removeEventListener('wheel', onWheel);
+  }, [tab]);
 
   const reportDrag = () => {
     if (dragged.current) return;
@@ -202,7 +286,7 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
       <img
         src={src}
         alt={t(which === 'before' ? 'preview.before' : 'preview.after')}
-        className={`stage-img ${loaded[which] ? 'loaded' : ''}`}
+        className={`stage-img ${loaded[which] ? 'loaded' : ''} ${transparent && which === 'after' ? 'checker' : ''}`}
         style={{ left: at.x, top: at.y, width: box.w, height: box.h, clipPath: clip }}
         onLoad={() => setLoaded((l) => ({ ...l, [which]: true }))}
         draggable={false}
@@ -212,27 +296,52 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
 
   const loading = !after || !loaded.after;
 
-  const panHandlers =
-    zoom === '1:1'
-      ? {
-          onPointerDown: (e: React.PointerEvent) => {
-            if ((e.target as HTMLElement).closest('.divider')) return;
-            (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
-            pan.current = { x: e.clientX, y: e.clientY, ox: at.x, oy: at.y };
-            reportDrag();
-          },
-          onPointerMove: (e: React.PointerEvent) => {
-            if (!pan.current) return;
-            setOffset(clampOffset({ x: pan.current.ox + e.clientX - pan.current.x, y: pan.current.oy + e.clientY - pan.current.y }, natural, paneView));
-          },
-          onPointerUp: () => (pan.current = null),
-        }
-      : {};
+  // Drag pans whenever the image is larger than the view (any zoom); two fingers pinch-zoom.
+  const handlers = {
+    onPointerDown: (e: React.PointerEvent) => {
+      if ((e.target as HTMLElement).closest('.divider')) return;
+      pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+      if (pointers.current.size === 2) {
+        const [a, b] = [...pointers.current.values()];
+        pinch.current = { d: Math.hypot(a.x - b.x, a.y - b.y), scale };
+        pan.current = null;
+        return;
+      }
+      if (zoomed) {
+        pan.current = { x: e.clientX, y: e.clientY, ox: at.x, oy: at.y };
+        reportDrag();
+      }
+    },
+    onPointerMove: (e: React.PointerEvent) => {
+      if (!pointers.current.has(e.pointerId)) return;
+      pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch.current && pointers.current.size === 2) {
+        const [a, b] = [...pointers.current.values()];
+        const r = (e.currentTarget as HTMLElement).getBoundingClientRect();
+        zoomAt((pinch.current.scale * Math.hypot(a.x - b.x, a.y - b.y)) / (pinch.current.d || 1), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
+        return;
+      }
+      if (!pan.current) return;
+      setOffset({ x: pan.current.ox + e.clientX - pan.current.x, y: pan.current.oy + e.clientY - pan.current.y });
+    },
+    onPointerUp: (e: React.PointerEvent) => {
+      pointers.current.delete(e.pointerId);
+      if (pointers.current.size < 2) pinch.current = null;
+      pan.current = null;
+    },
+    onPointerCancel: (e: React.PointerEvent) => {
+      pointers.current.delete(e.pointerId);
+      pinch.current = null;
+      pan.current = null;
+    },
+  };
+  const cls = `preview-box stage ${zoomed ? 'is-zoomed' : ''} ${transparent ? '' : 'opaque'}`;
 
   return (
     <div className="preview-stage-wrap">
       {tab === 1 ? (
-        <div ref={stage} className={`preview-box stage zoom-${zoom}`} {...panHandlers} data-testid="stage">
+        <div ref={stage} className={cls} {...handlers} data-testid="stage" data-scale={scale.toFixed(3)}>
           {img(after, 'after')}
           {img(before, 'before', `inset(0 ${Math.max(0, at.x + box.w - pos * view.w)}px 0 0)`)}
           <span className="stage-label left">{t('preview.before')}</span>
@@ -269,13 +378,13 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
       ) : (
         <div className="side-by-side">
           <figure>
-            <div ref={stage} className={`preview-box stage half zoom-${zoom}`} {...panHandlers}>
+            <div ref={stage} className={`${cls} half`} {...handlers}>
               {img(before, 'before')}
             </div>
             <figcaption>{t('preview.before')}</figcaption>
           </figure>
           <figure>
-            <div className={`preview-box stage half zoom-${zoom}`} {...panHandlers} data-testid="stage">
+            <div className={`${cls} half`} {...handlers} data-testid="stage" data-scale={scale.toFixed(3)}>
               {img(after, 'after')}
               {loading && <span className="spinner stage-spinner" aria-label={t('loading')} />}
             </div>
@@ -283,15 +392,8 @@ function CompareStage({ before, after, tab, zoom, natural }: StageProps) {
           </figure>
         </div>
       )}
-      {zoom === '1:1' && (
-        <Navigator
-          src={after ?? before}
-          natural={natural.w ? natural : null}
-          view={paneView}
-          offset={at}
-          onPan={setOffset}
-          onDragStart={reportDrag}
-        />
+      {zoom !== 'fit' && (
+        <Navigator src={after ?? before} natural={box.w ? box : null} view={paneView} offset={at} onPan={setOffset} onDragStart={reportDrag} />
       )}
     </div>
   );

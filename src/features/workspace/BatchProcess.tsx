@@ -13,6 +13,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { installGuestFirstUse } from './firstUse.js';
 import { RightPanel } from './RightPanel.js';
+import { useResizeNotice } from './sizeNote.js';
 import { DropOverlay, UploadArea } from './UploadArea.js';
 import { Icon } from './WorkCard.js';
 import { WorksList } from './WorksList.js';
@@ -36,6 +37,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   const workType = panel.tab === 'feature' ? panel.feature.config.module : 'workflow';
 
   useEffect(() => installGuestFirstUse(), []);
+  useResizeNotice();
 
   // Spec §2: ?medium=<preset> opens the workflow tab with that preset; feature pages preselect their feature.
   const medium = params.get('medium');

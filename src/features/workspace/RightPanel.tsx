@@ -24,6 +24,9 @@ export function RightPanel() {
   const panel = usePanel();
   const { level, logged, credits } = useUser();
   const selectedCount = useWorks((s) => s.works.filter((w) => w.selected).length);
+  // Samples cost nothing; anything else needs a credit (Start stays off at 0).
+  const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample).length);
+  const noCredits = credits === 0 && selectedOwn > 0 && useUser.getState().ready;
   const clearSelection = useWorks((s) => s.clearSelection);
   const lim = limitsFor(level);
 
@@ -78,15 +81,27 @@ export function RightPanel() {
         {panel.tab === 'feature' ? <FeatureTab /> : <WorkflowTab />}
       </div>
       <div className="panel-foot">
-        <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0} onClick={start} data-testid="start">
+        <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0 || noCredits} onClick={start} data-testid="start">
           {t('start', { count: selectedCount })}
         </button>
-        <p className="note">{selectedCount === 0 ? t('selectAtLeastOne') : t('startNote', { count: selectedCount, credits })}</p>
+        <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : t('startNote', { count: selectedCount, credits })}</p>
         {!logged && <p className="note">{t('guestNote')}</p>}
-        {!isSubscriber(level) && credits <= LOW_CREDIT_WARNING && (
+        {!isSubscriber(level) && credits === 0 ? (
           <p className="note low-credits" data-testid="low-credits">
-            <Trans t={t} i18nKey="lowCredits" values={{ count: credits }} components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
+            <Trans t={t} i18nKey="noCredits" components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
           </p>
+        ) : !isSubscriber(level) && credits >= lim.credits ? (
+          // An untouched free allowance is a welcome, not a warning.
+          <p className="note" data-testid="free-credits">
+            {t('freeCredits', { count: credits })}
+          </p>
+        ) : (
+          !isSubscriber(level) &&
+          credits <= LOW_CREDIT_WARNING && (
+            <p className="note low-credits" data-testid="low-credits">
+              <Trans t={t} i18nKey="lowCredits" values={{ count: credits }} components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
+            </p>
+          )
         )}
       </div>
     </div>
@@ -94,7 +109,7 @@ export function RightPanel() {
 }
 
 /** The chain rule's English answer (src/domain/modules.ts chainError) in the user's language. */
-function chainText(err: string): string {
+export function chainText(err: string): string {
   if (err === 'There is no valid workflow') return i18n.t('workspace:noValidWorkflow');
   const m = /^(\w+) must be the last step$/.exec(err);
   if (m) return i18n.t('workspace:lastStepOnly', { module: jobLabel(m[1]) });
@@ -119,7 +134,8 @@ function FeatureTab() {
             onClick={() => (isLockedModule(m, level) ? openUpgrade('feature', 'best_colorize', t('upgrade.pro')) : setFeatureModule(m))}
           >
             {t(`modules.${m}` as 'modules.enlarge')}
-            {isLockedModule(m, level) && <span className="badge badge-pro">Pro</span>}
+            {/* "Colorize Pro" already says Pro: no second badge. */}
+            {isLockedModule(m, level) && !/\bpro\b/i.test(t(`modules.${m}` as 'modules.enlarge')) && <span className="badge badge-pro">Pro</span>}
           </button>
         ))}
       </div>

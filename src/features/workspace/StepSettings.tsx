@@ -95,7 +95,12 @@ function ParamControl({ name, spec, value, module, level, auto, onChange }: { na
               return (
                 <button key={String(opt)} type="button" role="radio" aria-checked={selected} className={selected ? 'on' : ''} onClick={() => onChange(opt)}>
                   {name === 'scale' ? `${opt}x` : t(`values.${opt}` as 'values.high', { defaultValue: String(opt) })}
-                  {locked && <span className="lock" aria-label={t('upgrade.locked')}>🔒</span>}
+                  {locked && (
+                    <svg className="lock" role="img" aria-label={t('upgrade.locked')} width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+                      <rect x="5" y="11" width="14" height="10" rx="2" />
+                      <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+                    </svg>
+                  )}
                 </button>
               );
             })}

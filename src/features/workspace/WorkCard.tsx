@@ -11,10 +11,11 @@ import { useWorks } from '../../stores/works.js';
 import { downloadButtonClass, downloadWork, previewUrls } from './actions.js';
 import { operationLabel } from './operationLabel.js';
 import { canProcessOnDevice, OnDeviceAction } from './OnDevice.js';
+import { SizeLine } from './sizeNote.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
 
-export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): void }) {
+export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete(w: Work): void; highlighted?: boolean }) {
   const { t } = useTranslation('workspace');
   const lng = useLang();
   const navigate = useNavigate();
@@ -58,7 +59,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
   };
 
   return (
-    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''}`} data-testid="work-card" data-status={work.status} data-cid={work.cid} data-uid={work.uid}>
+    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''} ${highlighted ? 'is-new' : ''}`} data-testid="work-card" data-status={work.status} data-new={highlighted ? 'true' : undefined} data-cid={work.cid} data-uid={work.uid}>
       <input
         type="checkbox"
         className="work-check"
@@ -76,7 +77,7 @@ export function WorkCard({ work, onDelete }: { work: Work; onDelete(w: Work): vo
         </span>
         {work.w > 0 && (
           <span className="work-size">
-            {t('originalSize')}: {work.w}×{work.h}
+            <SizeLine work={work} testId="source-size" />
           </span>
         )}
         {work.w > 0 && work.operation && (

@@ -4,6 +4,7 @@ import { selectAllChecked, worksInTab, type WorksTab } from '../../domain/rules.
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { BULK_DOWNLOAD_ENABLED, confirmDelete, downloadAll } from './actions.js';
+import { useHighlighted } from './readyMoment.js';
 import { WorkCard } from './WorkCard.js';
 
 export function WorksList({ tab }: { tab: WorksTab }) {
@@ -17,6 +18,7 @@ export function WorksList({ tab }: { tab: WorksTab }) {
   const selectable = visible.filter((w) => w.status === 'ready');
   const selected = visible.filter((w) => w.selected);
   const allChecked = selectAllChecked(visible, level);
+  const fresh = useHighlighted();
 
   if (visible.length === 0) {
     return (
@@ -51,7 +53,7 @@ export function WorksList({ tab }: { tab: WorksTab }) {
       </div>
       <ul className={`work-list mode-${viewMode}`} aria-label={t(`tabs.${tab}` as 'tabs.uploaded')}>
         {visible.map((w) => (
-          <WorkCard key={w.cid} work={w} onDelete={(x) => confirmDelete([x])} />
+          <WorkCard key={w.cid} work={w} onDelete={(x) => confirmDelete([x])} highlighted={tab === 'processed' && w.cid === fresh} />
         ))}
       </ul>
       <div className="works-foot" aria-live="polite" data-testid="selected-footer">

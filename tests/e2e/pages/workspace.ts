@@ -12,6 +12,8 @@ export class Workspace {
   async open(path = '/batch-process/') {
     await this.page.goto(path);
     await expect(this.page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
+    // The workspace pages are a lazy chunk: wait until the workspace itself is mounted.
+    if (/(batch-process|upload|single-process)\//.test(path)) await expect(this.page.getByTestId('workspace')).toBeVisible({ timeout: 30_000 });
   }
 
   tab(name: 'uploaded' | 'processing' | 'processed'): Locator {

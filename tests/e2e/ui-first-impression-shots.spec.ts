@@ -1,0 +1,67 @@
+// Screenshots of the screens issue 14 touches, desktop (1366) and mobile (375), en and de — for review
+// by eye (tests/e2e/screenshots/i14-*.png). Each step still asserts what it shows.
+import { expect, test } from '@playwright/test';
+import { shot, Workspace } from './pages/workspace.js';
+
+const VARIANTS = [
+  { name: 'desktop', width: 1366, height: 900 },
+  { name: 'mobile', width: 375, height: 812 },
+] as const;
+
+for (const v of VARIANTS) {
+  for (const lng of ['en', 'de'] as const) {
+    const prefix = lng === 'en' ? '' : `/${lng}`;
+    test(`issue 14 screens, ${v.name} ${lng}`, async ({ page, context, baseURL, browser }) => {
+      await page.setViewportSize({ width: v.width, height: v.height });
+      const tag = `${v.name}-${lng}`;
+      let ws = new Workspace(page);
+      for (const [key, path] of [['home', '/'], ['enlarger', '/image-enlarger/'], ['remove-bg', '/remove-background/']] as const) {
+        await page.goto(`${prefix}${path}`);
+        await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
+        await page.screenshot({ path: shot(`i14-${key}-${tag}`) });
+      }
+      // First use on /upload/: the image asks what to do.
+      await ws.open(`${prefix}/upload/`);
+      await ws.upload('chelsea.png');
+      await expect(page.getByTestId('choose-feature-dialog')).toBeVisible({ timeout: 60_000 });
+      await page.screenshot({ path: shot(`i14-first-use-${tag}`) });
+      await page.getByTestId('choose-later').click();
+
+      // The ready moment (a sample, in a fresh browser profile), then its preview zoomed in.
+      const ctx2 = await browser.newContext({ viewport: { width: v.width, height: v.height }, baseURL });
+      await ctx2.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
+      await page.close();
+      page = await ctx2.newPage();
+      context = ctx2;
+      ws = new Workspace(page);
+      await ws.open(`${prefix}/batch-process/`);
+      await ws.chooseFeature('denoise');
+      await page.getByTestId('upload-tab-sample').click();
+      await page.getByTestId('sample').first().click();
+      await ws.card('ready').locator('input[type=checkbox]').check();
+      await ws.startButton().click();
+      await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
+      await page.screenshot({ path: shot(`i14-ready-${tag}`) });
+      await page.getByTestId('ready-preview').click();
+      await expect.poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      const box = (await page.getByTestId('stage').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -100);
+      await expect(page.getByTestId('navigator')).toBeVisible();
+      await page.screenshot({ path: shot(`i14-preview-zoomed-${tag}`) });
+      await page.keyboard.press('Escape');
+
+      // Offline: one banner, no dialog.
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+      await page.reload();
+      await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+      await context.setOffline(true);
+      await page.goto(`${prefix}/image-enlarger/`);
+      await expect(page.getByTestId('pwa-offline')).toBeInViewport();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await page.screenshot({ path: shot(`i14-offline-${tag}`) });
+      await context.setOffline(false);
+      await ctx2.close();
+    });
+  }
+}
