@@ -5,6 +5,10 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import type { EngineContext, EngineExtra, EngineImage, EngineResult, ImageFormat } from './types.js';
+import { boxMean } from '../../src/imaging/matte.js';
+
+/** O(n) box means: one definition, shared with the on-device matting (src/imaging/matte.ts). */
+export { boxMean };
 
 export interface Rgb {
   w: number;
@@ -145,37 +149,6 @@ export function luma(img: Rgb): Float32Array {
 }
 
 /** Mean over a (2r+1)² window, edges clamped to the image (running sums: O(N) for any r). */
-export function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  if (r <= 0) return src.slice();
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    let s = 0;
-    let cnt = 0;
-    for (let x = 0; x <= Math.min(r, w - 1); x++, cnt++) s += src[row + x]!;
-    for (let x = 0; x < w; x++) {
-      tmp[row + x] = s / cnt;
-      const add = x + r + 1;
-      const sub = x - r;
-      if (add < w) { s += src[row + add]!; cnt++; }
-      if (sub >= 0) { s -= src[row + sub]!; cnt--; }
-    }
-  }
-  for (let x = 0; x < w; x++) {
-    let s = 0;
-    let cnt = 0;
-    for (let y = 0; y <= Math.min(r, h - 1); y++, cnt++) s += tmp[y * w + x]!;
-    for (let y = 0; y < h; y++) {
-      out[y * w + x] = s / cnt;
-      const add = y + r + 1;
-      const sub = y - r;
-      if (add < h) { s += tmp[add * w + x]!; cnt++; }
-      if (sub >= 0) { s -= tmp[sub * w + x]!; cnt--; }
-    }
-  }
-  return out;
-}
 
 /** Separable Gaussian blur, edges clamped. */
 export function gaussianBlur(src: Float32Array, w: number, h: number, sigma: number): Float32Array {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { decontaminate, mattingEngine, solidInterior } from './matting.js';
+import { decontaminate, solidInterior } from '../../src/imaging/matte.js';
+import { mattingEngine } from './matting.js';
 import { ctx, input, rgbOf } from './testkit.js';
 
 async function alphaAt(png: Buffer) {

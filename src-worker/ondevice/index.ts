@@ -8,6 +8,7 @@ import { upscaleTiled, type Rgb } from './esrgan.js';
 import { foregroundMask } from './matting.js';
 import { encodePngRgba } from './png.js';
 import { session, tensor, type Progress } from './models.js';
+import { decontaminate } from '../../src/imaging/matte.js';
 
 export { MODEL_BYTES, RUNTIME_BYTES } from './models.js';
 export type OnDeviceFeature = 'enlarge' | 'matting' | 'compress';
@@ -75,12 +76,14 @@ export async function removeBackground(blob: Blob, onProgress: Progress = () => 
   const img = await pixels(blob);
   const t0 = performance.now();
   const alpha = await foregroundMask(img, onProgress);
+  // the same edge decontamination as the server's engine (src/imaging/matte.ts)
+  const fg = decontaminate(img, alpha);
   const ms = performance.now() - t0;
   const id = new ImageData(img.w, img.h);
   for (let i = 0, n = img.w * img.h; i < n; i++) {
-    id.data[i * 4] = img.data[i * 3]!;
-    id.data[i * 4 + 1] = img.data[i * 3 + 1]!;
-    id.data[i * 4 + 2] = img.data[i * 3 + 2]!;
+    id.data[i * 4] = fg.data[i * 3]!;
+    id.data[i * 4 + 1] = fg.data[i * 3 + 1]!;
+    id.data[i * 4 + 2] = fg.data[i * 3 + 2]!;
     const a = alpha[i]!;
     id.data[i * 4 + 3] = a <= 0 ? 0 : a >= 255 ? 255 : Math.round(a);
   }

@@ -6,6 +6,7 @@
  */
 import type { Rgb } from './esrgan.js';
 import { session, tensor, type Progress } from './models.js';
+import { boxMean, solidInterior } from '../../src/imaging/matte.js';
 
 const S = 1024;
 
@@ -83,37 +84,6 @@ export function luma(img: Rgb): Float32Array {
   return y;
 }
 
-function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  if (r <= 0) return src.slice();
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    let s = 0;
-    let cnt = 0;
-    for (let x = 0; x <= Math.min(r, w - 1); x++, cnt++) s += src[row + x]!;
-    for (let x = 0; x < w; x++) {
-      tmp[row + x] = s / cnt;
-      const add = x + r + 1;
-      const sub = x - r;
-      if (add < w) { s += src[row + add]!; cnt++; }
-      if (sub >= 0) { s -= src[row + sub]!; cnt--; }
-    }
-  }
-  for (let x = 0; x < w; x++) {
-    let s = 0;
-    let cnt = 0;
-    for (let y = 0; y <= Math.min(r, h - 1); y++, cnt++) s += tmp[y * w + x]!;
-    for (let y = 0; y < h; y++) {
-      out[y * w + x] = s / cnt;
-      const add = y + r + 1;
-      const sub = y - r;
-      if (add < h) { s += tmp[add * w + x]!; cnt++; }
-      if (sub >= 0) { s -= tmp[sub * w + x]!; cnt--; }
-    }
-  }
-  return out;
-}
 
 function guidedFilter(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number): Float32Array {
   const n = w * h;
@@ -207,5 +177,5 @@ export async function foregroundMask(img: Rgb, onProgress: Progress = () => unde
     const a = full[i]!;
     refined[i] = a < 8 || a > 247 ? a : refined[i]!;
   }
-  return refined;
+  return solidInterior(refined, img.w, img.h);
 }

@@ -1,6 +1,6 @@
 /** Right panel state: feature tab (one step) or workflow tab (steps, presets, saved workflows). */
 import { create } from 'zustand';
-import { canAddStep, defaultParams, PRESETS, type JobConfig, type ModuleName, type ModuleParams, type PresetName, type Step } from '../domain/modules.js';
+import { canAddStep, defaultParams, PRESET_ONLY_MODULES, PRESETS, type JobConfig, type ModuleName, type ModuleParams, type PresetName, type Step } from '../domain/modules.js';
 
 export type PanelTab = 'feature' | 'workflow';
 
@@ -68,7 +68,8 @@ export const usePanel = create<PanelState>((set, get) => ({
     set((s) => ({ steps: s.steps.filter((_, i) => i !== index), preset: null }));
   },
   toggleSettings: (index) => set((s) => ({ openSettings: { ...s.openSettings, [index]: !s.openSettings[index] } })),
-  usePreset: (preset) => set({ tab: 'workflow', preset, steps: copySteps(PRESETS[preset]), workflowId: null, workflowName: '', chosen: true }),
+  // A preset's hidden steps (scratch repair) still run: the job is sent by the preset's name.
+  usePreset: (preset) => set({ tab: 'workflow', preset, steps: copySteps(PRESETS[preset].filter((st) => !PRESET_ONLY_MODULES.includes(st.config.module))), workflowId: null, workflowName: '', chosen: true }),
   useWorkflow: (id, name, steps) => set({ tab: 'workflow', preset: null, steps: copySteps(steps), workflowId: id, workflowName: name, chosen: true }),
 }));
 
