@@ -53,7 +53,7 @@ async function encodeRgb(img: Rgb, type: 'image/png' | 'image/jpeg', quality?: n
 
 const backend = () => (globalThis.crossOriginIsolated ? 'wasm-simd-threads' : 'wasm-simd');
 
-/** ESRGAN-slim x2, tiles of 192 with a 12 px margin and 6 px cross-fade: the server's defaults. */
+/** ESRGAN-slim x2 with the server's own tiling defaults (src/imaging/tiles.ts). */
 export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined): Promise<OnDeviceResult> {
   const sess = await session('esrgan-slim-x2', onProgress);
   const t0 = performance.now();

@@ -1,49 +1,12 @@
 /**
  * Matte refinement shared by the server's matting engine and the on-device background removal
  * (src-worker/ondevice): plain functions on typed arrays, no Node or DOM API, so both produce the
- * same cut-out from the same mask. Box means are the O(n) building block (also re-exported by
- * server/engines/image.ts for the other engines).
+ * same cut-out from the same mask. Box means come from planes.ts.
  */
 
-/** An 8-bit RGB picture, row-major. */
-export interface Rgb {
-  w: number;
-  h: number;
-  data: Uint8Array;
-}
+import { boxMean, type Rgb } from './planes.js';
 
-/** Mean over a (2r+1)² box, normalised at the borders by the number of pixels inside. */
-export function boxMean(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  if (r <= 0) return src.slice();
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    let s = 0;
-    let cnt = 0;
-    for (let x = 0; x <= Math.min(r, w - 1); x++, cnt++) s += src[row + x]!;
-    for (let x = 0; x < w; x++) {
-      tmp[row + x] = s / cnt;
-      const add = x + r + 1;
-      const sub = x - r;
-      if (add < w) { s += src[row + add]!; cnt++; }
-      if (sub >= 0) { s -= src[row + sub]!; cnt--; }
-    }
-  }
-  for (let x = 0; x < w; x++) {
-    let s = 0;
-    let cnt = 0;
-    for (let y = 0; y <= Math.min(r, h - 1); y++, cnt++) s += tmp[y * w + x]!;
-    for (let y = 0; y < h; y++) {
-      out[y * w + x] = s / cnt;
-      const add = y + r + 1;
-      const sub = y - r;
-      if (add < h) { s += tmp[add * w + x]!; cnt++; }
-      if (sub >= 0) { s -= tmp[sub * w + x]!; cnt--; }
-    }
-  }
-  return out;
-}
+export type { Rgb };
 
 /**
  * No holes or translucency inside a solid subject: IS-Net leaves mid alphas on low-contrast

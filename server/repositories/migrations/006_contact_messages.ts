@@ -1,10 +1,12 @@
-import { type Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 
 /** Messages sent through the contact form, read by the operator (npm run admin -- messages). */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // PostgreSQL has no AUTOINCREMENT: an identity column there (as in 001/002), SQLite's rowid alias here.
+  const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
     .createTable('contact_messages')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => (isPg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('message', 'text', (c) => c.notNull())
