@@ -27,7 +27,8 @@ export const ESRGAN_SIZES: readonly EsrganSize[] = ['slim', 'medium', 'thick'];
 export const ESRGAN_SCALES: readonly EsrganScale[] = [2, 3, 4, 8];
 
 /** IS-Net variant: "medium" (fp16, 88 MB) gives the cleaner mask; see README for the measurement. */
-export const ISNET_VARIANT = process.env.ISNET_VARIANT === 'small' ? '/models/small' : '/models/medium';
+/** Read when the model is built, not at import: a process (the e2e runner) may set it after loading this module. */
+export const isnetVariant = () => (process.env.ISNET_VARIANT === 'small' ? '/models/small' : '/models/medium');
 
 export interface ModelSource {
   file: string;
@@ -92,11 +93,13 @@ export const MODEL_SOURCES: ModelSource[] = [
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   {
     file: 'isnet.onnx',
-    version: `1${ISNET_VARIANT}`,
+    get version() {
+      return `1${isnetVariant()}`;
+    },
     sources: () => [isnetResources()],
     build: () => {
       const res = JSON.parse(readFileSync(isnetResources(), 'utf8'));
-      const entry = res[ISNET_VARIANT] as { chunks: { hash: string }[]; size: number };
+      const entry = res[isnetVariant()] as { chunks: { hash: string }[]; size: number };
       const dir = path.dirname(isnetResources());
       const buf = Buffer.concat(entry.chunks.map((c) => readFileSync(path.join(dir, c.hash))));
       if (buf.length !== entry.size) throw new Error(`IS-Net chunks add up to ${buf.length} bytes, expected ${entry.size}`);
