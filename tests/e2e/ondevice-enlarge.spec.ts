@@ -7,30 +7,14 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { upscaleTiled } from '../../server/engines/esrgan.js';
 import { decodeRgb } from '../../server/engines/image.js';
-import { controlledBySw } from './pages/offline.js';
-import { psnr, storedBytes } from './pages/onDevice.js';
-import { Workspace } from './pages/workspace.js';
+import { deviceOnlyWork, psnr, storedBytes } from './pages/onDevice.js';
 
 test.setTimeout(240_000);
 const MODELS_DIR = path.resolve(import.meta.dirname, '../../models');
 
 test('offline: enlarge 2x on the device, downloaded, same as the server (PSNR ≥ 40 dB)', async ({ page, context }) => {
-  await page.goto('/image-enlarger/');
-  await controlledBySw(page);
-  await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
   // The model and the runtime are fetched once while online and kept by the service worker.
-  await page.getByTestId('open-workspace').click();
-  await expect(page.getByTestId('file-input').first()).toBeAttached();
-
-  // The server cannot be reached for uploads: the work stays on the device and offers itself there.
-  await context.route('**/web_api/v1/upload**', (route) => route.abort('connectionrefused'));
-  await context.route('**/api/v2/upload_slice**', (route) => route.abort('connectionrefused'));
-  const ws = new Workspace(page);
-  await ws.upload('chelsea.png');
-  const card = ws.card('uploadFailed');
-  await expect(card).toHaveCount(1, { timeout: 60_000 });
-  await expect(card).toContainText('First use downloads 15.1 MB once');
-  const cid = (await card.getAttribute('data-cid'))!;
+  const { ws, card, cid } = await deviceOnlyWork(page, context, '/image-enlarger/', 'First use downloads 15.1 MB once');
 
   // First use: the model and runtime download once (progress shown), then it runs in the worker.
   const downloadP = page.waitForEvent('download', { timeout: 200_000 });

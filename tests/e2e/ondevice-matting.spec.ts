@@ -6,28 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { controlledBySw } from './pages/offline.js';
-import { psnr, storedBytes } from './pages/onDevice.js';
-import { Workspace } from './pages/workspace.js';
+import { deviceOnlyWork, psnr, storedBytes } from './pages/onDevice.js';
 
 test.setTimeout(300_000);
 
 test('background removal on the device: PNG with alpha, same as the server engine (PSNR ≈ 40 dB), offline too', async ({ page, context }) => {
-  await page.goto('/remove-background/');
-  await controlledBySw(page);
-  await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
-  await page.getByTestId('open-workspace').click();
-  await expect(page.getByTestId('file-input').first()).toBeAttached();
-
-  // The server cannot be reached for uploads: the work stays here and offers itself on the device.
-  await context.route('**/web_api/v1/upload**', (route) => route.abort('connectionrefused'));
-  await context.route('**/api/v2/upload_slice**', (route) => route.abort('connectionrefused'));
-  const ws = new Workspace(page);
-  await ws.upload('chelsea.png');
-  const card = ws.card('uploadFailed');
-  await expect(card).toHaveCount(1, { timeout: 60_000 });
-  await expect(card).toContainText('First use downloads 58.6 MB once');
-  const cid = (await card.getAttribute('data-cid'))!;
+  const { ws, card, cid } = await deviceOnlyWork(page, context, '/remove-background/', 'First use downloads 58.6 MB once');
 
   const first = page.waitForEvent('download', { timeout: 280_000 });
   await card.getByTestId('process-on-device').click();

@@ -1,5 +1,29 @@
 /** Helpers for on-device processing checks: the server's engine on the same bytes, PSNR. */
-import type { Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { controlledBySw } from './offline.js';
+import { Workspace } from './workspace.js';
+
+/**
+ * A feature page under the service worker with a work that could not reach the server (uploads are
+ * refused), so its card offers to process on the device; the card must name the first-use download.
+ */
+export async function deviceOnlyWork(page: Page, context: BrowserContext, featurePath: string, firstDownload: string) {
+  await page.goto(featurePath);
+  await controlledBySw(page);
+  await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('open-workspace').click();
+  await expect(page.getByTestId('file-input').first()).toBeAttached();
+  // The server cannot be reached for uploads: the work stays on the device and offers itself there.
+  await context.route('**/web_api/v1/upload**', (route) => route.abort('connectionrefused'));
+  await context.route('**/api/v2/upload_slice**', (route) => route.abort('connectionrefused'));
+  const ws = new Workspace(page);
+  await ws.upload('chelsea.png');
+  const card = ws.card('uploadFailed');
+  await expect(card).toHaveCount(1, { timeout: 60_000 });
+  await expect(card).toContainText(firstDownload);
+  const cid = (await card.getAttribute('data-cid'))!;
+  return { ws, card, cid };
+}
 
 /** The fitted bytes the page stored for a work (what both the device and the server would process). */
 export async function storedBytes(page: Page, cid: string): Promise<Buffer> {
