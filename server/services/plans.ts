@@ -91,9 +91,12 @@ export class PlanService {
   }
 
   /**
-   * Ends the account's plan: level `expired` with no credits left (the code 10012 path of spec §4),
-   * guest-like compress credits. The plan id is kept so a renewal knows which plan it was. Happens once:
-   * a second call (or a concurrent one) finds the account already expired and changes nothing.
+   * Ends the account's plan: level `expired` with guest-like limits (spec §4, §6): the plan's unused
+   * credits go (an `expire` ledger row) and the guest allowance is granted instead (a `grant` row:
+   * PLAN_LIMITS.expired.credits, 3), with guest-like compress credits. When those are spent a start
+   * answers 10012 as for anyone out of credits. The plan id is kept so a renewal knows which plan it
+   * was. Happens once: a second call (or a concurrent one) finds the account already expired and
+   * changes nothing.
    */
   async expirePlanIn(trx: Db, accountId: number, now = Date.now()): Promise<boolean> {
     const repo = new AccountRepository(trx);
@@ -101,6 +104,11 @@ export class PlanService {
     const planEnd = a.plan_expires_at !== null && a.plan_expires_at < now ? a.plan_expires_at : now;
     if (!(await repo.markExpired(accountId, planEnd, PLAN_LIMITS.expired.compressCredits, now))) return false;
     await repo.ledger(accountId, grantRef('expire', accountId, now), 'expire', creditsLeft(a.max_num, a.used_num), now);
+    // markExpired left max_num = used_num (nothing left) under the row lock; the allowance goes on top.
+    const expired = await repo.byIdOrThrow(accountId);
+    const allowance = PLAN_LIMITS.expired.credits;
+    await repo.update(accountId, { max_num: expired.used_num + allowance, updated_at: now });
+    await repo.ledger(accountId, grantRef('plan:expired', accountId, now), 'grant', allowance, now);
     return true;
   }
 
@@ -110,7 +118,7 @@ export class PlanService {
   }
 
   /**
-   * A plan whose end date has passed becomes `expired` for real (credits 0), so every answer — licence,
+   * A plan whose end date has passed becomes `expired` for real (the guest allowance), so every answer — licence,
    * transform (10012), point check — agrees. Returns the account as it is now.
    */
   async settleExpiry(a: Account, now = Date.now()): Promise<Account> {

@@ -1,4 +1,5 @@
 /** Account side over real HTTP: password change, profile and survey, guest → account binding, the operator command. */
+import { PLAN_LIMITS } from '../../src/domain/plans.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -115,7 +116,7 @@ describe('operator command', () => {
     const renewed = (await runAdmin(srv.ctx, ['renew', addr, '10'])) as { plan_expires_at: string; left_credits: number };
     expect(renewed.left_credits).toBe(500);
     expect(Date.parse(renewed.plan_expires_at)).toBeGreaterThan(Date.now() + 39 * 86_400_000);
-    expect(await runAdmin(srv.ctx, ['expire', addr])).toMatchObject({ level: 'expired', left_credits: 0 });
+    expect(await runAdmin(srv.ctx, ['expire', addr])).toMatchObject({ level: 'expired', left_credits: PLAN_LIMITS.expired.credits });
     expect((await license(u)).user_level).toBe('expired');
     await expect(runAdmin(srv.ctx, ['grant', addr, 'gold'])).rejects.toThrow(/basic or pro/);
     await expect(runAdmin(srv.ctx, ['show', 'nobody@example.com'])).rejects.toThrow(/no registered account/);
@@ -124,7 +125,7 @@ describe('operator command', () => {
     const d = await Caller.user(srv, due, 'basic');
     await srv.ctx.db.updateTable('accounts').set({ plan_expires_at: Date.now() - 1 }).where('id', '=', d.accountId).execute();
     expect(await runAdmin(srv.ctx, ['expire-due'])).toEqual({ expired: 1 });
-    expect(await runAdmin(srv.ctx, ['show', due])).toMatchObject({ level: 'expired', left_credits: 0 });
+    expect(await runAdmin(srv.ctx, ['show', due])).toMatchObject({ level: 'expired', left_credits: PLAN_LIMITS.expired.credits });
   });
 
   it('`npm run admin` works as a separate process against the server database', async () => {

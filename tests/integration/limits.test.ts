@@ -2,6 +2,7 @@
  * Spec §4 level derivation and every §6 limit, enforced by the server over real HTTP (no UI involved).
  * The runner is off: a start that is accepted stays queued, which is all these rules need.
  */
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,11 +63,11 @@ describe('level derivation (spec §4) as the licence answers it', () => {
     await srv.ctx.db.updateTable('accounts').set({ pid: 12345 }).where('id', '=', odd.accountId).execute();
     expect((await license(odd)).user_level).toBe('expired');
 
-    // A plan past its end date: expired, and the credits go to 0 (the 10012 path), recorded once.
+    // A plan past its end date: expired, the plan's credits go and the guest-like allowance (3) comes, recorded once.
     const late = await Caller.user(srv, email('late'), 'basic');
     await srv.ctx.db.updateTable('accounts').set({ plan_expires_at: Date.now() - 1000 }).where('id', '=', late.accountId).execute();
     const [l1, l2] = await Promise.all([license(late), license(late)]);
-    for (const l of [l1, l2]) expect(l).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: 0 });
+    for (const l of [l1, l2]) expect(l).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: PLAN_LIMITS.expired.credits });
     const expires = await srv.ctx.db.selectFrom('credit_ledger').selectAll().where('account_id', '=', late.accountId).where('kind', '=', 'expire').execute();
     expect(expires.map((e) => e.amount)).toEqual([200]);
   });
@@ -213,12 +214,13 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect(await license(r)).toMatchObject({ compress_used: PLAN_LIMITS.register.compressCredits, used_num: 0, left_credits: 3 });
   });
 
-  it('an expired plan: credits 0, level expired, guest limits — a start answers 10012', async () => {
+  it('an expired plan: the guest-like allowance, level expired, guest limits — once spent a start answers 10012', async () => {
     const p = await Caller.user(srv, email('exp'), 'pro');
     const uid = await uploadUid(p);
     await srv.ctx.services.accounts.expirePlan(p.accountId);
-    expect(await license(p)).toMatchObject({ user_level: 'expired', left_credits: 0 });
+    expect(await license(p)).toMatchObject({ user_level: 'expired', left_credits: PLAN_LIMITS.expired.credits });
     expect((await start(p, uid, jconf('enlarge', { scale: 8 }))).body.msg).toBe('This scale is only for subscribers');
+    await srv.ctx.db.updateTable('accounts').set({ used_num: sql<number>`max_num` }).where('id', '=', p.accountId).execute();
     expect((await start(p, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, msg: 'Insufficient Credits' });
     // Guest-like compress allowance remains.
     expect((await license(p)).compress_max - (await license(p)).compress_used).toBe(PLAN_LIMITS.expired.compressCredits);

@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
+import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import { sql } from 'kysely';
 import { signPayload } from '../../server/services/paymentProviders.js';
 import type { TestServer } from '../../server/testing/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
@@ -137,7 +139,9 @@ describe('webhooks', () => {
     const uid = (await u.upload(fixture('rocket.jpg'), 'rocket.jpg', 'sharpen')).body.data.data.uid;
     const expire = event({ id: 'evt_expire', type: 'subscription.expired', account_id: u.accountId });
     expect((await webhook(expire, signPayload(secret(), expire))).body.data).toMatchObject({ applied: true });
-    expect(await license(u)).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: 0 });
+    // Expired accounts keep the guest-like allowance (spec §6); once it is spent a start answers 10012.
+    expect(await license(u)).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: PLAN_LIMITS.expired.credits });
+    await srv.ctx.db.updateTable('accounts').set({ used_num: sql<number>`max_num` }).where('id', '=', u.accountId).execute();
     const start = await u.form('/web_api/v1/transform', { uid, jconfig: JSON.stringify({ job: 'sharpen' }) });
     expect(start.body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, msg: 'Insufficient Credits' });
     expect((await u.get('/api/v2/subscribe_info')).body.data).toMatchObject({ level: 'expired', subscribed: false });

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { handleError } from '../../app/handleError.js';
 import { L, useLang } from '../../app/lang.js';
 import { LOW_CREDIT_WARNING } from '../../domain/constants.js';
-import { creditsLeft, deriveLevel, isSubscriber } from '../../domain/plans.js';
+import { creditsLeft, deriveLevel, isSubscriber, PLAN_LIMITS } from '../../domain/plans.js';
 import * as endpoints from '../../api/endpoints.js';
 import { waitForUserToken } from '../../api/client.js';
 import type { LicenseView } from '../../domain/account.js';
@@ -58,7 +58,7 @@ export function PlanCard({ refreshKey = 0, compact = false }: { refreshKey?: num
       </dl>
       {level === 'expired' && (
         <p className="notice" role="status" data-testid="plan-expired">
-          {t('plan.expiredNote')}
+          {t('plan.expiredNote', { count: PLAN_LIMITS.expired.credits })}
         </p>
       )}
       {level !== 'expired' && left <= LOW_CREDIT_WARNING && (
