@@ -1,8 +1,9 @@
 /**
  * `npm run samples`: before/after sample pairs per feature type (module name) from licensed
  * images, written to public/samples/<type>/ with public/samples/manifest.json (spec §3 "Sample
- * item"). Enlarge results carry `{scale}` in their path (x2 and x4 files exist); portrait results
- * carry `{scale}` = 1 for the single-face crop and 2 for the entire picture.
+ * item"). Enlarge results carry `{scale}` in their path, one file per scale a plan offers (x2, x4,
+ * x6, x8); portrait results carry `{scale}` = 1 for the single-face crop and 2 for the entire picture.
+ * `npm run samples -- enlarge matting` regenerates only those types and keeps the others.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,10 @@ import { ctx as engineContext } from '../server/engines/testkit.js';
 import type { EngineImage } from '../server/engines/types.js';
 import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
 import { gaussianNoise } from '../server/engines/image.js';
+import { PLAN_LIMITS } from '../src/domain/plans.js';
+
+/** Every enlarge scale any plan offers: the sample has a result for each (spec: 2X, 4X, 6X, 8X). */
+export const SAMPLE_SCALES: readonly number[] = [...new Set(Object.values(PLAN_LIMITS).flatMap((l) => l.scales))].sort((a, b) => a - b);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.join(root, 'tests', 'fixtures');
@@ -90,10 +95,22 @@ async function toJpeg(buf: Buffer, quality = 85): Promise<Buffer> {
   return sharp(buf).flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true }).toBuffer();
 }
 
-export async function generateSamples(log: (s: string) => void = console.log) {
-  rmSync(outDir, { recursive: true, force: true });
-  const manifest: Record<string, { name: string; original: string; processed: string; w: number; h: number }[]> = {};
+type Manifest = Record<string, { name: string; original: string; processed: string; w: number; h: number }[]>;
+
+/** Writes every sample type, or only `only` (the other types' files and manifest entries are kept). */
+export async function generateSamples(log: (s: string) => void = console.log, only: readonly string[] = []) {
+  const unknown = only.filter((t) => !(t in SAMPLES));
+  if (unknown.length) throw new Error(`unknown sample types: ${unknown.join(', ')} (known: ${Object.keys(SAMPLES).join(', ')})`);
+  const manifestFile = path.join(outDir, 'manifest.json');
+  let manifest: Manifest = {};
+  if (only.length) {
+    manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+    for (const t of only) rmSync(path.join(outDir, t), { recursive: true, force: true });
+  } else {
+    rmSync(outDir, { recursive: true, force: true });
+  }
   for (const [type, sources] of Object.entries(SAMPLES)) {
+    if (only.length && !only.includes(type)) continue;
     const module = type as ModuleName;
     mkdirSync(path.join(outDir, type), { recursive: true });
     manifest[type] = [];
@@ -105,9 +122,12 @@ export async function generateSamples(log: (s: string) => void = console.log) {
       const params = src.params ?? {};
       let processed: string;
       if (module === 'enlarge') {
-        for (const scale of [2, 4]) {
+        for (const scale of SAMPLE_SCALES) {
+          const t0 = Date.now();
           const out = await runModule(module, img, { ...params, scale }, ctx);
-          writeFileSync(path.join(outDir, type, `${base}-x${scale}.jpg`), await toJpeg(out.data, 82));
+          const file = await toJpeg(out.data, scale > 4 ? 78 : 82);
+          writeFileSync(path.join(outDir, type, `${base}-x${scale}.jpg`), file);
+          log(`  x${scale}: ${out.width}×${out.height}, ${(file.length / 1024).toFixed(0)} KB, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
         }
         processed = `${base}-x{scale}.jpg`;
       } else if (module === 'portrait') {
@@ -135,7 +155,9 @@ export async function generateSamples(log: (s: string) => void = console.log) {
       log(`${type}: ${src.name}`);
     }
   }
-  writeFileSync(path.join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  const ordered: Manifest = {};
+  for (const t of Object.keys(SAMPLES)) if (manifest[t]) ordered[t] = manifest[t];
+  writeFileSync(manifestFile, JSON.stringify(ordered, null, 2) + '\n');
   writeFileSync(path.join(outDir, 'LICENSES.md'), LICENSES);
   let total = 0;
   for (const d of readdirSync(outDir, { recursive: true, withFileTypes: true })) if (d.isFile()) total += statSync(path.join(d.parentPath, d.name)).size;
@@ -166,5 +188,5 @@ compatible with Pixmill's AGPL-3.0-or-later.
 `;
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await generateSamples();
+  await generateSamples(console.log, process.argv.slice(2));
 }
