@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../domain/constants.js';
-import type { Work, WorkStatus } from '../domain/work.js';
+import { WORK_STATUSES, type Work, type WorkStatus } from '../domain/work.js';
 import {
   clearAll,
   deleteWorks,
@@ -54,11 +54,20 @@ describe('loadWorks', () => {
     expect((await loadWorks(T0 + 2000)).every((w) => w.status === 'ready' || w.status === 'finished')).toBe(true);
   });
 
-  it('an upload interrupted by the reload stays uploading; one that never reached the server fails', async () => {
-    await putWorks([work('a', 'uploading'), work('b', 'resizing'), work('c', 'uploadFailed')], T0);
-    await putUploadItem(upload('a', { uploadStatus: 'uploading', totalSlices: 4, acked: [1, 2], uid: 'srv-a' }));
+  it('every other status is reset to ready too (spec §4), with or without a uid', async () => {
+    const others = WORK_STATUSES.filter((s) => s !== 'ready' && s !== 'finished');
+    await putWorks(others.map((s) => work(`n-${s}`, s)), T0);
     const loaded = await loadWorks(T0 + 1000);
-    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({ a: 'uploading', b: 'uploadFailed', c: 'uploadFailed' });
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual(Object.fromEntries(others.map((s) => [`n-${s}`, 'ready'])));
+  });
+
+  it('only an upload this device resumes stays uploading (it ends in ready); the rest are ready', async () => {
+    await putWorks([work('a', 'uploading'), work('b', 'resizing'), work('c', 'uploadFailed'), work('d', 'waitingForNetwork')], T0);
+    await putUploadItem(upload('a', { uploadStatus: 'uploading', totalSlices: 4, acked: [1, 2], uid: 'srv-a' }));
+    await putUploadItem(upload('d', { uploadStatus: 'ready' }));
+    await putUploadItem(upload('c', { uploadStatus: 'failed' }));
+    const loaded = await loadWorks(T0 + 1000);
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({ a: 'uploading', b: 'ready', c: 'ready', d: 'uploading' });
   });
 
   it('an upload stored offline without its work row (page gone before the batched save) comes back as a work', async () => {

@@ -76,9 +76,11 @@ async function touch(now: number): Promise<void> {
 const RESUMABLE: readonly UploadStatus[] = ['ready', 'uploading'];
 
 /**
- * Spec §4 on load. Works neither ready nor finished go back to ready when the server has them (uid);
- * beyond the spec, one whose upload can resume stays 'uploading', and one that never reached the
- * server becomes uploadFailed rather than a ready work without an image.
+ * Spec §4 on load: works neither ready nor finished are reset to ready — waiting, processing, failed,
+ * refused or cut off while resizing alike. The one exception is an upload this device still holds and
+ * resumes (bridge resumePending): it shows 'uploading' and ends in ready when the server has it. A
+ * ready work the server never received (no uid) asks for the file again when started
+ * (src/stores/processing.ts).
  */
 export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   const d = getDb();
@@ -92,7 +94,7 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   const changed: Work[] = [];
   const out = works.map((w) => {
     if (w.status === 'ready' || w.status === 'finished') return w;
-    const status: Work['status'] = w.uid ? 'ready' : resumable.has(w.cid) ? 'uploading' : 'uploadFailed';
+    const status: Work['status'] = !w.uid && resumable.has(w.cid) ? 'uploading' : 'ready';
     if (status === w.status) return w;
     const next = { ...w, status };
     changed.push(next);

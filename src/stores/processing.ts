@@ -86,9 +86,15 @@ async function runOne(work: Work): Promise<void> {
     return;
   }
 
+  if (!work.uid) {
+    // Reset to ready on load (spec §4) although the server never received it: nothing to start.
+    update(work.cid, { status: 'uploadFailed', endTime: Date.now() });
+    dialogs.toast(i18n.t('upload:notOnServer'), 'error');
+    return;
+  }
   let transId: string;
   try {
-    transId = (await endpoints.transform(work.uid ?? '', work.params ?? { job: 'denoise' }, work.operation === 'matting' ? 'large' : undefined)).trans_id;
+    transId = (await endpoints.transform(work.uid, work.params ?? { job: 'denoise' }, work.operation === 'matting' ? 'large' : undefined)).trans_id;
   } catch (e) {
     if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
       // Spec §8: credits 0, level expired, work removed; the rest of the queue goes back to ready.
