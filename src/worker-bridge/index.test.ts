@@ -42,15 +42,19 @@ describe('UploadManager.add', () => {
     expect(await manager.runtime()).toBe('main');
   });
 
-  it('batch-level refusals carry the key in error and refuse every file', async () => {
-    expect(await manager.add([file('a.jpg'), file('b.jpg')], ctx)).toEqual({
-      accepted: [],
-      rejected: [
-        { filename: 'a.jpg', error: 'upload:onlyPaidMultiple' },
-        { filename: 'b.jpg', error: 'upload:onlyPaidMultiple' },
-      ],
-      error: 'upload:onlyPaidMultiple',
-    });
+  it('a guest dropping several keeps the first and names the rest; other batch refusals refuse every file', async () => {
+    const r = await manager.add([file('a.jpg'), file('b.jpg'), file('c.jpg')], ctx);
+    expect(r.accepted.map((a) => a.filename)).toEqual(['a.jpg']);
+    expect(r.rejected).toEqual([
+      { filename: 'b.jpg', error: 'upload:firstKept' },
+      { filename: 'c.jpg', error: 'upload:firstKept' },
+    ]);
+    expect(r.error).toBe('upload:onlyPaidMultiple');
+    manager.cancel(r.accepted[0]!.cid);
+    // With no room for even one (the guest's compress allowance used up) nothing is kept.
+    const none = await manager.add([file('a.jpg'), file('b.jpg')], { ...ctx, job: 'compress', perTypeCount: 5 });
+    expect(none.accepted).toEqual([]);
+    expect(none.error).toBe('upload:onlyPaidMultiple');
     const many = Array.from({ length: 21 }, (_, i) => file(`${i}.jpg`));
     expect((await manager.add(many, { ...ctx, level: 'pro' })).error).toBe('upload:tooManyFiles');
     expect((await manager.add([file('a.jpg')], { ...ctx, queued: 5 })).error).toBe('upload:queueFull');

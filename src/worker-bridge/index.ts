@@ -226,11 +226,24 @@ class Manager implements UploadManager {
   async add(files: File[], ctx: AddContext): Promise<AddResult> {
     const { api } = await this.started;
     const { signal, ...limits } = ctx;
-    const check = await api.checkBatch(files.length, { ...limits, queued: Math.max(ctx.queued, this.pending.size) });
-    if (check.error) {
+    const queued = Math.max(ctx.queued, this.pending.size);
+    let check = await api.checkBatch(files.length, { ...limits, queued });
+    // A plan that takes one image at a time keeps the first of several and says why the rest were
+    // left out (the batch reason, then each name), instead of losing them all.
+    let leftOut: File[] = [];
+    if (check.error === 'upload:onlyPaidMultiple' && files.length > 1) {
+      const one = await api.checkBatch(1, { ...limits, queued });
+      if (!one.error) {
+        leftOut = files.slice(1);
+        files = files.slice(0, 1);
+        check = { ...one, error: check.error };
+      }
+    }
+    if (check.error && !leftOut.length) {
       return { accepted: [], rejected: files.map((f) => ({ filename: sanitizeFilename(f.name), error: check.error! })), error: check.error };
     }
-    const result: AddResult = { accepted: [], rejected: [] };
+    const result: AddResult = { accepted: [], rejected: leftOut.map((f) => ({ filename: sanitizeFilename(f.name), error: 'upload:firstKept' })) };
+    if (check.error) result.error = check.error;
     const compressMax = limitsFor(ctx.level).compressMaxBytes;
     for (const [i, file] of files.entries()) {
       if (i >= check.accept) {

@@ -7,17 +7,19 @@ import { admin, AuthPage, expectCredits, PASSWORD, uniqueEmail } from './pages/a
 import { Workspace } from './pages/workspace.js';
 
 const LANGS = [
-  { prefix: '', onlyOne: 'Only paid users can upload multiple images at the same time', tooLarge: 'Your file is too large' },
-  { prefix: '/ja', onlyOne: '複数の画像を同時にアップロードできるのは有料ユーザーのみです', tooLarge: 'ファイルが大きすぎます' },
+  { prefix: '', onlyOne: 'Only paid users can upload multiple images at the same time', firstKept: 'chelsea.png: not uploaded — one image at a time on this plan, so only the first image was kept.', tooLarge: 'Your file is too large' },
+  { prefix: '/ja', onlyOne: '複数の画像を同時にアップロードできるのは有料ユーザーのみです', firstKept: 'chelsea.png: アップロードされていません', tooLarge: 'ファイルが大きすぎます' },
 ];
 
 for (const lng of LANGS) {
-  test(`guest, two files where the plan allows one: the dialog says why (${lng.prefix || '/en'})`, async ({ page }) => {
+  test(`guest, two files where the plan allows one: the first is kept, the dialog says why and names the other (${lng.prefix || '/en'})`, async ({ page }) => {
     const ws = new Workspace(page);
     await ws.open(`${lng.prefix}/batch-process/`);
     await ws.drop('rocket.jpg', 'chelsea.png');
     await expect(ws.messageDialog()).toContainText(lng.onlyOne);
-    await expect(ws.cards()).toHaveCount(0);
+    await expect(ws.messageDialog()).toContainText(lng.firstKept);
+    await expect(ws.cards()).toHaveCount(1);
+    await expect(ws.cards().first()).toContainText('rocket');
   });
 
   test(`the server refuses an oversized compress file: its reason reaches the dialog (${lng.prefix || '/en'})`, async ({ page }) => {
