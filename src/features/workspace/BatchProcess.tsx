@@ -12,6 +12,7 @@ import { usePanel } from '../../stores/panel.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { installGuestFirstUse } from './firstUse.js';
+import { MobileActionBar } from './MobileActionBar.js';
 import { RightPanel } from './RightPanel.js';
 import { useResizeNotice } from './sizeNote.js';
 import { DropOverlay, UploadArea } from './UploadArea.js';
@@ -124,6 +125,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
           )}
         </aside>
       </div>
+      <MobileActionBar />
     </div>
   );
 }

@@ -19,21 +19,20 @@ import { LOW_CREDIT_WARNING, TAB_SWITCH_AFTER_START_MS } from '../../domain/cons
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
 
-export function RightPanel() {
+/**
+ * Start for the selected works with the panel's feature or workflow: the panel's button and the mobile
+ * action bar's use the same checks (selection, chain rule, entitlements, credits).
+ */
+export function useStartAction() {
   const { t } = useTranslation('workspace');
   const panel = usePanel();
-  const { level, logged, credits } = useUser();
+  const { level, credits } = useUser();
   const selectedCount = useWorks((s) => s.works.filter((w) => w.selected).length);
   // Samples cost nothing; anything else needs a credit (Start stays off at 0).
   const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample).length);
   const noCredits = credits === 0 && selectedOwn > 0 && useUser.getState().ready;
-  const clearSelection = useWorks((s) => s.clearSelection);
   const lim = limitsFor(level);
 
-  // Spec §4: selecting the workflow tab, or more than one step, clears sample selection.
-  useEffect(() => {
-    if (panel.tab === 'workflow' || panel.steps.length > 1) clearSelection((w) => Boolean(w.sample));
-  }, [panel.tab, panel.steps.length, clearSelection]);
 
   const start = () => {
     if (selectedCount === 0) {
@@ -66,6 +65,21 @@ export function RightPanel() {
     }
     if (res === 'started') setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
   };
+  return { start, selectedCount, disabled: selectedCount === 0 || noCredits };
+}
+
+export function RightPanel() {
+  const { t } = useTranslation('workspace');
+  const panel = usePanel();
+  const { level, logged, credits } = useUser();
+  const clearSelection = useWorks((s) => s.clearSelection);
+  const lim = limitsFor(level);
+  const { start, selectedCount, disabled } = useStartAction();
+
+  // Spec §4: selecting the workflow tab, or more than one step, clears sample selection.
+  useEffect(() => {
+    if (panel.tab === 'workflow' || panel.steps.length > 1) clearSelection((w) => Boolean(w.sample));
+  }, [panel.tab, panel.steps.length, clearSelection]);
 
   return (
     <div className="panel">
@@ -81,7 +95,7 @@ export function RightPanel() {
         {panel.tab === 'feature' ? <FeatureTab /> : <WorkflowTab />}
       </div>
       <div className="panel-foot">
-        <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0 || noCredits} onClick={start} data-testid="start">
+        <button className="btn btn-primary btn-block btn-lg" disabled={disabled} onClick={start} data-testid="start">
           {t('start', { count: selectedCount })}
         </button>
         <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : t('startNote', { count: selectedCount, credits })}</p>
