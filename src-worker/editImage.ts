@@ -4,6 +4,8 @@ import { ENCODE_QUALITY, type ImageMime } from './fitPlan.js';
 
 export type EditOp =
   | { kind: 'crop'; aspect: number }
+  /** the cropper's box in image pixels (src/features/editor/cropBox.ts) */
+  | { kind: 'cropBox'; x: number; y: number; w: number; h: number }
   | { kind: 'resize'; width: number }
   | { kind: 'rotate'; angle: 90 | 180 | 270 }
   | { kind: 'flip'; horizontal: boolean; vertical: boolean };
@@ -52,6 +54,17 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult> {
         throw new RangeError('aspect must be a positive number');
       }
       box = cropBox(srcW, srcH, op.aspect);
+      w = box.w;
+      h = box.h;
+    }
+    if (op.kind === 'cropBox') {
+      const { x, y } = op;
+      const ok = [x, y, op.w, op.h].every(Number.isInteger) && x >= 0 && y >= 0 && op.w >= 1 && op.h >= 1 && x + op.w <= srcW && y + op.h <= srcH;
+      if (!ok) {
+        bitmap.close();
+        throw new RangeError(`the crop box must be whole pixels inside ${srcW}×${srcH}`);
+      }
+      box = { x, y, w: op.w, h: op.h };
       w = box.w;
       h = box.h;
     }

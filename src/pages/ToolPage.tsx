@@ -1,13 +1,12 @@
-/** Simple in-browser tools: crop (aspect), resize, rotate, flip — done in the image worker, nothing leaves the device. */
+/** Simple in-browser tools: crop (a crop box), resize, rotate, flip — done in the image worker, nothing leaves the device. */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { editImage, type EditOp } from '../worker-bridge/index.js';
+import { Cropper } from '../features/editor/Cropper.js';
 import { usePageTitle } from './usePageTitle.js';
 
 type Tool = 'cropper' | 'resizer' | 'rotator' | 'flip';
 const TOOL_OF: Record<string, Tool> = { '/image-cropper/': 'cropper', '/image-resizer/': 'resizer', '/image-rotator/': 'rotator', '/flip-image/': 'flip' };
-const ASPECTS = [1, 4 / 3, 16 / 9, 3 / 4] as const;
-const ASPECT_LABEL = ['1:1', '4:3', '16:9', '3:4'];
 /** Drawing with no flip axis is the identity: used to show (and measure) the opened image as it is. */
 const AS_IS: EditOp = { kind: 'flip', horizontal: false, vertical: false };
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
@@ -20,8 +19,9 @@ interface Output {
   runtime: 'worker' | 'main';
 }
 
-function opFor(tool: Tool, s: { angle: number; flipH: boolean; flipV: boolean; aspect: number; width: number }): EditOp {
-  if (tool === 'cropper') return { kind: 'crop', aspect: ASPECTS[s.aspect] };
+function opFor(tool: Tool, s: { angle: number; flipH: boolean; flipV: boolean; width: number }): EditOp {
+  // The cropper shows the image as it is; its box is cut when downloading (features/editor/Cropper).
+  if (tool === 'cropper') return AS_IS;
   if (tool === 'resizer') return s.width > 0 ? { kind: 'resize', width: s.width } : AS_IS;
   if (tool === 'rotator') return s.angle === 90 || s.angle === 180 || s.angle === 270 ? { kind: 'rotate', angle: s.angle } : AS_IS;
   return { kind: 'flip', horizontal: s.flipH, vertical: s.flipV };
@@ -37,14 +37,13 @@ export function ToolPage({ path }: { path: string }) {
   const [angle, setAngle] = useState(0);
   const [flipH, setFlipH] = useState(false);
   const [flipV, setFlipV] = useState(false);
-  const [aspect, setAspect] = useState(0);
   const [width, setWidth] = useState(0);
   const [out, setOut] = useState<Output | null>(null);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const seq = useRef(0);
 
-  const op = opFor(tool, { angle, flipH, flipV, aspect, width });
+  const op = opFor(tool, { angle, flipH, flipV, width });
   const opKey = JSON.stringify(op);
 
   useEffect(() => {
@@ -123,23 +122,19 @@ export function ToolPage({ path }: { path: string }) {
             <button className="btn btn-ghost" aria-pressed={flipV} onClick={() => setFlipV((v) => !v)}>{t('tools.flipV')}</button>
           </>
         )}
-        {ready && tool === 'cropper' && (
-          <div className="segmented" role="radiogroup" aria-label={t('tools.aspect')}>
-            {ASPECT_LABEL.map((l, i) => (
-              <button key={l} role="radio" aria-checked={aspect === i} className={aspect === i ? 'on' : ''} onClick={() => setAspect(i)}>{l}</button>
-            ))}
-          </div>
-        )}
         {ready && tool === 'resizer' && srcW > 0 && (
           <label className="inline-field">
             {t('tools.width')}
             <input type="number" min={1} max={srcW * 4} value={width} onChange={(e) => setWidth(Math.min(srcW * 4, Math.max(1, Number(e.target.value) || 1)))} />
           </label>
         )}
-        {out && (
+        {out && tool !== 'cropper' && (
           <button className="btn btn-primary" onClick={download} disabled={busy}>{t('tools.downloadImage')}</button>
         )}
       </div>
+      {tool === 'cropper' && file && out && !failed ? (
+        <Cropper file={file} image={out} base={base} />
+      ) : (
       <div className="tool-canvas" aria-busy={busy}>
         {failed ? (
           <p className="error" role="alert">{t('tools.failed')}</p>
@@ -149,6 +144,7 @@ export function ToolPage({ path }: { path: string }) {
           <p className="muted">{t('tools.empty')}</p>
         )}
       </div>
+      )}
     </div>
   );
 }
