@@ -48,7 +48,7 @@ export function Navigator({ src, natural, view, offset, onPan, onDragStart }: Pr
   };
 
   return (
-    <div className="navigator" style={{ width: PREVIEW_THUMB_BOX.width, height: PREVIEW_THUMB_BOX.height }} data-testid="navigator">
+    <div className="navigator" style={{ width: PREVIEW_THUMB_BOX.width, height: PREVIEW_THUMB_BOX.height }} data-testid="navigator" onPointerDown={(e) => e.stopPropagation()}>
       {src && lay && <img src={src} alt="" style={{ left: lay.left, top: lay.top, width: lay.w, height: lay.h }} draggable={false} />}
       <div
         className="mover"
@@ -59,6 +59,8 @@ export function Navigator({ src, natural, view, offset, onPan, onDragStart }: Pr
         data-testid="mover"
         style={{ width: mover.w, height: mover.h, left: mover.left, top: mover.top }}
         onPointerDown={(e) => {
+          // The stage under it pans and pinches on its own: the mover's drag is the mover's.
+          e.stopPropagation();
           (e.target as HTMLElement).setPointerCapture(e.pointerId);
           drag.current = { x: e.clientX, y: e.clientY, ox: offset.x, oy: offset.y };
           onDragStart?.();

@@ -2,7 +2,7 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
-import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS } from '../../domain/constants.js';
+import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS, PREVIEW_THUMB_BOX } from '../../domain/constants.js';
 import { jobScale, outputSize, previewTooLarge } from '../../domain/rules.js';
 import { Modal } from '../../components/Modal.js';
 import { L } from '../../app/lang.js';
@@ -120,20 +120,24 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
         </div>
       </div>
       {tooLarge ? (
-        <div className="preview-box preview-failed" data-testid="preview-failed">
-          <p className="big">{t('preview.failed')}</p>
-          <p className="muted">{t('preview.tooLarge')}</p>
+        <div className="preview-stage-wrap">
+          <div className="preview-box preview-failed" data-testid="preview-failed">
+            <p className="big">{t('preview.failed')}</p>
+            <p className="muted">{t('preview.tooLarge')}</p>
+          </div>
         </div>
       ) : touch && tab === 1 && zoom === 'fit' ? (
         // Touch screens: press and hold to see the original (the PWA helper's component).
-        <div className="preview-box hold-box">
-          {before && after ? (
-            <Suspense fallback={<span className="spinner stage-spinner" />}>
-              <HoldToCompare beforeSrc={before} afterSrc={after} className="hold-compare" />
-            </Suspense>
-          ) : (
-            <span className="spinner stage-spinner" aria-label={t('loading')} />
-          )}
+        <div className="preview-stage-wrap">
+          <div className="preview-box hold-box">
+            {before && after ? (
+              <Suspense fallback={<span className="spinner stage-spinner" />}>
+                <HoldToCompare beforeSrc={before} afterSrc={after} className="hold-compare" />
+              </Suspense>
+            ) : (
+              <span className="spinner stage-spinner" aria-label={t('loading')} />
+            )}
+          </div>
         </div>
       ) : (
         <CompareStage
@@ -144,6 +148,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
           onZoom={setZoom}
           natural={out}
           transparent={work.operation === 'matting'}
+          holdButton={touch}
         />
       )}
       <div className="preview-foot">
@@ -178,10 +183,30 @@ interface StageProps {
   natural: { w: number; h: number };
   /** the result has transparency (background removal): a checkerboard behind it, a neutral ground otherwise */
   transparent?: boolean;
+  /** touch screens: a press-and-hold button shows the original in place of the result, in every mode */
+  holdButton?: boolean;
 }
 
-function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent }: StageProps) {
+/**
+ * Where the navigator sits and how small it is: inside the part of the result's pane the image
+ * covers (never over the letterbox or outside the picture), at most 40% of that part and never
+ * more than half the spec's 304×190 box, so it does not hide what it navigates.
+ */
+export function navigatorPlacement(at: { x: number; y: number }, box: { w: number; h: number }, view: { w: number; h: number }, thumb: { width: number; height: number }) {
+  const left = Math.max(0, at.x);
+  const top = Math.max(0, at.y);
+  const right = Math.min(view.w, at.x + box.w);
+  const bottom = Math.min(view.h, at.y + box.h);
+  const w = Math.max(0, right - left);
+  const h = Math.max(0, bottom - top);
+  const k = Math.max(0.2, Math.min(0.5, (0.4 * w) / thumb.width, (0.4 * h) / thumb.height));
+  return { left, top, width: w, height: h, scale: k };
+}
+
+function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent, holdButton }: StageProps) {
   const { t } = useTranslation('workspace');
+  const tp = useTranslation('pwa').t;
+  const [holding, setHolding] = useState(false);
   const stage = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ w: 0, h: 0 });
   const [pos, setPos] = useState(0.5);
@@ -281,16 +306,17 @@ function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent }
     setPos(Math.max(0, Math.min(1, (clientX - r.left) / r.width)));
   };
 
-  const img = (src: string | undefined, which: 'before' | 'after', clip?: string) =>
+  const img = (src: string | undefined, which: 'before' | 'after', clip?: string, testId = `img-${which}`) =>
     src ? (
       <img
         src={src}
         alt={t(which === 'before' ? 'preview.before' : 'preview.after')}
         className={`stage-img ${loaded[which] ? 'loaded' : ''} ${transparent && which === 'after' ? 'checker' : ''}`}
-        style={{ left: at.x, top: at.y, width: box.w, height: box.h, clipPath: clip }}
+        // Held: the result steps aside for the original (already loaded, so nothing flickers).
+        style={{ left: at.x, top: at.y, width: box.w, height: box.h, clipPath: clip, visibility: holding && which === 'after' ? 'hidden' : undefined }}
         onLoad={() => setLoaded((l) => ({ ...l, [which]: true }))}
         draggable={false}
-        data-testid={`img-${which}`}
+        data-testid={testId}
       />
     ) : null;
 
@@ -336,14 +362,23 @@ function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent }
       pan.current = null;
     },
   };
-  const cls = `preview-box stage ${zoomed ? 'is-zoomed' : ''} ${transparent ? '' : 'opaque'}`;
+  const place = navigatorPlacement(at, box, paneView, PREVIEW_THUMB_BOX);
+  const navigator =
+    zoom !== 'fit' ? (
+      <div className="navigator-anchor" style={{ left: place.left, top: place.top, width: place.width, height: place.height }} data-testid="navigator-anchor">
+        <div className="navigator-scale" style={{ transform: `scale(${place.scale})` }}>
+          <Navigator src={after ?? before} natural={box.w ? box : null} view={paneView} offset={at} onPan={setOffset} onDragStart={reportDrag} />
+        </div>
+      </div>
+    ) : null;
+  const cls = `preview-box stage ${zoomed ? 'is-zoomed' : ''} ${transparent ? '' : 'opaque'} ${holding ? 'is-holding' : ''}`;
 
   return (
     <div className="preview-stage-wrap">
       {tab === 1 ? (
         <div ref={stage} className={cls} {...handlers} data-testid="stage" data-scale={scale.toFixed(3)}>
           {img(after, 'after')}
-          {img(before, 'before', `inset(0 ${Math.max(0, at.x + box.w - pos * view.w)}px 0 0)`)}
+          {img(before, 'before', holding ? undefined : `inset(0 ${Math.max(0, at.x + box.w - pos * view.w)}px 0 0)`)}
           <span className="stage-label left">{t('preview.before')}</span>
           <span className="stage-label right">{t('preview.after')}</span>
           <div
@@ -374,6 +409,7 @@ function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent }
             </span>
           </div>
           {loading && <span className="spinner stage-spinner" aria-label={t('loading')} />}
+          {navigator}
         </div>
       ) : (
         <div className="side-by-side">
@@ -386,14 +422,32 @@ function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent }
           <figure>
             <div className={`${cls} half`} {...handlers} data-testid="stage" data-scale={scale.toFixed(3)}>
               {img(after, 'after')}
+              {holding && img(before, 'before', undefined, 'img-held')}
               {loading && <span className="spinner stage-spinner" aria-label={t('loading')} />}
+              {navigator}
             </div>
             <figcaption>{t('preview.after')}</figcaption>
           </figure>
         </div>
       )}
-      {zoom !== 'fit' && (
-        <Navigator src={after ?? before} natural={box.w ? box : null} view={paneView} offset={at} onPan={setOffset} onDragStart={reportDrag} />
+      {holdButton && after && (
+        <button
+          type="button"
+          className="hold-original"
+          aria-pressed={holding}
+          data-testid="hold-original"
+          data-showing={holding ? 'original' : 'result'}
+          onPointerDown={(e) => {
+            e.currentTarget.setPointerCapture?.(e.pointerId);
+            setHolding(true);
+          }}
+          onPointerUp={() => setHolding(false)}
+          onPointerCancel={() => setHolding(false)}
+          onLostPointerCapture={() => setHolding(false)}
+          onContextMenu={(e) => e.preventDefault()}
+        >
+          {holding ? tp('showingOriginal') : tp('holdToCompare')}
+        </button>
       )}
     </div>
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_THUMB_BOX } from '../../domain/constants.js';
 import { clampOffset, thumbLayout } from './Navigator.js';
-import { defaultCompareTab } from './PreviewDialog.js';
+import { defaultCompareTab, navigatorPlacement } from './PreviewDialog.js';
 
 describe('preview defaults (spec §2)', () => {
   it.each([
@@ -33,5 +33,21 @@ describe('navigator geometry (304x190 box)', () => {
     expect(clampOffset({ x: 100, y: 100 }, natural, view)).toEqual({ x: 0, y: 0 });
     expect(clampOffset({ x: -9999, y: -9999 }, natural, view)).toEqual({ x: -3000, y: -2500 });
     expect(clampOffset({ x: -10, y: -10 }, { w: 500, h: 200 }, view)).toEqual({ x: 250, y: 150 });
+  });
+});
+
+describe('navigatorPlacement', () => {
+  const thumb = { width: 304, height: 190 };
+  it('sits inside the part of the pane the image covers, never over the letterbox', () => {
+    // A wide image at 1:1 in a taller view: it covers the full width and only rows 100..300.
+    const p = navigatorPlacement({ x: -500, y: 100 }, { w: 2000, h: 200 }, { w: 800, h: 500 }, thumb);
+    expect([p.left, p.top, p.width, p.height]).toEqual([0, 100, 800, 200]);
+    // and it is no taller than 40% of that part (190 · k ≤ 80)
+    expect(190 * p.scale).toBeLessThanOrEqual(80.01);
+  });
+  it('is small on a desktop-sized pane too: at most half the 304×190 box', () => {
+    const p = navigatorPlacement({ x: -1000, y: -1000 }, { w: 4000, h: 3000 }, { w: 1200, h: 675 }, thumb);
+    expect(p.scale).toBe(0.5);
+    expect([p.left, p.top, p.width, p.height]).toEqual([0, 0, 1200, 675]);
   });
 });
