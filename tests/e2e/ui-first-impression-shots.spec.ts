@@ -26,6 +26,11 @@ for (const v of VARIANTS) {
       await expect(page.getByTestId('choose-feature-dialog')).toBeVisible({ timeout: 60_000 });
       await page.screenshot({ path: shot(`i14-first-use-${tag}`) });
       await page.getByTestId('choose-later').click();
+      // The workspace itself: on a phone the action bar holds Start at the bottom of the screen.
+      await expect(ws.card('ready')).toHaveCount(1, { timeout: 60_000 });
+      if (v.name === 'mobile') await expect(page.getByTestId('bar-start')).toBeInViewport();
+      else await expect(page.getByTestId('action-bar')).toBeHidden();
+      await page.screenshot({ path: shot(`i14-workspace-${tag}`) });
 
       // The ready moment (a sample, in a fresh browser profile), then its preview zoomed in.
       const ctx2 = await browser.newContext({ viewport: { width: v.width, height: v.height }, baseURL });

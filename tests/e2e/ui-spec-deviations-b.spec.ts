@@ -1,0 +1,110 @@
+// Issue 14 #10, the rest of the spec deviations, pinned in the browser on the real server:
+// expired accounts' guest-like allowance, sample enlarge results at 6x/8x, the registered user's
+// "free points remain" text, the generic 'Encountered a problem, please retry.', and the reset of
+// stored works to ready on load.
+import { expect, test, type Page } from '@playwright/test';
+import { admin, AuthPage, expectCredits, uniqueEmail } from './pages/account.js';
+import { shot, Workspace } from './pages/workspace.js';
+
+const firstVisitDone = async (page: Page, baseURL: string) => page.context().addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL }]);
+
+async function registered(page: Page, tag: string): Promise<string> {
+  const email = uniqueEmail(tag);
+  await new AuthPage(page).register(email);
+  await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
+  return email;
+}
+
+test('an expired plan leaves the guest-like allowance: 3 credits, level Expired, the account page says so', async ({ page, baseURL }) => {
+  await firstVisitDone(page, baseURL!);
+  const email = await registered(page, 'expired');
+  await admin(email, 'grant', email, 'pro');
+  expect(await admin(email, 'expire', email)).toMatchObject({ level: 'expired', left_credits: 3 });
+  await page.goto('/my-account/');
+  await expect(page.getByTestId('plan-expired')).toContainText('free-plan limits apply, with 3 free credits', { timeout: 30_000 });
+  await expectCredits(page, 3);
+  await expect(page.getByTestId('credits')).toContainText('Expired');
+  await page.screenshot({ path: shot('i14-expired-allowance'), fullPage: true });
+});
+
+test('a Pro user runs the enlarge sample at 6x and 8x: both results exist at w×scale', async ({ page, baseURL }) => {
+  await firstVisitDone(page, baseURL!);
+  const email = await registered(page, 'sample8');
+  await admin(email, 'grant', email, 'pro');
+  const ws = new Workspace(page);
+  await ws.open();
+  await expect(page.getByTestId('credits')).toContainText('Pro', { timeout: 30_000 });
+  await ws.chooseFeature('enlarge');
+  const manifest = (await (await page.request.get('/samples/manifest.json')).json()) as Record<string, { w: number; h: number }[]>;
+  // One sample each (a sample is added once): the first at 6x, the second at 8x.
+  for (const [i, scale] of [6, 8].entries()) {
+    const sample = manifest.enlarge![i]!;
+    await page.getByRole('radio', { name: `${scale}x` }).click();
+    await page.getByTestId('upload-tab-sample').click();
+    await page.getByTestId('sample').nth(i).click();
+    await ws.card('ready').first().locator('input[type=checkbox]').check({ timeout: 30_000 });
+    await ws.startButton().click();
+    await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId('ready-preview').click();
+    const after = page.getByTestId('img-after');
+    await expect.poll(() => after.evaluate((i) => (i as HTMLImageElement).naturalWidth), { timeout: 15_000 }).toBe(sample.w * scale);
+    expect(await after.evaluate((i) => (i as HTMLImageElement).naturalHeight)).toBe(sample.h * scale);
+    await expect(page.getByTestId('preview-output-size')).toHaveText(`${sample.w * scale}×${sample.h * scale}`);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('preview-dialog')).toHaveCount(0);
+    await ws.tab('uploaded').click();
+  }
+});
+
+test('a registered user finishing a job is told how many free points remain', async ({ page, baseURL }) => {
+  await firstVisitDone(page, baseURL!);
+  await registered(page, 'points');
+  const ws = new Workspace(page);
+  await ws.open();
+  await expectCredits(page, 3);
+  await ws.chooseFeature('denoise');
+  await page.getByTestId('upload-tab-sample').click();
+  await page.getByTestId('sample').first().click();
+  await ws.card('ready').locator('input[type=checkbox]').check();
+  await ws.startButton().click();
+  // A sample costs nothing: all 3 remain.
+  await expect(page.getByTestId('ready-toast')).toContainText('3 free points remain.', { timeout: 30_000 });
+});
+
+test('an answer that is not ours shows the generic text: Encountered a problem, please retry.', async ({ page, baseURL }) => {
+  await firstVisitDone(page, baseURL!);
+  await registered(page, 'generic');
+  // The account page's licence call gets a proxy's error page instead of an answer of ours.
+  await page.route('**/api/v2/license', (r) => r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }));
+  await page.goto('/my-account/');
+  // (The header's own licence call fails the same way: each says it, with the catalogue's texts.)
+  await expect(page.getByTestId('message-dialog').filter({ hasText: 'Encountered a problem, please retry.' }).first()).toBeVisible({ timeout: 30_000 });
+});
+
+test('on load, stored works that are neither ready nor finished are all reset to ready', async ({ page, baseURL }) => {
+  await firstVisitDone(page, baseURL!);
+  const ws = new Workspace(page);
+  await ws.open();
+  const statuses = ['waiting', 'processing', 'processFailed', 'imageTooLarge', 'uploadFailed', 'resizing', 'finished'];
+  await page.evaluate(async (statuses) => {
+    const db = await new Promise<IDBDatabase>((ok, ko) => {
+      const r = indexedDB.open('pixmill');
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => ko(r.error);
+    });
+    const tx = db.transaction(['works', 'meta'], 'readwrite');
+    const now = Date.now();
+    statuses.forEach((status, i) =>
+      tx.objectStore('works').put({ cid: `stored-${status}`, uid: i % 2 ? `u-${i}` : undefined, filename: `${status}.jpg`, filesize: 1000, w: 40, h: 30, status, selected: false, workType: 'denoise', updatedAt: now }),
+    );
+    tx.objectStore('meta').put({ key: 'lastUpdate', value: now });
+    await new Promise((ok) => (tx.oncomplete = ok));
+    db.close();
+  }, statuses);
+  await page.reload();
+  await expect(page.getByTestId('workspace')).toBeVisible({ timeout: 30_000 });
+  // Six in the Uploaded tab, all ready; the finished one stays finished.
+  await expect(ws.card('ready')).toHaveCount(statuses.length - 1, { timeout: 30_000 });
+  await ws.tab('processed').click();
+  await expect(ws.card('finished')).toHaveCount(1);
+});
