@@ -50,3 +50,21 @@ for (const viewport of [
     });
   });
 }
+
+// The workspace in the other languages on a phone: its tabs, chips and the action bar.
+for (const lng of ['en', 'fr', 'ja'] as const) {
+  test.describe(`${lng} at 375 px`, () => {
+    test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
+
+    test('the workspace: tabs on one row, no button cut, nothing past the edge', async ({ page, context, baseURL }) => {
+      await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
+      const ws = new Workspace(page);
+      await ws.open(`${lng === 'en' ? '' : `/${lng}`}/batch-process/`);
+      await ws.chooseFeature('compress');
+      await page.evaluate(() => document.fonts.ready);
+      const found = await layoutOverflows(page);
+      await page.screenshot({ path: shot(`overflow-${lng}-375-workspace`) });
+      expect(found).toEqual([]);
+    });
+  });
+}

@@ -9,8 +9,9 @@ export interface Overflow {
 
 /**
  * Every visible button-like control whose content is wider than its box (scrollWidth > clientWidth),
- * and every visible element that reaches past the right or left edge of the viewport (unless an
- * ancestor clips or scrolls it on purpose), plus the page's own horizontal overflow.
+ * every tab row that has to scroll sideways, and every visible element that reaches past the right or
+ * left edge of the viewport (unless an ancestor clips or scrolls it on purpose), plus the page's own
+ * horizontal overflow.
  */
 export function layoutOverflows(page: Page): Promise<Overflow[]> {
   return page.evaluate(() => {
@@ -41,6 +42,12 @@ export function layoutOverflows(page: Page): Promise<Overflow[]> {
       if (!visible(el)) continue;
       const h = el as HTMLElement;
       if (h.scrollWidth > h.clientWidth + 1) out.push({ what: `cut: ${label(el)}`, text: text(el), by: h.scrollWidth - h.clientWidth });
+    }
+    // A tab row is one row that fits: it never has to scroll sideways.
+    for (const el of document.querySelectorAll('[role=tablist]')) {
+      if (!visible(el)) continue;
+      const h = el as HTMLElement;
+      if (h.scrollWidth > h.clientWidth + 1) out.push({ what: `tabs scroll: ${label(el)}`, text: text(el), by: h.scrollWidth - h.clientWidth });
     }
     for (const el of document.body.querySelectorAll('*')) {
       if (!visible(el) || clippedByAncestor(el)) continue;
