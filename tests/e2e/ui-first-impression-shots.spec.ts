@@ -46,6 +46,9 @@ for (const v of VARIANTS) {
       await ws.card('ready').locator('input[type=checkbox]').check();
       await ws.startButton().click();
       await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
+      // The ready moment scrolls the highlighted result into view (smoothly: wait for it).
+      await expect(page.locator('[data-testid="work-card"][data-new="true"]')).toBeInViewport({ ratio: 0.9 });
+      await page.waitForFunction(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true)))));
       await page.screenshot({ path: shot(`i14-ready-${tag}`) });
       await page.getByTestId('ready-preview').click();
       await expect.poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
