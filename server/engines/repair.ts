@@ -3,13 +3,16 @@
  * enlarge steps of se-old-repair.
  *  - scratches: an oriented bar detector on luma at 16 angles — a pixel brighter (darker) than
  *    BOTH sides of it at ±d px across the angle, so step edges (horizons, outlines) never respond
- *    and anything wider than ~2d px (masts, trunks) neither — averaged along the angle over ±L px:
- *    a scratch keeps its response along its length, texture (grass, foliage, brick) averages out.
- *    The averaged response must stand out against the local texture (the pointwise response of the
- *    surroundings, the candidates themselves left out) and against the noise; hysteresis follows a
- *    scratch from its strong parts through textured and low-contrast stretches; a kept run is long
- *    (≥ short side / 10) and thin (area / length ≤ the detector's width).
- *  - dust: a pixel brighter (darker) than every point of a ring around it, in a small isolated
+ *    and lines wider than ~2d px (masts, trunks) neither — averaged along the angle over ±L px: a
+ *    scratch keeps its response along its length, texture (grass, foliage, rock) averages out.
+ *    Minus the along-line mean of the signed difference of the two sides: a real line beside an
+ *    edge (a highlight on a tripod leg, one wire of a pair, a gap between planks) has sides that
+ *    differ the same way all along; a scratch lies on one background, its sides differ at random.
+ *    The result must stand out of the local texture (the pointwise response of the surroundings,
+ *    the candidates left out) and the noise; hysteresis follows a scratch from its strong parts
+ *    through textured and faint stretches; a kept run is long (≥ short side / 10) and grey (a
+ *    scratch greys what it crosses; a coloured stalk keeps its own hue).
+ *  - dust: a pixel brighter (darker) than every point of an even ring around it, in a small
  *    component, grown over the speck's rim.
  *  - inpainting: each hole pixel is interpolated across the hole along 8 directions from the first
  *    good pixels on either side; directions whose two ends agree (an edge or a texture line crossing
@@ -19,11 +22,15 @@ import type { Engine } from './types.js';
 import { boxMean, clamp, estimateNoise, gaussianBlur, luma, runOnRgb, type Rgb } from './image.js';
 
 export interface DefectOptions {
-  /** scale of the detector (1 up to ~1600 px short side, then 2, 3): side distance d = 2s+1 px */
+  /** scale of the detector (1 up to ~1600 px short side, then 2, 3): side distance d = 2s px */
   scale?: number;
 }
 
 const ANGLES = 16;
+/** weight of the along-line side difference (scene structure) against the bar response */
+const ASYM = 1;
+/** a line pixel stands out of the local texture by WF (weak, followed) or SF (seed) times */
+const WF = 1.2, SF = 2.5;
 
 /** Integer (dx, dy) taps of a centred segment of ±len px along angle a (duplicates dropped). */
 function segment(a: number, len: number): [number, number][] {
@@ -83,7 +90,8 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const point = new Float32Array(n); // best pointwise |bar| over angles: the texture's activity
   const pB = new Float32Array(n), pD = new Float32Array(n); // best pointwise bright / dark response
   const mB = new Float32Array(n).fill(-Infinity), mD = new Float32Array(n).fill(-Infinity);
-  const avg = new Float32Array(n);
+  const avg = new Float32Array(n), avgSide = new Float32Array(n);
+  const sideDiff = new Float32Array(n);
   for (let k = 0; k < ANGLES; k++) {
     const a = (k * Math.PI) / ANGLES;
     const nx = -Math.sin(a), ny = Math.cos(a);
@@ -100,6 +108,7 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
         r *= 0.5;
         const v = y[i]!;
         const b = v - Math.max(l, r), dk = Math.min(l, r) - v;
+        sideDiff[i] = l - r;
         // a strongly negative tap (texture across the line) must not veto a whole segment
         bright[i] = Math.max(b, -tHi);
         dark[i] = Math.max(dk, -tHi);
@@ -109,10 +118,20 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
         if (p > point[i]!) point[i] = p;
       }
     const taps = segment(a, L);
+    // sides that differ the same way all along (a line beside an edge, a highlight on a tripod
+    // leg, one wire of a pair) are scene structure; a scratch lies on one background, whose
+    // texture makes its sides differ at random
+    tapMean(sideDiff, w, h, taps, avgSide);
     tapMean(bright, w, h, taps, avg);
-    for (let i = 0; i < n; i++) if (avg[i]! > mB[i]!) mB[i] = avg[i]!;
+    for (let i = 0; i < n; i++) {
+      const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
+      if (v > mB[i]!) mB[i] = v;
+    }
     tapMean(dark, w, h, taps, avg);
-    for (let i = 0; i < n; i++) if (avg[i]! > mD[i]!) mD[i] = avg[i]!;
+    for (let i = 0; i < n; i++) {
+      const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
+      if (v > mD[i]!) mD[i] = v;
+    }
   }
 
   // 2. local texture: mean pointwise activity around, candidates left out (normalised convolution)
@@ -135,9 +154,9 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
     for (let i = 0; i < n; i++) {
       const v = m[i]!, t = texture[i]!;
       // on the ridge itself (a segment crossing a scratch beside it averages above zero too)
-      if (v > tLo && v > 1.2 * t && p[i]! > 0.5 * v) {
+      if (v > tLo && v > WF * t && p[i]! > 0.5 * v) {
         weak[i] = 1;
-        if (v > tHi && v > 2.5 * t) strong[i] = 1;
+        if (v > tHi && v > SF * t) strong[i] = 1;
       }
     }
     const minLength = Math.max(20, Math.round(Math.min(w, h) / 10));
