@@ -35,6 +35,13 @@ describe('repair (scratches and dust)', () => {
     expect(psnr(out.data, clean.data)).toBeGreaterThanOrEqual(40);
   });
 
+  it('keeps real thin lines: the grey tripod legs of camera.png (a line beside an edge is scene structure)', async () => {
+    const clean = await decodeRgb(await sharp(fixture('camera.png')).resize({ width: 512 }).extract({ left: 200, top: 330, width: 200, height: 160 }).grayscale().toColourspace('srgb').png().toBuffer());
+    const c = lineContrast(clean, repairRgb(clean).out);
+    expect(c.pixels).toBeGreaterThan(2000);
+    expect(c.after).toBeGreaterThanOrEqual(0.9 * c.clean);
+  });
+
   it('the inpainting continues an edge that crosses a scratch', async () => {
     // a vertical edge (60 | 180) under a 3-px horizontal bright scratch: the fill must not blur it
     const w = 64, h = 48;
