@@ -96,16 +96,24 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
     const a = (k * Math.PI) / ANGLES;
     const nx = -Math.sin(a), ny = Math.cos(a);
     const side = [d, d + 1].map((t) => [Math.round(t * nx), Math.round(t * ny)] as const);
-    for (let yy = 0; yy < h; yy++)
+    const o1 = side[0]![1] * w + side[0]![0], o2 = side[1]![1] * w + side[1]![0];
+    const m = d + 1;
+    for (let yy = 0; yy < h; yy++) {
+      const inner = yy >= m && yy < h - m;
       for (let x = 0; x < w; x++) {
         const i = yy * w + x;
         let l = 0, r = 0;
-        for (const [dx, dy] of side) {
-          l += at(y, w, h, x, yy, dx, dy);
-          r += at(y, w, h, x, yy, -dx, -dy);
+        if (inner && x >= m && x < w - m) {
+          l = 0.5 * (y[i + o1]! + y[i + o2]!);
+          r = 0.5 * (y[i - o1]! + y[i - o2]!);
+        } else {
+          for (const [dx, dy] of side) {
+            l += at(y, w, h, x, yy, dx, dy);
+            r += at(y, w, h, x, yy, -dx, -dy);
+          }
+          l *= 0.5;
+          r *= 0.5;
         }
-        l *= 0.5;
-        r *= 0.5;
         const v = y[i]!;
         const b = v - Math.max(l, r), dk = Math.min(l, r) - v;
         sideDiff[i] = l - r;
@@ -117,6 +125,7 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
         const p = Math.max(b, dk);
         if (p > point[i]!) point[i] = p;
       }
+    }
     const taps = segment(a, L);
     // sides that differ the same way all along (a line beside an edge, a highlight on a tripod
     // leg, one wire of a pair) are scene structure; a scratch lies on one background, whose
@@ -179,20 +188,30 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const ring: [number, number][] = [];
   for (let k = 0; k < 16; k++) ring.push([Math.round(rho * Math.cos((k * Math.PI) / 8)), Math.round(rho * Math.sin((k * Math.PI) / 8))]);
   const tSpeck = Math.max(24, 6 * sigma);
-  for (let yy = 0; yy < h; yy++)
+  const ringOff = Int32Array.from(ring.map(([dx, dy]) => dy * w + dx));
+  for (let yy = 0; yy < h; yy++) {
+    const inner = yy >= rho && yy < h - rho;
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
       let lo = Infinity, hi = -Infinity;
-      for (const [dx, dy] of ring) {
-        const v = at(y, w, h, x, yy, dx, dy);
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
+      if (inner && x >= rho && x < w - rho)
+        for (let k = 0; k < ringOff.length; k++) {
+          const v = y[i + ringOff[k]!]!;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+      else
+        for (const [dx, dy] of ring) {
+          const v = at(y, w, h, x, yy, dx, dy);
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
       const v = y[i]!;
       const resp = Math.max(v - hi, lo - v);
       // on an even surround: a highlight among leaves has a ring of lit and shaded parts
       if (resp > tSpeck && resp > 3 * texture[i]! && hi - lo < 0.5 * resp) specks[i] = 1;
     }
+  }
   keepComponents(specks, w, h, (comp, length) => length <= 2 * rho);
   // grow each speck over its rim: neighbours that differ from the ring's level the same way
   const grown = growSpecks(y, specks, w, h, rho, Math.max(8, 3 * sigma));
