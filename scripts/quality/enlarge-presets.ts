@@ -4,9 +4,7 @@
  *    PSNR / SSIM against the original and blockiness (boundary/inside gradient ratio at the
  *    factor's block size; ≈ 1 natural, ≫ 1 a mosaic) for Lanczos, the native slim x4/x8 model
  *    (the old path) and the engine.
- *  - se-old-repair: synthetic scratches and dust; share of scratch pixels removed by the repair
- *    step, and after the whole preset vs the same preset on the clean photo (against enlarge 2x
- *    alone, which keeps them).
+ *  - se-old-repair: see oldPhotoRepairQuality below (also bench/results/repair-sheet.png).
  *  - se-hd: ×2-downscaled photos (clean, blurred, noisy) through the preset vs enlarge 2x alone.
  *  - sharpen_auto on already-sharp photos (PSNR against the input: higher = it backed off).
  * Adds input|output rows to the quality sheet and writes bench/results/enlarge-sheet.png:
@@ -19,7 +17,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { runModule } from '../../server/engines/registry.js';
 import { ctx as engineContext, fromRgb, MODELS_DIR } from '../../server/engines/testkit.js';
 import { upscaleTiled } from '../../server/engines/esrgan.js';
-import { addScratches, scratchRemoval } from '../../server/engines/scratches.js';
+import { addScratches, lineContrast, scratchRemoval } from '../../server/engines/scratches.js';
 import { repairRgb } from '../../server/engines/repair.js';
 import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/domain/modules.js';
 import { blockiness, decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../../server/engines/image.js';
@@ -92,35 +90,7 @@ export async function enlargePresetsQuality(sheet: { label: string; input: Buffe
     };
   }
 
-  // se-old-repair on synthetic scratches
-  const rep: Record<string, unknown>[] = [];
-  for (const [f, width] of [['camera.png', 512], ['Storm.jpg', 640], ['LadyBird.jpg', 640], ['chelsea.png', 451]] as const) {
-    const clean = await decodeRgb(await sharp(readFileSync(path.join(fixtures, f))).resize({ width }).grayscale().toColourspace('srgb').removeAlpha().png().toBuffer());
-    const { img: bad, mask } = addScratches(clean, { seed: 3 });
-    const step = repairRgb(bad).out;
-    const cleanStep = repairRgb(clean).out;
-    // whole preset / enlarge alone, on the scratched and on the clean photo; the mask doubled
-    const up = new Uint8Array(mask.length * 4);
-    for (let y = 0; y < clean.h * 2; y++) for (let x = 0; x < clean.w * 2; x++) up[y * clean.w * 2 + x] = mask[(y >> 1) * clean.w + (x >> 1)]!;
-    const pBad = await preset('se-old-repair', bad), pClean = await preset('se-old-repair', clean);
-    const eParams = PRESETS['se-old-repair'].at(-1)!.config.module_params;
-    const eBad = await run('enlarge', bad, eParams), eClean = await run('enlarge', clean, eParams);
-    rep.push({
-      image: f,
-      scratch_pixels: mask.reduce((a, b) => a + b, 0),
-      repair_step_removed: r3(scratchRemoval(clean, bad, step, mask)),
-      psnr_scratched: r2(psnr(bad.data, clean.data)),
-      psnr_repaired: r2(psnr(step.data, clean.data)),
-      psnr_repair_of_clean: r2(psnr(cleanStep.data, clean.data)),
-      preset_removed: r3(scratchRemoval(pClean, await resizeRgb(bad, pClean.w, pClean.h), pBad, up)),
-      enlarge_alone_removed: r3(scratchRemoval(eClean, await resizeRgb(bad, eClean.w, eClean.h), eBad, up)),
-    });
-    if (f === 'camera.png') {
-      sheet.push({ label: 'repair step (scratched | repaired)', input: await png(bad), output: await png(step) });
-      sheet.push({ label: 'se-old-repair (scratched | preset)', input: await png(bad), output: await png(pBad) });
-    }
-  }
-  results.se_old_repair_scratches = rep;
+  Object.assign(results, await oldPhotoRepairQuality(sheet));
 
   // se-hd vs enlarge 2x alone
   const hd: Record<string, unknown>[] = [];
@@ -160,13 +130,115 @@ export async function enlargePresetsQuality(sheet: { label: string; input: Buffe
   return results;
 }
 
-async function writeZoomSheet(rows: Buffer[][], file: string) {
-  const cell = 160, gap = 4;
+/** 1:1 crop of 200×160 at (left, top) of a picture, for the repair sheet. */
+const cut = async (img: Rgb, left: number, top: number) => {
+  const width = Math.min(200, img.w - left), height = Math.min(160, img.h - top);
+  const part = await sharp(Buffer.from(img.data), { raw: { width: img.w, height: img.h, channels: 3 } }).extract({ left, top, width, height }).png().toBuffer();
+  return sharp(part).extend({ right: 200 - width, bottom: 160 - height, background: '#202020' }).png().toBuffer();
+};
+
+/**
+ * se-old-repair on synthetic scratches (scratches.ts: curved 1–3 px lines and dust, seed 3):
+ *  - the repair step on held-out colour photos of every kind of background (grass, foliage, rock,
+ *    wood, sky) and on four grey ones: share of scratch pixels removed (within max(10, ¼ defect)
+ *    grey levels of the clean photo), share detected, PSNR scratched → repaired, and the false
+ *    repairs: PSNR of the clean photo through the repair, share of it flagged;
+ *  - real thin lines: line contrast (lineContrast) of crops with stalks and wires, clean vs repaired;
+ *  - the whole preset vs enlarge 2x alone on the grey photos (upscaled mask).
+ * Writes bench/results/repair-sheet.png: 1:1 crops, scratched | repaired | original.
+ */
+export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffer; output: Buffer }[]) {
+  const results: Record<string, unknown> = {};
+  const rows: Record<string, unknown>[] = [];
+  const zoom: Buffer[][] = [];
+  const photos: [string, number, boolean, [number, number]][] = [
+    ['camera.png', 512, true, [160, 300]], ['Storm.jpg', 640, true, [200, 200]], ['LadyBird.jpg', 640, true, [300, 150]], ['chelsea.png', 451, true, [120, 80]],
+    ...(['aitzgorri', 'bridge', 'bythewater', 'dragonfly', 'dune', 'garden', 'kite', 'life', 'path', 'picosdeeuropa'] as const).map(
+      (n) => [`heldout/${n}.jpg`, 480, false, [140, 110]] as [string, number, boolean, [number, number]],
+    ),
+  ];
+  for (const [f, width, grey, [cx, cy]] of photos) {
+    let p = sharp(readFileSync(path.join(fixtures, f))).resize({ width }).removeAlpha();
+    if (grey) p = p.grayscale().toColourspace('srgb');
+    const clean = await decodeRgb(await p.png().toBuffer());
+    const { img: bad, mask } = addScratches(clean, { seed: 3 });
+    const t0 = Date.now();
+    const { out: step, mask: found } = repairRgb(bad);
+    const ms = Date.now() - t0;
+    const onClean = repairRgb(clean);
+    let hit = 0, n = 0, flagged = 0;
+    for (let i = 0; i < mask.length; i++) {
+      if (mask[i]) {
+        n++;
+        hit += found[i]!;
+      }
+      flagged += onClean.mask[i]!;
+    }
+    const row: Record<string, unknown> = {
+      image: `${f}@${width}${grey ? ' grey' : ''}`,
+      scratch_pixels: n,
+      repair_step_removed: r3(scratchRemoval(clean, bad, step, mask)),
+      detected: r3(hit / n),
+      psnr_scratched: r2(psnr(bad.data, clean.data)),
+      psnr_repaired: r2(psnr(step.data, clean.data)),
+      psnr_repair_of_clean: r2(psnr(onClean.out.data, clean.data)),
+      flagged_on_clean: r3(flagged / mask.length),
+      ms,
+    };
+    if (grey) {
+      // whole preset / enlarge alone, on the scratched and on the clean photo; the mask doubled
+      const up = new Uint8Array(mask.length * 4);
+      for (let y = 0; y < clean.h * 2; y++) for (let x = 0; x < clean.w * 2; x++) up[y * clean.w * 2 + x] = mask[(y >> 1) * clean.w + (x >> 1)]!;
+      const pBad = await preset('se-old-repair', bad), pClean = await preset('se-old-repair', clean);
+      const eParams = PRESETS['se-old-repair'].at(-1)!.config.module_params;
+      const eBad = await run('enlarge', bad, eParams), eClean = await run('enlarge', clean, eParams);
+      row.preset_removed = r3(scratchRemoval(pClean, await resizeRgb(bad, pClean.w, pClean.h), pBad, up));
+      row.enlarge_alone_removed = r3(scratchRemoval(eClean, await resizeRgb(bad, eClean.w, eClean.h), eBad, up));
+      if (f === 'camera.png') sheet.push({ label: 'se-old-repair (scratched | preset)', input: await png(bad), output: await png(pBad) });
+    }
+    rows.push(row);
+    if (['camera.png', 'heldout/aitzgorri.jpg', 'heldout/life.jpg', 'heldout/dune.jpg', 'heldout/kite.jpg'].includes(f)) zoom.push(await Promise.all([bad, step, clean].map((im) => cut(im, cx, cy))));
+    if (f === 'heldout/path.jpg') sheet.push({ label: 'repair step, held-out (scratched | repaired)', input: await png(bad), output: await png(step) });
+    if (f === 'camera.png') sheet.push({ label: 'repair step (scratched | repaired)', input: await png(bad), output: await png(step) });
+  }
+  const mean = (k: string) => r3(rows.reduce((a, r) => a + (r[k] as number), 0) / rows.length);
+  const min = (k: string) => Math.min(...rows.map((r) => r[k] as number));
+  results.se_old_repair_scratches = {
+    rows,
+    mean_removed: mean('repair_step_removed'), min_removed: min('repair_step_removed'),
+    mean_psnr_repair_of_clean: r2(mean('psnr_repair_of_clean')), min_psnr_repair_of_clean: min('psnr_repair_of_clean'),
+  };
+
+  // real thin lines: contrast of the clean crop's thin structures before/after the repair
+  const lines: Record<string, unknown>[] = [];
+  for (const [label, f, l, t, w, h] of [
+    ['yellow grass stalks on sky', 'dune.jpg', 0, 0, 240, 110],
+    ['yellow grass stalks on sea', 'dune.jpg', 200, 0, 240, 110],
+    ['dark wires and white bars on sky', 'bridge.jpg', 200, 0, 200, 150],
+    ['tripod legs (grey)', 'camera.png', 200, 330, 200, 160],
+  ] as const) {
+    const src = readFileSync(path.join(fixtures, f === 'camera.png' ? f : `heldout/${f}`));
+    let p = sharp(src).resize({ width: f === 'camera.png' ? 512 : 480 }).extract({ left: l, top: t, width: w, height: h }).removeAlpha();
+    if (f === 'camera.png') p = p.grayscale().toColourspace('srgb');
+    const clean = await decodeRgb(await p.png().toBuffer());
+    const { out } = repairRgb(clean);
+    const c = lineContrast(clean, out);
+    lines.push({ crop: `${label} (${f} ${w}×${h}+${l}+${t})`, line_pixels: c.pixels, contrast_clean: r2(c.clean), contrast_repaired: r2(c.after), kept: r3(c.after / c.clean), psnr: r2(psnr(out.data, clean.data)) });
+    if (f === 'bridge.jpg' || l === 0) zoom.push([await cut(clean, 0, 0), await cut(out, 0, 0), await cut(clean, 0, 0)]);
+  }
+  results.repair_real_lines = lines;
+  await writeZoomSheet(zoom, path.join(root, 'bench', 'results', 'repair-sheet.png'), 200, 160);
+  return results;
+}
+
+async function writeZoomSheet(rows: Buffer[][], file: string, cell = 160, cellH = cell) {
+  const gap = 4;
   const comps: OverlayOptions[] = [];
-  rows.forEach((row, i) => row.forEach((input, j) => comps.push({ input, left: gap + j * (cell + gap), top: gap + i * (cell + gap) })));
+  rows.forEach((row, i) => row.forEach((input, j) => comps.push({ input, left: gap + j * (cell + gap), top: gap + i * (cellH + gap) })));
   const { mkdirSync } = await import('node:fs');
   mkdirSync(path.dirname(file), { recursive: true });
-  await sharp({ create: { width: gap + 4 * (cell + gap), height: gap + rows.length * (cell + gap), channels: 3, background: '#202020' } })
+  const cols = Math.max(...rows.map((r) => r.length));
+  await sharp({ create: { width: gap + cols * (cell + gap), height: gap + rows.length * (cellH + gap), channels: 3, background: '#202020' } })
     .composite(comps)
     .png()
     .toFile(file);

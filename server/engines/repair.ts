@@ -1,75 +1,228 @@
 /**
  * repair (old photo repair): finds scratches and dust and paints them out, before the colour and
  * enlarge steps of se-old-repair.
- *  - detection: morphological top-hat (bright) and black-hat (dark) of luma with a square of side
- *    2r+1, so only structures thinner than that respond (lines, specks), never step edges; a pixel
- *    is a defect when its response is well above the noise floor AND well above the response of
- *    its neighbourhood, so textured areas (hair, grass), which respond everywhere, are left alone.
- *  - inpainting: multi-scale normalised convolution (Knutsson & Westin 1993) of the defect-free
- *    pixels: each hole pixel takes the Gaussian-weighted mean of the good pixels around it, the
- *    narrowest Gaussian that has enough support winning, so thin scratches are filled from 1–2 px
- *    away and only wide spots reach further.
+ *  - scratches: an oriented bar detector on luma at 16 angles — a pixel brighter (darker) than
+ *    BOTH sides of it at ±d px across the angle, so step edges (horizons, outlines) never respond
+ *    and lines wider than ~2d px (masts, trunks) neither — averaged along the angle over ±L px: a
+ *    scratch keeps its response along its length, texture (grass, foliage, rock) averages out.
+ *    Minus the along-line mean of the signed difference of the two sides: a real line beside an
+ *    edge (a highlight on a tripod leg, one wire of a pair, a gap between planks) has sides that
+ *    differ the same way all along; a scratch lies on one background, its sides differ at random.
+ *    The result must stand out of the local texture (the pointwise response of the surroundings,
+ *    the candidates left out) and the noise; hysteresis follows a scratch from its strong parts
+ *    through textured and faint stretches; a kept run is long (≥ short side / 10) and grey (a
+ *    scratch greys what it crosses; a coloured stalk keeps its own hue).
+ *  - dust: a pixel brighter (darker) than every point of an even ring around it, in a small
+ *    component, grown over the speck's rim.
+ *  - inpainting: each hole pixel is interpolated across the hole along 8 directions from the first
+ *    good pixels on either side; directions whose two ends agree (an edge or a texture line crossing
+ *    the scratch) and short spans weigh most, so crossing edges continue through the repair.
  */
 import type { Engine } from './types.js';
-import { boxMean, clamp, estimateNoise, gaussianBlur, luma, morph, runOnRgb, type Rgb } from './image.js';
+import { boxMean, clamp, estimateNoise, gaussianBlur, luma, runOnRgb, type Rgb } from './image.js';
 
 export interface DefectOptions {
-  /** half-size of the structuring element: defects up to ~2r px wide are found */
-  radius?: number;
-  /** response must exceed this many noise σ (and an absolute floor of 12 grey levels) */
-  k?: number;
-  /** response must exceed this multiple of its neighbourhood's mean response */
-  contrast?: number;
+  /** scale of the detector (1 up to ~1600 px short side, then 2, 3): side distance d = 2s px */
+  scale?: number;
 }
 
-/** 1 where a scratch or dust speck is, 0 elsewhere (dilated by 1 px to take anti-aliased rims). */
+const ANGLES = 16;
+/** weight of the along-line side difference (scene structure) against the bar response */
+const ASYM = 1;
+/** a line pixel stands out of the local texture by WF (weak, followed) or SF (seed) times */
+const WF = 1.2, SF = 2.5;
+
+/** Integer (dx, dy) taps of a centred segment of ±len px along angle a (duplicates dropped). */
+function segment(a: number, len: number): [number, number][] {
+  const out: [number, number][] = [];
+  const seen = new Set<string>();
+  for (let t = -len; t <= len; t++) {
+    const p: [number, number] = [Math.round(t * Math.cos(a)), Math.round(t * Math.sin(a))];
+    const k = p.join(',');
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+/** out[i] = mean of src over the taps around i (edges clamped). */
+function tapMean(src: Float32Array, w: number, h: number, taps: [number, number][], out: Float32Array): void {
+  const k = taps.length, inv = 1 / k;
+  const off = Int32Array.from(taps.map(([x, y]) => y * w + x));
+  const mx = Math.max(...taps.map(([x]) => Math.abs(x))), my = Math.max(...taps.map(([, y]) => Math.abs(y)));
+  for (let y = 0; y < h; y++) {
+    const inner = y >= my && y < h - my;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      let s = 0;
+      if (inner && x >= mx && x < w - mx) for (let j = 0; j < k; j++) s += src[i + off[j]!]!;
+      else
+        for (const [dx, dy] of taps) {
+          const X = x + dx, Y = y + dy;
+          s += src[(Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X)]!;
+        }
+      out[i] = s * inv;
+    }
+  }
+}
+
+/** Values of y at i + (dx, dy), edges clamped. */
+const at = (y: Float32Array, w: number, h: number, x: number, yy: number, dx: number, dy: number) => {
+  const X = x + dx, Y = yy + dy;
+  return y[(Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X)]!;
+};
+
+/** 1 where a scratch or dust speck is, 0 elsewhere (rims included). */
 export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const { w, h } = img;
+  const n = w * h;
   const y = luma(img);
-  const r = opts.radius ?? clamp(Math.round(Math.min(w, h) / 500), 1, 4);
+  const s = opts.scale ?? clamp(Math.round(Math.min(w, h) / 1600 + 0.5), 1, 3);
+  const d = 2 * s; // side distance: lines up to ~2d−1 px wide respond, wider ones (masts, trunks, plank gaps) not
+  const L = 8 * s; // ±L px along the line
   const sigma = estimateNoise(y, w, h);
-  const t = Math.max(16, (opts.k ?? 4) * sigma);
-  const tSpeck = Math.max(36, 2 * t);
-  const c = opts.contrast ?? 3;
-  const hats = (rad: number) => {
-    const open = morph(morph(y, w, h, rad, 'min'), w, h, rad, 'max');
-    const close = morph(morph(y, w, h, rad, 'max'), w, h, rad, 'min');
-    const top = new Float32Array(y.length), bot = new Float32Array(y.length);
-    for (let i = 0; i < y.length; i++) {
-      top[i] = y[i]! - open[i]!;
-      bot[i] = close[i]! - y[i]!;
+  const tLo = Math.max(8, 3 * sigma), tHi = Math.max(18, 6 * sigma);
+
+  // 1. oriented bar response, pointwise (best over angles) and averaged along the angle
+  const bright = new Float32Array(n), dark = new Float32Array(n);
+  const point = new Float32Array(n); // best pointwise |bar| over angles: the texture's activity
+  const pB = new Float32Array(n), pD = new Float32Array(n); // best pointwise bright / dark response
+  const mB = new Float32Array(n).fill(-Infinity), mD = new Float32Array(n).fill(-Infinity);
+  const avg = new Float32Array(n), avgSide = new Float32Array(n);
+  const sideDiff = new Float32Array(n);
+  for (let k = 0; k < ANGLES; k++) {
+    const a = (k * Math.PI) / ANGLES;
+    const nx = -Math.sin(a), ny = Math.cos(a);
+    const side = [d, d + 1].map((t) => [Math.round(t * nx), Math.round(t * ny)] as const);
+    const o1 = side[0]![1] * w + side[0]![0], o2 = side[1]![1] * w + side[1]![0];
+    const m = d + 1;
+    for (let yy = 0; yy < h; yy++) {
+      const inner = yy >= m && yy < h - m;
+      for (let x = 0; x < w; x++) {
+        const i = yy * w + x;
+        let l = 0, r = 0;
+        if (inner && x >= m && x < w - m) {
+          l = 0.5 * (y[i + o1]! + y[i + o2]!);
+          r = 0.5 * (y[i - o1]! + y[i - o2]!);
+        } else {
+          for (const [dx, dy] of side) {
+            l += at(y, w, h, x, yy, dx, dy);
+            r += at(y, w, h, x, yy, -dx, -dy);
+          }
+          l *= 0.5;
+          r *= 0.5;
+        }
+        const v = y[i]!;
+        const b = v - Math.max(l, r), dk = Math.min(l, r) - v;
+        sideDiff[i] = l - r;
+        // a strongly negative tap (texture across the line) must not veto a whole segment
+        bright[i] = Math.max(b, -tHi);
+        dark[i] = Math.max(dk, -tHi);
+        if (b > pB[i]!) pB[i] = b;
+        if (dk > pD[i]!) pD[i] = dk;
+        const p = Math.max(b, dk);
+        if (p > point[i]!) point[i] = p;
+      }
     }
-    // neighbourhood activity: a window several times the element, so a defect does not dominate it
-    const R = 4 * rad + 4;
-    return { top, bot, topMean: boxMean(top, w, h, R), botMean: boxMean(bot, w, h, R) };
-  };
-  // scratches (thin, element r): a straight run of strong response (the mean along the best of 24
-  // directions over ±L px) in a long connected run; specks (up to ~2r+5 px wide, element r+2): a
-  // small strong response with nothing else detected around it
-  const ln = hats(r);
-  const sp = hats(r + 2);
-  const L = 15; // ±15 px straight; longer runs are checked on the components below
-  const lineTop = directionalMean(ln.top, w, h, L), lineBot = directionalMean(ln.bot, w, h, L);
-  const raw = new Uint8Array(y.length);
-  const speck = new Uint8Array(y.length);
-  for (let i = 0; i < y.length; i++) {
-    const strongTop = ln.top[i]! > t && ln.top[i]! > c * ln.topMean[i]!;
-    const strongBot = ln.bot[i]! > t && ln.bot[i]! > c * ln.botMean[i]!;
-    if ((strongTop && lineTop[i]! > Math.max(0.6 * t, c * ln.topMean[i]!)) || (strongBot && lineBot[i]! > Math.max(0.6 * t, c * ln.botMean[i]!))) raw[i] = 1;
-    else if ((sp.top[i]! > tSpeck && sp.top[i]! > c * sp.topMean[i]!) || (sp.bot[i]! > tSpeck && sp.bot[i]! > c * sp.botMean[i]!)) speck[i] = 1;
+    const taps = segment(a, L);
+    // sides that differ the same way all along (a line beside an edge, a highlight on a tripod
+    // leg, one wire of a pair) are scene structure; a scratch lies on one background, whose
+    // texture makes its sides differ at random
+    tapMean(sideDiff, w, h, taps, avgSide);
+    tapMean(bright, w, h, taps, avg);
+    for (let i = 0; i < n; i++) {
+      const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
+      if (v > mB[i]!) mB[i] = v;
+    }
+    tapMean(dark, w, h, taps, avg);
+    for (let i = 0; i < n; i++) {
+      const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
+      if (v > mD[i]!) mD[i] = v;
+    }
   }
-  // a scratch is long: short runs (eyes, lettering, twigs) are dropped
-  const minLength = Math.max(24, Math.round(Math.min(w, h) / 12));
-  filterComponents(raw, w, h, 0, (_a, length) => length >= minLength);
-  // a speck is small and alone
-  const m = Math.max(8, 3 * (r + 2));
-  filterComponents(speck, w, h, m, (_a, length, others) => length <= 3 * (r + 2) && others < 0.01);
-  for (let i = 0; i < y.length; i++) raw[i] |= speck[i]!;
-  // grow by one pixel: the faint anti-aliased rim of a scratch is part of it
-  const mask = new Uint8Array(y.length);
+
+  // 2. local texture: mean pointwise activity around, candidates left out (normalised convolution)
+  const R = 4 * d;
+  const cand = new Float32Array(n), act = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = Math.max(mB[i]!, mD[i]!) > tLo ? 0 : 1;
+    cand[i] = c;
+    act[i] = c * point[i]!;
+  }
+  const wAct = boxMean(cand, w, h, R), sAct = boxMean(act, w, h, R);
+  const texture = new Float32Array(n);
+  for (let i = 0; i < n; i++) texture[i] = wAct[i]! > 0.05 ? sAct[i]! / wAct[i]! : Infinity;
+
+  // 3. hysteresis: strong seeds, grown through weak pixels of the same polarity
+  const lines = new Uint8Array(n);
+  const chroma = achromaticResidual(img, mB, mD, tLo, d);
+  for (const [m, p] of [[mB, pB], [mD, pD]] as const) {
+    const weak = new Uint8Array(n), strong = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = m[i]!, t = texture[i]!;
+      // on the ridge itself (a segment crossing a scratch beside it averages above zero too)
+      if (v > tLo && v > WF * t && p[i]! > 0.5 * v) {
+        weak[i] = 1;
+        if (v > tHi && v > SF * t) strong[i] = 1;
+      }
+    }
+    const minLength = Math.max(20, Math.round(Math.min(w, h) / 10));
+    keepComponents(weak, w, h, (comp, length) => {
+      if (length < minLength) return false;
+      let seeds = 0, off = 0;
+      for (const i of comp) {
+        seeds += strong[i]!;
+        off += chroma[i]!;
+      }
+      // a scratch only greys what it crosses: a coloured line (a stalk, a wire of colour) is real
+      return seeds >= 0.2 * comp.length && off / comp.length < 10;
+    });
+    for (let i = 0; i < n; i++) lines[i] |= weak[i]!;
+  }
+
+  // 4. dust: brighter/darker than the whole ring around it, small and alone
+  const specks = new Uint8Array(n);
+  const rho = 2 * s + 2;
+  const ring: [number, number][] = [];
+  for (let k = 0; k < 16; k++) ring.push([Math.round(rho * Math.cos((k * Math.PI) / 8)), Math.round(rho * Math.sin((k * Math.PI) / 8))]);
+  const tSpeck = Math.max(24, 6 * sigma);
+  const ringOff = Int32Array.from(ring.map(([dx, dy]) => dy * w + dx));
+  for (let yy = 0; yy < h; yy++) {
+    const inner = yy >= rho && yy < h - rho;
+    for (let x = 0; x < w; x++) {
+      const i = yy * w + x;
+      let lo = Infinity, hi = -Infinity;
+      if (inner && x >= rho && x < w - rho)
+        for (let k = 0; k < ringOff.length; k++) {
+          const v = y[i + ringOff[k]!]!;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+      else
+        for (const [dx, dy] of ring) {
+          const v = at(y, w, h, x, yy, dx, dy);
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+      const v = y[i]!;
+      const resp = Math.max(v - hi, lo - v);
+      // on an even surround: a highlight among leaves has a ring of lit and shaded parts
+      if (resp > tSpeck && resp > 3 * texture[i]! && hi - lo < 0.5 * resp) specks[i] = 1;
+    }
+  }
+  keepComponents(specks, w, h, (comp, length) => length <= 2 * rho);
+  // grow each speck over its rim: neighbours that differ from the ring's level the same way
+  const grown = growSpecks(y, specks, w, h, rho, Math.max(8, 3 * sigma));
+
+  // 5. the anti-aliased rim of a scratch is part of it: grow lines by one pixel
+  const mask = new Uint8Array(n);
   for (let yy = 0; yy < h; yy++)
     for (let x = 0; x < w; x++) {
-      if (!raw[yy * w + x]) continue;
+      const i = yy * w + x;
+      if (grown[i]) mask[i] = 1;
+      if (!lines[i]) continue;
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
           const X = x + dx, Y = yy + dy;
@@ -79,63 +232,86 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   return mask;
 }
 
-/** Per pixel, the largest mean of `p` along a centred segment of ±len px over `dirs` directions. */
-function directionalMean(p: Float32Array, w: number, h: number, len: number, dirs = 24): Float32Array {
-  const out = new Float32Array(p.length);
-  const step = Math.max(1, Math.round(len / 8)); // 17 taps a segment is enough for straight lines
-  for (let d = 0; d < dirs; d++) {
-    const a = (d * Math.PI) / dirs, dx = Math.cos(a), dy = Math.sin(a);
-    const ox: number[] = [], oy: number[] = [];
-    for (let t = -len; t <= len; t += step) {
-      ox.push(Math.round(t * dx));
-      oy.push(Math.round(t * dy));
-    }
-    const k = ox.length, inv = 1 / k;
-    const off = Int32Array.from(ox.map((x, i) => oy[i]! * w + x));
-    const mx = Math.max(...ox.map(Math.abs)), my = Math.max(...oy.map(Math.abs));
-    for (let y = 0; y < h; y++) {
-      const inner = y >= my && y < h - my;
-      for (let x = 0; x < w; x++) {
-        let s = 0;
-        const i = y * w + x;
-        if (inner && x >= mx && x < w - mx) for (let j = 0; j < k; j++) s += p[i + off[j]!]!;
-        else
-          for (let j = 0; j < k; j++) {
-            const X = x + ox[j]!, Y = y + oy[j]!;
-            s += p[(Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X)]!;
-          }
-        s *= inv;
-        if (s > out[i]!) out[i] = s;
+/**
+ * Per pixel, how far its chroma is from a greyed copy of its surroundings' chroma: a scratch mixes
+ * the picture with grey (C = (1−a)·C_around, residual ≈ 0), a real coloured line has its own hue.
+ * The surroundings: box mean of the chroma of pixels off the line candidates.
+ */
+function achromaticResidual(img: Rgb, mB: Float32Array, mD: Float32Array, t: number, d: number): Float32Array {
+  const { w, h, data } = img;
+  const n = w * h;
+  const cb = new Float32Array(n), cr = new Float32Array(n), off = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = data[i * 3]!, g = data[i * 3 + 1]!, b = data[i * 3 + 2]!;
+    const o = Math.max(mB[i]!, mD[i]!) > t ? 0 : 1;
+    off[i] = o;
+    cb[i] = o * (-0.1687 * r - 0.3313 * g + 0.5 * b);
+    cr[i] = o * (0.5 * r - 0.4187 * g - 0.0813 * b);
+  }
+  const R = d + 3;
+  const mo = boxMean(off, w, h, R), mb = boxMean(cb, w, h, R), mr = boxMean(cr, w, h, R);
+  const res = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = data[i * 3]!, g = data[i * 3 + 1]!, b = data[i * 3 + 2]!;
+    const pb = -0.1687 * r - 0.3313 * g + 0.5 * b, pr = 0.5 * r - 0.4187 * g - 0.0813 * b;
+    if (mo[i]! < 1e-3) continue;
+    const sb = mb[i]! / mo[i]!, sr = mr[i]! / mo[i]!;
+    const ss = sb * sb + sr * sr;
+    const k = ss > 1e-6 ? clamp((pb * sb + pr * sr) / ss, 0, 1) : 0;
+    res[i] = Math.hypot(pb - k * sb, pr - k * sr);
+  }
+  return res;
+}
+
+/** Grows speck seeds by up to rho px into pixels beyond `t` of the level just outside the speck. */
+function growSpecks(y: Float32Array, seeds: Uint8Array, w: number, h: number, rho: number, t: number): Uint8Array {
+  const out = new Uint8Array(seeds.length);
+  const seen = new Uint8Array(seeds.length);
+  for (let s0 = 0; s0 < seeds.length; s0++) {
+    if (!seeds[s0] || seen[s0]) continue;
+    const cx = s0 % w, cy = (s0 / w) | 0;
+    // level of the surroundings: mean of a ring at 2·rho
+    let bg = 0, cnt = 0;
+    for (let k = 0; k < 24; k++) {
+      const X = Math.round(cx + 2 * rho * Math.cos((k * Math.PI) / 12)), Y = Math.round(cy + 2 * rho * Math.sin((k * Math.PI) / 12));
+      if (X >= 0 && Y >= 0 && X < w && Y < h) {
+        bg += y[Y * w + X]!;
+        cnt++;
       }
+    }
+    if (!cnt) continue;
+    bg /= cnt;
+    const sign = y[s0]! > bg ? 1 : -1;
+    const tt = Math.max(t, 0.3 * Math.abs(y[s0]! - bg));
+    const stack = [s0];
+    seen[s0] = 1;
+    while (stack.length) {
+      const i = stack.pop()!;
+      out[i] = 1;
+      const x = i % w, yy = (i / w) | 0;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const X = x + dx, Y = yy + dy;
+          if (X < 0 || Y < 0 || X >= w || Y >= h || Math.abs(X - cx) > rho || Math.abs(Y - cy) > rho) continue;
+          const j = Y * w + X;
+          if (seen[j]) continue;
+          if (seeds[j] || sign * (y[j]! - bg) > tt) {
+            seen[j] = 1;
+            stack.push(j);
+          } else out[j] = 1; // the faint outer rim
+        }
     }
   }
   return out;
 }
 
-/**
- * Keeps the 8-connected components of `raw` that `keepIf` accepts, given their area, longest
- * bounding-box side, and the share of their bounding box (grown by `margin`) covered by other
- * detections (texture gives clusters; a scratch or speck lies on otherwise undamaged picture).
- */
-function filterComponents(raw: Uint8Array, w: number, h: number, margin: number, keepIf: (area: number, length: number, othersShare: number) => boolean): void {
-  // integral image of detections
-  const I = new Int32Array((w + 1) * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += raw[y * w + x]!;
-      I[(y + 1) * (w + 1) + x + 1] = I[y * (w + 1) + x + 1]! + row;
-    }
-  }
-  const boxSum = (x0: number, y0: number, x1: number, y1: number) =>
-    I[y1 * (w + 1) + x1]! - I[y0 * (w + 1) + x1]! - I[y1 * (w + 1) + x0]! + I[y0 * (w + 1) + x0]!;
-  const seen = new Uint8Array(raw.length);
+/** Keeps the 8-connected components of `m` that `keepIf` accepts (pixels, longest box side). */
+function keepComponents(m: Uint8Array, w: number, h: number, keepIf: (comp: number[], length: number) => boolean): void {
+  const seen = new Uint8Array(m.length);
   const stack: number[] = [];
-  const comp: number[] = [];
-  const m = margin;
-  for (let s = 0; s < raw.length; s++) {
-    if (!raw[s] || seen[s]) continue;
-    comp.length = 0;
+  for (let s = 0; s < m.length; s++) {
+    if (!m[s] || seen[s]) continue;
+    const comp: number[] = [];
     stack.push(s);
     seen[s] = 1;
     let x0 = w, y0 = h, x1 = 0, y1 = 0;
@@ -152,47 +328,103 @@ function filterComponents(raw: Uint8Array, w: number, h: number, margin: number,
           const X = x + dx, Y = y + dy;
           if (X < 0 || Y < 0 || X >= w || Y >= h) continue;
           const j = Y * w + X;
-          if (raw[j] && !seen[j]) {
+          if (m[j] && !seen[j]) {
             seen[j] = 1;
             stack.push(j);
           }
         }
     }
-    const bx0 = Math.max(0, x0 - m), by0 = Math.max(0, y0 - m), bx1 = Math.min(w, x1 + 1 + m), by1 = Math.min(h, y1 + 1 + m);
-    const others = boxSum(bx0, by0, bx1, by1) - comp.length;
-    const length = Math.max(x1 - x0 + 1, y1 - y0 + 1);
-    if (!keepIf(comp.length, length, others / ((bx1 - bx0) * (by1 - by0)))) for (const i of comp) raw[i] = 2; // 2 = rejected, still counts as "seen" detections for others
+    if (!keepIf(comp, Math.max(x1 - x0 + 1, y1 - y0 + 1))) for (const i of comp) m[i] = 0;
   }
-  for (let i = 0; i < raw.length; i++) if (raw[i] === 2) raw[i] = 0;
 }
 
-/** Fills the masked pixels from the unmasked ones (multi-scale normalised convolution). */
-export function inpaint(img: Rgb, mask: Uint8Array): Rgb {
+const DIRS: [number, number][] = [
+  [1, 0], [2, 1], [1, 1], [1, 2], [0, 1], [-1, 2], [-1, 1], [-2, 1],
+];
+
+/**
+ * Fills the masked pixels: per hole pixel, along 8 directions, the first good pixel on each side
+ * (up to `reach` steps); the two are interpolated linearly at the pixel, weighted by how well they
+ * agree (luma) and how short the span is. Holes no direction spans (image borders, wide blots)
+ * fall back to multi-scale normalised convolution.
+ */
+export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
   const { w, h, data } = img;
   const n = w * h;
   const out = Uint8Array.from(data);
+  const y = luma(img);
+  const sigma = 3 * Math.max(4, estimateNoise(y, w, h)); // ends may differ by texture, not only noise
+  const left = new Uint8Array(n);
+  const acc = [0, 0, 0];
+  for (let yy = 0; yy < h; yy++)
+    for (let x = 0; x < w; x++) {
+      const i = yy * w + x;
+      if (!mask[i]) continue;
+      let wsum = 0;
+      acc[0] = acc[1] = acc[2] = 0;
+      for (const [dx, dy] of DIRS) {
+        const step = Math.hypot(dx, dy);
+        let a = -1, b = -1, da = 0, db = 0;
+        for (let t = 1; t <= reach; t++) {
+          const X = x + t * dx, Y = yy + t * dy;
+          if (X < 0 || Y < 0 || X >= w || Y >= h) break;
+          if (!mask[Y * w + X]) {
+            a = Y * w + X;
+            da = t * step;
+            break;
+          }
+        }
+        if (a < 0) continue;
+        for (let t = 1; t <= reach; t++) {
+          const X = x - t * dx, Y = yy - t * dy;
+          if (X < 0 || Y < 0 || X >= w || Y >= h) break;
+          if (!mask[Y * w + X]) {
+            b = Y * w + X;
+            db = t * step;
+            break;
+          }
+        }
+        if (b < 0) continue;
+        const diff = (y[a]! - y[b]!) / (2 * sigma);
+        const span = da + db;
+        const wt = Math.exp(-diff * diff) / (span * span * span);
+        const fa = db / span, fb = da / span; // linear: the nearer end weighs more
+        for (let c = 0; c < 3; c++) acc[c]! += wt * (fa * data[a * 3 + c]! + fb * data[b * 3 + c]!);
+        wsum += wt;
+      }
+      if (wsum > 0) {
+        for (let c = 0; c < 3; c++) out[i * 3 + c] = Math.round(clamp(acc[c]! / wsum, 0, 255));
+      } else left[i] = 1;
+    }
+  if (left.some((v) => v)) fillNormalised(out, w, h, mask, left);
+  return { w, h, data: out };
+}
+
+/** Multi-scale normalised convolution of the good pixels into the `todo` ones (in place). */
+function fillNormalised(data: Uint8Array, w: number, h: number, mask: Uint8Array, todo: Uint8Array): void {
+  const n = w * h;
   const good = new Float32Array(n);
   for (let i = 0; i < n; i++) good[i] = mask[i] ? 0 : 1;
-  const todo = Uint8Array.from(mask);
-  let left = todo.reduce((a, b) => a + b, 0);
-  for (const s of [1, 2, 4, 8, 16, 32]) {
-    if (left === 0) break;
+  for (const s of [2, 4, 8, 16, 32]) {
     const wsum = gaussianBlur(good, w, h, s);
     const ch = [0, 1, 2].map((c) => {
       const p = new Float32Array(n);
       for (let i = 0; i < n; i++) p[i] = good[i] ? data[i * 3 + c]! : 0;
       return gaussianBlur(p, w, h, s);
     });
-    // enough support (a quarter of the kernel's mass) or the last scale: take it
     const minW = s === 32 ? 1e-6 : 0.25;
+    let left = 0;
     for (let i = 0; i < n; i++) {
-      if (!todo[i] || wsum[i]! < minW) continue;
-      for (let c = 0; c < 3; c++) out[i * 3 + c] = Math.round(clamp(ch[c]![i]! / wsum[i]!, 0, 255));
+      if (!todo[i]) continue;
+      if (wsum[i]! < minW) {
+        left++;
+        continue;
+      }
+      for (let c = 0; c < 3; c++) data[i * 3 + c] = Math.round(clamp(ch[c]![i]! / wsum[i]!, 0, 255));
       todo[i] = 0;
-      left--;
     }
+    if (!left) return;
   }
-  return { w, h, data: out };
 }
 
 export function repairRgb(img: Rgb): { out: Rgb; mask: Uint8Array } {
@@ -203,7 +435,7 @@ export function repairRgb(img: Rgb): { out: Rgb; mask: Uint8Array } {
 export const repairEngine: Engine<'repair'> = {
   module: 'repair',
   kind: 'classical',
-  describe: 'scratch and dust removal: top-hat / black-hat defect detection, normalised-convolution inpainting',
+  describe: 'scratch and dust removal: oriented bar detection with hysteresis, dust ring test, directional inpainting',
   run: (input, _params, ctx) =>
     runOnRgb(input, ctx, (img) => {
       ctx.onProgress(0.1);

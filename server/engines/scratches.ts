@@ -1,10 +1,11 @@
 /**
  * Synthetic scratches and dust for measuring old-photo repair (tests and `npm run quality`):
- * deterministic thin anti-aliased lines (mostly near-vertical, like film scratches, some random)
+ * deterministic thin anti-aliased lines, slightly curved (mostly near-vertical, like film scratches,
+ * some at any angle)
  * and small specks, bright or dark, drawn onto a picture. Returns the picture and a mask of the
  * pixels the defects changed by more than 8 grey levels.
  */
-import type { Rgb } from './image.js';
+import { boxMean, type Rgb } from './image.js';
 
 function rng(seed: number) {
   let s = seed >>> 0 || 1;
@@ -38,10 +39,15 @@ export function addScratches(img: Rgb, opts: { lines?: number; specks?: number; 
     const ang = vertical ? Math.PI / 2 + (rnd() - 0.5) * 0.15 : rnd() * Math.PI;
     const len = (0.3 + 0.6 * rnd()) * (vertical ? h : Math.min(w, h));
     const x0 = rnd() * w, y0 = rnd() * h * (vertical ? 0.5 : 1);
-    const dx = Math.cos(ang), dy = Math.sin(ang);
     const strength = 0.6 + 0.4 * rnd();
+    // slightly curved: the direction turns by up to ±0.12 rad over the whole length
+    const bend = (rnd() - 0.5) * 0.24;
+    let cx = x0, cy = y0;
     for (let t = 0; t < len; t += 0.5) {
-      const cx = x0 + dx * t, cy = y0 + dy * t;
+      const a = ang + bend * (t / len - 0.5);
+      const dx = Math.cos(a), dy = Math.sin(a);
+      cx += dx * 0.5;
+      cy += dy * 0.5;
       for (let o = -2; o <= 2; o += 0.5) {
         const d = Math.abs(o);
         const a = strength * Math.max(0, Math.min(1, width / 2 + 0.5 - d));
@@ -91,4 +97,27 @@ export function scratchRemoval(clean: Rgb, scratched: Rgb, repaired: Rgb, mask: 
     if (Math.abs(L(repaired.data, i) - c) <= Math.max(10, defect / 4)) ok++;
   }
   return n ? ok / n : 1;
+}
+
+/**
+ * Contrast of the thin structures of `clean` (pixels > 20 grey levels off their 7×7 mean) in `img`:
+ * the mean |luma − 7×7 mean| over those pixels. A repair that keeps real lines (stalks, wires)
+ * leaves it near its value on the clean photo; one that paints them out drops it.
+ */
+export function lineContrast(clean: Rgb, img: Rgb): { pixels: number; clean: number; after: number } {
+  const L = (im: Rgb) => {
+    const y = new Float32Array(im.w * im.h);
+    for (let i = 0; i < y.length; i++) y[i] = 0.299 * im.data[i * 3]! + 0.587 * im.data[i * 3 + 1]! + 0.114 * im.data[i * 3 + 2]!;
+    return { y, m: boxMean(y, im.w, im.h, 3) };
+  };
+  const a = L(clean), b = L(img);
+  let n = 0, sa = 0, sb = 0;
+  for (let i = 0; i < a.y.length; i++) {
+    const va = Math.abs(a.y[i]! - a.m[i]!);
+    if (va <= 20) continue;
+    n++;
+    sa += va;
+    sb += Math.abs(b.y[i]! - b.m[i]!);
+  }
+  return { pixels: n, clean: n ? sa / n : 0, after: n ? sb / n : 0 };
 }
