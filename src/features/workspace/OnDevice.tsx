@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Work } from '../../domain/work.js';
+import { resultName } from '../../stores/onDeviceRun.js';
 import { ON_DEVICE_DOWNLOAD_BYTES, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
 
 const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies OnDeviceFeature[];
@@ -13,12 +14,6 @@ const LOCAL = new Set(['waitingForNetwork', 'uploadFailed']);
 const USED_KEY = 'pixmill.onDeviceUsed';
 
 export const canProcessOnDevice = (w: Work) => !w.sample && LOCAL.has(w.status) && FEATURES.includes(w.workType);
-
-function resultName(filename: string, feature: OnDeviceFeature, type: string): string {
-  const base = filename.replace(/\.[^.]+$/, '');
-  const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
-  return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
-}
 
 export function OnDeviceAction({ work }: { work: Work }) {
   const { t } = useTranslation('workspace');

@@ -15,6 +15,7 @@ import { handleError } from '../../app/handleError.js';
 import { i18n } from '../../i18n/index.js';
 import { jobLabel } from './operationLabel.js';
 import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
+import { DeviceChoice } from './DeviceChoice.js';
 import { LOW_CREDIT_WARNING, TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
@@ -25,7 +26,7 @@ export function RightPanel() {
   const { level, logged, credits } = useUser();
   const selectedCount = useWorks((s) => s.works.filter((w) => w.selected).length);
   // Samples cost nothing; anything else needs a credit (Start stays off at 0).
-  const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample).length);
+  const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample && !w.onDevice).length);
   const noCredits = credits === 0 && selectedOwn > 0 && useUser.getState().ready;
   const clearSelection = useWorks((s) => s.clearSelection);
   const lim = limitsFor(level);
@@ -64,6 +65,10 @@ export function RightPanel() {
       dialogs.open({ kind: 'message', message: t('workflowOnSample'), tone: 'warning' });
       return;
     }
+    if (res === 'onDevice.onlyFeatures' || res === 'onDevice.only2x') {
+      dialogs.open({ kind: 'message', message: t(`deviceChoice.${res === 'onDevice.only2x' ? 'only2x' : 'onlyFeatures'}`), tone: 'warning' });
+      return;
+    }
     if (res === 'started') setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
   };
 
@@ -81,6 +86,7 @@ export function RightPanel() {
         {panel.tab === 'feature' ? <FeatureTab /> : <WorkflowTab />}
       </div>
       <div className="panel-foot">
+        <DeviceChoice />
         <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0 || noCredits} onClick={start} data-testid="start">
           {t('start', { count: selectedCount })}
         </button>
