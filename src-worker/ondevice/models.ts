@@ -14,9 +14,9 @@ export const MODEL_BYTES: Record<OnDeviceModel, number> = {
   'esrgan-slim-x2': 895_141,
   'isnet-small': 44_342_436,
 };
-/** ort-wasm-simd-threaded.wasm of onnxruntime-web 1.30 (the WebGPU build's JSEP WASM is 28.3 MB) */
+/** ort-wasm-simd-threaded.wasm of onnxruntime-web 1.30 (the WebGPU build's asyncify WASM is 26.8 MB) */
 export const RUNTIME_BYTES = 14_239_897;
-export const WEBGPU_RUNTIME_BYTES = 28_312_028;
+export const WEBGPU_RUNTIME_BYTES = 26_781_914;
 
 export const modelUrl = (m: OnDeviceModel) => `/models/${m}.onnx`;
 
@@ -52,7 +52,7 @@ function runtime(): Promise<Runtime> {
     const choice = { ...(await deviceProvider()) };
     const [mod, wasmUrl] =
       choice.provider === 'webgpu'
-        ? await Promise.all([import('onnxruntime-web/webgpu'), import('onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url')])
+        ? await Promise.all([import('onnxruntime-web/webgpu'), import('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url')])
         : await Promise.all([import('onnxruntime-web/wasm'), import('onnxruntime-web/ort-wasm-simd-threaded.wasm?url')]);
     const o = mod as unknown as Ort;
     o.env.wasm.wasmPaths = { wasm: new URL(wasmUrl.default, self.location.href).href };
