@@ -74,8 +74,12 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
         <span className="work-name" title={work.filename}>
           {shortenFilename(work.filename)}
           {work.sample && <span className="badge">{t('sample')}</span>}
-          {work.onDevice && <span className="badge" data-testid="on-device-badge">{t('deviceChoice.badge')}</span>}
         </span>
+        {work.onDevice && (
+          <span className="badge on-device-badge" data-testid="on-device-badge">
+            {t('deviceChoice.badge')}
+          </span>
+        )}
         {work.w > 0 && (
           <span className="work-size">
             <SizeLine work={work} testId="source-size" />
