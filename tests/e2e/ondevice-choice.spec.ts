@@ -37,7 +37,9 @@ test('enlarge 2x on this device: nothing uploaded, free, in Processed, downloads
   const ready = ws.card('ready');
   await expect(ready).toHaveCount(1, { timeout: 60_000 });
   await expect(ready.getByTestId('on-device-badge')).toBeVisible();
-  await startSelected(ws, ready);
+  await ready.locator('.work-check').check();
+  await expect(page.getByTestId('start-note')).toHaveText('Runs on this device: free, no credits used.');
+  await ws.startButton().click();
 
   await ws.tab('processed').click();
   const done = ws.card('finished');

@@ -28,6 +28,8 @@ export function RightPanel() {
   // Samples cost nothing; anything else needs a credit (Start stays off at 0).
   const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample && !w.onDevice).length);
   const noCredits = credits === 0 && selectedOwn > 0 && useUser.getState().ready;
+  // Works kept on this device run there for free: the note says so instead of counting credits.
+  const allOnDevice = useWorks((s) => s.works.some((w) => w.selected) && s.works.every((w) => !w.selected || w.onDevice));
   const clearSelection = useWorks((s) => s.clearSelection);
   const lim = limitsFor(level);
 
@@ -90,7 +92,7 @@ export function RightPanel() {
         <button className="btn btn-primary btn-block btn-lg" disabled={selectedCount === 0 || noCredits} onClick={start} data-testid="start">
           {t('start', { count: selectedCount })}
         </button>
-        <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : t('startNote', { count: selectedCount, credits })}</p>
+        <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : allOnDevice ? t('deviceChoice.startNote') : t('startNote', { count: selectedCount, credits })}</p>
         {!logged && <p className="note">{t('guestNote')}</p>}
         {!isSubscriber(level) && credits === 0 ? (
           <p className="note low-credits" data-testid="low-credits">
