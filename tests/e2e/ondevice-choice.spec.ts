@@ -126,3 +126,27 @@ test('compress on this device: same size, smaller file, nothing uploaded; other 
   expect(stored[1]).toBeLessThan(stored[0]);
   expect(sent.serverWork()).toEqual([]);
 });
+
+test.describe('375 px, in German', () => {
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
+
+  test('the choice fits a phone and is translated; a kept work is processed there', async ({ page }) => {
+    const ws = new Workspace(page);
+    const choice = new DeviceChoicePanel(page);
+    await ws.openFeaturePage('/image-compressor/', '/de');
+    await choice.turnOn();
+    await expect(page.getByTestId('device-choice')).toContainText('Auf diesem Gerät verarbeiten');
+    await expect(choice.note()).toContainText('Kostenlos, ohne Credits');
+    await ws.upload('coffee.png');
+    const ready = ws.card('ready');
+    await expect(ready).toHaveCount(1, { timeout: 60_000 });
+    await expect(ready.getByTestId('on-device-badge')).toHaveText('Auf diesem Gerät');
+    await ready.locator('.work-check').check();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.getByTestId('device-choice').scrollIntoViewIfNeeded();
+    await ws.screenshot('ondevice-choice-04-mobile-de');
+    await ws.startButton().click();
+    await ws.tab('processed').click();
+    await expect(ws.card('finished')).toHaveCount(1, { timeout: 60_000 });
+  });
+});
