@@ -2,7 +2,8 @@
  * On-device benchmarks (npm run bench ondevice, issue 17): a 1 MP enlarge 2x (ESRGAN-slim) and a
  * background removal (IS-Net small) in headless Chromium with onnxruntime-web (WASM SIMD; threads
  * as the page is cross-origin isolated), against the server's engine code on onnxruntime-node in
- * the same run, same bytes. Needs a build (npx vite build).
+ * the same run, same bytes; then the same on onnxruntime-web's WebGPU provider (SwiftShader's software
+ * adapter: headless Chromium here has no GPU). Needs a build (npx vite build).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,13 +52,71 @@ export async function benchOnDevice(): Promise<Row[]> {
   const serverMatting = performance.now() - t;
 
   const srv = await startTestServer({ clientDir });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  try {
+    const wasm = await deviceTimes(srv.url, file, BASE_ARGS);
+    const where = `headless Chromium, ${wasm.enlarge.backend}${wasm.isolated ? '' : ' (not isolated)'}; server: onnxruntime-node, ${THREADS} threads`;
+    const rows: Row[] = [
+      { name: 'on-device enlarge 2x, 1 MP', value: wasm.enlarge.ms, unit: 'ms', note: `1000×1000 → ${wasm.enlarge.w}×${wasm.enlarge.h}; ${where}` },
+      { name: 'server engine enlarge 2x, 1 MP', value: serverEnlarge, unit: 'ms', note: 'upscaleTiled, ESRGAN-slim x2' },
+      { name: 'enlarge device/server', value: wasm.enlarge.ms / serverEnlarge, unit: 'x' },
+      { name: 'on-device enlarge, first call', value: wasm.coldEnlarge, unit: 'ms', note: 'runtime + 0.9 MB model download, session' },
+      { name: 'on-device matting, 1 MP', value: wasm.matting.ms, unit: 'ms', note: `IS-Net small; ${where}` },
+      { name: 'server engine matting, 1 MP', value: serverMatting, unit: 'ms', note: 'foregroundMask, IS-Net small' },
+      { name: 'matting device/server', value: wasm.matting.ms / serverMatting, unit: 'x' },
+      { name: 'on-device matting, first call', value: wasm.coldMatting, unit: 'ms', note: '44 MB model download, session' },
+    ];
+    // WebGPU: SwiftShader's software adapter (no GPU here), so this says whether the WebGPU path runs and
+    // what it costs emulated on the CPU, not what a real GPU gives. On a 256×256 crop (1 MP takes the
+    // emulated GPU tens of minutes), enlarge only, against the server engine on the same crop. BENCH_WEBGPU=0 skips it.
+    if (process.env.BENCH_WEBGPU !== '0') {
+      try {
+        const small = path.join(tmp, 'small.png');
+        const smallPng = await sharp(png).resize(256, 256).png().toBuffer();
+        fs.writeFileSync(small, smallPng);
+        const smallImg = await decodeRgb(smallPng);
+        t = performance.now();
+        await upscaleTiled(smallImg, 'slim', 2, modelsDir, THREADS);
+        const serverSmall = performance.now() - t;
+        const wasmSmall = await deviceTimes(srv.url, small, BASE_ARGS, ['enlarge']);
+        const gpu = await deviceTimes(srv.url, small, WEBGPU_ARGS, ['enlarge']);
+        if (gpu.enlarge.backend !== 'webgpu') throw new Error(`ran on ${gpu.enlarge.backend}, not webgpu`);
+        const note = '256×256 → 512×512; headless Chromium, WebGPU on SwiftShader (software adapter on the CPU)';
+        rows.push(
+          { name: 'on-device enlarge 2x, 256², WebGPU (SwiftShader)', value: gpu.enlarge.ms, unit: 'ms', note },
+          { name: 'on-device enlarge 2x, 256², WASM', value: wasmSmall.enlarge.ms, unit: 'ms', note: '256×256, same browser flags as above' },
+          { name: 'server engine enlarge 2x, 256²', value: serverSmall, unit: 'ms' },
+          { name: 'enlarge 256² WebGPU/server', value: gpu.enlarge.ms / serverSmall, unit: 'x' },
+          { name: 'enlarge 256² WASM/server', value: wasmSmall.enlarge.ms / serverSmall, unit: 'x' },
+          { name: 'on-device enlarge, WebGPU first call', value: gpu.coldEnlarge, unit: 'ms', note: '26.8 MB runtime, session, shader compiles' },
+        );
+      } catch (e) {
+        rows.push({ name: 'on-device WebGPU', value: NaN, unit: 'ms', note: `not measured: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    }
+    return rows;
+  } finally {
+    await srv.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** SwiftShader's Vulkan gives headless Chromium a software WebGPU adapter (tests/e2e/ondevice-webgpu.spec.ts). */
+const WEBGPU_ARGS = ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader', '--disable-background-networking', '--no-first-run'];
+
+interface DeviceRun {
+  ms: number;
+  w: number;
+  h: number;
+  backend: string;
+}
+
+/** Enlarge and matting in one browser: the first call per feature loads the runtime and model, the second is timed. */
+async function deviceTimes(url: string, file: string, args: string[], features: ('enlarge' | 'matting')[] = ['enlarge', 'matting']) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
   try {
     const page = await (await browser.newContext({ serviceWorkers: 'block' })).newPage();
-    await page.goto(`${srv.url}${HARNESS}?level=guest`);
+    await page.goto(`${url}${HARNESS}?level=guest`);
     await page.locator('main[data-ready="1"]').waitFor();
     const isolated = await page.evaluate(() => (globalThis as BrowserGlobal).crossOriginIsolated as boolean);
     await page.evaluate(() => {
@@ -67,37 +126,26 @@ export async function benchOnDevice(): Promise<Row[]> {
       (globalThis as BrowserGlobal).document.body.append(input);
     });
     await page.setInputFiles('#bench-file', file);
-    // First call per feature downloads the model and builds the session; the second is timed.
-    const run = (feature: 'enlarge' | 'matting') =>
+    const run = (feature: 'enlarge' | 'matting'): Promise<DeviceRun> =>
       page.evaluate(async (f) => {
         const g = globalThis as BrowserGlobal;
         const blob = g.document.querySelector('#bench-file').files[0];
         const r = await g.__harness.onDevice(f, blob);
         return { ms: r.ms as number, w: r.w as number, h: r.h as number, backend: r.backend as string };
       }, feature);
-    t = performance.now();
-    await run('enlarge');
-    const coldEnlarge = performance.now() - t;
-    const enlarge = await run('enlarge');
-    t = performance.now();
-    await run('matting');
-    const coldMatting = performance.now() - t;
-    const matting = await run('matting');
-    const where = `headless Chromium, ${enlarge.backend}${isolated ? '' : ' (not isolated)'}; server: onnxruntime-node, ${THREADS} threads`;
-    return [
-      { name: 'on-device enlarge 2x, 1 MP', value: enlarge.ms, unit: 'ms', note: `1000×1000 → ${enlarge.w}×${enlarge.h}; ${where}` },
-      { name: 'server engine enlarge 2x, 1 MP', value: serverEnlarge, unit: 'ms', note: 'upscaleTiled, ESRGAN-slim x2' },
-      { name: 'enlarge device/server', value: enlarge.ms / serverEnlarge, unit: 'x' },
-      { name: 'on-device enlarge, first call', value: coldEnlarge, unit: 'ms', note: 'runtime + 0.9 MB model download, session' },
-      { name: 'on-device matting, 1 MP', value: matting.ms, unit: 'ms', note: `IS-Net small; ${where}` },
-      { name: 'server engine matting, 1 MP', value: serverMatting, unit: 'ms', note: 'foregroundMask, IS-Net small' },
-      { name: 'matting device/server', value: matting.ms / serverMatting, unit: 'x' },
-      { name: 'on-device matting, first call', value: coldMatting, unit: 'ms', note: '44 MB model download, session' },
-    ];
+    const none: DeviceRun = { ms: NaN, w: 0, h: 0, backend: '' };
+    const timed = async (f: 'enlarge' | 'matting') => {
+      if (!features.includes(f)) return { cold: NaN, warm: none };
+      const t = performance.now();
+      await run(f);
+      const cold = performance.now() - t;
+      return { cold, warm: await run(f) };
+    };
+    const e = await timed('enlarge');
+    const m = await timed('matting');
+    return { isolated, enlarge: e.warm, matting: m.warm, coldEnlarge: e.cold, coldMatting: m.cold };
   } finally {
     await browser.close();
-    await srv.stop();
-    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 

@@ -44,6 +44,8 @@ export interface PrepareRequest {
   job: string;
   /** cids still queued or uploading on this page: their items are not taken over by a re-drop */
   busy: string[];
+  /** kept on this device for on-device processing: stored as 'onDevice' (never resumed as an upload), announced ready */
+  keep?: boolean;
 }
 
 export function fingerprintOf(file: File, job: string, level: Level): string {
@@ -55,7 +57,8 @@ export type Prepared = { ok: true; bytes: number; sliced: boolean; resumed: bool
 export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Prepared> {
   const { cid, file, level, job } = req;
   const fingerprint = fingerprintOf(file, job, level);
-  const earlier = await findUploadByFingerprint(fingerprint);
+  // A work kept on the device is never a resumed upload (and never takes over another work's bytes).
+  const earlier = req.keep ? undefined : await findUploadByFingerprint(fingerprint);
   if (earlier && !req.busy.includes(earlier.cid)) {
     // The same file again (a retry): keep its fitted bytes and acknowledged slices under the new cid.
     await putUploadItem({ ...earlier, cid, uploadStatus: 'ready', error: undefined, updatedAt: Date.now() });
@@ -102,12 +105,12 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
     bytes: fit.blob,
     totalSlices: sliceCount(fit.blob.size),
     acked: [],
-    uploadStatus: 'ready',
+    uploadStatus: req.keep ? 'onDevice' : 'ready',
     createdAt: now,
     updatedAt: now,
   };
   await putUploadItem(item);
-  emit(announce(cid, item));
+  emit(req.keep ? { ...announce(cid, item), status: 'ready', progress: undefined } : announce(cid, item));
   return { ok: true, bytes: fit.blob.size, sliced: needsSlicing(fit.blob.size), resumed: false };
 }
 

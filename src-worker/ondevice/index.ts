@@ -7,11 +7,12 @@ import { decodeImage } from '../canvasOps.js';
 import { upscaleTiled, type Rgb } from './esrgan.js';
 import { foregroundMask } from './matting.js';
 import { encodePngRgba } from './png.js';
-import { session, tensor, type Progress } from './models.js';
+import { firstUseBytes, providerChoice, session, tensor, type Progress } from './models.js';
 import { decontaminate } from '../../src/imaging/matte.js';
+import type { OnDeviceFeature } from '../../src/domain/onDevice.js';
 
 export { MODEL_BYTES, RUNTIME_BYTES } from './models.js';
-export type OnDeviceFeature = 'enlarge' | 'matting' | 'compress';
+export type { OnDeviceFeature };
 
 export interface OnDeviceResult {
   blob: Blob;
@@ -19,6 +20,12 @@ export interface OnDeviceResult {
   h: number;
   ms: number;
   backend: string;
+}
+
+/** What the first use of a feature downloads here (model + the chosen provider's runtime) and where it will run. */
+export async function firstUse(feature: OnDeviceFeature): Promise<{ bytes: number; provider: string; reason: string }> {
+  if (feature === 'compress') return { bytes: 0, provider: 'canvas', reason: "the browser's own encoder" };
+  return firstUseBytes(feature === 'enlarge' ? 'esrgan-slim-x2' : 'isnet-small');
 }
 
 async function pixels(blob: Blob): Promise<Rgb> {
@@ -51,7 +58,11 @@ async function encodeRgb(img: Rgb, type: 'image/png' | 'image/jpeg', quality?: n
   return c.convertToBlob({ type, quality });
 }
 
-const backend = () => (globalThis.crossOriginIsolated ? 'wasm-simd-threads' : 'wasm-simd');
+/** Where the models ran: 'webgpu', or WASM with SIMD (and threads when the page is cross-origin isolated). */
+async function backend(): Promise<string> {
+  if ((await providerChoice()).provider === 'webgpu') return 'webgpu';
+  return globalThis.crossOriginIsolated ? 'wasm-simd-threads' : 'wasm-simd';
+}
 
 /** ESRGAN-slim x2 with the server's own tiling defaults (src/imaging/tiles.ts). */
 export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined): Promise<OnDeviceResult> {
@@ -68,7 +79,7 @@ export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefin
     (f) => onProgress({ phase: 'run', loaded: f, total: 1 }),
   );
   const ms = performance.now() - t0;
-  return { blob: await encodeRgb(out, 'image/png'), w: out.w, h: out.h, ms, backend: backend() };
+  return { blob: await encodeRgb(out, 'image/png'), w: out.w, h: out.h, ms, backend: await backend() };
 }
 
 /** IS-Net background removal → PNG with alpha at full size (the server's main output). */
@@ -89,7 +100,7 @@ export async function removeBackground(blob: Blob, onProgress: Progress = () => 
   }
   // Unpremultiplied: an OffscreenCanvas would premultiply (and round) the colours of see-through pixels.
   const png = await encodePngRgba(id);
-  return { blob: png, w: img.w, h: img.h, ms, backend: backend() };
+  return { blob: png, w: img.w, h: img.h, ms, backend: await backend() };
 }
 
 /** The browser's own encoder; like the server, never hands back a larger file than the input. */

@@ -5,6 +5,7 @@
  */
 import type * as OrtWeb from 'onnxruntime-web';
 import type { InferenceSession, Tensor } from 'onnxruntime-web';
+import { chooseProvider, fallBack, type ExecutionProvider, type GpuLike, type ProviderChoice } from './provider.js';
 
 export type OnDeviceModel = 'esrgan-slim-x2' | 'isnet-small';
 
@@ -13,29 +14,63 @@ export const MODEL_BYTES: Record<OnDeviceModel, number> = {
   'esrgan-slim-x2': 895_141,
   'isnet-small': 44_342_436,
 };
-/** ort-wasm-simd-threaded.wasm of onnxruntime-web 1.30 */
+/** ort-wasm-simd-threaded.wasm of onnxruntime-web 1.30 (the WebGPU build's asyncify WASM is 26.8 MB) */
 export const RUNTIME_BYTES = 14_239_897;
+export const WEBGPU_RUNTIME_BYTES = 26_781_914;
 
 export const modelUrl = (m: OnDeviceModel) => `/models/${m}.onnx`;
 
 export type Progress = (p: { phase: 'download' | 'run'; loaded: number; total: number }) => void;
 
 type Ort = typeof OrtWeb;
-let ortP: Promise<Ort> | undefined;
+interface Runtime {
+  ort: Ort;
+  choice: ProviderChoice;
+}
+let runtimeP: Promise<Runtime> | undefined;
+let choiceP: Promise<ProviderChoice> | undefined;
 
-/** The runtime, once: WASM SIMD, threads when the page is cross-origin isolated (COOP/COEP). */
-export function ort(): Promise<Ort> {
-  ortP ??= (async () => {
-    const [mod, wasmUrl] = await Promise.all([import('onnxruntime-web/wasm'), import('onnxruntime-web/ort-wasm-simd-threaded.wasm?url')]);
+/** The device's provider, asked once per worker (no runtime loads for it). */
+export function deviceProvider(): Promise<ProviderChoice> {
+  choiceP ??= chooseProvider((globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu);
+  return choiceP;
+}
+
+/** Bytes the first use of a model downloads here: the model and the runtime of the chosen provider. */
+export async function firstUseBytes(m: OnDeviceModel): Promise<{ bytes: number; provider: ExecutionProvider; reason: string }> {
+  const c = await deviceProvider();
+  return { bytes: MODEL_BYTES[m] + (c.provider === 'webgpu' ? WEBGPU_RUNTIME_BYTES : RUNTIME_BYTES), ...c };
+}
+
+/**
+ * The runtime, once. WebGPU when the browser gives an adapter (the WebGPU build of onnxruntime-web and
+ * its JSEP WASM), otherwise the WASM build: SIMD, threads when the page is cross-origin isolated (COOP/COEP).
+ * Both builds are separate lazy chunks of the worker: the app shell never carries either.
+ */
+function runtime(): Promise<Runtime> {
+  runtimeP ??= (async () => {
+    const choice = { ...(await deviceProvider()) };
+    const [mod, wasmUrl] =
+      choice.provider === 'webgpu'
+        ? await Promise.all([import('onnxruntime-web/webgpu'), import('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url')])
+        : await Promise.all([import('onnxruntime-web/wasm'), import('onnxruntime-web/ort-wasm-simd-threaded.wasm?url')]);
     const o = mod as unknown as Ort;
     o.env.wasm.wasmPaths = { wasm: new URL(wasmUrl.default, self.location.href).href };
     o.env.wasm.simd = true;
     const cores = (globalThis.navigator?.hardwareConcurrency ?? 1) | 0;
     o.env.wasm.numThreads = globalThis.crossOriginIsolated ? Math.max(1, Math.min(4, cores)) : 1;
-    return o;
+    console.info(`on-device models run on ${choice.provider}: ${choice.reason}`);
+    return { ort: o, choice };
   })();
-  ortP.catch(() => (ortP = undefined));
-  return ortP;
+  runtimeP.catch(() => (runtimeP = undefined));
+  return runtimeP;
+}
+
+export const ort = async (): Promise<Ort> => (await runtime()).ort;
+
+/** Where the sessions run and why (after a WebGPU session failed, WASM with that reason). */
+export async function providerChoice(): Promise<ProviderChoice> {
+  return (await runtime()).choice;
 }
 
 /** Fetches a model with byte progress (the service worker answers from its cache after the first time). */
@@ -69,8 +104,17 @@ export function session(m: OnDeviceModel, onProgress?: Progress): Promise<Infere
   let s = sessions.get(m);
   if (!s) {
     s = (async () => {
-      const [o, bytes] = await Promise.all([ort(), fetchModel(m, onProgress)]);
-      return o.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+      const [rt, bytes] = await Promise.all([runtime(), fetchModel(m, onProgress)]);
+      if (rt.choice.provider === 'webgpu') {
+        try {
+          return await rt.ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
+        } catch (e) {
+          // The WebGPU build carries the WASM provider too: the device goes on there, and says why.
+          rt.choice = fallBack(rt.choice, e);
+          console.warn(`on-device models fall back to wasm: ${rt.choice.reason}`);
+        }
+      }
+      return rt.ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
     })();
     s.catch(() => sessions.delete(m));
     sessions.set(m, s);

@@ -8,12 +8,15 @@ import {
   deleteWorks,
   findUploadByFingerprint,
   getCached,
+  getOnDeviceChoice,
   getUploadItem,
   loadWorks,
+  putDeviceResult,
   putUploadItem,
   putWorks,
   resumableUploads,
   setCached,
+  setOnDeviceChoice,
   updateUploadItem,
   type UploadItemRecord,
 } from './index.js';
@@ -136,5 +139,36 @@ describe('upload items', () => {
     expect(new Uint8Array(await b!.bytes.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
     expect((await findUploadByFingerprint('fp-f'))?.cid).toBe('f');
     expect(await findUploadByFingerprint('fp-s')).toBeUndefined();
+  });
+});
+
+describe('works kept on this device (issue 17)', () => {
+  it('are never resumed as uploads, nor taken over by a re-drop of the same file', async () => {
+    await putUploadItem(upload('local', { uploadStatus: 'onDevice' }));
+    expect(await resumableUploads()).toEqual([]);
+    expect(await findUploadByFingerprint('fp-local')).toBeUndefined();
+  });
+
+  it('come back ready after a run a reload cut short, and finished ones with their stored result', async () => {
+    await putWorks([work('run', 'processing', { onDevice: true }), work('done', 'finished', { onDevice: true })], T0);
+    await putUploadItem(upload('run', { uploadStatus: 'onDevice' }));
+    await putUploadItem(upload('done', { uploadStatus: 'onDevice' }));
+    await putDeviceResult('done', new Blob([new Uint8Array([9, 9])], { type: 'image/png' }), T0);
+    const loaded = await loadWorks(T0 + 1000);
+    expect(loaded.find((w) => w.cid === 'run')?.status).toBe('ready');
+    const done = loaded.find((w) => w.cid === 'done')!;
+    expect(done.status).toBe('finished');
+    expect(done.targetImg).toMatch(/^blob:/);
+    expect(done.originImg).toMatch(/^blob:/);
+    expect((await getUploadItem('done'))?.result?.size).toBe(2);
+  });
+
+  it('the choice is remembered, also across the one-day expiry of works', async () => {
+    expect(await getOnDeviceChoice()).toBe(false);
+    await setOnDeviceChoice(true);
+    await clearAll();
+    expect(await getOnDeviceChoice()).toBe(true);
+    await setOnDeviceChoice(false);
+    expect(await getOnDeviceChoice()).toBe(false);
   });
 });

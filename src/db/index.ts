@@ -29,6 +29,8 @@ export interface UploadItemRecord {
   acked: number[];
   uploadStatus: UploadStatus;
   error?: string;
+  /** the on-device result of a work kept on this device (uploadStatus 'onDevice') */
+  result?: Blob;
   createdAt: number;
   updatedAt: number;
 }
@@ -40,7 +42,7 @@ interface CacheRecord {
 }
 
 interface MetaRecord {
-  key: 'lastUpdate';
+  key: 'lastUpdate' | 'onDeviceChoice';
   value: number;
 }
 
@@ -91,10 +93,12 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   }
   const [works, uploads] = await Promise.all([d.works.toArray(), d.uploads.toArray()]);
   const resumable = new Set(uploads.filter((u) => RESUMABLE.includes(u.uploadStatus)).map((u) => u.cid));
+  const local = new Map(uploads.filter((u) => u.uploadStatus === 'onDevice').map((u) => [u.cid, u]));
   const changed: Work[] = [];
   const out = works.map((w) => {
     if (w.status === 'ready' || w.status === 'finished') return w;
-    const status: Work['status'] = !w.uid && resumable.has(w.cid) ? 'uploading' : 'ready';
+    // Spec §4: back to ready; an upload this device resumes shows 'uploading' (on-device works have their bytes here: ready).
+    const status: Work['status'] = !w.uid && !w.onDevice && resumable.has(w.cid) ? 'uploading' : 'ready';
     if (status === w.status) return w;
     const next = { ...w, status };
     changed.push(next);
@@ -108,7 +112,14 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((u) => ({ cid: u.cid, filename: u.filename, filesize: u.filesize, w: u.w, h: u.h, thumbnail: u.thumbnail, status: 'uploading', selected: false, workType: u.job, uploadStartTime: u.createdAt, updatedAt: u.updatedAt }));
   if (changed.length || orphans.length) await d.works.bulkPut([...changed, ...orphans]);
-  return [...orphans, ...out];
+  // Works processed on this device show their stored images (object URLs live as long as the page).
+  const withImages = out.map((w) => {
+    const u = w.onDevice ? local.get(w.cid) : undefined;
+    if (!u) return w;
+    const originImg = URL.createObjectURL(u.bytes);
+    return u.result ? { ...w, originImg, targetImg: URL.createObjectURL(u.result) } : { ...w, originImg };
+  });
+  return [...orphans, ...withImages];
 }
 
 export async function putWorks(works: Work[], now: number = Date.now()): Promise<void> {
@@ -161,7 +172,22 @@ export async function deleteUploadItem(cid: string): Promise<void> {
 /** The newest unfinished or failed upload of the same file, to resume instead of starting over. */
 export async function findUploadByFingerprint(fingerprint: string): Promise<UploadItemRecord | undefined> {
   const items = await getDb().uploads.where('fingerprint').equals(fingerprint).toArray();
-  return items.filter((i) => i.uploadStatus !== 'success').sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  return items.filter((i) => i.uploadStatus !== 'success' && i.uploadStatus !== 'onDevice').sort((a, b) => b.updatedAt - a.updatedAt)[0];
+}
+
+/** Keeps the result of a work processed on this device beside its source bytes. */
+export async function putDeviceResult(cid: string, result: Blob, now: number = Date.now()): Promise<void> {
+  await getDb().uploads.update(cid, { result, updatedAt: now });
+  await touch(now);
+}
+
+/** "Process on this device" (remembered across visits; the one-day expiry of works keeps it). */
+export async function getOnDeviceChoice(): Promise<boolean> {
+  return (await getDb().meta.get('onDeviceChoice'))?.value === 1;
+}
+
+export async function setOnDeviceChoice(on: boolean): Promise<void> {
+  await getDb().meta.put({ key: 'onDeviceChoice', value: on ? 1 : 0 });
 }
 
 /** Uploads interrupted by a reload (they were queued or in flight). */
@@ -174,6 +200,6 @@ export async function resumableUploads(): Promise<UploadItemRecord[]> {
 export async function clearAll(): Promise<void> {
   const d = getDb();
   await d.transaction('rw', [d.works, d.uploads, d.cache, d.meta], async () => {
-    await Promise.all([d.works.clear(), d.uploads.clear(), d.cache.clear(), d.meta.clear()]);
+    await Promise.all([d.works.clear(), d.uploads.clear(), d.cache.clear(), d.meta.delete('lastUpdate')]);
   });
 }

@@ -4,6 +4,8 @@ import * as endpoints from '../api/endpoints.js';
 import { CODE } from '../domain/codes.js';
 import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../domain/constants.js';
 import { isWorkflowJob, type JobConfig } from '../domain/modules.js';
+import { onDeviceJob } from '../domain/onDevice.js';
+import { runOnDevice } from './onDeviceRun.js';
 import { jobScale } from '../domain/rules.js';
 import type { Work } from '../domain/work.js';
 import { i18n } from '../i18n/index.js';
@@ -21,7 +23,9 @@ export function onFinished(fn: (w: Work) => void): () => void {
   return () => listeners.delete(fn);
 }
 
-export type StartResult = 'started' | 'noSelection' | 'workflowOnSample' | 'sampleFeature';
+export type StartResult = 'started' | 'noSelection' | 'workflowOnSample' | 'sampleFeature' | OnDeviceRefusal;
+/** A work kept on this device and a job the device cannot run (an i18n key of the workspace namespace). */
+type OnDeviceRefusal = 'onDevice.onlyFeatures' | 'onDevice.only2x';
 
 /** Queues the selected ready works with this job and starts the runner. */
 export function startProcessing(cfg: JobConfig): StartResult {
@@ -30,6 +34,8 @@ export function startProcessing(cfg: JobConfig): StartResult {
   if (isWorkflowJob(cfg.job) && works.some((w) => w.sample)) return 'workflowOnSample';
   // A sample's result image exists only for its own feature.
   if (works.some((w) => w.sample && w.workType !== cfg.job)) return 'sampleFeature';
+  const device = works.some((w) => w.onDevice) ? onDeviceJob(cfg) : undefined;
+  if (device && !device.ok) return device.reason;
   const params = cfg as Work['params'];
   for (const w of works) {
     useWorks.getState().setProgress(w.cid, 0);
@@ -71,6 +77,11 @@ async function runOne(work: Work): Promise<void> {
   const startTime = Date.now();
   update(work.cid, { status: 'processing', startTime });
   setProgress(work.cid, 0);
+
+  if (work.onDevice) {
+    const exists = (cid: string) => useWorks.getState().works.some((w) => w.cid === cid);
+    return runOnDevice(work, { update, setProgress, finish, exists });
+  }
 
   if (work.sample) {
     // Spec §4: sample works are simulated for 4 seconds, using the preset result image.

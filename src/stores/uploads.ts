@@ -10,6 +10,8 @@ import { getUploadManager, UPLOAD_SYNC_TAG } from '../worker-bridge/index.js';
 import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
+import { useDeviceChoice } from './deviceChoice.js';
+import { isOnDeviceFeature } from '../domain/onDevice.js';
 
 let manager: ReturnType<typeof getUploadManager> | undefined;
 type UploadEventOf<M> = M extends { subscribe(l: (e: infer E) => void): unknown } ? E : never;
@@ -40,7 +42,9 @@ export function uploads() {
         const name = e.filename ?? works.find((w) => w.cid === e.cid)?.filename ?? '';
         dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e)}` });
       }
-      if (e.status === 'ready') {
+      // A work kept on this device is ready without the server: nothing to tell it.
+      if (e.status === 'ready' && works.find((w) => w.cid === e.cid)?.onDevice) for (const fn of readyListeners) fn(e.cid);
+      else if (e.status === 'ready') {
         // Spec §7: after each upload, the site's credit-upload ajax post (its answer is unused).
         void siteAjax('credit_upload', e.uid ? { uid: e.uid } : {}).catch(() => undefined);
         for (const fn of readyListeners) fn(e.cid);
@@ -79,7 +83,10 @@ const UPLOAD_ACTIVE = new Set(['resizing', 'compressing', 'uploading']);
 export async function addFiles(files: File[], workType: string): Promise<{ rejected: { filename: string; error: string }[]; error?: string }> {
   const { level } = useUser.getState();
   const { works, add } = useWorks.getState();
+  // "Process on this device" for the three features it can run: kept here, never uploaded.
+  const keepOnDevice = useDeviceChoice.getState().on && isOnDeviceFeature(workType);
   const ctx = {
+    keepOnDevice,
     level,
     job: workType,
     queued: works.filter((w) => UPLOAD_ACTIVE.has(w.status)).length,
@@ -101,6 +108,7 @@ export async function addFiles(files: File[], workType: string): Promise<{ rejec
       status: 'resizing',
       selected: false,
       workType,
+      ...(keepOnDevice ? { onDevice: true } : {}),
       uploadStartTime: now,
       updatedAt: now,
     })),

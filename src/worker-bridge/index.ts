@@ -10,6 +10,7 @@ import type { ImageWorkerApi } from '../../src-worker/index.js';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { COMPRESS_JOB } from '../../src-worker/limits.js';
 import { sanitizeFilename } from '../domain/filename.js';
+import { ON_DEVICE_LEVEL, type OnDeviceFeature } from '../domain/onDevice.js';
 
 export type { ImageWorkerApi, EditOp, EditResult };
 
@@ -24,6 +25,8 @@ export interface AddContext {
   perTypeCount: number;
   /** aborting it cancels every file this call accepted (same as cancel(cid) for each) */
   signal?: AbortSignal;
+  /** "Process on this device": fitted to ON_DEVICE_LEVEL and kept in the browser, never uploaded */
+  keepOnDevice?: boolean;
 }
 
 export interface AddResult {
@@ -225,7 +228,7 @@ class Manager implements UploadManager {
 
   async add(files: File[], ctx: AddContext): Promise<AddResult> {
     const { api } = await this.started;
-    const { signal, ...limits } = ctx;
+    const { signal, keepOnDevice, ...limits } = ctx;
     const queued = Math.max(ctx.queued, this.pending.size);
     let check = await api.checkBatch(files.length, { ...limits, queued });
     // A plan that takes one image at a time keeps the first of several and says why the rest were
@@ -244,7 +247,7 @@ class Manager implements UploadManager {
     }
     const result: AddResult = { accepted: [], rejected: leftOut.map((f) => ({ filename: sanitizeFilename(f.name), error: 'upload:firstKept' })) };
     if (check.error) result.error = check.error;
-    const compressMax = limitsFor(ctx.level).compressMaxBytes;
+    const compressMax = limitsFor(keepOnDevice ? ON_DEVICE_LEVEL : ctx.level).compressMaxBytes;
     for (const [i, file] of files.entries()) {
       if (i >= check.accept) {
         result.rejected.push({ filename: sanitizeFilename(file.name), error: 'upload:queueFull' });
@@ -283,8 +286,11 @@ class Manager implements UploadManager {
         // Items of uploads still under way here are not taken over by a second drop of the same file.
         const busy = [...this.pending].filter((c) => c !== cid);
         // Only plain data crosses to the worker (an AbortSignal cannot be cloned).
-        const prepared = await api.prepare({ cid, file, level: ctx.level, job: ctx.job, busy }, this.emitProxy);
+        const keep = !!ctx.keepOnDevice;
+        const prepared = await api.prepare({ cid, file, level: keep ? ON_DEVICE_LEVEL : ctx.level, job: ctx.job, busy, keep }, this.emitProxy);
         if (!prepared.ok) return;
+        // Kept on this device: stored and announced ready by prepare; it never enters the upload queue.
+        if (keep) return void this.pending.delete(cid);
         // Cancelled while it was being prepared: the item was stored meanwhile, drop it.
         if (this.cancelled.has(cid)) return void (await api.discard(cid));
         this.waiting.push({ cid, sliced: prepared.sliced });
@@ -400,7 +406,7 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult & { 
   return { ...(await api.editImage(file, op)), runtime };
 }
 
-export type OnDeviceFeature = 'enlarge' | 'matting' | 'compress';
+export type { OnDeviceFeature };
 export interface OnDeviceProgress {
   phase: string;
   loaded: number;
@@ -411,10 +417,16 @@ export interface OnDeviceProgress {
  * "Process on this device": runs in the shared image worker (onnxruntime-web and the model load on
  * first use); `source` is a file or the cid of a work whose fitted bytes are stored on this device.
  */
-export async function processOnDevice(feature: OnDeviceFeature, source: Blob | string, onProgress?: (p: OnDeviceProgress) => void) {
+export async function processOnDevice(feature: OnDeviceFeature, source: Blob | string, onProgress?: (p: OnDeviceProgress) => void, quality?: number) {
   const { api, runtime } = await imageWorker();
   const cb = onProgress ? (runtime === 'worker' ? Comlink.proxy(onProgress) : onProgress) : undefined;
-  return api.processOnDevice(feature, source, cb);
+  return api.processOnDevice(feature, source, cb, quality);
+}
+
+/** What the first on-device use of a feature downloads on this device (WebGPU or WASM runtime) and where it runs. */
+export async function onDeviceFirstUse(feature: OnDeviceFeature): Promise<{ bytes: number; provider: string; reason: string }> {
+  const { api } = await imageWorker();
+  return api.onDeviceFirstUse(feature);
 }
 
 /** Bytes to download before the first on-device use of a feature (model + runtime), for the notice. */

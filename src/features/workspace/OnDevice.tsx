@@ -3,10 +3,11 @@
  * failed): enlarge 2x, remove the background or compress in the image worker, the result downloaded as a file. Free and
  * local: no credits, nothing sent (README "Offline"). The first use says what it will download.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Work } from '../../domain/work.js';
-import { ON_DEVICE_DOWNLOAD_BYTES, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
+import { resultName } from '../../stores/onDeviceRun.js';
+import { ON_DEVICE_DOWNLOAD_BYTES, onDeviceFirstUse, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
 
 const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies OnDeviceFeature[];
 const LOCAL = new Set(['waitingForNetwork', 'uploadFailed']);
@@ -14,18 +15,24 @@ const USED_KEY = 'pixmill.onDeviceUsed';
 
 export const canProcessOnDevice = (w: Work) => !w.sample && LOCAL.has(w.status) && FEATURES.includes(w.workType);
 
-function resultName(filename: string, feature: OnDeviceFeature, type: string): string {
-  const base = filename.replace(/\.[^.]+$/, '');
-  const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
-  return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
-}
-
 export function OnDeviceAction({ work }: { work: Work }) {
   const { t } = useTranslation('workspace');
   const [state, setState] = useState<{ phase: 'idle' | 'download' | 'run' | 'done' | 'failed'; pct: number }>({ phase: 'idle', pct: 0 });
   const feature = work.workType as OnDeviceFeature;
   const firstUse = !localStorage.getItem(`${USED_KEY}.${feature}`);
-  const mb = (ON_DEVICE_DOWNLOAD_BYTES[feature] / 1e6).toFixed(1);
+  // The WASM figure until the worker says which runtime this device will load (WebGPU's is larger).
+  const [bytes, setBytes] = useState(ON_DEVICE_DOWNLOAD_BYTES[feature]);
+  useEffect(() => {
+    if (!firstUse || bytes === 0) return;
+    let live = true;
+    onDeviceFirstUse(feature)
+      .then((f) => live && setBytes(f.bytes))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [feature, firstUse, bytes]);
+  const mb = (bytes / 1e6).toFixed(1);
 
   const run = async () => {
     setState({ phase: 'run', pct: 0 });
@@ -54,7 +61,7 @@ export function OnDeviceAction({ work }: { work: Work }) {
       <button className="btn small" onClick={() => void run()} disabled={busy} data-testid="process-on-device" title={t('onDevice.hint')}>
         {t('onDevice.run')}
       </button>
-      {firstUse && state.phase === 'idle' && ON_DEVICE_DOWNLOAD_BYTES[feature] > 0 && <small>{t('onDevice.firstDownload', { mb })}</small>}
+      {firstUse && state.phase === 'idle' && bytes > 0 && <small>{t('onDevice.firstDownload', { mb })}</small>}
       {busy && <small role="status">{t(state.phase === 'download' ? 'onDevice.downloading' : 'onDevice.running', { pct: state.pct })}</small>}
       {state.phase === 'done' && <small role="status">{t('onDevice.done')}</small>}
       {state.phase === 'failed' && <small role="status">{t('onDevice.failed')}</small>}

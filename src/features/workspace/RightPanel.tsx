@@ -15,6 +15,7 @@ import { handleError } from '../../app/handleError.js';
 import { i18n } from '../../i18n/index.js';
 import { jobLabel } from './operationLabel.js';
 import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
+import { DeviceChoice } from './DeviceChoice.js';
 import { LOW_CREDIT_WARNING, TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
@@ -29,10 +30,11 @@ export function useStartAction() {
   const { level, credits } = useUser();
   const selectedCount = useWorks((s) => s.works.filter((w) => w.selected).length);
   // Samples cost nothing; anything else needs a credit (Start stays off at 0).
-  const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample).length);
+  const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample && !w.onDevice).length);
   const noCredits = credits === 0 && selectedOwn > 0 && useUser.getState().ready;
+  // Works kept on this device run there for free: the note says so instead of counting credits.
+  const allOnDevice = useWorks((s) => s.works.some((w) => w.selected) && s.works.every((w) => !w.selected || w.onDevice));
   const lim = limitsFor(level);
-
 
   const start = () => {
     if (selectedCount === 0) {
@@ -63,9 +65,13 @@ export function useStartAction() {
       dialogs.open({ kind: 'message', message: t('workflowOnSample'), tone: 'warning' });
       return;
     }
+    if (res === 'onDevice.onlyFeatures' || res === 'onDevice.only2x') {
+      dialogs.open({ kind: 'message', message: t(`deviceChoice.${res === 'onDevice.only2x' ? 'only2x' : 'onlyFeatures'}`), tone: 'warning' });
+      return;
+    }
     if (res === 'started') setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
   };
-  return { start, selectedCount, disabled: selectedCount === 0 || noCredits };
+  return { start, selectedCount, allOnDevice, disabled: selectedCount === 0 || noCredits };
 }
 
 export function RightPanel() {
@@ -74,7 +80,7 @@ export function RightPanel() {
   const { level, logged, credits } = useUser();
   const clearSelection = useWorks((s) => s.clearSelection);
   const lim = limitsFor(level);
-  const { start, selectedCount, disabled } = useStartAction();
+  const { start, selectedCount, allOnDevice, disabled } = useStartAction();
 
   // Spec §4: selecting the workflow tab, or more than one step, clears sample selection.
   useEffect(() => {
@@ -95,10 +101,11 @@ export function RightPanel() {
         {panel.tab === 'feature' ? <FeatureTab /> : <WorkflowTab />}
       </div>
       <div className="panel-foot">
+        <DeviceChoice />
         <button className="btn btn-primary btn-block btn-lg" disabled={disabled} onClick={start} data-testid="start">
           {t('start', { count: selectedCount })}
         </button>
-        <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : t('startNote', { count: selectedCount, credits })}</p>
+        <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : allOnDevice ? t('deviceChoice.startNote') : t('startNote', { count: selectedCount, credits })}</p>
         {!logged && <p className="note">{t('guestNote')}</p>}
         {!isSubscriber(level) && credits === 0 ? (
           <p className="note low-credits" data-testid="low-credits">

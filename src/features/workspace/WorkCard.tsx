@@ -75,6 +75,11 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
           {shortenFilename(work.filename)}
           {work.sample && <span className="badge">{t('sample')}</span>}
         </span>
+        {work.onDevice && (
+          <span className="badge on-device-badge" data-testid="on-device-badge">
+            {t('deviceChoice.badge')}
+          </span>
+        )}
         {work.w > 0 && (
           <span className="work-size">
             <SizeLine work={work} testId="source-size" />
@@ -105,7 +110,7 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
             <button className={`icon-btn${downloadButtonClass()}`} aria-label={t('actions.download')} title={t('actions.download')} onClick={() => void downloadWork(work)} data-testid="download">
               <Icon name="download" />
             </button>
-            {work.operation === 'matting' && (
+            {work.operation === 'matting' && !work.onDevice && (
               <button className="icon-btn" aria-label={t('actions.edit')} title={t('actions.edit')} onClick={edit} data-testid="edit">
                 <Icon name="edit" />
               </button>

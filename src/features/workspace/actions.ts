@@ -11,13 +11,15 @@ import { dialogs, useDialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { COOKIE, getCookie } from '../../lib/cookies.js';
+import { getUploadItem } from '../../db/index.js';
 
 /** The bulk download is switched off (spec §6) unless VITE_BULK_DOWNLOAD=1. */
 export const BULK_DOWNLOAD_ENABLED = import.meta.env.VITE_BULK_DOWNLOAD === '1';
 
 /** Before image: built from uid; after image: from transId. Samples use their preset images. */
 export function previewUrls(work: Work, userToken: string): { before?: string; after?: string } {
-  if (work.sample) return { before: work.originImg, after: work.targetImg };
+  // Samples use their preset images; works processed on this device their stored ones (object URLs).
+  if (work.sample || work.onDevice) return { before: work.originImg, after: work.targetImg };
   return {
     before: work.uid ? endpoints.sourceUrl(work.uid, userToken) : undefined,
     after: work.transId ? endpoints.previewUrl(work.transId, userToken) : undefined,
@@ -43,6 +45,8 @@ function save(blob: Blob, name: string): void {
 }
 
 export async function downloadWork(work: Work): Promise<void> {
+  // Processed on this device: the stored result, nothing asked of the server.
+  if (work.onDevice) return saveDeviceResult(work);
   const { setDownloading } = useDialogs.getState();
   setDownloading('single');
   void endpoints.siteAjax('credit_download').catch(() => undefined);
@@ -66,9 +70,15 @@ export async function downloadWork(work: Work): Promise<void> {
   }
 }
 
+async function saveDeviceResult(work: Work): Promise<void> {
+  const result = (await getUploadItem(work.cid).catch(() => undefined))?.result;
+  if (!result) return void dialogs.toast(i18n.t('workspace:onDevice.failed'), 'error');
+  save(result, work.targetName ?? work.filename);
+}
+
 /** Bulk download: point check first (30004 → not-enough-points popup), then the bulk link. */
 export async function downloadAll(works: Work[]): Promise<void> {
-  const ids = works.filter((w) => w.status === 'finished' && w.transId && !w.sample).map((w) => w.transId as string);
+  const ids = works.filter((w) => w.status === 'finished' && w.transId && !w.sample && !w.onDevice).map((w) => w.transId as string);
   if (ids.length === 0) return;
   endpoints.report('download_all', { count: ids.length });
   const { setDownloading } = useDialogs.getState();

@@ -2,6 +2,7 @@
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { controlledBySw } from './offline.js';
 import { Workspace } from './workspace.js';
+import { UploadHarness } from './pwaHarness.js';
 
 /**
  * A feature page under the service worker with a work that could not reach the server (uploads are
@@ -53,4 +54,26 @@ export function psnr(a: Uint8Array, b: Uint8Array): number {
   let se = 0;
   for (let i = 0; i < a.length; i++) se += (a[i]! - b[i]!) ** 2;
   return se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / a.length));
+}
+
+/** Runs a feature in the page's image worker on the fixture and hands back the PNG bytes and the backend. */
+export async function runInWorker(page: Page, feature: 'enlarge' | 'matting', file: string) {
+  const harness = new UploadHarness(page);
+  await harness.open({ level: 'guest' });
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'device-file';
+    document.body.append(input);
+  });
+  await page.setInputFiles('#device-file', file);
+  const r = await page.evaluate(async (f) => {
+    const blob = (document.querySelector('#device-file') as HTMLInputElement).files![0]!;
+    const res = await (window as any).__harness.onDevice(f, blob);
+    const buf = new Uint8Array(await (res.blob as Blob).arrayBuffer());
+    let s = '';
+    for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+    return { b64: btoa(s), backend: res.backend as string, ms: res.ms as number };
+  }, feature);
+  return { png: Buffer.from(r.b64, 'base64'), backend: r.backend, ms: r.ms };
 }

@@ -1,0 +1,29 @@
+/**
+ * "Process on this device" (issue 17): which works may run in the browser instead of on the server, and
+ * at which limits. On-device results are free and private — the photo never leaves the browser, so the
+ * server is never asked and never has to trust the client about credits; in return the choice covers only
+ * the three features the browser can run (enlarge 2x with the standard model, background removal,
+ * compress) at the guest's image limits. Everything a plan sells (4x–8x, the best enlarge model,
+ * workflows, the other features) stays on the server.
+ */
+import type { JobConfig } from './modules.js';
+import type { Level } from './plans.js';
+
+export const ON_DEVICE_FEATURES = ['enlarge', 'matting', 'compress'] as const;
+export type OnDeviceFeature = (typeof ON_DEVICE_FEATURES)[number];
+
+/** The limits a work kept on the device is fitted to (free: the guest's 2.8 MP / 5 MB). */
+export const ON_DEVICE_LEVEL: Level = 'guest';
+
+export const isOnDeviceFeature = (job: string): job is OnDeviceFeature => (ON_DEVICE_FEATURES as readonly string[]).includes(job);
+
+export type OnDeviceJob = { ok: true; feature: OnDeviceFeature; quality?: number } | { ok: false; reason: 'onDevice.onlyFeatures' | 'onDevice.only2x' };
+
+/** Whether a job can run on the device, and with what; the reason is an i18n key of the workspace namespace. */
+export function onDeviceJob(cfg: JobConfig): OnDeviceJob {
+  if (!isOnDeviceFeature(cfg.job)) return { ok: false, reason: 'onDevice.onlyFeatures' };
+  const params = 'config' in cfg ? (cfg.config?.module_params ?? {}) : {};
+  if (cfg.job === 'enlarge' && ((params.scale ?? 2) !== 2 || (params.quality ?? 'high') !== 'high')) return { ok: false, reason: 'onDevice.only2x' };
+  if (cfg.job === 'compress' && typeof params.quality === 'number') return { ok: true, feature: 'compress', quality: params.quality };
+  return { ok: true, feature: cfg.job };
+}

@@ -1,0 +1,48 @@
+/**
+ * Runs a work kept on this device through the image worker (src-worker/ondevice): no upload, no
+ * transform request, no credits. The result is stored beside the source (IndexedDB) and the work
+ * finishes like a server result: it shows in Processed, previews and downloads from the device.
+ */
+import { getUploadItem, putDeviceResult } from '../db/index.js';
+import { onDeviceJob } from '../domain/onDevice.js';
+import type { Work } from '../domain/work.js';
+import { processOnDevice } from '../worker-bridge/index.js';
+
+export interface DeviceRunDeps {
+  update(cid: string, patch: Partial<Work>): void;
+  setProgress(cid: string, value: number): void;
+  finish(cid: string, patch: Partial<Work>): void;
+  exists(cid: string): boolean;
+}
+
+export async function runOnDevice(work: Work, deps: DeviceRunDeps): Promise<void> {
+  const job = onDeviceJob((work.params ?? { job: work.operation ?? '' }) as Parameters<typeof onDeviceJob>[0]);
+  if (!job.ok) return void deps.update(work.cid, { status: 'processFailed', endTime: Date.now() });
+  try {
+    const res = await processOnDevice(
+      job.feature,
+      work.cid,
+      (p) => deps.setProgress(work.cid, Math.min(99, Math.round((p.loaded / p.total) * 100))),
+      job.quality,
+    );
+    if (!deps.exists(work.cid)) return; // deleted meanwhile
+    await putDeviceResult(work.cid, res.blob);
+    const source = (await getUploadItem(work.cid))?.bytes;
+    deps.finish(work.cid, {
+      ...(source ? { originImg: URL.createObjectURL(source) } : {}),
+      targetImg: URL.createObjectURL(res.blob),       zoomW: res.w,
+      zoomH: res.h,
+      targetName: resultName(work.filename, job.feature, res.blob.type),
+    });
+  } catch (e) {
+    console.warn('on-device processing failed', e);
+    deps.update(work.cid, { status: 'processFailed', endTime: Date.now() });
+  }
+}
+
+/** photo.jpg → photo-2x.png / photo-cutout.png / photo-compressed.jpg */
+export function resultName(filename: string, feature: string, type: string): string {
+  const base = filename.replace(/\.[^.]+$/, '');
+  const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
+  return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
+}
