@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/testing/server.js';
-import { API_DOCS_FILE, collectApiDocs, fieldsOf, renderApiDocs, type ApiDocs } from './api-docs.js';
+import { API_DOCS_FILE, collectApiDocs, collectServerFacts, fieldsOf, renderApiDocs, SERVER_FACTS_FILE, type ApiDocs } from './api-docs.js';
 
 describe('API docs data (scripts/api-docs.ts)', () => {
   let srv: TestServer;
@@ -18,6 +18,11 @@ describe('API docs data (scripts/api-docs.ts)', () => {
 
   it('is up to date with the route table (run npm run api-docs after changing a route)', async () => {
     expect(renderApiDocs(await collectApiDocs())).toBe(fs.readFileSync(API_DOCS_FILE, 'utf8'));
+  });
+
+  it('states the server-only lifetimes as the server has them', () => {
+    expect(renderApiDocs(collectServerFacts())).toBe(fs.readFileSync(SERVER_FACTS_FILE, 'utf8'));
+    expect(collectServerFacts().userTokenDays).toBeGreaterThan(0);
   });
 
   it('lists routes that the served app really has, the progress route among them', () => {

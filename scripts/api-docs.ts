@@ -3,7 +3,8 @@
  * server's routes on a throw-away embedded context, records every route Fastify registers (method,
  * path, rate limit), the route module that registered it (its opening doc comment is the group's
  * text) and the request fields its handler reads (from the module's source), and writes src/pages/content/apiRoutes.json for
- * the API docs page. scripts/api-docs.test.ts fails when that file no longer matches the server.
+ * the API docs page; and src/pages/content/serverFacts.json, the server-only lifetimes the privacy
+ * page states. scripts/api-docs.test.ts fails when either file no longer matches the server.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +14,14 @@ import Fastify, { type RouteOptions } from 'fastify';
 import { loadConfig } from '../server/config.js';
 import { createContext } from '../server/bootstrap.js';
 import { registerRoutes } from '../server/http/routes/index.js';
+import { BUNDLE_TTL_MS } from '../server/services/downloads.js';
+import { LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS, LOGIN_WINDOW_MS } from '../server/services/loginThrottle.js';
+import { SESSION_TTL_MS } from '../server/services/sessions.js';
+import { GUEST_TOKEN_TTL_MS, TOKEN_REFRESH_MS, TOKENS_PER_SESSION, USER_TOKEN_TTL_MS } from '../server/services/tokens.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const API_DOCS_FILE = path.join(root, 'src', 'pages', 'content', 'apiRoutes.json');
+export const SERVER_FACTS_FILE = path.join(root, 'src', 'pages', 'content', 'serverFacts.json');
 const ROUTES_DIR = path.join(root, 'server', 'http', 'routes');
 
 export interface ApiRoute {
@@ -108,7 +114,28 @@ export async function collectApiDocs(): Promise<ApiDocs> {
   return { groups, routes };
 }
 
-export function renderApiDocs(docs: ApiDocs): string {
+/**
+ * The server-only numbers the privacy page and the terms state (the client cannot import server
+ * modules): token, session and bulk-download lifetimes and the login lock, from their one place.
+ */
+export function collectServerFacts() {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const MINUTE = 60_000;
+  return {
+    userTokenDays: USER_TOKEN_TTL_MS / DAY,
+    guestTokenDays: GUEST_TOKEN_TTL_MS / DAY,
+    sessionDays: SESSION_TTL_MS / DAY,
+    expiryMovesAtMostEveryHours: TOKEN_REFRESH_MS / HOUR,
+    tokensPerSession: TOKENS_PER_SESSION,
+    bulkDownloadHours: BUNDLE_TTL_MS / HOUR,
+    loginWindowMinutes: LOGIN_WINDOW_MS / MINUTE,
+    loginLockMinutes: LOGIN_LOCK_MS / MINUTE,
+    loginLockMaxHours: LOGIN_LOCK_MAX_MS / HOUR,
+  };
+}
+
+export function renderApiDocs(docs: ApiDocs | ReturnType<typeof collectServerFacts>): string {
   return JSON.stringify(docs, null, 2) + '\n';
 }
 
@@ -116,6 +143,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const docs = await collectApiDocs();
   fs.mkdirSync(path.dirname(API_DOCS_FILE), { recursive: true });
   fs.writeFileSync(API_DOCS_FILE, renderApiDocs(docs));
+  fs.writeFileSync(SERVER_FACTS_FILE, renderApiDocs(collectServerFacts()));
   console.log(`api-docs: ${docs.routes.length} routes in ${docs.groups.length} groups → ${path.relative(root, API_DOCS_FILE)}`);
   process.exit(0);
 }

@@ -13,6 +13,7 @@ const PricingPage = lazy(() => import('../pages/PricingPage.js').then((m) => ({ 
 const LoginPage = lazy(() => import('../pages/AuthPages.js').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() => import('../pages/AuthPages.js').then((m) => ({ default: m.RegisterPage })));
 const ContentPage = lazy(() => import('../pages/ContentPage.js').then((m) => ({ default: m.ContentPage })));
+const BlogPostPage = lazy(() => import('../pages/ContentPage.js').then((m) => ({ default: m.BlogPostPage })));
 const SitemapPage = lazy(() => import('../pages/SitemapPage.js').then((m) => ({ default: m.SitemapPage })));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage.js').then((m) => ({ default: m.NotFoundPage })));
 const WorkspacePage = lazy(() => import('../pages/WorkspacePage.js').then((m) => ({ default: m.WorkspacePage })));
@@ -36,6 +37,7 @@ function pages(lng: Language) {
       {CONTENT_PAGES.map((path) => (
         <Route key={path} path={p(path)} element={<ContentPage path={path} />} />
       ))}
+      <Route path={p('/posts/:slug/')} element={<BlogPostPage />} />
       {TOOL_PAGES.map((path) => (
         <Route key={path} path={p(path)} element={<ToolPage path={path} />} />
       ))}
