@@ -14,6 +14,7 @@ import Fastify, { type RouteOptions } from 'fastify';
 import { loadConfig } from '../server/config.js';
 import { createContext } from '../server/bootstrap.js';
 import { registerRoutes } from '../server/http/routes/index.js';
+import { ENLARGE_MAX_SIDE } from '../server/engines/enlarge.js';
 import { BUNDLE_TTL_MS } from '../server/services/downloads.js';
 import { LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS, LOGIN_WINDOW_MS } from '../server/services/loginThrottle.js';
 import { SESSION_TTL_MS } from '../server/services/sessions.js';
@@ -82,11 +83,21 @@ function perMinuteOf(r: RouteOptions): number | undefined {
   return rl.timeWindow === '1 minute' || rl.timeWindow === 60_000 ? rl.max : undefined;
 }
 
+/** Routes registered by routes/index.ts itself (the health check) have no module text of their own. */
+const INDEX_ABOUT = 'Service health: answers while the server is up.';
+
+/** The module's opening doc comment, without the internal references to spec sections. */
 function moduleAbout(group: string): string {
   const file = path.join(ROUTES_DIR, `${group}.ts`);
-  if (!fs.existsSync(file)) return '';
+  if (group === 'index' || !fs.existsSync(file)) return INDEX_ABOUT;
   const m = /^\/\*\*([\s\S]*?)\*\//.exec(fs.readFileSync(file, 'utf8'));
-  return m ? m[1].split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim()).filter(Boolean).join(' ') : '';
+  const text = m ? m[1].split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim()).filter(Boolean).join(' ') : '';
+  return text
+    .replace(/\s*\((?:plans of )?spec §[^)]*\)/g, '')
+    .replace(/ of spec §\d+/g, '')
+    .replace(/\s*\(spec §\d+ "([^"]+)"\)/g, '')
+    .replace(/spec §\d+ /g, '')
+    .trim();
 }
 
 /** Every route the server registers, in registration order (HEAD twins of GET routes left out). */
@@ -132,6 +143,7 @@ export function collectServerFacts() {
     loginWindowMinutes: LOGIN_WINDOW_MS / MINUTE,
     loginLockMinutes: LOGIN_LOCK_MS / MINUTE,
     loginLockMaxHours: LOGIN_LOCK_MAX_MS / HOUR,
+    enlargeMaxSidePx: ENLARGE_MAX_SIDE,
   };
 }
 

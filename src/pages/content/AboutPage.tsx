@@ -82,7 +82,7 @@ export function AboutPage() {
       body: (
         <>
           <p>
-            On our server&rsquo;s processors, in the order you chose. Nothing is sent to a third-party AI service. Uploads are fitted to your plan before they leave your browser (up to {free.maxMegapixels} megapixels for free accounts and up to {pro.maxMegapixels} megapixels on Pro), and the app tells you when it had to resize.
+            On our server&rsquo;s processors, in the order you chose. Nothing is sent to a third-party AI service. Uploads are fitted to your plan before they leave your browser (for free accounts at most {free.maxSidePx} px on the longer side and {free.maxMegapixels} megapixels; on Pro at most {pro.maxSidePx} px), and the app tells you when it had to resize.
           </p>
           <p>
             Three features can also run on your device, in the browser: enlarge 2x, background removal and compression. The models are the same files the server uses, downloaded once and kept by the app; results made this way never reach our server. <L to="/posts/background-removal-on-your-device/">How that works</L>.

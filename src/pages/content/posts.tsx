@@ -58,7 +58,7 @@ export const POSTS: Record<BlogSlug, Post> = {
         id: 'sizes',
         title: 'Sizes and plans',
         body: p(
-          `Free accounts enlarge 2x from pictures of up to ${PLAN_LIMITS.guest.maxMegapixels} megapixels; Basic and Pro offer ${PLAN_LIMITS.basic.scales.join('x, ')}x from up to ${PLAN_LIMITS.basic.maxMegapixels} and ${PLAN_LIMITS.pro.maxMegapixels} megapixels. A larger upload is reduced to fit before it is sent, and the app tells you so: "2x" then means twice the size that was actually processed.`,
+          `Free accounts enlarge 2x from pictures of at most ${PLAN_LIMITS.guest.maxSidePx} px on the longer side and ${PLAN_LIMITS.guest.maxMegapixels} megapixels; Basic and Pro offer ${PLAN_LIMITS.basic.scales.join('x, ')}x from pictures of up to ${PLAN_LIMITS.pro.maxSidePx} px on the longer side. A larger upload is reduced to fit before it is sent, and the app tells you so: "2x" then means twice the size that was actually processed. Very large outputs are refused rather than cut: the result may not exceed ${serverFacts.enlargeMaxSidePx} px on a side.`,
           <>
             Try it on the <L to="/image-enlarger/">enlarger page</L>, and compare the result at 1:1 in the preview: that is where the difference shows.
           </>,
