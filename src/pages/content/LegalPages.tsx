@@ -54,7 +54,7 @@ export function PrivacyPage() {
             testId="privacy-images"
             rows={[
               ['Uploaded images (the original as sent, the working copy, a thumbnail)', 'to process them and show them in your list', retention],
-              ['Results of processing', 'so you can preview and download them', `the same: ${retention}`],
+              ['Results of processing', 'so you can preview and download them', 'as long as the uploads (above)'],
               ['Parts of an upload that never finished', 'to resume a sliced upload', `${UPLOADED_CACHE_EXPIRY_MS / HOUR_MS} hours`],
               ['A prepared zip of several results', 'for a bulk download', `${serverFacts.bulkDownloadHours} hour`],
             ]}
