@@ -1,6 +1,7 @@
 /**
  * Content pages. About, blog, API docs, privacy and terms are real articles (src/pages/content/);
- * contact, user agreement, download and authors are short texts in site.json.
+ * so are the authors (the teams behind the texts) and the desktop app (installing the PWA, offline, limits);
+ * contact and user agreement are short texts in site.json.
  */
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -8,6 +9,8 @@ import { usePageTitle } from './usePageTitle.js';
 import { ContactForm } from './ContactForm.js';
 import { AboutPage } from './content/AboutPage.js';
 import { ApiDocsPage } from './content/ApiDocsPage.js';
+import { AuthorsPage } from './content/AuthorsPage.js';
+import { DesktopAppPage } from './content/DesktopAppPage.js';
 import { PrivacyPage, TermsPage } from './content/LegalPages.js';
 import { BlogIndex, BlogPost } from './content/posts.js';
 
@@ -24,6 +27,10 @@ export function ContentPage({ path }: { path: string }) {
       return <PrivacyPage />;
     case 'term_of_use':
       return <TermsPage />;
+    case 'author':
+      return <AuthorsPage />;
+    case 'download_win':
+      return <DesktopAppPage />;
     default:
       return <ShortPage slug={slug} />;
   }

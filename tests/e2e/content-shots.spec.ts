@@ -12,6 +12,8 @@ const PAGES = [
   { name: 'about', path: '/about-us/', testId: 'about-page' },
   { name: 'post', path: '/posts/how-enlarge-works/', testId: 'blog-post' },
   { name: 'api', path: '/api-docs/', testId: 'api-docs' },
+  { name: 'authors', path: '/author/', testId: 'authors-page' },
+  { name: 'desktop-app', path: '/download-win/', testId: 'desktop-app-page' },
 ] as const;
 
 for (const size of SIZES) {

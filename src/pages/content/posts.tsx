@@ -10,6 +10,7 @@ import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/
 import { PLAN_LIMITS, RETENTION_DAYS_DEFAULT } from '../../domain/plans.js';
 import { usePageTitle } from '../usePageTitle.js';
 import { Article, EnglishOnly, type Section } from './Article.js';
+import { AUTHORS, type AuthorId } from './authors.js';
 import serverFacts from './serverFacts.json';
 
 interface Post {
@@ -18,6 +19,8 @@ interface Post {
   date: string;
   summary: string;
   minutes: number;
+  /** the team that wrote it (authors.ts; listed on /author/) */
+  author: AuthorId;
   sections: Section[];
 }
 
@@ -28,6 +31,7 @@ export const POSTS: Record<BlogSlug, Post> = {
   'how-enlarge-works': {
     title: 'How enlarge works: a network, tiles and a check against your original',
     date: '2026-11-16',
+    author: 'engines',
     minutes: 4,
     summary: 'What happens between pressing Start and getting a picture twice, four or eight times as large, and why 6x is built differently.',
     sections: [
@@ -69,6 +73,7 @@ export const POSTS: Record<BlogSlug, Post> = {
   'background-removal-on-your-device': {
     title: 'Background removal on your device',
     date: '2026-11-18',
+    author: 'web-app',
     minutes: 4,
     summary: 'The same cut-out model the server uses can run in your browser: what it downloads, how close it gets, and what stays on your computer.',
     sections: [
@@ -109,6 +114,7 @@ export const POSTS: Record<BlogSlug, Post> = {
   'old-photo-repair': {
     title: 'Old photo repair: scratches, dust, noise and colour',
     date: '2026-11-20',
+    author: 'engines',
     minutes: 3,
     summary: 'The old-photo scene is four steps in a fixed order. Here is what each one does and how to get the most out of a scan.',
     sections: [
@@ -160,6 +166,7 @@ export const POSTS: Record<BlogSlug, Post> = {
   'privacy-of-your-photos': {
     title: 'The privacy of your photos',
     date: '2026-11-22',
+    author: 'server',
     minutes: 3,
     summary: 'Where your pictures go, how long they stay, and what we cannot see even if we wanted to.',
     sections: [
@@ -198,7 +205,7 @@ export const POSTS: Record<BlogSlug, Post> = {
   },
 };
 
-const dateText = (iso: string, lng: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString(lng, { year: 'numeric', month: 'long', day: 'numeric' });
+export const dateText = (iso: string, lng: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString(lng, { year: 'numeric', month: 'long', day: 'numeric' });
 
 export function BlogIndex() {
   const { t } = useTranslation('site');
@@ -216,7 +223,8 @@ export function BlogIndex() {
               <L to={`/posts/${slug}/`} className="post-card" data-testid="post-card">
                 <h2 lang="en">{post.title}</h2>
                 <p className="post-meta">
-                  {t('content.posts.published', { date: dateText(post.date, lng) })} · {t('content.posts.minutes', { count: post.minutes })}
+                  <span data-testid="byline">{t('content.posts.by', { name: AUTHORS[post.author].name })}</span> · {t('content.posts.published', { date: dateText(post.date, lng) })} ·{' '}
+                  {t('content.posts.minutes', { count: post.minutes })}
                 </p>
                 <p lang="en">{post.summary}</p>
                 <span className="muted small">{t('content.posts.readMore')} →</span>
@@ -245,7 +253,11 @@ export function BlogPost({ slug }: { slug: string }) {
   return (
     <Article title={post.title} sections={post.sections} testId="blog-post">
       <p className="post-meta">
-        <L to="/posts/">← {t('content.posts.back')}</L> · {t('content.posts.published', { date: dateText(post.date, lng) })} · {t('content.posts.minutes', { count: post.minutes })}
+        <L to="/posts/">← {t('content.posts.back')}</L> ·{' '}
+        <L to={`/author/#${post.author}`} data-testid="byline">
+          {t('content.posts.by', { name: AUTHORS[post.author].name })}
+        </L>{' '}
+        · {t('content.posts.published', { date: dateText(post.date, lng) })} · {t('content.posts.minutes', { count: post.minutes })}
       </p>
     </Article>
   );
