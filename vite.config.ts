@@ -12,6 +12,8 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Server paths that must always reach the network (never cached, never the SPA fallback). */
 const API_PATH = /^\/(api|web_api|site-ajax)(\/|$)/;
 const DAY_S = 24 * 60 * 60;
+/** Statically imported by the upload test harness only (never by the site's entry): kept out of the shell chunk. */
+const HARNESS_ONLY = /[\\/](src[\\/]pwa[\\/]harness|src[\\/]pwa[\\/](HoldToCompare|PwaStatus|register)\.tsx?|src[\\/]db[\\/]index\.ts|src[\\/]worker-bridge|src-worker|node_modules[\\/](dexie|comlink|workbox-window))([\\/.]|$)/;
 
 /**
  * Writes .br and .gz next to every text asset after the build, so the server sends compressed bytes
@@ -132,6 +134,12 @@ export default defineConfig({
       input: { main: here('./index.html'), harness: here('./src/pwa/harness/upload-harness.html') },
       output: {
         // Non-English texts are lazy chunks under /locales/: cached at run time (pixmill-locales), not precached.
+        // What the site's entry imports statically is one 'shell' chunk instead of some twenty small
+        // ones (each response costs headers and a request slot on a slow first load). Pages, dialogs,
+        // Dexie, the worker bridge and the PWA status stay lazy chunks of their own.
+        codeSplitting: {
+          groups: [{ name: (id) => (HARNESS_ONLY.test(id) ? null : 'shell'), tags: ['$initial'] }],
+        },
         chunkFileNames: (chunk) => (chunk.facadeModuleId && /\/locales\/\w+\/\w+\.json$/.test(chunk.facadeModuleId) ? 'locales/[name]-[hash].js' : 'assets/[name]-[hash].js'),
       },
     },

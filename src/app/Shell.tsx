@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
 import { setLanguage } from '../i18n/index.js';
+import { localDatabaseExists } from '../db/lazy.js';
+import { useDialogs } from '../stores/dialogs.js';
 import { useUser } from '../stores/user.js';
 import { handleError } from './handleError.js';
 import { L, LangContext, NL } from './lang.js';
@@ -18,12 +20,13 @@ function useBoot() {
   useEffect(() => {
     if (booted) return;
     booted = true;
-    // The upload manager (and its worker) loads only when an interrupted upload needs it.
-    // The stored works (Dexie) load after the first paint: the home page does not wait for IndexedDB code.
+    // The stored works load after the first paint, and Dexie only when this browser has stored
+    // something (src/db/lazy.ts). The upload manager (and its worker) loads only when there can be an
+    // interrupted upload to resume: never on a first visit.
     void import('../stores/works.js')
       .then((m) => m.useWorks.getState().load())
-      .then(() => import('../stores/uploads.js'))
-      .then((m) => m.resumeInterruptedUploads())
+      .then(() => localDatabaseExists())
+      .then((stored) => (stored ? import('../stores/uploads.js').then((m) => m.resumeInterruptedUploads()) : undefined))
       .catch(() => undefined);
     // Offline, the account waits for the network instead of failing: it is fetched again when it is
     // back ('online' can come a moment before requests get through, so a few spaced retries follow).
@@ -136,14 +139,25 @@ export function Shell({ lng }: { lng: Language }) {
           </Suspense>
         </main>
         <Footer />
-        <Suspense fallback={null}>
-          <DialogHost />
-        </Suspense>
+        <Dialogs />
         <Suspense fallback={null}>
           <PwaStatus />
         </Suspense>
       </div>
     </LangContext.Provider>
+  );
+}
+
+/** The dialog host (previews, works, the first-use choice behind it) loads with the first dialog or toast. */
+function Dialogs() {
+  const wanted = useDialogs((s) => s.stack.length > 0 || s.toast !== null || s.downloading !== null);
+  const [mounted, setMounted] = useState(false);
+  if (wanted && !mounted) setMounted(true);
+  if (!mounted && !wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <DialogHost />
+    </Suspense>
   );
 }
 

@@ -32,6 +32,10 @@ export const WORKSPACE_PATHS = ['/batch-process/', '/upload/', '/single-process/
 
 export const CONTENT_PAGES = ['/about-us/', '/contact/', '/privacy-policy/', '/term-of-use/', '/user-agreement/', '/posts/', '/api-docs/', '/download-win/', '/author/'] as const;
 
+/** The blog's articles (src/pages/content/posts.tsx), each at /posts/<slug>/. */
+export const BLOG_POSTS = ['how-enlarge-works', 'background-removal-on-your-device', 'old-photo-repair', 'privacy-of-your-photos'] as const;
+export type BlogSlug = (typeof BLOG_POSTS)[number];
+
 export const TOOL_PAGES = ['/image-cropper/', '/image-resizer/', '/image-rotator/', '/flip-image/'] as const;
 
 export const ACCOUNT_PAGES = ['/login/', '/register/', '/my-account/', '/my-account/workflow/'] as const;
@@ -46,6 +50,7 @@ export const ALL_PATHS: readonly string[] = [
   ...TOOL_PAGES,
   ...ACCOUNT_PAGES,
   ...CONTENT_PAGES,
+  ...BLOG_POSTS.map((slug) => `/posts/${slug}/`),
   '/sitemap/',
 ];
 

@@ -7,6 +7,7 @@ import Dexie, { type Table } from 'dexie';
 import { LOCAL_STORAGE_EXPIRY_MS } from '../domain/constants.js';
 import type { Level } from '../domain/plans.js';
 import type { UploadStatus, Work } from '../domain/work.js';
+import { DB_NAME } from './name.js';
 
 export type CacheKey = 'samples' | 'workflows' | 'uploadHistory';
 
@@ -53,7 +54,7 @@ class PixmillDb extends Dexie {
   meta!: Table<MetaRecord, string>;
 
   constructor() {
-    super('pixmill');
+    super(DB_NAME);
     // Bump the version and add an upgrade when a stored shape changes.
     this.version(1).stores({
       works: 'cid, status, workType, updatedAt',

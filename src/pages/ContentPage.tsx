@@ -1,23 +1,49 @@
-/** Short content pages (about, contact, legal, posts, API docs, download, author); texts in site.json. */
+/**
+ * Content pages. About, blog, API docs, privacy and terms are real articles (src/pages/content/);
+ * so are the authors (the teams behind the texts) and the desktop app (installing the PWA, offline, limits);
+ * contact and user agreement are short texts in site.json.
+ */
 import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
 import { usePageTitle } from './usePageTitle.js';
 import { ContactForm } from './ContactForm.js';
-
-const API_ROWS = [
-  ['POST', '/api/v2/guest_token'],
-  ['POST', '/api/v2/license'],
-  ['GET', '/api/v2/point'],
-  ['POST', '/web_api/v1/upload'],
-  ['POST', '/web_api/v1/transform'],
-  ['GET', '/web_api/v1/progress'],
-  ['GET', '/web_api/v1/download/'],
-  ['GET', '/api/v2/sample/info'],
-  ['GET', '/api/work_flow/list'],
-] as const;
+import { AboutPage } from './content/AboutPage.js';
+import { ApiDocsPage } from './content/ApiDocsPage.js';
+import { AuthorsPage } from './content/AuthorsPage.js';
+import { DesktopAppPage } from './content/DesktopAppPage.js';
+import { PrivacyPage, TermsPage } from './content/LegalPages.js';
+import { BlogIndex, BlogPost } from './content/posts.js';
 
 export function ContentPage({ path }: { path: string }) {
-  const { t } = useTranslation('site');
   const slug = path.replaceAll('/', '').replaceAll('-', '_');
+  switch (slug) {
+    case 'about_us':
+      return <AboutPage />;
+    case 'posts':
+      return <BlogIndex />;
+    case 'api_docs':
+      return <ApiDocsPage />;
+    case 'privacy_policy':
+      return <PrivacyPage />;
+    case 'term_of_use':
+      return <TermsPage />;
+    case 'author':
+      return <AuthorsPage />;
+    case 'download_win':
+      return <DesktopAppPage />;
+    default:
+      return <ShortPage slug={slug} />;
+  }
+}
+
+/** /posts/<slug>/ */
+export function BlogPostPage() {
+  const { slug = '' } = useParams();
+  return <BlogPost slug={slug} />;
+}
+
+function ShortPage({ slug }: { slug: string }) {
+  const { t } = useTranslation('site');
   const title = t(`content.${slug}.title` as 'content.about_us.title');
   const body = t(`content.${slug}.body` as 'content.about_us.body');
   usePageTitle(title);
@@ -27,26 +53,6 @@ export function ContentPage({ path }: { path: string }) {
       {body.split('\n\n').map((p, i) => (
         <p key={i}>{p}</p>
       ))}
-      {slug === 'api_docs' && (
-        <table className="api-table">
-          <thead>
-            <tr>
-              <th>{t('content.api_docs.method')}</th>
-              <th>{t('content.api_docs.path')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {API_ROWS.map(([m, p]) => (
-              <tr key={p}>
-                <td>{m}</td>
-                <td>
-                  <code>{p}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
       {slug === 'contact' && <ContactForm />}
     </article>
   );

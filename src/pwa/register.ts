@@ -3,6 +3,7 @@
  * update waiting. Call registerPwa() once at startup (idempotent).
  */
 import { Workbox } from 'workbox-window';
+import { UPDATE_CHECK_MS } from './updateCheck.js';
 
 export interface PwaState {
   /** a new version is installed and waits for the user's go */
@@ -31,9 +32,6 @@ export function subscribePwa(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
-
-/** How often an open tab asks the server whether a new version was deployed. */
-const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 export function registerPwa(swUrl = '/sw.js'): Promise<ServiceWorkerRegistration | undefined> {
   if (registering) return registering;

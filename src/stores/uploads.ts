@@ -1,6 +1,6 @@
 /** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
 import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
-import { resumableUploads } from '../db/index.js';
+import { resumableUploads } from '../db/lazy.js';
 import { report, siteAjax } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
 import type { Work } from '../domain/work.js';

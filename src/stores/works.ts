@@ -1,6 +1,6 @@
 /** The works store: every Work of spec §3, tabs, view mode and selection; persisted through src/db. */
 import { create } from 'zustand';
-import { deleteWorks, loadWorks, putWorks } from '../db/index.js';
+import { deleteWorks, loadWorks, putWorks } from '../db/lazy.js';
 import type { Level } from '../domain/plans.js';
 import { canSelect, selectAllChecked, selectAllCids, worksInTab, type WorksTab } from '../domain/rules.js';
 import type { Work } from '../domain/work.js';

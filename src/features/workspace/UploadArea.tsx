@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
-import { getCached, setCached } from '../../db/index.js';
+import { getCached, setCached } from '../../db/lazy.js';
 import { BATCH_INPUT_MAX, DROP_OVERLAY_HIDE_MS, FIRST_FLAGS_COOKIE_DAYS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/constants.js';
 import { COOKIE, setCookie } from '../../lib/cookies.js';
 import { limitsFor } from '../../domain/plans.js';
