@@ -22,7 +22,7 @@ import { writePsd } from './psd.js';
 import { externalSession } from './models.js';
 import { detectFaces } from './faces.js';
 import { foregroundMask } from './matting.js';
-import { sceneRegions, skinColour, skyColour, vegColour } from './colorRegions.js';
+import { earthColour, sceneRegions, skinColour, skyColour, skyColourAt, vegColour, vegColourAt } from './colorRegions.js';
 import { limitsFor } from '../../src/domain/plans.js';
 import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
 
@@ -167,21 +167,25 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
     fg = await foregroundMask(small, ctx.modelsDir, ctx.threads);
     for (let i = 0; i < fg.length; i++) fg[i] = fg[i]! / 255;
   }
-  const reg = sceneRegions(La, aw, ah, faces, k, fg);
-  const [sky, veg, skin] = await Promise.all([reg.sky, reg.veg, reg.skin].map((p) => resizePlane(p, aw, ah, sw, sh)));
+  const reg = sceneRegions(La, aw, ah, faces, k, fg, best);
+  const [sky, veg, skin, earth] = await Promise.all([reg.sky, reg.veg, reg.skin, reg.earth].map((p) => resizePlane(p, aw, ah, sw, sh)));
   const rest = await transferChroma(Ls, sw, sh, best, true);
   const fgS = fg ? await resizePlane(fg, aw, ah, sw, sh) : undefined;
   const A = new Float32Array(sw * sh), B = new Float32Array(sw * sh);
   for (let i = 0; i < A.length; i++) {
-    const l = Ls[i]!;
+    const l = Ls[i]!, y = Math.floor(i / sw) / sh;
     const ws = sky![i]!, wv = veg![i]!, wk = skin![i]!;
-    const wr = Math.max(0, 1 - ws - wv - wk);
-    const [sa, sb] = skyColour(l), [va, vb] = vegColour(l), [ka, kb] = skinColour(l);
+    // best: bare ground gets earth tones and sky and vegetation their colours by position too
+    const we = best ? Math.min(earth![i]!, Math.max(0, 1 - ws - wv - wk)) : 0;
+    const wr = Math.max(0, 1 - ws - wv - wk - we);
+    const [sa, sb] = best ? skyColourAt(l, y / reg.horizon) : skyColour(l);
+    const [va, vb] = best ? vegColourAt(l, y) : vegColour(l);
+    const [ka, kb] = skinColour(l), [ea, eb] = earthColour(l);
     // the rest: exemplar colours at reduced strength, since they are the least certain
     // the subject (IS-Net, best mode) is usually the colourful part: its exemplar colours are kept stronger
     const g = fgS ? REST_GAIN + SUBJECT_GAIN * fgS[i]! : REST_GAIN;
-    A[i] = ws * sa + wv * va + wk * ka + wr * g * rest.A[i]!;
-    B[i] = ws * sb + wv * vb + wk * kb + wr * g * rest.B[i]!;
+    A[i] = ws * sa + wv * va + wk * ka + we * ea + wr * g * rest.A[i]!;
+    B[i] = ws * sb + wv * vb + wk * kb + we * eb + wr * g * rest.B[i]!;
   }
   const r = Math.max(1, Math.round(Math.max(sw, sh) / 80));
   return { A: guidedFilter(Ls, A, sw, sh, r, 20), B: guidedFilter(Ls, B, sw, sh, r, 20) };
