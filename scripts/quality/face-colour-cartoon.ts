@@ -2,14 +2,14 @@
  * Quality measures for face_enhancer, colorize and cartoonize (called from scripts/quality.ts):
  *  - colorize: held-out colour photos (tests/fixtures/heldout, used by no test) turned grey and
  *    colorized; mean a*b* error (Euclidean, CIE Lab) against the true colours for "no colour",
- *    the plain exemplar transfer (the engine before issue 11), colorize and colorize best; the
- *    sky's mean hue where the true sky is blue.
+ *    the plain exemplar transfer (the engine before issue 11), colorize and colorize_pro (= isBest);
+ *    the sky's mean hue where the true sky is blue.
  *  - face_enhancer: mean absolute RGB change inside the face box vs outside it, and the change in
  *    a thin ring just outside the blend ellipse (a halo would show there).
  *  - cartoonize: number of flat colour regions (4-connected, equal colour at 4 bits a channel, ≥ 0.1 % of the picture)
  *    and ink continuity (share of ink pixels in ink components of ≥ 30 px).
  * Adds one row to quality-sheet.png (the rows for face_enhancer and cartoonize are already there) and
- * writes bench/results/face-colour-cartoon-sheet.png (grey | old | colorize | best | truth per photo;
+ * writes bench/results/face-colour-cartoon-sheet.png (no colour (grey) | old | colorize | colorize_pro | truth per photo;
  * input | output for face and cartoon, with 1:1 face crops).
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -163,7 +163,7 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
   // colorize on held-out photos
   const dir = path.join(root, 'tests', 'fixtures', 'heldout');
   const col: Record<string, unknown>[] = [];
-  const sums = { none: 0, old: 0, colorize: 0, best: 0 };
+  const sums = { none: 0, old: 0, colorize: 0, colorize_pro: 0 };
   const files = readdirSync(dir).filter((f) => /\.(jpg|png)$/.test(f)).sort();
   for (const f of files) {
     const truth = await load(path.join(dir, f));
@@ -171,14 +171,14 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
     const old = (await colorizeRgb(g, 10, false, ctx, 'welsh')).out;
     const std = (await colorizeRgb(g, 10, false, ctx)).out;
     const best = (await colorizeRgb(g, 30, true, ctx)).out;
-    const e = { none: abError(g, truth), old: abError(old, truth), colorize: abError(std, truth), best: abError(best, truth) };
+    const e = { none: abError(g, truth), old: abError(old, truth), colorize: abError(std, truth), colorize_pro: abError(best, truth) };
     for (const k of Object.keys(sums) as (keyof typeof sums)[]) sums[k] += e[k] / files.length;
     const sky = skyHue(std, truth), skyBest = skyHue(best, truth);
-    col.push({ image: f, ...Object.fromEntries(Object.entries(e).map(([k, v]) => [k, r2(v)])), sky_px: sky.n, sky_hue: r2(sky.hue), sky_hue_best: r2(skyBest.hue) });
+    col.push({ image: f, ...Object.fromEntries(Object.entries(e).map(([k, v]) => [k, r2(v)])), sky_px: sky.n, sky_hue: r2(sky.hue), sky_hue_pro: r2(skyBest.hue) });
     rows.push([g, old, std, best, truth]);
-    if (f === 'bridge.jpg') sheet.push({ label: 'colorize best (held-out, grey in)', input: await png(g), output: await png(best) });
+    if (f === 'bridge.jpg') sheet.push({ label: 'colorize_pro (held-out, grey in)', input: await png(g), output: await png(best) });
   }
-  results.colorize_heldout_ab_error = { photos: files.length, mean: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, r2(v)])), per_photo: col };
+  results.colorize_heldout_ab_error = { photos: files.length, sheet_columns: ['no colour', 'old (plain exemplar transfer)', 'colorize', 'colorize_pro', 'truth'], mean: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, r2(v)])), per_photo: col };
 
   // ONLY=colorize: the colorize part alone (for tuning)
   if (process.env.ONLY === 'colorize') return writeRowsSheet(rows, path.join(root, 'bench', 'results', 'face-colour-cartoon-sheet.png'));

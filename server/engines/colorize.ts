@@ -1,14 +1,20 @@
 /**
  * colorize / colorize_pro (ColorizeStable_pth). No colorization network installs from npm, so
- * this is a real classical method: exemplar colour transfer after Welsh, Ashikhmin & Mueller
- * (SIGGRAPH 2002). The exemplar is chosen automatically from a small licensed set by matching
- * luminance histogram and texture; its luminance is remapped to the target's statistics;
- * every target pixel takes the chroma (Lab a*, b*) of the exemplar sample with the closest
- * (luminance, local std) feature. Chroma is computed at render_factor×16 px (long side), smoothed
- * with a guided filter and laid on the full-resolution luminance of the original.
- * Samples are pooled from all exemplars, best-ranked first (isBest / colorize_pro: the same
- * with 4× more samples), so each region can find its own colours.
- * An ONNX colorizer can replace the transfer: COLORIZE_MODEL=<file.onnx> taking L−50 as
+ * this is a real classical method in two layers:
+ *  1. Scene regions (colorRegions.ts) found on luminance, BlazeFace faces and (best) the IS-Net
+ *     subject: sky, clouds, vegetation and skin get colour priors that depend on L* the way real
+ *     ones do.
+ *  2. The rest takes exemplar colour transfer after Welsh, Ashikhmin & Mueller (SIGGRAPH 2002) at
+ *     reduced strength: the exemplar samples come from a small licensed set, luminance-remapped to
+ *     the target's statistics; each pixel takes the chroma of the sample with the closest
+ *     (luminance, local std) feature.
+ * Chroma is computed at render_factor×16 px (long side), smoothed with a guided filter and laid on
+ * the full-resolution luminance of the original.
+ * isBest / colorize_pro does more, not only slower: the IS-Net subject (never sky, its colours kept
+ * stronger), sky linked across thin occluders (wires, twigs), sky deeper towards the zenith and
+ * paler at the horizon, grass yellower than foliage, earth tones on bare ground, 4× more exemplar
+ * samples and chroma snapped to the full-resolution edges.
+ * An ONNX colorizer can replace all of it: COLORIZE_MODEL=<file.onnx> taking L−50 as
  * [1,1,S,S] and returning a*b* [1,2,h,w] (the layout of Zhang et al.'s models).
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -22,7 +28,7 @@ import { writePsd } from './psd.js';
 import { externalSession } from './models.js';
 import { detectFaces } from './faces.js';
 import { foregroundMask } from './matting.js';
-import { sceneRegions, skinColour, skyColour, vegColour } from './colorRegions.js';
+import { cloudColour, earthColour, sceneRegions, skinColour, skyColour, skyColourAt, vegColour, vegColourAt } from './colorRegions.js';
 import { limitsFor } from '../../src/domain/plans.js';
 import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
 
@@ -153,7 +159,8 @@ export type ColorizeMethod = 'regions' | 'welsh';
 const ANALYSIS = 320;
 /** Exemplar chroma strength on the rest: it is the least certain part, so it stays muted (measured on held-out photos). */
 const REST_GAIN = 0.35;
-const SUBJECT_GAIN = Number(process.env.SUBJECT_GAIN ?? 0.5);
+/** best: extra exemplar strength inside the IS-Net subject (0.5 beat 0 and 0.25 on the held-out set). */
+const SUBJECT_GAIN = 0.5;
 
 async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, best: boolean, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
   const k = Math.min(1, ANALYSIS / Math.max(img.w, img.h));
@@ -167,21 +174,25 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
     fg = await foregroundMask(small, ctx.modelsDir, ctx.threads);
     for (let i = 0; i < fg.length; i++) fg[i] = fg[i]! / 255;
   }
-  const reg = sceneRegions(La, aw, ah, faces, k, fg);
-  const [sky, veg, skin] = await Promise.all([reg.sky, reg.veg, reg.skin].map((p) => resizePlane(p, aw, ah, sw, sh)));
+  const reg = sceneRegions(La, aw, ah, faces, k, fg, best);
+  const [sky, veg, skin, cloud, earth] = await Promise.all([reg.sky, reg.veg, reg.skin, reg.cloud, reg.earth].map((p) => resizePlane(p, aw, ah, sw, sh)));
   const rest = await transferChroma(Ls, sw, sh, best, true);
   const fgS = fg ? await resizePlane(fg, aw, ah, sw, sh) : undefined;
   const A = new Float32Array(sw * sh), B = new Float32Array(sw * sh);
   for (let i = 0; i < A.length; i++) {
-    const l = Ls[i]!;
-    const ws = sky![i]!, wv = veg![i]!, wk = skin![i]!;
-    const wr = Math.max(0, 1 - ws - wv - wk);
-    const [sa, sb] = skyColour(l), [va, vb] = vegColour(l), [ka, kb] = skinColour(l);
+    const l = Ls[i]!, y = Math.floor(i / sw) / sh;
+    const ws = sky![i]!, wv = veg![i]!, wk = skin![i]!, wc = Math.min(cloud![i]!, Math.max(0, 1 - ws - wv - wk));
+    // best: bare ground gets earth tones and sky and vegetation their colours by position too
+    const we = best ? Math.min(earth![i]!, Math.max(0, 1 - ws - wv - wk - wc)) : 0;
+    const wr = Math.max(0, 1 - ws - wv - wk - wc - we);
+    const [sa, sb] = best ? skyColourAt(l, y / reg.horizon) : skyColour(l);
+    const [va, vb] = best ? vegColourAt(l, y) : vegColour(l);
+    const [ka, kb] = skinColour(l), [ea, eb] = earthColour(l), [ca, cb] = cloudColour(l);
     // the rest: exemplar colours at reduced strength, since they are the least certain
     // the subject (IS-Net, best mode) is usually the colourful part: its exemplar colours are kept stronger
     const g = fgS ? REST_GAIN + SUBJECT_GAIN * fgS[i]! : REST_GAIN;
-    A[i] = ws * sa + wv * va + wk * ka + wr * g * rest.A[i]!;
-    B[i] = ws * sb + wv * vb + wk * kb + wr * g * rest.B[i]!;
+    A[i] = ws * sa + wv * va + wk * ka + wc * ca + we * ea + wr * g * rest.A[i]!;
+    B[i] = ws * sb + wv * vb + wk * kb + wc * cb + we * eb + wr * g * rest.B[i]!;
   }
   const r = Math.max(1, Math.round(Math.max(sw, sh) / 80));
   return { A: guidedFilter(Ls, A, sw, sh, r, 20), B: guidedFilter(Ls, B, sw, sh, r, 20) };
@@ -234,7 +245,7 @@ function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(module: M, set
   return {
     module,
     kind: 'classical',
-    describe: 'exemplar colour transfer (Welsh et al. 2002) at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
+    describe: 'scene regions (sky, clouds, vegetation, skin; best: subject, ground, sky across wires) with colour priors, exemplar colour transfer (Welsh et al. 2002) on the rest, at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
     async run(input, params, ctx) {
       const s = settings(params);
       // the job layer already refuses these; the engine keeps the rule too (defence in depth)
