@@ -1,6 +1,5 @@
 /** The one place that says what level and limits an account has (spec §4 derivation, §6 table). */
-import { LOW_CREDIT_WARNING } from '../../src/domain/constants.js';
-import { creditsLeft, deriveLevel, limitsFor, type Level } from '../../src/domain/plans.js';
+import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, limitsFor, type Level } from '../../src/domain/plans.js';
 import type { LicenseView } from '../../src/domain/account.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';
@@ -38,7 +37,7 @@ export class LicenseService {
       last_name: a.last_name,
       occupation: a.occupation,
       left_credits: left,
-      low_credit_warning: left <= LOW_CREDIT_WARNING,
+      low_credit_warning: warnsLowCredits(creditStanding(a.max_num, a.used_num)),
       compress_max: a.compress_max,
       compress_used: a.compress_used,
       plan_expires_at: a.plan_expires_at,

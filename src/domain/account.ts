@@ -121,7 +121,7 @@ export interface LicenseView {
   occupation: string;
   /** max_num − used_num floored at 0 */
   left_credits: number;
-  /** spec §9: warn at 4 credits left */
+  /** spec §9: warn at 4 credits left — once some were spent (plans.ts creditStanding) */
   low_credit_warning: boolean;
   compress_max: number;
   compress_used: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditsLeft, deriveLevel, fitToLimits, largestMegapixels, limitsFor, megapixelsToPixels, PLAN_LIMITS } from './plans.js';
+import { creditStanding, creditsLeft, warnsLowCredits, deriveLevel, fitToLimits, largestMegapixels, limitsFor, megapixelsToPixels, PLAN_LIMITS } from './plans.js';
 
 describe('deriveLevel (spec §4)', () => {
   it.each([
@@ -21,6 +21,33 @@ describe('creditsLeft', () => {
     [3, 5, 0],
     [200, 17, 183],
   ])('max %i used %i → %i', (max, used, left) => expect(creditsLeft(max, used)).toBe(left));
+});
+
+describe('creditStanding: the low-credit warning only after some credits were spent', () => {
+  it.each([
+    // a new guest / free account: its whole allowance of 3 is below the spec's 4, but untouched → no warning
+    [3, 0, 'fresh'],
+    [200, 0, 'fresh'],
+    // spent some, at most 4 left → warn
+    [3, 1, 'low'],
+    [3, 2, 'low'],
+    [10, 6, 'low'],
+    [200, 196, 'low'],
+    // spent some, more than 4 left → quiet
+    [10, 5, 'ok'],
+    [200, 17, 'ok'],
+    // nothing left (also when over-spent)
+    [3, 3, 'empty'],
+    [3, 5, 'empty'],
+    [0, 0, 'empty'],
+  ] as const)('max %i used %i → %s', (max, used, standing) => expect(creditStanding(max, used)).toBe(standing));
+
+  it('warns for low and empty, never for a fresh allowance', () => {
+    expect(warnsLowCredits(creditStanding(3, 0))).toBe(false);
+    expect(warnsLowCredits(creditStanding(3, 1))).toBe(true);
+    expect(warnsLowCredits(creditStanding(3, 3))).toBe(true);
+    expect(warnsLowCredits(creditStanding(200, 17))).toBe(false);
+  });
 });
 
 describe('plan limits (spec §6)', () => {

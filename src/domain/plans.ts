@@ -1,5 +1,5 @@
 /** Levels, their limits (spec §6) and the level derivation of spec §4, in one place. */
-import { PLAN_ID_BASIC, PLAN_ID_PRO, PLAN_ID_REGISTER, WORKFLOW_STEPS_DEFAULT, WORKFLOW_STEPS_PRO } from './constants.js';
+import { LOW_CREDIT_WARNING, PLAN_ID_BASIC, PLAN_ID_PRO, PLAN_ID_REGISTER, WORKFLOW_STEPS_DEFAULT, WORKFLOW_STEPS_PRO } from './constants.js';
 
 export const LEVELS = ['guest', 'register', 'basic', 'pro', 'expired'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -134,6 +134,29 @@ export function deriveLevel({ logged, isExpired, pid }: LicenseFacts): Level {
 /** Spec §4: credits left = max_num - used_num, floored at 0. */
 export function creditsLeft(maxNum: number, usedNum: number): number {
   return Math.max(0, maxNum - usedNum);
+}
+
+/**
+ * Where an account stands with its credits, the one rule behind every credit note (workspace panel,
+ * account page, the license answer's low_credit_warning):
+ * - `empty`: nothing left;
+ * - `fresh`: nothing spent yet — an untouched allowance (a new account's 3) is a welcome, never a warning,
+ *   even though it is below the spec's threshold;
+ * - `low`: some spent and at most LOW_CREDIT_WARNING (spec §9: 4) left;
+ * - `ok`: anything else.
+ */
+export type CreditStanding = 'empty' | 'fresh' | 'low' | 'ok';
+
+export function creditStanding(maxNum: number, usedNum: number): CreditStanding {
+  const left = creditsLeft(maxNum, usedNum);
+  if (left === 0) return 'empty';
+  if (usedNum <= 0) return 'fresh';
+  return left <= LOW_CREDIT_WARNING ? 'low' : 'ok';
+}
+
+/** The low-credit warning is shown for `empty` and `low` only. */
+export function warnsLowCredits(standing: CreditStanding): boolean {
+  return standing === 'empty' || standing === 'low';
 }
 
 export function isSubscriber(level: Level): boolean {

@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import * as endpoints from '../api/endpoints.js';
 import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../domain/constants.js';
-import { creditsLeft, deriveLevel, limitsFor, type Level } from '../domain/plans.js';
+import { creditStanding, creditsLeft, deriveLevel, limitsFor, type CreditStanding, type Level } from '../domain/plans.js';
 import { COOKIE, deleteCookie, getCookie, setCookie } from '../lib/cookies.js';
 import { boundKey, unbindGuestBeforeLogout } from '../pages/account/guestBinding.js';
 
@@ -11,6 +11,8 @@ export interface UserState {
   logged: boolean;
   level: Level;
   credits: number;
+  /** fresh / low / empty / ok (src/domain/plans.ts creditStanding): which credit note to show */
+  creditStanding: CreditStanding;
   email?: string;
   /** the guest token (guest_token_v2) */
   token?: string;
@@ -47,6 +49,7 @@ export const useUser = create<UserState>((set, get) => ({
   logged: false,
   level: 'guest',
   credits: 0,
+  creditStanding: 'empty',
 
   async bootstrap() {
     const token = await ensureGuestToken();
@@ -92,7 +95,7 @@ export const useUser = create<UserState>((set, get) => ({
     else deleteCookie(COOKIE.userType);
     if (!get().logged) setCookie(COOKIE.guestCredits, String(credits), GUEST_CREDITS_COOKIE_DAYS);
     const levelChanged = level !== get().level;
-    set({ level, credits });
+    set({ level, credits, creditStanding: creditStanding(lic.max_num, lic.used_num) });
     // Retention depends on the plan: ask again only when the level changed.
     if (levelChanged || get().retentionDays === undefined) {
       const r = await endpoints.retention(tok).catch(() => null);
@@ -101,7 +104,7 @@ export const useUser = create<UserState>((set, get) => ({
   },
 
   markExhausted() {
-    set({ credits: 0, level: 'expired' });
+    set({ credits: 0, creditStanding: 'empty', level: 'expired' });
   },
 
   async login(email, password) {

@@ -21,7 +21,9 @@ test('my account: plan details, survey with the spec text, history from the serv
   await acct.open();
   await expect(page.getByTestId('plan-compress')).toHaveText('99');
   await expect(page.getByTestId('plan-expires')).toHaveText('No end date');
-  await expect(page.getByTestId('plan-low')).toHaveText('Only 3 credits left. Add credits to keep processing.');
+  // Issue 14: a new account's untouched allowance is a welcome, not "Only 3 credits left" (in German too).
+  await expect(page.getByTestId('plan-free')).toHaveText('You have 3 free credits to try any feature.');
+  await expect(page.getByTestId('plan-low')).toHaveCount(0);
   await expect(page.getByTestId('history-row')).toHaveCount(1, { timeout: 30_000 });
   await expect(page.getByTestId('history-row').first()).toContainText('rocket.jpg');
   await expect(page.getByTestId('history-row').first()).toContainText('Compress');
@@ -38,6 +40,17 @@ test('my account: plan details, survey with the spec text, history from the serv
   await expect(page.getByTestId('survey-designer')).toBeChecked();
   await expect(page.getByTestId('survey-student')).toBeChecked();
   await expect(page.getByTestId('survey-photographer')).not.toBeChecked();
+  await acct.open('/de');
+  await expect(page.getByTestId('plan-free')).toHaveText('Du hast 3 kostenlose Credits zum Ausprobieren.');
+  await expect(page.getByTestId('plan-low')).toHaveCount(0);
+
+  // Once a credit is spent (a sharpen started through the API), the low-credit warning comes.
+  const up2 = await page.request.post('/web_api/v1/upload', { multipart: { job: 'sharpen', file: { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(fixture('rocket.jpg')) } } });
+  const uid2 = ((await up2.json()) as { data: { data: { uid: string } } }).data.data.uid;
+  await apiPost(page, '/web_api/v1/transform', { uid: uid2, jconfig: JSON.stringify({ job: 'sharpen' }) });
+  await acct.open();
+  await expect(page.getByTestId('plan-low')).toHaveText('Only 2 credits left. Add credits to keep processing.');
+  await expect(page.getByTestId('plan-free')).toHaveCount(0);
 
   // An operator's Pro grant shows its end date; then the same page in Japanese.
   await admin(email, 'grant', email, 'pro');

@@ -72,7 +72,7 @@ describe('level derivation (spec §4) as the licence answers it', () => {
     expect(expires.map((e) => e.amount)).toEqual([200]);
   });
 
-  it('credits left = max_num − used_num floored at 0; the low-credit warning starts at 4', async () => {
+  it('credits left = max_num − used_num floored at 0; the low-credit warning starts at 4 once some were spent', async () => {
     const b = await Caller.user(srv, email('floor'), 'basic');
     await srv.ctx.db.updateTable('accounts').set({ max_num: 10, used_num: 12 }).where('id', '=', b.accountId).execute();
     expect(await license(b)).toMatchObject({ left_credits: 0, low_credit_warning: true });

@@ -16,7 +16,7 @@ import { i18n } from '../../i18n/index.js';
 import { jobLabel } from './operationLabel.js';
 import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
 import { DeviceChoice } from './DeviceChoice.js';
-import { LOW_CREDIT_WARNING, TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
+import { TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
 
@@ -77,9 +77,8 @@ export function useStartAction() {
 export function RightPanel() {
   const { t } = useTranslation('workspace');
   const panel = usePanel();
-  const { level, logged, credits } = useUser();
+  const { level, logged, credits, creditStanding: standing } = useUser();
   const clearSelection = useWorks((s) => s.clearSelection);
-  const lim = limitsFor(level);
   const { start, selectedCount, allOnDevice, disabled } = useStartAction();
 
   // Spec §4: selecting the workflow tab, or more than one step, clears sample selection.
@@ -107,18 +106,18 @@ export function RightPanel() {
         </button>
         <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : allOnDevice ? t('deviceChoice.startNote') : t('startNote', { count: selectedCount, credits })}</p>
         {!logged && <p className="note">{t('guestNote')}</p>}
-        {!isSubscriber(level) && credits === 0 ? (
+        {/* One rule for the credit note (src/domain/plans.ts creditStanding): an untouched allowance is a welcome. */}
+        {!isSubscriber(level) && standing === 'empty' ? (
           <p className="note low-credits" data-testid="low-credits">
             <Trans t={t} i18nKey="noCredits" components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
           </p>
-        ) : !isSubscriber(level) && credits >= lim.credits ? (
-          // An untouched free allowance is a welcome, not a warning.
+        ) : !isSubscriber(level) && standing === 'fresh' ? (
           <p className="note" data-testid="free-credits">
             {t('freeCredits', { count: credits })}
           </p>
         ) : (
           !isSubscriber(level) &&
-          credits <= LOW_CREDIT_WARNING && (
+          standing === 'low' && (
             <p className="note low-credits" data-testid="low-credits">
               <Trans t={t} i18nKey="lowCredits" values={{ count: credits }} components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
             </p>

@@ -1,14 +1,14 @@
 /**
  * Credits and plan: level, credits left (max_num − used_num, floored), compress credits, end date,
- * low-credit warning at 4, expired notice. `compact` leaves out level, credits and the upgrade button
+ * the credit note (a welcome for an untouched free allowance; the low-credit warning at 4 only once some
+ * were spent — src/domain/plans.ts creditStanding), expired notice. `compact` leaves out level, credits and the upgrade button
  * for a page that shows those already.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { handleError } from '../../app/handleError.js';
 import { L, useLang } from '../../app/lang.js';
-import { LOW_CREDIT_WARNING } from '../../domain/constants.js';
-import { creditsLeft, deriveLevel, isSubscriber, PLAN_LIMITS } from '../../domain/plans.js';
+import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, isSubscriber, PLAN_LIMITS } from '../../domain/plans.js';
 import * as endpoints from '../../api/endpoints.js';
 import { waitForUserToken } from '../../api/client.js';
 import type { LicenseView } from '../../domain/account.js';
@@ -29,6 +29,7 @@ export function PlanCard({ refreshKey = 0, compact = false }: { refreshKey?: num
   const level = deriveLevel({ logged: true, isExpired: Boolean(lic.is_expired), pid: Number(lic.pid) });
   const left = creditsLeft(lic.max_num, lic.used_num);
   const compressLeft = creditsLeft(lic.compress_max, lic.compress_used);
+  const standing = creditStanding(lic.max_num, lic.used_num);
   return (
     <section className="acct-card" aria-labelledby="plan-title" data-testid="plan-card">
       <h2 id="plan-title">{t('plan.title')}</h2>
@@ -61,9 +62,14 @@ export function PlanCard({ refreshKey = 0, compact = false }: { refreshKey?: num
           {t('plan.expiredNote', { count: PLAN_LIMITS.expired.credits })}
         </p>
       )}
-      {level !== 'expired' && left <= LOW_CREDIT_WARNING && (
+      {level !== 'expired' && warnsLowCredits(standing) && (
         <p className="notice" role="status" data-testid="plan-low">
           {t('plan.low', { count: left })}
+        </p>
+      )}
+      {level !== 'expired' && !isSubscriber(level) && standing === 'fresh' && (
+        <p className="note" data-testid="plan-free">
+          {t('plan.free', { count: left })}
         </p>
       )}
       {!compact && (
