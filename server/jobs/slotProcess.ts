@@ -29,11 +29,6 @@ class SlotProcess extends EventEmitter implements SlotHandle {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // the child applies it to itself before it starts any thread (threads inherit a thread's nice value)
       env: { ...process.env, PIXMILL_SLOT_NICE: String(opts.nice ?? 0) },
-      // A lowered slot gets its own session, hence its own scheduler autogroup (Linux): a nice value
-      // only ranks threads inside their autogroup, so otherwise the engines' CPU time would be
-      // charged to the server's own group and the API would wait behind every other group for it.
-      // The slot still exits when this process goes (IPC disconnect, slotProcessChild.ts).
-      detached: (opts.nice ?? 0) > 0,
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve(code ?? (signal ? 137 : 1))));
     this.child.on('message', (m) => this.emit('message', m));
