@@ -4,12 +4,20 @@
  * against a bare route of the same processes, 200 clients polling with idle then busy workers, then the hostile-input run of scripts/hostile.ts twice (RSS after each pass shows
  * whether memory stays bounded). Bounded to about 2 minutes; reports "skipped" without the services.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { detectScaleout } from '../server/testing/modes.js';
 import { runHostile } from '../scripts/hostile.js';
 import { runLoad, startLoadCluster, type Envelope } from '../scripts/loadtest.js';
+import type { Cluster } from '../server/testing/modesCluster.js';
+import { findOwnedProgress } from '../server/jobs/repository.js';
+import { AccountRepository } from '../server/repositories/accountRepository.js';
+import { openPostgres } from '../server/repositories/postgres.js';
+import { TokenRepository } from '../server/repositories/tokenRepository.js';
+import { secretHash } from '../server/services/tokens.js';
 
 interface AutocannonResult {
   requests: { total: number; average: number };
@@ -70,6 +78,119 @@ async function pollPhase(urls: string[]) {
 }
 const HOSTILE = 1000;
 
+/** What bench/probe.mjs reports from one API process for the time between two marks. */
+interface ProbeReport {
+  pid: number;
+  wallMs: number;
+  eldP50: number;
+  eldP99: number;
+  eldMax: number;
+  polls: number;
+  srvP50: number | null;
+  srvP99: number | null;
+  cpuMs: number;
+  runqWaitMs: number;
+}
+
+/** Starts the cluster with bench/probe.mjs preloaded into its API processes (the workers and slots ignore it). */
+async function startProbedCluster(): Promise<Cluster> {
+  const saved = { opts: process.env.NODE_OPTIONS, probe: process.env.PIXMILL_BENCH_PROBE };
+  process.env.NODE_OPTIONS = `${saved.opts ?? ''} --import ${path.join(import.meta.dirname, 'probe.mjs')}`.trim();
+  process.env.PIXMILL_BENCH_PROBE = '1';
+  try {
+    return await startLoadCluster(2, 2);
+  } finally {
+    if (saved.opts === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = saved.opts;
+    if (saved.probe === undefined) delete process.env.PIXMILL_BENCH_PROBE;
+    else process.env.PIXMILL_BENCH_PROBE = saved.probe;
+  }
+}
+
+/** Each API process's probe lines as they arrive; mark() asks every one for its report since the last mark. */
+function probeReader(c: Cluster) {
+  const lines: ProbeReport[][] = c.apis.map(() => []);
+  c.apis.forEach((p, i) =>
+    p.child.stderr?.on('data', (b: Buffer) => {
+      for (const l of b.toString().split('\n')) if (l.startsWith('PIXMILL_PROBE ')) lines[i]!.push(JSON.parse(l.slice('PIXMILL_PROBE '.length)) as ProbeReport);
+    }),
+  );
+  return async function mark(): Promise<ProbeReport[]> {
+    const before = lines.map((l) => l.length);
+    for (const p of c.apis) p.child.kill('SIGUSR2');
+    const end = Date.now() + 5000;
+    while (lines.some((l, i) => l.length === before[i]) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    return lines.map((l, i) => (l.length > before[i]! ? l[l.length - 1]! : null)).filter((r): r is ProbeReport => r !== null);
+  };
+}
+
+/** Time this process's threads spent runnable but waiting for a core (Linux schedstat), ms. */
+function ownRunqWaitMs(): number {
+  let wait = 0;
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      wait += Number(fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[1]);
+    } catch {
+      // thread ended
+    }
+  }
+  return wait / 1e6;
+}
+
+/**
+ * What one progress poll asks PostgreSQL, from this process against the cluster's database: the one
+ * prepared join (token + account + work) the route uses, and as the baseline the three separate
+ * reads it replaced (token, account, work), interleaved in rounds. Wall and this process's CPU per poll.
+ */
+async function progressReadCost(c: Cluster, token: string, transId: string) {
+  const db = await openPostgres(c.db.url);
+  try {
+    const tokens = new TokenRepository(db);
+    const accounts = new AccountRepository(db);
+    const hash = secretHash(token);
+    const N = 1000;
+    const joined = { wall: 0, cpu: 0 };
+    const three = { wall: 0, cpu: 0 };
+    const timed = async (acc: { wall: number; cpu: number }, fn: () => Promise<unknown>) => {
+      const t = performance.now();
+      const cpu = process.cpuUsage();
+      for (let i = 0; i < N; i++) await fn();
+      const used = process.cpuUsage(cpu);
+      acc.wall += performance.now() - t;
+      acc.cpu += (used.user + used.system) / 1000;
+    };
+    for (let round = 0; round < 3; round++) {
+      await timed(joined, async () => {
+        if (!(await tokens.findWithAccount(hash, transId))?.job) throw new Error('joined read found no work');
+      });
+      await timed(three, async () => {
+        const t = await tokens.find(hash);
+        const a = await accounts.byId(t!.bound_account_id ?? t!.account_id);
+        if (!(await findOwnedProgress(db, a!.id, transId))) throw new Error('separate reads found no work');
+      });
+    }
+    const per = (x: { wall: number; cpu: number }) => ({ wall: x.wall / (3 * N), cpu: x.cpu / (3 * N) });
+    return { joined: per(joined), three: per(three), n: 3 * N };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The API processes' figures of one phase, combined: worst percentile, summed counts and times. */
+function apiFigures(r: ProbeReport[]) {
+  const polls = r.reduce((a, x) => a + x.polls, 0);
+  const wait = r.reduce((a, x) => a + x.runqWaitMs, 0);
+  return {
+    srvP50: Math.max(...r.map((x) => x.srvP50 ?? NaN)),
+    srvP99: Math.max(...r.map((x) => x.srvP99 ?? NaN)),
+    eldP99: Math.max(...r.map((x) => x.eldP99)),
+    eldMax: Math.max(...r.map((x) => x.eldMax)),
+    cpuShare: r.reduce((a, x) => a + x.cpuMs / x.wallMs, 0),
+    waitPerPollMs: polls ? wait / polls : NaN,
+    waitShare: r.reduce((a, x) => a + x.runqWaitMs / x.wallMs, 0),
+  };
+}
+
 const sum = (o: Record<string, number>, prefix: string) => Math.round(Object.entries(o).filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v, 0));
 
 /** autocannon on one progress URL per API process, at once, for a few seconds. */
@@ -88,7 +209,8 @@ async function pollSaturation(urls: string[], seconds: number) {
 export async function benchLoad(): Promise<BenchRow[]> {
   const avail = await detectScaleout();
   if (!avail.available) throw new Error(`scale-out services not answering: ${avail.reason}`);
-  const c = await startLoadCluster(2, 2);
+  const c = await startProbedCluster();
+  const mark = probeReader(c);
   try {
     const load = await runLoad(c, { clients: CLIENTS, pollMs: 2000, limitMs: 60_000 });
 
@@ -106,11 +228,16 @@ export async function benchLoad(): Promise<BenchRow[]> {
     const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
     const progressUrls = c.apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`);
     // autocannon on progress, then on the bare /api/health route of the same processes (same plugins and hooks, no work): the ratio is what progress costs
+    const reads = await progressReadCost(c, token, tr.data.trans_id);
     const sat = await pollSaturation(progressUrls, 6);
     const bare = await pollSaturation(c.apiUrls.map((u) => `${u}/api/health`), 6);
 
     // progress under processing load: the same 200 clients polling with idle workers (baseline) and with both workers running enlarge
+    await mark();
+    let genWait = ownRunqWaitMs();
     const idle = await pollPhase(progressUrls);
+    const idleApi = apiFigures(await mark());
+    const idleGenWait = ownRunqWaitMs() - genWait;
     const heavyImg = await sharp({ create: { width: 1152, height: 864, channels: 3, background: '#7a8090', noise: { type: 'gaussian', mean: 120, sigma: 40 } } }).jpeg({ quality: 90 }).toBuffer();
     const enlarge = JSON.stringify({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } });
     const heavyUrls: string[] = [];
@@ -128,7 +255,11 @@ export async function benchLoad(): Promise<BenchRow[]> {
       if (ht.code !== 200) throw new Error(`heavy work refused: ${JSON.stringify(ht)}`);
       heavyUrls.push(`${api}/web_api/v1/progress?${new URLSearchParams({ user_token: gt.data.token, trans_id: ht.data.trans_id })}`);
     }
+    await mark();
+    genWait = ownRunqWaitMs();
     const busy = await pollPhase([...progressUrls, ...heavyUrls]);
+    const busyApi = apiFigures(await mark());
+    const busyGenWait = ownRunqWaitMs() - genWait;
     const heavyState = await Promise.all(heavyUrls.map(async (u) => ((await (await fetch(u)).json()) as Envelope<{ status: string }>).data.status));
     const stillRunning = heavyState.filter((st) => st === 'progress').length;
 
@@ -148,6 +279,8 @@ export async function benchLoad(): Promise<BenchRow[]> {
       { name: 'load: guest_token p50', value: l.guest_token?.p50 ?? NaN, unit: 'ms' },
       { name: 'load: RSS API processes before/after', value: sum(load.rssAfterMiB, 'api'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'api')} MiB` },
       { name: 'load: RSS workers (+sandboxes) before/after', value: sum(load.rssAfterMiB, 'worker'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'worker')} MiB` },
+      { name: 'progress read: one prepared join', value: reads.joined.wall, unit: 'ms', note: `token + account + work in one round trip, ${reads.n} reads; client CPU ${reads.joined.cpu.toFixed(3)} ms per read`, key: true },
+      { name: 'progress read: baseline three reads', value: reads.three.wall, unit: 'ms', note: `token, account, work as separate queries (before), same run, interleaved; client CPU ${reads.three.cpu.toFixed(3)} ms per read` },
       { name: 'autocannon: progress polls', value: sat.rps, unit: 'req/s', note: `${sat.requests} requests, 2×25 connections, 6 s, errors ${sat.errors}` },
       { name: 'autocannon: progress poll p50', value: sat.p50, unit: 'ms' },
       { name: 'autocannon: progress poll p99', value: sat.p99, unit: 'ms' },
@@ -160,6 +293,10 @@ export async function benchLoad(): Promise<BenchRow[]> {
       { name: 'poll under processing load: errors', value: busy.errors, unit: 'errors', note: 'goal 0', key: true },
       { name: 'poll under load / idle p99', value: busy.p99 / idle.p99, unit: 'ratio' },
       { name: 'load generator event-loop delay p99', value: busy.eldP99, unit: 'ms', note: `this process, under load (idle phase ${idle.eldP99.toFixed(1)} ms): high means the figures above include client-side waiting` },
+      { name: 'load generator waiting for a core', value: busyGenWait / POLL_S / 10, unit: '%', note: `of the ${POLL_S} s under load (idle phase ${(idleGenWait / POLL_S / 10).toFixed(1)} %): runnable but not running (schedstat)` },
+      { name: 'poll under processing load: API server-side p99', value: busyApi.srvP99, unit: 'ms', note: `request parsed → response sent in the API processes (idle workers: ${idleApi.srvP99.toFixed(1)} ms; p50 ${busyApi.srvP50.toFixed(1)} / idle ${idleApi.srvP50.toFixed(1)} ms)`, key: true },
+      { name: 'API event-loop delay p99 under processing load', value: busyApi.eldP99, unit: 'ms', note: `worst API process; max ${busyApi.eldMax.toFixed(0)} ms (idle workers: p99 ${idleApi.eldP99.toFixed(1)}, max ${idleApi.eldMax.toFixed(0)} ms)` },
+      { name: 'API waiting for a core, per poll', value: busyApi.waitPerPollMs, unit: 'ms', note: `run-queue wait of the API processes' threads (schedstat) / polls, under load (idle workers: ${idleApi.waitPerPollMs.toFixed(2)} ms); API CPU ${(busyApi.cpuShare * 100).toFixed(0)} % of a core (idle ${(idleApi.cpuShare * 100).toFixed(0)} %), waiting ${(busyApi.waitShare * 100).toFixed(0)} % (idle ${(idleApi.waitShare * 100).toFixed(0)} %)` },
       { name: 'hostile: inputs answered', value: hostile1.answered + hostile2.answered, unit: 'inputs', note: `of ${hostile1.inputs + hostile2.inputs}, two passes` },
       { name: 'hostile: clear answers', value: hostile1.clear + hostile2.clear, unit: 'inputs', note: 'HTTP < 500 with {code, msg}' },
       { name: 'hostile: unclear answers', value: hostile1.unclear + hostile2.unclear, unit: 'inputs', note: [...hostile1.unclearSamples, ...hostile2.unclearSamples].slice(0, 2).join(' ; ') || 'goal 0' },

@@ -5,7 +5,7 @@
  * places where a handler or a plugin logs an object that holds them anyway.
  */
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, LevelWithSilent } from 'pino';
 
 /** Query parameters whose values are credentials or capabilities (compared without a trailing `[]`, case-insensitively). */
 export const SECRET_PARAMS = new Set([
@@ -81,4 +81,13 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
       },
     },
   };
+}
+
+/**
+ * The log level of a route polled every few seconds by every open tab (progress): its per-request
+ * lines would drown the log at `info`, so it logs from `warn` up; a `debug`/`trace` level configured
+ * for a diagnosis, or a quieter one, stays as configured.
+ */
+export function pollLogLevel(level: string): LevelWithSilent {
+  return level === 'info' ? 'warn' : (level as LevelWithSilent);
 }

@@ -27,6 +27,24 @@ export function poolOptions(url: string): pg.PoolConfig {
   };
 }
 
+/**
+ * A statement whose SQL starts with this comment runs as a named prepared statement: PostgreSQL
+ * parses and plans it once per connection instead of on every call. For the few statements run on
+ * every request (the token read); the SQL text of one name never changes.
+ */
+export const PREPARED_MARK = (name: string) => `/* prepared:${name} */ `;
+const PREPARED = /^\/\* prepared:([a-z_]+) \*\/ /;
+
+/** client.query(text, values) → the prepared form when the text carries PREPARED_MARK. */
+function prepareMarked(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    const name = typeof text === 'string' ? PREPARED.exec(text)?.[1] : undefined;
+    return name && args.length <= 2 ? query({ name, text, values }) : query(...args);
+  };
+}
+
 export async function openPostgres(url: string): Promise<Kysely<Database>> {
   const pool = new pg.Pool(poolOptions(url));
   // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
@@ -37,6 +55,7 @@ export async function openPostgres(url: string): Promise<Kysely<Database>> {
   // rejects with it (→ 503), so this listener only keeps the process alive.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
+    prepareMarked(client);
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

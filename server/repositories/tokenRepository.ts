@@ -1,8 +1,29 @@
 /** Guest and user tokens, keyed by SHA-256 of the token; and moving a guest's work to a user. */
+import type { ProgressRow } from '../jobs/repository.js';
+import type { CompiledQuery } from 'kysely';
 import type { Db } from './db.js';
-import type { TokensTable } from './schema.js';
+import { PREPARED_MARK } from './postgres.js';
+import type { Account, TokensTable } from './schema.js';
 
 export type TokenRow = TokensTable;
+
+/** A token row with the account it acts for, and (when asked) the account's work: one read, no cache. */
+export interface TokenAccountRow {
+  token: TokenRow;
+  account: Account;
+  /** the asked work when it belongs to that account; undefined when not asked, missing or someone else's */
+  job?: ProgressRow;
+}
+
+const TOKEN_COLUMNS = ['token_hash', 'kind', 'account_id', 'bound_account_id', 'created_at', 'expires_at', 'session_hash'] as const;
+const PROGRESS_COLUMNS = ['trans_id', 'status', 'progress', 'step_index', 'steps_json', 'error', 'result_w', 'result_h', 'created_at'] as const;
+/** Placeholders of the statement built once; replaced by the real values on every call. */
+const HASH_SLOT = '\u0000token_hash';
+const TRANS_SLOT = '\u0000trans_id';
+/** The hot statements, built once per database handle (a transaction is another handle). */
+const COMPILED = new WeakMap<Db, Map<boolean, CompiledQuery>>();
+/** The joined row's names that are not the account's own columns. */
+const ALIASED = new Set<string>([...TOKEN_COLUMNS.map((c) => `t_${c}`), ...PROGRESS_COLUMNS.map((c) => `j_${c}`)]);
 
 export class TokenRepository {
   constructor(private readonly db: Db) {}
@@ -13,6 +34,48 @@ export class TokenRepository {
 
   find(hash: string): Promise<TokenRow | undefined> {
     return this.db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  }
+
+  /**
+   * The token by its hash joined to the account it acts for (a bound guest token: the bound account)
+   * and, with `transId`, to that account's work (the progress poll): three primary-key lookups in one
+   * round trip. Read on every request, never cached, so a revoked or expired token stops at once in
+   * every API process. The statement is built once per database handle and runs as a prepared
+   * statement on PostgreSQL (planned once per connection, see PREPARED_MARK).
+   */
+  async findWithAccount(hash: string, transId?: string): Promise<TokenAccountRow | undefined> {
+    const withJob = transId !== undefined;
+    const q = this.compiled(withJob);
+    const params = q.parameters.map((p) => (p === HASH_SLOT ? hash : p === TRANS_SLOT ? transId : p));
+    const row = (await this.db.executeQuery<Record<string, unknown>>({ ...q, parameters: params })).rows[0];
+    if (!row) return undefined;
+    const token = Object.fromEntries(TOKEN_COLUMNS.map((c) => [c, row[`t_${c}`]])) as unknown as TokenRow;
+    const account = Object.fromEntries(Object.entries(row).filter(([k]) => !ALIASED.has(k))) as unknown as Account;
+    if (!withJob || row.j_trans_id === null || row.j_trans_id === undefined) return { token, account };
+    const job = Object.fromEntries(PROGRESS_COLUMNS.map((c) => [c, row[`j_${c}`]])) as unknown as ProgressRow;
+    return { token, account, job };
+  }
+
+  private compiled(withJob: boolean): CompiledQuery {
+    let forDb = COMPILED.get(this.db);
+    if (!forDb) COMPILED.set(this.db, (forDb = new Map()));
+    let q = forDb.get(withJob);
+    if (q) return q;
+    const base = this.db
+      .selectFrom('tokens as t')
+      .innerJoin('accounts as a', (j) => j.on((eb) => eb('a.id', '=', eb.fn.coalesce('t.bound_account_id', 't.account_id'))))
+      .selectAll('a')
+      .select(TOKEN_COLUMNS.map((c) => `t.${c} as t_${c}` as const))
+      .where('t.token_hash', '=', HASH_SLOT);
+    const c = withJob
+      ? base
+          .leftJoin('jobs as j', (j) => j.on('j.trans_id', '=', TRANS_SLOT).onRef('j.account_id', '=', 'a.id'))
+          .select(PROGRESS_COLUMNS.map((col) => `j.${col} as j_${col}` as const))
+          .compile()
+      : base.compile();
+    q = { ...c, sql: `${PREPARED_MARK(withJob ? 'token_account_job' : 'token_account')}${c.sql}` };
+    forDb.set(withJob, q);
+    return q;
   }
 
   async setExpiry(hash: string, expiresAt: number): Promise<void> {

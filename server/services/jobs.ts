@@ -11,6 +11,7 @@ import { engineFor } from '../engines/registry.js';
 import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
+import type { ProgressRow } from '../jobs/repository.js';
 import { createJobQueue } from '../jobs/queues.js';
 import { countActive, findAccount, findOwnedJob, findOwnedProgress, findUpload, historyPage, insertQueued, queuePosition, setThumbsup } from '../jobs/repository.js';
 import { JobRunner } from '../jobs/runner.js';
@@ -161,7 +162,11 @@ export class JobService {
   /** GET progress, polled every few seconds by every open tab: one primary-key read beyond the token (a queued work adds its place). */
   async progress(p: Principal, transId: unknown): Promise<ProgressView> {
     if (typeof transId !== 'string' || !transId) throw paramError('trans_id is required');
-    const job = await findOwnedProgress(this.deps.db, p.accountId, transId);
+    return this.progressOf(await findOwnedProgress(this.deps.db, p.accountId, transId));
+  }
+
+  /** The progress answer from the work's row already read (the route reads it with the token: TokenService.resolveWithProgress). */
+  async progressOf(job: ProgressRow | undefined): Promise<ProgressView> {
     if (!job) throw notFound('work not found');
     const steps = (JSON.parse(job.steps_json) as Step[]).length;
     const view: ProgressView = {

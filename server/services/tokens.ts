@@ -10,7 +10,8 @@ import { CODE } from '../../src/domain/codes.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
-import { TokenRepository } from '../repositories/tokenRepository.js';
+import type { ProgressRow } from '../jobs/repository.js';
+import { TokenRepository, type TokenAccountRow } from '../repositories/tokenRepository.js';
 import type { Deps } from './index.js';
 
 export interface Principal {
@@ -64,11 +65,9 @@ export async function keepAlive<T extends { expires_at: number }>(row: T | undef
 
 export class TokenService {
   private readonly tokens: TokenRepository;
-  private readonly accounts: AccountRepository;
 
   constructor(private readonly deps: Deps) {
     this.tokens = new TokenRepository(deps.db);
-    this.accounts = new AccountRepository(deps.db);
   }
 
   /** POST /api/v2/guest_token: a new guest account with the guest's credits. */
@@ -86,26 +85,44 @@ export class TokenService {
 
   /** Any live token (guest or user) → the account it acts for. Unknown, malformed or expired → code 6, HTTP 401. */
   async resolve(token: string | undefined, now = Date.now()): Promise<Principal> {
-    const row = await this.liveRow(token, now);
-    if (!row) throw unauthorized();
-    const found = await this.accounts.byId(row.bound_account_id ?? row.account_id);
-    if (!found) throw unauthorized();
-    // A plan past its end date turns into `expired` with no credits here, before any rule reads it.
-    const account = await this.deps.services.plans.settleExpiry(found);
-    const license = this.deps.services.license;
-    return { token: token!, accountId: account.id, account, level: license.levelOf(account), limits: license.limitsOf(account), logged: account.kind === 'user' };
+    return (await this.resolveWith(token, undefined, now)).principal;
   }
 
-  /** The stored row of a live token, its expiry slid forward; null when unknown or expired (then deleted). */
-  private async liveRow(token: string | undefined, now: number) {
+  /**
+   * The progress poll: the caller's principal and its work `transId` (undefined when missing or
+   * someone else's) read in the same round trip as the token.
+   */
+  async resolveWithProgress(token: string | undefined, transId: string, now = Date.now()): Promise<{ principal: Principal; job: ProgressRow | undefined }> {
+    return this.resolveWith(token, transId, now);
+  }
+
+  private async resolveWith(token: string | undefined, transId: string | undefined, now: number): Promise<{ principal: Principal; job: ProgressRow | undefined }> {
+    const found = await this.liveRow(token, now, transId);
+    if (!found) throw unauthorized();
+    // A plan past its end date turns into `expired` with no credits here, before any rule reads it.
+    const account = await this.deps.services.plans.settleExpiry(found.account);
+    const license = this.deps.services.license;
+    return {
+      principal: { token: token!, accountId: account.id, account, level: license.levelOf(account), limits: license.limitsOf(account), logged: account.kind === 'user' },
+      job: found.job,
+    };
+  }
+
+  /**
+   * A live token with its account (and the asked work) in one read, its expiry slid forward when due
+   * (at most once per TOKEN_REFRESH_MS); null when unknown, expired (then deleted) or its account is gone.
+   */
+  private async liveRow(token: string | undefined, now: number, transId?: string): Promise<TokenAccountRow | null> {
     if (!token || !TOKEN_SHAPE.test(token)) return null;
     const hash = secretHash(token);
-    const row = await this.tokens.find(hash);
+    const found = await this.tokens.findWithAccount(hash, transId);
+    const row = found?.token;
     // An expired guest token is kept (its guest account and works stay addressable by the operator); a user token goes.
-    return keepAlive(row, row?.kind === 'guest' ? GUEST_TOKEN_TTL_MS : USER_TOKEN_TTL_MS, now, {
+    const live = await keepAlive(row, row?.kind === 'guest' ? GUEST_TOKEN_TTL_MS : USER_TOKEN_TTL_MS, now, {
       drop: async () => (row?.kind === 'user' ? this.tokens.delete(hash) : undefined),
       extend: (at) => this.tokens.setExpiry(hash, at),
     });
+    return live ? found! : null;
   }
 
   /**
@@ -176,7 +193,7 @@ export class TokenService {
 
   private async guestRow(guestToken: string | undefined) {
     if (!guestToken || !TOKEN_SHAPE.test(guestToken)) throw new ApiError(CODE.PARAM_ERROR, 'guest_token_v2 required');
-    const row = await this.liveRow(guestToken, Date.now());
+    const row = (await this.liveRow(guestToken, Date.now()))?.token;
     if (!row || row.kind !== 'guest') throw new ApiError(CODE.PARAM_ERROR, 'unknown guest token');
     return row;
   }
