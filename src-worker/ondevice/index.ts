@@ -1,5 +1,5 @@
 /**
- * "Process on this device": enlarge 2x (ESRGAN-slim, tiled like the server), background removal
+ * "Process on this device": enlarge 2x (the server engine's steps around ESRGAN-slim, tiled like the server), background removal
  * (IS-Net small, the server's pre/post-processing), compress (the browser's encoder). Results are files for the user only — nothing is uploaded, no credits are spent, the
  * server is not asked (see README "Offline"). Runs in the image worker.
  */
