@@ -20,10 +20,10 @@ export const api = {
   /** The simple tools (crop/resize/rotate/flip), off the UI thread. */
   editImage,
   /** On-device processing (onnxruntime-web loads on the first call): a file, or a stored upload item by cid. */
-  async processOnDevice(feature: onDevice.OnDeviceFeature, source: Blob | string, onProgress?: (p: { phase: string; loaded: number; total: number }) => void, quality?: number) {
+  async processOnDevice(feature: onDevice.OnDeviceFeature, source: Blob | string, onProgress?: (p: { phase: string; loaded: number; total: number }) => void, options: onDevice.OnDeviceOptions = {}) {
     const blob = typeof source === 'string' ? (await getUploadItem(source))?.bytes : source;
     if (!blob) throw new Error('no stored image for this work');
-    return feature === 'enlarge' ? onDevice.enlarge2x(blob, onProgress) : feature === 'matting' ? onDevice.removeBackground(blob, onProgress) : onDevice.compress(blob, quality);
+    return feature === 'enlarge' ? onDevice.enlarge2x(blob, onProgress, options.enlarge) : feature === 'matting' ? onDevice.removeBackground(blob, onProgress) : onDevice.compress(blob, options.quality);
   },
   /** Download size of a feature's first on-device use and the provider it will run on (nothing loads). */
   onDeviceFirstUse: (feature: onDevice.OnDeviceFeature) => onDevice.firstUse(feature),

@@ -5,17 +5,30 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import type { EngineContext, EngineExtra, EngineImage, EngineResult, ImageFormat } from './types.js';
-import { boxMean, guidedFilter, luma, resizePlane } from '../../src/imaging/planes.js';
+import { boxMean, gaussianBlur, luma, type Rgb } from '../../src/imaging/planes.js';
 
-/** Plane operations defined once for server and device (src/imaging/planes.ts). */
-export { boxMean, guidedFilter, luma, resizePlane };
-
-export interface Rgb {
-  w: number;
-  h: number;
-  /** interleaved RGB, 3 bytes a pixel */
-  data: Uint8Array;
-}
+/**
+ * Plane operations and image statistics defined once for server and device (src/imaging/planes.ts);
+ * re-exported because most engines import their helpers from here.
+ */
+export {
+  boxMean,
+  clamp,
+  clamp255,
+  estimateBlur,
+  estimateFocusBlur,
+  estimateNoise,
+  fromPlanes,
+  gaussianBlur,
+  guidedFilter,
+  luma,
+  resizePlane,
+  rgbToYcc,
+  toPlanes,
+  unsharp,
+  yccToRgb,
+  type Rgb,
+} from '../../src/imaging/planes.js';
 
 export async function decodeRgb(data: Buffer): Promise<Rgb> {
   const { data: px, info } = await sharp(data, { failOn: 'error', limitInputPixels: false })
@@ -91,143 +104,6 @@ export async function runOnRgb(input: EngineImage, ctx: EngineContext, work: (im
   return { data, format, width: out.image.w, height: out.image.h, ...(out.extras ? { extras: out.extras } : {}) };
 }
 
-export function toPlanes(img: Rgb): Float32Array[] {
-  const n = img.w * img.h;
-  const p = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    p[0]![i] = img.data[j]!;
-    p[1]![i] = img.data[j + 1]!;
-    p[2]![i] = img.data[j + 2]!;
-  }
-  return p;
-}
-
-export function fromPlanes(p: Float32Array[], w: number, h: number): Rgb {
-  const n = w * h;
-  const data = new Uint8Array(n * 3);
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    data[j] = clamp255(p[0]![i]!);
-    data[j + 1] = clamp255(p[1]![i]!);
-    data[j + 2] = clamp255(p[2]![i]!);
-  }
-  return { w, h, data };
-}
-
-export const clamp255 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
-export const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
-
-/** BT.601 full-range YCbCr (as JPEG uses); chroma centred on 0. */
-export function rgbToYcc(p: Float32Array[]): Float32Array[] {
-  const n = p[0]!.length;
-  const y = new Float32Array(n), cb = new Float32Array(n), cr = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const r = p[0]![i]!, g = p[1]![i]!, b = p[2]![i]!;
-    y[i] = 0.299 * r + 0.587 * g + 0.114 * b;
-    cb[i] = -0.168736 * r - 0.331264 * g + 0.5 * b;
-    cr[i] = 0.5 * r - 0.418688 * g - 0.081312 * b;
-  }
-  return [y, cb, cr];
-}
-
-export function yccToRgb(p: Float32Array[]): Float32Array[] {
-  const n = p[0]!.length;
-  const r = new Float32Array(n), g = new Float32Array(n), b = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const y = p[0]![i]!, cb = p[1]![i]!, cr = p[2]![i]!;
-    r[i] = y + 1.402 * cr;
-    g[i] = y - 0.344136 * cb - 0.714136 * cr;
-    b[i] = y + 1.772 * cb;
-  }
-  return [r, g, b];
-}
-
-
-/** Mean over a (2r+1)² window, edges clamped to the image (running sums: O(N) for any r). */
-
-/** Separable Gaussian blur, edges clamped. */
-export function gaussianBlur(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
-  if (sigma <= 0.05) return src.slice();
-  const r = Math.max(1, Math.ceil(sigma * 3));
-  const k = new Float32Array(2 * r + 1);
-  let sum = 0;
-  for (let i = -r; i <= r; i++) sum += k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma));
-  for (let i = 0; i < k.length; i++) k[i]! /= sum;
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let i = -r; i <= r; i++) {
-        const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i;
-        s += k[i + r]! * src[row + xx]!;
-      }
-      tmp[row + x] = s;
-    }
-  }
-  for (let y = 0; y < h; y++) {
-    for (let i = -r; i <= r; i++) {
-      const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i;
-      const kv = k[i + r]!;
-      const srow = yy * w;
-      const orow = y * w;
-      for (let x = 0; x < w; x++) out[orow + x]! += kv * tmp[srow + x]!;
-    }
-  }
-  return out;
-}
-
-
-/** Immerkær's fast noise σ estimate (Laplacian-difference operator), in 0..255 units. */
-export function estimateNoise(y: Float32Array, w: number, h: number): number {
-  if (w < 3 || h < 3) return 0;
-  let s = 0;
-  for (let r = 1; r < h - 1; r++) {
-    for (let c = 1; c < w - 1; c++) {
-      const i = r * w + c;
-      const v =
-        y[i - w - 1]! - 2 * y[i - w]! + y[i - w + 1]! - 2 * y[i - 1]! + 4 * y[i]! - 2 * y[i + 1]! + y[i + w - 1]! - 2 * y[i + w]! + y[i + w + 1]!;
-      s += Math.abs(v);
-    }
-  }
-  return (s * Math.sqrt(Math.PI / 2)) / (6 * (w - 2) * (h - 2));
-}
-
-/**
- * Blur estimate in 0..1 (Crété-Roffet et al. 2007): how much of the gradient energy survives
- * an extra blur. Sharp images lose much (→ 0), already blurred ones little (→ 1).
- */
-export function estimateBlur(y: Float32Array, w: number, h: number): number {
-  const b = boxMean(y, w, h, 4);
-  let dF = 0;
-  let dV = 0;
-  for (let r = 1; r < h; r++) {
-    for (let c = 1; c < w; c++) {
-      const i = r * w + c;
-      const fv = Math.abs(y[i]! - y[i - w]!) + Math.abs(y[i]! - y[i - 1]!);
-      const bv = Math.abs(b[i]! - b[i - w]!) + Math.abs(b[i]! - b[i - 1]!);
-      dF += fv;
-      dV += Math.max(0, fv - bv);
-    }
-  }
-  return dF === 0 ? 1 : clamp(1 - dV / dF, 0, 1);
-}
-
-/** Unsharp mask on one plane: p + amount·(p − blur(p)), detail below `threshold` softly cored. */
-export function unsharp(p: Float32Array, w: number, h: number, sigma: number, amount: number, threshold = 0): Float32Array {
-  const b = gaussianBlur(p, w, h, sigma);
-  const out = new Float32Array(p.length);
-  for (let i = 0; i < p.length; i++) {
-    let d = p[i]! - b[i]!;
-    if (threshold > 0) {
-      const a = Math.abs(d);
-      d = a <= threshold ? 0 : Math.sign(d) * (a - threshold);
-    }
-    out[i] = p[i]! + amount * d;
-  }
-  return out;
-}
-
 /** Resize planes with sharp (Lanczos3). */
 export async function resizeRgb(img: Rgb, w: number, h: number, kernel: 'lanczos3' | 'cubic' | 'nearest' | 'linear' = 'lanczos3'): Promise<Rgb> {
   const { data, info } = await sharpOf(img)
@@ -236,8 +112,6 @@ export async function resizeRgb(img: Rgb, w: number, h: number, kernel: 'lanczos
     .toBuffer({ resolveWithObject: true });
   return { w: info.width, h: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
-
-
 
 export function psnr(a: Uint8Array, b: Uint8Array): number {
   let se = 0;
@@ -323,35 +197,6 @@ export function blockiness(img: Rgb, b: number): number {
       }
     }
   return ne && ni && inner > 0 ? edge / ne / (inner / ni) : 1;
-}
-
-/**
- * Blur of the in-focus part (0..1, as estimateBlur): the picture is cut into tiles, the tiles with
- * more gradient energy than the median are kept, and the 10th percentile of their blur is
- * returned: the sharpest detailed region sets the focus. A macro shot with a sharp subject on
- * bokeh reads sharper than the global estimate (which reads the bokeh); a picture blurred all
- * over still reads as blurred.
- */
-export function estimateFocusBlur(y: Float32Array, w: number, h: number): number {
-  const T = Math.max(32, Math.round(Math.min(w, h) / 6));
-  if (w < T || h < T) return estimateBlur(y, w, h);
-  const tiles: { blur: number; energy: number }[] = [];
-  for (let ty = 0; ty + T <= h; ty += T)
-    for (let tx = 0; tx + T <= w; tx += T) {
-      const p = new Float32Array(T * T);
-      let e = 0;
-      for (let r = 0; r < T; r++)
-        for (let c = 0; c < T; c++) {
-          const v = y[(ty + r) * w + tx + c]!;
-          p[r * T + c] = v;
-          if (c > 0) e += Math.abs(v - p[r * T + c - 1]!);
-          if (r > 0) e += Math.abs(v - p[(r - 1) * T + c]!);
-        }
-      tiles.push({ blur: estimateBlur(p, T, T), energy: e });
-    }
-  const med = [...tiles].sort((a, b) => a.energy - b.energy)[Math.floor(tiles.length / 2)]!.energy;
-  const blurs = tiles.filter((t) => t.energy >= med).map((t) => t.blur).sort((a, b) => a - b);
-  return blurs[Math.floor(blurs.length / 10)]!;
 }
 
 /** Separable min (erode) or max (dilate) over a (2r+1)² square. */

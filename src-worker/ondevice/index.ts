@@ -1,5 +1,5 @@
 /**
- * "Process on this device": enlarge 2x (ESRGAN-slim, tiled like the server), background removal
+ * "Process on this device": enlarge 2x (the server engine's steps around ESRGAN-slim, tiled like the server), background removal
  * (IS-Net small, the server's pre/post-processing), compress (the browser's encoder). Results are files for the user only — nothing is uploaded, no credits are spent, the
  * server is not asked (see README "Offline"). Runs in the image worker.
  */
@@ -9,10 +9,12 @@ import { foregroundMask } from './matting.js';
 import { encodePngRgba } from './png.js';
 import { firstUseBytes, providerChoice, session, tensor, type Progress } from './models.js';
 import { decontaminate } from '../../src/imaging/matte.js';
-import type { OnDeviceFeature } from '../../src/domain/onDevice.js';
+import type { OnDeviceEnlarge, OnDeviceFeature, OnDeviceOptions } from '../../src/domain/onDevice.js';
+import { defaultParams } from '../../src/domain/modules.js';
+import { backProject, enlargeSettings, postSharpen, preDenoise, PRE_DENOISE_SHARE } from '../../src/imaging/enlargeSteps.js';
 
 export { MODEL_BYTES, RUNTIME_BYTES } from './models.js';
-export type { OnDeviceFeature };
+export type { OnDeviceFeature, OnDeviceOptions };
 
 export interface OnDeviceResult {
   blob: Blob;
@@ -64,13 +66,20 @@ async function backend(): Promise<string> {
   return globalThis.crossOriginIsolated ? 'wasm-simd-threads' : 'wasm-simd';
 }
 
-/** ESRGAN-slim x2 with the server's own tiling defaults (src/imaging/tiles.ts). */
-export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined): Promise<OnDeviceResult> {
+/**
+ * Enlarge 2x as the server's engine runs it (src/imaging/enlargeSteps.ts): the settings rule (autoparams
+ * read the picture), pre-denoise → ESRGAN-slim x2 with the server's own tiling (src/imaging/tiles.ts) →
+ * back-projection onto the input → luma post-sharpen, with the denoise/deblur the user picked (the
+ * module's defaults when none are given).
+ */
+export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined, picked?: OnDeviceEnlarge): Promise<OnDeviceResult> {
   const sess = await session('esrgan-slim-x2', onProgress);
   const t0 = performance.now();
   const img = await pixels(blob);
-  const out = await upscaleTiled(
-    img,
+  const s = enlargeSettings({ ...defaultParams('enlarge'), ...picked, scale: 2, quality: 'high' }, img);
+  const clean = preDenoise(img, s.suppressNoise * PRE_DENOISE_SHARE);
+  const up = await upscaleTiled(
+    clean,
     2,
     async (input, tw, th) => {
       const res = await sess.run({ input: await tensor(input, [1, 3, th, tw]) });
@@ -78,6 +87,7 @@ export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefin
     },
     (f) => onProgress({ phase: 'run', loaded: f, total: 1 }),
   );
+  const out = postSharpen(backProject(up, clean, 2), s.removeBlur, 2);
   const ms = performance.now() - t0;
   return { blob: await encodeRgb(out, 'image/png'), w: out.w, h: out.h, ms, backend: await backend() };
 }

@@ -4,7 +4,7 @@
  * finishes like a server result: it shows in Processed, previews and downloads from the device.
  */
 import { getUploadItem, putDeviceResult } from '../db/index.js';
-import { onDeviceJob } from '../domain/onDevice.js';
+import { onDeviceJob, onDeviceOptions } from '../domain/onDevice.js';
 import type { Work } from '../domain/work.js';
 import { processOnDevice } from '../worker-bridge/index.js';
 
@@ -23,7 +23,7 @@ export async function runOnDevice(work: Work, deps: DeviceRunDeps): Promise<void
       job.feature,
       work.cid,
       (p) => deps.setProgress(work.cid, Math.min(99, Math.round((p.loaded / p.total) * 100))),
-      job.quality,
+      onDeviceOptions(job),
     );
     if (!deps.exists(work.cid)) return; // deleted meanwhile
     await putDeviceResult(work.cid, res.blob);

@@ -10,7 +10,7 @@ import type { ImageWorkerApi } from '../../src-worker/index.js';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { COMPRESS_JOB } from '../../src-worker/limits.js';
 import { sanitizeFilename } from '../domain/filename.js';
-import { ON_DEVICE_LEVEL, type OnDeviceFeature } from '../domain/onDevice.js';
+import { ON_DEVICE_LEVEL, type OnDeviceFeature, type OnDeviceOptions } from '../domain/onDevice.js';
 
 export type { ImageWorkerApi, EditOp, EditResult };
 
@@ -417,10 +417,10 @@ export interface OnDeviceProgress {
  * "Process on this device": runs in the shared image worker (onnxruntime-web and the model load on
  * first use); `source` is a file or the cid of a work whose fitted bytes are stored on this device.
  */
-export async function processOnDevice(feature: OnDeviceFeature, source: Blob | string, onProgress?: (p: OnDeviceProgress) => void, quality?: number) {
+export async function processOnDevice(feature: OnDeviceFeature, source: Blob | string, onProgress?: (p: OnDeviceProgress) => void, options: OnDeviceOptions = {}) {
   const { api, runtime } = await imageWorker();
   const cb = onProgress ? (runtime === 'worker' ? Comlink.proxy(onProgress) : onProgress) : undefined;
-  return api.processOnDevice(feature, source, cb, quality);
+  return api.processOnDevice(feature, source, cb, options);
 }
 
 /** What the first on-device use of a feature downloads on this device (WebGPU or WASM runtime) and where it runs. */

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { onDeviceJob, onDeviceOptions, type OnDeviceOptions } from '../../domain/onDevice.js';
 import type { Work } from '../../domain/work.js';
 import { resultName } from '../../stores/onDeviceRun.js';
 import { ON_DEVICE_DOWNLOAD_BYTES, onDeviceFirstUse, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
@@ -37,7 +38,7 @@ export function OnDeviceAction({ work }: { work: Work }) {
   const run = async () => {
     setState({ phase: 'run', pct: 0 });
     try {
-      const res = await processOnDevice(feature, work.cid, (p) => setState({ phase: p.phase === 'download' ? 'download' : 'run', pct: Math.round((p.loaded / p.total) * 100) }));
+      const res = await processOnDevice(feature, work.cid, (p) => setState({ phase: p.phase === 'download' ? 'download' : 'run', pct: Math.round((p.loaded / p.total) * 100) }), pickedOptions(work));
       localStorage.setItem(`${USED_KEY}.${feature}`, '1');
       const a = document.createElement('a');
       a.href = URL.createObjectURL(res.blob);
@@ -68,3 +69,6 @@ export function OnDeviceAction({ work }: { work: Work }) {
     </span>
   );
 }
+
+/** The params the user picked for this work (enlarge's denoise/deblur, compress's quality), as the server would run them. */
+const pickedOptions = (work: Work): OnDeviceOptions => (work.params ? onDeviceOptions(onDeviceJob(work.params as Parameters<typeof onDeviceJob>[0])) : {});

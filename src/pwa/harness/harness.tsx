@@ -9,6 +9,7 @@ import { I18nextProvider } from 'react-i18next';
 import { CODE, type Envelope } from '../../domain/codes.js';
 import { LEVELS, type Level } from '../../domain/plans.js';
 import type { Work } from '../../domain/work.js';
+import type { OnDeviceOptions } from '../../domain/onDevice.js';
 import { i18n } from '../../i18n/index.js';
 import { loadWorks, putWorks } from '../../db/index.js';
 import { getUploadManager, imageWorker, type UploadEvent } from '../../worker-bridge/index.js';
@@ -72,7 +73,7 @@ const harness = {
   /** decode + fit + thumbnail in the worker (bench) */
   fit: async (file: File, lvl: Level, jb: string) => (await imageWorker(q.get('main') === '1')).api.fit(file, lvl, jb),
   /** on-device enlarge 2x / background removal in the worker (bench/ondevice.ts) */
-  onDevice: async (feature: 'enlarge' | 'matting', file: Blob) => (await imageWorker()).api.processOnDevice(feature, file),
+  onDevice: async (feature: 'enlarge' | 'matting', file: Blob, options?: OnDeviceOptions) => (await imageWorker()).api.processOnDevice(feature, file, undefined, options),
   ready: false,
 };
 (window as unknown as { __harness: typeof harness }).__harness = harness;

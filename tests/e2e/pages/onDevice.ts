@@ -1,5 +1,11 @@
 /** Helpers for on-device processing checks: the server's engine on the same bytes, PSNR. */
+import os from 'node:os';
+import path from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { defaultParams, type ParamsOf } from '../../../src/domain/modules.js';
+import type { OnDeviceOptions } from '../../../src/domain/onDevice.js';
+import { enlargeEngine } from '../../../server/engines/enlarge.js';
 import { controlledBySw } from './offline.js';
 import { Workspace } from './workspace.js';
 import { UploadHarness } from './pwaHarness.js';
@@ -56,8 +62,27 @@ export function psnr(a: Uint8Array, b: Uint8Array): number {
   return se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / a.length));
 }
 
+const MODELS_DIR = path.resolve(import.meta.dirname, '../../../models');
+
+/**
+ * The server's whole enlarge engine (settings rule, pre-denoise, ESRGAN-slim x2, back-projection,
+ * post-sharpen) on these bytes with these params (the module's defaults unless told), as raw RGB.
+ */
+export async function serverEnlarge2x(bytes: Buffer, picked: Partial<ParamsOf<'enlarge'>> = {}): Promise<Buffer> {
+  const meta = await sharp(bytes).metadata();
+  const res = await enlargeEngine.run(
+    { data: bytes, width: meta.width!, height: meta.height!, format: meta.format === 'png' ? 'png' : 'jpeg' },
+    { ...defaultParams('enlarge'), ...picked, scale: 2, quality: 'high' },
+    { threads: Math.min(2, os.cpus().length), modelsDir: MODELS_DIR, level: 'pro', output: 'png', onProgress: () => undefined },
+  );
+  return sharp(res.data).removeAlpha().raw().toBuffer();
+}
+
+/** A PNG's pixels as raw RGB (alpha dropped). */
+export const rgbBytes = (png: Buffer | string) => sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+
 /** Runs a feature in the page's image worker on the fixture and hands back the PNG bytes and the backend. */
-export async function runInWorker(page: Page, feature: 'enlarge' | 'matting', file: string) {
+export async function runInWorker(page: Page, feature: 'enlarge' | 'matting', file: string, options: OnDeviceOptions = {}) {
   const harness = new UploadHarness(page);
   await harness.open({ level: 'guest' });
   await page.evaluate(() => {
@@ -67,13 +92,13 @@ export async function runInWorker(page: Page, feature: 'enlarge' | 'matting', fi
     document.body.append(input);
   });
   await page.setInputFiles('#device-file', file);
-  const r = await page.evaluate(async (f) => {
+  const r = await page.evaluate(async ([f, opts]) => {
     const blob = (document.querySelector('#device-file') as HTMLInputElement).files![0]!;
-    const res = await (window as any).__harness.onDevice(f, blob);
+    const res = await (window as any).__harness.onDevice(f, blob, opts);
     const buf = new Uint8Array(await (res.blob as Blob).arrayBuffer());
     let s = '';
     for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
     return { b64: btoa(s), backend: res.backend as string, ms: res.ms as number };
-  }, feature);
+  }, [feature, options] as const);
   return { png: Buffer.from(r.b64, 'base64'), backend: r.backend, ms: r.ms };
 }
