@@ -538,7 +538,7 @@ function shrink(img: Rgb, f: number): Rgb {
  * Repairs a picture. Large pictures (detector scale s ≥ 2: short side above ~2400 px, the Pro
  * plan's 14 and 34 MP) are searched on an s×-shrunk copy at scale 1 — the same side distance and
  * line length in full-size pixels, s² fewer pixels — and each flagged pixel marks its s×s block,
- * so the filled band is up to s px wider than the defect; the fill runs at full size.
+ * widened by s px, so the filled band is up to ~3s px wider than the defect; the fill runs at full size.
  */
 export function repairRgb(img: Rgb): { out: Rgb; mask: Uint8Array } {
   const s = detectorScale(img.w, img.h);
@@ -549,11 +549,15 @@ export function repairRgb(img: Rgb): { out: Rgb; mask: Uint8Array } {
   const small = shrink(img, s);
   const m = detectDefects(small, { scale: 1 });
   const { w, h } = img;
+  // each flagged pixel marks its s×s block widened by s px: a thin scratch's rim may fall in the
+  // neighbouring block of the shrunk copy
   const mask = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const Y = ((y / s) | 0) * small.w;
-    for (let x = 0; x < w; x++) mask[y * w + x] = m[Y + ((x / s) | 0)]!;
-  }
+  for (let Y = 0; Y < small.h; Y++)
+    for (let X = 0; X < small.w; X++) {
+      if (!m[Y * small.w + X]) continue;
+      const x1 = Math.min(w, (X + 2) * s), y1 = Math.min(h, (Y + 2) * s);
+      for (let y = Math.max(0, (Y - 1) * s); y < y1; y++) mask.fill(1, y * w + Math.max(0, (X - 1) * s), y * w + x1);
+    }
   return { out: inpaint(img, mask, 12 * s), mask };
 }
 
