@@ -540,8 +540,9 @@ function shrink(img: Rgb, f: number): Rgb {
  * line length in full-size pixels, s² fewer pixels — and each flagged pixel marks its s×s block,
  * widened by s px, so the filled band is up to ~3s px wider than the defect; the fill runs at full size.
  */
-export function repairRgb(img: Rgb): { out: Rgb; mask: Uint8Array } {
-  const s = detectorScale(img.w, img.h);
+/** `shrinkBy` overrides the search scale (tests of the large-picture path on small crops). */
+export function repairRgb(img: Rgb, opts: { shrinkBy?: number } = {}): { out: Rgb; mask: Uint8Array } {
+  const s = opts.shrinkBy ?? detectorScale(img.w, img.h);
   if (s === 1) {
     const mask = detectDefects(img);
     return { out: inpaint(img, mask), mask };
