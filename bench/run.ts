@@ -21,6 +21,7 @@ type Section = { name: string; module: string; fn: string };
 const SECTIONS: Section[] = [
   { name: 'api', module: './api.js', fn: 'benchApi' },
   { name: 'tiling', module: './tiling.js', fn: 'benchTiling' },
+  { name: 'repair', module: './repair.js', fn: 'benchRepair' },
   { name: 'engines', module: './engines.js', fn: 'benchEngines' },
   { name: 'maxim', module: './maxim.js', fn: 'benchMaxim' },
   { name: 'client', module: './client.js', fn: 'benchClient' },

@@ -66,3 +66,17 @@ describe('repair (scratches and dust)', () => {
     expect(progress.at(-1)).toBe(1);
   });
 });
+
+describe('repair of large pictures (searched on a shrunk copy)', () => {
+  it('a photo enlarged 2× with its scratches, searched at half size, loses them as well as at its own size', async () => {
+    const clean = await crop('kite.jpg', 100, 100, 200, 150);
+    const { img, mask } = addScratches(clean, { seed: 5 });
+    const up = async (im: Rgb) => decodeRgb(await sharp(Buffer.from(im.data), { raw: { width: im.w, height: im.h, channels: 3 } }).resize(400, 300, { kernel: 'lanczos3' }).png().toBuffer());
+    const [clean2, bad2] = [await up(clean), await up(img)];
+    const mask2 = new Uint8Array(400 * 300);
+    for (let y = 0; y < 300; y++) for (let x = 0; x < 400; x++) mask2[y * 400 + x] = mask[(y >> 1) * 200 + (x >> 1)]!;
+    const { out } = repairRgb(bad2, { shrinkBy: 2 });
+    expect(scratchRemoval(clean2, bad2, out, mask2)).toBeGreaterThanOrEqual(0.9);
+    expect(psnr(repairRgb(clean2, { shrinkBy: 2 }).out.data, clean2.data)).toBeGreaterThanOrEqual(40);
+  });
+});

@@ -19,7 +19,7 @@
  *    the scratch) and short spans weigh most, so crossing edges continue through the repair.
  */
 import type { Engine } from './types.js';
-import { boxMean, clamp, estimateNoise, gaussianBlur, luma, runOnRgb, type Rgb } from './image.js';
+import { boxMean, clamp, estimateNoise, luma, runOnRgb, type Rgb } from './image.js';
 
 export interface DefectOptions {
   /** scale of the detector (1 up to ~1600 px short side, then 2, 3): side distance d = 2s px */
@@ -47,23 +47,75 @@ function segment(a: number, len: number): [number, number][] {
   return out;
 }
 
-/** out[i] = mean of src over the taps around i (edges clamped). */
-function tapMean(src: Float32Array, w: number, h: number, taps: [number, number][], out: Float32Array): void {
-  const k = taps.length, inv = 1 / k;
-  const off = Int32Array.from(taps.map(([x, y]) => y * w + x));
-  const mx = Math.max(...taps.map(([x]) => Math.abs(x))), my = Math.max(...taps.map(([, y]) => Math.abs(y)));
-  for (let y = 0; y < h; y++) {
-    const inner = y >= my && y < h - my;
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      let s = 0;
-      if (inner && x >= mx && x < w - mx) for (let j = 0; j < k; j++) s += src[i + off[j]!]!;
-      else
-        for (const [dx, dy] of taps) {
-          const X = x + dx, Y = y + dy;
-          s += src[(Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X)]!;
-        }
-      out[i] = s * inv;
+/**
+ * Means of three maps along a digital straight line of ±len px at angle a, centred on each pixel
+ * (edges clamped): the image is sheared so that the line becomes a row (column), then each row is a
+ * running sum — O(1) per pixel whatever the length. Along the major axis the line has 2R+1 pixels,
+ * R = round(len·|cos|) (|sin| for steep angles), one per column (row), as a rasterised segment.
+ * The line passes up to ½ px off a pixel's centre, so callers recompute the few pixels that matter
+ * with the exact centred segment.
+ */
+function lineMeans(a: number, len: number, w: number, h: number, src: Maps, out: Maps, tmp: Maps, tmpOut: Maps): void {
+  if (Math.abs(Math.sin(a)) > Math.abs(Math.cos(a))) {
+    // steep: along the rows of the transposed maps (the sheared columns would stride through memory)
+    for (let j = 0; j < 3; j++) transpose(src[j], w, h, tmp[j]);
+    lineMeansAlongRows(Math.PI / 2 - a, len, h, w, tmp, tmpOut);
+    for (let j = 0; j < 3; j++) transpose(tmpOut[j], h, w, out[j]);
+  } else lineMeansAlongRows(a, len, w, h, src, out);
+}
+
+type Maps = [Float32Array, Float32Array, Float32Array];
+
+/** dst (h×w) = src (w×h) transposed, in cache-sized blocks. */
+function transpose(src: Float32Array, w: number, h: number, dst: Float32Array): void {
+  const B = 32;
+  for (let y0 = 0; y0 < h; y0 += B)
+    for (let x0 = 0; x0 < w; x0 += B) {
+      const y1 = Math.min(h, y0 + B), x1 = Math.min(w, x0 + B);
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) dst[x * h + y] = src[y * w + x]!;
+    }
+}
+
+function lineMeansAlongRows(a: number, len: number, w: number, h: number, src: Maps, out: Maps): void {
+  const c = Math.cos(a), s = Math.sin(a);
+  // |slope| ≤ 1: major axis u = x, minor v = y
+  const U = w, V = h;
+  const m = s / c;
+  const R = Math.max(1, Math.round(len * Math.abs(c)));
+  const inv = 1 / (2 * R + 1);
+  const [s0, s1, s2] = src, [o0, o1, o2] = out;
+  const shift = new Int32Array(U + 2 * R);
+  for (let u = -R; u < U + R; u++) shift[u + R] = Math.round(u * m);
+  let lo = 0, hi = 0;
+  for (let u = 0; u < U; u++) {
+    lo = Math.min(lo, shift[u + R]!);
+    hi = Math.max(hi, shift[u + R]!);
+  }
+  const P0 = new Float64Array(U + 2 * R + 1), P1 = new Float64Array(U + 2 * R + 1), P2 = new Float64Array(U + 2 * R + 1);
+  // row r of the sheared image holds the pixels (u, r + shift(u))
+  for (let r = -hi; r < V - lo; r++) {
+    // the pixels of this row inside the picture (shift is monotonic), and the window around them
+    let u0 = 0, u1 = U - 1;
+    while (u0 < U && (r + shift[u0 + R]! < 0 || r + shift[u0 + R]! >= V)) u0++;
+    while (u1 > u0 && (r + shift[u1 + R]! < 0 || r + shift[u1 + R]! >= V)) u1--;
+    if (u0 >= U) continue;
+    P0[u0] = P1[u0] = P2[u0] = 0;
+    let a0 = 0, a1 = 0, a2 = 0;
+    for (let u = u0 - R; u <= u1 + R; u++) {
+      const uu = u < 0 ? 0 : u >= U ? U - 1 : u;
+      let vv = r + shift[u + R]!;
+      vv = vv < 0 ? 0 : vv >= V ? V - 1 : vv;
+      const i = uu + vv * w, o = u + R + 1;
+      P0[o] = a0 += s0[i]!;
+      P1[o] = a1 += s1[i]!;
+      P2[o] = a2 += s2[i]!;
+    }
+    for (let u = u0; u <= u1; u++) {
+      const v = r + shift[u + R]!;
+      const i = u + v * w, e = u + 2 * R + 1;
+      o0[i] = (P0[e]! - P0[u]!) * inv;
+      o1[i] = (P1[e]! - P1[u]!) * inv;
+      o2[i] = (P2[e]! - P2[u]!) * inv;
     }
   }
 }
@@ -79,7 +131,7 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const { w, h } = img;
   const n = w * h;
   const y = luma(img);
-  const s = opts.scale ?? clamp(Math.round(Math.min(w, h) / 1600 + 0.5), 1, 3);
+  const s = opts.scale ?? detectorScale(w, h);
   const d = 2 * s; // side distance: lines up to ~2d−1 px wide respond, wider ones (masts, trunks, plank gaps) not
   const L = 8 * s; // ±L px along the line
   const sigma = estimateNoise(y, w, h);
@@ -90,8 +142,10 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const point = new Float32Array(n); // best pointwise |bar| over angles: the texture's activity
   const pB = new Float32Array(n), pD = new Float32Array(n); // best pointwise bright / dark response
   const mB = new Float32Array(n).fill(-Infinity), mD = new Float32Array(n).fill(-Infinity);
-  const avg = new Float32Array(n), avgSide = new Float32Array(n);
+  const avg = new Float32Array(n), avgD = new Float32Array(n), avgSide = new Float32Array(n);
   const sideDiff = new Float32Array(n);
+  const buffers = () => [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as Maps;
+  const tmpIn = buffers(), tmpOut = buffers();
   for (let k = 0; k < ANGLES; k++) {
     const a = (k * Math.PI) / ANGLES;
     const nx = -Math.sin(a), ny = Math.cos(a);
@@ -126,19 +180,45 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
         if (p > point[i]!) point[i] = p;
       }
     }
-    const taps = segment(a, L);
     // sides that differ the same way all along (a line beside an edge, a highlight on a tripod
     // leg, one wire of a pair) are scene structure; a scratch lies on one background, whose
     // texture makes its sides differ at random
-    tapMean(sideDiff, w, h, taps, avgSide);
-    tapMean(bright, w, h, taps, avg);
+    lineMeans(a, L, w, h, [sideDiff, bright, dark], [avgSide, avg, avgD], tmpIn, tmpOut);
+    // the sheared line passes up to ½ px off some pixels' centres: where the response may count
+    // (within half the weak threshold), the exact centred segment decides
+    const taps = segment(a, L), inv = 1 / taps.length;
+    const off = Int32Array.from(taps.map(([x, y]) => y * w + x));
+    const mx = Math.max(...taps.map(([x]) => Math.abs(x))), my = Math.max(...taps.map(([, y]) => Math.abs(y)));
+    for (let yy = 0; yy < h; yy++)
+      for (let x = 0; x < w; x++) {
+        const i = yy * w + x;
+        if (Math.max(avg[i]!, avgD[i]!) - ASYM * Math.abs(avgSide[i]!) <= 0.25 * tLo) continue;
+        let s0 = 0, s1 = 0, s2 = 0;
+        if (yy >= my && yy < h - my && x >= mx && x < w - mx)
+          for (let j = 0; j < off.length; j++) {
+            const q = i + off[j]!;
+            s0 += sideDiff[q]!;
+            s1 += bright[q]!;
+            s2 += dark[q]!;
+          }
+        else
+          for (const [dx, dy] of taps) {
+            const X = x + dx, Y = yy + dy;
+            const q = (Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X);
+            s0 += sideDiff[q]!;
+            s1 += bright[q]!;
+            s2 += dark[q]!;
+          }
+        avgSide[i] = s0 * inv;
+        avg[i] = s1 * inv;
+        avgD[i] = s2 * inv;
+      }
     for (let i = 0; i < n; i++) {
       const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
       if (v > mB[i]!) mB[i] = v;
     }
-    tapMean(dark, w, h, taps, avg);
     for (let i = 0; i < n; i++) {
-      const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
+      const v = avgD[i]! - ASYM * Math.abs(avgSide[i]!);
       if (v > mD[i]!) mD[i] = v;
     }
   }
@@ -346,7 +426,7 @@ const DIRS: [number, number][] = [
  * Fills the masked pixels: per hole pixel, along 8 directions, the first good pixel on each side
  * (up to `reach` steps); the two are interpolated linearly at the pixel, weighted by how well they
  * agree (luma) and how short the span is. Holes no direction spans (image borders, wide blots)
- * fall back to multi-scale normalised convolution.
+ * fall back to multi-scale normalised convolution (box means).
  */
 export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
   const { w, h, data } = img;
@@ -400,17 +480,18 @@ export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
   return { w, h, data: out };
 }
 
-/** Multi-scale normalised convolution of the good pixels into the `todo` ones (in place). */
+/** Multi-scale normalised convolution (box means) of the good pixels into the `todo` ones (in place). */
 function fillNormalised(data: Uint8Array, w: number, h: number, mask: Uint8Array, todo: Uint8Array): void {
   const n = w * h;
   const good = new Float32Array(n);
   for (let i = 0; i < n; i++) good[i] = mask[i] ? 0 : 1;
   for (const s of [2, 4, 8, 16, 32]) {
-    const wsum = gaussianBlur(good, w, h, s);
+    // box means (running sums: O(1) per pixel at any radius, so a 34 MP picture stays cheap)
+    const wsum = boxMean(good, w, h, s);
     const ch = [0, 1, 2].map((c) => {
       const p = new Float32Array(n);
       for (let i = 0; i < n; i++) p[i] = good[i] ? data[i * 3 + c]! : 0;
-      return gaussianBlur(p, w, h, s);
+      return boxMean(p, w, h, s);
     });
     const minW = s === 32 ? 1e-6 : 0.25;
     let left = 0;
@@ -427,9 +508,58 @@ function fillNormalised(data: Uint8Array, w: number, h: number, mask: Uint8Array
   }
 }
 
-export function repairRgb(img: Rgb): { out: Rgb; mask: Uint8Array } {
-  const mask = detectDefects(img);
-  return { out: inpaint(img, mask), mask };
+/**
+ * Detector scale for a picture: 1 up to ~1600 px short side, then 2, 3 (the side distance and
+ * the length along the line grow with it).
+ */
+export const detectorScale = (w: number, h: number): number => clamp(Math.round(Math.min(w, h) / 1600 + 0.5), 1, 3);
+
+/** Box average over f×f blocks (the last partial block averages what it has). */
+function shrink(img: Rgb, f: number): Rgb {
+  const { w, h, data } = img;
+  const W = Math.ceil(w / f), H = Math.ceil(h / f);
+  const acc = new Float32Array(W * H * 3), cnt = new Float32Array(W * H);
+  for (let y = 0; y < h; y++) {
+    const Y = ((y / f) | 0) * W;
+    for (let x = 0; x < w; x++) {
+      const j = Y + ((x / f) | 0), i = (y * w + x) * 3;
+      acc[j * 3] += data[i]!;
+      acc[j * 3 + 1] += data[i + 1]!;
+      acc[j * 3 + 2] += data[i + 2]!;
+      cnt[j]!++;
+    }
+  }
+  const out = new Uint8Array(W * H * 3);
+  for (let j = 0; j < W * H; j++) for (let c = 0; c < 3; c++) out[j * 3 + c] = Math.round(acc[j * 3 + c]! / cnt[j]!);
+  return { w: W, h: H, data: out };
+}
+
+/**
+ * Repairs a picture. Large pictures (detector scale s ≥ 2: short side above ~2400 px, the Pro
+ * plan's 14 and 34 MP) are searched on an s×-shrunk copy at scale 1 — the same side distance and
+ * line length in full-size pixels, s² fewer pixels — and each flagged pixel marks its s×s block,
+ * widened by s px, so the filled band is up to ~3s px wider than the defect; the fill runs at full size.
+ */
+/** `shrinkBy` overrides the search scale (tests of the large-picture path on small crops). */
+export function repairRgb(img: Rgb, opts: { shrinkBy?: number } = {}): { out: Rgb; mask: Uint8Array } {
+  const s = opts.shrinkBy ?? detectorScale(img.w, img.h);
+  if (s === 1) {
+    const mask = detectDefects(img);
+    return { out: inpaint(img, mask), mask };
+  }
+  const small = shrink(img, s);
+  const m = detectDefects(small, { scale: 1 });
+  const { w, h } = img;
+  // each flagged pixel marks its s×s block widened by s px: a thin scratch's rim may fall in the
+  // neighbouring block of the shrunk copy
+  const mask = new Uint8Array(w * h);
+  for (let Y = 0; Y < small.h; Y++)
+    for (let X = 0; X < small.w; X++) {
+      if (!m[Y * small.w + X]) continue;
+      const x1 = Math.min(w, (X + 2) * s), y1 = Math.min(h, (Y + 2) * s);
+      for (let y = Math.max(0, (Y - 1) * s); y < y1; y++) mask.fill(1, y * w + Math.max(0, (X - 1) * s), y * w + x1);
+    }
+  return { out: inpaint(img, mask, 12 * s), mask };
 }
 
 export const repairEngine: Engine<'repair'> = {
