@@ -7,6 +7,8 @@ import * as ort from 'onnxruntime-node';
 import * as tfCore from '@tensorflow/tfjs-core';
 import { convertAll, ensureModel, maximFile, maximJson, MAXIM_SIZES, MODEL_SOURCES, type MaximTask } from '../server/engines/models.js';
 import { convertTfGraphStatic } from '../server/engines/convert/tfgraphStatic.js';
+import sharp from 'sharp';
+import { detectFaces } from '../server/engines/faces.js';
 import { einsumJs, loadGraphReference, loadLayersReference, registerWasmEinsum, tfjsWasm } from '../server/engines/convert/tfjsReference.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pixmill-models-'));
@@ -88,6 +90,42 @@ describe('convert-models', () => {
     }
     tIn.dispose();
     refOut.forEach((t) => t.dispose());
+  });
+
+  // facemesh (float16 weights, PRelu, Sigmoid): on noise and on a real face crop, where the face
+  // flag (the Sigmoid output) is near 1 rather than near 0; landmarks are in 192² crop pixels.
+  it('facemesh matches TF.js on every output, on noise and on a face', async () => {
+    const tf = await tfjsWasm();
+    const ref = await loadGraphReference(source('facemesh.onnx'));
+    const s = await ort.InferenceSession.create(path.join(dir, 'facemesh.onnx'));
+    expect(s.inputNames).toEqual(['input_1']);
+    const img = path.resolve('/work/shared/data/images/astronaut.png');
+    const { data, info } = await sharp(img).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const [face] = await detectFaces({ data, w: info.width, h: info.height }, dir, 1);
+    expect(face).toBeDefined();
+    const side = Math.round(Math.max(face!.w, face!.h) * 1.5);
+    const left = Math.max(0, Math.round(face!.x + face!.w / 2 - side / 2)), top = Math.max(0, Math.round(face!.y + face!.h / 2 - side / 2));
+    const crop = await sharp(img).removeAlpha().extract({ left, top, width: Math.min(side, info.width - left), height: Math.min(side, info.height - top) })
+      .resize(192, 192, { fit: 'fill' }).raw().toBuffer();
+    const inputs = [pseudoRandom(192 * 192 * 3, 5, 1), Float32Array.from(crop, (v) => v / 255)];
+    const names = ['Identity', 'Identity_1', 'Identity_2']; // contours 266, face flag 1, mesh 468×3
+    const flags: number[] = [];
+    for (const x of inputs) {
+      const tIn = tf.tensor4d(x, [1, 192, 192, 3]);
+      const refOut = ref.execute(tIn, names.map((n) => `${n}:0`)) as ReturnType<typeof tf.tensor>[];
+      const out = await s.run({ input_1: new ort.Tensor('float32', x, [1, 192, 192, 3]) });
+      for (let i = 0; i < names.length; i++) {
+        const r = (await refOut[i]!.data()) as Float32Array;
+        expect(out[names[i]!]!.dims).toEqual(refOut[i]!.shape);
+        // landmark coordinates span 0..192 px: 1e-3 px relative to that
+        expect(maxAbsDiff(out[names[i]!]!.data as Float32Array, r)).toBeLessThan(names[i] === 'Identity_1' ? 1e-5 : 2e-3);
+      }
+      flags.push((out.Identity_1!.data as Float32Array)[0]!);
+      tIn.dispose();
+      refOut.forEach((t) => t.dispose());
+    }
+    expect(flags[0]).toBeLessThan(0.1);
+    expect(flags[1]).toBeGreaterThan(0.9);
   });
 
   it('IS-Net reassembles into a loadable model with the documented input', async () => {

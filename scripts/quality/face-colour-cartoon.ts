@@ -18,7 +18,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { colorizeRgb } from '../../server/engines/colorize.js';
 import { labToRgb, rgbToLab } from '../../server/engines/lab.js';
 import { decodeRgb, type Rgb } from '../../server/engines/image.js';
-import { detectFaces, type Face } from '../../server/engines/faces.js';
+import { detectFaces, faceMesh, type Face } from '../../server/engines/faces.js';
 import { enhanceFaces } from '../../server/engines/faceEnhancer.js';
 import { cartoonRgb } from '../../server/engines/cartoonize.js';
 import type { EngineContext } from '../../server/engines/types.js';
@@ -185,9 +185,10 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
   // face_enhancer on the astronaut portrait
   const astro = await load(path.join(root, 'tests', 'fixtures', 'astronaut.png'));
   const faces = await detectFaces(astro, ctx.modelsDir, ctx.threads);
-  const enh = enhanceFaces(astro, faces);
+  const meshes = await Promise.all(faces.map((f) => faceMesh(astro, f, ctx.modelsDir, ctx.threads)));
+  const enh = enhanceFaces(astro, faces, meshes);
   const fc = faceChange(astro, enh, faces[0]!);
-  results.face_enhancer = { image: 'astronaut.png', faces: faces.length, inside_face_box: r2(fc.inside), outside: r2(fc.outside), ring_outside_ellipse: r2(fc.ring) };
+  results.face_enhancer = { image: 'astronaut.png', faces: faces.length, facemesh_faces: meshes.filter(Boolean).length, inside_face_box: r2(fc.inside), outside: r2(fc.outside), ring_outside_ellipse: r2(fc.ring) };
   const f0 = faces[0]!;
   const side = Math.round(Math.max(f0.w, f0.h) * 1.6);
   rows.push([astro, enh, crop(astro, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side), crop(enh, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side)]);

@@ -35,7 +35,7 @@ describe('face_enhancer', () => {
     const px = await rgbOf(out.data);
     expect([px.w, px.h]).toEqual([512, 512]);
     const c = faceChange(before, px, f!);
-    // measured 6.98 inside, 1.60 outside, 1.64 in the ring just outside the ellipse
+    // measured 6.44 inside with FaceMesh masks (6.99 with the keypoint ellipses), 1.60 outside, 1.64 in the ring just outside the ellipse
     expect(c.inside).toBeGreaterThan(5);
     expect(c.inside).toBeGreaterThan(c.outside * 3);
     expect(c.ring).toBeLessThan(c.outside * 1.5 + 0.5);

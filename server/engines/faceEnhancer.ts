@@ -1,6 +1,7 @@
 /**
  * face_enhancer (FaceEnhancerStable): BlazeFace finds the faces and their six keypoints (eyes, nose,
- * mouth, ears). Per face, on a crop around it, in YCbCr:
+ * mouth, ears), FaceMesh their 468 landmarks (eye, brow, lip and mouth-opening contours; when its face
+ * flag is low, ellipses around the keypoints stand in). Per face, on a crop around it, in YCbCr:
  *  - a skin mask from the face's own chroma (a Gaussian around the median Cb/Cr of its centre),
  *  - skin smoothing that keeps edges and some pores: a guided filter on luma, then 30 % of the fine
  *    texture put back, only where the mask says skin and away from the features,
@@ -12,7 +13,7 @@
  */
 import type { Engine } from './types.js';
 import { fastBlur, fromPlanes, gaussianBlur, guidedFilter, rgbToYcc, runOnRgb, toPlanes, yccToRgb, type Rgb } from './image.js';
-import { detectFaces, type Face } from './faces.js';
+import { detectFaces, faceMesh, MESH_FEATURES, type Face, type FaceMesh } from './faces.js';
 
 const smoothstep = (x: number, a: number, b: number) => {
   const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
@@ -30,8 +31,55 @@ function gentle(y: Float32Array, w: number, h: number): void {
   for (let i = 0; i < y.length; i++) y[i] = y[i]! + soft(0.15 * (y[i]! - fine[i]!), 3) + soft(0.08 * (y[i]! - broad[i]!), 4);
 }
 
-/** Enhances one face: reads luma from `src`, blends its result into `Y` (the gently enhanced picture) and edits chroma in place. */
-function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Float32Array, w: number, h: number, f: Face): void {
+/** Even-odd fill of a closed polygon (image pixels) into a rw×rh mask whose top-left is (x0, y0); pixel centres decide. */
+export function fillPolygon(mask: Float32Array, rw: number, rh: number, x0: number, y0: number, poly: [number, number][]): void {
+  const xs: number[] = [];
+  for (let r = 0; r < rh; r++) {
+    const py = y0 + r + 0.5;
+    xs.length = 0;
+    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      const [ax, ay] = poly[i]!, [bx, by] = poly[j]!;
+      if (ay > py !== by > py) xs.push(ax + ((py - ay) / (by - ay)) * (bx - ax));
+    }
+    xs.sort((a, b) => a - b);
+    for (let k = 0; k + 1 < xs.length; k += 2) {
+      const c0 = Math.max(0, Math.ceil(xs[k]! - x0 - 0.5)), c1 = Math.min(rw - 1, Math.floor(xs[k + 1]! - x0 - 0.5));
+      for (let c = c0; c <= c1; c++) mask[r * rw + c] = 1;
+    }
+  }
+}
+
+/** Feature masks of one face on its crop, from FaceMesh contours: soft, widened a little (lashes, lip line). */
+interface FeatureMasks {
+  /** eyes and brows, for detail and contrast (and no smoothing) */
+  feat: Float32Array;
+  /** the lips with the mouth opening (lips get richer) */
+  lips: Float32Array;
+  /** the mouth opening (teeth get whiter there) */
+  inner: Float32Array;
+}
+
+function meshMasks(mesh: FaceMesh, rw: number, rh: number, x0: number, y0: number, size: number): FeatureMasks {
+  const n = rw * rh;
+  const poly = (idx: readonly number[]) => idx.map((i) => mesh.points[i]!);
+  const soft2 = (m: Float32Array, sigma: number, gain: number) => {
+    const b = gaussianBlur(m, rw, rh, Math.max(0.6, sigma));
+    for (let k = 0; k < n; k++) b[k] = Math.min(1, b[k]! * gain);
+    return b;
+  };
+  const eyes = new Float32Array(n), lips = new Float32Array(n), inner = new Float32Array(n);
+  for (const f of [MESH_FEATURES.rightEye, MESH_FEATURES.leftEye, MESH_FEATURES.rightBrow, MESH_FEATURES.leftBrow]) fillPolygon(eyes, rw, rh, x0, y0, poly(f));
+  fillPolygon(lips, rw, rh, x0, y0, poly(MESH_FEATURES.lipsOuter));
+  fillPolygon(inner, rw, rh, x0, y0, poly(MESH_FEATURES.mouthInner));
+  // ×2 after the blur widens each mask by about one sigma and keeps a soft edge
+  return { feat: soft2(eyes, size * 0.03, 2), lips: soft2(lips, size * 0.02, 2), inner: soft2(inner, size * 0.01, 1.5) };
+}
+
+/**
+ * Enhances one face: reads luma from `src`, blends its result into `Y` (the gently enhanced picture) and edits chroma in place.
+ * With a FaceMesh the eye/brow/lip/teeth masks follow the contours; without, ellipses around BlazeFace's keypoints.
+ */
+function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Float32Array, w: number, h: number, f: Face, mesh?: FaceMesh): void {
   const cx = f.x + f.w / 2, cy = f.y + f.h * 0.45;
   const rx = f.w * 0.78, ry = f.h * 0.98; // forehead to chin, cheeks to ears
   const x0 = Math.max(0, Math.floor(cx - rx)), x1 = Math.min(w, Math.ceil(cx + rx));
@@ -71,6 +119,7 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
   if (reye) feats.push({ p: reye, rx: size * 0.2, ry: size * 0.17, dy: -size * 0.05 }); // eye and brow
   if (leye) feats.push({ p: leye, rx: size * 0.2, ry: size * 0.17, dy: -size * 0.05 });
   if (mouth) feats.push({ p: mouth, rx: size * 0.27, ry: size * 0.14, dy: 0 }); // lips and teeth
+  const masks = mesh ? meshMasks(mesh, rw, rh, x0, y0, size) : undefined;
   const skinMap = new Float32Array(n);
   for (let k = 0; k < n; k++)
     skinMap[k] = (1 - smoothstep(Math.hypot(cb[k]! - mCb, cr[k]! - mCr), 6, 14)) * smoothstep(y[k]!, mY * 0.35, mY * 0.6);
@@ -83,7 +132,8 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
       const m = 1 - smoothstep(d, 0.6, 1); // wide feather: the effect fades out, never stops
       if (m <= 0) continue;
       let feat = 0;
-      for (const ft of feats) feat = Math.max(feat, 1 - smoothstep(Math.hypot((gx - ft.p[0]) / ft.rx, (gy - ft.p[1] - ft.dy) / ft.ry), 0.55, 1));
+      if (masks) feat = Math.max(masks.feat[k]!, masks.lips[k]!);
+      else for (const ft of feats) feat = Math.max(feat, 1 - smoothstep(Math.hypot((gx - ft.p[0]) / ft.rx, (gy - ft.p[1] - ft.dy) / ft.ry), 0.55, 1));
       const skin = skinMap[k]!;
       const v = y[k]!;
       // 1. skin smoothing, 30 % of the fine texture (pores) back
@@ -95,10 +145,10 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
       // (a little glow on the skin even for a well exposed face)
       out += 0.2 * soft(v - broad[k]!, 20) + (lift * (0.2 + 0.8 * Math.min(1, skinSoft[k]! * 1.5)) + 5 * skin) * Math.sin((Math.PI * Math.min(250, Math.max(5, v))) / 255);
       // teeth: bright, low-chroma pixels in the mouth get whiter
-      const mouthIn = mouth ? 1 - smoothstep(Math.hypot((gx - mouth[0]) / (size * 0.2), (gy - mouth[1]) / (size * 0.09)), 0.6, 1) : 0;
+      const mouthIn = masks ? masks.inner[k]! : mouth ? 1 - smoothstep(Math.hypot((gx - mouth[0]) / (size * 0.2), (gy - mouth[1]) / (size * 0.09)), 0.6, 1) : 0;
       const teeth = mouthIn * smoothstep(v, mY, mY + 25) * (1 - smoothstep(Math.hypot(cb[k]!, cr[k]!), 8, 20));
       // 4. even tone: skin chroma towards its smooth mean; lips a little richer
-      const mouthW = mouth ? 1 - smoothstep(Math.hypot((gx - mouth[0]) / (size * 0.25), (gy - mouth[1]) / (size * 0.12)), 0.5, 1) : 0;
+      const mouthW = masks ? masks.lips[k]! : mouth ? 1 - smoothstep(Math.hypot((gx - mouth[0]) / (size * 0.25), (gy - mouth[1]) / (size * 0.12)), 0.5, 1) : 0;
       const tone = skin * (1 - feat) * 0.5;
       out += teeth * 6;
       Y[i] = (1 - m) * Y[i]! + m * out;
@@ -107,24 +157,28 @@ function enhanceOne(src: Float32Array, Y: Float32Array, Cb: Float32Array, Cr: Fl
     }
 }
 
-export function enhanceFaces(img: Rgb, faces: Face[]): Rgb {
+/** `meshes[i]` is face i's FaceMesh, or undefined to use its BlazeFace keypoints. */
+export function enhanceFaces(img: Rgb, faces: Face[], meshes: (FaceMesh | undefined)[] = []): Rgb {
   const { w, h } = img;
   const [Y, Cb, Cr] = rgbToYcc(toPlanes(img)) as [Float32Array, Float32Array, Float32Array];
   const src = Y.slice();
   gentle(Y, w, h);
-  for (const f of faces) enhanceOne(src, Y, Cb, Cr, w, h, f);
+  faces.forEach((f, i) => enhanceOne(src, Y, Cb, Cr, w, h, f, meshes[i]));
   return fromPlanes(yccToRgb([Y, Cb, Cr]), w, h);
 }
 
 export const faceEnhancerEngine: Engine<'face_enhancer'> = {
   module: 'face_enhancer',
   kind: 'classical',
-  describe: 'BlazeFace faces + keypoints: skin-masked edge-aware smoothing, even tone, eye/brow/lip detail and contrast, exposure lift, feathered blend; gentle detail and local contrast elsewhere',
+  describe: 'BlazeFace faces + FaceMesh landmarks (eye/brow/lip/teeth masks; keypoint ellipses when the mesh is unsure): skin-masked edge-aware smoothing, even tone, eye/brow/lip detail and contrast, exposure lift, feathered blend; gentle detail and local contrast elsewhere',
   run: (input, _params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       ctx.onProgress(0.1);
       const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
+      ctx.onProgress(0.3);
+      const meshes: (FaceMesh | undefined)[] = [];
+      for (const f of faces) meshes.push(await faceMesh(img, f, ctx.modelsDir, ctx.threads));
       ctx.onProgress(0.4);
-      return { image: enhanceFaces(img, faces) };
+      return { image: enhanceFaces(img, faces, meshes) };
     }),
 };

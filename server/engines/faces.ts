@@ -4,6 +4,7 @@
  * Decoding follows human's src/face/blazeface.ts.
  */
 import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
 import { session } from './models.js';
 import { sharpOf, type Rgb } from './image.js';
 
@@ -78,3 +79,56 @@ export async function detectFaces(img: Rgb, modelsDir: string, threads: number, 
     return { ...f, x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
   }).filter((f) => f.w > 2 && f.h > 2);
 }
+
+/**
+ * FaceMesh (MediaPipe, from @vladmandic/human, converted to ONNX): 468 landmarks of one face.
+ * The BlazeFace box is squared and enlarged ×MESH_ENLARGE around its centre (as human does), cut
+ * out (zero outside the picture), resized to 192² in 0..1, and the points mapped back to image
+ * pixels. No rotation: a face tilted much is refused by the model's face flag. Returns undefined
+ * when the model is not sure (flag < MESH_MIN_FLAG), so callers fall back to the keypoints.
+ */
+export const MESH_SIZE = 192;
+export const MESH_ENLARGE = 1.6;
+export const MESH_MIN_FLAG = 0.5;
+
+export interface FaceMesh {
+  /** 468 points in image pixels */
+  points: [number, number][];
+  flag: number;
+}
+
+export async function faceMesh(img: Rgb, f: Face, modelsDir: string, threads: number): Promise<FaceMesh | undefined> {
+  const side = Math.max(f.w, f.h) * MESH_ENLARGE;
+  const left = Math.round(f.x + f.w / 2 - side / 2), top = Math.round(f.y + f.h / 2 - side / 2), s = Math.max(2, Math.round(side));
+  // the square cut: the part inside the picture, then padded with black where it leaves it
+  const ix0 = Math.max(0, left), iy0 = Math.max(0, top), ix1 = Math.min(img.w, left + s), iy1 = Math.min(img.h, top + s);
+  if (ix1 - ix0 < 2 || iy1 - iy0 < 2) return undefined;
+  // two passes: within one sharp pipeline the resize would run before the extend
+  const square = await sharpOf(img)
+    .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
+    .extend({ left: ix0 - left, top: iy0 - top, right: left + s - ix1, bottom: top + s - iy1, background: { r: 0, g: 0, b: 0 } })
+    .raw()
+    .toBuffer();
+  const data = await sharp(square, { raw: { width: s, height: s, channels: 3 } }).resize(MESH_SIZE, MESH_SIZE, { kernel: 'linear', fit: 'fill' }).raw().toBuffer();
+  if (data.length !== MESH_SIZE * MESH_SIZE * 3) throw new Error(`facemesh crop has ${data.length} bytes`);
+  const x = Float32Array.from(data, (v) => v / 255);
+  const sess = await session(modelsDir, 'facemesh.onnx', threads);
+  const out = await sess.run({ input_1: new ort.Tensor('float32', x, [1, MESH_SIZE, MESH_SIZE, 3]) });
+  const flag = (out.Identity_1!.data as Float32Array)[0]!;
+  if (!(flag >= MESH_MIN_FLAG)) return undefined;
+  const mesh = out.Identity_2!.data as Float32Array;
+  const k = s / MESH_SIZE;
+  const points: [number, number][] = [];
+  for (let i = 0; i < 468; i++) points.push([left + mesh[3 * i]! * k, top + mesh[3 * i + 1]! * k]);
+  return { points, flag };
+}
+
+/** MediaPipe FaceMesh contour indices (closed polygons, in order) of the features face_enhancer works on. */
+export const MESH_FEATURES = {
+  rightEye: [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
+  leftEye: [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
+  rightBrow: [156, 70, 63, 105, 66, 107, 55, 193, 65, 52, 53, 46, 124, 35],
+  leftBrow: [383, 300, 293, 334, 296, 336, 285, 417, 295, 282, 283, 276, 353, 265],
+  lipsOuter: [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146],
+  mouthInner: [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95],
+} as const;

@@ -85,12 +85,14 @@ export function maximSource(task: MaximTask, h: number, w: number): ModelSource 
 }
 
 const blazefaceJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'blazeface.json');
+const facemeshJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'facemesh.json');
 const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'), 'dist', 'resources.json');
 
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
   ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
+  { file: 'facemesh.onnx', version: '1', sources: () => [facemeshJson()], build: () => convertTfGraphModel(facemeshJson()).onnx },
   {
     file: 'isnet.onnx',
     get version() {

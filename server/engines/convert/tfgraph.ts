@@ -1,6 +1,7 @@
 /**
- * TF.js graph model (BlazeFace from @vladmandic/human) → ONNX. Supports the ops that model uses:
- * _FusedConv2D (BiasAdd[, Relu]), DepthwiseConv2dNative, AddV2, Relu, MaxPool, Pad, Reshape, Identity.
+ * TF.js graph model (BlazeFace and facemesh from @vladmandic/human) → ONNX. Supports the ops those
+ * models use: _FusedConv2D (BiasAdd[, Relu | Prelu]), DepthwiseConv2dNative, AddV2, Relu, Prelu,
+ * Sigmoid, MaxPool, Pad, Reshape, Identity. A batch dimension of -1 becomes the symbolic "batch".
  * The ONNX input stays NHWC like the TF model (transposed once inside); Reshape goes back to NHWC
  * first so the flattened order matches TF.
  */
@@ -16,6 +17,7 @@ interface TfNode {
 }
 
 const b64 = (s: string) => Buffer.from(s, 'base64').toString();
+const dimOf = (size: string): number | string => (Number(size) < 0 ? 'batch' : Number(size));
 
 export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; outputs: string[] } {
   const { json, weights } = readTfjsModel(modelJsonPath);
@@ -38,7 +40,7 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
       case 'Const':
         break; // consumed by the ops that use them
       case 'Placeholder': {
-        const dims = n.attr!.shape.shape.dim.map((d: { size: string }) => Number(d.size));
+        const dims = n.attr!.shape.shape.dim.map((d: { size: string }) => dimOf(d.size));
         g.input(n.name, dims);
         g.node('Transpose', [n.name], [`${n.name}_nchw`], { perm: [0, 3, 1, 2] });
         layout.set(n.name, 'nchw');
@@ -46,7 +48,7 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
       }
       case '_FusedConv2D': {
         const fused = (n.attr?.fused_ops?.list?.s ?? []).map(b64);
-        if (fused[0] !== 'BiasAdd' || fused.length > 2 || (fused[1] && fused[1] !== 'Relu'))
+        if (fused[0] !== 'BiasAdd' || fused.length > 2 || (fused[1] && fused[1] !== 'Relu' && fused[1] !== 'Prelu'))
           throw new Error(`${n.name}: fused ops ${fused.join(',')}`);
         const k = w(ins[1]!);
         const [kh, kw, ci, co] = k.shape as [number, number, number, number];
@@ -58,7 +60,8 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
           strides: [s[1]!, s[2]!],
           auto_pad: samePads(n),
         });
-        if (fused[1]) g.node('Relu', [conv], [n.name]);
+        if (fused[1] === 'Relu') g.node('Relu', [conv], [n.name]);
+        else if (fused[1] === 'Prelu') g.node('PRelu', [conv, slope(n.name, ins[3]!)], [n.name]);
         layout.set(n.name, 'nchw');
         break;
       }
@@ -90,6 +93,14 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
         g.node('Relu', [tname(ins[0]!)], [n.name]);
         layout.set(n.name, 'nchw');
         break;
+      case 'Prelu':
+        g.node('PRelu', [tname(ins[0]!), slope(n.name, ins[1]!)], [n.name]);
+        layout.set(n.name, 'nchw');
+        break;
+      case 'Sigmoid':
+        g.node('Sigmoid', [tname(ins[0]!)], [n.name]);
+        layout.set(n.name, layout.get(ins[0]!) ?? 'flat');
+        break;
       case 'MaxPool': {
         const k = intList(n, 'ksize');
         const s = intList(n, 'strides');
@@ -114,9 +125,11 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
       case 'Identity': {
         g.node('Identity', [tname(ins[0]!)], [n.name]);
         layout.set(n.name, layout.get(ins[0]!) ?? 'flat');
-        const sig = json.signature?.outputs?.[`${n.name}:0`] ?? json.userDefinedMetadata?.signature?.outputs?.[`${n.name}:0`];
+        // signature outputs are keyed by tensor name (BlazeFace) or by a layer name with the tensor in .name (facemesh)
+        const sigs = Object.values({ ...json.userDefinedMetadata?.signature?.outputs, ...json.signature?.outputs }) as { name: string; tensorShape: { dim: { size: string }[] } }[];
+        const sig = sigs.find((o) => o.name === `${n.name}:0`);
         if (sig) {
-          g.output(n.name, sig.tensorShape.dim.map((d: { size: string }) => Number(d.size)));
+          g.output(n.name, sig.tensorShape.dim.map((d) => dimOf(d.size)));
           outputs.push(n.name);
         }
         break;
@@ -127,6 +140,14 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
   }
   if (outputs.length === 0) throw new Error('graph model has no signature outputs');
   return { onnx: g.encode(), outputs };
+
+  /** PRelu slope from a TF alpha of shape [..., C], reshaped to [C, 1, 1] to broadcast over NCHW. */
+  function slope(node: string, alphaName: string): string {
+    const a = w(alphaName);
+    const c = a.shape[a.shape.length - 1]!;
+    if (a.data.length !== c) throw new Error(`${node}: PRelu alpha of shape ${a.shape.join('×')} is not per channel`);
+    return g.floatInit(`${node}.alpha`, [c, 1, 1], Float32Array.from(a.data as ArrayLike<number>));
+  }
 
   function tname(name: string): string {
     return layout.get(name) === 'nchw' && nodes.find((x) => x.name === name)?.op === 'Placeholder' ? `${name}_nchw` : name;

@@ -12,7 +12,17 @@ interface ManifestEntry {
   name: string;
   shape: number[];
   dtype: string;
-  quantization?: unknown;
+  quantization?: { dtype: string };
+}
+
+/** IEEE 754 half → float (float16-quantised weights, e.g. facemesh). */
+export function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped model JSON
@@ -24,9 +34,16 @@ export function readTfjsModel(modelJsonPath: string): { json: any; weights: Map<
     const buf = Buffer.concat(group.paths.map((p) => readFileSync(path.join(dir, p))));
     let offset = 0;
     for (const w of group.weights) {
-      if (w.quantization) throw new Error(`quantized weight ${w.name} is not supported`);
       if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`weight dtype ${w.dtype} is not supported`);
       const n = w.shape.reduce((a, b) => a * b, 1);
+      if (w.quantization) {
+        if (w.quantization.dtype !== 'float16' || w.dtype !== 'float32') throw new Error(`quantized weight ${w.name} (${w.quantization.dtype}) is not supported`);
+        const data = new Float32Array(n);
+        for (let i = 0; i < n; i++) data[i] = halfToFloat(buf.readUInt16LE(offset + 2 * i));
+        weights.set(w.name, { shape: w.shape, dtype: 'float32', data });
+        offset += n * 2;
+        continue;
+      }
       const bytes = buf.subarray(offset, offset + n * 4);
       const copy = new ArrayBuffer(n * 4);
       new Uint8Array(copy).set(bytes);
