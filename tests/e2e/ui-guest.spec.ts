@@ -39,20 +39,21 @@ test('guest first use: one image processes by itself, the preview opens and the 
   await page.reload();
   await ws.tab('processed').click();
   await expect(ws.card('finished')).toHaveCount(1);
-  // A small window so the 451×300 result is larger than the preview box at 1:1.
-  await page.setViewportSize({ width: 600, height: 500 });
+  // A phone-sized window so the 451×300 result is wider than the preview stage at 1:1.
+  await page.setViewportSize({ width: 400, height: 640 });
   await ws.card('finished').getByTestId('preview').click();
   await expect(page.getByTestId('img-after')).toBeVisible({ timeout: 15_000 });
   await page.getByTestId('zoom-1').click();
   const mover = page.getByTestId('mover');
   await expect(page.getByTestId('navigator')).toHaveCSS('width', '304px');
-  const before = await page.getByTestId('img-after').evaluate((el) => (el as HTMLElement).style.top);
+  const place = () => page.getByTestId('img-after').evaluate((el) => `${(el as HTMLElement).style.left},${(el as HTMLElement).style.top}`);
+  const before = await place();
   const box = (await mover.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 + 40, { steps: 5 });
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 40, { steps: 5 });
   await page.mouse.up();
-  const after = await page.getByTestId('img-after').evaluate((el) => (el as HTMLElement).style.top);
+  const after = await place();
   expect(before).not.toBe(after);
   await ws.screenshot('guest-05-pan');
 });
