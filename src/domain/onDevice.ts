@@ -48,3 +48,10 @@ export function onDeviceOptions(job: OnDeviceJob): OnDeviceOptions {
   if (!job.ok) return {};
   return { ...(job.quality !== undefined ? { quality: job.quality } : {}), ...(job.enlarge ? { enlarge: job.enlarge } : {}) };
 }
+
+/** The file name of an on-device result: `photo-2x.png`, `photo-cutout.png`, `photo-compressed.jpg`. */
+export function resultName(filename: string, feature: string, type: string): string {
+  const base = filename.replace(/\.[^.]+$/, '');
+  const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
+  return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
+}

@@ -1,6 +1,5 @@
 /** "Process on this device" (issue 17): the user's remembered choice (IndexedDB, src/db) for new works. */
 import { create } from 'zustand';
-import { getOnDeviceChoice, setOnDeviceChoice } from '../db/index.js';
 
 interface DeviceChoiceState {
   on: boolean;
@@ -14,11 +13,12 @@ export const useDeviceChoice = create<DeviceChoiceState>((set, get) => ({
   loaded: false,
   async load() {
     if (get().loaded) return;
-    const on = await getOnDeviceChoice().catch(() => false);
+    // The choice lives in the local database, which loads only when asked (the workspace's first JS stays small).
+    const on = await import('../db/index.js').then((db) => db.getOnDeviceChoice()).catch(() => false);
     set({ on, loaded: true });
   },
   set(on) {
     set({ on, loaded: true });
-    void setOnDeviceChoice(on).catch((e) => console.warn('the on-device choice was not saved', e));
+    void import('../db/index.js').then((db) => db.setOnDeviceChoice(on)).catch((e) => console.warn('the on-device choice was not saved', e));
   },
 }));

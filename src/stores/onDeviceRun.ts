@@ -4,7 +4,7 @@
  * finishes like a server result: it shows in Processed, previews and downloads from the device.
  */
 import { getUploadItem, putDeviceResult } from '../db/index.js';
-import { onDeviceJob, onDeviceOptions } from '../domain/onDevice.js';
+import { onDeviceJob, onDeviceOptions, resultName } from '../domain/onDevice.js';
 import type { Work } from '../domain/work.js';
 import { processOnDevice } from '../worker-bridge/index.js';
 
@@ -38,11 +38,4 @@ export async function runOnDevice(work: Work, deps: DeviceRunDeps): Promise<void
     console.warn('on-device processing failed', e);
     deps.update(work.cid, { status: 'processFailed', endTime: Date.now() });
   }
-}
-
-/** photo.jpg → photo-2x.png / photo-cutout.png / photo-compressed.jpg */
-export function resultName(filename: string, feature: string, type: string): string {
-  const base = filename.replace(/\.[^.]+$/, '');
-  const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
-  return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
 }

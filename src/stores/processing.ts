@@ -5,7 +5,6 @@ import { CODE } from '../domain/codes.js';
 import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../domain/constants.js';
 import { isWorkflowJob, type JobConfig } from '../domain/modules.js';
 import { onDeviceJob } from '../domain/onDevice.js';
-import { runOnDevice } from './onDeviceRun.js';
 import { jobScale } from '../domain/rules.js';
 import type { Work } from '../domain/work.js';
 import { i18n } from '../i18n/index.js';
@@ -80,6 +79,8 @@ async function runOne(work: Work): Promise<void> {
 
   if (work.onDevice) {
     const exists = (cid: string) => useWorks.getState().works.some((w) => w.cid === cid);
+    // loaded on first use: the device run brings the local database and the worker bridge
+    const { runOnDevice } = await import('./onDeviceRun.js');
     return runOnDevice(work, { update, setProgress, finish, exists });
   }
 

@@ -5,9 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onDeviceJob, onDeviceOptions, type OnDeviceOptions } from '../../domain/onDevice.js';
+import { onDeviceJob, onDeviceOptions, resultName, type OnDeviceOptions } from '../../domain/onDevice.js';
 import type { Work } from '../../domain/work.js';
-import { resultName } from '../../stores/onDeviceRun.js';
 import { ON_DEVICE_DOWNLOAD_BYTES, onDeviceFirstUse, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
 
 const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies OnDeviceFeature[];

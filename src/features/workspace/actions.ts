@@ -11,7 +11,6 @@ import { dialogs, useDialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { COOKIE, getCookie } from '../../lib/cookies.js';
-import { getUploadItem } from '../../db/index.js';
 
 /** The bulk download is switched off (spec §6) unless VITE_BULK_DOWNLOAD=1. */
 export const BULK_DOWNLOAD_ENABLED = import.meta.env.VITE_BULK_DOWNLOAD === '1';
@@ -71,7 +70,7 @@ export async function downloadWork(work: Work): Promise<void> {
 }
 
 async function saveDeviceResult(work: Work): Promise<void> {
-  const result = (await getUploadItem(work.cid).catch(() => undefined))?.result;
+  const result = (await import('../../db/index.js').then((db) => db.getUploadItem(work.cid)).catch(() => undefined))?.result;
   if (!result) return void dialogs.toast(i18n.t('workspace:onDevice.failed'), 'error');
   save(result, work.targetName ?? work.filename);
 }
