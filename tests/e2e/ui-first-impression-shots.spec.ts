@@ -1,6 +1,7 @@
 // Screenshots of the screens issue 14 touches, desktop (1366) and mobile (375), en and de — for review
 // by eye (tests/e2e/screenshots/i14-*.png). Each step still asserts what it shows.
 import { expect, test } from '@playwright/test';
+import { finishedSample } from './pages/preview.js';
 import { shot, Workspace } from './pages/workspace.js';
 
 const VARIANTS = [
@@ -39,13 +40,7 @@ for (const v of VARIANTS) {
       page = await ctx2.newPage();
       context = ctx2;
       ws = new Workspace(page);
-      await ws.open(`${prefix}/batch-process/`);
-      await ws.chooseFeature('denoise');
-      await page.getByTestId('upload-tab-sample').click();
-      await page.getByTestId('sample').first().click();
-      await ws.card('ready').locator('input[type=checkbox]').check();
-      await ws.startButton().click();
-      await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
+      await finishedSample(page, ws, prefix);
       // The ready moment scrolls the highlighted result into view (smoothly: wait for it).
       await expect(page.locator('[data-testid="work-card"][data-new="true"]')).toBeInViewport({ ratio: 0.9 });
       await page.waitForFunction(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true)))));

@@ -1,6 +1,7 @@
 // Issue 14: the first impression. Honest sizes at upload (#2), first use that asks when the page has
 // no feature (#3), a visible "ready" moment (#4), Esc and the upload button (#5), offline as a state (#6).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { finishedSample } from './pages/preview.js';
 import { fixture, shot, Workspace } from './pages/workspace.js';
 
 test('#2 a photo over the plan is resized: the user is told at upload and the size is labelled honestly', async ({ page, context, baseURL }) => {
@@ -98,17 +99,6 @@ test('#6 offline: one banner in view, no error dialog', async ({ page, context }
   await expect(page.getByTestId('pwa-offline')).toHaveCount(0);
   await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
 });
-
-/** A sample processed by simulation (no credit, no server job): the quickest way to a finished work. */
-async function finishedSample(page: Page, ws: Workspace, prefix = '') {
-  await ws.open(`${prefix}/batch-process/`);
-  await ws.chooseFeature('denoise');
-  await page.getByTestId('upload-tab-sample').click();
-  await page.getByTestId('sample').first().click();
-  await ws.card('ready').locator('input[type=checkbox]').check();
-  await ws.startButton().click();
-  await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
-}
 
 test('#8 preview: wheel zoom around the pointer, drag pan at that zoom, back to fit', async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
