@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import { afterEach, beforeEach } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../repositories/db.js';
 import { BlobStore } from '../repositories/blobStore.js';
@@ -12,6 +13,7 @@ import type { CreditService } from '../services/credits.js';
 import type { Principal, TokenService } from '../services/tokens.js';
 import type { JobService } from '../services/jobs.js';
 import type { Job } from '../repositories/schema.js';
+import { createTestDatabase, type TestDatabase } from '../testing/modes.js';
 
 export interface ProcessingKit {
   deps: Deps;
@@ -42,6 +44,24 @@ export async function processingKit(overrides: Partial<Config> = {}): Promise<Pr
       if (!opts?.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh kit for every test of a `describe.each` over database modes: SQLite, or a new PostgreSQL
+ * database on `pgUrl` (dropped after the test). `use` receives each test's kit.
+ */
+export function kitForEachTest(mode: string, pgUrl: string, use: (kit: ProcessingKit) => void): void {
+  let kit: ProcessingKit | undefined;
+  let pgDb: TestDatabase | undefined;
+  beforeEach(async () => {
+    pgDb = mode === 'postgres' ? await createTestDatabase(pgUrl) : undefined;
+    kit = await processingKit(pgDb ? { databaseUrl: pgDb.url } : {});
+    use(kit);
+  });
+  afterEach(async () => {
+    await kit?.close();
+    await pgDb?.drop();
+  });
 }
 
 export async function guest(kit: ProcessingKit): Promise<Principal> {

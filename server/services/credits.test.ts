@@ -1,24 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import { guest, ledger, processingKit, type ProcessingKit } from '../jobs/testing.js';
-import { createTestDatabase, detectScaleout, type TestDatabase } from '../testing/modes.js';
+import { guest, ledger, kitForEachTest, type ProcessingKit } from '../jobs/testing.js';
+import { detectScaleout } from '../testing/modes.js';
 
 const pg = await detectScaleout();
 // PostgreSQL runs the same cases when it answers: its row locks are what keep concurrent charges honest there.
 const MODES = [{ mode: 'sqlite' }, ...(pg.available ? [{ mode: 'postgres' }] : [])];
 
 describe.each(MODES)('CreditService ($mode)', ({ mode }) => {
-  let kit: ProcessingKit;
-  let pgDb: TestDatabase | undefined;
-  beforeEach(async () => {
-    pgDb = mode === 'postgres' ? await createTestDatabase(pg.pgUrl) : undefined;
-    kit = await processingKit(pgDb ? { databaseUrl: pgDb.url } : {});
-  });
-  afterEach(async () => {
-    await kit.close();
-    await pgDb?.drop();
-  });
+  let kit!: ProcessingKit;
+  kitForEachTest(mode, pg.pgUrl, (k) => (kit = k));
 
   const account = (id: number) => kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 

@@ -1,27 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_ID_PRO } from '../../src/domain/constants.js';
 import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import { fixture, guest, processingKit, storeUpload, type ProcessingKit } from '../jobs/testing.js';
-import { createTestDatabase, detectScaleout, type TestDatabase } from '../testing/modes.js';
+import { fixture, guest, kitForEachTest, storeUpload, type ProcessingKit } from '../jobs/testing.js';
+import { detectScaleout } from '../testing/modes.js';
 
 const pg = await detectScaleout();
 const MODES = [{ mode: 'sqlite' }, ...(pg.available ? [{ mode: 'postgres' }] : [])];
 const COMPRESS = JSON.stringify({ job: 'compress' });
 
 describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }) => {
-  let kit: ProcessingKit;
-  let pgDb: TestDatabase | undefined;
-  beforeEach(async () => {
-    pgDb = mode === 'postgres' ? await createTestDatabase(pg.pgUrl) : undefined;
-    // No runner: works stay queued, so every start below competes for the same slot.
-    kit = await processingKit(pgDb ? { databaseUrl: pgDb.url } : {});
-  });
-  afterEach(async () => {
-    await kit.close();
-    await pgDb?.drop();
-  });
+  let kit!: ProcessingKit;
+  // No runner: works stay queued, so every start below competes for the same slot.
+  kitForEachTest(mode, pg.pgUrl, (k) => (kit = k));
 
   async function pro(maxNum: number) {
     const now = Date.now();
