@@ -14,12 +14,16 @@ import { dialogs } from '../../stores/dialogs.js';
 import { addFiles } from '../../stores/uploads.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
+import { installGuestFirstUse } from './firstUse.js';
 import { Icon } from './WorkCard.js';
 
 const tUpload = (error: string) => uploadErrorText({ error });
 
 export async function handleFiles(files: File[], workType: string): Promise<void> {
   if (files.length === 0) return;
+  // Before the first upload can be ready: a feature page hands its files here while the workspace
+  // popup is still loading, and a listener installed only when the popup mounts missed a quick upload.
+  installGuestFirstUse();
   if (files.length > BATCH_INPUT_MAX) {
     dialogs.open({ kind: 'tooManyFiles' });
     return;
