@@ -31,6 +31,8 @@ const ANGLES = 16;
 const ASYM = 1;
 /** a line pixel stands out of the local texture by WF (weak, followed) or SF (seed) times */
 const WF = 1.2, SF = 2.5;
+/** how far the bright (dark) bar maps move from luma towards the darkest (brightest) channel */
+const CHANNEL_SHIFT = 0.5;
 
 /** Integer (dx, dy) taps of a centred segment of ±len px along angle a (duplicates dropped). */
 function segment(a: number, len: number): [number, number][] {
@@ -131,6 +133,18 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const { w, h } = img;
   const n = w * h;
   const y = luma(img);
+  // A scratch greys what it crosses: a bright one pulls a colour towards white, so its darkest
+  // channel rises more than its luma (white on a yellow petal: blue 0 → 230, luma +30); a dark one
+  // towards black, so its brightest channel falls most. The bar test reads bright lines on luma
+  // moved halfway to the darkest channel and dark lines halfway to the brightest (all the way
+  // found more scratches on colour photos but flagged more real lines: lattice masts on a blue sky,
+  // lit plank edges). On grey pictures both maps are the luma.
+  const yB = new Float32Array(n), yD = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = img.data[i * 3]!, g = img.data[i * 3 + 1]!, b = img.data[i * 3 + 2]!;
+    yB[i] = y[i]! + CHANNEL_SHIFT * (Math.min(r, g, b) - y[i]!);
+    yD[i] = y[i]! + CHANNEL_SHIFT * (Math.max(r, g, b) - y[i]!);
+  }
   const s = opts.scale ?? detectorScale(w, h);
   const d = 2 * s; // side distance: lines up to ~2d−1 px wide respond, wider ones (masts, trunks, plank gaps) not
   const L = 8 * s; // ±L px along the line
@@ -156,20 +170,31 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
       const inner = yy >= m && yy < h - m;
       for (let x = 0; x < w; x++) {
         const i = yy * w + x;
-        let l = 0, r = 0;
+        let l = 0, r = 0, lB = 0, rB = 0, lD = 0, rD = 0;
         if (inner && x >= m && x < w - m) {
           l = 0.5 * (y[i + o1]! + y[i + o2]!);
           r = 0.5 * (y[i - o1]! + y[i - o2]!);
+          lB = 0.5 * (yB[i + o1]! + yB[i + o2]!);
+          rB = 0.5 * (yB[i - o1]! + yB[i - o2]!);
+          lD = 0.5 * (yD[i + o1]! + yD[i + o2]!);
+          rD = 0.5 * (yD[i - o1]! + yD[i - o2]!);
         } else {
           for (const [dx, dy] of side) {
             l += at(y, w, h, x, yy, dx, dy);
             r += at(y, w, h, x, yy, -dx, -dy);
+            lB += at(yB, w, h, x, yy, dx, dy);
+            rB += at(yB, w, h, x, yy, -dx, -dy);
+            lD += at(yD, w, h, x, yy, dx, dy);
+            rD += at(yD, w, h, x, yy, -dx, -dy);
           }
           l *= 0.5;
           r *= 0.5;
+          lB *= 0.5;
+          rB *= 0.5;
+          lD *= 0.5;
+          rD *= 0.5;
         }
-        const v = y[i]!;
-        const b = v - Math.max(l, r), dk = Math.min(l, r) - v;
+        const b = yB[i]! - Math.max(lB, rB), dk = Math.min(lD, rD) - yD[i]!;
         sideDiff[i] = l - r;
         // a strongly negative tap (texture across the line) must not veto a whole segment
         bright[i] = Math.max(b, -tHi);
