@@ -49,13 +49,21 @@ interface PollKey {
 /** One poll batcher per pool (PostgreSQL root handle only; a transaction reads alone). */
 const POLL_BATCHERS = new WeakMap<Db, Batcher<PollKey, TokenAccountRow | undefined>>();
 
-/** The joined row → token, account and (when read and found) the work. */
+/** [column, its alias in the joined row] of the token and the work, built once. */
+const TOKEN_ALIASES = TOKEN_COLUMNS.map((c) => [c, `t_${c}`] as const);
+const PROGRESS_ALIASES = PROGRESS_COLUMNS.map((c) => [c, `j_${c}`] as const);
+
+/** The joined row → token, account and (when read and found) the work. Plain loops: this runs on every poll. */
 function splitRow(row: Record<string, unknown>, withJob: boolean): TokenAccountRow {
-  const token = Object.fromEntries(TOKEN_COLUMNS.map((c) => [c, row[`t_${c}`]])) as unknown as TokenRow;
-  const account = Object.fromEntries(Object.entries(row).filter(([k]) => !ALIASED.has(k))) as unknown as Account;
-  if (!withJob || row.j_trans_id === null || row.j_trans_id === undefined) return { token, account };
-  const job = Object.fromEntries(PROGRESS_COLUMNS.map((c) => [c, row[`j_${c}`]])) as unknown as ProgressRow;
-  return { token, account, job };
+  const token: Record<string, unknown> = {};
+  for (const [c, alias] of TOKEN_ALIASES) token[c] = row[alias];
+  const account: Record<string, unknown> = {};
+  for (const k in row) if (!ALIASED.has(k)) account[k] = row[k];
+  const found = { token: token as unknown as TokenRow, account: account as unknown as Account };
+  if (!withJob || row.j_trans_id === null || row.j_trans_id === undefined) return found;
+  const job: Record<string, unknown> = {};
+  for (const [c, alias] of PROGRESS_ALIASES) job[c] = row[alias];
+  return { ...found, job: job as unknown as ProgressRow };
 }
 
 export class TokenRepository {
