@@ -82,7 +82,9 @@ export class TokenRepository {
    * and, with `transId`, to that account's work (the progress poll): three primary-key lookups in one
    * round trip. Read on every request, never cached, so a revoked or expired token stops at once in
    * every API process. The statement is built once per database handle and runs as a prepared
-   * statement on PostgreSQL (planned once per connection, see PREPARED_MARK).
+   * statement on PostgreSQL (planned once per connection, see PREPARED_MARK). On PostgreSQL, progress
+   * polls asked together are read by one statement (POLL_BATCH_SQL, see pollBatch.ts), each still
+   * by a statement that started after it was asked.
    */
   async findWithAccount(hash: string, transId?: string): Promise<TokenAccountRow | undefined> {
     const withJob = transId !== undefined;
