@@ -140,7 +140,8 @@ function ownRunqWaitMs(): number {
 /**
  * What one progress poll asks PostgreSQL, from this process against the cluster's database: the one
  * prepared join (token + account + work) the route uses, and as the baseline the three separate
- * reads it replaced (token, account, work), interleaved in rounds. Wall and this process's CPU per poll.
+ * reads it replaced (token, account, work), interleaved in rounds. Wall and this process's CPU per poll. The
+ * polls go one at a time, so each is a batch of one (server/repositories/pollBatch.ts).
  */
 async function progressReadCost(c: Cluster, token: string, transId: string) {
   const db = await openPostgres(c.db.url);
@@ -279,7 +280,7 @@ export async function benchLoad(): Promise<BenchRow[]> {
       { name: 'load: guest_token p50', value: l.guest_token?.p50 ?? NaN, unit: 'ms' },
       { name: 'load: RSS API processes before/after', value: sum(load.rssAfterMiB, 'api'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'api')} MiB` },
       { name: 'load: RSS workers (+sandboxes) before/after', value: sum(load.rssAfterMiB, 'worker'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'worker')} MiB` },
-      { name: 'progress read: one prepared join', value: reads.joined.wall, unit: 'ms', note: `token + account + work in one round trip, ${reads.n} reads; client CPU ${reads.joined.cpu.toFixed(3)} ms per read`, key: true },
+      { name: 'progress read: one prepared join', value: reads.joined.wall, unit: 'ms', note: `token + account + work in one round trip (on PostgreSQL the batched statement, here one poll per batch), ${reads.n} reads; client CPU ${reads.joined.cpu.toFixed(3)} ms per read`, key: true },
       { name: 'progress read: baseline three reads', value: reads.three.wall, unit: 'ms', note: `token, account, work as separate queries (before), same run, interleaved; client CPU ${reads.three.cpu.toFixed(3)} ms per read` },
       { name: 'autocannon: progress polls', value: sat.rps, unit: 'req/s', note: `${sat.requests} requests, 2×25 connections, 6 s, errors ${sat.errors}` },
       { name: 'autocannon: progress poll p50', value: sat.p50, unit: 'ms' },

@@ -1,7 +1,8 @@
 /** Guest and user tokens, keyed by SHA-256 of the token; and moving a guest's work to a user. */
 import type { ProgressRow } from '../jobs/repository.js';
-import type { CompiledQuery } from 'kysely';
+import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { Db } from './db.js';
+import { Batcher } from './pollBatch.js';
 import { PREPARED_MARK } from './postgres.js';
 import type { Account, TokensTable } from './schema.js';
 
@@ -22,8 +23,48 @@ const HASH_SLOT = '\u0000token_hash';
 const TRANS_SLOT = '\u0000trans_id';
 /** The hot statements, built once per database handle (a transaction is another handle). */
 const COMPILED = new WeakMap<Db, Map<boolean, CompiledQuery>>();
+/** The position of a row's key in a batched read (see POLL_BATCH_SQL). */
+const ORDINAL = 'q_ord';
 /** The joined row's names that are not the account's own columns. */
-const ALIASED = new Set<string>([...TOKEN_COLUMNS.map((c) => `t_${c}`), ...PROGRESS_COLUMNS.map((c) => `j_${c}`)]);
+const ALIASED = new Set<string>([...TOKEN_COLUMNS.map((c) => `t_${c}`), ...PROGRESS_COLUMNS.map((c) => `j_${c}`), ORDINAL]);
+
+/**
+ * The progress poll's read for many (token hash, trans_id) pairs at once (PostgreSQL): the same joins
+ * and ownership rule as the single statement built in `compiled` (the work only when it belongs to the
+ * account the token acts for), one row per pair that has a live token, tagged with the pair's
+ * 1-based position so each caller gets its own row and nobody else's.
+ */
+const POLL_BATCH_SQL =
+  `${PREPARED_MARK('token_account_job_batch')}select q.ord as "${ORDINAL}", "a".*, ` +
+  [...TOKEN_COLUMNS.map((c) => `"t"."${c}" as "t_${c}"`), ...PROGRESS_COLUMNS.map((c) => `"j"."${c}" as "j_${c}"`)].join(', ') +
+  ' from unnest($1::text[], $2::text[]) with ordinality as q(token_hash, trans_id, ord)' +
+  ' inner join "tokens" as "t" on "t"."token_hash" = q.token_hash' +
+  ' inner join "accounts" as "a" on "a"."id" = coalesce("t"."bound_account_id", "t"."account_id")' +
+  ' left join "jobs" as "j" on "j"."trans_id" = q.trans_id and "j"."account_id" = "a"."id"';
+
+interface PollKey {
+  hash: string;
+  transId: string;
+}
+/** One poll batcher per pool (PostgreSQL root handle only; a transaction reads alone). */
+const POLL_BATCHERS = new WeakMap<Db, Batcher<PollKey, TokenAccountRow | undefined>>();
+
+/** [column, its alias in the joined row] of the token and the work, built once. */
+const TOKEN_ALIASES = TOKEN_COLUMNS.map((c) => [c, `t_${c}`] as const);
+const PROGRESS_ALIASES = PROGRESS_COLUMNS.map((c) => [c, `j_${c}`] as const);
+
+/** The joined row → token, account and (when read and found) the work. Plain loops: this runs on every poll. */
+function splitRow(row: Record<string, unknown>, withJob: boolean): TokenAccountRow {
+  const token: Record<string, unknown> = {};
+  for (const [c, alias] of TOKEN_ALIASES) token[c] = row[alias];
+  const account: Record<string, unknown> = {};
+  for (const k in row) if (!ALIASED.has(k)) account[k] = row[k];
+  const found = { token: token as unknown as TokenRow, account: account as unknown as Account };
+  if (!withJob || row.j_trans_id === null || row.j_trans_id === undefined) return found;
+  const job: Record<string, unknown> = {};
+  for (const [c, alias] of PROGRESS_ALIASES) job[c] = row[alias];
+  return { ...found, job: job as unknown as ProgressRow };
+}
 
 export class TokenRepository {
   constructor(private readonly db: Db) {}
@@ -41,19 +82,50 @@ export class TokenRepository {
    * and, with `transId`, to that account's work (the progress poll): three primary-key lookups in one
    * round trip. Read on every request, never cached, so a revoked or expired token stops at once in
    * every API process. The statement is built once per database handle and runs as a prepared
-   * statement on PostgreSQL (planned once per connection, see PREPARED_MARK).
+   * statement on PostgreSQL (planned once per connection, see PREPARED_MARK). On PostgreSQL, progress
+   * polls asked together are read by one statement (POLL_BATCH_SQL, see pollBatch.ts), each still
+   * by a statement that started after it was asked.
    */
   async findWithAccount(hash: string, transId?: string): Promise<TokenAccountRow | undefined> {
     const withJob = transId !== undefined;
+    const batcher = withJob ? this.pollBatcher(transId) : undefined;
+    if (batcher) return batcher.load({ hash, transId: transId! });
     const q = this.compiled(withJob);
     const params = q.parameters.map((p) => (p === HASH_SLOT ? hash : p === TRANS_SLOT ? transId : p));
     const row = (await this.db.executeQuery<Record<string, unknown>>({ ...q, parameters: params })).rows[0];
-    if (!row) return undefined;
-    const token = Object.fromEntries(TOKEN_COLUMNS.map((c) => [c, row[`t_${c}`]])) as unknown as TokenRow;
-    const account = Object.fromEntries(Object.entries(row).filter(([k]) => !ALIASED.has(k))) as unknown as Account;
-    if (!withJob || row.j_trans_id === null || row.j_trans_id === undefined) return { token, account };
-    const job = Object.fromEntries(PROGRESS_COLUMNS.map((c) => [c, row[`j_${c}`]])) as unknown as ProgressRow;
-    return { token, account, job };
+    return row ? splitRow(row, withJob) : undefined;
+  }
+
+  /**
+   * The batcher that answers progress polls of this pool together (PostgreSQL, outside a
+   * transaction); undefined where a poll reads alone: SQLite (synchronous, nothing to coalesce), a
+   * transaction, and a trans_id PostgreSQL would refuse as text (a NUL): its statement fails, and it
+   * must fail alone rather than take the polls batched with it down.
+   */
+  private pollBatcher(transId: string): Batcher<PollKey, TokenAccountRow | undefined> | undefined {
+    if (this.db.isTransaction || transId.includes('\u0000') || !(this.db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+    let b = POLL_BATCHERS.get(this.db);
+    if (!b) POLL_BATCHERS.set(this.db, (b = new Batcher((keys) => this.readPolls(keys))));
+    return b;
+  }
+
+  /** One statement for a batch of polls: the i-th answer for the i-th key, undefined where the token is unknown. */
+  private async readPolls(keys: PollKey[]): Promise<(TokenAccountRow | undefined)[]> {
+    const q = CompiledQuery.raw(POLL_BATCH_SQL, [keys.map((k) => k.hash), keys.map((k) => k.transId)]);
+    const rows = (await this.db.executeQuery<Record<string, unknown>>(q)).rows;
+    const out: (TokenAccountRow | undefined)[] = new Array(keys.length).fill(undefined);
+    for (const row of rows) {
+      const i = Number(row[ORDINAL]) - 1;
+      if (!Number.isInteger(i) || i < 0 || i >= keys.length) throw new Error(`poll batch row with position ${String(row[ORDINAL])} of ${keys.length}`);
+      // as the single read takes its first row (token_hash and trans_id are primary keys: at most one)
+      out[i] ??= splitRow(row, true);
+    }
+    return out;
+  }
+
+  /** Statements and keys of this pool's poll batcher so far (undefined before its first batch, and on SQLite). */
+  pollBatchStats(): Readonly<{ batches: number; keys: number; largest: number }> | undefined {
+    return POLL_BATCHERS.get(this.db)?.stats;
   }
 
   private compiled(withJob: boolean): CompiledQuery {

@@ -244,6 +244,9 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
         fd.set('user_token', token);
         fd.set('file', new Blob([fixture('chelsea.png')]), 'chelsea.png');
         expect((await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).status).toBe(503);
+        // progress polls arriving together share one statement (pollBatch.ts): each gets the 503 it would get alone
+        const polls = await Promise.all(Array.from({ length: 4 }, () => fetch(`${base}/web_api/v1/progress?${new URLSearchParams({ user_token: token, trans_id: transId })}`)));
+        expect(await Promise.all(polls.map(async (r) => [r.status, await r.json()]))).toEqual(polls.map(() => [503, { code: 503, msg: 'Service temporarily unavailable', data: null }]));
       }
     } finally {
       await pgRelay.start();
