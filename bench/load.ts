@@ -207,6 +207,30 @@ async function pollSaturation(urls: string[], seconds: number) {
   };
 }
 
+/**
+ * Progress polls against the bare route of the same processes, in interleaved rounds (progress first,
+ * then bare first, …) after a warm-up: the load of a shared machine swings within seconds, so one
+ * 6-second sample of each side can land on different weather. The best of each side is kept (the least
+ * disturbed run), with every round's ratio for the note.
+ */
+export async function saturationPair(progress: string[], bare: string[], rounds = 3, seconds = 6) {
+  await pollSaturation(progress, 2); // warm-up: JIT, pool connections, prepared statements
+  let sat: Awaited<ReturnType<typeof pollSaturation>> | undefined, base: typeof sat;
+  const ratios: number[] = [];
+  const errors = { progress: 0, bare: 0 };
+  for (let r = 0; r < rounds; r++) {
+    const p = r % 2 ? undefined : await pollSaturation(progress, seconds);
+    const b = await pollSaturation(bare, seconds);
+    const p2 = p ?? (await pollSaturation(progress, seconds));
+    ratios.push(p2.rps / b.rps);
+    errors.progress += p2.errors;
+    errors.bare += b.errors;
+    if (!sat || p2.rps > sat.rps) sat = p2;
+    if (!base || b.rps > base.rps) base = b;
+  }
+  return { sat: sat!, bare: base!, ratios, errors };
+}
+
 export async function benchLoad(): Promise<BenchRow[]> {
   const avail = await detectScaleout();
   if (!avail.available) throw new Error(`scale-out services not answering: ${avail.reason}`);
@@ -230,8 +254,7 @@ export async function benchLoad(): Promise<BenchRow[]> {
     const progressUrls = c.apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`);
     // autocannon on progress, then on the bare /api/health route of the same processes (same plugins and hooks, no work): the ratio is what progress costs
     const reads = await progressReadCost(c, token, tr.data.trans_id);
-    const sat = await pollSaturation(progressUrls, 6);
-    const bare = await pollSaturation(c.apiUrls.map((u) => `${u}/api/health`), 6);
+    const { sat, bare, ratios, errors: satErrors } = await saturationPair(progressUrls, c.apiUrls.map((u) => `${u}/api/health`));
 
     // progress under processing load: the same 200 clients polling with idle workers (baseline) and with both workers running enlarge
     await mark();
@@ -282,11 +305,11 @@ export async function benchLoad(): Promise<BenchRow[]> {
       { name: 'load: RSS workers (+sandboxes) before/after', value: sum(load.rssAfterMiB, 'worker'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'worker')} MiB` },
       { name: 'progress read: one prepared join', value: reads.joined.wall, unit: 'ms', note: `token + account + work in one round trip (on PostgreSQL the batched statement, here one poll per batch), ${reads.n} reads; client CPU ${reads.joined.cpu.toFixed(3)} ms per read`, key: true },
       { name: 'progress read: baseline three reads', value: reads.three.wall, unit: 'ms', note: `token, account, work as separate queries (before), same run, interleaved; client CPU ${reads.three.cpu.toFixed(3)} ms per read` },
-      { name: 'autocannon: progress polls', value: sat.rps, unit: 'req/s', note: `${sat.requests} requests, 2×25 connections, 6 s, errors ${sat.errors}` },
+      { name: 'autocannon: progress polls', value: sat.rps, unit: 'req/s', note: `best of ${ratios.length} rounds interleaved with the bare route, ${sat.requests} requests, 2×25 connections, 6 s; errors in all rounds ${satErrors.progress}` },
       { name: 'autocannon: progress poll p50', value: sat.p50, unit: 'ms' },
       { name: 'autocannon: progress poll p99', value: sat.p99, unit: 'ms' },
-      { name: 'autocannon: bare /api/health (baseline)', value: bare.rps, unit: 'req/s', note: `same processes, same run, p99 ${bare.p99} ms, errors ${bare.errors}` },
-      { name: 'autocannon: progress / bare route throughput', value: sat.rps / bare.rps, unit: 'ratio', note: 'goal ≥ 0.5', key: true },
+      { name: 'autocannon: bare /api/health (baseline)', value: bare.rps, unit: 'req/s', note: `same processes, same run, best of ${ratios.length} rounds, p99 ${bare.p99} ms, errors in all rounds ${satErrors.bare}` },
+      { name: 'autocannon: progress / bare route throughput', value: sat.rps / bare.rps, unit: 'ratio', note: `goal ≥ 0.5; best of each side; round by round ${ratios.map((r) => r.toFixed(2)).join(', ')}`, key: true },
       { name: 'poll, idle workers: p50', value: idle.p50, unit: 'ms', note: `baseline: ${CLIENTS} clients polling every ~${POLL_MS} ms for ${POLL_S} s, ${idle.n} polls, errors ${idle.errors}` },
       { name: 'poll, idle workers: p99', value: idle.p99, unit: 'ms', key: true },
       { name: 'poll under processing load: p50', value: busy.p50, unit: 'ms', note: `${CLIENTS} clients, ${busy.n} polls while ${HEAVY_WORKS} enlarge x2 works (1 MP) ran on both workers; ${stillRunning} still running at the end` },

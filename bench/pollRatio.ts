@@ -4,26 +4,13 @@
  * PostgreSQL + BullMQ) — in ROUNDS interleaved rounds, so a change to the poll path can be measured in
  * a minute instead of the whole load section. Prints each round's ratio and the best of each side.
  */
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import sharp from 'sharp';
 import { startLoadCluster, type Envelope } from '../scripts/loadtest.js';
-
-interface AutocannonResult {
-  requests: { total: number; average: number };
-  errors: number;
-  timeouts: number;
-  non2xx?: number;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: { url: string; connections: number; duration: number; pipelining: number }) => Promise<AutocannonResult>;
+import { saturationPair } from './load.js';
 
 const ROUNDS = Number(process.env.POLL_ROUNDS ?? 3);
-const SECONDS = Number(process.env.POLL_SECONDS ?? 5);
-
-async function saturate(urls: string[]) {
-  const rs = await Promise.all(urls.map((url) => autocannon({ url, connections: 25, duration: SECONDS, pipelining: 1 })));
-  return { rps: rs.reduce((a, r) => a + r.requests.average, 0), errors: rs.reduce((a, r) => a + r.errors + r.timeouts + (r.non2xx ?? 0), 0) };
-}
+const SECONDS = Number(process.env.POLL_SECONDS ?? 6);
 
 const c = await startLoadCluster(2, 2);
 try {
@@ -44,21 +31,9 @@ try {
     if (r.data.status === 'finish') break;
     await new Promise((res) => setTimeout(res, 100));
   }
-  const bare = c.apiUrls.map((u) => `${u}/api/health`);
-  await saturate(progress); // warm-up: JIT, pool connections, prepared statements
-  let bestP = 0;
-  let bestB = 0;
-  for (let r = 0; r < ROUNDS; r++) {
-    const [first, second] = r % 2 ? [bare, progress] : [progress, bare];
-    const a = await saturate(first);
-    const b = await saturate(second);
-    const p = r % 2 ? b : a;
-    const h = r % 2 ? a : b;
-    bestP = Math.max(bestP, p.rps);
-    bestB = Math.max(bestB, h.rps);
-    console.log(`round ${r + 1}: progress ${Math.round(p.rps)} req/s (errors ${p.errors}), bare ${Math.round(h.rps)} req/s (errors ${h.errors}), ratio ${(p.rps / h.rps).toFixed(3)}  load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  }
-  console.log(`best: progress ${Math.round(bestP)} / bare ${Math.round(bestB)} = ${(bestP / bestB).toFixed(3)}`);
+  const { sat, bare, ratios, errors } = await saturationPair(progress, c.apiUrls.map((u) => `${u}/api/health`), ROUNDS, SECONDS);
+  console.log(`rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')}; errors progress ${errors.progress}, bare ${errors.bare}; load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`best: progress ${sat.rps} / bare ${bare.rps} = ${(sat.rps / bare.rps).toFixed(3)}`);
 } finally {
   await c.stop();
 }
