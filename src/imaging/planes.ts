@@ -31,16 +31,23 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
       if (sub >= 0) { s -= src[row + sub]!; cnt--; }
     }
   }
-  for (let x = 0; x < w; x++) {
-    let s = 0;
-    let cnt = 0;
-    for (let y = 0; y <= Math.min(r, h - 1); y++, cnt++) s += tmp[y * w + x]!;
-    for (let y = 0; y < h; y++) {
-      out[y * w + x] = s / cnt;
-      const add = y + r + 1;
-      const sub = y - r;
-      if (add < h) { s += tmp[add * w + x]!; cnt++; }
-      if (sub >= 0) { s -= tmp[sub * w + x]!; cnt--; }
+  // vertical pass row by row (a column walk strides the whole plane): one running sum per column,
+  // in doubles, added and subtracted in the same order as a column walk would
+  const s = new Float64Array(w);
+  let cnt = 0;
+  for (let y = 0; y <= Math.min(r, h - 1); y++, cnt++) for (let x = 0, row = y * w; x < w; x++) s[x]! += tmp[row + x]!;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) out[row + x] = s[x]! / cnt;
+    const add = y + r + 1;
+    const sub = y - r;
+    if (add < h) {
+      for (let x = 0, ar = add * w; x < w; x++) s[x]! += tmp[ar + x]!;
+      cnt++;
+    }
+    if (sub >= 0) {
+      for (let x = 0, sr = sub * w; x < w; x++) s[x]! -= tmp[sr + x]!;
+      cnt--;
     }
   }
   return out;
