@@ -86,6 +86,11 @@ test('on load, stored works that are neither ready nor finished are all reset to
   const ws = new Workspace(page);
   await ws.open();
   const statuses = ['waiting', 'processing', 'processFailed', 'imageTooLarge', 'uploadFailed', 'resizing', 'finished'];
+  // The app creates its database on its first write (src/db/lazy.ts), a moment after the workspace
+  // opens: opening it here before that would create an empty one without the app's stores.
+  await expect
+    .poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'pixmill')), { timeout: 30_000 })
+    .toBe(true);
   await page.evaluate(async (statuses) => {
     const db = await new Promise<IDBDatabase>((ok, ko) => {
       const r = indexedDB.open('pixmill');
