@@ -208,6 +208,25 @@ async function pollSaturation(urls: string[], seconds: number) {
 }
 
 /**
+ * A guest's compress work to poll: uploaded and started through the first API process, and its
+ * progress URL on every API process (the work is shared through the database).
+ */
+export async function pollWork(apiUrls: string[]): Promise<{ token: string; transId: string; progressUrls: string[] }> {
+  const base = apiUrls[0]!;
+  const g = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+  const token = g.data.token;
+  const fd = new FormData();
+  fd.set('user_token', token);
+  fd.set('job', 'compress');
+  fd.set('file', new Blob([await sharp({ create: { width: 64, height: 64, channels: 3, background: '#406080' } }).jpeg().toBuffer()]), 'poll.jpg');
+  const up = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{ data: { uid: string } }>;
+  const jconfig = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } });
+  const tr = (await (await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig }) })).json()) as Envelope<{ trans_id: string }>;
+  const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
+  return { token, transId: tr.data.trans_id, progressUrls: apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`) };
+}
+
+/**
  * Progress polls against the bare route of the same processes, in interleaved rounds (progress first,
  * then bare first, …) after a warm-up: the load of a shared machine swings within seconds, so one
  * 6-second sample of each side can land on different weather. The best of each side is kept (the least
@@ -240,20 +259,9 @@ export async function benchLoad(): Promise<BenchRow[]> {
     const load = await runLoad(c, { clients: CLIENTS, pollMs: 2000, limitMs: 60_000 });
 
     // one finished work to poll from every API process
-    const base = c.apiUrls[0]!;
-    const g = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
-    const token = g.data.token;
-    const fd = new FormData();
-    fd.set('user_token', token);
-    fd.set('job', 'compress');
-    fd.set('file', new Blob([await sharp({ create: { width: 64, height: 64, channels: 3, background: '#406080' } }).jpeg().toBuffer()]), 'poll.jpg');
-    const up = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{ data: { uid: string } }>;
-    const jconfig = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } });
-    const tr = (await (await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig }) })).json()) as Envelope<{ trans_id: string }>;
-    const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
-    const progressUrls = c.apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`);
+    const { token, transId, progressUrls } = await pollWork(c.apiUrls);
     // autocannon on progress, then on the bare /api/health route of the same processes (same plugins and hooks, no work): the ratio is what progress costs
-    const reads = await progressReadCost(c, token, tr.data.trans_id);
+    const reads = await progressReadCost(c, token, transId);
     const { sat, bare, ratios, errors: satErrors } = await saturationPair(progressUrls, c.apiUrls.map((u) => `${u}/api/health`));
 
     // progress under processing load: the same 200 clients polling with idle workers (baseline) and with both workers running enlarge

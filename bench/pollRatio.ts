@@ -5,27 +5,15 @@
  * a minute instead of the whole load section. Prints each round's ratio and the best of each side.
  */
 import os from 'node:os';
-import sharp from 'sharp';
 import { startLoadCluster, type Envelope } from '../scripts/loadtest.js';
-import { saturationPair } from './load.js';
+import { pollWork, saturationPair } from './load.js';
 
 const ROUNDS = Number(process.env.POLL_ROUNDS ?? 3);
 const SECONDS = Number(process.env.POLL_SECONDS ?? 6);
 
 const c = await startLoadCluster(2, 2);
 try {
-  const base = c.apiUrls[0]!;
-  const g = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
-  const token = g.data.token;
-  const fd = new FormData();
-  fd.set('user_token', token);
-  fd.set('job', 'compress');
-  fd.set('file', new Blob([await sharp({ create: { width: 64, height: 64, channels: 3, background: '#406080' } }).jpeg().toBuffer()]), 'poll.jpg');
-  const up = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{ data: { uid: string } }>;
-  const jconfig = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } });
-  const tr = (await (await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig }) })).json()) as Envelope<{ trans_id: string }>;
-  const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
-  const progress = c.apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`);
+  const { progressUrls: progress } = await pollWork(c.apiUrls);
   for (let i = 0; i < 100; i++) {
     const r = (await (await fetch(progress[0]!)).json()) as Envelope<{ status: string }>;
     if (r.data.status === 'finish') break;
