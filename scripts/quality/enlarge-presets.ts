@@ -18,7 +18,7 @@ import { runModule } from '../../server/engines/registry.js';
 import { ctx as engineContext, fromRgb, MODELS_DIR } from '../../server/engines/testkit.js';
 import { upscaleTiled } from '../../server/engines/esrgan.js';
 import { addScratches, lineContrast, scratchRemoval } from '../../server/engines/scratches.js';
-import { repairRgb } from '../../server/engines/repair.js';
+import { detectDefects, inpaint, repairRgb } from '../../server/engines/repair.js';
 import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/domain/modules.js';
 import { blockiness, decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../../server/engines/image.js';
 
@@ -163,9 +163,9 @@ export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffe
     const clean = await decodeRgb(await p.png().toBuffer());
     const { img: bad, mask } = addScratches(clean, { seed: 3 });
     const t0 = Date.now();
-    const { out: step, mask: found } = repairRgb(bad);
+    const { out: step, mask: found } = await repairRgb(bad, ctx);
     const ms = Date.now() - t0;
-    const onClean = repairRgb(clean);
+    const onClean = await repairRgb(clean, ctx);
     let hit = 0, n = 0, flagged = 0;
     for (let i = 0; i < mask.length; i++) {
       if (mask[i]) {
@@ -222,15 +222,19 @@ export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffe
     const row: Record<string, unknown> = { image: `${f}@${width}${grey ? ' grey' : ''}` };
     for (const seed of [3, 11]) {
       const { img: bad, mask } = addScratches(clean, { seed });
-      row[`removed_seed${seed}`] = r3(scratchRemoval(clean, bad, repairRgb(bad).out, mask));
+      row[`removed_seed${seed}`] = r3(scratchRemoval(clean, bad, (await repairRgb(bad, ctx)).out, mask));
+      // the classical detector alone (without the net's extension), for the net's share
+      row[`classical_only_seed${seed}`] = r3(scratchRemoval(clean, bad, inpaint(bad, detectDefects(bad)), mask));
     }
-    row.psnr_repair_of_clean = r2(psnr(repairRgb(clean).out.data, clean.data));
+    row.psnr_repair_of_clean = r2(psnr((await repairRgb(clean, ctx)).out.data, clean.data));
     validation.push(row);
   }
   const vr = validation.flatMap((r) => [r.removed_seed3 as number, r.removed_seed11 as number]);
+  const vc = validation.flatMap((r) => [r.classical_only_seed3 as number, r.classical_only_seed11 as number]);
   results.se_old_repair_validation = {
     rows: validation,
     mean_removed: r3(vr.reduce((a, b) => a + b, 0) / vr.length),
+    mean_removed_classical_only: r3(vc.reduce((a, b) => a + b, 0) / vc.length),
     min_removed: Math.min(...vr),
     mean_psnr_repair_of_clean: r2(validation.reduce((a, r) => a + (r.psnr_repair_of_clean as number), 0) / validation.length),
   };
@@ -247,7 +251,7 @@ export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffe
     let p = sharp(src).resize({ width: f === 'camera.png' ? 512 : 480 }).extract({ left: l, top: t, width: w, height: h }).removeAlpha();
     if (f === 'camera.png') p = p.grayscale().toColourspace('srgb');
     const clean = await decodeRgb(await p.png().toBuffer());
-    const { out } = repairRgb(clean);
+    const { out } = await repairRgb(clean, ctx);
     const c = lineContrast(clean, out);
     lines.push({ crop: `${label} (${f} ${w}×${h}+${l}+${t})`, line_pixels: c.pixels, contrast_clean: r2(c.clean), contrast_repaired: r2(c.after), kept: r3(c.after / c.clean), psnr: r2(psnr(out.data, clean.data)) });
     if (f === 'bridge.jpg' || l === 0) zoom.push([await cut(clean, 0, 0), await cut(out, 0, 0), await cut(clean, 0, 0)]);

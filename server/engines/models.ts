@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
@@ -88,9 +89,13 @@ const blazefaceJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'bl
 const facemeshJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'facemesh.json');
 const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'), 'dist', 'resources.json');
 
+/** Our own trained weights, kept in the repository (scripts/train/scratch_net.py; see weights/README.md). */
+const ownWeights = (file: string) => path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights', file);
+
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
   ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
+  { file: 'scratch-repair.onnx', version: '1', sources: () => [ownWeights('scratch-repair.onnx')], build: () => readFileSync(ownWeights('scratch-repair.onnx')) },
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   { file: 'facemesh.onnx', version: '1', sources: () => [facemeshJson()], build: () => convertTfGraphModel(facemeshJson()).onnx },
   {

@@ -20,6 +20,7 @@
  */
 import type { Engine } from './types.js';
 import { boxMean, clamp, estimateNoise, luma, runOnRgb, type Rgb } from './image.js';
+import { scratchLogit } from './scratchNet.js';
 
 export interface DefectOptions {
   /** scale of the detector (1 up to ~1600 px short side, then 2, 3): side distance d = 2s px */
@@ -559,21 +560,58 @@ function shrink(img: Rgb, f: number): Rgb {
   return { w: W, h: H, data: out };
 }
 
+/** Where the repair runs its learned part: the job's models folder and threads. */
+export interface RepairOptions {
+  modelsDir: string;
+  threads: number;
+  /** overrides the search scale (tests of the large-picture path on small crops) */
+  shrinkBy?: number;
+}
+
+/**
+ * The net's log-odds: a pixel above NET_JOIN joins a defect the classical detector found; a small
+ * blob (box side ≤ NET_SPECK_SIDE px) whose peak is above NET_SPECK is a dust speck on its own.
+ * Measured on the tuned and validation sets (server/engines/README.md).
+ */
+const NET_JOIN = -1.5, NET_SPECK = 3, NET_SPECK_SIDE = 7;
+
+/**
+ * The defects of a picture at the detector's own scale. The net (scratchNet.ts) follows a scratch
+ * through texture where the bar response fades, and takes in a speck's soft rim; but alone it
+ * also calls real thin dark lines defects (a cable, the gaps between grass blades). So the net's
+ * pixels count where they join a defect the classical detector found — with its length, side and
+ * colour tests: the net says where a scratch runs, the classical tests that it is one — and as
+ * dust where they form a small, confident blob.
+ */
+async function findDefects(img: Rgb, opts: RepairOptions): Promise<Uint8Array> {
+  const found = detectDefects(img, { scale: 1 });
+  const logit = await scratchLogit(img, opts.modelsDir, opts.threads);
+  const mask = Uint8Array.from(logit, (v, i) => (v > NET_JOIN ? 1 : found[i]!));
+  keepComponents(mask, img.w, img.h, (comp, length) => {
+    let peak = -Infinity;
+    for (const i of comp) {
+      if (found[i]) return true;
+      if (logit[i]! > peak) peak = logit[i]!;
+    }
+    return length <= NET_SPECK_SIDE && peak > NET_SPECK;
+  });
+  return mask;
+}
+
 /**
  * Repairs a picture. Large pictures (detector scale s ≥ 2: short side above ~2400 px, the Pro
  * plan's 14 and 34 MP) are searched on an s×-shrunk copy at scale 1 — the same side distance and
  * line length in full-size pixels, s² fewer pixels — and each flagged pixel marks its s×s block,
  * widened by s px, so the filled band is up to ~3s px wider than the defect; the fill runs at full size.
  */
-/** `shrinkBy` overrides the search scale (tests of the large-picture path on small crops). */
-export function repairRgb(img: Rgb, opts: { shrinkBy?: number } = {}): { out: Rgb; mask: Uint8Array } {
+export async function repairRgb(img: Rgb, opts: RepairOptions): Promise<{ out: Rgb; mask: Uint8Array }> {
   const s = opts.shrinkBy ?? detectorScale(img.w, img.h);
   if (s === 1) {
-    const mask = detectDefects(img);
+    const mask = await findDefects(img, opts);
     return { out: inpaint(img, mask), mask };
   }
   const small = shrink(img, s);
-  const m = detectDefects(small, { scale: 1 });
+  const m = await findDefects(small, opts);
   const { w, h } = img;
   // each flagged pixel marks its s×s block widened by s px: a thin scratch's rim may fall in the
   // neighbouring block of the shrunk copy
@@ -589,12 +627,12 @@ export function repairRgb(img: Rgb, opts: { shrinkBy?: number } = {}): { out: Rg
 
 export const repairEngine: Engine<'repair'> = {
   module: 'repair',
-  kind: 'classical',
-  describe: 'scratch and dust removal: oriented bar detection with hysteresis, dust ring test, directional inpainting',
+  kind: 'neural',
+  describe: 'scratch and dust removal: oriented bar detection with hysteresis and dust ring test, extended by our own small defect net (ONNX), directional inpainting',
   run: (input, _params, ctx) =>
-    runOnRgb(input, ctx, (img) => {
+    runOnRgb(input, ctx, async (img) => {
       ctx.onProgress(0.1);
-      const { out } = repairRgb(img);
+      const { out } = await repairRgb(img, ctx);
       ctx.onProgress(1);
       return { image: out };
     }),
