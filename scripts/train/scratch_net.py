@@ -1,5 +1,5 @@
 """
-Trains the repair engine's scratch-and-dust detector (server/engines/weights/scratch-detector.onnx).
+Trains the repair engine's scratch-and-dust net (server/engines/weights/scratch-repair.onnx).
 
 A small fully convolutional net (8 layers, dilations up to 16: it sees ~65 px around a pixel) that
 gives each pixel the probability of being part of a scratch or a dust speck. Trained on crops of
@@ -8,9 +8,9 @@ validation photos of `npm run quality` (GreenMeadow, YellowFlower, astronaut, co
 motorcycle, rocket, sunset) are never seen. The defects are drawn by this script's own generator,
 which is deliberately *not* server/engines/scratches.ts (the measuring generator): other width,
 tone and strength ranges, Gaussian as well as flat profiles, wandering curvature, faded and
-broken stretches, elliptic specks and fibres, noise and JPEG-like blur on the whole crop.
+broken stretches, elliptic specks; sensor noise, exposure changes and grey crops.
 
-Run (dev only, not in CI): /usr/bin/python3 scripts/train/scratch_detector.py [steps]
+Run (dev only, not in CI): /usr/bin/python3 scripts/train/scratch_net.py [steps]  (the kept weights: 3000)
 Needs Debian's python3-torch, python3-numpy, python3-pil. Deterministic seeds; CPU; ~20 min.
 """
 import math, os, sys, time
