@@ -78,6 +78,33 @@ describe('repair (scratches and dust)', () => {
     expect(psnr(out.data, clean.data)).toBeGreaterThan(40);
   });
 
+  it('the inpainting follows a curved gradient across a scratch (cubic) and never overshoots its ends', () => {
+    // a curved ramp v = 30 + 0.4·(y − 22)² under a 5-px horizontal scratch at rows 30–34: a straight
+    // line between the good rows 29 and 35 misses the curve by 3.6 grey levels in the middle
+    const w = 16, h = 40;
+    const clean: Rgb = { w, h, data: new Uint8Array(w * h * 3) };
+    for (let y = 0; y < h; y++) clean.data.fill(Math.round(30 + 0.4 * (y - 22) ** 2), y * w * 3, (y + 1) * w * 3);
+    const bad: Rgb = { w, h, data: Uint8Array.from(clean.data) };
+    const mask = new Uint8Array(w * h);
+    for (let y = 30; y <= 34; y++) {
+      mask.fill(1, y * w, (y + 1) * w);
+      bad.data.fill(250, y * w * 3, (y + 1) * w * 3);
+    }
+    const out = inpaint(bad, mask);
+    const x = 8; // away from the borders
+    let worst = 0;
+    for (let y = 30; y <= 34; y++) worst = Math.max(worst, Math.abs(out.data[(y * w + x) * 3]! - clean.data[(y * w + x) * 3]!));
+    expect(worst).toBeLessThanOrEqual(1);
+    // a step across the same scratch (the far side much brighter): the fill stays within the ends
+    for (let y = 35; y < h; y++) bad.data.fill(200, y * w * 3, (y + 1) * w * 3);
+    const stepOut = inpaint(bad, mask);
+    const lo = bad.data[(29 * w + x) * 3]!;
+    for (let y = 30; y <= 34; y++) {
+      expect(stepOut.data[(y * w + x) * 3]!).toBeGreaterThanOrEqual(lo);
+      expect(stepOut.data[(y * w + x) * 3]!).toBeLessThanOrEqual(200);
+    }
+  });
+
   it('runs as an engine, same size, reports progress', async () => {
     const clean = await decodeRgb((await input('rocket.jpg', { width: 120 })).data);
     const progress: number[] = [];
