@@ -584,10 +584,12 @@ export interface RepairOptions {
 
 /**
  * The net's log-odds: a pixel above NET_JOIN joins a defect the classical detector found; a small
- * blob (box side ≤ NET_SPECK_SIDE px) whose peak is above NET_SPECK is a dust speck on its own.
+ * blob (box side ≤ NET_SPECK_SIDE px) whose peak is above NET_SPECK is a dust speck on its own; a
+ * pixel at or below NET_CLEAN is left as it is whatever the classical detector says (the net is
+ * sure it is the photo: a lit edge beside a line candidate, a texture highlight).
  * Measured on the tuned and validation sets (server/engines/README.md).
  */
-const NET_JOIN = -1.5, NET_SPECK = 3, NET_SPECK_SIDE = 7;
+const NET_JOIN = -1.5, NET_SPECK = 3, NET_SPECK_SIDE = 7, NET_CLEAN = -3;
 
 /**
  * The defects of a picture at the detector's own scale. The net (scratchNet.ts) follows a scratch
@@ -595,7 +597,8 @@ const NET_JOIN = -1.5, NET_SPECK = 3, NET_SPECK_SIDE = 7;
  * also calls real thin dark lines defects (a cable, the gaps between grass blades). So the net's
  * pixels count where they join a defect the classical detector found — with its length, side and
  * colour tests: the net says where a scratch runs, the classical tests that it is one — and as
- * dust where they form a small, confident blob.
+ * dust where they form a small, confident blob. Where the net is sure a pixel is the photo, it
+ * stays as it is even if the classical detector flagged it.
  */
 async function findDefects(img: Rgb, opts: RepairOptions): Promise<Uint8Array> {
   const found = detectDefects(img, { scale: 1 });
@@ -609,6 +612,7 @@ async function findDefects(img: Rgb, opts: RepairOptions): Promise<Uint8Array> {
     }
     return length <= NET_SPECK_SIDE && peak > NET_SPECK;
   });
+  for (let i = 0; i < mask.length; i++) if (logit[i]! <= NET_CLEAN) mask[i] = 0;
   return mask;
 }
 
