@@ -506,7 +506,7 @@ export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
           if (a2 >= 0 && b2 >= 0) {
             // slopes in the direction b → a: from the pixel beyond b to b, from a to the pixel beyond a
             v = hermite(s, pb, (pb - data[b2 * 3 + c]!) * k, pa, (data[a2 * 3 + c]! - pa) * k);
-            v = v < Math.min(pa, pb) ? Math.min(pa, pb) : v > Math.max(pa, pb) ? Math.max(pa, pb) : v;
+            v = clamp(v, Math.min(pa, pb), Math.max(pa, pb));
           }
           acc[c]! += wt * v;
         }
