@@ -46,6 +46,25 @@ export const BARE_ERROR_HEADERS: Record<string, string> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
 
+/**
+ * Headers that only act on a document (framing, its opener, agent clusters, DNS prefetch, legacy
+ * IE/Flash switches). A page loads ~20 build files, and on each these ~210 bytes were most of what
+ * pushed the workspace's first load over its 200 KB line (issue 14). The CSP and COEP stay on every
+ * answer: a worker's own script answer sets the worker's policy. An unknown /assets/ path answered
+ * with index.html (the SPA fallback) is a document and keeps them all.
+ */
+export const DOCUMENT_ONLY_HEADERS = [
+  'x-frame-options',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+] as const;
+/** The build's output folders (vite: hashed assets; the lazy locale files). */
+const BUILD_FILE = /^\/(assets|locales)\//;
+
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
@@ -63,6 +82,12 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
   // Every answer, routes and not-found alike, before any handler can write (same place as the plugin's hook).
   app.addHook('onRequest', (req, reply, done) => {
     headers(req.raw, reply.raw, () => done());
+  });
+  // Build files (scripts, styles, wasm, locales) are never documents: the document-only headers go.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (BUILD_FILE.test(req.url) && !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+      for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
+    done(null, payload);
   });
   // req.protocol is 'https' on a TLS socket, or behind a trusted proxy (TRUST_PROXY) that says so.
   app.addHook('onRequest', async (req, reply) => {

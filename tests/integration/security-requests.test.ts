@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePublicUrl } from '../../server/config.js';
 import { jsonDepthWithin } from '../../server/http/params.js';
-import { CROSS_SITE_TEXT } from '../../server/http/security.js';
+import { CROSS_SITE_TEXT, DOCUMENT_ONLY_HEADERS } from '../../server/http/security.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { Caller } from './api-helpers.js';
 import { bodyOf, expectRefusal, rawSocket, send, statusOf } from './security-helpers.js';
@@ -101,6 +101,8 @@ describe('security headers', () => {
   beforeAll(async () => {
     clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-client-'));
     fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Pixmill</title><script type="module" src="/assets/app.js"></script>');
+    fs.mkdirSync(path.join(clientDir, 'assets'));
+    fs.writeFileSync(path.join(clientDir, 'assets', 'app-Ab12Cd34.js'), 'export const app = 1;\n');
     srv = await startTestServer({ runJobs: false, clientDir });
     proxied = await startTestServer({ runJobs: false, clientDir, trustProxy: ['127.0.0.1'] });
   });
@@ -140,6 +142,25 @@ describe('security headers', () => {
       expect(r.text).toContain('<title>Pixmill</title>');
       expectHeaders(r.headers, p);
     }
+  });
+
+  it('on build files: the policies a worker script needs, none of the document-only headers', async () => {
+    const r = await send(srv.url, 'GET', '/assets/app-Ab12Cd34.js');
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('export const app');
+    const csp = String(r.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("worker-src 'self' blob:");
+    expect(r.headers['cross-origin-embedder-policy']).toBe('require-corp');
+    expect(r.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    for (const name of DOCUMENT_ONLY_HEADERS) expect(r.headers[name], name).toBeUndefined();
+    // an unknown build path is answered with index.html: a document, so it keeps every header
+    const doc = await send(srv.url, 'GET', '/assets/gone-Zz99Yy88.js');
+    expect(doc.text).toContain('<title>Pixmill</title>');
+    expectHeaders(doc.headers, 'fallback document');
+    expect(doc.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
   it('HSTS only when the client reached us over https (a trusted proxy says so)', async () => {
