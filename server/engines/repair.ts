@@ -494,10 +494,13 @@ export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
         if (ta < 0 || tb < 0) continue;
         const a = (yy + ta * dy) * w + x + ta * dx, b = (yy - tb * dy) * w + x - tb * dx;
         const da = ta * step, db = tb * step;
-        const diff = (y[a]! - y[b]!) / (2 * sigma);
-        const span = da + db;
-        const wt = Math.exp(-diff * diff) / (span * span * span);
         const a2 = goodAt(x + (ta + 1) * dx, yy + (ta + 1) * dy), b2 = goodAt(x - (tb + 1) * dx, yy - (tb + 1) * dy);
+        // the ends agree in value and, where the next pixels are known, in slope: a texture line
+        // crossing the scratch along this direction continues on both sides with the same rise
+        let d2 = (y[a]! - y[b]!) ** 2;
+        if (a2 >= 0 && b2 >= 0) d2 = 0.5 * (d2 + (y[a2]! - y[a]! - (y[b]! - y[b2]!)) ** 2);
+        const span = da + db;
+        const wt = Math.exp(-d2 / (4 * sigma * sigma)) / (span * span * span);
         const s = db / span; // position from b (0) to a (1)
         const k = span / step; // one pixel step in units of s
         for (let c = 0; c < 3; c++) {
