@@ -50,8 +50,9 @@ export const BARE_ERROR_HEADERS: Record<string, string> = {
  * Headers that only act on a document (framing, its opener, agent clusters, DNS prefetch, legacy
  * IE/Flash switches). A page loads ~20 build files, and on each these ~210 bytes were most of what
  * pushed the workspace's first load over its 200 KB line (issue 14). The CSP and COEP stay on every
- * answer: a worker's own script answer sets the worker's policy. An unknown /assets/ path answered
- * with index.html (the SPA fallback) is a document and keeps them all.
+ * answer: a worker's own script answer sets the worker's policy. Only scripts, styles, wasm and JSON
+ * lose them: an unknown /assets/ path answered with index.html (the SPA fallback), or an SVG, is a
+ * document and keeps them all.
  */
 export const DOCUMENT_ONLY_HEADERS = [
   'x-frame-options',
@@ -64,6 +65,8 @@ export const DOCUMENT_ONLY_HEADERS = [
 ] as const;
 /** The build's output folders (vite: hashed assets; the lazy locale files). */
 const BUILD_FILE = /^\/(assets|locales)\//;
+/** What a build file may be without being a document (an SVG or HTML file there would keep every header). */
+const SUBRESOURCE_TYPE = /^(application\/(javascript|json|wasm)|text\/(javascript|css))\b/;
 
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const headers = helmet({
@@ -85,7 +88,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
   });
   // Build files (scripts, styles, wasm, locales) are never documents: the document-only headers go.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (BUILD_FILE.test(req.url) && !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+    if (BUILD_FILE.test(req.url) && SUBRESOURCE_TYPE.test(String(reply.getHeader('content-type') ?? '')))
       for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
     done(null, payload);
   });

@@ -103,6 +103,7 @@ describe('security headers', () => {
     fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>Pixmill</title><script type="module" src="/assets/app.js"></script>');
     fs.mkdirSync(path.join(clientDir, 'assets'));
     fs.writeFileSync(path.join(clientDir, 'assets', 'app-Ab12Cd34.js'), 'export const app = 1;\n');
+    fs.writeFileSync(path.join(clientDir, 'assets', 'mark-Ab12Cd34.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     srv = await startTestServer({ runJobs: false, clientDir });
     proxied = await startTestServer({ runJobs: false, clientDir, trustProxy: ['127.0.0.1'] });
   });
@@ -161,6 +162,10 @@ describe('security headers', () => {
     expect(doc.text).toContain('<title>Pixmill</title>');
     expectHeaders(doc.headers, 'fallback document');
     expect(doc.headers['cross-origin-opener-policy']).toBe('same-origin');
+    // an SVG is a document when opened or framed
+    const svg = await send(srv.url, 'GET', '/assets/mark-Ab12Cd34.svg');
+    expect(svg.status).toBe(200);
+    expectHeaders(svg.headers, 'svg');
   });
 
   it('HSTS only when the client reached us over https (a trusted proxy says so)', async () => {
