@@ -72,6 +72,39 @@ describe('repair (scratches and dust)', () => {
     expect(c.after).toBeGreaterThanOrEqual(0.9 * c.clean);
   });
 
+  it('keeps a thin line that turns (a rim, a ring) and still removes a straight scratch beside it', async () => {
+    // a bright 2-px ring of radius 80 px and a near-vertical scratch on a noisy grey ground: before
+    // the straightness test the whole ring was painted out with the scratch
+    const w = 240, h = 240;
+    const img: Rgb = { w, h, data: new Uint8Array(w * h * 3) };
+    const ring = new Uint8Array(w * h), scratch = new Uint8Array(w * h);
+    let seed = 5;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const aRing = Math.max(0, Math.min(1, 1.3 - Math.abs(Math.hypot(x - 120, y - 120) - 80)));
+        const aScratch = Math.max(0, Math.min(1, 1.2 - Math.abs(x - 18 - 0.03 * y)));
+        let v = 100 + 8 * (rnd() - 0.5);
+        v = (1 - aRing) * v + aRing * 200;
+        v = (1 - aScratch) * v + aScratch * 230;
+        if (aRing > 0.5) ring[y * w + x] = 1;
+        if (aScratch > 0.5) scratch[y * w + x] = 1;
+        img.data.fill(Math.round(v), (y * w + x) * 3, (y * w + x) * 3 + 3);
+      }
+    const { mask } = await repairRgb(img, ctx());
+    const flagged = (of: Uint8Array) => {
+      let hit = 0, n = 0;
+      for (let i = 0; i < of.length; i++) {
+        if (!of[i]) continue;
+        n++;
+        hit += mask[i]!;
+      }
+      return hit / n;
+    };
+    expect(flagged(ring)).toBeLessThanOrEqual(0.05);
+    expect(flagged(scratch)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('the inpainting continues an edge that crosses a scratch', async () => {
     // a vertical edge (60 | 180) under a 3-px horizontal bright scratch: the fill must not blur it
     const w = 64, h = 48;

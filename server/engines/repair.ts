@@ -10,8 +10,9 @@
  *    differ the same way all along; a scratch lies on one background, its sides differ at random.
  *    The result must stand out of the local texture (the pointwise response of the surroundings,
  *    the candidates left out) and the noise; hysteresis follows a scratch from its strong parts
- *    through textured and faint stretches; a kept run is long (≥ short side / 10) and grey (a
- *    scratch greys what it crosses; a coloured stalk keeps its own hue).
+ *    through textured and faint stretches; a kept run is long (≥ short side / 10), grey (a
+ *    scratch greys what it crosses; a coloured stalk keeps its own hue) and straight (a scratch
+ *    runs along one or two directions; a tyre's rim or a collar ring turns).
  *  - dust: a pixel brighter (darker) than every point of an even ring around it, in a small
  *    component, grown over the speck's rim.
  *  - inpainting: each hole pixel is interpolated across the hole along 8 directions from the first
@@ -32,6 +33,14 @@ const ANGLES = 16;
 const ASYM = 1;
 /** a line pixel stands out of the local texture by WF (weak, followed) or SF (seed) times */
 const WF = 1.2, SF = 2.5;
+/**
+ * A line is kept as a scratch only if this share of its pixels lies along at most two directions
+ * (each ±1 of the 16 angles: two straight scratches may cross). Film and print scratches run nearly
+ * straight (the measuring ones turn by ≤ 0.12 rad); a tyre's rim, a collar ring or a lattice turns
+ * through many angles. Measured on both repair sets (server/engines/README.md): removal unchanged,
+ * clean photos repainted less (motorcycle 29.3 → 32.5 dB, rocket 32.2 → 36.3 dB).
+ */
+const STRAIGHT = 0.75;
 /** how far the bright (dark) bar maps move from luma towards the darkest (brightest) channel */
 const CHANNEL_SHIFT = 0.5;
 
@@ -157,6 +166,7 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   const point = new Float32Array(n); // best pointwise |bar| over angles: the texture's activity
   const pB = new Float32Array(n), pD = new Float32Array(n); // best pointwise bright / dark response
   const mB = new Float32Array(n).fill(-Infinity), mD = new Float32Array(n).fill(-Infinity);
+  const kB = new Uint8Array(n), kD = new Uint8Array(n);
   const avg = new Float32Array(n), avgD = new Float32Array(n), avgSide = new Float32Array(n);
   const sideDiff = new Float32Array(n);
   const buffers = () => [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as Maps;
@@ -241,11 +251,17 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
       }
     for (let i = 0; i < n; i++) {
       const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
-      if (v > mB[i]!) mB[i] = v;
+      if (v > mB[i]!) {
+        mB[i] = v;
+        kB[i] = k;
+      }
     }
     for (let i = 0; i < n; i++) {
       const v = avgD[i]! - ASYM * Math.abs(avgSide[i]!);
-      if (v > mD[i]!) mD[i] = v;
+      if (v > mD[i]!) {
+        mD[i] = v;
+        kD[i] = k;
+      }
     }
   }
 
@@ -264,7 +280,7 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   // 3. hysteresis: strong seeds, grown through weak pixels of the same polarity
   const lines = new Uint8Array(n);
   const chroma = achromaticResidual(img, mB, mD, tLo, d);
-  for (const [m, p] of [[mB, pB], [mD, pD]] as const) {
+  for (const [m, p, angle] of [[mB, pB, kB], [mD, pD, kD]] as const) {
     const weak = new Uint8Array(n), strong = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       const v = m[i]!, t = texture[i]!;
@@ -282,8 +298,9 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
         seeds += strong[i]!;
         off += chroma[i]!;
       }
-      // a scratch only greys what it crosses: a coloured line (a stalk, a wire of colour) is real
-      return seeds >= 0.2 * comp.length && off / comp.length < 10;
+      // a scratch only greys what it crosses: a coloured line (a stalk, a wire of colour) is real;
+      // and it runs nearly straight: a line that turns (a tyre's rim, a collar ring, a lattice) is real
+      return seeds >= 0.2 * comp.length && off / comp.length < 10 && straightShare(comp, angle) >= STRAIGHT;
     });
     for (let i = 0; i < n; i++) lines[i] |= weak[i]!;
   }
@@ -336,6 +353,24 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
         }
     }
   return mask;
+}
+
+/**
+ * Share of a line's pixels whose best bar angle (index into the ANGLES) lies within ±1 of the line's
+ * most common angle or of its second mode: ~1 for one straight line or two crossing ones, lower for a
+ * line that turns.
+ */
+function straightShare(comp: number[], angle: Uint8Array): number {
+  const hist = new Float32Array(ANGLES);
+  for (const i of comp) hist[angle[i]!]!++;
+  const around = (k: number) => hist[(k + ANGLES - 1) % ANGLES]! + hist[k]! + hist[(k + 1) % ANGLES]!;
+  let first = 0;
+  for (let k = 1; k < ANGLES; k++) if (around(k) > around(first)) first = k;
+  const firstCount = around(first);
+  for (const d of [-1, 0, 1]) hist[(first + d + ANGLES) % ANGLES] = 0;
+  let second = 0;
+  for (let k = 0; k < ANGLES; k++) second = Math.max(second, around(k));
+  return (firstCount + second) / comp.length;
 }
 
 /**
