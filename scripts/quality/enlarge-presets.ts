@@ -223,7 +223,7 @@ export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffe
     for (const seed of [3, 11]) {
       const { img: bad, mask } = addScratches(clean, { seed });
       row[`removed_seed${seed}`] = r3(scratchRemoval(clean, bad, (await repairRgb(bad, ctx)).out, mask));
-      // the classical detector alone (without the net's extension), for the net's share
+      // the classical detector alone (without the defect net), for the net's share
       row[`classical_only_seed${seed}`] = r3(scratchRemoval(clean, bad, inpaint(bad, detectDefects(bad)), mask));
     }
     row.psnr_repair_of_clean = r2(psnr((await repairRgb(clean, ctx)).out.data, clean.data));

@@ -95,7 +95,7 @@ const ownWeights = (file: string) => path.join(path.dirname(fileURLToPath(import
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
   ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
-  { file: 'scratch-repair.onnx', version: '1', sources: () => [ownWeights('scratch-repair.onnx')], build: () => readFileSync(ownWeights('scratch-repair.onnx')) },
+  { file: 'scratch-repair.onnx', version: '2-unet', sources: () => [ownWeights('scratch-repair.onnx')], build: () => readFileSync(ownWeights('scratch-repair.onnx')) },
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   { file: 'facemesh.onnx', version: '1', sources: () => [facemeshJson()], build: () => convertTfGraphModel(facemeshJson()).onnx },
   {

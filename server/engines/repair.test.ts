@@ -35,8 +35,8 @@ describe('repair (scratches and dust)', () => {
   });
 
   it('the net follows scratches through rock texture that the classical detector finds only in parts (picos crop: 56 percent without it)', async () => {
-    // the net's pixels join a defect the classical detector found (NET_JOIN in repair.ts); without
-    // that extension the same crop and scratches give the classical figure
+    // the net's finds (hysteresis on its log-odds, NET_LOW / NET_SEED in repair.ts) are added to the
+    // classical ones; without them the same crop and scratches give the classical figure
     const clean = await crop('picosdeeuropa.jpg', 100, 100, 200, 160);
     const { img, mask } = addScratches(clean, { seed: 1 });
     const classical = scratchRemoval(clean, img, inpaint(img, detectDefects(img)), mask);
@@ -44,6 +44,18 @@ describe('repair (scratches and dust)', () => {
     expect(withNet).toBeGreaterThanOrEqual(classical + 0.08);
     expect(withNet).toBeGreaterThanOrEqual(0.62);
     expect(psnr((await repairRgb(clean, ctx())).out.data, clean.data)).toBeGreaterThanOrEqual(38);
+  });
+
+  it('the net finds dust specks on foliage that fail the classical ring test (dragonfly crop: 23 percent without it)', async () => {
+    // a speck among leaves has a ring of lit and shaded parts around it, so the even-ring test of
+    // the classical detector rejects it; the net's own finds (hysteresis on its log-odds) keep it
+    const clean = await crop('dragonfly.jpg', 100, 60, 200, 140);
+    const { img, mask } = addScratches(clean, { seed: 1, lines: 0, specks: 30 });
+    const classical = scratchRemoval(clean, img, inpaint(img, detectDefects(img)), mask);
+    const withNet = scratchRemoval(clean, img, (await repairRgb(img, ctx())).out, mask);
+    expect(classical).toBeLessThan(0.3);
+    expect(withNet).toBeGreaterThanOrEqual(classical + 0.25);
+    expect(psnr((await repairRgb(clean, ctx())).out.data, clean.data)).toBeGreaterThanOrEqual(40);
   });
 
   it('the net vetoes what the classical detector takes for a scratch on a clean photo (dune: 38.8 dB with every classical find filled)', async () => {

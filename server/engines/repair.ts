@@ -1,7 +1,10 @@
 /**
  * repair (old photo repair): finds scratches and dust and paints them out, before the colour and
  * enlarge steps of se-old-repair.
- *  - scratches: an oriented bar detector on luma at 16 angles — a pixel brighter (darker) than
+ *  - the defect net (scratchNet.ts, our own U-Net) finds scratches and specks, also on busy texture;
+ *    its long finds count only if they run nearly straight; the classical finds below are added
+ *    where the net does not call them the photo (findDefects).
+ *  - scratches (classical): an oriented bar detector on luma at 16 angles — a pixel brighter (darker) than
  *    BOTH sides of it at ±d px across the angle, so step edges (horizons, outlines) never respond
  *    and lines wider than ~2d px (masts, trunks) neither — averaged along the angle over ±L px: a
  *    scratch keeps its response along its length, texture (grass, foliage, rock) averages out.
@@ -13,7 +16,7 @@
  *    through textured and faint stretches; a kept run is long (≥ short side / 10), grey (a
  *    scratch greys what it crosses; a coloured stalk keeps its own hue) and straight (a scratch
  *    runs along one or two directions; a tyre's rim or a collar ring turns).
- *  - dust: a pixel brighter (darker) than every point of an even ring around it, in a small
+ *  - dust (classical): a pixel brighter (darker) than every point of an even ring around it, in a small
  *    component, grown over the speck's rim.
  *  - inpainting: each hole pixel is interpolated across the hole along 8 directions from the first
  *    good pixels on either side; directions whose two ends agree (an edge or a texture line crossing
@@ -621,36 +624,89 @@ export interface RepairOptions {
 }
 
 /**
- * The net's log-odds: a pixel above NET_JOIN joins a defect the classical detector found; a small
- * blob (box side ≤ NET_SPECK_SIDE px) whose peak is above NET_SPECK is a dust speck on its own; a
- * pixel at or below NET_CLEAN is left as it is whatever the classical detector says (the net is
- * sure it is the photo: a lit edge beside a line candidate, a texture highlight).
- * Measured on the tuned and validation sets (server/engines/README.md).
+ * The defect net's log-odds: its own finds are the components of pixels above NET_LOW that hold a
+ * pixel above NET_SEED (hysteresis: a faint stretch counts when it continues a sure one); the
+ * classical detector's finds are added, except pixels at or below NET_CLEAN (the net is sure they
+ * are the photo: a lit edge beside a line candidate, a texture highlight). Chosen on photos neither
+ * net was trained on nor the validation set holds (scripts/train/defects.py, DEV; figures in
+ * server/engines/README.md).
  */
-const NET_JOIN = -1.5, NET_SPECK = 3, NET_SPECK_SIDE = 7, NET_CLEAN = -3;
+const NET_LOW = -2, NET_SEED = 2, NET_CLEAN = -3;
+/**
+ * A net find at least NET_LINE px long (box side) is a scratch only if it turns by at most MAX_TURN
+ * (median over its pixels) between points TURN_BASE px apart along itself: a scratch runs nearly
+ * straight (the measuring ones turn by ≤ 0.12 rad over ≥ 100 px: ~1° per 16 px), a tyre's rim light or
+ * a collar ring of radius ~50 px turns by ~18°. Chosen on the DEV photos (server/engines/README.md).
+ */
+const NET_LINE = 24, TURN_BASE = 16, MAX_TURN = (9 * Math.PI) / 180;
+/** radius (px) of the neighbourhood whose shape gives a find's local direction */
+const SHAPE_R = 5;
 
 /**
- * The defects of a picture at the detector's own scale. The net (scratchNet.ts) follows a scratch
- * through texture where the bar response fades, and takes in a speck's soft rim; but alone it
- * also calls real thin dark lines defects (a cable, the gaps between grass blades). So the net's
- * pixels count where they join a defect the classical detector found — with its length, side and
- * colour tests: the net says where a scratch runs, the classical tests that it is one — and as
- * dust where they form a small, confident blob. Where the net is sure a pixel is the photo, it
- * stays as it is even if the classical detector flagged it.
+ * Median turn of a component: per pixel its local direction (the principal axis of the component's
+ * own pixels within ±SHAPE_R px), compared with the direction at the component's pixel nearest to
+ * TURN_BASE px ahead and behind along it. `label` marks the component's pixels with `id`; `theta`
+ * is scratch space of the picture's size.
+ */
+function medianTurn(comp: number[], w: number, h: number, label: Int32Array, id: number, theta: Float32Array): number {
+  for (const i of comp) label[i] = id;
+  const inComp = (X: number, Y: number) => X >= 0 && Y >= 0 && X < w && Y < h && label[Y * w + X] === id;
+  for (const i of comp) {
+    const x = i % w, y = (i / w) | 0;
+    let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    for (let dy = -SHAPE_R; dy <= SHAPE_R; dy++)
+      for (let dx = -SHAPE_R; dx <= SHAPE_R; dx++) {
+        if (!inComp(x + dx, y + dy)) continue;
+        n++;
+        sx += dx;
+        sy += dy;
+        sxx += dx * dx;
+        syy += dy * dy;
+        sxy += dx * dy;
+      }
+    const mx = sx / n, my = sy / n;
+    theta[i] = 0.5 * Math.atan2(2 * (sxy / n - mx * my), sxx / n - mx * mx - (syy / n - my * my));
+  }
+  const turns: number[] = [];
+  for (const i of comp) {
+    const x = i % w, y = (i / w) | 0, t = theta[i]!;
+    for (const side of [1, -1]) {
+      const X0 = Math.round(x + side * TURN_BASE * Math.cos(t)), Y0 = Math.round(y + side * TURN_BASE * Math.sin(t));
+      let best = -1, bestD = Infinity;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++)
+          if (inComp(X0 + dx, Y0 + dy) && dx * dx + dy * dy < bestD) {
+            bestD = dx * dx + dy * dy;
+            best = (Y0 + dy) * w + X0 + dx;
+          }
+      if (best < 0) continue;
+      const d = Math.abs(theta[best]! - t);
+      turns.push(d > Math.PI / 2 ? Math.PI - d : d); // directions, not vectors: θ and θ ± π agree
+    }
+  }
+  if (turns.length < 10) return 0;
+  turns.sort((p, q) => p - q);
+  return turns[turns.length >> 1]!;
+}
+
+/**
+ * The defects of a picture at the detector's own scale: what the defect net (scratchNet.ts) finds
+ * — it follows a scratch through texture where the bar response fades, takes in a speck's soft rim
+ * and finds specks on busy ground that fail the classical ring test — and what the classical
+ * detector finds where the net does not call it the photo. The net also takes thin bright curves
+ * for scratches (a tyre's rim light, a collar ring): its long finds must run nearly straight.
  */
 async function findDefects(img: Rgb, opts: RepairOptions): Promise<Uint8Array> {
+  const { w, h } = img;
   const found = detectDefects(img, { scale: 1 });
   const logit = await scratchLogit(img, opts.modelsDir, opts.threads);
-  const mask = Uint8Array.from(logit, (v, i) => (v > NET_JOIN ? 1 : found[i]!));
-  keepComponents(mask, img.w, img.h, (comp, length) => {
-    let peak = -Infinity;
-    for (const i of comp) {
-      if (found[i]) return true;
-      if (logit[i]! > peak) peak = logit[i]!;
-    }
-    return length <= NET_SPECK_SIDE && peak > NET_SPECK;
+  const mask = Uint8Array.from(logit, (v) => (v > NET_LOW ? 1 : 0));
+  const label = new Int32Array(w * h).fill(-1), theta = new Float32Array(w * h);
+  keepComponents(mask, w, h, (comp, length) => {
+    if (!comp.some((i) => logit[i]! > NET_SEED)) return false;
+    return length < NET_LINE || medianTurn(comp, w, h, label, comp[0]!, theta) <= MAX_TURN;
   });
-  for (let i = 0; i < mask.length; i++) if (logit[i]! <= NET_CLEAN) mask[i] = 0;
+  for (let i = 0; i < mask.length; i++) if (found[i] && logit[i]! > NET_CLEAN) mask[i] = 1;
   return mask;
 }
 
@@ -684,7 +740,7 @@ export async function repairRgb(img: Rgb, opts: RepairOptions): Promise<{ out: R
 export const repairEngine: Engine<'repair'> = {
   module: 'repair',
   kind: 'neural',
-  describe: 'scratch and dust removal: oriented bar detection with hysteresis and dust ring test, extended by our own small defect net (ONNX), directional inpainting',
+  describe: 'scratch and dust removal: our own defect net (ONNX U-Net) plus oriented bar detection with hysteresis and a dust ring test, directional inpainting',
   run: (input, _params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       ctx.onProgress(0.1);

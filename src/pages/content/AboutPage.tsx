@@ -22,7 +22,7 @@ const ENGINES: readonly EngineRow[] = [
   { feature: 'Cartoonizer', kind: 'classical', what: 'Cel shading: edge-preserving smoothing, flat tone bands, saturated colour and anti-aliased ink lines.' },
   { feature: 'Photo retoucher', kind: 'neural', what: 'MAXIM retouching (and MAXIM low-light enhancement for dark pictures), run on a small copy and carried to full resolution by a guided filter.' },
   { feature: 'Image compressor', kind: 'classical', what: 'mozjpeg and libimagequant through sharp.' },
-  { feature: 'Old photo repair', kind: 'neural + classical', what: 'An oriented thin-line filter and a dust ring test find scratches and specks; a small network of our own follows each find through textured stretches and adds confident specks; the holes are filled across from their sides, followed by denoise and colorize.' },
+  { feature: 'Old photo repair', kind: 'neural + classical', what: 'A small network of our own finds scratches and specks, even on busy texture; an oriented thin-line filter and a dust ring test add what it misses; the holes are filled across from their sides, followed by denoise and colorize.' },
 ];
 
 export function AboutPage() {

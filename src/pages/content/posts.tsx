@@ -125,7 +125,7 @@ export const POSTS: Record<BlogSlug, Post> = {
           <>
             <ol>
               <li>
-                <strong>Repair.</strong> Scratches are found by a thin-line filter at 16 angles that must hold along the line and stand out of the local texture, dust by a test against a ring around each speck. A small network we trained ourselves then follows each scratch through textured stretches where the filter loses it, and adds specks it is sure of; on its own it mistakes cables and the gaps between grass blades for scratches, so it only extends what the filter found. The holes are filled by interpolating across them from their sides.
+                <strong>Repair.</strong> Scratches are found by a thin-line filter at 16 angles that must hold along the line and stand out of the local texture, dust by a test against a ring around each speck. A small network we trained ourselves (on 31 photos with our own synthetic scratches and dust) finds scratches and specks on its own as well, following a scratch through textured stretches where the filter loses it and catching specks among leaves that fail the ring test; its long finds must run nearly straight, because it also takes the bright curve of a tyre rim for a scratch. What either finds is repaired, except where the network is sure a pixel belongs to the photo. The holes are filled by interpolating across them from their sides.
               </li>
               <li>
                 <strong>Denoise.</strong> Film grain and scanner noise are reduced with non-local means on brightness and a guided filter on colour, with a little sharpening.
