@@ -18,7 +18,7 @@ import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
 import { jsonDepthWithin } from './http/params.js';
-import { requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
+import { readRefusedBody, requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
 import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
 
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
@@ -88,6 +88,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     if (replyIfUnavailable(err, req, reply)) return reply;
     // Our own refusals, and malformed or oversize requests (each with its own status and text).
     const refusal = requestRefusal(err);
+    // Node reads the rest of the body and keeps the connection once Fastify's 'close' is gone (a
+    // request that asked for 'close' keeps it: that client is told the connection ends).
+    if (reply.raw.shouldKeepAlive && readRefusedBody(err, req.headers['content-length'])) reply.removeHeader('connection');
     if (refusal) return reply.status(refusal.httpStatus).send({ code: refusal.code, msg: refusal.message, data: refusal.data });
     req.log.error(err);
     return reply.status(500).send({ code: 500, msg: 'Something went wrong, please try again.', data: null });

@@ -33,6 +33,21 @@ export const REQUEST_TEXT = {
 
 const refuse = (status: number, msg: string) => new ApiError(CODE.PARAM_ERROR, msg, status);
 
+/**
+ * A body refused for its size before it was read (its Content-Length is over the limit) is still
+ * read to its end and thrown away when it is at most this large, so a client that sends its whole
+ * body before it reads the answer (fetch, curl) gets the 413 and can reuse the connection; Fastify
+ * closes the connection, and a client still sending then only sees a reset (EPIPE). A larger or
+ * unsized (chunked) body is cut off as before: nobody is owed 10 MB of reading for a refusal.
+ */
+export const REFUSED_BODY_READ_BYTES = 10 * 1024 * 1024;
+
+/** Whether the refused request's body is small enough to read to its end (see REFUSED_BODY_READ_BYTES). */
+export function readRefusedBody(err: unknown, contentLength: string | undefined): boolean {
+  if ((err as { code?: unknown } | null)?.code !== 'FST_ERR_CTP_BODY_TOO_LARGE' || !contentLength || !/^\d+$/.test(contentLength)) return false;
+  return Number(contentLength) <= REFUSED_BODY_READ_BYTES;
+}
+
 /** Fastify, @fastify/multipart and body-parser error codes → the refusal they mean. */
 const BY_CODE: Record<string, [number, string]> = {
   FST_ERR_BAD_URL: [400, REQUEST_TEXT.badUrl],

@@ -4,12 +4,14 @@
  * state changes. Raw requests go through node:http / bare sockets so the bytes are exactly a client's.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePublicUrl } from '../../server/config.js';
 import { jsonDepthWithin } from '../../server/http/params.js';
+import { REFUSED_BODY_READ_BYTES } from '../../server/http/requestErrors.js';
 import { CROSS_SITE_TEXT, DOCUMENT_ONLY_HEADERS } from '../../server/http/security.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { Caller } from './api-helpers.js';
@@ -78,6 +80,37 @@ describe('malformed requests answer the envelope, never a 500', () => {
     expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json' }, `{"a":"${'x'.repeat(2 * 1024 * 1024)}"}`), 413, 'Request body is too large');
     expectRefusal(await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/x-www-form-urlencoded' }, `a=${'x'.repeat(100 * 1024)}`), 413, 'Request body is too large');
     expectRefusal(await send(srv.url, 'POST', '/web_api/v1/upload', { 'content-type': 'application/json' }, '{"file":"AAAA"}'), 200, 'multipart/form-data expected');
+  });
+
+  it('a body refused for its size before it is read: the sender still gets the 413 and its connection stays usable', async () => {
+    // A client that sends its whole body before reading (fetch, curl): with the connection closed
+    // under it, its writes fail (EPIPE) and it never sees the answer.
+    const u = new URL(srv.url);
+    const body = Buffer.alloc(3 * 1024 * 1024, 'a');
+    const s = net.connect(Number(u.port), u.hostname);
+    let got = '';
+    s.on('data', (d: Buffer) => (got += d.toString('latin1')));
+    const failed = new Promise<string>((resolve) => s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message)));
+    const until = async (cond: () => boolean) => {
+      while (!cond()) await new Promise((r) => setTimeout(r, 10));
+    };
+    s.write(`POST /web_api/v1/transform HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`);
+    // the answer comes before any of the body is sent
+    await until(() => got.includes('\r\n\r\n') && got.includes('}'));
+    expect(statusOf(got)).toBe(413);
+    expect(bodyOf(got)).toMatchObject({ code: 10001, msg: 'Request body is too large' });
+    expect(got.toLowerCase()).not.toContain('connection: close');
+    // now the whole body, then a second request on the same connection
+    got = '';
+    const sent = new Promise<string>((resolve) => s.write(body, (e) => resolve(e ? 'write failed' : 'sent')));
+    expect(await Promise.race([sent, failed])).toBe('sent');
+    s.write(`GET /api/health HTTP/1.1\r\nHost: ${u.host}\r\nConnection: close\r\n\r\n`);
+    const second = await Promise.race([new Promise<string>((resolve) => s.on('close', () => resolve(got))), failed]);
+    expect(statusOf(second)).toBe(200);
+    // larger than REFUSED_BODY_READ_BYTES: refused and cut off
+    const big = await rawSocket(srv.url, `POST /web_api/v1/transform HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${REFUSED_BODY_READ_BYTES + 1}\r\n\r\na=1`);
+    expect(statusOf(big)).toBe(413);
+    expect(big.toLowerCase()).toContain('connection: close');
   });
 
   it('JSON nested deeper than any call needs is refused before it is parsed', async () => {
