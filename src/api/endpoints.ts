@@ -7,6 +7,9 @@ import { API_BASE, HIDE_API_BASE, absolute, api, call, form, hideApi, waitForUse
 export interface ProgressData {
   status: 'finish' | 'fatal' | 'progress' | string;
   progress?: number;
+  /** the result's size, once finished */
+  result_w?: number;
+  result_h?: number;
 }
 
 export interface WorkflowRecord {

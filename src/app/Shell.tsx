@@ -2,7 +2,7 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
-import { LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
+import { asksServer, LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
 import { setLanguage } from '../i18n/index.js';
 import { localDatabaseExists } from '../db/lazy.js';
 import { useDialogs } from '../stores/dialogs.js';
@@ -24,7 +24,11 @@ function useBoot() {
     // something (src/db/lazy.ts). The upload manager (and its worker) loads only when there can be an
     // interrupted upload to resume: never on a first visit.
     void import('../stores/works.js')
-      .then((m) => m.useWorks.getState().load())
+      .then(async (m) => {
+        await m.useWorks.getState().load();
+        // Works the server holds a job for ask it before they count as ready (issue 31); the runner loads only then.
+        if (m.useWorks.getState().works.some(asksServer)) void import('../stores/processing.js').then((p) => p.reconcileStored());
+      })
       .then(() => localDatabaseExists())
       .then((stored) => (stored ? import('../stores/uploads.js').then((m) => m.resumeInterruptedUploads()) : undefined))
       .catch(() => undefined);

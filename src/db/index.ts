@@ -8,6 +8,7 @@ import { LOCAL_STORAGE_EXPIRY_MS } from '../domain/constants.js';
 import type { Level } from '../domain/plans.js';
 import type { UploadStatus, Work } from '../domain/work.js';
 import { DB_NAME } from './name.js';
+import { asksServer } from '../domain/rules.js';
 
 export type CacheKey = 'samples' | 'workflows' | 'uploadHistory';
 
@@ -79,7 +80,8 @@ async function touch(now: number): Promise<void> {
 const RESUMABLE: readonly UploadStatus[] = ['ready', 'uploading'];
 
 /**
- * Spec §4 on load: works neither ready nor finished are reset to ready — waiting, processing, failed,
+ * Spec §4 on load: works neither ready nor finished are reset to ready (after the server was asked
+ * about the ones it holds a job for, see asksServer) — waiting, processing, failed,
  * refused or cut off while resizing alike. The one exception is an upload this device still holds and
  * resumes (bridge resumePending): it shows 'uploading' and ends in ready when the server has it. A
  * ready work the server never received (no uid) asks for the file again when started
@@ -97,7 +99,16 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   const local = new Map(uploads.filter((u) => u.uploadStatus === 'onDevice').map((u) => [u.cid, u]));
   const changed: Work[] = [];
   const out = works.map((w) => {
-    if (w.status === 'ready' || w.status === 'finished') return w;
+    if (w.status === 'finished') return w;
+    // A work the server was given (a trans_id) is asked about before the reset applies (issue 31):
+    // it shows as processing until the server answers (src/stores/processing.ts reconcileStored).
+    if (asksServer(w)) {
+      if (w.status === 'processing') return w;
+      const next = { ...w, status: 'processing' as const, selected: false };
+      changed.push(next);
+      return next;
+    }
+    if (w.status === 'ready') return w;
     // Spec §4: back to ready; an upload this device resumes shows 'uploading' (on-device works have their bytes here: ready).
     const status: Work['status'] = !w.uid && !w.onDevice && resumable.has(w.cid) ? 'uploading' : 'ready';
     if (status === w.status) return w;

@@ -22,6 +22,14 @@ export function worksInTab<T extends { status: WorkStatus }>(works: readonly T[]
   return works.filter((w) => inTab(w.status, tab));
 }
 
+/**
+ * A stored work whose job the server holds (issue 31): on load its status comes from the server
+ * (finish, progress, or unknown) before spec §4's reset-to-ready rule applies.
+ */
+export function asksServer(w: Pick<Work, 'transId' | 'status' | 'sample' | 'onDevice'>): boolean {
+  return !!w.transId && !w.sample && !w.onDevice && w.status !== 'finished';
+}
+
 /** Only ready works can be selected, and never more than the plan's batch limit. */
 export function canSelect(works: readonly Pick<Work, 'cid' | 'status' | 'selected'>[], cid: string, level: Level): boolean {
   const target = works.find((w) => w.cid === cid);

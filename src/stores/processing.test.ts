@@ -8,7 +8,8 @@ import type { TestServer } from '../../server/testing/server.js';
 import { startApiServer, useToken } from '../api/testServer.js';
 import type { Work } from '../domain/work.js';
 import { useDialogs } from './dialogs.js';
-import { startProcessing } from './processing.js';
+import { reconcileStored, startProcessing } from './processing.js';
+import { clearAll, putWorks } from '../db/index.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
 
@@ -55,5 +56,43 @@ describe('against the server', () => {
     useWorks.setState({ works: [work('bad', { uid: 'no-such-upload' })] });
     expect(startProcessing(DENOISE)).toBe('started');
     await vi.waitFor(() => expect(useWorks.getState().works[0].status).toBe('processFailed'), { timeout: 30_000 });
+  });
+});
+
+describe('issue 31: stored works with a trans_id ask the server on load', () => {
+  it('finished while away -> finished with no new charge; running -> keeps polling; unknown -> ready', async () => {
+    const principal = await srv.ctx.services.tokens.resolve(token);
+    await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
+    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
+    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
+    const done = (await srv.ctx.services.jobs.transform(principal, { uid, jconfig: JSON.stringify(DENOISE) })).trans_id;
+    // This test process runs no engine (jsdom): the jobs' outcome is written as the runner would write it.
+    const settle = async (transId: string, status: 'finished' | 'running') => {
+      await vi.waitFor(async () => expect(['queued', 'running']).not.toContain((await srv.ctx.db.selectFrom('jobs').select('status').where('trans_id', '=', transId).executeTakeFirstOrThrow()).status), { timeout: 30_000, interval: 100 }).catch(() => undefined);
+      await srv.ctx.db.updateTable('jobs').set(status === 'finished' ? { status, progress: 100, result_key: `results/${transId}`, result_format: 'jpeg', result_w: 640, result_h: 427, finished_at: Date.now(), error: null } : { status, progress: 40, error: null, finished_at: null }).where('trans_id', '=', transId).execute();
+    };
+    await settle(done, 'finished');
+    const running = (await srv.ctx.services.jobs.transform(principal, { uid, jconfig: JSON.stringify(DENOISE) })).trans_id;
+    await settle(running, 'running');
+    const used = async () => (await srv.ctx.db.selectFrom('accounts').select('used_num').where('id', '=', principal.accountId).executeTakeFirstOrThrow()).used_num;
+    const usedBefore = await used();
+
+    // What the page stored when it went away mid-poll, and one job the server never knew.
+    await clearAll();
+    const stored = (cid: string, transId: string, status: Work['status']) => work(cid, { uid, transId, status, selected: false, operation: 'denoise', params: DENOISE as Work['params'] });
+    await putWorks([stored('away', done, 'processing'), stored('still', running, 'waiting'), stored('gone', 'no-such-job', 'ready')]);
+    useWorks.setState({ works: [], loaded: false });
+    await useWorks.getState().load();
+    // Before the server answers none counts as ready (the spec's reset waits for the answer).
+    expect(useWorks.getState().works.map((w) => w.status)).toEqual(['processing', 'processing', 'processing']);
+    void reconcileStored();
+    const get = (cid: string) => useWorks.getState().works.find((w) => w.cid === cid);
+    await vi.waitFor(() => expect(get('away')).toMatchObject({ status: 'finished', transId: done, processed: true, zoomW: 640, zoomH: 427 }), { timeout: 10_000 });
+    await vi.waitFor(() => expect(get('gone')).toMatchObject({ status: 'ready', transId: undefined }), { timeout: 10_000 });
+    expect(get('still')).toMatchObject({ status: 'processing', transId: running });
+    // The running one is polled on: when the server finishes it, the page shows it.
+    await settle(running, 'finished');
+    await vi.waitFor(() => expect(get('still')).toMatchObject({ status: 'finished' }), { timeout: 10_000 });
+    expect(await used()).toBe(usedBefore);
   });
 });

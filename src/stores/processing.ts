@@ -5,7 +5,7 @@ import { CODE } from '../domain/codes.js';
 import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../domain/constants.js';
 import { isWorkflowJob, type JobConfig } from '../domain/modules.js';
 import { onDeviceJob } from '../domain/onDevice.js';
-import { jobScale } from '../domain/rules.js';
+import { asksServer, jobScale } from '../domain/rules.js';
 import type { Work } from '../domain/work.js';
 import { i18n } from '../i18n/index.js';
 import { dialogs } from './dialogs.js';
@@ -122,13 +122,18 @@ async function runOne(work: Work): Promise<void> {
   }
   update(work.cid, { transId });
   void endpoints.siteAjax('credit_transform', { trans_id: transId }).catch(() => undefined);
+  await pollUntilDone(work.cid, transId, startTime, isWorkflowJob(work.params?.job));
+}
 
-  const isWorkflow = isWorkflowJob(work.params?.job);
+/** Polls a started job every 2 s until the server says finish or fatal (spec §4), or the client timeout. */
+async function pollUntilDone(cid: string, transId: string, startTime: number, isWorkflow: boolean): Promise<void> {
+  const { update, setProgress } = useWorks.getState();
   for (;;) {
     await sleep(POLL_INTERVAL_MS);
-    if (!useWorks.getState().works.some((w) => w.cid === work.cid)) return; // deleted meanwhile
+    const current = useWorks.getState().works.find((w) => w.cid === cid);
+    if (!current || current.transId !== transId) return; // deleted or started again meanwhile
     if (!isWorkflow && Date.now() - startTime > PROCESS_TIMEOUT_MS) {
-      update(work.cid, { status: 'processFailed', endTime: Date.now() });
+      update(cid, { status: 'processFailed', endTime: Date.now() });
       return;
     }
     let p: endpoints.ProgressData;
@@ -138,14 +143,58 @@ async function runOne(work: Work): Promise<void> {
       continue; // a lost poll is retried at the next tick
     }
     if (p.status === 'finish') {
-      finish(work.cid, {});
+      finish(cid, resultSize(p));
       void useUser.getState().refreshCredits().catch(() => undefined);
       return;
     }
     if (p.status === 'fatal') {
-      update(work.cid, { status: 'processFailed', endTime: Date.now() });
+      update(cid, { status: 'processFailed', endTime: Date.now() });
       return;
     }
-    if (typeof p.progress === 'number') setProgress(work.cid, p.progress);
+    if (typeof p.progress === 'number') setProgress(cid, p.progress);
   }
+}
+
+function resultSize(p: endpoints.ProgressData): Partial<Work> {
+  return typeof p.result_w === 'number' && typeof p.result_h === 'number' ? { zoomW: p.result_w, zoomH: p.result_h } : {};
+}
+
+/**
+ * On load (issue 31): every stored work that has a trans_id asks the server before the spec's
+ * reset-to-ready rule applies. finish -> Processed with its result (no new start, no new charge);
+ * progress -> keeps polling; fatal or unknown to the server (deleted, expired, another account) ->
+ * ready, as spec §4 resets it. A network failure keeps asking at the polling interval.
+ */
+export async function reconcileStored(): Promise<void> {
+  const pending = useWorks.getState().works.filter(asksServer);
+  await Promise.all(pending.map((w) => reconcileOne(w.cid, w.transId as string, w)));
+}
+
+async function reconcileOne(cid: string, transId: string, work: Work): Promise<void> {
+  const { update, setProgress } = useWorks.getState();
+  let p: endpoints.ProgressData | undefined;
+  try {
+    p = await endpoints.progress(transId);
+  } catch (e) {
+    if (!(e instanceof ApiError)) {
+      // Offline or a lost answer: keep asking at the polling interval (no timeout: the job started earlier).
+      return pollUntilDone(cid, transId, Number.POSITIVE_INFINITY, true);
+    }
+  }
+  const still = useWorks.getState().works.find((w) => w.cid === cid);
+  if (!still || still.transId !== transId) return;
+  if (p?.status === 'finish') {
+    const { bumpSuccess } = useWorks.getState();
+    update(cid, { status: 'finished', processed: true, endTime: still.endTime ?? Date.now(), ...resultSize(p) });
+    setProgress(cid, 100);
+    bumpSuccess();
+    return;
+  }
+  if (p && p.status !== 'fatal') {
+    update(cid, { status: 'processing' });
+    if (typeof p.progress === 'number') setProgress(cid, p.progress);
+    // The client timeout counts from now: the page was away while the server worked.
+    return pollUntilDone(cid, transId, Date.now(), isWorkflowJob(work.params?.job));
+  }
+  update(cid, { status: 'ready', transId: undefined, processed: false });
 }

@@ -1,4 +1,4 @@
-/** Processing history from GET /api/job/record, 10 a page, newest first. */
+/** Processing history from GET /api/job/record, 10 a page, newest first; results still kept are downloadable. */
 import { useEffect, useState } from 'react';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
@@ -8,12 +8,14 @@ import { formatDate } from './format.js';
 import { useAccountT } from './i18n.js';
 import { jobLabel } from '../../features/workspace/operationLabel.js';
 import { Pager } from './Pager.js';
+import { useUser } from '../../stores/user.js';
 
 export const HISTORY_PAGE_SIZE = 10;
 
 export function HistoryList() {
   const t = useAccountT();
   const lng = useLang();
+  const userToken = useUser((s) => s.userToken);
   const [page, setPage] = useState(1);
   const [data, setData] = useState<Paged<HistoryRecord> | null>(null);
 
@@ -31,6 +33,7 @@ export function HistoryList() {
             <thead>
               <tr>
                 <th scope="col">{t('history.file')}</th>
+                <th scope="col">{t('history.result')}</th>
                 <th scope="col">{t('history.feature')}</th>
                 <th scope="col">{t('history.size')}</th>
                 <th scope="col">{t('history.status')}</th>
@@ -42,6 +45,17 @@ export function HistoryList() {
                 <tr key={r.trans_id} data-testid="history-row" data-status={r.status}>
                   <td className="acct-ellipsis" title={r.filename ?? ''}>
                     {r.filename}
+                  </td>
+                  {/* second, so a phone shows it without scrolling the table */}
+                  <td>
+                    {r.status === 'finished' && !r.expired && userToken ? (
+                      // The single-download call; its answer is an attachment, so the page stays.
+                      <a className="btn btn-secondary btn-sm" href={endpoints.downloadUrl(r.trans_id, userToken)} download aria-label={t('history.downloadName', { name: r.filename ?? r.trans_id })} data-testid="history-download">
+                        {t('history.download')}
+                      </a>
+                    ) : r.status === 'finished' && r.expired ? (
+                      <span className="muted">{t('history.expired')}</span>
+                    ) : null}
                   </td>
                   <td>{jobLabel(r.job)}</td>
                   <td>
