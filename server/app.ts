@@ -17,9 +17,12 @@ import { ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
-import { jsonDepthWithin } from './http/params.js';
+import { jsonDepthWithin, refuseNul } from './http/params.js';
 import { readRefusedBody, requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
 import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
+
+/** How long one request may take to arrive, headers and body (see buildApp). */
+export const REQUEST_TIMEOUT_MS = 120_000;
 
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
 export const MAX_UPLOAD_BYTES = Math.max(...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes), CHUNK_SIZE_BYTES);
@@ -43,6 +46,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const app = Fastify({
     logger: loggerOptions(ctx.config.logLevel, opts.logStream),
     bodyLimit: 1024 * 1024,
+    // A request must arrive whole within this time (Node's default 0 let a trickled body hold a
+    // connection for minutes, issue 28). Uploads are sent in 5 MB slices; a whole-file upload of the
+    // largest plan limit (50 MB) needs ~3.4 Mbit/s to fit.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // Off unless TRUST_PROXY names the proxies: otherwise any client could pick its own address
     // (and thereby its own rate-limit bucket) with X-Forwarded-For.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
@@ -82,6 +89,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 20, fieldSize: 256 * 1024, parts: 24 },
   });
   await app.register(rateLimit, { global: false });
+  // A NUL byte in any parameter is a malformed request (10001), before a route or the database sees it.
+  app.addHook('preValidation', async (req) => refuseNul(req));
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     // database or queue unreachable → 503 'Service temporarily unavailable' (clients retry; nothing lost)

@@ -10,6 +10,25 @@ import { REQUEST_TEXT, requestRefusal } from './requestErrors.js';
 
 export type Fields = Record<string, unknown>;
 
+/** Whether a parameter value (a string, or strings inside arrays/objects) holds a NUL character. */
+export function hasNul(v: unknown, depth = 0): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (!v || typeof v !== 'object' || Buffer.isBuffer(v) || depth > 40) return false;
+  if (Array.isArray(v)) return v.some((x) => hasNul(x, depth + 1));
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (k.includes('\u0000') || hasNul(x, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * NUL bytes are refused as malformed parameters in one place, before any route sees them: no text
+ * field of ours may hold one, and PostgreSQL refuses them in text (code 22021 became a 500 on 15 routes).
+ * Query, body (form, JSON), route params and cookies here; multipart fields where they are read.
+ */
+export function refuseNul(req: FastifyRequest): void {
+  if (hasNul(req.query) || hasNul(req.params) || hasNul(req.cookies) || (!Buffer.isBuffer(req.body) && hasNul(req.body)))
+    throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.nulByte, 400);
+}
+
 /** `a[]=x&a[]=y` and `a=x` land under `a`; later sources win for single values. */
 function addField(out: Fields, key: string, value: unknown): void {
   if (key.endsWith('[]')) {
@@ -61,6 +80,10 @@ async function eachPart(req: FastifyRequest, take: (part: Part) => Promise<void>
         await parts.return?.(undefined);
         throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.fieldTooLong, 413);
       }
+      if (part.type === 'field' && (hasNul(part.value) || part.fieldname.includes('\u0000'))) {
+        await parts.return?.(undefined);
+        throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.nulByte, 400);
+      }
       await take(part);
       next = parts.next();
     }
@@ -99,18 +122,34 @@ export interface Multipart {
   files: Record<string, { data: Buffer; filename: string }>;
 }
 
-/** Every part of a multipart body; file bytes and part counts are capped by @fastify/multipart's limits (413). */
-export async function readMultipart(req: FastifyRequest): Promise<Multipart> {
+/**
+ * Every part of a multipart body; file bytes and part counts are capped by @fastify/multipart's limits (413).
+ * `beforeFile` runs once, with the fields read so far, before the first file part is buffered: the
+ * caller's token is checked there, so a request without a valid one is refused before up to 2 × 50 MB
+ * are read into memory (the workspace sends user_token first).
+ */
+export async function readMultipart(req: FastifyRequest, beforeFile?: (fields: Record<string, string>) => Promise<void>): Promise<Multipart> {
   if (!req.isMultipart()) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.multipartExpected);
   const out: Multipart = { fields: {}, files: {} };
+  let checked = false;
   await eachPart(req, async (part) => {
     if (part.type === 'file') {
+      if (!checked && beforeFile) {
+        checked = true;
+        try {
+          await beforeFile(out.fields);
+        } catch (e) {
+          part.file.resume();
+          throw e;
+        }
+      }
       const data = await part.toBuffer();
       out.files[part.fieldname] = { data, filename: part.filename ?? '' };
     } else if (typeof part.value === 'string') {
       out.fields[part.fieldname] = part.value;
     }
   });
+  if (!checked && beforeFile) await beforeFile(out.fields);
   return out;
 }
 

@@ -29,6 +29,8 @@ export const REQUEST_TEXT = {
   badJsonField: 'A form field declared as JSON is not valid JSON',
   tooManyRequests: UPLOAD_REFUSAL.tooManyRequests,
   badRequest: 'Bad request',
+  nulByte: 'Malformed parameter: it contains a NUL character',
+  badEncoding: 'Malformed parameter: invalid percent-encoding',
 } as const;
 
 const refuse = (status: number, msg: string) => new ApiError(CODE.PARAM_ERROR, msg, status);

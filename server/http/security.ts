@@ -132,9 +132,27 @@ export function isOwnOrigin(origin: string, req: FastifyRequest, config: Pick<Co
 }
 
 /**
- * CSRF: a state-changing request that carries a credential cookie must come from our own pages.
- * The browser names the page in Origin (every cross-origin request, every POST), else in Referer;
- * with neither, Sec-Fetch-Site (when present) decides. API clients without cookies pass untouched.
+ * Whether the request comes from a browser page on another site (or another origin of ours): the
+ * browser names the page in Origin (every cross-origin request, every POST), else in Referer; with
+ * neither, Sec-Fetch-Site (when present) decides. A request with none of the three is not a
+ * browser's cross-site request (curl, the API clients, server-to-server calls) and is not foreign.
+ */
+export function isForeignRequest(req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'publicUrlFixed'>): boolean {
+  const origin = req.headers.origin;
+  const referer = req.headers.referer;
+  if (origin !== undefined) return !isOwnOrigin(origin, req, config);
+  if (referer !== undefined) return !isOwnOrigin(referer, req, config);
+  const site = req.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+}
+
+/**
+ * CSRF: every state-changing request a browser sends must come from our own pages, whether or not it
+ * carries a credential cookie. The check once ran only with a credential cookie present, but a
+ * cross-site form carries none (SameSite=Lax) and the login and register answers *set* one: a page
+ * on another site could log a visitor into the attacker's account, whose workspace then bound the
+ * visitor's guest uploads to it (issue 28, finding 1). API clients (no Origin, Referer or
+ * Sec-Fetch-Site) pass untouched; the payment provider's signed webhook is exempt.
  */
 export function registerCrossSiteCheck(app: FastifyInstance, config: Config): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -142,15 +160,10 @@ export function registerCrossSiteCheck(app: FastifyInstance, config: Config): vo
     const route = req.routeOptions.url ?? req.url.split('?', 1)[0]!;
     if (SAFE_METHODS.has(req.method) && !STATE_CHANGING_GETS.has(route)) return;
     if (EXEMPT.test(route)) return;
-    if (!CREDENTIAL_COOKIES.test(req.headers.cookie ?? '')) return;
+    if (!isForeignRequest(req, config)) return;
     const origin = req.headers.origin;
     const referer = req.headers.referer;
-    let allowed: boolean;
-    if (origin !== undefined) allowed = isOwnOrigin(origin, req, config);
-    else if (referer !== undefined) allowed = isOwnOrigin(referer, req, config);
-    else allowed = req.headers['sec-fetch-site'] !== 'cross-site' && req.headers['sec-fetch-site'] !== 'same-site';
-    if (allowed) return;
-    req.log.warn({ origin: origin ?? (referer ? originOf(referer) : null) }, CROSS_SITE_TEXT);
+    req.log.warn({ origin: origin ?? (referer ? originOf(referer) : null), credentials: CREDENTIAL_COOKIES.test(req.headers.cookie ?? '') }, CROSS_SITE_TEXT);
     return reply.status(403).send({ code: CODE.PARAM_ERROR, msg: CROSS_SITE_TEXT, data: null });
   });
 }

@@ -13,6 +13,31 @@ export class LoginThrottleRepository {
     return this.db.selectFrom('login_throttle').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  /**
+   * Reserves one attempt in a single conditional upsert, before the password is verified: counts it
+   * unless the email is locked or its window already holds `max` attempts. Returns the row after
+   * counting, or undefined when refused. Concurrent attempts cannot all pass a separate check: each
+   * one's increment is decided by the database (a row lock in PostgreSQL, the one writer in SQLite).
+   */
+  async reserve(email: string, now: number, windowMs: number, max: number): Promise<ThrottleRow | undefined> {
+    const stale = now - windowMs;
+    return this.db
+      .insertInto('login_throttle')
+      .values({ email, failures: 1, window_start: now, locked_until: 0, lockouts: 0, updated_at: now })
+      .onConflict((oc) =>
+        oc
+          .column('email')
+          .doUpdateSet({
+            failures: sql<number>`CASE WHEN login_throttle.window_start < ${stale} THEN 1 ELSE login_throttle.failures + 1 END`,
+            window_start: sql<number>`CASE WHEN login_throttle.window_start < ${stale} THEN ${now} ELSE login_throttle.window_start END`,
+            updated_at: now,
+          })
+          .where(sql<boolean>`login_throttle.locked_until <= ${now} AND (login_throttle.window_start < ${stale} OR login_throttle.failures < ${max})`),
+      )
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   /** Counts one failure atomically; a window older than `windowMs` starts over at 1. */
   async countFailure(email: string, now: number, windowMs: number): Promise<ThrottleRow> {
     const stale = now - windowMs;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fetchRemoteImage, isPrivateAddress } from './remoteImage.js';
+import { fetchRemoteImage, isPrivateAddress, safeDecode } from './remoteImage.js';
 
 describe('isPrivateAddress', () => {
   it.each([
@@ -19,7 +19,21 @@ describe('isPrivateAddress', () => {
     ['172.32.0.1', false],
     ['2606:4700::1111', false],
     ['::ffff:1.1.1.1', false],
+    // issue 28: ranges that embed or route to IPv4 (NAT64, IPv4-compatible, 6to4) and site-local
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::a00:1', true],
+    ['::7f00:1', true],
+    ['::127.0.0.1', true],
+    ['2002:7f00:1::1', true],
+    ['2002:c0a8:101::1', true],
+    ['fec0::1', true],
+    ['2001:4860:4860::8888', false],
   ])('%s → %s', (a, want) => expect(isPrivateAddress(a)).toBe(want));
+
+  it('a malformed escape in the file name is kept as it is, not thrown (issue 28: upload_url answered 500)', () => {
+    expect(safeDecode('%E0%A4%A.jpg')).toBe('%E0%A4%A.jpg');
+    expect(safeDecode('my%20photo.jpg')).toBe('my photo.jpg');
+  });
 
   it('refuses other schemes and credentials in URLs without connecting', async () => {
     const opts = { maxBytes: 10, timeoutMs: 1000, allowPrivate: false };

@@ -28,6 +28,13 @@ for (const [addr, prefix] of [
 for (const [addr, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4-compatible (deprecated), NAT64 and 6to4 addresses carry an IPv4 address inside: any of
+  // them may lead to a private one, so all are refused (issue 28); so are the old site-local ones.
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['fec0::', 10],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -58,6 +65,15 @@ export const REMOTE_TEXT = {
   timeout: 'The image download timed out.',
 } as const;
 
+/** A URL path segment decoded; one with a malformed escape (`%E0%A4%A`) is kept as it is (it was a 500). */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Returns the body bytes and the last URL's file name. Throws RemoteRefused with a user text. */
 export async function fetchRemoteImage(rawUrl: string, opts: FetchOptions): Promise<{ data: Buffer; name: string }> {
   let url: URL;
@@ -75,7 +91,7 @@ export async function fetchRemoteImage(rawUrl: string, opts: FetchOptions): Prom
       url = new URL(res.redirect, url);
       continue;
     }
-    const name = decodeURIComponent(url.pathname.split('/').pop() || '') || 'image';
+    const name = safeDecode(url.pathname.split('/').pop() || '') || 'image';
     return { data: res.data!, name };
   }
   throw new RemoteRefused(REMOTE_TEXT.failed);

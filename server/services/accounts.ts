@@ -4,7 +4,7 @@
  * in their own services; this one composes them for the login pages.
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { ACCOUNT_TEXT, changePasswordErrors, normalizeEmail, registerErrors, type FieldErrors, type AccountView } from '../../src/domain/account.js';
+import { ACCOUNT_TEXT, changePasswordErrors, EMAIL_MAX, normalizeEmail, PASSWORD_MAX, registerErrors, type FieldErrors, type AccountView } from '../../src/domain/account.js';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
 import { ApiError } from '../errors.js';
@@ -50,6 +50,14 @@ export interface LoggedIn {
   userToken: string;
 }
 
+/**
+ * Both login failures (unknown email, wrong password) get one answer: code 3 of the spec's table with
+ * a text that names neither, so the login form does not tell who has an account (issue 28). Code 2
+ * is no longer sent by login (docs/OPERATIONS.md).
+ */
+export const LOGIN_FAILED_TEXT = 'The email address or password is incorrect.';
+const loginFailed = () => new ApiError(CODE.WRONG_PASSWORD, LOGIN_FAILED_TEXT);
+
 // A fixed hash to compare against when the email is unknown, so both answers take as long.
 let dummyHash: Promise<string> | null = null;
 
@@ -86,23 +94,26 @@ export class AccountService {
   }
 
   /**
-   * POST /api/account/login: code 2 unknown email, 3 wrong password, the lockout refusal while the
-   * email is locked (checked first, so a right password is refused too). Ends the browser's old session.
+   * POST /api/account/login: code 3 for an unknown email and a wrong password alike, the lockout
+   * refusal while the email is locked (checked first, so a right password is refused too). Ends the browser's old session.
    */
   async login(f: { email?: unknown; password?: unknown }, oldSessionId?: string): Promise<LoggedIn> {
     const errors: FieldErrors = {};
     if (typeof f.email !== 'string' || f.email.trim() === '') errors.email = ACCOUNT_TEXT.required;
     if (typeof f.password !== 'string' || f.password === '') errors.password = ACCOUNT_TEXT.required;
     if (Object.keys(errors).length) throw formError(errors);
+    // No address or password is longer than the register rule allows: refused before any lookup or hash.
+    if (String(f.email).length > EMAIL_MAX || String(f.password).length > PASSWORD_MAX) throw loginFailed();
     const email = normalizeEmail(String(f.email));
     const throttle = this.deps.services.loginThrottle;
-    await throttle.check(email);
+    // The attempt is counted before the password is checked, so parallel guesses cannot outrun the lock.
+    const attempts = await throttle.reserve(email);
     const found = await this.accounts.byEmail(email);
     const account = found?.kind === 'user' ? found : null;
     const right = await verifyPassword(String(f.password), account ? account.password_hash : await (dummyHash ??= hashPassword('timing-equaliser-0')));
     if (!account || !right) {
-      await throttle.failed(email);
-      throw new ApiError(account ? CODE.WRONG_PASSWORD : CODE.USERNAME_NOT_EXIST);
+      await throttle.failed(email, attempts);
+      throw loginFailed();
     }
     await throttle.succeeded(email);
     return this.startSession(account, oldSessionId);

@@ -15,8 +15,20 @@ import type { Job } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 import type { FinishedWork } from './jobs.js';
 import type { Principal } from './tokens.js';
+import { ConcurrencyGate } from './gates.js';
 
 export const BULK_MAX = 100;
+
+/**
+ * download_compress re-encodes in the API process (issue 28: six parallel calls on one 100 MP work
+ * took it from 448 MB to 4.3 GB). Each (result, type, quality) is converted once: calls that arrive
+ * while it runs share its answer, and the bytes stay in a bounded cache for later calls. New
+ * conversions run at most 1 at once per account and 2 per process; others get 429 at once.
+ */
+export const COMPRESS_CACHE_BYTES = 96 * 1024 * 1024;
+/** A conversion larger than this is shared while it runs but not kept afterwards. */
+export const COMPRESS_CACHE_ENTRY_BYTES = 32 * 1024 * 1024;
+export const COMPRESS_GATE = { perAccount: 1, total: 2 } as const;
 export const BUNDLE_TTL_MS = 60 * 60 * 1000;
 
 /** A result as a stored blob (streamed) or as converted bytes. */
@@ -28,7 +40,48 @@ export interface ZipDownload {
 }
 
 export class DownloadService {
+  private readonly converting = new Map<string, Promise<Buffer>>();
+  /** Finished conversions, least recently used first (a Map keeps insertion order). */
+  private readonly converted = new Map<string, Buffer>();
+  private convertedBytes = 0;
+  private readonly gate = new ConcurrencyGate(COMPRESS_GATE.perAccount, COMPRESS_GATE.total);
+  /** Conversions really run (not answered from the cache or a running one): for tests and logs. */
+  conversions = 0;
+
   constructor(private readonly deps: Deps) {}
+
+  /** The converted bytes of one (result, type, quality): cached, shared while running, gated when new. */
+  private async convertOnce(accountId: number, key: string, extra: ExtraType, quality: number): Promise<Buffer> {
+    const id = `${key}|${extra}|${quality}`;
+    const hit = this.converted.get(id);
+    if (hit) {
+      this.converted.delete(id);
+      this.converted.set(id, hit);
+      return hit;
+    }
+    const running = this.converting.get(id);
+    if (running) return running;
+    const job = this.gate.run(String(accountId), async () => {
+      this.conversions++;
+      return convertCompressed(await this.deps.blobs.read(key), extra, quality);
+    });
+    this.converting.set(id, job);
+    try {
+      const data = await job;
+      if (data.length <= COMPRESS_CACHE_ENTRY_BYTES) {
+        this.converted.set(id, data);
+        this.convertedBytes += data.length;
+        for (const [k, v] of this.converted) {
+          if (this.convertedBytes <= COMPRESS_CACHE_BYTES) break;
+          this.converted.delete(k);
+          this.convertedBytes -= v.length;
+        }
+      }
+      return data;
+    } finally {
+      this.converting.delete(id);
+    }
+  }
 
   /** The result blob of a finished work, or its extra variant (zoom_type) when it has one. */
   private async resultOf(job: FinishedWork, variant?: string): Promise<{ key: string; ext: string; name: string }> {
@@ -69,7 +122,7 @@ export class DownloadService {
     const step = (JSON.parse(job.steps_json) as Step[])[0];
     const params = parseParams('compress', step?.config.module_params);
     if (!params.ok) throw new Error(`stored compress params are invalid: ${params.error}`);
-    const data = await convertCompressed(await this.deps.blobs.read(r.key), extra as ExtraType, Number(params.value.quality));
+    const data = await this.convertOnce(p.accountId, r.key, extra as ExtraType, Number(params.value.quality));
     return { ext: extra, name: await this.nameOf(job, extra), data };
   }
 

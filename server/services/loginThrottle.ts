@@ -38,16 +38,27 @@ export class LoginThrottleService {
     this.repo = new LoginThrottleRepository(deps.db);
   }
 
-  /** Throws the lockout refusal while the email is locked. `email` is normalised. */
-  async check(email: string, now = Date.now()): Promise<void> {
-    const row = await this.repo.find(email);
-    if (row && row.locked_until > now) throw loginLocked(row.locked_until - now);
+  /**
+   * Reserves this attempt before the password is checked (one conditional UPDATE, see the
+   * repository): at most LOGIN_MAX_FAILURES attempts per window are ever evaluated, however many
+   * arrive at once. Throws the lockout refusal while the email is locked or its window is full.
+   * Returns how many attempts the window holds with this one. `email` is normalised.
+   */
+  async reserve(email: string, now = Date.now()): Promise<number> {
+    const row = await this.repo.reserve(email, now, LOGIN_WINDOW_MS, LOGIN_MAX_FAILURES);
+    if (row) return row.failures;
+    const cur = await this.repo.find(email);
+    if (cur && cur.locked_until > now) throw loginLocked(cur.locked_until - now);
+    // The window is full of attempts still being checked: the lock they lead to is the answer.
+    throw loginLocked(lockDuration(cur?.lockouts ?? 0));
   }
 
-  /** A wrong password (or unknown email): counts it, and locks the email at the limit. */
-  async failed(email: string, now = Date.now()): Promise<void> {
-    const row = await this.repo.countFailure(email, now, LOGIN_WINDOW_MS);
-    if (row.failures >= LOGIN_MAX_FAILURES) await this.repo.lock(email, LOGIN_MAX_FAILURES, now + lockDuration(row.lockouts), now);
+  /** The reserved attempt was wrong: locks the email when it was the window's last one. */
+  async failed(email: string, attempts: number, now = Date.now()): Promise<void> {
+    if (attempts >= LOGIN_MAX_FAILURES) {
+      const row = await this.repo.find(email);
+      await this.repo.lock(email, LOGIN_MAX_FAILURES, now + lockDuration(row?.lockouts ?? 0), now);
+    }
     await this.repo.prune(now, IDLE_FORGET_MS);
   }
 

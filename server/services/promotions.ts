@@ -56,7 +56,8 @@ export class PromotionService {
   }
 
   /** GET /api/promotion/share/bind: records who shared with this account, once per promotion type. */
-  async shareBind(p: Principal, type: unknown, codeRaw: unknown): Promise<{ bound: true; type: string; referrer_id: number }> {
+  /** Binds the caller to a share code's owner; the answer names the code, never the owner's internal account id (issue 28). */
+  async shareBind(p: Principal, type: unknown, codeRaw: unknown): Promise<{ bound: true; type: string; code: string }> {
     if (typeof type !== 'string' || !(SHARE_TYPES as readonly string[]).includes(type)) throw paramError(PROMOTION_TEXT.unknownType);
     const code = typeof codeRaw === 'string' ? codeRaw.trim().toUpperCase() : '';
     if (!SHARE_CODE.test(code)) throw paramError(PROMOTION_TEXT.badCode);
@@ -67,7 +68,7 @@ export class PromotionService {
     // The first code bound wins (the unique row decides between concurrent binds); repeating it is fine.
     await this.promotions.insertOnce(p.accountId, kind, '', code, Date.now());
     if ((await this.promotions.value(p.accountId, kind)) !== code) throw paramError(PROMOTION_TEXT.alreadyBound);
-    return { bound: true, type, referrer_id: owner };
+    return { bound: true, type, code };
   }
 
   /** GET /api/promotion/giveaway/checkin: one check-in per UTC day. */

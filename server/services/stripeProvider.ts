@@ -80,6 +80,10 @@ export class StripeProvider implements PaymentProvider {
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, now = Date.now()): PaymentEvent | IgnoredEvent {
     const header = headerValue(headers['stripe-signature']);
     if (!header) throw new WebhookSignatureError('no Stripe-Signature header');
+    // The SDK refuses old signatures only: one dated in the future (a leaked secret's pre-signed
+    // deliveries) passes it, so every t= of the header must be within the tolerance ahead too.
+    const stamps = header.split(',').filter((p) => p.trim().startsWith('t=')).map((p) => Number(p.trim().slice(2)));
+    if (!stamps.length || stamps.some((t) => !Number.isInteger(t) || t > now / 1000 + SIGNATURE_TOLERANCE_S)) throw new WebhookSignatureError('signature timestamp in the future');
     let event: Stripe.Event;
     try {
       event = this.stripe.webhooks.constructEvent(rawBody, header, this.settings.webhookSecret, SIGNATURE_TOLERANCE_S, undefined, now);

@@ -7,6 +7,7 @@ import { UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/co
 import type { UploadHistoryEntry } from '../../src/domain/work.js';
 import { notFound, paramError } from '../errors.js';
 import { megapixelsToPixels } from '../../src/domain/plans.js';
+import { ConcurrencyGate } from './gates.js';
 import { sanitizeFilename } from '../../src/domain/filename.js';
 import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
 import {
@@ -54,6 +55,9 @@ export type UploadListEntry = UploadHistoryEntry;
 
 /** Spec §5's filename rule, shared with the worker. */
 export { sanitizeFilename };
+
+/** upload_url: at most 2 fetches at once per account, 16 per API process. */
+export const URL_FETCHES = new ConcurrencyGate(2, 16);
 
 const JOB_SHAPE = /^[a-z0-9_-]{0,40}$/;
 
@@ -177,11 +181,15 @@ export class UploadService {
     if (!url || typeof url !== 'string') throw paramError('url is required');
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: 0 });
     const { maxBytes } = this.limitsFor(p, job);
-    const remote = await fetchRemoteImage(url.trim(), {
-      maxBytes,
-      timeoutMs: URL_FETCH_TIMEOUT_MS,
-      allowPrivate: this.deps.config.allowPrivateUrls,
-    }).catch(refusal);
+    // Outbound fetches are limited per caller and per process (issue 28): nobody turns the server
+    // into a pool of parallel downloaders.
+    const remote = await URL_FETCHES.run(String(p.accountId), () =>
+      fetchRemoteImage(url.trim(), {
+        maxBytes,
+        timeoutMs: URL_FETCH_TIMEOUT_MS,
+        allowPrivate: this.deps.config.allowPrivateUrls,
+      }).catch(refusal),
+    );
     return this.uploadWhole(p, { file: remote.data, filename: remote.name, job, sourceUrl: url.slice(0, 2000) });
   }
 

@@ -22,6 +22,12 @@ export function extensionOf(name: string): string {
 
 const UNSAFE = /[^\p{L}\p{M}\p{N}._\- ()]/gu;
 
+function trimTrailingDots(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2e) end--;
+  return s.slice(0, end);
+}
+
 /**
  * The stored/displayed name of an upload: no directory part, unsafe characters → '_', no leading
  * dots or blanks, at most {@link FILENAME_MAX_CHARS} characters. With `format` (known from the
@@ -41,7 +47,9 @@ export function sanitizeFilename(raw: string, format?: ImageFormat): string {
       ext = extensionFor(format);
     }
   }
-  stem = stem.replace(/\.+$/, '').trim();
+  // Trailing dots cut by a scan: `/\.+$/` backtracks quadratically on a long run of dots that does
+  // not end the name (60 000 dots stalled the server for 7 s, issue 28).
+  stem = trimTrailingDots(stem).trim();
   // A name made only of replaced characters says nothing: call it "image".
   if (/^[_\s]*$/.test(stem)) stem = 'image';
   const tail = ext ? '.' + ext : '';

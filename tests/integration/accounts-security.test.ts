@@ -71,17 +71,36 @@ describe('per-email login lockout', () => {
   it('lockouts in a row grow: the second lock lasts twice as long; unknown emails are counted the same way', async () => {
     const email = 'no-such-user@example.com';
     const fail = async () => (await postFrom('127.0.0.4', '/api/account/login', { email, password: 'wrong1pass' })).body;
-    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) expect((await fail()).code).toBe(2);
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) expect((await fail()).code).toBe(3);
     expect((await fail()).data.error).toBe('login_locked');
     const first = await srv.ctx.db.selectFrom('login_throttle').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
     expect(first.lockouts).toBe(1);
     await srv.ctx.db.updateTable('login_throttle').set({ locked_until: Date.now() - 1 }).where('email', '=', email).execute();
     const before = Date.now();
-    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) expect((await fail()).code).toBe(2);
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) expect((await fail()).code).toBe(3);
     const second = await srv.ctx.db.selectFrom('login_throttle').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
     expect(second.lockouts).toBe(2);
     expect(second.locked_until).toBeGreaterThanOrEqual(before + 2 * LOGIN_LOCK_MS);
     expect(second.locked_until).toBeLessThanOrEqual(Date.now() + 2 * LOGIN_LOCK_MS);
+  });
+});
+
+describe('the lockout is atomic (issue 28)', () => {
+  it(`${LOGIN_MAX_FAILURES * 3} parallel wrong passwords: at most ${LOGIN_MAX_FAILURES} are evaluated, the email ends locked and the right password is refused`, async () => {
+    const email = `race-${Math.random().toString(36).slice(2)}@example.com`;
+    await Caller.user(srv, email);
+    const answers = await Promise.all(
+      Array.from({ length: LOGIN_MAX_FAILURES * 3 }, (_, i) => postFrom(`127.0.0.${10 + (i % 20)}`, '/api/account/login', { email, password: `wrong${i}pass` })),
+    );
+    const evaluated = answers.filter((a) => a.body.code === 3).length;
+    const locked = answers.filter((a) => a.status === 429 && a.body.data?.error === 'login_locked').length;
+    expect(evaluated).toBeLessThanOrEqual(LOGIN_MAX_FAILURES);
+    expect(evaluated + locked).toBe(LOGIN_MAX_FAILURES * 3);
+    const right = await postFrom('127.0.0.3', '/api/account/login', { email, password: PW });
+    expect(right.status).toBe(429);
+    expect(right.body.data.error).toBe('login_locked');
+    const row = await srv.ctx.db.selectFrom('login_throttle').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    expect(Number(row.locked_until)).toBeGreaterThan(Date.now());
   });
 });
 
@@ -207,6 +226,6 @@ describe('GET calls that record something (spec §7 names GET)', () => {
     expect(bindByCookie.status).toBe(401);
     expect(await srv.ctx.db.selectFrom('promotions').select('id').where('kind', 'in', ['checkin', 'share_bind:anniversary_2021']).execute()).toHaveLength(0);
     expect((await u.get('/api/promotion/giveaway/checkin')).body.data).toMatchObject({ new_checkin: true, days: 1 });
-    expect((await friend.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.data).toMatchObject({ bound: true, referrer_id: u.accountId });
+    expect((await friend.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.data).toMatchObject({ bound: true, code });
   });
 });

@@ -1,3 +1,4 @@
+import { LOGIN_FAILED_TEXT } from '../../server/services/accounts.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../server/testing/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
@@ -56,11 +57,14 @@ describe('register, login, logout (spec §5 texts)', () => {
     expect(again.body).toMatchObject({ code: 1, msg: 'This email address is already registered.' });
   });
 
-  it('login: code 2 unknown user, 3 wrong password, fresh session id, logout ends it', async () => {
+  it('login: one answer (code 3) for an unknown user and a wrong password, fresh session id, logout ends it', async () => {
     await new Caller(srv).form('/api/account/register', { email: 'login@example.com', password: PW, confirm_password: PW }, false);
     const c = new Caller(srv);
-    expect((await c.form('/api/account/login', { email: 'nobody@example.com', password: PW }, false)).body).toMatchObject({ code: 2, msg: 'The username does not exist' });
-    expect((await c.form('/api/account/login', { email: 'login@example.com', password: 'wrong1234' }, false)).body).toMatchObject({ code: 3, msg: 'wrong password' });
+    const unknown = (await c.form('/api/account/login', { email: 'nobody@example.com', password: PW }, false)).body;
+    const wrong = (await c.form('/api/account/login', { email: 'login@example.com', password: 'wrong1234' }, false)).body;
+    // issue 28: the two failures cannot be told apart (who has an account is not the login form's to say)
+    expect(unknown).toEqual({ code: 3, msg: LOGIN_FAILED_TEXT, data: null });
+    expect(wrong).toEqual(unknown);
     expect((await c.form('/api/account/login', { email: 'login@example.com' }, false)).body).toMatchObject({ code: 1, msg: 'This field is required.' });
     expect((await c.get('/api/account/me', {}, false)).body.code).toBe(6);
 

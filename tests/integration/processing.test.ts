@@ -78,6 +78,17 @@ describe('processing over HTTP', () => {
     const wm = await sharp(Buffer.from(await webp.arrayBuffer())).metadata();
     expect([wm.format, wm.width, wm.height]).toEqual(['webp', 640, 427]);
 
+    // issue 28: no re-encode amplification. Six calls at once for another type convert once and get
+    // the same bytes; later calls come from the cache.
+    const before = srv.ctx.services.downloads.conversions;
+    const asPng = () => c.raw('/api/job/download_compress', {}, { method: 'POST', body: new URLSearchParams({ trans_id: transId, guest_token_v2: c.token, extra_type: 'png' }) });
+    const six = await Promise.all(Array.from({ length: 6 }, asPng));
+    const bodies = await Promise.all(six.map(async (r) => (expect(r.status).toBe(200), Buffer.from(await r.arrayBuffer()))));
+    expect((await sharp(bodies[0]!).metadata()).format).toBe('png');
+    for (const b of bodies) expect(b.equals(bodies[0]!)).toBe(true);
+    expect(Buffer.from(await (await asPng()).arrayBuffer()).equals(bodies[0]!)).toBe(true);
+    expect(srv.ctx.services.downloads.conversions - before).toBe(1);
+
     const thumbs = await c.post('/api/v2/thumbsup', { trans_id: transId, thumbsup: '-1' });
     expect(thumbs.body.code).toBe(200);
     const hist = await c.get('/api/job/record', { limit: '10', page: '1' });

@@ -175,7 +175,9 @@ describe('misc', () => {
     expect((await a.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body).toMatchObject({ code: 10001, msg: 'You cannot use your own share code.' });
     expect((await b.get('/api/promotion/share/bind', { type: 'christmas', code })).body).toMatchObject({ code: 10001, msg: 'unknown promotion type' });
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: 'ZZZZZZZZ' })).body).toMatchObject({ code: 10001, msg: 'This share code is not valid.' });
-    expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: code.toLowerCase() })).body.data).toEqual({ bound: true, type: 'anniversary_2021', referrer_id: a.accountId });
+    expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: code.toLowerCase() })).body.data).toEqual({ bound: true, type: 'anniversary_2021', code });
+    // issue 28: no internal account id of the referrer in the answer
+    expect(JSON.stringify((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.data)).not.toMatch(/referrer|"id"/);
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.code).toBe(200);
     const cCode = (await (await Caller.user(srv, 'share-c@example.com')).get('/api/promotion/share/code')).body.data.code;
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: cCode })).body).toMatchObject({ code: 10001, msg: 'A share code has already been used for this promotion.' });

@@ -279,16 +279,38 @@ describe('cross-site requests with cookies (CSRF)', () => {
       expect((await call(srv, again.calls[4]!, { cookie: again.cookie, referer: `${srv.url}/my-account/` })).body?.code).toBe(200);
     });
 
-    it('requests without cookies (API clients) and the signed webhook are not affected', async () => {
+    it('API clients (no Origin, Referer or Sec-Fetch-Site) and the signed webhook are not affected', async () => {
       const { user } = await stateChanges(srv);
-      const r = await send(srv.url, 'POST', '/api/v2/user_info/update', { 'content-type': 'application/x-www-form-urlencoded', origin: EVIL }, new URLSearchParams({ user_token: user.token, locale: 'fr' }).toString());
+      const r = await send(srv.url, 'POST', '/api/v2/user_info/update', { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ user_token: user.token, locale: 'fr' }).toString());
       expect(r.body).toMatchObject({ code: 200 });
-      // other cookies (preferences) do not count as credentials
-      const pref = await send(srv.url, 'POST', '/api/v2/guest_token', { origin: EVIL, cookie: 'activeMode=batch; isFirstVisit=1' });
+      const pref = await send(srv.url, 'POST', '/api/v2/guest_token', { cookie: 'activeMode=batch; isFirstVisit=1' });
       expect(pref.body?.code).toBe(200);
       const hook = await send(srv.url, 'POST', '/api/payments/webhook/local', { 'content-type': 'application/json', origin: EVIL, cookie: `user_token=${user.token}` }, '{}');
       expect(hook.body?.msg).not.toBe(CROSS_SITE_TEXT);
       expect(hook.status).not.toBe(403);
+    });
+
+    it('login CSRF (issue 28): a cross-site login or register form, which carries no cookie, is refused and sets none', async () => {
+      const email = `victim-${Math.random().toString(36).slice(2)}@example.com`;
+      await Caller.user(srv, email);
+      const login = { 'content-type': 'application/x-www-form-urlencoded' };
+      const creds = new URLSearchParams({ email, password: 'passw0rdA1' }).toString();
+      const reg = new URLSearchParams({ email: `x${email}`, password: 'passw0rdA1', confirm_password: 'passw0rdA1' }).toString();
+      for (const headers of [{ origin: EVIL }, { origin: 'null' }, { referer: `${EVIL}/page` }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+        for (const [p, body] of [['/api/account/login', creds], ['/api/account/register', reg], ['/api/v2/guest_token', '']] as const) {
+          const r = await send(srv.url, 'POST', p, { ...login, ...headers }, body);
+          expect(r.status, `${p} ${JSON.stringify(headers)}`).toBe(403);
+          expect(r.body).toEqual({ code: 10001, msg: CROSS_SITE_TEXT, data: null });
+          expect(r.headers['set-cookie']).toBeUndefined();
+        }
+      }
+      expect(await srv.ctx.services.accounts.byEmail(`x${email}`)).toBeNull();
+      // the own pages (Origin = Host, or same-origin fetch metadata) and non-browser clients log in
+      for (const headers of [{ origin: srv.url, 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'same-origin' }, {}] as Record<string, string>[]) {
+        const r = await send(srv.url, 'POST', '/api/account/login', { ...login, ...headers }, creds);
+        expect(r.body?.code, JSON.stringify(headers)).toBe(200);
+        expect(String(r.headers['set-cookie'])).toMatch(/pixmill_session=/);
+      }
     });
   });
 

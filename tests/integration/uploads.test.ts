@@ -297,9 +297,12 @@ describe('list, delete, cross-token access', () => {
 describe('upload by URL', () => {
   let remote: http.Server;
   let base = '';
+  /** answers of /held.jpg, sent when a test releases them */
+  const held: Array<() => void> = [];
   beforeAll(async () => {
     remote = http.createServer((req, res) => {
-      if (req.url === '/rocket.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixture('rocket.jpg'));
+      if (req.url === '/rocket.jpg' || req.url === '/%E0%A4%A.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixture('rocket.jpg'));
+      if (req.url === '/held.jpg') return held.push(() => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixture('rocket.jpg')));
       if (req.url === '/moved') return res.writeHead(302, { location: '/rocket.jpg' }).end();
       if (req.url === '/big') return res.writeHead(200).end(Buffer.alloc(6 * 1024 * 1024, 1));
       res.writeHead(404).end();
@@ -331,6 +334,30 @@ describe('upload by URL', () => {
       expect(r.body.data.data).toMatchObject({ filename: 'rocket.jpg', w: 640, h: 427, sha256: sha(fixture('rocket.jpg')) });
       expect((await byUrl(c, `${base}/big`)).body).toMatchObject({ code: 10001, msg: 'Your file is too large' });
       expect((await byUrl(c, `${base}/missing.jpg`)).body).toMatchObject({ code: 10001, msg: 'The image could not be downloaded.' });
+      // issue 28: a file name with a malformed escape was a 500 (decodeURIComponent threw); now it is kept as sent
+      const odd = await byUrl(c, `${base}/%E0%A4%A.jpg`);
+      expect(odd.status).toBe(200);
+      expect(odd.body.data.data.filename).toMatch(/^E0_A4_A\.jpg$|A\.jpg$/);
+    } finally {
+      srv.ctx.config.allowPrivateUrls = false;
+    }
+  });
+
+  it('outbound fetches are limited per caller (issue 28): a third at once is refused with 429, another caller still fetches', async () => {
+    const c = await Caller.guest(srv);
+    const other = await Caller.guest(srv);
+    srv.ctx.config.allowPrivateUrls = true;
+    try {
+      const first = [byUrl(c, `${base}/held.jpg`), byUrl(c, `${base}/held.jpg`)];
+      while (held.length < 2) await new Promise((r) => setImmediate(r));
+      const third = await byUrl(c, `${base}/held.jpg`);
+      expect(third.status).toBe(429);
+      expect(third.body).toMatchObject({ code: 10001, msg: 'Too many requests, please retry later.' });
+      expect(held).toHaveLength(2);
+      const elsewhere = byUrl(other, `${base}/held.jpg`);
+      while (held.length < 3) await new Promise((r) => setImmediate(r));
+      for (const release of held.splice(0)) release();
+      for (const r of await Promise.all([...first, elsewhere])) expect(r.body.code, r.body.msg).toBe(200);
     } finally {
       srv.ctx.config.allowPrivateUrls = false;
     }

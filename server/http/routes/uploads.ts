@@ -22,17 +22,24 @@ function sendBlob(ctx: AppContext, reply: FastifyReply, key: string, format: 'jp
 export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const uploads = ctx.services.uploads;
 
+  /** The multipart body with its caller resolved before any file part is buffered (see readMultipart). */
+  async function authorizedMultipart(req: FastifyRequest) {
+    let principal: Awaited<ReturnType<typeof multipartPrincipal>> | undefined;
+    const mp = await readMultipart(req, async (fields) => {
+      principal = await multipartPrincipal(req, ctx, fields);
+    });
+    return { mp, p: principal! };
+  }
+
   app.post('/web_api/v1/upload', async (req) => {
-    const mp = await readMultipart(req);
-    const p = await multipartPrincipal(req, ctx, mp.fields);
+    const { mp, p } = await authorizedMultipart(req);
     const file = mp.files.file;
     const data = await uploads.uploadWhole(p, { file: file?.data, filename: file?.filename || mp.fields.name || '', thumbnail: mp.files.thumbnail?.data, job: mp.fields.job });
     return ok({ data });
   });
 
   app.post('/api/v2/upload_slice', async (req) => {
-    const mp = await readMultipart(req);
-    const p = await multipartPrincipal(req, ctx, mp.fields);
+    const { mp, p } = await authorizedMultipart(req);
     const f = mp.fields;
     return ok(
       await uploads.receiveSlice(p, {
