@@ -92,6 +92,8 @@ export default defineConfig({
         // The app shell: every built script, style, page and icon (source maps and the test harness excluded).
         globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
         globIgnores: ['**/*.map', 'src/pwa/harness/**', '**/harness-*.js', 'samples/**', 'locales/**'],
+        // sw.js without a source map (it named the build machine's path).
+        sourcemap: false,
         // Only the heroes' samples are precached (≈ 0.97 MB; the rest are cached at run time: pixmill-samples below).
         additionalManifestEntries: heroSamplePrecache(),
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
@@ -145,7 +147,8 @@ export default defineConfig({
   worker: { format: 'es' },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // No source maps in the build (issue 28: the server sent them, sw.js.map named a build path).
+    sourcemap: false,
     target: 'es2022',
     rollupOptions: {
       // The upload harness is a test page for the browser tests (kept out of the precache above).

@@ -21,6 +21,20 @@ import { jsonDepthWithin, refuseNul } from './http/params.js';
 import { readRefusedBody, requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
 import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
 
+/** Build outputs no client may fetch (checked on the decoded path: the static server decodes `%2Emap` too). */
+const NEVER_SERVED = /\.map$/i;
+/** The browser tests' pages in the build: /src/pwa/harness/ (and its harness-*.js chunks). */
+const TEST_PAGES = /^\/(src\/pwa\/harness\/|assets\/harness-)/i;
+
+function decodedPath(url: string): string {
+  const raw = url.split('?', 1)[0]!;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** How long one request may take to arrive, headers and body (see buildApp). */
 export const REQUEST_TIMEOUT_MS = 120_000;
 
@@ -109,6 +123,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   /** A build output named with its content hash (assets/ and lazy locales/), possibly its precompressed copy. */
   const HASHED_ASSET = /[\\/](assets|locales)[\\/][^\\/]+-[\w-]{8}\.\w+(\.(br|gz))?$/;
+
+  // Never served (issue 28): source maps (they name build paths and hold the sources) and, unless the
+  // browser tests ask for them (SERVE_TEST_PAGES=1), the test pages the build carries for them.
+  app.addHook('onRequest', async (req, reply) => {
+    const p = decodedPath(req.url);
+    if (NEVER_SERVED.test(p) || (!ctx.config.serveTestPages && TEST_PAGES.test(p))) return reply.status(404).send({ code: CODE.PARAM_ERROR, msg: 'not found', data: null });
+  });
 
   // The built PWA; any other non-API GET falls back to index.html (client-side routes, language prefixes).
   const clientDir = ctx.config.clientDir;

@@ -30,6 +30,11 @@ export interface Config {
   modelsDir: string;
   /** directory holding the built PWA (served at /) */
   clientDir: string;
+  /**
+   * whether the built test pages (the upload harness under /src/pwa/harness/) are served
+   * (SERVE_TEST_PAGES=1: the browser tests only). Off by default; source maps are never served.
+   */
+  serveTestPages: boolean;
   /** run the job runner in this process (false for `start:api` in scale-out) */
   runJobs: boolean;
   /** guest_token creations per minute per IP */
@@ -61,6 +66,8 @@ export interface Config {
   retentionDays: Record<RetentionClass, number>;
   /** how often the process that runs jobs runs the retention sweep, ms (RETENTION_INTERVAL_MS; 0 = never) */
   retentionIntervalMs: number;
+  /** days analytics and credit events are kept (EVENTS_RETENTION_DAYS, ≥ 1; default 90) */
+  eventsRetentionDays: number;
 }
 
 const PAYMENT_PROVIDERS = ['none', 'local', 'stripe'] as const;
@@ -138,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     slotNice: Math.max(0, Math.min(19, int(env.SLOT_NICE, 10))),
     modelsDir: path.resolve(env.MODELS_DIR || path.join(root, 'models')),
     clientDir: path.resolve(env.CLIENT_DIR || path.join(root, 'dist')),
+    serveTestPages: env.SERVE_TEST_PAGES === '1',
     runJobs: env.RUN_JOBS !== '0',
     guestTokenRateLimit: int(env.GUEST_TOKEN_RATE_LIMIT, 30),
     logLevel: env.LOG_LEVEL || 'info',
@@ -156,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       subscriber: Math.max(1, int(env.RETENTION_DAYS_SUBSCRIBER, RETENTION_DAYS_DEFAULT.subscriber)),
     },
     retentionIntervalMs: Math.max(0, int(env.RETENTION_INTERVAL_MS, 60 * 60 * 1000)),
+    eventsRetentionDays: Math.max(1, int(env.EVENTS_RETENTION_DAYS, 90)),
   };
   return { ...cfg, ...overrides };
 }

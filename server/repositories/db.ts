@@ -12,6 +12,7 @@ import * as m004 from './migrations/004_payments.js';
 import * as m005a from './migrations/005_accounts_security.js';
 import * as m005u from './migrations/005_uploads_quota.js';
 import * as m006c from './migrations/006_contact_messages.js';
+import * as m007e from './migrations/007_events_retention.js';
 
 /** Every migration, in order. Add new ones here; never edit a released one. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005_accounts_security': m005a,
   '005_uploads_quota': m005u,
   '006_contact_messages': m006c,
+  '007_events_retention': m007e,
 };
 
 class StaticProvider implements MigrationProvider {

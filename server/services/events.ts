@@ -14,6 +14,12 @@ export const SITE_EVENTS = ['credit-transform', 'credit-upload', 'credit-downloa
 /** Payloads are small JSON objects; anything bigger is refused rather than truncated. */
 export const EVENT_PAYLOAD_MAX_CHARS = 4096;
 
+/** Events older than this many days are deleted (EVENTS_RETENTION_DAYS; see docs/OPERATIONS.md). */
+export const EVENTS_RETENTION_DAYS_DEFAULT = 90;
+/** Besides the retention sweep's timer, every this many inserts in one process prune too. */
+export const EVENTS_PRUNE_EVERY = 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export interface EventRow {
   id: number;
   account_id: number | null;
@@ -24,9 +30,18 @@ export interface EventRow {
 
 export class EventService {
   private readonly events: EventRepository;
+  private inserts = 0;
 
-  constructor(deps: Deps) {
+  constructor(private readonly deps: Deps) {
     this.events = new EventRepository(deps.db);
+  }
+
+  /** Deletes events past the retention (issue 28: the table was never pruned); returns how many went. */
+  async prune(now = Date.now()): Promise<number> {
+    const before = now - this.deps.config.eventsRetentionDays * DAY_MS;
+    let total = 0;
+    for (let n = await this.events.pruneOlderThan(before); n > 0; n = await this.events.pruneOlderThan(before)) total += n;
+    return total;
   }
 
   isReportEvent(v: unknown): v is ReportEvent {
@@ -37,7 +52,9 @@ export class EventService {
   async record(kind: string, accountId: number | null, payload: Record<string, unknown>): Promise<number> {
     const json = JSON.stringify(payload ?? {});
     if (json.length > EVENT_PAYLOAD_MAX_CHARS) throw new RangeError('event payload too large');
-    return this.events.insert(kind, accountId, json, Date.now());
+    const id = await this.events.insert(kind, accountId, json, Date.now());
+    if (++this.inserts % EVENTS_PRUNE_EVERY === 0) await this.prune();
+    return id;
   }
 
   /** The latest events of an account (newest first), for tests and the admin side. */

@@ -29,9 +29,16 @@ export class MailService {
     return { email: e, unsubscribed: true };
   }
 
-  /** POST /api/v2/common/email_status: whether an address has an account and still receives mail. */
-  async emailStatus(email: unknown): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {
+  /**
+   * POST /api/v2/common/email_status: whether an address has an account and still receives mail.
+   * Answered for the signed-in owner of the address, or with the address's unsubscribe signature (the
+   * link in every mail); anyone else gets code 5, as unsubscribe does (issue 28: it told anyone who
+   * has an account).
+   */
+  async emailStatus(email: unknown, sig: unknown, caller: Principal | null): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {
     const e = validEmail(email);
+    const own = caller?.logged && caller.account.email === e;
+    if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw new ApiError(CODE.VALIDATION_INVALID);
     const a = await this.accounts.byEmail(e);
     if (!a || a.kind !== 'user') throw formError({ email: ACCOUNT_TEXT.emailMissing });
     return { email: e, registered: true, mail_subscribed: !(await this.accounts.isOptedOut(e)) };

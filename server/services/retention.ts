@@ -36,6 +36,8 @@ export interface RetentionReport {
   works: number;
   uploads: number;
   unfinished: number;
+  /** events past EVENTS_RETENTION_DAYS deleted */
+  events: number;
 }
 
 /** GET /api/v2/retention (and `retention_days` in upload/list): what the client tells the user. */
@@ -110,7 +112,7 @@ export class RetentionService {
   /** Deletes what is past its age: per account, by the account's level now. */
   async sweep(now = Date.now()): Promise<RetentionReport> {
     const { db, services, config } = this.deps;
-    const report: RetentionReport = { works: 0, uploads: 0, unfinished: await services.uploads.dropUnfinished(now) };
+    const report: RetentionReport = { works: 0, uploads: 0, unfinished: await services.uploads.dropUnfinished(now), events: await services.events.prune(now) };
     const youngest = Math.min(...Object.values(config.retentionDays));
     for (const account of await repo.accountsWithOldItems(db, now - youngest * DAY_MS)) {
       const before = now - this.daysFor(services.license.levelOf(account, now)) * DAY_MS;

@@ -2,7 +2,7 @@
 import { PRODUCTS } from '../../src/domain/constants.js';
 import { emailError, normalizeEmail } from '../../src/domain/account.js';
 import { isSubscriber, type Level } from '../../src/domain/plans.js';
-import { paramError } from '../errors.js';
+import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
@@ -31,12 +31,19 @@ export class SubscriptionService {
     };
   }
 
-  /** GET /api/v2/is_subscribed: whether the account with this email is on a live paid plan. */
-  async isSubscribed(email: unknown): Promise<{ subscribed: boolean }> {
-    const err = emailError(email);
-    if (err) throw paramError(err);
-    const a = await this.accounts.byEmail(normalizeEmail(String(email)));
-    return { subscribed: !!a && isSubscriber(this.deps.services.license.levelOf(a)) };
+  /**
+   * GET /api/v2/is_subscribed: whether the signed-in caller (whose address `email` must be, when
+   * given) is on a live paid plan. Anyone could once ask about any address (issue 28); a guest or
+   * another address is refused with code 6, as for any call that needs the account.
+   */
+  async isSubscribed(email: unknown, caller: Principal): Promise<{ subscribed: boolean }> {
+    if (!caller.logged) throw unauthorized();
+    if (email !== undefined && email !== '') {
+      const err = emailError(email);
+      if (err) throw paramError(err);
+      if (normalizeEmail(String(email)) !== caller.account.email) throw unauthorized();
+    }
+    return { subscribed: isSubscriber(this.deps.services.license.levelOf(caller.account)) };
   }
 
   /** POST /api/cart/abandon: the pricing page tells us a checkout was left; kept as an event. */

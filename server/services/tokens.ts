@@ -157,6 +157,10 @@ export class TokenService {
       if (row?.kind === 'user' && (accountId === null || row.account_id === accountId)) await this.tokens.delete(row.token_hash);
       if (row?.kind === 'guest' && accountId !== null && row.bound_account_id === accountId) await this.tokens.bindTo(row.token_hash, null);
     }
+    // A logout by the session cookie alone sends no guest token, and the one this browser bound kept
+    // acting as the account (issue 28): every guest token bound to the account is unbound. Their
+    // guests keep their tokens; signed-in devices go on with their own user tokens.
+    if (accountId !== null) await this.tokens.unbindGuests(accountId);
   }
 
   /** Password change: every user token of the account stops working and bound guest tokens are unbound (in the caller's transaction). */

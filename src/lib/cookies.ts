@@ -6,13 +6,23 @@ export function getCookie(name: string): string | undefined {
   return hit ? decodeURIComponent(hit.slice(hit.indexOf('=') + 1)) : undefined;
 }
 
+/**
+ * The Set-Cookie text for `document.cookie`. Over https the cookie is `Secure` (issue 28: the
+ * user_token and guest cookies, credentials both, were written without it and would travel over a
+ * plain-http request to the same host); over http (local development) it cannot be.
+ */
+export function cookieText(name: string, value: string, expires: string, secure: boolean): string {
+  return `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+const servedOverHttps = () => typeof location !== 'undefined' && location.protocol === 'https:';
+
 export function setCookie(name: string, value: string, days: number): void {
-  const expires = new Date(Date.now() + days * DAY_MS).toUTCString();
-  document.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax`;
+  document.cookie = cookieText(name, value, new Date(Date.now() + days * DAY_MS).toUTCString(), servedOverHttps());
 }
 
 export function deleteCookie(name: string): void {
-  document.cookie = `${encodeURIComponent(name)}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Lax`;
+  document.cookie = cookieText(name, '', 'Thu, 01 Jan 1970 00:00:00 GMT', servedOverHttps());
 }
 
 /** Cookie names of spec §3, in one place. */

@@ -152,6 +152,21 @@ describe('revocation', () => {
     expect(await licenseStatus(elsewhere.token)).toBe(200);
   });
 
+  it('a logout by the session cookie alone unbinds the guest token the browser bound (issue 28)', async () => {
+    const u = await Caller.user(srv, `cookie-logout-${Math.random().toString(36).slice(2)}@example.com`);
+    const g = await Caller.guest(srv);
+    expect((await u.form('/api/v2/bind_token', { token: u.token, guest_token_v2: g.token }, false)).body.code).toBe(200);
+    expect((await new Caller(srv).form('/api/v2/license', { guest_token_v2: g.token }, false)).body.data.user_id).toBe(u.accountId);
+    // only the pixmill_session cookie: no user token, no guest token in the request
+    const sid = u.cookies.get('pixmill_session')!;
+    const out = await fetch(srv.url + '/api/account/logout', { method: 'POST', headers: { cookie: `pixmill_session=${sid}` } });
+    expect(((await out.json()) as { code: number }).code).toBe(200);
+    expect(await meStatus(sid)).toBe(401);
+    const after = (await new Caller(srv).form('/api/v2/license', { guest_token_v2: g.token }, false)).body.data;
+    expect(after.user_level).toBe('guest');
+    expect(after.user_id).not.toBe(u.accountId);
+  });
+
   it('a password change ends every other session and user token of the account and unbinds its guest tokens; the caller gets new ones', async () => {
     const a = await Caller.user(srv, 'pwchange@example.com');
     const b = new Caller(srv);

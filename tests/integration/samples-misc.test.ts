@@ -86,7 +86,7 @@ describe('samples', () => {
 });
 
 describe('subscription', () => {
-  it('subscribe_info gives products with prices and the caller level; is_subscribed by email', async () => {
+  it('subscribe_info gives products with prices and the caller level; is_subscribed for the signed-in caller only', async () => {
     const g = await Caller.guest(srv);
     const info = await g.get('/api/v2/subscribe_info');
     expect(info.body.data).toEqual({
@@ -99,12 +99,17 @@ describe('subscription', () => {
     const expires = Date.now() + 86400_000;
     await srv.ctx.services.accounts.setPlan(u.accountId, 'basic', expires);
     expect((await u.get('/api/v2/subscribe_info')).body.data).toMatchObject({ level: 'basic', subscribed: true, expires_at: expires });
-    expect((await g.get('/api/v2/is_subscribed', { email: 'SUB@example.com' }, false)).body.data).toEqual({ subscribed: true });
-    expect((await g.get('/api/v2/is_subscribed', { email: 'nobody@example.com' }, false)).body.data).toEqual({ subscribed: false });
-    expect((await g.get('/api/v2/is_subscribed', { email: 'bad' }, false)).body.code).toBe(10001);
+    expect((await u.get('/api/v2/is_subscribed', { email: 'SUB@example.com' })).body.data).toEqual({ subscribed: true });
+    expect((await u.get('/api/v2/is_subscribed')).body.data).toEqual({ subscribed: true });
+    expect((await u.get('/api/v2/is_subscribed', { email: 'bad' })).body.code).toBe(10001);
+    // issue 28: nobody else learns whether an address pays: anonymous, a guest or another account → code 6
+    expect((await new Caller(srv).get('/api/v2/is_subscribed', { email: 'sub@example.com' }, false)).body.code).toBe(6);
+    expect((await g.get('/api/v2/is_subscribed', { email: 'sub@example.com' })).body.code).toBe(6);
+    const other = await Caller.user(srv, 'sub-other@example.com');
+    expect((await other.get('/api/v2/is_subscribed', { email: 'sub@example.com' })).body.code).toBe(6);
     // An expired plan is no subscription.
     await srv.ctx.db.updateTable('accounts').set({ plan_expires_at: Date.now() - 1 }).where('id', '=', u.accountId).execute();
-    expect((await g.get('/api/v2/is_subscribed', { email: 'sub@example.com' }, false)).body.data).toEqual({ subscribed: false });
+    expect((await u.get('/api/v2/is_subscribed', { email: 'sub@example.com' })).body.data).toEqual({ subscribed: false });
   });
 
   it('cart/abandon records an event (anonymous too); unknown product refused', async () => {
@@ -144,16 +149,21 @@ describe('misc', () => {
     expect((await u.form('/api/v2/user_info/update', { first_name: 'Zed' })).body.data).toMatchObject({ first_name: 'Zed' });
   });
 
-  it('email_status, and unsubscribe by signed link or by the owner only', async () => {
+  it('email_status for the owner or the signed link only, and unsubscribe by signed link or by the owner only', async () => {
     const u = await Caller.user(srv, 'mail@example.com');
     const g = await Caller.guest(srv);
-    expect((await g.form('/api/v2/common/email_status', { email: 'mail@example.com' })).body.data).toEqual({ email: 'mail@example.com', registered: true, mail_subscribed: true });
-    expect((await g.form('/api/v2/common/email_status', { email: 'ghost@example.com' })).body).toMatchObject({ code: 1, msg: 'This email address does not exist.' });
+    expect((await u.form('/api/v2/common/email_status', { email: 'mail@example.com' })).body.data).toEqual({ email: 'mail@example.com', registered: true, mail_subscribed: true });
+    // issue 28: anyone else gets one answer (code 5) whether the address has an account or not
+    const stranger = (await g.form('/api/v2/common/email_status', { email: 'mail@example.com' })).body;
+    expect(stranger.code).toBe(5);
+    expect((await g.form('/api/v2/common/email_status', { email: 'ghost@example.com' })).body).toEqual(stranger);
+    const ghostSig = srv.ctx.services.accounts.unsubscribeSignature('ghost@example.com');
+    expect((await g.form('/api/v2/common/email_status', { email: 'ghost@example.com', sig: ghostSig })).body).toMatchObject({ code: 1, msg: 'This email address does not exist.' });
     expect((await g.form('/api/mail/unsubscribe', { email: 'mail@example.com' })).body.code).toBe(5);
     expect((await g.form('/api/mail/unsubscribe', { email: 'mail@example.com', sig: 'x'.repeat(32) })).body.code).toBe(5);
     const sig = srv.ctx.services.accounts.unsubscribeSignature('mail@example.com');
     expect((await g.form('/api/mail/unsubscribe', { email: 'Mail@example.com', sig })).body.data).toEqual({ email: 'mail@example.com', unsubscribed: true });
-    expect((await g.form('/api/v2/common/email_status', { email: 'mail@example.com' })).body.data.mail_subscribed).toBe(false);
+    expect((await g.form('/api/v2/common/email_status', { email: 'mail@example.com', sig })).body.data.mail_subscribed).toBe(false);
     const u2 = await Caller.user(srv, 'mail2@example.com');
     expect((await u2.form('/api/mail/unsubscribe', { email: 'mail2@example.com' })).body.code).toBe(200);
     expect((await u.form('/api/mail/unsubscribe', { email: 'mail2@example.com' })).body.code).toBe(5);

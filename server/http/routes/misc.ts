@@ -7,6 +7,13 @@ import { ok } from '../envelope.js';
 import { fieldsOf, str, type Fields } from '../params.js';
 import { paramError, unauthorized } from '../../errors.js';
 
+/**
+ * Anonymous callers may write analytics and look up addresses, but never without limit (issue 28):
+ * per client address and minute. A page sends a few reports per action; 60 a minute is far above that.
+ */
+export const REPORT_RATE_LIMIT = { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } };
+/** Address look-ups answer signed-in callers about their own address only, and are limited as well. */
+export const LOOKUP_RATE_LIMIT = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
 
 export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { profile, mail, promotions, events } = ctx.services;
@@ -35,7 +42,10 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return ok(await mail.unsubscribe(q.email, q.sig, await optionalPrincipal(req)));
   });
 
-  app.post('/api/v2/common/email_status', async (req) => ok(await mail.emailStatus((await fieldsOf(req)).email)));
+  app.post('/api/v2/common/email_status', LOOKUP_RATE_LIMIT, async (req) => {
+    const q = await fieldsOf(req);
+    return ok(await mail.emailStatus(q.email, q.sig, await optionalPrincipal(req)));
+  });
 
   app.post('/api/v2/common/count_down', async (req) => ok(await promotions.countDown(await principalOf(req, ctx))));
 
@@ -53,7 +63,7 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.get('/api/promotion/giveaway/checkin', async (req) => ok(await promotions.checkin(await explicitPrincipal(await fieldsOf(req)))));
 
   /** Analytics: {event, data?} (or `payload`) with an object or its JSON string; anonymous reports are kept too. */
-  app.post('/api/report', async (req) => {
+  app.post('/api/report', REPORT_RATE_LIMIT, async (req) => {
     const q = (await fieldsOf(req));
     if (!events.isReportEvent(q.event)) throw paramError('unknown event');
     let data: unknown = q.data ?? q.payload ?? {};

@@ -34,7 +34,9 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   app.get('/site-ajax/nonce', async (req) => ok({ nonce: nonces.issue(sessionIdOf(req)) }));
 
-  app.post('/site-ajax', async (req) => {
+  // The workspace sends a credit notification per upload, start and download; 120 a minute per client
+  // address covers a bulk batch and stops a flood of anonymous event rows (issue 28).
+  app.post('/site-ajax', { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } }, async (req) => {
     const f = bodyOf(req);
     const action = String(f.action ?? '').replace(/-/g, '_');
     const sid = sessionIdOf(req);

@@ -1,0 +1,67 @@
+/**
+ * Issue 28, finding 9: a production server never sends source maps, and sends the browser tests'
+ * upload harness only when SERVE_TEST_PAGES=1 (the e2e server). The build itself makes no maps.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { send } from './security-helpers.js';
+
+let clientDir: string;
+const servers: TestServer[] = [];
+beforeAll(() => {
+  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-client-'));
+  const put = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(clientDir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(clientDir, rel), text);
+  };
+  put('index.html', '<!doctype html><title>app</title>');
+  put('sw.js', 'self.x=1;');
+  put('sw.js.map', '{"sources":["/home/build/src/sw.ts"]}');
+  put('assets/index-AbCdEf12.js', 'console.log(1)');
+  put('assets/index-AbCdEf12.js.map', '{"sources":["../src/main.tsx"]}');
+  put('assets/harness-AbCdEf12.js', 'window.__harness={}');
+  put('src/pwa/harness/upload-harness.html', '<!doctype html><title>harness</title>');
+});
+afterAll(async () => {
+  for (const s of servers) await s.stop();
+  fs.rmSync(clientDir, { recursive: true, force: true });
+});
+
+const server = async (serveTestPages: boolean) => {
+  const s = await startTestServer({ runJobs: false, clientDir, serveTestPages });
+  servers.push(s);
+  return s;
+};
+
+describe('build files a production server does not send', () => {
+  it('source maps: 404 in every spelling; the scripts themselves are served', async () => {
+    const srv = await server(false);
+    expect((await send(srv.url, 'GET', '/assets/index-AbCdEf12.js')).status).toBe(200);
+    for (const p of ['/sw.js.map', '/assets/index-AbCdEf12.js.map', '/assets/index-AbCdEf12.js%2Emap', '/assets/index-AbCdEf12.js.MAP']) {
+      const r = await send(srv.url, 'GET', p);
+      expect(r.status, p).toBe(404);
+      expect(r.text, p).not.toContain('sources');
+    }
+  });
+
+  it('the upload harness: only with SERVE_TEST_PAGES=1', async () => {
+    const prod = await server(false);
+    for (const p of ['/src/pwa/harness/upload-harness.html', '/src%2Fpwa%2Fharness/upload-harness.html', '/assets/harness-AbCdEf12.js']) {
+      const r = await send(prod.url, 'GET', p);
+      expect(r.status, p).toBe(404);
+      expect(r.text, p).not.toContain('harness');
+    }
+    const e2e = await server(true);
+    expect((await send(e2e.url, 'GET', '/src/pwa/harness/upload-harness.html')).text).toContain('<title>harness</title>');
+    expect((await send(e2e.url, 'GET', '/assets/index-AbCdEf12.js.map')).status).toBe(404);
+  });
+
+  it('the build config makes no source maps (app and service worker)', () => {
+    const cfg = fs.readFileSync(path.resolve(import.meta.dirname, '../../vite.config.ts'), 'utf8');
+    expect(cfg).toMatch(/build: \{[^}]*sourcemap: false/s);
+    expect(cfg).toMatch(/workbox: \{[\s\S]*sourcemap: false/);
+  });
+});
