@@ -165,5 +165,5 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://127.0.0.1:8080', '/web_api': 'http://127.0.0.1:8080', '/site-ajax': 'http://127.0.0.1:8080' } },
+  server: { proxy: Object.fromEntries(['/api', '/web_api', '/site-ajax', '/models', '/api-docs'].map((p) => [p, 'http://127.0.0.1:8080'])) },
 });
