@@ -17,6 +17,7 @@ import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
 import { enlargePresetsQuality } from './quality/enlarge-presets.js';
 import { faceColourCartoon } from './quality/face-colour-cartoon.js';
 import { maximSection } from './quality/maxim.js';
+import { cartoonRetouchSection } from './quality/cartoon-retouch.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -122,6 +123,7 @@ export async function quality() {
   }
   Object.assign(results, await enlargePresetsQuality(sheet));
   await faceColourCartoon(root, ctx, results, sheet);
+  results.cartoon_retouch = await cartoonRetouchSection(root, ctx, sheet);
   return { results, sheet };
 }
 

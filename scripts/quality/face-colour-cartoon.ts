@@ -20,7 +20,6 @@ import { labToRgb, rgbToLab } from '../../server/engines/lab.js';
 import { decodeRgb, type Rgb } from '../../server/engines/image.js';
 import { detectFaces, faceMesh, type Face } from '../../server/engines/faces.js';
 import { enhanceFaces } from '../../server/engines/faceEnhancer.js';
-import { cartoonRgb } from '../../server/engines/cartoonize.js';
 import type { EngineContext } from '../../server/engines/types.js';
 
 const r2 = (v: number) => Math.round(v * 100) / 100;
@@ -193,15 +192,6 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
   const side = Math.round(Math.max(f0.w, f0.h) * 1.6);
   rows.push([astro, enh, crop(astro, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side), crop(enh, f0.x + f0.w / 2 - side / 2, f0.y + f0.h / 2 - side / 2, side, side)]);
 
-  // cartoonize
-  const cart: Record<string, unknown>[] = [];
-  for (const f of ['chelsea.png', 'astronaut.png', 'coffee.png']) {
-    const img = await load(path.join(root, 'tests', 'fixtures', f));
-    const out = cartoonRgb(img, await detectFaces(img, ctx.modelsDir, ctx.threads));
-    const fr = flatRegions(out), ink = inkContinuity(out);
-    cart.push({ image: f, flat_regions: fr.count, flat_coverage: r2(fr.coverage), ink_share: r2(ink.ink), ink_continuity: r2(ink.continuity) });
-    rows.push([img, out]);
-  }
-  results.cartoonize = cart;
+  // cartoonize: measured in scripts/quality/cartoon-retouch.ts
   await writeRowsSheet(rows, path.join(root, 'bench', 'results', 'face-colour-cartoon-sheet.png'));
 }

@@ -1,170 +1,156 @@
 /**
- * cartoonize (CartoonizeStable): the look of a cel-shaded cartoon, not a posterisation.
- *  1. Edge-preserving smoothing: three passes of a colour guided filter (guided by luma), so skin,
- *     fur and foliage texture go while object outlines stay.
- *  2. Flat colour with soft shading: luma is cut into a few tone bands with soft steps (cel shading),
- *     the band map is cleaned by a majority filter so no islands or speckle remain, a quarter of the
- *     smooth shading is kept for volume; chroma is smoothed further and saturated.
- *  3. Ink: Canny-style edges of the smoothed picture (Sobel on luma + chroma, non-maximum suppression,
- *     hysteresis), strokes shorter than a minimum length dropped, then drawn anti-aliased with a width
- *     that follows the picture size. Inside BlazeFace faces the thresholds are lower, so eyes,
- *     nose and mouth are drawn.
+ * cartoonize (CartoonizeStable): the look of a drawn cartoon, after the classical anchors.
+ *  1. Abstraction (Winnemöller, Olsen, Gooch 2006): iterated separable bilateral filtering of
+ *     Y/Cb/Cr with a joint range weight (range σ follows the measured noise), then soft luminance
+ *     quantisation — tanh steps that are crisp where the gradient is strong and soft in smooth
+ *     shading, so a sky keeps its gradient instead of banding. Chroma is saturated a little.
+ *  2. Lines (Kang, Lee, Chui 2007, flow-based DoG): smoothed structure tensor → edge tangent flow;
+ *     a 1-D difference of Gaussians across the flow, averaged along the flow's streamlines; a soft
+ *     threshold on its dark side gives long, smooth strokes that thicken where the edge is strong
+ *     and taper where it fades. Ink is gated by the gradient's significance against the measured
+ *     noise (no strokes in sky or walls), and components with little solid ink are dropped.
+ *  3. Faces (BlazeFace + FaceMesh): the skin inside the face is smoothed further (flat skin), loose
+ *     DoG ink inside it is damped, and clean strokes are drawn along the FaceMesh contours of eyes,
+ *     brows, mouth and jaw.
+ * Runs at a working size of at most 1200 px on the long side, the result resampled to the input size.
  */
 import type { Engine } from './types.js';
-import { detectFaces, type Face } from './faces.js';
-import { boxMean, fromPlanes, gaussianBlur, guidedFilter, rgbToYcc, runOnRgb, toPlanes, yccToRgb, type Rgb } from './image.js';
+import { detectFaces, faceMesh, MESH_FEATURES, type Face, type FaceMesh } from './faces.js';
+import { estimateNoise, fromPlanes, resizePlane, rgbToYcc, runOnRgb, toPlanes, yccToRgb, type Rgb } from './image.js';
+import { bilateralPass, dropShortStrokes, edgeTangentFlow, flowDoG, softQuantize, strokePolyline, type Box } from './toon.js';
+
+/** Longest side of the working copy (px). */
+export const CARTOON_WORK_SIDE = 1200;
+/** FaceMesh face-oval indices from the right cheek down round the chin to the left cheek (the jaw). */
+const JAW = [132, 58, 172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397, 288, 361] as const;
 
 const smoothstep = (x: number, a: number, b: number) => {
   const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
   return t * t * (3 - 2 * t);
 };
 
-/** Tone bands: band index per pixel, with the band count chosen from the luma spread. */
-function toneBands(y: Float32Array, bands: number): { idx: Uint8Array; lo: number; step: number } {
-  const sorted = Float32Array.from(y).sort();
-  const lo = sorted[Math.floor(sorted.length * 0.02)]!, hi = sorted[Math.floor(sorted.length * 0.98)]!;
-  const step = Math.max(8, (hi - lo) / bands);
-  const idx = new Uint8Array(y.length);
-  for (let i = 0; i < y.length; i++) idx[i] = Math.max(0, Math.min(bands + 1, Math.floor((y[i]! - lo) / step) + 1));
-  return { idx, lo, step };
+function percentile(p: Float32Array, q: number): number {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < p.length; i++) hist[Math.max(0, Math.min(255, Math.round(p[i]!)))]!++;
+  let s = 0;
+  for (let i = 0; i < 256; i++) if ((s += hist[i]!) >= q * p.length) return i;
+  return 255;
 }
 
-/** Majority filter on a small label map: every pixel takes the most frequent label around it. */
-function majority(idx: Uint8Array, labels: number, w: number, h: number, r: number): Uint8Array {
-  const best = new Float32Array(idx.length).fill(-1);
-  const out = idx.slice();
-  const ind = new Float32Array(idx.length);
-  for (let b = 0; b <= labels; b++) {
-    for (let i = 0; i < idx.length; i++) ind[i] = idx[i] === b ? 1 : 0;
-    const m = boxMean(ind, w, h, r);
-    for (let i = 0; i < idx.length; i++) if (m[i]! > best[i]!) { best[i] = m[i]!; out[i] = b; }
-  }
-  return out;
+export interface CartoonResult {
+  image: Rgb;
+  /** ink coverage 0..1 at the output size (for the quality measures) */
+  ink: Float32Array;
 }
 
-const sobX = (p: Float32Array, i: number, w: number) => p[i - w + 1]! + 2 * p[i + 1]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - 1]! - p[i + w - 1]!;
-const sobY = (p: Float32Array, i: number, w: number) => p[i + w - 1]! + 2 * p[i + w]! + p[i + w + 1]! - p[i - w - 1]! - 2 * p[i - w]! - p[i - w + 1]!;
-
-/** Thin, continuous edge map (1 = ink centre line) from Sobel + non-max suppression + hysteresis. */
-function inkLines(y: Float32Array, cb: Float32Array, cr: Float32Array, w: number, h: number, minLen: number, sens?: Float32Array): Uint8Array {
+export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): CartoonResult {
+  const side = Math.max(img.w, img.h);
+  const k = Math.min(1, CARTOON_WORK_SIDE / side);
+  const w = Math.max(8, Math.round(img.w * k)), h = Math.max(8, Math.round(img.h * k));
   const n = w * h;
-  const mag = new Float32Array(n), dir = new Uint8Array(n);
-  for (let yy = 1; yy < h - 1; yy++)
-    for (let x = 1; x < w - 1; x++) {
-      const i = yy * w + x;
-      const gx = sobX(y, i, w), gy = sobY(y, i, w), bx = sobX(cb, i, w), by = sobY(cb, i, w), rx = sobX(cr, i, w), ry = sobY(cr, i, w);
-      const X = gx + 0.7 * (Math.abs(bx) > Math.abs(rx) ? bx : rx), Y = gy + 0.7 * (Math.abs(by) > Math.abs(ry) ? by : ry);
-      mag[i] = Math.hypot(X, Y) / 4;
-      const a = ((Math.atan2(Y, X) * 180) / Math.PI + 180) % 180;
-      dir[i] = a < 22.5 || a >= 157.5 ? 0 : a < 67.5 ? 1 : a < 112.5 ? 2 : 3;
-    }
-  const nms = new Float32Array(n);
-  const off = [1, w + 1, w, w - 1];
-  for (let yy = 1; yy < h - 1; yy++)
-    for (let x = 1; x < w - 1; x++) {
-      const i = yy * w + x, o = off[dir[i]!]!;
-      if (mag[i]! >= mag[i + o]! && mag[i]! >= mag[i - o]!) nms[i] = mag[i]!;
-    }
-  // thresholds from the picture itself: strong = top few per cent of edge pixels, weak = half of it
-  const vals = Array.from(nms.filter((v) => v > 1)).sort((a, b) => a - b);
-  const high = Math.max(9, vals[Math.floor(vals.length * 0.85)] ?? 9), low = high * 0.4;
-  const edge = new Uint8Array(n), stack: number[] = [];
-  // inside faces the thresholds drop (eyes, mouth and nose are soft edges but must be drawn)
-  if (sens) for (let i = 0; i < n; i++) nms[i] = nms[i]! * sens[i]!;
-  for (let i = 0; i < n; i++) if (nms[i]! >= high && !edge[i]) {
-    edge[i] = 1;
-    stack.push(i);
-    while (stack.length) {
-      const j = stack.pop()!;
-      for (const d of [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1]) {
-        const k = j + d;
-        if (k > 0 && k < n && !edge[k] && nms[k]! >= low) { edge[k] = 1; stack.push(k); }
-      }
-    }
-  }
-  // drop short strokes (texture crumbs, speckle)
-  const seen = new Uint8Array(n), comp: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (!edge[s] || seen[s]) continue;
-    comp.length = 0;
-    seen[s] = 1;
-    stack.push(s);
-    while (stack.length) {
-      const j = stack.pop()!;
-      comp.push(j);
-      for (const d of [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1]) {
-        const k = j + d;
-        if (k > 0 && k < n && edge[k] && !seen[k]) { seen[k] = 1; stack.push(k); }
-      }
-    }
-    if (comp.length < (sens && sens[s]! > 1 ? minLen / 3 : minLen)) for (const j of comp) edge[j] = 0;
-  }
-  return edge;
-}
+  let planes = toPlanes(img);
+  if (k < 1) planes = planes.map((p) => resizePlane(p, img.w, img.h, w, h));
+  const ycc = rgbToYcc(planes) as [Float32Array, Float32Array, Float32Array];
+  const u = Math.max(w, h) / 600; // one unit of scale: 1 at 600 px
+  const sigmaN = estimateNoise(ycc[0], w, h);
 
-export function cartoonRgb(img: Rgb, faces: Face[] = [], bands = 4): Rgb {
-  const { w, h } = img;
-  const n = w * h;
-  const side = Math.max(w, h);
-  let p = toPlanes(img);
-  const r = Math.max(2, Math.round(side / 200));
-  for (let it = 0; it < 2; it++) {
-    const guide = rgbToYcc(p)[0]!;
-    p = p.map((c) => guidedFilter(guide, c, w, h, r, 250));
-  }
-  const [ys, cbs, crs] = rgbToYcc(p) as [Float32Array, Float32Array, Float32Array];
-  // tone bands on a further-smoothed luma, cleaned so no band islands (blotches) remain
-  const yb = guidedFilter(ys, ys, w, h, r * 3, 400);
-  const { idx, lo, step } = toneBands(yb, bands);
-  let clean = majority(idx, bands + 1, w, h, Math.max(2, Math.round(side / 200)));
-  clean = majority(clean, bands + 1, w, h, Math.max(2, Math.round(side / 200)));
-  // soft band edges: the band's flat level, blurred a little across the band boundary
-  const flat = new Float32Array(n);
-  for (let i = 0; i < n; i++) flat[i] = lo + (clean[i]! - 0.5) * step;
-  const flatS = gaussianBlur(flat, w, h, Math.max(1, side / 300));
-  const Y = new Float32Array(n);
-  for (let i = 0; i < n; i++) Y[i] = 0.6 * flatS[i]! + 0.4 * ys[i]! + 6; // some of the shading; cartoons are bright
-  // flat, saturated chroma
-  const rc = Math.max(4, Math.round(side / 80));
-  const cb = guidedFilter(yb, cbs, w, h, rc, 150), cr = guidedFilter(yb, crs, w, h, rc, 150);
-  for (let i = 0; i < n; i++) { cb[i] = cb[i]! * 1.25; cr[i] = cr[i]! * 1.25; }
-  // ink
-  // edges of a slightly blurred copy: wood grain and fur stripes stay below the thresholds
-  const eσ = Math.max(0.7, side / 700);
-  let sens: Float32Array | undefined;
-  if (faces.length) {
-    sens = new Float32Array(n).fill(1);
-    for (const f of faces) {
-      const cx = f.x + f.w / 2, cy = f.y + f.h * 0.55;
-      for (let yy = Math.max(0, Math.floor(f.y)); yy < Math.min(h, f.y + f.h * 1.05); yy++)
-        for (let x = Math.max(0, Math.floor(f.x)); x < Math.min(w, f.x + f.w); x++)
-          if (Math.hypot((x - cx) / (f.w * 0.45), (yy - cy) / (f.h * 0.5)) < 1) sens[yy * w + x] = 2;
-    }
-  }
-  const edge = inkLines(gaussianBlur(ys, w, h, eσ), gaussianBlur(cbs, w, h, eσ), gaussianBlur(crs, w, h, eσ), w, h, Math.max(16, Math.round(side / 18)), sens);
-  const width = Math.max(0.9, side / 550);
-  const e = new Float32Array(n);
-  for (let i = 0; i < n; i++) e[i] = edge[i]!;
-  const eb = gaussianBlur(e, w, h, width);
-  const peak = 1 / (Math.sqrt(2 * Math.PI) * width); // a line's blurred centre value
+  // 1. abstraction: two bilateral iterations before the lines, two more after
+  const sigmaD = Math.max(1.5, 2 * u), sigmaR = Math.max(10, 2.5 * sigmaN);
+  bilateralPass(ycc, w, h, sigmaD, sigmaR);
+  bilateralPass(ycc, w, h, sigmaD, sigmaR);
+  // faces: flatter skin (two more passes with a wider range inside each face box)
+  const faceBoxes: Box[] = faces.map((f) => ({
+    x0: Math.max(0, Math.floor(f.x * k)),
+    y0: Math.max(0, Math.floor((f.y - 0.1 * f.h) * k)),
+    x1: Math.min(w, Math.ceil((f.x + f.w) * k)),
+    y1: Math.min(h, Math.ceil((f.y + f.h * 1.05) * k)),
+  }));
+  for (const b of faceBoxes) if (b.x1 - b.x0 > 4 && b.y1 - b.y0 > 4) for (let i = 0; i < 3; i++) bilateralPass(ycc, w, h, sigmaD, sigmaR * 1.6, b);
+  const flow = edgeTangentFlow(ycc[0], w, h, Math.max(1, 0.8 * u), Math.max(2, 3 * u));
+
+  // 2. lines: flow DoG on the abstracted luma, soft threshold, gated by significance
+  const sigmaC = Math.max(0.9, 0.9 * u);
+  const H = flowDoG(ycc[0], w, h, flow, sigmaC, Math.max(3, 4 * u));
+  const T0 = Math.max(1, 0.1 * sigmaN);
+  const g0 = Math.max(1.2, 0.25 * sigmaN) / Math.max(1, u);
+  const ink = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const a = smoothstep(eb[i]! / peak, 0.12, 0.55);
-    Y[i] = Y[i]! * (1 - 0.88 * a);
-    cb[i] = cb[i]! * (1 - 0.8 * a);
-    cr[i] = cr[i]! * (1 - 0.8 * a);
+    const e = -H[i]!;
+    if (e <= T0) continue;
+    ink[i] = smoothstep(e, T0, 2.6 * T0) * smoothstep(flow.mag[i]!, g0, 2.5 * g0);
   }
-  return fromPlanes(yccToRgb([Y, cb, cr]), w, h);
+  // faces: loose skin ink damped inside the face ellipse
+  for (const f of faces) {
+    const cx = (f.x + f.w / 2) * k, cy = (f.y + f.h * 0.5) * k, rx = f.w * 0.42 * k, ry = f.h * 0.5 * k;
+    for (let y = Math.max(0, Math.floor(cy - ry)); y < Math.min(h, cy + ry); y++)
+      for (let x = Math.max(0, Math.floor(cx - rx)); x < Math.min(w, cx + rx); x++) {
+        const d = Math.hypot((x - cx) / rx, (y - cy) / ry);
+        if (d < 1) ink[y * w + x]! *= 0.3 + 0.7 * smoothstep(d, 0.75, 1);
+      }
+  }
+  dropShortStrokes(ink, w, h, Math.round(Math.max(12, 14 * u * sigmaC)));
+  // FaceMesh contours as clean strokes
+  for (const m of meshes) {
+    if (!m) continue;
+    const pts = (idx: readonly number[]) => idx.map((j) => [m.points[j]![0] * k, m.points[j]![1] * k] as const);
+    const [ax, ay] = m.points[234]!, [bx, by] = m.points[454]!;
+    const faceW = Math.hypot(bx - ax, by - ay) * k;
+    const lw = Math.max(1.2, faceW / 70);
+    strokePolyline(ink, w, h, pts(MESH_FEATURES.rightEye), lw, true);
+    strokePolyline(ink, w, h, pts(MESH_FEATURES.leftEye), lw, true);
+    // brows: one thick stroke along the middle of each brow's outline
+    for (const brow of [MESH_FEATURES.rightBrow, MESH_FEATURES.leftBrow]) {
+      const mid = [[1, 11], [2, 10], [3, 9], [4, 8], [5, 7]].map(([a, b]) => {
+        const p = m.points[brow[a!]!]!, q = m.points[brow[b!]!]!;
+        return [((p[0] + q[0]) / 2) * k, ((p[1] + q[1]) / 2) * k] as const;
+      });
+      strokePolyline(ink, w, h, mid, lw * 2, false);
+    }
+    strokePolyline(ink, w, h, pts(MESH_FEATURES.mouthInner.slice(0, 11)), lw, false);
+    strokePolyline(ink, w, h, pts(JAW), lw * 1.2, false);
+  }
+
+  // the rest of the abstraction, then soft quantisation
+  bilateralPass(ycc, w, h, sigmaD, sigmaR);
+  bilateralPass(ycc, w, h, sigmaD, sigmaR);
+  const lo = percentile(ycc[0], 0.01), hi = Math.max(lo + 40, percentile(ycc[0], 0.99));
+  const Y = softQuantize(ycc[0], flow.mag, lo, hi, 7, 1.5, 7, 6 / Math.max(1, u));
+  const cb = ycc[1], cr = ycc[2];
+  for (let i = 0; i < n; i++) {
+    const a = ink[i]!;
+    Y[i] = (Y[i]! + 4) * (1 - a) + 22 * a;
+    cb[i] = cb[i]! * 1.18 * (1 - 0.85 * a);
+    cr[i] = cr[i]! * 1.18 * (1 - 0.85 * a);
+  }
+  let out: Float32Array[] = [Y, cb, cr];
+  let inkOut: Float32Array = ink;
+  if (k < 1) {
+    out = out.map((p) => resizePlane(p, w, h, img.w, img.h));
+    inkOut = resizePlane(ink, w, h, img.w, img.h);
+  }
+  return { image: fromPlanes(yccToRgb(out), img.w, img.h), ink: inkOut };
+}
+
+/** The cartoon picture alone. */
+export const cartoonRgb = (img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): Rgb => cartoon(img, faces, meshes).image;
+
+/** Faces and their FaceMesh landmarks (undefined where FaceMesh is not sure). */
+export async function cartoonFaces(img: Rgb, modelsDir: string, threads: number): Promise<{ faces: Face[]; meshes: (FaceMesh | undefined)[] }> {
+  const faces = await detectFaces(img, modelsDir, threads);
+  const meshes: (FaceMesh | undefined)[] = [];
+  for (const f of faces) meshes.push(f.w >= 24 ? await faceMesh(img, f, modelsDir, threads) : undefined);
+  return { faces, meshes };
 }
 
 export const cartoonizeEngine: Engine<'cartoonize'> = {
   module: 'cartoonize',
   kind: 'classical',
-  describe: 'cel shading: guided-filter smoothing, cleaned tone bands with soft shading, saturated flat chroma, Canny ink lines drawn anti-aliased',
+  describe: 'cartoon: iterated bilateral abstraction with soft luminance quantisation, flow-based DoG lines gated by significance, FaceMesh strokes and flat skin on faces',
   run: (input, _params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       ctx.onProgress(0.1);
-      const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
+      const { faces, meshes } = await cartoonFaces(img, ctx.modelsDir, ctx.threads);
       ctx.onProgress(0.2);
-      return { image: cartoonRgb(img, faces) };
+      return { image: cartoonRgb(img, faces, meshes) };
     }),
 };
