@@ -1,6 +1,6 @@
 /** Batch limits of spec §5/§6/§9 for one drop or file-input selection. */
-import { BATCH_INPUT_MAX, UPLOAD_PER_TYPE_MAX, UPLOAD_QUEUE_MAX } from '../src/domain/constants.js';
-import { limitsFor, type Level } from '../src/domain/plans.js';
+import { BATCH_INPUT_MAX, UPLOAD_PER_TYPE_MAX } from '../src/domain/constants.js';
+import { limitsFor, uploadQueueMax, type Level } from '../src/domain/plans.js';
 
 export const COMPRESS_JOB = 'compress';
 
@@ -32,7 +32,7 @@ export function checkBatch(count: number, ctx: BatchContext): { accept: number; 
   if (count > batch) return { accept: 0, error: batch === 1 ? 'upload:onlyPaidMultiple' : 'upload:tooManyFiles' };
   if (ctx.perTypeCount + count > perTypeLimit(ctx.level, ctx.job)) return { accept: 0, error: 'upload:tooManyFiles' };
   // The queue holds 5 (spec §5), or the plan's batch when larger: Pro's 10 at once all go in (spec §6).
-  const room = Math.max(0, Math.max(UPLOAD_QUEUE_MAX, batch) - ctx.queued);
+  const room = Math.max(0, uploadQueueMax(ctx.level) - ctx.queued);
   if (room === 0) return { accept: 0, error: 'upload:queueFull' };
   return { accept: Math.min(count, room) };
 }

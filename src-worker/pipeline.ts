@@ -77,7 +77,8 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
   try {
     ({ img: bitmap, w: srcW, h: srcH } = await decodeForFit(file, limitsFor(level), job));
   } catch {
-    emit({ cid, status: 'uploadFailed', filename: valid.filename, error: 'upload:invalidFileType' });
+    // A JPEG or PNG by its signature that does not decode: damaged or cut off (issue 31), not a wrong type.
+    emit({ cid, status: 'uploadFailed', filename: valid.filename, error: 'upload:damagedImage' });
     return { ok: false };
   }
   const fit = await fitToPlan({ blob: file, mime: valid.mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps, (status) =>

@@ -114,7 +114,7 @@ export class JobService {
     if (parsed.value.job !== 'compress' && upload.w * upload.h > megapixelsToPixels(p.limits.maxMegapixels))
       throw paramError(`The image is larger than ${p.limits.maxMegapixels} MP, the limit of your plan`);
     if (parsed.value.job !== 'compress' && Math.max(upload.w, upload.h) > p.limits.maxSidePx)
-      throw paramError(`The image is larger than ${p.limits.maxSidePx}×${p.limits.maxSidePx} px, the limit of your plan`);
+      throw paramError(`The image is longer than ${p.limits.maxSidePx} px on a side, the limit of your plan`);
 
     const transId = randomUUID();
     const now = Date.now();

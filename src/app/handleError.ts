@@ -3,6 +3,8 @@ import axios from 'axios';
 import { ApiError } from '../api/client.js';
 import { CODE } from '../domain/codes.js';
 import { uploadRefusalText } from '../domain/uploadRefusals.js';
+import { limitsFor, uploadQueueMax, type Level } from '../domain/plans.js';
+import { formatNumber, LANGUAGES, type Language } from '../domain/rules.js';
 import { i18n } from '../i18n/index.js';
 import { isKey, type AnyKey } from '../i18n/keys.js';
 import { dialogs } from '../stores/dialogs.js';
@@ -32,14 +34,17 @@ export function errorText(e: unknown): string | null {
 }
 
 /** The text of a failed or refused upload: the server's refusal translated (its own text as the fallback), else the client's key. */
-export function uploadErrorText(failure: { error?: string; refusal?: { code: number; msg: string } }): string {
+export function uploadErrorText(failure: { error?: string; refusal?: { code: number; msg: string } }, level: Level = 'guest'): string {
+  // The plan's numbers the texts name (issue 31: the same ones the upload zone and pricing show).
+  const lim = limitsFor(level);
+  const values = { mp: formatNumber(lim.maxMegapixels, ((LANGUAGES as readonly string[]).includes(i18n.language) ? i18n.language : 'en') as Language), side: lim.maxSidePx, count: uploadQueueMax(level) };
   if (failure.refusal) {
     const { key, reason } = uploadRefusalText(failure.refusal.msg);
-    return i18n.t(key, { reason: reason || i18n.t('upload:uploadFailed') });
+    return i18n.t(key, { ...values, reason: reason || i18n.t('upload:uploadFailed') });
   }
   const error = failure.error ?? 'upload:unknown';
   const key = error.includes(':') ? error : `upload:${error}`;
-  return isKey(key) ? i18n.t(key) : i18n.t('errors:unknown');
+  return isKey(key) ? i18n.t(key, values) : i18n.t('errors:unknown');
 }
 
 /** The browser knows it has no network: a state shown by the offline banner, not an error. */

@@ -109,6 +109,9 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
       return next;
     }
     if (w.status === 'ready') return w;
+    // An upload that failed with a reason and never reached the server stays failed (issue 31): reset
+    // to ready it would only ask for the file again when started.
+    if ((w.status === 'uploadFailed' || w.status === 'imageTooLarge') && !w.uid && !w.onDevice && w.uploadError && !resumable.has(w.cid)) return w;
     // Spec §4: back to ready; an upload this device resumes shows 'uploading' (on-device works have their bytes here: ready).
     const status: Work['status'] = !w.uid && !w.onDevice && resumable.has(w.cid) ? 'uploading' : 'ready';
     if (status === w.status) return w;

@@ -4,7 +4,7 @@ import { canAddStep, chainError, defaultParams, entitlementError, FEATURE_MODULE
 describe('module params (spec §3, §5, §9)', () => {
   it('defaults follow the spec', () => {
     expect(defaultParams('denoise')).toMatchObject({ remove_noise: 75, sharpen: 75, model_name: 'DenoiseStable' });
-    expect(defaultParams('sharpen')).toMatchObject({ sharpness: 75, add_grain: 0 });
+    expect(defaultParams('sharpen')).toMatchObject({ sharpness: 75, suppress_noise: 75, add_grain: 0 });
     expect(defaultParams('enlarge')).toMatchObject({ scale: 2, suppress_noise: 75, remove_blur: 75, model_name: 'EnlargeStable' });
     expect(defaultParams('colorize')).toMatchObject({ render_factor: 10 });
     expect(defaultParams('colorize_pro')).toMatchObject({ render_factor: 30 });

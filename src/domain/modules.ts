@@ -61,7 +61,8 @@ const SCHEMAS = {
   },
   sharpen: {
     sharpness: pct(75),
-    suppress_noise: pct(50),
+    // spec §5: denoise and sharpen values default to 75 (issue 31: it was 50)
+    suppress_noise: pct(75),
     add_grain: pct(0),
     autoparams: bool(),
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditStanding, creditsLeft, warnsLowCredits, deriveLevel, fitToLimits, largestMegapixels, limitsFor, megapixelsToPixels, PLAN_LIMITS } from './plans.js';
+import { creditStanding, creditsLeft, warnsLowCredits, deriveLevel, fitToLimits, largestMegapixels, limitsFor, megapixelsToPixels, PLAN_LIMITS, SIDE_CAP_ASPECT, sideCapFor } from './plans.js';
 
 describe('deriveLevel (spec §4)', () => {
   it.each([
@@ -89,11 +89,13 @@ describe('megapixelsToPixels (worker fit, upload check and transform check share
 describe('fitToLimits (megapixels and longest side)', () => {
   it.each([
     // [w, h, level, expected w, h, resized]
-    [5640, 3172, 'guest', 2000, 1124, true],
+    [5640, 3172, 'guest', 2231, 1254, true],
     [1000, 800, 'guest', 1000, 800, false],
-    [2400, 1000, 'guest', 2000, 833, true], // 2.4 MP fits the area, not the 2000 px side
-    [3500, 1000, 'pro', 3000, 857, true], // pro: 34 MP but 3000 px sides
-    [5640, 3172, 'basic', 3000, 1687, true],
+    [2400, 1000, 'guest', 2400, 1000, false], // 2.4 MP: the megapixels bind, not a 2000 px side
+    [6992, 4144, 'pro', 6992, 4144, false], // issue 31: a 29 MP photo keeps its pixels on Pro
+    [5477, 3652, 'basic', 4582, 3055, true], // a 20 MP photo is fitted to Basic's 14 MP
+    [5640, 3172, 'basic', 4989, 2806, true], // 17.9 MP fitted to 14 MP (was 3000×1687 under a 3000 px side)
+    [20000, 1000, 'pro', 11661, 583, true], // a 20:1 strip is fitted by the derived side cap
   ] as const)('%i×%i for %s → %i×%i', (w, h, level, ew, eh, resized) => {
     const r = fitToLimits(w, h, limitsFor(level));
     expect(r.resized).toBe(resized);
@@ -102,4 +104,27 @@ describe('fitToLimits (megapixels and longest side)', () => {
     expect([r.w, r.h]).toEqual([ew, eh]);
   });
   it('the largest plan resolution is Pro’s 34 MP', () => expect(largestMegapixels()).toBe(34));
+});
+
+describe('side caps derived from the megapixel limits (issue 31)', () => {
+  it.each([
+    ['guest', 2.8, 3347],
+    ['basic', 14, 7484],
+    ['pro', 34, 11662],
+  ] as const)('%s: %s MP → %i px', (level, mp, side) => {
+    expect(limitsFor(level).maxMegapixels).toBe(mp);
+    expect(limitsFor(level).maxSidePx).toBe(side);
+    expect(sideCapFor(mp)).toBe(side);
+  });
+  it('never undercuts the megapixel limit for any aspect up to 4:1', () => {
+    for (const level of ['guest', 'basic', 'pro'] as const) {
+      const lim = limitsFor(level);
+      for (let aspect = 1; aspect <= SIDE_CAP_ASPECT; aspect += 0.05) {
+        // the largest picture of this aspect within the megapixels
+        const h = Math.floor(Math.sqrt(megapixelsToPixels(lim.maxMegapixels) / aspect));
+        const w = Math.floor(h * aspect);
+        expect(fitToLimits(w, h, lim).resized, `${level} ${w}×${h}`).toBe(false);
+      }
+    }
+  });
 });

@@ -1,5 +1,5 @@
 /** Levels, their limits (spec §6) and the level derivation of spec §4, in one place. */
-import { LOW_CREDIT_WARNING, PLAN_ID_BASIC, PLAN_ID_PRO, PLAN_ID_REGISTER, WORKFLOW_STEPS_DEFAULT, WORKFLOW_STEPS_PRO } from './constants.js';
+import { LOW_CREDIT_WARNING, UPLOAD_QUEUE_MAX, PLAN_ID_BASIC, PLAN_ID_PRO, PLAN_ID_REGISTER, WORKFLOW_STEPS_DEFAULT, WORKFLOW_STEPS_PRO } from './constants.js';
 
 export const LEVELS = ['guest', 'register', 'basic', 'pro', 'expired'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -10,8 +10,12 @@ export interface PlanLimits {
   /** credits granted with the plan */
   credits: number;
   maxFileBytes: number;
-  /** longest side allowed in px (spec: 2000x2000 / 3000x3000) */
+  /**
+   * longest side allowed in px: derived from maxMegapixels (sideCapFor), never set by hand, so it
+   * never undercuts the megapixel limit of any picture up to 4:1 (issue 31; README "Readings of the spec")
+   */
   maxSidePx: number;
+  /** the binding resolution limit (spec §6: 2.8 / 14 / 34 MP); what the zone, pricing and the server's refusals say */
   maxMegapixels: number;
   compressMaxBytes: number;
   compressCredits: number;
@@ -20,18 +24,37 @@ export interface PlanLimits {
   scales: readonly number[];
   psd: boolean;
   bestColorize: boolean;
-  /** enlarge quality 'best' (the larger model) is for subscribers */
+  /** enlarge quality 'best' (our net's self-ensemble, 8× the work) is for subscribers */
   bestEnlarge: boolean;
 }
 
 const MB = 1024 * 1024;
 
+/**
+ * The widest picture whose resolution is kept in full under the megapixel limit: 4:1 (wider than
+ * any camera's panorama crop most people take; a 6:1 strip is fitted by its long side instead).
+ */
+export const SIDE_CAP_ASPECT = 4;
+
+/**
+ * The side cap that goes with a megapixel limit: the long side of a SIDE_CAP_ASPECT:1 picture of
+ * exactly that many pixels (2.8 MP -> 3347 px, 14 MP -> 7484 px, 34 MP -> 11662 px). The spec's
+ * 2000x2000 / 3000x3000 would shrink a 29 MP photo to 5 MP while the plan says 34 MP (issue 31).
+ */
+export function sideCapFor(megapixels: number): number {
+  return Math.ceil(Math.sqrt(megapixelsToPixels(megapixels) * SIDE_CAP_ASPECT));
+}
+
+const FREE_MP = 2.8;
+const BASIC_MP = 14;
+const PRO_MP = 34;
+
 const FREE: PlanLimits = {
   batch: 1,
   credits: 3,
   maxFileBytes: 5 * MB,
-  maxSidePx: 2000,
-  maxMegapixels: 2.8,
+  maxSidePx: sideCapFor(FREE_MP),
+  maxMegapixels: FREE_MP,
   compressMaxBytes: 5 * MB,
   compressCredits: 5,
   workflowSteps: WORKFLOW_STEPS_DEFAULT,
@@ -48,8 +71,8 @@ export const PLAN_LIMITS: Readonly<Record<Level, PlanLimits>> = {
     batch: 5,
     credits: 200,
     maxFileBytes: 10 * MB,
-    maxSidePx: 3000,
-    maxMegapixels: 14,
+    maxSidePx: sideCapFor(BASIC_MP),
+    maxMegapixels: BASIC_MP,
     compressMaxBytes: 50 * MB,
     compressCredits: 200,
     workflowSteps: WORKFLOW_STEPS_DEFAULT,
@@ -62,8 +85,8 @@ export const PLAN_LIMITS: Readonly<Record<Level, PlanLimits>> = {
     batch: 10,
     credits: 500,
     maxFileBytes: 10 * MB,
-    maxSidePx: 3000,
-    maxMegapixels: 34,
+    maxSidePx: sideCapFor(PRO_MP),
+    maxMegapixels: PRO_MP,
     compressMaxBytes: 50 * MB,
     compressCredits: 500,
     workflowSteps: WORKFLOW_STEPS_PRO,
@@ -197,6 +220,19 @@ export function fitToLimits(w: number, h: number, limits: Pick<PlanLimits, 'maxM
     else th--;
   }
   return { w: tw, h: th, resized: true };
+}
+
+/** Uploads in flight at once: spec §5's 5, or the plan's batch when larger (Pro's 10 at once all go in, spec §6). */
+export function uploadQueueMax(level: Level): number {
+  return Math.max(UPLOAD_QUEUE_MAX, PLAN_LIMITS[level].batch);
+}
+
+/**
+ * What a plan can still gain by moving up (issue 31: no upsell to people who already have it):
+ * 'none' for Pro; 'pro' for Basic (Pro's batch, megapixels, PSD, best colorize); 'paid' for the free levels.
+ */
+export function upsellFor(level: Level): 'none' | 'pro' | 'paid' {
+  return level === 'pro' ? 'none' : level === 'basic' ? 'pro' : 'paid';
 }
 
 /** The largest resolution any plan accepts (the upgrade offer names it). */

@@ -11,6 +11,8 @@ import {
   pricingUrl,
   selectAllCids,
   selectAllChecked,
+  selectAllMixed,
+  resultSize,
   shortenFilename,
   splitLanguage,
   statusKey,
@@ -23,7 +25,9 @@ describe('tab filters (spec §4)', () => {
     // status, uploaded, processing, processed
     ['ready', true, false, false],
     ['uploading', true, true, false],
-    ['uploadFailed', true, true, false],
+    // issue 31: a failed or refused upload is listed on Uploaded only (with its reason), never under Processing
+    ['uploadFailed', true, false, false],
+    ['imageTooLarge', true, false, false],
     ['waiting', false, true, false],
     ['processing', false, true, false],
     ['resizing', false, true, false],
@@ -56,13 +60,18 @@ describe('selection caps', () => {
     expect(canSelect([{ cid: 'a', status: 'finished', selected: false }], 'a', 'pro')).toBe(false);
   });
   it.each([
-    ['basic', 6, 5, true],
-    ['basic', 6, 4, false],
-    ['basic', 3, 3, true],
-    ['guest', 4, 1, true],
-    ['pro', 0, 0, false],
-  ] as const)('select-all checked for %s with %i ready, %i selected: %s', (level, n, sel, expected) => {
-    expect(selectAllChecked(works(n, sel), level)).toBe(expected);
+    // issue 31 / spec §2: checked only when every visible selectable work is selected; at the cap with more left it is mixed
+    ['basic', 6, 5, false, true],
+    ['basic', 6, 4, false, true],
+    ['basic', 3, 3, true, false],
+    ['guest', 4, 1, false, true],
+    ['pro', 0, 0, false, false],
+  ] as const)('select-all for %s with %i ready, %i selected: checked %s, mixed %s', (level, n, sel, checked, mixed) => {
+    expect(selectAllChecked(works(n, sel), level)).toBe(checked);
+    expect(selectAllMixed(works(n, sel))).toBe(mixed);
+  });
+  it('select-all counts only the selectable: a finished or uploading work beside all-selected ready ones still shows checked', () => {
+    expect(selectAllChecked([...works(2, 2), { cid: 'u', status: 'uploading' as WorkStatus, selected: false }])).toBe(true);
   });
   it('select-all stops at the plan limit', () => {
     expect(selectAllCids(works(8, 0), 'basic')).toHaveLength(5);
@@ -149,4 +158,13 @@ describe('status text and editor name', () => {
     ['processFailed', 'status.processFailed'],
   ] as const)('%s', (s, k) => expect(statusKey(s)).toBe(k));
   it('matting-{basename}.png', () => expect(mattingTargetName('cat.photo.jpg')).toBe('matting-cat.photo.png'));
+});
+
+describe('resultSize (issue 31: the preview names the real result size)', () => {
+  it('uses the size the server reported when known, else w×h times the job scale', () => {
+    const enlarge = { job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } } as never;
+    expect(resultSize({ w: 100, h: 50, params: enlarge })).toEqual({ w: 400, h: 200 });
+    // an old-photo repair of 1024² whose server result is 2048²
+    expect(resultSize({ w: 1024, h: 1024, zoomW: 2048, zoomH: 2048, params: { job: 'se-old-repair' } })).toEqual({ w: 2048, h: 2048 });
+  });
 });

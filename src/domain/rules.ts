@@ -6,15 +6,16 @@ import type { Work, WorkStatus } from './work.js';
 
 export type WorksTab = 'uploaded' | 'processing' | 'processed';
 
-/** Spec §4 tab filters (Processing: everything but finished, processFailed and ready). */
+/** Spec §4 tab filters (Processing: everything but finished, processFailed and ready — and failed uploads, which stay on Uploaded). */
 export function inTab(status: WorkStatus, tab: WorksTab): boolean {
   switch (tab) {
     case 'processed':
       return status === 'finished' || status === 'processFailed';
     case 'uploaded':
-      return status === 'ready' || status === 'uploading' || status === 'waitingForNetwork' || status === 'uploadFailed';
+      return status === 'ready' || status === 'uploading' || status === 'waitingForNetwork' || status === 'uploadFailed' || status === 'imageTooLarge';
     case 'processing':
-      return status !== 'finished' && status !== 'processFailed' && status !== 'ready';
+      // A failed or refused upload never processed: it is listed (with its reason) on Uploaded only (issue 31).
+      return status !== 'finished' && status !== 'processFailed' && status !== 'ready' && status !== 'uploadFailed' && status !== 'imageTooLarge';
   }
 }
 
@@ -49,12 +50,21 @@ export function selectAllCids(works: readonly Pick<Work, 'cid' | 'status' | 'sel
   return chosen;
 }
 
-/** Select-all is checked when every selectable visible work is selected, or the plan's cap is reached. */
-export function selectAllChecked(visible: readonly Pick<Work, 'status' | 'selected'>[], level: Level): boolean {
+/**
+ * Select-all is checked when every visible work that can be selected (ready: spec §4) is selected
+ * (spec §2 "checked when every visible item is selected"); reaching the plan's cap with more left
+ * over is the mixed state, not checked (issue 31).
+ */
+export function selectAllChecked(visible: readonly Pick<Work, 'status' | 'selected'>[], _level?: Level): boolean {
   const ready = visible.filter((w) => w.status === 'ready');
-  if (ready.length === 0) return false;
-  const selected = ready.filter((w) => w.selected).length;
-  return selected === ready.length || selected >= limitsFor(level).batch;
+  return ready.length > 0 && ready.every((w) => w.selected);
+}
+
+/** Some but not all of the visible selectable works are selected (the checkbox shows mixed). */
+export function selectAllMixed(visible: readonly Pick<Work, 'status' | 'selected'>[]): boolean {
+  const ready = visible.filter((w) => w.status === 'ready');
+  const n = ready.filter((w) => w.selected).length;
+  return n > 0 && n < ready.length;
 }
 
 /** East Asian wide and fullwidth ranges (Hangul, CJK, kana, fullwidth forms, wide emoji). */
@@ -120,6 +130,23 @@ export function jobScale(params: Work['params'] | undefined): number {
     if (s.config?.module === 'enlarge') scale *= Number(s.config.module_params?.scale ?? 2) || 1;
   }
   return scale;
+}
+
+/** The result's size: what the server reported when it finished (zoomW×zoomH), else w and h times the job's scale. */
+export function resultSize(work: Pick<Work, 'w' | 'h' | 'zoomW' | 'zoomH' | 'params'>): { w: number; h: number } {
+  if (work.zoomW && work.zoomH) return { w: work.zoomW, h: work.zoomH };
+  return outputSize(work.w, work.h, jobScale(work.params));
+}
+
+/** A share as a percentage in the page's language ("45%", "45 %"). */
+export function formatPercent(share: number, lng: Language): string {
+  return new Intl.NumberFormat(NUMBER_LOCALE[lng], { style: 'percent', maximumFractionDigits: 0 }).format(share);
+}
+
+/** A file size for people: "632 KB", "1.4 MB" (binary units, as the plan limits count MB), in the page's language. */
+export function formatBytes(bytes: number, lng: Language): string {
+  if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)), lng)} KB`;
+  return `${formatNumber(Math.round((bytes / (1024 * 1024)) * 10) / 10, lng)} MB`;
 }
 
 /** Output size: w and h times scale. */

@@ -39,6 +39,10 @@ export interface Work {
   filesize: number;
   /** data URL or URL of the 80x80 thumbnail */
   thumbnail?: string;
+  /** 80x80 data URL of the result, once finished (the card shows the result, issue 31) */
+  resultThumbnail?: string;
+  /** the result file's size in bytes, once read (compress shows the size saved, issue 31) */
+  resultBytes?: number;
   w: number;
   h: number;
   /** the dropped file's own size, when the plan's limits shrank it to w×h at upload */
@@ -47,6 +51,8 @@ export interface Work {
   zoomW?: number;
   zoomH?: number;
   status: WorkStatus;
+  /** why an upload failed (an i18n key of the upload namespace): the card says it, not just "Upload failed" */
+  uploadError?: string;
   selected: boolean;
   checked?: boolean;
   originImg?: string;

@@ -64,7 +64,7 @@ export function PricingPage() {
           <ul>
             <li>{t('pricing.credits', { count: free.credits })}</li>
             <li>{t('pricing.batch', { count: free.batch })}</li>
-            <li>{t('pricing.resolution', { mp: formatNumber(free.maxMegapixels, lng), mb: free.maxFileBytes / 1048576 })}</li>
+            <li data-testid="limit-free">{t('pricing.resolution', { mp: formatNumber(free.maxMegapixels, lng), mb: free.maxFileBytes / 1048576 })}</li>
             <li>{t('pricing.steps', { count: free.workflowSteps })}</li>
           </ul>
           <L to={logged ? '/batch-process/' : '/register/'} className="btn btn-secondary btn-block">
@@ -87,7 +87,7 @@ export function PricingPage() {
               <ul>
                 <li>{t('pricing.credits', { count: lim.credits })}</li>
                 <li>{t('pricing.batch', { count: lim.batch })}</li>
-                <li>{t('pricing.resolution', { mp: formatNumber(lim.maxMegapixels, lng), mb: lim.maxFileBytes / 1048576 })}</li>
+                <li data-testid={`limit-${p.level}`}>{t('pricing.resolution', { mp: formatNumber(lim.maxMegapixels, lng), mb: lim.maxFileBytes / 1048576 })}</li>
                 <li>{t('pricing.steps', { count: lim.workflowSteps })}</li>
                 <li>{t('pricing.scales')}</li>
                 {lim.psd && <li>{t('pricing.psd')}</li>}
@@ -108,6 +108,9 @@ export function PricingPage() {
           );
         })}
       </div>
+      <p className="muted small center" data-testid="credits-replace">
+        {t('pricing.creditsReplace', { free: free.credits, basic: limitsFor('basic').credits, pro: limitsFor('pro').credits })}
+      </p>
       <p className="muted small center">{t('pricing.note')}</p>
     </div>
   );

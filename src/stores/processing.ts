@@ -38,7 +38,7 @@ export function startProcessing(cfg: JobConfig): StartResult {
   const params = cfg as Work['params'];
   for (const w of works) {
     useWorks.getState().setProgress(w.cid, 0);
-    useWorks.getState().update(w.cid, { status: 'waiting', selected: false, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false });
+    useWorks.getState().update(w.cid, { status: 'waiting', selected: false, checked: false, resultThumbnail: undefined, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false });
   }
   if (!localStorage.getItem('pixmill.firstProcessReported')) {
     localStorage.setItem('pixmill.firstProcessReported', '1');
@@ -69,6 +69,7 @@ function finish(cid: string, patch: Partial<Work>): void {
   bumpSuccess();
   const w = useWorks.getState().works.find((x) => x.cid === cid);
   if (w) for (const fn of listeners) fn(w);
+  void import('./resultThumb.js').then((m) => m.makeResultThumbnail(cid)).catch(() => undefined);
 }
 
 async function runOne(work: Work): Promise<void> {
@@ -143,7 +144,7 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
       continue; // a lost poll is retried at the next tick
     }
     if (p.status === 'finish') {
-      finish(cid, resultSize(p));
+      finish(cid, resultDims(p));
       void useUser.getState().refreshCredits().catch(() => undefined);
       return;
     }
@@ -155,7 +156,7 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
   }
 }
 
-function resultSize(p: endpoints.ProgressData): Partial<Work> {
+function resultDims(p: endpoints.ProgressData): Partial<Work> {
   return typeof p.result_w === 'number' && typeof p.result_h === 'number' ? { zoomW: p.result_w, zoomH: p.result_h } : {};
 }
 
@@ -185,9 +186,10 @@ async function reconcileOne(cid: string, transId: string, work: Work): Promise<v
   if (!still || still.transId !== transId) return;
   if (p?.status === 'finish') {
     const { bumpSuccess } = useWorks.getState();
-    update(cid, { status: 'finished', processed: true, endTime: still.endTime ?? Date.now(), ...resultSize(p) });
+    update(cid, { status: 'finished', processed: true, endTime: still.endTime ?? Date.now(), ...resultDims(p) });
     setProgress(cid, 100);
     bumpSuccess();
+    void import('./resultThumb.js').then((m) => m.makeResultThumbnail(cid)).catch(() => undefined);
     return;
   }
   if (p && p.status !== 'fatal') {

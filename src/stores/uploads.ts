@@ -3,7 +3,9 @@ import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
 import { resumableUploads } from '../db/lazy.js';
 import { report, siteAjax } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
+import { uploadRefusalText } from '../domain/uploadRefusals.js';
 import type { Work } from '../domain/work.js';
+import { canSelect } from '../domain/rules.js';
 import { readPixelSize } from '../lib/imageSize.js';
 import { sanitizeFilename } from '../domain/filename.js';
 import { getUploadManager, UPLOAD_SYNC_TAG } from '../worker-bridge/index.js';
@@ -37,11 +39,19 @@ export function uploads() {
       if (e.thumbnail) patch.thumbnail = e.thumbnail;
       update(e.cid, patch);
       if (e.progress !== undefined) setProgress(e.cid, Math.round(e.progress * 100));
-      // The server said no: show its reason (translated) instead of a bare "Upload failed".
-      if (e.status === 'uploadFailed' && e.refusal) {
-        const name = e.filename ?? works.find((w) => w.cid === e.cid)?.filename ?? '';
-        dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e)}` });
+      // A failed upload says why (the server's refusal translated, or what the browser found), on
+      // its card and in a dialog, instead of a bare "Upload failed" (issue 31).
+      if (e.status === 'uploadFailed' || e.status === 'imageTooLarge') {
+        const key = e.refusal ? uploadRefusalText(e.refusal.msg).key : e.error;
+        update(e.cid, { uploadError: key ?? 'upload:uploadFailed', selected: false });
+        if (e.refusal || (e.error && e.error !== 'upload:network')) {
+          const name = e.filename ?? works.find((w) => w.cid === e.cid)?.filename ?? '';
+          dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e, useUser.getState().level)}` });
+        }
       }
+      // A new ready upload is selected while the plan's select limit has room (issue 31: later uploads
+      // landed unchecked and the button read "Start processing (0)").
+      if (e.status === 'ready') selectIfRoom(e.cid);
       // A work kept on this device is ready without the server: nothing to tell it.
       if (e.status === 'ready' && works.find((w) => w.cid === e.cid)?.onDevice) for (const fn of readyListeners) fn(e.cid);
       else if (e.status === 'ready') {
@@ -68,6 +78,16 @@ export function uploads() {
 export async function resumeInterruptedUploads(): Promise<void> {
   const pending = await resumableUploads().catch(() => []);
   if (pending.length) uploads();
+}
+
+/** Selects a ready work when the plan's select limit (spec §6 batch) has room; never a sample's selection rules. */
+export function selectIfRoom(cid: string): void {
+  const { works, update } = useWorks.getState();
+  const w = works.find((x) => x.cid === cid);
+  if (!w || w.selected || w.status !== 'ready' || w.sample) return;
+  // A work already processed once (its result kept) is not picked again by itself.
+  if (w.transId) return;
+  if (canSelect(works, cid, useUser.getState().level)) update(cid, { selected: true });
 }
 
 const readyListeners = new Set<(cid: string) => void>();

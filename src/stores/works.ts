@@ -1,7 +1,7 @@
 /** The works store: every Work of spec §3, tabs, view mode and selection; persisted through src/db. */
 import { create } from 'zustand';
 import { deleteWorks, loadWorks, putWorks } from '../db/lazy.js';
-import type { Level } from '../domain/plans.js';
+import { limitsFor, type Level } from '../domain/plans.js';
 import { canSelect, selectAllChecked, selectAllCids, worksInTab, type WorksTab } from '../domain/rules.js';
 import type { Work } from '../domain/work.js';
 import { COOKIE, getCookie, setCookie } from '../lib/cookies.js';
@@ -90,7 +90,9 @@ export const useWorks = create<WorksState>((set, get) => ({
 
   selectAll(tab, level) {
     const visible = worksInTab(get().works, tab);
-    if (selectAllChecked(visible, level)) {
+    // Checked, or at the plan's cap with nothing more to add: the click clears the selection.
+    const atCap = get().works.filter((w) => w.selected).length >= limitsFor(level).batch;
+    if (selectAllChecked(visible) || atCap) {
       set((s) => ({ works: s.works.map((w) => (visible.includes(w) ? { ...w, selected: false } : w)) }));
       return;
     }

@@ -12,15 +12,15 @@ test('#2 a photo over the plan is resized: the user is told at upload and the si
   await ws.upload('elephants-5640x3172.jpg');
   const notice = page.getByTestId('resize-notice');
   await expect(notice).toBeVisible({ timeout: 60_000 });
-  // Guest: 2.8 MP and 2000 px per side → 2000×1124; the offer names Pro's 34 MP.
-  await expect(notice).toContainText('2000×1124');
+  // Guest: 2.8 MP binds (issue 31: no 2000 px side any more) → 2231×1254; the offer names Pro's 34 MP.
+  await expect(notice).toContainText('2231×1254');
   await expect(notice).toContainText('2.8 MP');
   await expect(notice).toContainText('34 MP');
   await expect(page.getByTestId('resize-plans')).toBeVisible();
   await ws.screenshot('i14-resize-notice');
   const card = ws.card('ready');
   await expect(card).toHaveCount(1, { timeout: 60_000 });
-  await expect(card.getByTestId('source-size')).toHaveText('2000×1124');
+  await expect(card.getByTestId('source-size')).toHaveText('2231×1254');
   await expect(card.getByTestId('resized-note')).toContainText('5640×3172');
   await expect(card).not.toContainText('Original');
 });

@@ -36,20 +36,20 @@ test('pricing links in header and footer carry source and medium', async ({ page
   }
 });
 
-test('the 2000 px side limit applies on the client; the credit-upload ajax follows the upload; Cyrillic names are not shortened as wide', async ({ page, baseURL }) => {
+test('the side cap derived from 2.8 MP (3347 px) applies on the client; the credit-upload ajax follows the upload; Cyrillic names are not shortened as wide', async ({ page, baseURL }) => {
   await firstVisitDone(page, baseURL!);
   const ws = new Workspace(page);
   await ws.open();
   await ws.chooseFeature('denoise');
-  // 2400×1000 is 2.4 MP (within 2.8 MP) but wider than 2000 px.
-  const wide = await pngOf(page, 2400, 1000);
+  // 4000×700 is 2.8 MP (within 2.8 MP) but a strip wider than 4:1: the derived side cap fits it (issue 31).
+  const wide = await pngOf(page, 4000, 700);
   const ajax = page.waitForRequest((r) => r.url().endsWith('/site-ajax') && r.method() === 'POST' && (r.postData() ?? '').includes('action=credit_upload'));
   await page.getByTestId('file-input').first().setInputFiles({ name: 'фотографиявотпуске.png', mimeType: 'image/png', buffer: wide });
   await ajax;
   const card = ws.card('ready');
   await expect(card).toHaveCount(1, { timeout: 60_000 });
-  await expect(card.getByTestId('source-size')).toHaveText('2000×833');
-  await expect(card.getByTestId('resized-note')).toContainText('2400×1000');
+  await expect(card.getByTestId('source-size')).toHaveText('3347×585');
+  await expect(card.getByTestId('resized-note')).toContainText('4000×700');
   // 18 Cyrillic letters are 18 units (under 20): the name is shown whole.
   await expect(card.locator('.work-name')).toContainText('фотографиявотпуске.png');
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { CHUNK_SIZE_BYTES } from '../../src/domain/constants.js';
-import { UPLOAD_QUOTAS } from '../../src/domain/plans.js';
+import { PLAN_LIMITS, UPLOAD_QUOTAS } from '../../src/domain/plans.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { RetentionService } from '../../server/services/retention.js';
 import { Caller, craftedPng, fixture } from './api-helpers.js';
@@ -71,26 +71,39 @@ describe('upload quotas', () => {
   });
 });
 
-describe('side limits (spec §6: 2000×2000 free, 3000×3000 paid)', () => {
-  it('a 1×2,000,000 PNG (under 2.8 MP) and a real 2100×100 PNG are refused for a guest; Basic takes 2100 px, not 3100', async () => {
+describe('plan limits (issue 31: the megapixels 2.8 / 14 / 34 bind; side caps derived from them)', () => {
+  const GUEST_SIDE = PLAN_LIMITS.guest.maxSidePx;
+  const BASIC_SIDE = PLAN_LIMITS.basic.maxSidePx;
+  it('a 1×2,000,000 PNG (under 2.8 MP) and a strip one pixel over the derived side are refused for a guest; Basic takes it, not one over its own', async () => {
     const g = await Caller.guest(srv);
     expect((await g.upload(craftedPng(1, 2_000_000), 'line.png')).body).toMatchObject({ code: 10001, msg: 'Image too large' });
-    const wide = await png(2100, 100);
+    const wide = await png(GUEST_SIDE + 1, 100);
     expect((await g.upload(wide, 'wide.png')).body).toMatchObject({ code: 10001, msg: 'Image too large' });
     const slice = await g.multipart('/api/v2/upload_slice', { blob_num: '1', total_blob_num: '1', name: 'w.png', job: 'enlarge' }, { file: { data: wide, name: 'blob' } });
     expect(slice.body).toMatchObject({ code: 10001, msg: 'Image too large' });
+    // the 2000 px side of the spec's "2000x2000" no longer cuts a 2.4 MP picture
+    expect((await g.upload(await png(2400, 1000), 'wide24.png')).body.code).toBe(200);
     // compress has its own limits (file size), not the side limit
     expect((await g.upload(wide, 'wide.png', 'compress')).body.code).toBe(200);
     const basic = await Caller.user(srv, 'side-basic@example.com', 'basic');
     expect((await basic.upload(wide, 'wide.png')).body.code).toBe(200);
-    expect((await basic.upload(await png(3100, 100), 'wider.png')).body).toMatchObject({ code: 10001, msg: 'Image too large' });
+    expect((await basic.upload(await png(BASIC_SIDE + 1, 100), 'wider.png')).body).toMatchObject({ code: 10001, msg: 'Image too large' });
   });
 
-  it('an image uploaded for compress cannot then be enlarged past the side limit', async () => {
+  it('the megapixel limit is the one the plan page shows: Basic refuses 14.1 MP, Pro takes 29 MP', async () => {
+    const basic = await Caller.user(srv, 'mp-basic@example.com', 'basic');
+    expect((await basic.upload(await png(4600, 3066), 'over14.png')).body).toMatchObject({ code: 10001, msg: 'Image too large' });
+    expect((await basic.upload(await png(4582, 3055), 'at14.png')).body.code).toBe(200);
+    const pro = await Caller.user(srv, 'mp-pro@example.com', 'pro');
+    const r = await pro.upload(await png(6992, 4144), 'pro29.png');
+    expect(r.body).toMatchObject({ code: 200, data: { data: { w: 6992, h: 4144 } } });
+  });
+
+  it('an image uploaded for compress cannot then be processed past the side limit', async () => {
     const c = await Client.guest(srv);
-    const uid = await c.upload(await png(2100, 100), 'wide.png', 'compress');
+    const uid = await c.upload(await png(GUEST_SIDE + 1, 100), 'wide.png', 'compress');
     const r = await c.transform(uid, { job: 'denoise' });
-    expect(r.body).toMatchObject({ code: 10001, msg: 'The image is larger than 2000×2000 px, the limit of your plan' });
+    expect(r.body).toMatchObject({ code: 10001, msg: `The image is longer than ${GUEST_SIDE} px on a side, the limit of your plan` });
   });
 });
 

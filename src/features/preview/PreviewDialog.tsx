@@ -3,7 +3,8 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS, PREVIEW_THUMB_BOX } from '../../domain/constants.js';
-import { jobScale, outputSize, previewTooLarge } from '../../domain/rules.js';
+import { jobScale, previewTooLarge, resultSize } from '../../domain/rules.js';
+import { upsellFor } from '../../domain/plans.js';
 import { Modal } from '../../components/Modal.js';
 import { L } from '../../app/lang.js';
 import { useUser } from '../../stores/user.js';
@@ -12,6 +13,7 @@ import { downloadButtonClass, downloadWork, previewUrls } from '../workspace/act
 import { operationLabel } from '../workspace/operationLabel.js';
 import { resizedFrom } from '../workspace/sizeNote.js';
 import { clampOffset, Navigator } from './Navigator.js';
+import { detailCentreOf } from './detail.js';
 
 // Hold-to-compare is for touch screens only: loaded when first shown.
 const HoldToCompare = lazy(() => import('../../pwa/HoldToCompare.js'));
@@ -27,6 +29,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
   const { t } = useTranslation('workspace');
   const work = useWorks((s) => s.works.find((w) => w.cid === cid));
   const userToken = useUser((s) => s.userToken) ?? '';
+  const level = useUser((s) => s.level);
   const [tab, setTab] = useState<1 | 2>(defaultCompareTab(work?.operation));
   // 'fit', or a scale of the output's pixels (1 = 1:1); enlarge opens at 1:1, where the added detail shows.
   const [zoom, setZoom] = useState<Zoom>(work?.operation === 'enlarge' ? 1 : 'fit');
@@ -50,7 +53,8 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
 
   if (!work) return null;
   const urls = previewUrls(work, userToken);
-  const out = outputSize(work.w, work.h, scale);
+  // the result's real size once the server reported it (issue 31: an old-photo result showed the input's)
+  const out = resultSize(work);
   const opLabel = operationLabel(work);
   const before = showBefore ? urls.before : undefined;
   const after = showAfter && !tooLarge ? urls.after : undefined;
@@ -129,7 +133,8 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
       ) : touch && tab === 1 && zoom === 'fit' ? (
         // Touch screens: press and hold to see the original (the PWA helper's component).
         <div className="preview-stage-wrap">
-          <div className="preview-box hold-box">
+          {/* a cut-out shows on a checkerboard here too: a dark subject vanished on the navy ground (issue 31) */}
+          <div className={`preview-box hold-box${work.operation === 'matting' ? ' hold-checker' : ''}`} data-testid="hold-box">
             {before && after ? (
               <Suspense fallback={<span className="spinner stage-spinner" />}>
                 <HoldToCompare beforeSrc={before} afterSrc={after} className="hold-compare" />
@@ -161,9 +166,12 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
             <Thumb up={false} />
           </button>
         </div>
-        <L to="/pricing/?source=preview&medium=remove_watermark" className="small">
-          {t('preview.removeWatermark')}
-        </L>
+        {/* Larger results are what the free levels gain (Basic already enlarges 8x): none for subscribers (issue 31). */}
+        {upsellFor(level) === 'paid' && (
+          <L to="/pricing/?source=preview&medium=remove_watermark" className="small" data-testid="preview-upsell">
+            {t('preview.removeWatermark')}
+          </L>
+        )}
       </div>
     </Modal>
   );
@@ -314,13 +322,26 @@ function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent, 
         className={`stage-img ${loaded[which] ? 'loaded' : ''} ${transparent && which === 'after' ? 'checker' : ''}`}
         // Held: the result steps aside for the original (already loaded, so nothing flickers).
         style={{ left: at.x, top: at.y, width: box.w, height: box.h, clipPath: clip, visibility: holding && which === 'after' ? 'hidden' : undefined }}
-        onLoad={() => setLoaded((l) => ({ ...l, [which]: true }))}
+        onLoad={(e) => {
+          setLoaded((l) => ({ ...l, [which]: true }));
+          if (which === 'after') focusDetail(e.currentTarget);
+        }}
         draggable={false}
         data-testid={testId}
       />
     ) : null;
 
   const loading = !after || !loaded.after;
+
+  // Opened zoomed in (enlarge opens at 1:1): on the part of the picture with detail, not on a plain
+  // centre (issue 31); once per dialog, and never over a position the user chose.
+  const focused = useRef(false);
+  const focusDetail = (el: HTMLImageElement) => {
+    if (focused.current || zoom === 'fit' || offset || !zoomed) return;
+    focused.current = true;
+    const c = detailCentreOf(el, paneView, scale);
+    if (c) setOffset({ x: paneView.w / 2 - c.x * box.w, y: paneView.h / 2 - c.y * box.h });
+  };
 
   // Drag pans whenever the image is larger than the view (any zoom); two fingers pinch-zoom.
   const handlers = {

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { MEDIUM_PRESETS, type ModuleName, type PresetName } from '../../domain/modules.js';
-import { limitsFor } from '../../domain/plans.js';
+import { limitsFor, upsellFor } from '../../domain/plans.js';
 import { worksInTab, type WorksTab } from '../../domain/rules.js';
 import { AdBanner } from '../../components/AdBanner.js';
 import { L } from '../../app/lang.js';
@@ -34,6 +34,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   const panel = usePanel();
   const [uploadOpen, setUploadOpen] = useState(true);
   const limit = limitsFor(level).batch;
+  const upsell = upsellFor(level);
   const selected = works.filter((w) => w.selected).length;
   const workType = panel.tab === 'feature' ? panel.feature.config.module : 'workflow';
 
@@ -54,7 +55,10 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
 
   const onContinue = () => {
     if (selected === 0) {
-      dialogs.open({ kind: 'message', message: t('selectAtLeastOne'), tone: 'warning' });
+      // Nothing uploaded yet, or nothing ready yet, is not "select at least 1 option" (issue 31).
+      const uploaded = worksInTab(works, 'uploaded').filter((w) => w.status !== 'uploadFailed' && w.status !== 'imageTooLarge');
+      const message = uploaded.length === 0 ? t('continueNothingUploaded') : uploaded.some((w) => w.status === 'ready') ? t('selectAtLeastOne') : t('continueStillUploading');
+      dialogs.open({ kind: 'message', message, tone: 'warning' });
       return;
     }
     setUploadOpen(false);
@@ -64,10 +68,13 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   return (
     <div className="workspace" data-testid="workspace">
       <DropOverlay workType={workType} />
-      <AdBanner id="workspace-pro">
-        <strong>{t('banner.title')}</strong> {t('banner.text')}{' '}
-        <L to="/pricing/?source=banner&medium=workspace_top">{t('banner.cta')}</L>
-      </AdBanner>
+      {/* Each plan sees only what it can still gain (issue 31): nothing for Pro, Pro's extras for Basic. */}
+      {upsell !== 'none' && (
+        <AdBanner id="workspace-pro">
+          <strong>{t('banner.title')}</strong> {upsell === 'pro' ? t('banner.textBasic', { batch: limitsFor('pro').batch, mp: limitsFor('pro').maxMegapixels }) : t('banner.text')}{' '}
+          <L to="/pricing/?source=banner&medium=workspace_top">{t('banner.cta')}</L>
+        </AdBanner>
+      )}
       <div className="ws-grid">
         <section className="ws-main" aria-label={t('title')}>
           <div className="ws-toolbar">

@@ -33,6 +33,33 @@ export function OnDeviceAction({ work }: { work: Work }) {
     };
   }, [feature, firstUse, bytes]);
   const mb = (bytes / 1e6).toFixed(1);
+  // Offline, the action is offered only when its model is already here (issue 31: it offered a
+  // 58.6 MB download it could not make).
+  const [offline, setOffline] = useState(() => typeof navigator !== 'undefined' && navigator.onLine === false);
+  const [cached, setCached] = useState<boolean | null>(feature === 'compress' ? true : null);
+  useEffect(() => {
+    const on = () => setOffline(navigator.onLine === false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', on);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', on);
+    };
+  }, []);
+  useEffect(() => {
+    if (feature === 'compress') return;
+    let live = true;
+    void modelCached(feature).then((c) => live && setCached(c));
+    return () => {
+      live = false;
+    };
+  }, [feature, state.phase]);
+  if (offline && cached === false)
+    return (
+      <span className="on-device" data-testid="on-device" data-phase="needs-online">
+        <small>{t('onDevice.needsOnline', { mb: (ON_DEVICE_DOWNLOAD_BYTES[feature] / 1e6).toFixed(1) })}</small>
+      </span>
+    );
 
   const run = async () => {
     setState({ phase: 'run', pct: 0 });
@@ -67,6 +94,24 @@ export function OnDeviceAction({ work }: { work: Work }) {
       {state.phase === 'failed' && <small role="status">{t('onDevice.failed')}</small>}
     </span>
   );
+}
+
+/**
+ * Whether the feature's model is in the service worker's caches (the first use downloaded it): a
+ * model file under /models/ — isnet-small for the cut-out, the enlarge net for enlarge.
+ */
+async function modelCached(feature: OnDeviceFeature): Promise<boolean> {
+  if (feature === 'compress') return true;
+  if (typeof caches === 'undefined') return false;
+  try {
+    for (const name of await caches.keys()) {
+      const urls = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname).filter((p) => p.startsWith('/models/') && p.endsWith('.onnx'));
+      if (urls.some((p) => (feature === 'matting' ? p.includes('isnet') : !p.includes('isnet')))) return true;
+    }
+  } catch {
+    // no cache storage here: not cached
+  }
+  return false;
 }
 
 /** The params the user picked for this work (enlarge's denoise/deblur, compress's quality), as the server would run them. */

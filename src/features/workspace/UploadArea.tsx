@@ -17,7 +17,7 @@ import { useWorks } from '../../stores/works.js';
 import { installGuestFirstUse } from './firstUse.js';
 import { Icon } from './WorkCard.js';
 
-const tUpload = (error: string) => uploadErrorText({ error });
+const tUpload = (error: string) => uploadErrorText({ error }, useUser.getState().level);
 
 export async function handleFiles(files: File[], workType: string): Promise<void> {
   if (files.length === 0) return;
@@ -99,7 +99,7 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
             <Icon name="upload" />
           </span>
           <p className="dropzone-title">{t('upload.drop')}</p>
-          <p className="muted small">{t('upload.formats', { mp: formatNumber(limitsFor(level).maxMegapixels, lng), mb: Math.round(limitsFor(level).maxFileBytes / 1048576) })}</p>
+          <p className="muted small" data-testid="upload-limits">{t('upload.formats', { mp: formatNumber(limitsFor(level).maxMegapixels, lng), mb: Math.round(limitsFor(level).maxFileBytes / 1048576) })}</p>
           <button className="btn btn-primary" onClick={() => input.current?.click()} data-testid="browse">
             {t('upload.browse')}
           </button>

@@ -2,7 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { sourceUrl, thumbnailUrl } from '../../api/endpoints.js';
-import { jobScale, localizedPath, mattingTargetName, outputSize, shortenFilename, statusKey } from '../../domain/rules.js';
+import { formatBytes, formatPercent, localizedPath, mattingTargetName, resultSize, shortenFilename, statusKey } from '../../domain/rules.js';
 import type { EditorHandOff, Work } from '../../domain/work.js';
 import { useLang } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';
@@ -12,6 +12,7 @@ import { downloadButtonClass, downloadWork, previewUrls } from './actions.js';
 import { operationLabel } from './operationLabel.js';
 import { canProcessOnDevice, OnDeviceAction } from './OnDevice.js';
 import { SizeLine } from './sizeNote.js';
+import { uploadErrorText } from '../../app/handleError.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
 
@@ -23,10 +24,10 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
   const userToken = useUser((s) => s.userToken);
   const progress = useWorks((s) => s.progress[work.cid]);
   const toggle = useWorks((s) => s.toggleSelect);
+  const update = useWorks((s) => s.update);
   const finished = work.status === 'finished';
-  const scale = jobScale(work.params);
-  const out = outputSize(work.w, work.h, scale);
-  const thumb = work.thumbnail ?? (work.sample ? work.originImg : work.uid && userToken ? thumbnailUrl(work.uid, userToken) : undefined);
+  const out = resultSize(work);
+  const thumb = (finished ? work.resultThumbnail : undefined) ?? work.thumbnail ?? (work.sample ? work.originImg : work.uid && userToken ? thumbnailUrl(work.uid, userToken) : undefined);
   const busy = work.status === 'processing' || work.status === 'uploading' || work.status === 'resizing' || work.status === 'compressing' || work.status === 'waiting';
 
   // Upload progress and processing progress share the map; waiting shows neither.
@@ -60,14 +61,26 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
 
   return (
     <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''} ${highlighted ? 'is-new' : ''}`} data-testid="work-card" data-status={work.status} data-new={highlighted ? 'true' : undefined} data-cid={work.cid} data-uid={work.uid}>
-      <input
-        type="checkbox"
-        className="work-check"
-        checked={work.selected}
-        disabled={work.status !== 'ready'}
-        onChange={onToggle}
-        aria-label={t('selectWork', { name: work.filename })}
-      />
+      {finished ? (
+        // A result is chosen for "Download selected" (issue 31); only ready works are selected to process.
+        <input
+          type="checkbox"
+          className="work-check"
+          checked={!!work.checked}
+          onChange={() => update(work.cid, { checked: !work.checked })}
+          aria-label={t('checkResult', { name: work.filename })}
+          data-testid="result-check"
+        />
+      ) : (
+        <input
+          type="checkbox"
+          className="work-check"
+          checked={work.selected}
+          disabled={work.status !== 'ready'}
+          onChange={onToggle}
+          aria-label={t('selectWork', { name: work.filename })}
+        />
+      )}
       <div className="work-thumb">{thumb ? <img src={thumb} alt="" width={80} height={80} loading="lazy" /> : <span className="thumb-empty" aria-hidden="true" />}</div>
       <div className="work-info">
         {work.operation && <span className="op-label">{operationLabel(work)}</span>}
@@ -90,10 +103,22 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
             {t('outputSize')}: <span data-testid="output-size">{out.w}×{out.h}</span>
           </span>
         )}
-        <span className={`work-status ${work.status === 'processFailed' ? 'warn' : ''}`} role="status">
+        <span className={`work-status ${work.status === 'processFailed' || work.status === 'uploadFailed' || work.status === 'imageTooLarge' ? 'warn' : ''}`} role="status">
           {t(statusKey(work.status) as 'status.ready')}
           {showPercent && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
         </span>
+        {finished && work.operation === 'compress' && work.resultBytes !== undefined && work.filesize > 0 && (
+          <span className="work-size" data-testid="size-saved">
+            {work.resultBytes < work.filesize
+              ? t('sizeSaved', { before: formatBytes(work.filesize, lng), after: formatBytes(work.resultBytes, lng), percent: formatPercent(1 - work.resultBytes / work.filesize, lng) })
+              : t('sizeGrew', { before: formatBytes(work.filesize, lng), after: formatBytes(work.resultBytes, lng) })}
+          </span>
+        )}
+        {(work.status === 'uploadFailed' || work.status === 'imageTooLarge') && work.uploadError && (
+          <span className="work-reason warn" data-testid="upload-reason">
+            {uploadErrorText({ error: work.uploadError }, level)}
+          </span>
+        )}
         {busy && (
           <span className="progress" aria-hidden="true">
             <span style={{ width: `${showPercent ? Math.max(4, progress ?? 4) : 0}%` }} />

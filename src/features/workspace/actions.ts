@@ -75,6 +75,20 @@ async function saveDeviceResult(work: Work): Promise<void> {
   save(result, work.targetName ?? work.filename);
 }
 
+/**
+ * "Download selected" (issue 31): the chosen results saved one after another through the
+ * single-download call, so the spec's bulk switch (§6) stays as it is. Each waits for the one before.
+ */
+export async function downloadSelected(works: Work[], onProgress?: (n: number) => void): Promise<number> {
+  const chosen = works.filter((w) => w.status === 'finished' && w.checked);
+  let n = 0;
+  for (const w of chosen) {
+    onProgress?.(++n);
+    await downloadWork(w);
+  }
+  return n;
+}
+
 /** Bulk download: point check first (30004 → not-enough-points popup), then the bulk link. */
 export async function downloadAll(works: Work[]): Promise<void> {
   const ids = works.filter((w) => w.status === 'finished' && w.transId && !w.sample && !w.onDevice).map((w) => w.transId as string);
@@ -111,15 +125,25 @@ export function confirmDelete(works: Work[]): void {
   });
 }
 
-async function deleteNow(works: Work[]): Promise<void> {
-  useWorks.getState().remove(works.map((w) => w.cid));
-  const uids = works.filter((w) => !w.sample && w.uid && !useWorks.getState().works.some((o) => o.uid === w.uid)).map((w) => w.uid as string);
-  if (uids.length === 0) return;
+/**
+ * Spec §7 "Delete 200: remove items": works whose upload the server holds leave the list when the
+ * server answers 200 (10001: 'parameter error', the works stay); works it does not hold (samples,
+ * failed uploads, on-device, an upload another work still uses) leave at once.
+ */
+export async function deleteNow(works: Work[]): Promise<void> {
+  const cids = new Set(works.map((w) => w.cid));
+  const others = useWorks.getState().works.filter((o) => !cids.has(o.cid));
+  const onServer = (w: Work) => !w.sample && !w.onDevice && !!w.uid && !others.some((o) => o.uid === w.uid);
+  const local = works.filter((w) => !onServer(w));
+  const remote = works.filter(onServer);
+  if (local.length) useWorks.getState().remove(local.map((w) => w.cid));
+  if (remote.length === 0) return;
   try {
-    await endpoints.uploadDelete(uids);
+    await endpoints.uploadDelete([...new Set(remote.map((w) => w.uid as string))]);
+    useWorks.getState().remove(remote.map((w) => w.cid));
   } catch (e) {
     if (e instanceof ApiError && e.code === CODE.PARAM_ERROR) dialogs.toast(i18n.t('errors:code.10001'), 'error');
-    else if (!(e instanceof ApiError)) handleError(e);
+    else handleError(e);
   }
 }
 

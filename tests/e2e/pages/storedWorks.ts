@@ -33,7 +33,9 @@ export async function waitServerFinished(page: Page, transId: string, token: str
     .poll(
       async () => {
         const r = await page.request.get('/web_api/v1/progress', { params: { trans_id: transId, user_token: token } });
-        return ((await r.json()) as { data?: { status?: string } }).data?.status;
+        const d = ((await r.json()) as { data?: { status?: string; error?: string } }).data;
+        // a failed job's reason shows in the assertion message
+        return d?.error ? `${d.status}: ${d.error}` : d?.status;
       },
       { timeout: 120_000 },
     )
