@@ -1,8 +1,8 @@
 /**
- * Rewrites the block between `<!-- bench:start -->` and `<!-- bench:end -->` in README.md from
+ * Rewrites the block between `<!-- bench:start -->` and `<!-- bench:end -->` in docs/benchmarks.md from
  * bench/results/latest.json: the headline rows (`key: true`) of each section, each with the run it
- * came from, so every figure in the README is one that `npm run bench` printed.
- * Usage: node --import tsx bench/readme.ts [README path]
+ * came from, so every figure there is one that `npm run bench` printed.
+ * Usage: node --import tsx bench/readme.ts [file, default docs/benchmarks.md]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,7 +52,7 @@ export function rewriteBlock(readme: string, table: string): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = path.resolve(import.meta.dirname, '..');
-  const readmePath = process.argv[2] ?? path.join(root, 'README.md');
+  const readmePath = process.argv[2] ?? path.join(root, 'docs', 'benchmarks.md');
   const latest = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'results', 'latest.json'), 'utf8')) as Latest;
   fs.writeFileSync(readmePath, rewriteBlock(fs.readFileSync(readmePath, 'utf8'), renderTable(latest)));
   console.log(`rewrote the bench block of ${readmePath}`);

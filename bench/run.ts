@@ -13,7 +13,7 @@ export interface BenchRow {
   value: number;
   unit: string;
   note?: string;
-  /** a headline figure: bench/readme.ts puts it in the README's performance table */
+  /** a headline figure: bench/readme.ts puts it in docs/benchmarks.md */
   key?: boolean;
 }
 
@@ -80,7 +80,7 @@ for (const [name, rows] of Object.entries(report.sections)) {
     console.log(`  ${r.name.padEnd(w)}  ${fmt(r.value).padStart(10)} ${r.unit}${r.note ? `  (${r.note})` : ''}${delta}`);
   }
 }
-console.log(`\nwritten: bench/results/latest.json and bench/results/history/; README table: node --import tsx bench/readme.ts`);
+console.log(`\nwritten: bench/results/latest.json and bench/results/history/; docs/benchmarks.md table: node --import tsx bench/readme.ts`);
 
 /** Rows of the newest earlier run per section (history files sort by their ISO names). */
 function previousRows(dir: string): Map<string, BenchRow> {
