@@ -148,7 +148,7 @@ export interface LoadReport {
 const COMPRESS = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } });
 const MiB = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
 
-export function rssOfCluster(c: Cluster): Record<string, number> {
+export function rssOfCluster(c: Pick<Cluster, 'apis' | 'workers'>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const p of [...c.apis, ...c.workers]) if (p.child.exitCode === null && p.child.signalCode === null) out[p.name] = MiB(rssTree(p.pid));
   return out;

@@ -18,8 +18,19 @@ import { parseSurvey } from './profile.js';
 const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEYLEN = 32;
 
+/**
+ * Password hashes run one at a time per process. Each scrypt takes ~16 MB and tens of ms of a core
+ * in libuv's pool (4 threads); a burst of registrations or logins ran four at once and took every
+ * core of a small machine from the event loop, so other clients waited (issue 28's stall probe saw
+ * 300 ms). In a queue they use one core; the per-address limits bound the queue.
+ */
+let hashing: Promise<unknown> = Promise.resolve();
+
 function scrypt(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCb(password.normalize('NFKC'), salt, KEYLEN, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
+  const run = () => new Promise<Buffer>((resolve, reject) => scryptCb(password.normalize('NFKC'), salt, KEYLEN, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
+  const mine = hashing.then(run, run);
+  hashing = mine.catch(() => undefined);
+  return mine;
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -135,7 +146,8 @@ export class AccountService {
     const errors = changePasswordErrors(f);
     if (Object.keys(errors).length) throw formError(errors);
     const a = await this.byId(accountId);
-    if (!(await verifyPassword(String(f.old_password), a.password_hash))) throw new ApiError(CODE.WRONG_PASSWORD, undefined, 200, { errors: { old_password: 'wrong password' } });
+    // No stored password is longer than the register rule allows: a longer one is wrong without hashing it.
+    if (String(f.old_password).length > PASSWORD_MAX || !(await verifyPassword(String(f.old_password), a.password_hash))) throw new ApiError(CODE.WRONG_PASSWORD, undefined, 200, { errors: { old_password: 'wrong password' } });
     const password_hash = await hashPassword(String(f.password));
     const { sessions, tokens } = this.deps.services;
     return this.deps.db.transaction().execute(async (trx) => {
