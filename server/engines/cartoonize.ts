@@ -21,6 +21,8 @@ import { bilateralPass, dropShortStrokes, edgeTangentFlow, flowDoG, softQuantize
 
 /** Longest side of the working copy (px). */
 export const CARTOON_WORK_SIDE = 1200;
+/** Structure-tensor coherence below which no ink is drawn (texture), and above which ink is full. */
+export const COH_LO = 0.25, COH_HI = 0.55;
 /** FaceMesh face-oval indices from the right cheek down round the chin to the left cheek (the jaw). */
 const JAW = [132, 58, 172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397, 288, 361] as const;
 
@@ -71,13 +73,13 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
   // 2. lines: flow DoG on the abstracted luma, soft threshold, gated by significance
   const sigmaC = Math.max(0.9, 0.9 * u);
   const H = flowDoG(ycc[0], w, h, flow, sigmaC, Math.max(3, 4 * u));
-  const T0 = Math.max(1, 0.1 * sigmaN);
+  const T0 = Math.max(1.1, 0.1 * sigmaN);
   const g0 = Math.max(1.2, 0.25 * sigmaN) / Math.max(1, u);
   const ink = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const e = -H[i]!;
     if (e <= T0) continue;
-    ink[i] = smoothstep(e, T0, 2.6 * T0) * smoothstep(flow.mag[i]!, g0, 2.5 * g0);
+    ink[i] = smoothstep(e, T0, 2.6 * T0) * smoothstep(flow.mag[i]!, g0, 2.5 * g0) * smoothstep(flow.coh[i]!, COH_LO, COH_HI);
   }
   // faces: loose skin ink damped inside the face ellipse
   for (const f of faces) {
@@ -88,7 +90,7 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
         if (d < 1) ink[y * w + x]! *= 0.3 + 0.7 * smoothstep(d, 0.75, 1);
       }
   }
-  dropShortStrokes(ink, w, h, Math.round(Math.max(12, 14 * u * sigmaC)));
+  dropShortStrokes(ink, w, h, Math.round(Math.max(16, 30 * u * sigmaC)));
   // FaceMesh contours as clean strokes
   for (const m of meshes) {
     if (!m) continue;

@@ -99,6 +99,8 @@ export interface Flow {
   ty: Float32Array;
   /** gradient strength √λ₁ of the smoothed structure tensor (levels per pixel) */
   mag: Float32Array;
+  /** coherence ((λ₁ − λ₂) / (λ₁ + λ₂))²: 1 along a clean edge, ≈ 0 in isotropic texture (gravel, foliage) */
+  coh: Float32Array;
 }
 
 /** Edge tangent flow from the structure tensor of `y` (pre-smoothed by sigmaPre), tensor smoothed by sigmaT. */
@@ -118,10 +120,12 @@ export function edgeTangentFlow(y: Float32Array, w: number, h: number, sigmaPre:
     }
   }
   const e = gaussianBlur(E, w, h, sigmaT), f = gaussianBlur(F, w, h, sigmaT), g = gaussianBlur(G, w, h, sigmaT);
-  const tx = new Float32Array(n), ty = new Float32Array(n), mag = new Float32Array(n);
+  const tx = new Float32Array(n), ty = new Float32Array(n), mag = new Float32Array(n), coh = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const a = e[i]!, b = f[i]!, c = g[i]!;
-    const l1 = 0.5 * (a + c + Math.sqrt((a - c) * (a - c) + 4 * b * b));
+    const root = Math.sqrt((a - c) * (a - c) + 4 * b * b);
+    const l1 = 0.5 * (a + c + root);
+    coh[i] = a + c > 1e-9 ? (root / (a + c)) ** 2 : 0;
     // gradient direction: eigenvector of λ₁; tangent: perpendicular to it
     let vx = b, vy = l1 - a;
     let len = Math.hypot(vx, vy);
@@ -139,7 +143,7 @@ export function edgeTangentFlow(y: Float32Array, w: number, h: number, sigmaPre:
     }
     mag[i] = Math.sqrt(Math.max(0, l1));
   }
-  return { tx, ty, mag };
+  return { tx, ty, mag, coh };
 }
 
 const bilinear = (p: Float32Array, w: number, h: number, x: number, y: number): number => {
