@@ -82,7 +82,7 @@ describe('cartoonize', () => {
 });
 
 describe('face_enhancer', () => {
-  it('changes the face visibly, the rest gently, with no halo at the blend ellipse', async () => {
+  it('changes the face and nothing well outside it', async () => {
     const img = await input('astronaut.png');
     const before = await rgbOf(img.data);
     const [f] = await detectFaces(before, MODELS_DIR, 2);
@@ -90,9 +90,8 @@ describe('face_enhancer', () => {
     const px = await rgbOf(out.data);
     expect([px.w, px.h]).toEqual([512, 512]);
     const c = faceChange(before, px, f!);
-    // measured 6.44 inside with FaceMesh masks (6.99 with the keypoint ellipses), 1.60 outside, 1.64 in the ring just outside the ellipse
-    expect(c.inside).toBeGreaterThan(5);
-    expect(c.inside).toBeGreaterThan(c.outside * 3);
-    expect(c.ring).toBeLessThan(c.outside * 1.5 + 0.5);
+    // issue 32: restoration of the head crop only (measured 1.77 inside the face box); nothing else changes
+    expect(c.inside).toBeGreaterThan(1);
+    expect(c.outside).toBe(0);
   });
 });
