@@ -44,13 +44,16 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   // Spec §2: ?medium=<preset> opens the workflow tab with that preset; feature pages preselect their feature.
   const medium = params.get('medium');
   useEffect(() => {
-    const preset = medium ? MEDIUM_PRESETS[medium] : undefined;
+    const preset = medium && Object.hasOwn(MEDIUM_PRESETS, medium) ? MEDIUM_PRESETS[medium] : undefined;
+    // An unknown ?medium= is said, not silently read as the default feature (issue 31); nothing counts as chosen.
+    if (medium && !preset) dialogs.toast(t('unknownMedium', { medium: medium.slice(0, 40) }), 'info');
     if (preset) usePanel.getState().usePreset(preset);
     else if (preselect?.preset) usePanel.getState().usePreset(preselect.preset);
     else if (preselect?.module) {
       usePanel.getState().setTab('feature');
       usePanel.getState().setFeatureModule(preselect.module);
     }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [medium, preselect?.module, preselect?.preset]);
 
   const onContinue = () => {
