@@ -38,14 +38,18 @@ export function OnDeviceAction({ work }: { work: Work }) {
   const [offline, setOffline] = useState(() => typeof navigator !== 'undefined' && navigator.onLine === false);
   const [cached, setCached] = useState<boolean | null>(feature === 'compress' ? true : null);
   useEffect(() => {
-    const on = () => setOffline(navigator.onLine === false);
+    // going offline asks the caches again (a first use may have stored its model since)
+    const on = () => {
+      setOffline(navigator.onLine === false);
+      if (feature !== 'compress') void modelCached(feature).then(setCached);
+    };
     window.addEventListener('online', on);
     window.addEventListener('offline', on);
     return () => {
       window.removeEventListener('online', on);
       window.removeEventListener('offline', on);
     };
-  }, []);
+  }, [feature]);
   useEffect(() => {
     if (feature === 'compress') return;
     let live = true;
