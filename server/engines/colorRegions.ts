@@ -1,11 +1,12 @@
 /**
  * Scene regions for the classical colorizer, found on luminance alone: sky (bright, smooth, open to
- * the top of the picture; not a defocused background, not a night sky), clouds (brighter than the
- * sky above the horizon), vegetation (textured mid-tones; the lower picture below the horizon is
- * ground cover), skin (BlazeFace faces and the luminance range of each face, grown into the IS-Net
- * subject when it is known), bare ground (the rest below the horizon). Each is a soft 0..1 weight
- * map, and each has a colour prior in CIE Lab that depends on L the way real skies, leaves and
- * skin do. The colorizer lays these priors inside their regions and the exemplar transfer on the rest.
+ * the top of the picture, varying in brightness across it; not a defocused background, not a night
+ * sky, not an even wall), clouds (brighter than the sky above the horizon), vegetation (dense,
+ * isotropic texture in the mid-tones; below the horizon ground cover), skin (BlazeFace faces and
+ * the luminance range of each face), bare ground (the rest below the horizon). Each is a soft 0..1
+ * weight map with a colour prior in CIE Lab that depends on L the way real skies, leaves and skin
+ * do. The colorizer lays these priors inside their regions and a gentle warm-neutral tone on the
+ * rest (issue 32: no guessed hue where the scene is not understood).
  */
 import { boxMean, gaussianBlur, morph } from './image.js';
 import type { Face } from './faces.js';
@@ -68,6 +69,13 @@ const NIGHT_L = 15;
 const BOKEH_SCORE: [number, number] = [0.65, 0.82];
 /** Sky seen through branches has the open sky's brightness: an enclosed region further than this in L* from it is something else (a hazy rock face). */
 const ENCLOSED_SKY_DL = 12;
+
+/**
+ * Spread (standard deviation of L*) of the whole sky below which it is an even surface, not sky:
+ * on the development photos the false skies (fig's concrete, friends' wall) had 1.7 and 2.2, the
+ * real ones (dune, kite, storm) 6.3–15.8.
+ */
+const SKY_SPREAD: [number, number] = [3, 5];
 
 /** Width (px at the 320-px analysis size) of a thin occluder (wire, cable, twig) the finer sky analysis looks across. */
 const THIN_OCCLUDER = 6;
@@ -137,27 +145,79 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
     const enclosed = a > 0.002 && my < 0.45 && ml > 55 && (Number.isNaN(openL) ? ml > 75 : Math.abs(ml - openL) < ENCLOSED_SKY_DL);
     if (open || enclosed) keep[c] = smoothstep(ml, NIGHT_L, NIGHT_L + 20) * (1 - smoothstep(bokeh, ...BOKEH_SCORE));
   }
+  // a real sky's brightness varies across it (zenith to horizon, clouds); a wall, a table or a
+  // plain backdrop is one even tone. Spread of L* over the whole kept sky, below which it is not sky.
+  let sw = 0, s1 = 0, s2 = 0;
+  for (let i = 0; i < n; i++) {
+    const k = keep[labels[i]!]!;
+    if (k > 0) { sw += k; s1 += k * L[i]!; s2 += k * L[i]! * L[i]!; }
+  }
+  const spread = sw > 0 ? Math.sqrt(Math.max(0, s2 / sw - (s1 / sw) ** 2)) : 0;
+  // (a burnt-out white sky is even too, but it is still the sky and marks the horizon; its prior is near white)
+  const even = sw > 0 && s1 / sw > 90 ? 1 : smoothstep(spread, SKY_SPREAD[0], SKY_SPREAD[1]);
   const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = keep[labels[i]!]! * smoothstep(L[i]!, 18, 32);
+  for (let i = 0; i < n; i++) out[i] = even * keep[labels[i]!]! * smoothstep(L[i]!, 18, 32);
   return out;
 }
 
 /** Textured pixels above the horizon this much brighter than the sky are clouds (full weight). */
 const CLOUD_DL = 10;
 
-/** Vegetation: textured mid-tones that are not sky; grass and leaves carry fine texture. */
+/** Structure-tensor coherence of L* (0: isotropic texture, 1: one direction), tensor smoothed over sigma px. */
+export function coherence(L: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  const n = w * h;
+  const jxx = new Float32Array(n), jyy = new Float32Array(n), jxy = new Float32Array(n);
+  for (let y = 1; y < h - 1; y++)
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const gx = (L[i + 1]! - L[i - 1]!) / 2, gy = (L[i + w]! - L[i - w]!) / 2;
+      jxx[i] = gx * gx; jyy[i] = gy * gy; jxy[i] = gx * gy;
+    }
+  const sx = gaussianBlur(jxx, w, h, sigma), sy = gaussianBlur(jyy, w, h, sigma), sxy = gaussianBlur(jxy, w, h, sigma);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const tr = sx[i]! + sy[i]!;
+    out[i] = tr > 1e-3 ? Math.sqrt((sx[i]! - sy[i]!) ** 2 + 4 * sxy[i]! ** 2) / tr : 0;
+  }
+  return out;
+}
+
+/** Coherence ramp above which texture is taken as oriented (not foliage), and the weight oriented texture keeps. */
+const VEG_COHERENCE: [number, number] = [0.45, 0.65];
+const VEG_ORIENTED = 0.3;
+
+/** Vegetation texture density window: radius = long side / this. */
+const VEG_DENSITY_R = 20;
+/** Share of textured pixels around a pixel for it to count as foliage (smooth ramp between the two). */
+const VEG_DENSITY: [number, number] = [0.4, 0.7];
+/** Vegetation weight in a picture with no sky (not known to be outdoors). */
+const VEG_NOSKY = 0.6;
+
+/**
+ * Vegetation: textured mid-tones that are not sky; grass and leaves carry fine, dense, isotropic
+ * texture. Oriented texture keeps VEG_ORIENTED of the weight; a picture with no sky VEG_NOSKY.
+ */
 function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, cloud: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
   const sd1 = localStd(L, w, h, 1), sd2 = localStd(L, w, h, 2);
   const out = new Float32Array(w * h);
+  // leaves and grass are textured all over; a man-made edge (a rim, a plank, a bristle) is a thin textured line in smooth surroundings
+  const texAll = new Float32Array(w * h);
+  for (let i = 0; i < texAll.length; i++) texAll[i] = smoothstep(0.5 * (sd1[i]! + sd2[i]!), 2.5, 7);
+  const dens = gaussianBlur(texAll, w, h, Math.max(2, Math.max(w, h) / VEG_DENSITY_R));
+  // with no sky the scene is not known to be outdoors: vegetation needs denser texture and gets less weight
+  const gain = horizon >= 1 ? 1 : VEG_NOSKY;
+  // foliage and grass seen from afar are isotropic; planks, rims, bristles, fur and close-up blades run one way
+  const coh = coherence(L, w, h, 3);
   for (let i = 0; i < out.length; i++) {
-    const tex = smoothstep(0.5 * (sd1[i]! + sd2[i]!), 2.5, 7);
+    const tex = texAll[i]! * smoothstep(dens[i]!, VEG_DENSITY[0], VEG_DENSITY[1]) * gain;
     const mid = smoothstep(L[i]!, 6, 18) * (1 - smoothstep(L[i]!, 72, 88));
-    // the lower part of an outdoor picture is mostly ground cover, even where distance smooths it
+    // below the sky's lower edge an outdoor picture is mostly ground cover, even where distance
+    // smooths it; with no sky the picture is not known to be outdoors (a wall, a table), so no ground
     const y = Math.floor(i / w) / h;
-    // (below the sky's lower edge: a picture of sky alone has no ground)
-    const g0 = horizon >= 1 ? 0.45 : Math.max(0.45, Math.min(horizon, 0.85));
-    const ground = 0.7 * smoothstep(y, g0, g0 + 0.3);
-    out[i] = Math.max(tex, ground) * mid * (1 - sky[i]!) * (1 - cloud[i]!) * (fg ? 1 - 0.6 * fg[i]! : 1);
+    const g0 = Math.max(0.45, Math.min(horizon, 0.85));
+    const ground = horizon >= 1 ? 0 : 0.7 * smoothstep(y, g0, g0 + 0.3);
+    const iso = VEG_ORIENTED + (1 - VEG_ORIENTED) * (1 - smoothstep(coh[i]!, VEG_COHERENCE[0], VEG_COHERENCE[1]));
+    out[i] = Math.max(tex, ground) * iso * mid * (1 - sky[i]!) * (1 - cloud[i]!) * (fg ? 1 - 0.6 * fg[i]! : 1);
   }
   // texture is a neighbourhood property: spread it so leaves and the gaps between them agree
   return gaussianBlur(out, w, h, Math.max(1, Math.max(w, h) / 120));
@@ -247,9 +307,10 @@ export function skyColour(L: number): [number, number] {
   return [-0.12 * -b * 0.5 - 1, b];
 }
 
+const VEG_A = 0.5, VEG_B = 0.7;
 /** Leaves and grass: yellow-green when lit, deeper green in shade (at L* 50: a* −16, b* 23, a plain leaf green, not olive). */
 export function vegColour(L: number): [number, number] {
-  return [-(6 + 0.2 * L), 8 + 0.3 * L];
+  return [-VEG_A * (6 + 0.2 * L), VEG_B * (8 + 0.3 * L)];
 }
 
 /** Skin: warm, a little more saturated in the shadows. */

@@ -1,19 +1,18 @@
 /**
- * colorize / colorize_pro (ColorizeStable_pth). No colorization network installs from npm, so
- * this is a real classical method in two layers:
- *  1. Scene regions (colorRegions.ts) found on luminance, BlazeFace faces and (best) the IS-Net
- *     subject: sky, clouds, vegetation and skin get colour priors that depend on L* the way real
- *     ones do.
- *  2. The rest takes exemplar colour transfer after Welsh, Ashikhmin & Mueller (SIGGRAPH 2002) at
- *     reduced strength: the exemplar samples come from a small licensed set, luminance-remapped to
- *     the target's statistics; each pixel takes the chroma of the sample with the closest
- *     (luminance, local std) feature.
- * Chroma is computed at render_factor×16 px (long side), smoothed with a guided filter and laid on
- * the full-resolution luminance of the original.
- * isBest / colorize_pro does more, not only slower: the IS-Net subject (never sky, its colours kept
- * stronger), sky linked across thin occluders (wires, twigs), sky deeper towards the zenith and
- * paler at the horizon, grass yellower than foliage, earth tones on bare ground, 4× more exemplar
- * samples and chroma snapped to the full-resolution edges.
+ * colorize / colorize_pro (ColorizeStable_pth). No colorization network installs from npm, and
+ * issue 32 measured that guessing hues where the scene is not understood does worse than grey, so:
+ *  1. Scene regions (colorRegions.ts) found on luminance and BlazeFace faces: sky, clouds,
+ *     vegetation and skin get colour priors that depend on L* the way real ones do, each in
+ *     proportion to how sure the region is.
+ *  2. The rest stays near neutral with a gentle warm-neutral tone (NEUTRAL): never a hue cast over
+ *     the whole picture.
+ * Chroma is computed at render_factor×16 px (long side), smoothed with a guided filter on the grey
+ * image (edge-aware propagation) and laid on the full-resolution luminance of the original.
+ * isBest / colorize_pro does more: sky linked across thin occluders (wires, twigs), sky deeper
+ * towards the zenith and paler at the horizon, grass yellower than foliage, earth tones on bare
+ * ground below the horizon, and chroma snapped to the full-resolution edges by a second guided filter.
+ * The plain exemplar transfer after Welsh, Ashikhmin & Mueller (SIGGRAPH 2002) is kept as
+ * colorizeRgb(…, 'welsh'), the quality baseline of issue 11.
  * An ONNX colorizer can replace all of it: COLORIZE_MODEL=<file.onnx> taking L−50 as
  * [1,1,S,S] and returning a*b* [1,2,h,w] (the layout of Zhang et al.'s models).
  */
@@ -27,7 +26,6 @@ import { labToRgb, rgbToLab } from './lab.js';
 import { writePsd } from './psd.js';
 import { externalSession } from './models.js';
 import { detectFaces } from './faces.js';
-import { foregroundMask } from './matting.js';
 import { cloudColour, earthColour, sceneRegions, skinColour, skyColour, skyColourAt, vegColour, vegColourAt } from './colorRegions.js';
 import { limitsFor } from '../../src/domain/plans.js';
 import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
@@ -157,10 +155,19 @@ export type ColorizeMethod = 'regions' | 'welsh';
 
 /** Region analysis size (long side): enough for texture and sky shape, cheap at any input size. */
 const ANALYSIS = 320;
-/** Exemplar chroma strength on the rest: it is the least certain part, so it stays muted (measured on held-out photos). */
-const REST_GAIN = 0.35;
-/** best: extra exemplar strength inside the IS-Net subject (0.5 beat 0 and 0.25 on the held-out set). */
-const SUBJECT_GAIN = 0.5;
+/**
+ * Where the scene is not understood: a gentle warm-neutral tone (a*, b* at mid luminance) instead
+ * of a guessed hue. Chosen on the development split of the scene photos
+ * (scripts/quality/colorize-photos.ts): the unknown parts of most photos are warm (wood, soil,
+ * skin, stone); (2, 7) beat (0.5, 2), (1, 4) and (3, 10) on mean error without raising the worst photo much.
+ */
+const NEUTRAL: [number, number] = [2, 7];
+
+/** The warm-neutral tone of the unknown parts: strongest in the mid-tones. */
+export function neutralColour(L: number): [number, number] {
+  const k = Math.max(0, Math.min(1, L / 30, (100 - L) / 30));
+  return [NEUTRAL[0] * k, NEUTRAL[1] * k];
+}
 
 async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, best: boolean, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
   const k = Math.min(1, ANALYSIS / Math.max(img.w, img.h));
@@ -168,16 +175,8 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
   const small = await resizeRgb(img, aw, ah, 'lanczos3');
   const [La] = rgbToLab(small.data, aw * ah);
   const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
-  let fg: Float32Array | undefined;
-  if (best) {
-    // IS-Net subject vs scene: the subject is never sky, and skin may continue from the face into it
-    fg = await foregroundMask(small, ctx.modelsDir, ctx.threads);
-    for (let i = 0; i < fg.length; i++) fg[i] = fg[i]! / 255;
-  }
-  const reg = sceneRegions(La, aw, ah, faces, k, fg, best);
+  const reg = sceneRegions(La, aw, ah, faces, k, undefined, best);
   const [sky, veg, skin, cloud, earth] = await Promise.all([reg.sky, reg.veg, reg.skin, reg.cloud, reg.earth].map((p) => resizePlane(p, aw, ah, sw, sh)));
-  const rest = await transferChroma(Ls, sw, sh, best, true);
-  const fgS = fg ? await resizePlane(fg, aw, ah, sw, sh) : undefined;
   const A = new Float32Array(sw * sh), B = new Float32Array(sw * sh);
   for (let i = 0; i < A.length; i++) {
     const l = Ls[i]!, y = Math.floor(i / sw) / sh;
@@ -188,11 +187,10 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
     const [sa, sb] = best ? skyColourAt(l, y / reg.horizon) : skyColour(l);
     const [va, vb] = best ? vegColourAt(l, y) : vegColour(l);
     const [ka, kb] = skinColour(l), [ea, eb] = earthColour(l), [ca, cb] = cloudColour(l);
-    // the rest: exemplar colours at reduced strength, since they are the least certain
-    // the subject (IS-Net, best mode) is usually the colourful part: its exemplar colours are kept stronger
-    const g = fgS ? REST_GAIN + SUBJECT_GAIN * fgS[i]! : REST_GAIN;
-    A[i] = ws * sa + wv * va + wk * ka + wc * ca + we * ea + wr * g * rest.A[i]!;
-    B[i] = ws * sb + wv * vb + wk * kb + wc * cb + we * eb + wr * g * rest.B[i]!;
+    // the rest is not understood: no guessed hue, a gentle warm-neutral tone
+    const [na, nb] = neutralColour(l);
+    A[i] = ws * sa + wv * va + wk * ka + wc * ca + we * ea + wr * na;
+    B[i] = ws * sb + wv * vb + wk * kb + wc * cb + we * eb + wr * nb;
   }
   const r = Math.max(1, Math.round(Math.max(sw, sh) / 80));
   return { A: guidedFilter(Ls, A, sw, sh, r, 20), B: guidedFilter(Ls, B, sw, sh, r, 20) };
@@ -245,7 +243,7 @@ function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(module: M, set
   return {
     module,
     kind: 'classical',
-    describe: 'scene regions (sky, clouds, vegetation, skin; best: subject, ground, sky across wires) with colour priors, exemplar colour transfer (Welsh et al. 2002) on the rest, at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
+    describe: 'scene regions (sky, clouds, vegetation, skin; best: ground, sky across wires, edge-snapped chroma) with colour priors, a gentle warm-neutral tone on the rest, at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
     async run(input, params, ctx) {
       const s = settings(params);
       // the job layer already refuses these; the engine keeps the rule too (defence in depth)
