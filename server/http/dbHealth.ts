@@ -3,7 +3,7 @@
  * queue's Redis) cannot be reached, instead of a 500: clients retry and nothing is lost. Service
  * returns by itself once the pool reconnects; no state is kept here.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const UNAVAILABLE_CODE = 503;
 export const UNAVAILABLE_MSG = 'Service temporarily unavailable';
@@ -55,14 +55,3 @@ export function replyIfUnavailable(err: unknown, req: FastifyRequest, reply: Fas
   return true;
 }
 
-/**
- * Alternative to replyIfUnavailable: wraps the app's current error handler (Fastify warns about the override). Register it after `setErrorHandler` and before the routes,
- * since Fastify routes keep the handler that was current when they were added.
- */
-export function registerDbHealth(app: FastifyInstance): void {
-  const previous = app.errorHandler;
-  app.setErrorHandler(function (this: FastifyInstance, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-    if (replyIfUnavailable(err, req, reply)) return reply;
-    return previous.call(this, err, req, reply);
-  });
-}

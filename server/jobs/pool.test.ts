@@ -43,7 +43,6 @@ function pool(kinds: (keyof typeof WORKERS)[], timeoutMs = 10_000, size = 1) {
     return new Worker(WORKERS[kinds[Math.min(n++, kinds.length - 1)]!], { eval: true });
   });
   pools.push(p);
-  p.start();
   return Object.assign(p, { spawned: () => spawned });
 }
 afterEach(async () => {

@@ -93,8 +93,7 @@ export class WorkerPool {
 
   private slotsSpawned = false;
 
-  /** Slots are spawned on the first work and then kept: a server that never processes spawns nothing. */
-  start(): void {}
+  // Slots are spawned on the first work and then kept: a server that never processes spawns nothing.
 
   private ensureSlots(): void {
     if (this.slotsSpawned) return;

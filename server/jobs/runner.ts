@@ -66,7 +66,6 @@ export class JobRunner {
     const spawn = this.d.spawnWorker;
     const slot: SlotOptions = { nice: this.d.config.slotNice };
     this.pool = new WorkerPool(this.d.config.processWorkers, this.d.config.jobTimeoutMs, this.d.log, spawn && (() => spawn(slot)));
-    this.pool.start();
     const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
       const t = setInterval(() => this.track(fn()).catch((err) => this.d.log.error({ err }, what)), ms);
       t.unref();

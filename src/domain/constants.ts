@@ -43,7 +43,6 @@ export const CREDIT_REFRESH_AFTER_BULK_MS = 1000;
 export const TOKEN_RETRY_MS = 100;
 
 export const PREVIEW_MAX_SIDE_PX = 18_000;
-export const PREVIEW_BOX_RATIO = 16 / 9;
 export const PREVIEW_THUMB_BOX = { width: 304, height: 190 } as const;
 export const PREVIEW_MOVER_DEFAULT = { width: 40, height: 26 } as const;
 export const FILENAME_SHORTEN_THRESHOLD = 20;

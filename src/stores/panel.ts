@@ -80,7 +80,3 @@ export function currentJobConfig(s: Pick<PanelState, 'tab' | 'feature' | 'steps'
   return { job: 'workflow', name: s.workflowName || undefined, flows: copySteps(s.steps) };
 }
 
-/** The operation label of a job: module name, preset or 'workflow'. */
-export function operationOf(cfg: JobConfig): string {
-  return cfg.job;
-}
