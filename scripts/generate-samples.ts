@@ -55,16 +55,19 @@ const SAMPLES: Record<string, Source[]> = {
     { name: 'Coffee', file: 'coffee.png', side: 600 },
   ],
   colorize: [
+    // a colour photo turned grey, so the result can be compared with the truth (issue 32); the
+    // astronaut's suit and flag are colours no luminance cue can know, so it is no longer a sample
+    { name: 'Bridge', file: 'heldout/bridge.jpg', side: 480, prep: 'gray' },
     { name: 'Cameraman', file: 'camera.png', side: 512, prep: 'gray' },
-    { name: 'Astronaut', file: 'astronaut.png', side: 512, prep: 'gray' },
   ],
-  colorize_pro: [{ name: 'Cameraman', file: 'camera.png', side: 512, prep: 'gray' }],
+  colorize_pro: [{ name: 'Bridge', file: 'heldout/bridge.jpg', side: 480, prep: 'gray' }],
   portrait: [{ name: 'Astronaut', file: 'astronaut.png', side: 512 }],
   cartoonize: [
     { name: 'Cat', file: 'chelsea.png', side: 451 },
     { name: 'Astronaut', file: 'astronaut.png', side: 512 },
   ],
-  face_enhancer: [{ name: 'Astronaut', file: 'astronaut.png', side: 512 }],
+  // a soft face (blurred), what the enhancer restores (issue 32); on the sharp original it changes little
+  face_enhancer: [{ name: 'Astronaut', file: 'astronaut.png', side: 512, prep: 'soft' }],
   perfect: [
     { name: 'Rocket at night', file: 'rocket.jpg', side: 640 },
     { name: 'Storm', file: 'Storm.jpg', side: 720 },
@@ -175,8 +178,9 @@ Pixmill's own engines) from these test images (Debian packages, see tests/fixtur
 | motorcycle_left.png (python3-skimage, Middlebury stereo set) | enlarge, sharpen | CC0 |
 | chelsea.png (python3-skimage) | enlarge, matting, cartoonize | CC0 (Stefan van der Walt) |
 | coffee.png (python3-skimage) | denoise, matting | CC0 (Rachel Michetti) |
-| camera.png (python3-skimage) | colorize, colorize_pro | CC0 |
-| astronaut.png (python3-skimage) | colorize, portrait, cartoonize, face_enhancer | public domain (NASA) |
+| camera.png (python3-skimage) | colorize | CC0 |
+| heldout/bridge.jpg (lomiri-wallpapers-16.04, Bridge_by_Sander_Klootwijk.jpg) | colorize, colorize_pro | CC-BY-SA-4.0 (Sander Klootwijk, 2018) |
+| astronaut.png (python3-skimage) | portrait, cartoonize, face_enhancer | public domain (NASA) |
 | rocket.jpg (python3-skimage) | perfect | public domain (SpaceX) |
 | GreenMeadow.jpg (mate-backgrounds) | denoise | GPL-2+ (Timothy Schellhase) |
 | YellowFlower.jpg (mate-backgrounds) | sharpen, compress | GPL-2+ |

@@ -4,6 +4,7 @@ import { L } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
 import { BeforeAfter, sampleResult, useSample } from '../features/showcase/BeforeAfter.js';
 import { sampleTypeOf } from '../app/sitemap.js';
+import { HOME_HERO_KEY, HOME_HERO_TYPE } from '../features/showcase/heroSamples.js';
 
 /** A tool card's picture: that feature's own sample result. */
 function CardPicture({ type }: { type: string }) {
@@ -33,7 +34,7 @@ export function HomePage() {
             </div>
           </div>
           <div className="hero-compare">
-            <BeforeAfter type="colorize" label={tc('featurePages.colorize_photo')} />
+            <BeforeAfter type={HOME_HERO_TYPE} label={tc(`featurePages.${HOME_HERO_KEY}`)} />
           </div>
         </div>
       </section>

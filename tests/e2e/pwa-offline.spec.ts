@@ -63,13 +63,13 @@ test("offline, a feature page never opened online still shows its before/after h
   // Only the home page is visited online: the feature page's samples can come only from the precache.
   await page.goto('/');
   await controlledBySw(page);
-  // The background remover's "before" (the home page shows only results and its own hero): in the precache.
+  // The colorizer's "before" (the home page shows only results and its own hero, background removal): in the precache.
   const precached = (p: string) =>
     page.evaluate(
       (p) => caches.keys().then(async (ks) => (await Promise.all(ks.filter((k) => k.includes('precache')).map((k) => caches.open(k).then((c) => c.keys())))).flat().some((r) => new URL(r.url).pathname === p)),
       p,
     );
-  await expect.poll(() => precached('/samples/matting/cat.jpg')).toBe(true);
+  await expect.poll(() => precached('/samples/colorize/bridge.jpg')).toBe(true);
   await expect.poll(() => precached('/samples/manifest.json')).toBe(true);
 
   await context.setOffline(true);
@@ -78,7 +78,7 @@ test("offline, a feature page never opened online still shows its before/after h
     [375, 'pwa-offline-hero-375'],
   ] as const) {
     await page.setViewportSize({ width, height: width > 400 ? 800 : 740 });
-    await page.goto('/remove-background/');
+    await page.goto('/colorize-photo/');
     await expect(page.getByTestId('pwa-offline')).toBeVisible();
     const hero = new Hero(page);
     expect(await hero.settled()).toBe('shown');

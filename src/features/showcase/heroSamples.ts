@@ -8,8 +8,14 @@ import type { SampleEntry } from '../../domain/work.js';
 
 export const SAMPLE_MANIFEST_URL = '/samples/manifest.json';
 
-/** The home page hero's sample type (also a feature page's, so it adds nothing to the precache). */
-export const HOME_HERO_TYPE = 'colorize';
+/**
+ * The home page hero's sample type (also a feature page's, so it adds nothing to the precache):
+ * background removal, our clearest result at a glance. It was colorize until issue 32: a classical
+ * colorizer that stays near neutral where it does not understand the scene is not the proof to lead with.
+ */
+export const HOME_HERO_TYPE = 'matting';
+/** The feature page key of the hero's type, for its label. */
+export const HOME_HERO_KEY = 'remove_background';
 
 /** A sample's result path: enlarge shows its 2× output, portrait its whole-picture sketch. */
 export function sampleResult(e: SampleEntry): string {
