@@ -1,7 +1,8 @@
 /**
  * Engine benchmark: per-module median of 3 runs on a 2.8 MP photo (LadyBird.jpg cropped to
- * 2048×1367), plus ESRGAN-slim x2 on one 256×256 tile on onnxruntime vs tfjs-backend-wasm,
- * measured in the same run (quote the ratio; the machine is shared).
+ * 2048×1367), plus ESRGAN-slim x2 on one 256×256 tile on onnxruntime vs tfjs-backend-wasm, and our
+ * enlarge / denoise nets against ESRGAN-slim and the classical NLM they replaced, measured in the
+ * same run (quote the ratios; the machine is shared).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +83,21 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     for (let i = 0; i < runs; i++) ts.push(await time(() => runModule(m, img, {}, ctx)));
     rows.push({ name: `${m} ${info.width}×${info.height}`, value: median(ts), unit: 's', note: `median of ${runs}, ${mp.toFixed(2)} MP, defaults` });
     log(`${m}: ${ts.map((t) => t.toFixed(2)).join(', ')} s`);
+  }
+  // our nets against what they replaced, on the same photo in the same run (quote the ratios)
+  {
+    const { decodeRgb } = await import('../server/engines/image.js');
+    const { upscaleTiled } = await import('../server/engines/esrgan.js');
+    const { denoiseRgb } = await import('../server/engines/denoise.js');
+    const rgb = await decodeRgb(data);
+    const ours = { enlarge: rows.find((r) => r.name === `enlarge ${info.width}×${info.height}`)?.value, denoise: rows.find((r) => r.name === `denoise ${info.width}×${info.height}`)?.value };
+    const esr = await time(() => upscaleTiled(rgb, 'slim', 2, modelsDir, threads));
+    rows.push({ name: `ESRGAN-slim x2 ${info.width}×${info.height} (the enlarge net it replaced)`, value: esr, unit: 's', note: 'tiles only, one run' });
+    if (ours.enlarge) rows.push({ name: 'enlarge x2 (our net, whole engine) / ESRGAN-slim x2 tiles', value: ours.enlarge / esr, unit: '×' });
+    const nlm = await time(async () => denoiseRgb(rgb, { removeNoise: 75, sharpen: 75, removeOriginalDetail: 0, autoparams: false }));
+    rows.push({ name: `classical NLM denoise ${info.width}×${info.height} (the denoiser it replaced)`, value: nlm, unit: 's', note: 'one run' });
+    if (ours.denoise) rows.push({ name: 'denoise (our net, whole engine) / classical NLM', value: ours.denoise / nlm, unit: '×' });
+    log(`ESRGAN-slim x2 ${esr.toFixed(2)} s, NLM ${nlm.toFixed(2)} s`);
   }
   // heavier enlarge settings, one run each: must stay well below the 5-minute job limit
   for (const p of [

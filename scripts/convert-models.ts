@@ -1,6 +1,8 @@
 /**
- * `npm run models`: converts the TF.js models shipped in npm packages (ESRGAN, BlazeFace, facemesh) to ONNX
- * and reassembles IS-Net into MODELS_DIR (default ./models). Skips outputs already up to date.
+ * `npm run models`: copies our own trained nets (server/engines/weights), converts the TF.js models that
+ * engines use from npm packages (BlazeFace, facemesh, MAXIM) to ONNX and reassembles IS-Net into MODELS_DIR
+ * (default ./models). ESRGAN, which no engine uses any more, is converted only when bench / quality ask.
+ * Skips outputs already up to date.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

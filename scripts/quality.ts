@@ -4,6 +4,8 @@
  *  - denoise: σ=25 Gaussian noise, PSNR gain against a Gaussian blur
  *  - sharpen: Gaussian blur σ=1.2, then sharpen / sharpen_auto, PSNR vs the blurred input
  *  - matting: alpha coverage (share of opaque/transparent pixels) on chelsea and coffee
+ *  - the papers' benchmarks (Set5, Set14, Urban100, CBSD68 from QUALITY_BENCH_DIR): quality/papers.ts;
+ *    `npm run quality -- papers` runs that section alone
  * Writes bench/results/quality.json and bench/results/quality-sheet.png (input | output per engine).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
 import { enlargePresetsQuality } from './quality/enlarge-presets.js';
 import { faceColourCartoon } from './quality/face-colour-cartoon.js';
 import { maximSection } from './quality/maxim.js';
+import { papersSection } from './quality/papers.js';
 import { cartoonRetouchSection } from './quality/cartoon-retouch.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../server/engines/image.js';
 
@@ -144,12 +147,21 @@ async function writeSheet(rows: { label: string; input: Buffer; output: Buffer }
   await sharp({ create: { width: W, height: H, channels: 3, background: '#202020' } }).composite(comps).png().toFile(file);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === 'papers') {
+  // `npm run quality -- papers`: the papers' benchmarks alone (QUALITY_BENCH_DIR)
+  const t0 = Date.now();
+  const papers = await papersSection(ctx);
+  const dir = path.join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'quality-papers.json'), JSON.stringify({ date: new Date().toISOString(), papers }, null, 2));
+  console.log(`papers done in ${((Date.now() - t0) / 1000).toFixed(1)} s → bench/results/quality-papers.json`);
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const t0 = Date.now();
   const { results, sheet } = await quality();
   const dir = path.join(root, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   results.maxim = await maximSection(root, Number(process.env.ENGINE_THREADS || 2));
+  results.papers = await papersSection(ctx);
   const report = { date: new Date().toISOString(), ...results, sheet_rows: sheet.map((r) => r.label) };
   writeFileSync(path.join(dir, 'quality.json'), JSON.stringify(report, null, 2));
   await writeSheet(sheet, path.join(dir, 'quality-sheet.png'));

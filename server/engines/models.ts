@@ -11,6 +11,7 @@ import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
 import { convertTfGraphStatic } from './convert/tfgraphStatic.js';
+import { OWN_NET_FILES } from '../../src/imaging/ownNets.js';
 
 const require = createRequire(import.meta.url);
 /** Package folder through node's own lookup paths (some packages do not export package.json). */
@@ -54,6 +55,8 @@ function esrganSource(size: EsrganSize, scale: EsrganScale): ModelSource {
     sources: () => [json()],
     // slim/medium ("rdn") work on 0..255, thick ("rrdn") on 0..1 (see their getModelDefinition).
     build: () => convertKerasModel(json(), size === 'thick' ? 1 : 255),
+    // our own nets replaced ESRGAN in enlarge; it is converted only when bench / quality compare against it
+    onDemand: true,
   };
 }
 
@@ -89,13 +92,18 @@ const blazefaceJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'bl
 const facemeshJson = () => path.join(pkgDir('@vladmandic/human'), 'models', 'facemesh.json');
 const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'), 'dist', 'resources.json');
 
-/** Our own trained weights, kept in the repository (scripts/train/scratch_net.py; see weights/README.md). */
+/** Our own trained weights, kept in the repository (scripts/train/; see weights/README.md). */
 const ownWeights = (file: string) => path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights', file);
 
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
   ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
-  { file: 'scratch-repair.onnx', version: '2-unet', sources: () => [ownWeights('scratch-repair.onnx')], build: () => readFileSync(ownWeights('scratch-repair.onnx')) },
+  ...['scratch-repair.onnx', ...Object.values(OWN_NET_FILES)].map((file) => ({
+    file,
+    version: file === 'scratch-repair.onnx' ? '2-unet' : '1',
+    sources: () => [ownWeights(file)],
+    build: () => readFileSync(ownWeights(file)),
+  })),
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   { file: 'facemesh.onnx', version: '1', sources: () => [facemeshJson()], build: () => convertTfGraphModel(facemeshJson()).onnx },
   {

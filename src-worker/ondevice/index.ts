@@ -1,5 +1,5 @@
 /**
- * "Process on this device": enlarge 2x (the server engine's steps around ESRGAN-slim, tiled like the server), background removal
+ * "Process on this device": enlarge 2x (the server engine's steps around our x2 net, tiled like the server), background removal
  * (IS-Net small, the server's pre/post-processing), compress (the browser's encoder). Results are files for the user only — nothing is uploaded, no credits are spent, the
  * server is not asked (see README "Offline"). Runs in the image worker.
  */
@@ -11,7 +11,8 @@ import { firstUseBytes, providerChoice, session, tensor, type Progress } from '.
 import { decontaminate } from '../../src/imaging/matte.js';
 import type { OnDeviceEnlarge, OnDeviceFeature, OnDeviceOptions } from '../../src/domain/onDevice.js';
 import { defaultParams } from '../../src/domain/modules.js';
-import { backProject, enlargeSettings, postSharpen, preDenoise, PRE_DENOISE_SHARE } from '../../src/imaging/enlargeSteps.js';
+import { enlargeSettings, keepDetail, postSharpen, preDenoise } from '../../src/imaging/enlargeSteps.js';
+import { OWN_NETS, SR_TILE } from '../../src/imaging/ownNets.js';
 
 export { MODEL_BYTES, RUNTIME_BYTES } from './models.js';
 export type { OnDeviceFeature, OnDeviceOptions };
@@ -27,7 +28,7 @@ export interface OnDeviceResult {
 /** What the first use of a feature downloads here (model + the chosen provider's runtime) and where it will run. */
 export async function firstUse(feature: OnDeviceFeature): Promise<{ bytes: number; provider: string; reason: string }> {
   if (feature === 'compress') return { bytes: 0, provider: 'canvas', reason: "the browser's own encoder" };
-  return firstUseBytes(feature === 'enlarge' ? 'esrgan-slim-x2' : 'isnet-small');
+  return firstUseBytes(feature === 'enlarge' ? OWN_NETS.x2 : 'isnet-small');
 }
 
 async function pixels(blob: Blob): Promise<Rgb> {
@@ -68,16 +69,16 @@ async function backend(): Promise<string> {
 
 /**
  * Enlarge 2x as the server's engine runs it (src/imaging/enlargeSteps.ts): the settings rule (autoparams
- * read the picture), pre-denoise → ESRGAN-slim x2 with the server's own tiling (src/imaging/tiles.ts) →
- * back-projection onto the input → luma post-sharpen, with the denoise/deblur the user picked (the
- * module's defaults when none are given).
+ * read the picture), pre-denoise → our x2 net with the server's own tiling (src/imaging/tiles.ts,
+ * SR_TILE) → the detail gain → luma post-sharpen, with the denoise/deblur the user picked (the module's
+ * defaults when none are given). 'best' (the self-ensemble) stays a server feature.
  */
 export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined, picked?: OnDeviceEnlarge): Promise<OnDeviceResult> {
-  const sess = await session('esrgan-slim-x2', onProgress);
+  const sess = await session(OWN_NETS.x2, onProgress);
   const t0 = performance.now();
   const img = await pixels(blob);
   const s = enlargeSettings({ ...defaultParams('enlarge'), ...picked, scale: 2, quality: 'high' }, img);
-  const clean = preDenoise(img, s.suppressNoise * PRE_DENOISE_SHARE);
+  const clean = preDenoise(img, s.preDenoise);
   const up = await upscaleTiled(
     clean,
     2,
@@ -86,8 +87,9 @@ export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefin
       return res.output!.data as Float32Array;
     },
     (f) => onProgress({ phase: 'run', loaded: f, total: 1 }),
+    SR_TILE,
   );
-  const out = postSharpen(backProject(up, clean, 2), s.removeBlur, 2);
+  const out = postSharpen(keepDetail(up, clean, 2, s.detailGain), s.postSharpen, 2);
   const ms = performance.now() - t0;
   return { blob: await encodeRgb(out, 'image/png'), w: out.w, h: out.h, ms, backend: await backend() };
 }

@@ -5,13 +5,14 @@
  */
 import type * as OrtWeb from 'onnxruntime-web';
 import type { InferenceSession, Tensor } from 'onnxruntime-web';
+import { OWN_NETS, OWN_X2_BYTES } from '../../src/imaging/ownNets.js';
 import { chooseProvider, fallBack, type ExecutionProvider, type GpuLike, type ProviderChoice } from './provider.js';
 
-export type OnDeviceModel = 'esrgan-slim-x2' | 'isnet-small';
+export type OnDeviceModel = typeof OWN_NETS.x2 | 'isnet-small';
 
 /** Download sizes shown before the first use (bytes; the ort-web WASM runtime comes on top). */
 export const MODEL_BYTES: Record<OnDeviceModel, number> = {
-  'esrgan-slim-x2': 895_141,
+  [OWN_NETS.x2]: OWN_X2_BYTES,
   'isnet-small': 44_342_436,
 };
 /** ort-wasm-simd-threaded.wasm of onnxruntime-web 1.30 (the WebGPU build's asyncify WASM is 26.8 MB) */

@@ -178,9 +178,10 @@ const step = (module: ModuleName, params: ModuleParams = {}): Step => ({
 
 /**
  * Preset workflows (spec §3). se-hd's steps are not in the spec: sharpen_auto (backs off on sharp
- * input) → enlarge 2x with autoparams (denoise/deblur only as measured); it beat enlarge 2x alone
- * on clean, blurred and noisy input, where the earlier denoise → sharpen_auto → enlarge lost
- * 6 dB (server/engines/README.md). se-old-repair = the spec's steps after scratch/dust repair.
+ * input) → enlarge 2x with autoparams (denoise/deblur only as measured). With our own enlarge nets,
+ * which undo a plain downscale's softness themselves, it gains 0.2–1 dB over enlarge 2x alone on soft
+ * photos and costs 0.1–0.4 dB on clean ones (server/engines/README.md): a preset for soft pictures.
+ * se-old-repair = the spec's steps after scratch/dust repair.
  */
 export const PRESETS = {
   'se-night': [step('denoise', { remove_noise: 75, sharpen: 75, remove_original_detail: 0 }), step('perfect')],

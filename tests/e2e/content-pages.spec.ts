@@ -9,6 +9,7 @@ import { LOCAL_STORAGE_EXPIRY_MS } from '../../src/domain/constants.js';
 import { BLOG_POSTS } from '../../src/app/sitemap.js';
 import { AUTHOR_IDS, AUTHORS } from '../../src/pages/content/authors.js';
 import { MODEL_BYTES, RUNTIME_BYTES } from '../../src-worker/ondevice/models.js';
+import { OWN_NETS } from '../../src/imaging/ownNets.js';
 import { UPDATE_CHECK_MS } from '../../src/pwa/updateCheck.js';
 import { ContentPages } from './pages/content.js';
 
@@ -25,9 +26,10 @@ test.describe('content pages', () => {
     await expect(c.sectionHeadings()).toContainText(['Who we are', 'What the engines are, honestly']);
     const table = page.getByTestId('engine-table');
     await expect(table.locator('tbody tr')).toHaveCount(11);
-    await expect(table).toContainText('ESRGAN');
+    await expect(table).toContainText('super-resolution networks');
     const row = (feature: string) => table.locator('tbody tr').filter({ has: page.getByRole('cell', { name: feature, exact: true }) });
-    await expect(row('Denoise').locator('td').nth(1)).toHaveText('classical');
+    await expect(row('Denoise').locator('td').nth(1)).toHaveText('neural');
+    await expect(row('Sharpen').locator('td').nth(1)).toHaveText('classical');
     await expect(row('Remove background').locator('td').nth(1)).toHaveText('neural');
     await expect(row('Enlarge').locator('td').nth(1)).toHaveText('neural');
     await expect(c.englishOnlyNote()).toHaveCount(0);
@@ -39,7 +41,7 @@ test.describe('content pages', () => {
     await expect(c.heading()).toHaveText('Über uns');
     await expect(page.locator('main .lead')).toContainText('Bild-Arbeitsplatz');
     await expect(c.englishOnlyNote()).toHaveText('Dieser Text ist nur auf Englisch verfügbar.');
-    await expect(page.getByTestId('engine-table')).toContainText('ESRGAN');
+    await expect(page.getByTestId('engine-table')).toContainText('super-resolution networks');
   });
 
   test('blog: every post listed, a post opens with its sections, an unknown one says so (en, de)', async ({ page }) => {
@@ -108,7 +110,7 @@ test.describe('content pages', () => {
     await expect(c.heading()).toHaveText('Authors');
     await expect(c.sectionHeadings()).toContainText([...AUTHOR_IDS.map((id) => AUTHORS[id].name), 'How we write']);
     await expect(c.englishOnlyNote()).toHaveCount(0);
-    await expect(c.author('engines')).toContainText('ESRGAN');
+    await expect(c.author('engines')).toContainText('networks we train');
     // Every post is listed under exactly one team.
     const listed = new Map<string, string>();
     for (const id of AUTHOR_IDS) {
@@ -156,7 +158,7 @@ test.describe('content pages', () => {
     await expect(steps).toContainText('Install Pixmill');
     const table = page.getByTestId('ondevice-table');
     await expect(table.locator('tbody tr')).toHaveCount(3);
-    await expect(table.locator('tbody tr').nth(0)).toContainText(`${MB(MODEL_BYTES['esrgan-slim-x2'])} model + ${MB(RUNTIME_BYTES)} runtime`);
+    await expect(table.locator('tbody tr').nth(0)).toContainText(`${MB(MODEL_BYTES[OWN_NETS.x2])} model + ${MB(RUNTIME_BYTES)} runtime`);
     await expect(table.locator('tbody tr').nth(1)).toContainText(`${MB(MODEL_BYTES['isnet-small'])} model`);
     await expect(page.locator('#storage')).toContainText(`for ${LOCAL_STORAGE_EXPIRY_MS / 3_600_000} hours, the app clears it`);
     await expect(page.locator('#update')).toContainText(`every ${UPDATE_CHECK_MS / 60_000} minutes`);

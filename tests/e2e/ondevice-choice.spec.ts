@@ -4,6 +4,7 @@
 // reload. Features the device cannot run say so. Request listening proves nothing was sent.
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { OWN_NET_FILES } from '../../src/imaging/ownNets.js';
 import { DeviceChoicePanel } from './pages/deviceChoice.js';
 import { Workspace } from './pages/workspace.js';
 
@@ -63,7 +64,7 @@ test('enlarge 2x on this device: nothing uploaded, free, in Processed, downloads
 
   // The model came from /models/ through the worker: the listener hears the worker's requests too,
   // so the absence of uploads, transform and progress below is a real absence.
-  expect(sent.paths).toContain('/models/esrgan-slim-x2.onnx');
+  expect(sent.paths).toContain(`/models/${OWN_NET_FILES.x2}`);
   expect(sent.serverWork()).toEqual([]);
 
   // Reload: the choice is remembered, the result is still here and still downloads.

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ensureModel } from '../../engines/models.js';
+import { OWN_NET_FILES } from '../../../src/imaging/ownNets.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -25,8 +26,8 @@ function isnetSmall(): { size: number; parts: string[] } {
 
 export async function modelRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const files: Record<string, () => { size: number; parts: string[] }> = {
-    'esrgan-slim-x2.onnx': () => {
-      const file = ensureModel(ctx.config.modelsDir, 'esrgan-slim-x2.onnx');
+    [OWN_NET_FILES.x2]: () => {
+      const file = ensureModel(ctx.config.modelsDir, OWN_NET_FILES.x2);
       return { size: fs.statSync(file).size, parts: [file] };
     },
     'isnet-small.onnx': isnetSmall,

@@ -4,6 +4,7 @@
  * Says what it costs before the first use: the download size on this device (WebGPU or WASM runtime +
  * model) and that it is free, at the guest's image limits. Rules: src/domain/onDevice.ts.
  */
+import { OWN_NET_FILES } from '../../imaging/ownNets.js';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isOnDeviceFeature, ON_DEVICE_LEVEL } from '../../domain/onDevice.js';
@@ -16,7 +17,7 @@ import { onDeviceFirstUse } from '../../worker-bridge/index.js';
 
 /** The service worker's cache of models and runtimes (vite.config.ts workbox runtimeCaching). */
 const MODELS_CACHE = 'pixmill-models';
-const MODEL_FILE = { enlarge: '/models/esrgan-slim-x2.onnx', matting: '/models/isnet-small.onnx' } as const;
+const MODEL_FILE = { enlarge: `/models/${OWN_NET_FILES.x2}`, matting: '/models/isnet-small.onnx' } as const;
 
 async function alreadyDownloaded(feature: 'enlarge' | 'matting'): Promise<boolean> {
   if (typeof caches === 'undefined') return false;

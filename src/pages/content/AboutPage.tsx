@@ -12,9 +12,9 @@ interface EngineRow {
 
 /** One row per feature, following README.md "What each feature really does". */
 const ENGINES: readonly EngineRow[] = [
-  { feature: 'Enlarge', kind: 'neural', what: 'ESRGAN (slim and medium models from UpscalerJS, converted to ONNX when the server is installed), run in overlapping tiles with mirrored borders and cross-faded seams. 4x and 8x are chained 2x passes; 6x is two 2x passes and a final Lanczos step.' },
+  { feature: 'Enlarge', kind: 'neural', what: 'Our own super-resolution networks (2x and 4x, about 360 000 weights each), trained here on photos from Debian\u2019s wallpaper packages to undo downscaling, mild blur, sensor noise and JPEG, run in overlapping tiles with mirrored borders and cross-faded seams. 8x is the 4x network then the 2x; 6x is the 4x network and a final Lanczos step; best quality averages the network over eight flips of the picture.' },
   { feature: 'Remove background', kind: 'neural', what: 'IS-Net segmentation, then a guided filter on the edges, a solid interior and edge colour decontamination; the result is a PNG with transparency.' },
-  { feature: 'Denoise', kind: 'classical', what: 'Non-local means on brightness and a guided filter on colour. We measured a neural denoiser (MAXIM): it was 3 dB worse on our test noise and took about 18 minutes per photo on our machines, so it is not used.' },
+  { feature: 'Denoise', kind: 'neural', what: 'Our own blind denoising network (a small U-Net of about a million weights, trained here with synthetic sensor noise and JPEG); the detail it takes along with the noise is given back by a guided filter on the part it removed. It replaced non-local means, which it beats on the denoising benchmark (CBSD68).' },
   { feature: 'Sharpen', kind: 'classical', what: 'Unsharp mask with coring; the automatic mode estimates how blurred the picture is and backs off on pictures that are already sharp.' },
   { feature: 'Colorize', kind: 'classical', what: 'Scene regions (sky, vegetation, skin found by a face detector) get colour priors and the rest gets an exemplar colour transfer. No colorization network is installed; an operator can plug one in.' },
   { feature: 'Photo to sketch', kind: 'neural + classical', what: 'A classical pencil sketch; a neural face detector (BlazeFace) finds the face for the portrait crop.' },

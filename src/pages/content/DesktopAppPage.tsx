@@ -4,6 +4,7 @@
  * "Offline", src-worker/ondevice), what it stores, updates, uninstalling and the honest limits.
  * Sizes and times are imported from the code that uses them.
  */
+import { OWN_NETS } from '../../imaging/ownNets.js';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MODEL_BYTES, RUNTIME_BYTES } from '../../../src-worker/ondevice/models.js';
@@ -71,7 +72,7 @@ function StorageUsage() {
 
 export function DesktopAppPage() {
   const { t } = useTranslation('site');
-  const esrgan = MB(MODEL_BYTES['esrgan-slim-x2']);
+  const esrgan = MB(MODEL_BYTES[OWN_NETS.x2]);
   const isnet = MB(MODEL_BYTES['isnet-small']);
   const runtime = MB(RUNTIME_BYTES);
   const sections: Section[] = [
@@ -133,7 +134,7 @@ export function DesktopAppPage() {
               <tbody>
                 <tr>
                   <td>Enlarge 2x</td>
-                  <td>ESRGAN (slim model), tiled exactly as on the server</td>
+                  <td>Our 2x super-resolution network, tiled exactly as on the server</td>
                   <td>{esrgan} model + {runtime} runtime</td>
                 </tr>
                 <tr>

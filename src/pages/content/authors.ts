@@ -19,7 +19,7 @@ export const AUTHORS: Record<AuthorId, Author> = {
   engines: {
     name: 'Pixmill engines team',
     role: 'The image engines on the server',
-    bio: 'Builds and measures what happens to a picture on our server: the ESRGAN tiling and back-projection of enlarge, the IS-Net cut-outs, and the classical denoise, sharpen, colorize and scratch-repair steps, all running on sharp and ONNX Runtime. Their rule for writing is the same as for code: a claim about quality comes from a measurement in our tests or benchmarks, and a feature that is classical image processing is called that, not "AI".',
+    bio: 'Builds and measures what happens to a picture on our server: the super-resolution and denoising networks we train for enlarge and denoise, the IS-Net cut-outs, and the classical denoise, sharpen, colorize and scratch-repair steps, all running on sharp and ONNX Runtime. Their rule for writing is the same as for code: a claim about quality comes from a measurement in our tests or benchmarks, and a feature that is classical image processing is called that, not "AI".',
     pages: [{ path: '/about-us/', label: 'About us (the engine table)' }],
   },
   'web-app': {

@@ -39,8 +39,8 @@ export const POSTS: Record<BlogSlug, Post> = {
         id: 'network',
         title: 'A network that draws the missing detail',
         body: p(
-          'Plain resizing (bicubic, Lanczos) only spreads the pixels you have over a larger grid: edges get soft and textures turn to mush. Enlarge runs ESRGAN, a neural network trained to predict the fine detail a photo of twice the resolution would have. We use the slim and medium ESRGAN models published by UpscalerJS (MIT licence), converted to ONNX when the server is installed, and run them with ONNX Runtime on the server\u2019s processors.',
-          'The network works at 2x. Larger factors are chained: 4x is two 2x passes and 8x three. We tried the native 4x and 8x models and they left a visible block pattern, so we do not use them. 6x is two 2x passes followed by a Lanczos step of 1.5x, because there is no exact chain of 2x passes that reaches 6x.',
+          'Plain resizing (bicubic, Lanczos) only spreads the pixels you have over a larger grid: edges get soft and textures turn to mush. Enlarge runs a neural network trained to predict the fine detail a photo of twice (or four times) the resolution would have. We train these networks ourselves, on photos from Debian\u2019s wallpaper packages that we shrink, blur a little, add sensor noise to and save as JPEG, so that the network learns to undo what happens to real phone pictures as well as plain downscaling. They run with ONNX Runtime on the server\u2019s processors, and the 2x one in your browser.',
+          'There is a 2x and a 4x network. 8x is the 4x network followed by the 2x one; 6x is the 4x network followed by a Lanczos step of 1.5x. Best quality runs the network on eight flipped and turned copies of the picture and averages them, which gains a little accuracy for eight times the work.',
         ),
       },
       {
@@ -134,7 +134,7 @@ export const POSTS: Record<BlogSlug, Post> = {
                 <strong>Colorize.</strong> Sky, vegetation and skin are recognised and get plausible colours; the rest follows an exemplar colour transfer. No colorization network is installed, so colours are sensible rather than historically exact.
               </li>
               <li>
-                <strong>Enlarge.</strong> Finally the picture is enlarged 2x with the ESRGAN network described in <L to="/posts/how-enlarge-works/">How enlarge works</L>.
+                <strong>Enlarge.</strong> Finally the picture is enlarged 2x with the network described in <L to="/posts/how-enlarge-works/">How enlarge works</L>.
               </li>
             </ol>
             <p>Repair runs first on purpose: denoising or enlarging a scratch only makes it harder to remove.</p>

@@ -65,7 +65,7 @@ export function psnr(a: Uint8Array, b: Uint8Array): number {
 const MODELS_DIR = path.resolve(import.meta.dirname, '../../../models');
 
 /**
- * The server's whole enlarge engine (settings rule, pre-denoise, ESRGAN-slim x2, back-projection,
+ * The server's whole enlarge engine (settings rule, pre-denoise, our x2 net, detail gain,
  * post-sharpen) on these bytes with these params (the module's defaults unless told), as raw RGB.
  */
 export async function serverEnlarge2x(bytes: Buffer, picked: Partial<ParamsOf<'enlarge'>> = {}): Promise<Buffer> {
