@@ -307,8 +307,13 @@ export function skyColour(L: number): [number, number] {
   return [-0.12 * -b * 0.5 - 1, b];
 }
 
+/**
+ * Foliage prior muted to a* ×0.5, b* ×0.7 of a plain leaf green (issue 32, dev split): what the
+ * texture cues call foliage is often dry grass, moss, wood or fur, and a muted yellow-green costs
+ * little there while still helping real leaves (×0.75 / ×0.9 and ×1 / ×1 measured worse).
+ */
 const VEG_A = 0.5, VEG_B = 0.7;
-/** Leaves and grass: yellow-green when lit, deeper green in shade (at L* 50: a* −16, b* 23, a plain leaf green, not olive). */
+/** Leaves and grass: yellow-green when lit, deeper green in shade (at L* 50: a* −8, b* 16 after the muting). */
 export function vegColour(L: number): [number, number] {
   return [-VEG_A * (6 + 0.2 * L), VEG_B * (8 + 0.3 * L)];
 }

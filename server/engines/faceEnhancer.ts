@@ -3,7 +3,7 @@
  * faces, FaceMesh their 468 landmarks. Per face, a square crop around the head is
  *  1. enlarged ×2 by the enlarge engine (our super-resolution net, with its noise suppression and
  *     blur removal at their defaults), so eyes, lashes, hair and skin texture are drawn at twice the
- *     resolution,
+ *     resolution (small heads only: up to ENLARGE_UP_TO px a side),
  *  2. cleaned by the denoise engine (our denoising net) at a light setting (JPEG blocks and noise go,
  *     pores stay),
  *  3. sharpened by sharpen_auto (it measures how soft the crop still is),
@@ -32,7 +32,8 @@ const HEAD_WEIGHT = 0.8;
 /**
  * The denoiser's remove_noise on the enlarged crop: light, so skin keeps its pores. Measured on the
  * synthetic low-quality astronaut (scripts/quality/face-enhance.ts): denoising first at 30 / 60 / 100
- * before the enlarge gave less face detail at ½ size (+0.6 %, −17 %, +18 %) than this order at 35 (+20 %).
+ * before the enlarge gave less face detail at ½ size (+0.6 %, −17 %, +18 %) than this order at 35 (+20 %;
+ * +30 % with the nets of commit 21645b5).
  */
 const FACE_DENOISE = 35;
 
@@ -103,13 +104,22 @@ function cropOf(img: Rgb, c: FaceCrop): Rgb {
 
 const asInput = async (img: Rgb): Promise<EngineImage> => ({ data: await encode(img, 'png'), width: img.w, height: img.h, format: 'png' });
 
-/** The crop restored by the enlarge → denoise → sharpen_auto engines at ×2, back at its own size. */
+/**
+ * Crop side (px) up to which the crop is enlarged ×2 before it is cleaned and sharpened. A larger
+ * head already has its detail in the picture; enlarging it would only cost time (a 2048² portrait's
+ * 1000-px head took 39 s with the ×2 pass), so it is cleaned and sharpened at its own size.
+ */
+export const ENLARGE_UP_TO = 400;
+
+/** The crop restored by the enlarge (×2, small heads) → denoise → sharpen_auto engines, back at its own size. */
 export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
   const sub: EngineContext = { ...ctx, output: 'png', onProgress: () => {} };
-  const up = await enlargeEngine.run(await asInput(crop), { ...defaultParams('enlarge'), scale: 2 }, sub);
+  const input = await asInput(crop);
+  const up = Math.max(crop.w, crop.h) <= ENLARGE_UP_TO ? await enlargeEngine.run(input, { ...defaultParams('enlarge'), scale: 2 }, sub) : input;
   const clean = await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: FACE_DENOISE, sharpen: 0 }, sub);
   const sharp = await sharpenAutoEngine.run(clean, defaultParams('sharpen_auto'), sub);
-  return resizeRgb(await decodeRgb(sharp.data), crop.w, crop.h, 'lanczos3');
+  const out = await decodeRgb(sharp.data);
+  return out.w === crop.w && out.h === crop.h ? out : resizeRgb(out, crop.w, crop.h, 'lanczos3');
 }
 
 /** Restores each face in place of a copy of `img`; `meshes[i]` is face i's FaceMesh or undefined (an ellipse stands in). */
