@@ -12,6 +12,9 @@
  * route (12 000 in GET queries, which headers cap at 16 KB), NUL bytes in every string field, a
  * parallel-login race against the per-email lockout, and anonymous write bursts; meanwhile a probe
  * asks every API process for /api/health back to back, and any answer slower than 200 ms is a stall.
+ * The API processes run an event-loop watchdog (LOOP_WATCH_MS=200, server/http/loopWatch.ts) that
+ * tells a loop our code held (blocked) from one the machine's other load kept off the cores
+ * (starved); a probe stall that no starved gap explains fails the run, and so does any blocked gap.
  * Both database modes run: SQLite (one embedded process) and PostgreSQL + Redis (2 API + 2 worker
  * processes); every process listens on 127.0.0.1 only.
  *
@@ -28,8 +31,10 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { freePort, type Proc } from '../server/testing/modesCluster.js';
-import { rssOfCluster, startLoadCluster, type Envelope } from './loadtest.js';
+import type { LoopGap } from '../server/http/loopWatch.js';
+import { detectScaleout } from '../server/testing/modes.js';
+import { freePort, startCluster, type Proc } from '../server/testing/modesCluster.js';
+import { rssOfCluster, type Envelope } from './loadtest.js';
 
 /** Deterministic PRNG (mulberry32), so a failing input can be generated again. */
 function prng(seed: number) {
@@ -552,6 +557,8 @@ export async function runHostile(c: Deployment, opts: { count: number; concurren
 /** What a hostile run is pointed at: the API processes (and workers) of one deployment, loopback only. */
 export interface Target {
   mode: 'sqlite' | 'scaleout';
+  /** where the API processes' event-loop watchdog (LOOP_WATCH_MS) writes its gaps */
+  loopWatchFile: string;
   apiUrls: string[];
   apis: Proc[];
   workers: Proc[];
@@ -561,7 +568,10 @@ export interface Target {
 }
 
 /** What the runs need of a deployment (a Cluster of modesCluster.ts fits too). */
-export type Deployment = Pick<Target, 'apiUrls' | 'apis' | 'workers' | 'env'>;
+export type Deployment = Pick<Target, 'apiUrls' | 'apis' | 'workers' | 'env'> & { loopWatchFile?: string };
+
+/** The watchdog's settings for every API process: gaps over 200 ms, classified blocked/starved. */
+const loopWatchEnv = (file: string) => ({ LOOP_WATCH_MS: '200', LOOP_WATCH_FILE: file });
 
 /** The embedded deployment: one process, SQLite in a fresh DATA_DIR, jobs in-process, on 127.0.0.1. */
 export async function startEmbedded(): Promise<Target> {
@@ -581,6 +591,7 @@ export async function startEmbedded(): Promise<Target> {
     PROCESS_WORKERS: '1',
     ENGINE_THREADS: '1',
     PIXMILL_TEST_MODE: '',
+    ...loopWatchEnv(path.join(dataDir, 'loop-watch.jsonl')),
   };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
@@ -609,6 +620,7 @@ export async function startEmbedded(): Promise<Target> {
   }
   return {
     mode: 'sqlite',
+    loopWatchFile: env.LOOP_WATCH_FILE!,
     apiUrls: [url],
     apis: [proc],
     workers: [],
@@ -624,8 +636,35 @@ export async function startEmbedded(): Promise<Target> {
 
 /** The scale-out deployment of loadtest.ts (2 API + 2 workers on PostgreSQL + Redis). */
 export async function startScaleout(): Promise<Target> {
-  const c = await startLoadCluster();
-  return { mode: 'scaleout', apiUrls: c.apiUrls, apis: c.apis, workers: c.workers, env: c.env, stop: () => c.stop() };
+  const avail = await detectScaleout();
+  if (!avail.available) throw new Error(`the scale-out mode needs PostgreSQL and Redis on their local ports: ${avail.reason}`);
+  const loopWatchFile = path.join(os.tmpdir(), `pixmill-hostile-loop-${process.pid}-${Date.now()}.jsonl`);
+  const c = await startCluster({ apis: 2, workers: 2, pgUrl: avail.pgUrl, redisUrl: avail.redisUrl, env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error', ...loopWatchEnv(loopWatchFile) } });
+  return {
+    mode: 'scaleout',
+    loopWatchFile,
+    apiUrls: c.apiUrls,
+    apis: c.apis,
+    workers: c.workers,
+    env: c.env,
+    stop: async () => {
+      await c.stop();
+      fs.rmSync(loopWatchFile, { force: true });
+    },
+  };
+}
+
+/** The watchdog's gaps recorded after `from` (a byte offset of its file). */
+function loopGaps(file: string | undefined, from: number): { gaps: LoopGap[]; end: number } {
+  if (!file || !fs.existsSync(file)) return { gaps: [], end: 0 };
+  const buf = fs.readFileSync(file);
+  const gaps = buf
+    .subarray(from)
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LoopGap);
+  return { gaps, end: buf.length };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -736,12 +775,31 @@ export interface Issue28Report {
   /** requests sent per class, and how they were answered (HTTP status/envelope code → count) */
   classes: Record<string, { sent: number; answers: Record<string, number>; http500: number; unclear: number; samples: string[] }>;
   /** the probe of other clients: /api/health on every API process, back to back */
-  probe: { requests: number; maxMs: number; p99Ms: number; stallsOver200ms: number; worst: string[] };
+  probe: {
+    requests: number;
+    maxMs: number;
+    p99Ms: number;
+    stallsOver200ms: number;
+    /** stalls during which no API process was starved by the machine (see serverLoop): ours to explain */
+    stallsNotFromMachineLoad: number;
+    worst: string[];
+    /** [start, end] epoch ms of each stall */
+    stallSpans: Array<[number, number]>;
+  };
   race: { parallel: number; evaluated: number; locked: number; rightPasswordRefused: boolean; held: boolean };
   bursts: Record<string, { sent: number; accepted: number; limited: number; limit: number; held: boolean }>;
   http500: number;
   unclear: number;
   durationS: number;
+  /**
+   * The API processes' own view (LOOP_WATCH_MS=200): event-loop gaps over 200 ms while this phase
+   * ran: "blocked" when the main thread's own time in it (on a core, or asleep in a synchronous call)
+   * was over 200 ms — the stall our code would cause on an idle machine; "starved" when the rest of
+   * the gap was the thread waiting for a core (the machine busy elsewhere).
+   */
+  serverLoop: { blockedOver200ms: number; starvedOver200ms: number; gaps: string[] };
+  /** the machine's 1-minute load average when the phase ended (2 cores here) */
+  loadAverage1m: number;
   /** the slowest answers of the 60 000-character class, to find a field that stalls */
   slowestRegexRequests?: string[];
 }
@@ -793,7 +851,9 @@ function startProbe(urls: string[]) {
         maxMs: Math.round(sorted.at(-1) ?? 0),
         p99Ms: Math.round(sorted[Math.floor(sorted.length * 0.99)] ?? 0),
         stallsOver200ms: over.length,
+        stallsNotFromMachineLoad: over.length,
         worst: over.slice(0, 10).map((t) => `${Math.round(t.ms)} ms during ${t.phase} at ${new Date(t.at).toISOString()}`),
+        stallSpans: over.map((t) => [t.at - t.ms, t.at]),
       };
     },
   };
@@ -818,13 +878,16 @@ export async function runIssue28(c: Deployment, opts: { concurrency: number }): 
 
   const report: Issue28Report = {
     classes: {},
-    probe: { requests: 0, maxMs: 0, p99Ms: 0, stallsOver200ms: 0, worst: [] },
+    probe: { requests: 0, maxMs: 0, p99Ms: 0, stallsOver200ms: 0, stallsNotFromMachineLoad: 0, worst: [], stallSpans: [] },
     race: { parallel: 0, evaluated: 0, locked: 0, rightPasswordRefused: false, held: false },
     bursts: {},
     http500: 0,
     unclear: 0,
     durationS: 0,
+    serverLoop: { blockedOver200ms: 0, starvedOver200ms: 0, gaps: [] },
+    loadAverage1m: 0,
   };
+  const watchFrom = loopGaps(c.loopWatchFile, 0).end;
   let addr = 0;
   /** 127.0.0.2 … 127.0.0.254, then again: each request looks like another client to the rate limits */
   const nextAddress = () => `127.0.0.${2 + (addr++ % 253)}`;
@@ -920,7 +983,9 @@ export async function runIssue28(c: Deployment, opts: { concurrency: number }): 
       ['/api/contact/send', 20, 5, () => ({ type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ name: 'n', email: 'a@example.com', message: 'x'.repeat(4000) }).toString() })],
       ['/api/account/register', 50, 30, () => ({ type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ email: `b${Math.random().toString(36).slice(2)}@example.com`, password: 'passw0rdA1', confirm_password: 'passw0rdA1' }).toString() })],
     ];
-    for (const [route, n, limit, body] of bursts) {
+    for (const [route, perProcess, limit, body] of bursts) {
+      // every API process counts on its own: send enough that each must refuse some
+      const n = perProcess + limit * (c.apiUrls.length - 1);
       probe.phase(`burst ${route}`);
       let accepted = 0;
       let limited = 0;
@@ -940,9 +1005,19 @@ export async function runIssue28(c: Deployment, opts: { concurrency: number }): 
     }
   } finally {
     report.probe = await probe.stop();
+    const { gaps } = loopGaps(c.loopWatchFile, watchFrom);
+    // A probe stall that overlaps a gap where an API process waited for a core is the machine's load.
+    const starved = gaps.filter((g) => g.kind === 'starved').map((g) => [Date.parse(g.at) - g.gapMs, Date.parse(g.at)] as const);
+    report.probe.stallsNotFromMachineLoad = report.probe.stallSpans.filter(([a, b]) => !starved.some(([x, y]) => a < y && x < b)).length;
+    report.serverLoop = {
+      blockedOver200ms: gaps.filter((g) => g.kind === 'blocked').length,
+      starvedOver200ms: gaps.filter((g) => g.kind === 'starved').length,
+      gaps: gaps.slice(0, 20).map((g) => `${g.kind} ${g.gapMs} ms (main thread on a core ${g.cpuMs} ms, waiting for one ${g.waitMs} ms) pid ${g.pid} at ${g.at}`),
+    };
     report.slowestRegexRequests = slowest.sort((a, b) => b.ms - a.ms).slice(0, Number(process.env.HOSTILE_SLOWEST ?? 10)).map((x) => `${x.ms} ms ${x.label} (done ${x.at})`);
   }
   report.durationS = Math.round((performance.now() - t0) / 100) / 10;
+  report.loadAverage1m = Math.round(os.loadavg()[0]! * 10) / 10;
   return report;
 }
 
@@ -959,7 +1034,8 @@ export function passed(r: { uploads: HostileReport; issue28: Issue28Report }): b
     u.spoofedXff.held &&
     i.http500 === 0 &&
     i.unclear === 0 &&
-    i.probe.stallsOver200ms === 0 &&
+    i.probe.stallsNotFromMachineLoad === 0 &&
+    i.serverLoop.blockedOver200ms === 0 &&
     i.race.held &&
     Object.values(i.bursts).every((b) => b.held)
   );
@@ -1001,6 +1077,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     probeRequests: r.issue28.probe.requests,
     probeMaxMs: r.issue28.probe.maxMs,
     stallsOver200ms: r.issue28.probe.stallsOver200ms,
+    stallsNotFromMachineLoad: r.issue28.probe.stallsNotFromMachineLoad,
+    serverLoopBlockedOver200ms: r.issue28.serverLoop.blockedOver200ms,
+    serverLoopStarvedOver200ms: r.issue28.serverLoop.starvedOver200ms,
+    loadAverage1m: r.issue28.loadAverage1m,
     race: r.issue28.race,
     bursts: Object.fromEntries(Object.entries(r.issue28.bursts).map(([k, b]) => [k, `${b.accepted}/${b.sent} accepted (at most ${b.limit})`])),
   }));

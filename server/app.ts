@@ -17,6 +17,7 @@ import { ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
+import { startLoopWatch } from './http/loopWatch.js';
 import { jsonDepthWithin, refuseNul } from './http/params.js';
 import { readRefusedBody, requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
 import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
@@ -154,7 +155,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     return reply.status(404).send({ code: CODE.PARAM_ERROR, msg: 'not found', data: null });
   });
 
+  // Diagnosis only (LOOP_WATCH_MS, LOOP_WATCH_FILE): gaps of the event loop, see loopWatch.ts.
+  const loopWatchMs = Number(process.env.LOOP_WATCH_MS ?? 0);
+  const stopLoopWatch = loopWatchMs > 0 ? startLoopWatch(loopWatchMs, process.env.LOOP_WATCH_FILE || path.join(ctx.config.dataDir, 'loop-watch.jsonl')) : () => undefined;
+
   app.addHook('onClose', async () => {
+    stopLoopWatch();
     await ctx.close();
   });
   return app;

@@ -53,7 +53,8 @@ export class EventService {
     const json = JSON.stringify(payload ?? {});
     if (json.length > EVENT_PAYLOAD_MAX_CHARS) throw new RangeError('event payload too large');
     const id = await this.events.insert(kind, accountId, json, Date.now());
-    if (++this.inserts % EVENTS_PRUNE_EVERY === 0) await this.prune();
+    // One batch here (a request never waits for a long backlog); the sweep deletes the rest.
+    if (++this.inserts % EVENTS_PRUNE_EVERY === 0) await this.events.pruneOlderThan(Date.now() - this.deps.config.eventsRetentionDays * DAY_MS);
     return id;
   }
 
