@@ -3,6 +3,8 @@
  * falls back to running the same functions on the main thread when the worker cannot start, maps
  * AbortSignals onto the worker's abort, and runs the upload queue (spec §5/§9 limits and lanes).
  */
+import { MODEL_BYTES, RUNTIME_BYTES } from '../../src-worker/ondevice/models.js';
+import { OWN_NETS } from '../imaging/ownNets.js';
 import * as Comlink from 'comlink';
 import { CHUNK_UPLOADS_IN_FLIGHT, WHOLE_FILE_UPLOADS_IN_FLIGHT } from '../domain/constants.js';
 import { limitsFor, type Level } from '../domain/plans.js';
@@ -429,5 +431,9 @@ export async function onDeviceFirstUse(feature: OnDeviceFeature): Promise<{ byte
   return api.onDeviceFirstUse(feature);
 }
 
-/** Bytes to download before the first on-device use of a feature (model + runtime), for the notice. */
-export const ON_DEVICE_DOWNLOAD_BYTES: Record<OnDeviceFeature, number> = { enlarge: 895_141 + 14_239_897, matting: 44_342_436 + 14_239_897, compress: 0 };
+/** Bytes to download before the first on-device use of a feature (model + WASM runtime), for the notice: the worker's own figures (src-worker/ondevice/models.ts). */
+export const ON_DEVICE_DOWNLOAD_BYTES: Record<OnDeviceFeature, number> = {
+  enlarge: MODEL_BYTES[OWN_NETS.x2] + RUNTIME_BYTES,
+  matting: MODEL_BYTES['isnet-small'] + RUNTIME_BYTES,
+  compress: 0,
+};

@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { OWN_NET_FILES } from '../../src/imaging/ownNets.js';
 import { DeviceChoicePanel } from './pages/deviceChoice.js';
+import { ENLARGE_FIRST_USE } from './pages/onDevice.js';
 import { Workspace } from './pages/workspace.js';
 
 test.setTimeout(240_000);
@@ -31,7 +32,7 @@ test('enlarge 2x on this device: nothing uploaded, free, in Processed, downloads
   await choice.turnOn();
   // Before the first use: free, the guest limits, and the download size on this device (WASM: 0.9 + 14.2 MB).
   await expect(choice.note()).toContainText('Free, no credits');
-  await expect(choice.note()).toContainText('First use downloads 15.1 MB once.');
+  await expect(choice.note()).toContainText(`${ENLARGE_FIRST_USE}.`);
   await ws.screenshot('ondevice-choice-01-on');
 
   await ws.upload('chelsea.png');

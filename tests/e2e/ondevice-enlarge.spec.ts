@@ -5,14 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { deviceOnlyWork, psnr, rgbBytes, runInWorker, serverEnlarge2x, storedBytes } from './pages/onDevice.js';
+import { deviceOnlyWork, ENLARGE_FIRST_USE, psnr, rgbBytes, runInWorker, serverEnlarge2x, storedBytes } from './pages/onDevice.js';
 import { fixture } from './pages/pwaHarness.js';
 
 test.setTimeout(240_000);
 
 test('offline: enlarge 2x on the device at the default params, downloaded, same as the server (PSNR ≥ 40 dB)', async ({ page, context }) => {
   // The model and the runtime are fetched once while online and kept by the service worker.
-  const { ws, card, cid } = await deviceOnlyWork(page, context, '/image-enlarger/', 'First use downloads 15.1 MB once');
+  const { ws, card, cid } = await deviceOnlyWork(page, context, '/image-enlarger/', ENLARGE_FIRST_USE);
 
   // First use: the model and runtime download once (progress shown), then it runs in the worker.
   const downloadP = page.waitForEvent('download', { timeout: 200_000 });

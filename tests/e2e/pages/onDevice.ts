@@ -1,4 +1,6 @@
 /** Helpers for on-device processing checks: the server's engine on the same bytes, PSNR. */
+import { MODEL_BYTES, RUNTIME_BYTES } from '../../../src-worker/ondevice/models.js';
+import { OWN_NETS } from '../../../src/imaging/ownNets.js';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
@@ -14,6 +16,9 @@ import { UploadHarness } from './pwaHarness.js';
  * A feature page under the service worker with a work that could not reach the server (uploads are
  * refused), so its card offers to process on the device; the card must name the first-use download.
  */
+/** What the workspace says the first on-device enlarge downloads: our x2 net and the WASM runtime, in MB with one decimal. */
+export const ENLARGE_FIRST_USE = `First use downloads ${((MODEL_BYTES[OWN_NETS.x2] + RUNTIME_BYTES) / 1e6).toFixed(1)} MB once`;
+
 export async function deviceOnlyWork(page: Page, context: BrowserContext, featurePath: string, firstDownload: string) {
   await page.goto(featurePath);
   await controlledBySw(page);
