@@ -1,9 +1,10 @@
 /**
- * enlarge (EnlargeStable): our own x2 and x4 super-resolution nets (server/engines/ownNets.ts, trained by
- * scripts/train/restore_nets.py) on onnxruntime, tiled with blended seams. 2x = the x2 net, 4x = the x4
- * net, 8x = x4 then x2, 6x = x4 then Lanczos ×1.5; a pass that would break the job limit falls back to
- * Lanczos (planPasses). quality 'best' = the nets' self-ensemble. What suppress_noise, remove_blur and
- * autoparams do with the nets: src/imaging/enlargeSteps.ts.
+ * enlarge (EnlargeStable): our own x2 super-resolution net (server/engines/ownNets.ts, trained by
+ * scripts/train/restore_nets.py) on onnxruntime, tiled with blended seams, in chained passes: 4x = x2·x2,
+ * 8x = x2·x2·x2, 6x = x2·x2 then Lanczos ×1.5 (the x4 net trained beside it lost to two x2 passes on
+ * the quality photos, so it is not used: server/engines/README.md); a pass that would break the job
+ * limit falls back to Lanczos (planPasses). quality 'best' = the net's self-ensemble. What
+ * suppress_noise, remove_blur and autoparams do with the net: src/imaging/enlargeSteps.ts.
  */
 import sharp from 'sharp';
 import type { ParamsOf } from '../../src/domain/modules.js';
@@ -18,8 +19,8 @@ export { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type
 /** Largest output side we produce (JPEG allows 65535, but memory and the 5-minute limit do not). */
 export const ENLARGE_MAX_SIDE = 16384;
 
-/** Net passes per scale; 6x ends with Lanczos ×1.5 after the x4 pass. */
-export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 4)[]>> = { 2: [2], 4: [4], 6: [4], 8: [4, 2] };
+/** Net passes per scale; 6x ends with Lanczos ×1.5 after two x2 passes. */
+export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly 2[]>> = { 2: [2], 4: [2, 2], 6: [2, 2], 8: [2, 2, 2] };
 
 /**
  * Seconds per input megapixel of one pass on 2 threads without ensemble (npm run bench, a quiet
@@ -27,20 +28,20 @@ export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], reado
  * NEURAL_BUDGET_S (an ensemble shrinks to fit first), else on Lanczos, so the largest inputs stay
  * inside the 5-minute job limit.
  */
-const PASS_S_PER_MP: Readonly<Record<2 | 4, number>> = { 2: 6, 4: 7 };
+const PASS_S_PER_MP = 6;
 export const NEURAL_BUDGET_S = 120;
 
 export type PassEngine = 'net' | 'lanczos';
 
 /** Which engine each pass uses for an input of `mp` megapixels, and the ensemble size that fits. */
-export function planPasses(scale: ParamsOf<'enlarge'>['scale'], mp: number, ensemble = 1): { factor: 2 | 4; engine: PassEngine; ensemble: number }[] {
+export function planPasses(scale: ParamsOf<'enlarge'>['scale'], mp: number, ensemble = 1): { factor: 2; engine: PassEngine; ensemble: number }[] {
   let spent = 0;
   let area = mp;
   return ENLARGE_PASSES[scale].map((factor) => {
     let engine: PassEngine = 'lanczos';
     let n = ensemble;
     for (; n >= 1; n = n > 1 ? Math.floor(n / 2) : 0) {
-      const cost = PASS_S_PER_MP[factor] * area * n;
+      const cost = PASS_S_PER_MP * area * n;
       if (spent + cost <= NEURAL_BUDGET_S) {
         engine = 'net';
         spent += cost;
@@ -82,7 +83,7 @@ async function enlargedAlpha(input: EngineImage, w: number, h: number): Promise<
 export const enlargeEngine: Engine<'enlarge'> = {
   module: 'enlarge',
   kind: 'neural',
-  describe: 'our own x2 / x4 super-resolution nets on onnxruntime (8x = x4·x2, 6x = x4 + Lanczos ×1.5), tiled with blended seams; best = self-ensemble',
+  describe: 'our own x2 super-resolution net on onnxruntime in chained passes (4x = x2·x2, 8x = x2·x2·x2, 6x = x2·x2 + Lanczos ×1.5), tiled with blended seams; best = self-ensemble',
   run: (input, params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       const s = enlargeSettings(params, img);

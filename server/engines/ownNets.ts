@@ -1,6 +1,6 @@
 /**
  * Our own restoration nets (trained by scripts/train/restore_nets.py; data, steps and machine in
- * weights/README.md) on onnxruntime-node: the x2 / x4 enlarge nets and the blind denoiser. Every graph
+ * weights/README.md) on onnxruntime-node: the x2 enlarge net and the blind denoiser. Every graph
  * takes planar RGB 0..255 and gives planar RGB 0..255, so they run through the shared tiling
  * (src/imaging/tiles.ts) exactly as the on-device enlarge does.
  */
@@ -47,11 +47,11 @@ function applyOps(img: Rgb, ops: readonly Transform[]): Rgb {
 }
 
 /**
- * Enlarges by 2 or 4 with our net. `ensemble` > 1 averages the net's output over that many
+ * Enlarges by 2 with our net. `ensemble` > 1 averages the net's output over that many
  * flips/transposes of the input (the papers' self-ensemble: ~+0.1 dB for that many times the time).
  */
-export async function netUpscale(img: Rgb, scale: 2 | 4, modelsDir: string, threads: number, onProgress: (f: number) => void = () => {}, ensemble = 1): Promise<Rgb> {
-  const run = await runner(modelsDir, OWN_NET_FILES[`x${scale}`], threads, scale);
+export async function netUpscale(img: Rgb, scale: 2, modelsDir: string, threads: number, onProgress: (f: number) => void = () => {}, ensemble = 1): Promise<Rgb> {
+  const run = await runner(modelsDir, OWN_NET_FILES.x2, threads, scale);
   const ts = ensembleTransforms(ensemble);
   let acc: Float32Array | undefined;
   let out: Rgb | undefined;

@@ -6,7 +6,7 @@
 import type { TileOptions } from './tiles.js';
 
 /** Versioned names: a retrained net gets a new name, so the immutable /models/ answers never change. */
-export const OWN_NETS = { x2: 'pixmill-sr-x2-v1', x4: 'pixmill-sr-x4-v1', denoise: 'pixmill-denoise-v1' } as const;
+export const OWN_NETS = { x2: 'pixmill-sr-x2-v1', denoise: 'pixmill-denoise-v1' } as const;
 type Nets = typeof OWN_NETS;
 /** Download size of the x2 net, which the device fetches (checked against the file by ownNets.test.ts). */
 export const OWN_X2_BYTES = 1_450_234;
