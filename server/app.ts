@@ -36,9 +36,6 @@ function decodedPath(url: string): string {
   }
 }
 
-/** How long one request may take to arrive, headers and body (see buildApp). */
-export const REQUEST_TIMEOUT_MS = 120_000;
-
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
 export const MAX_UPLOAD_BYTES = Math.max(...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes), CHUNK_SIZE_BYTES);
 
@@ -64,7 +61,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     // A request must arrive whole within this time (Node's default 0 let a trickled body hold a
     // connection for minutes, issue 28). Uploads are sent in 5 MB slices; a whole-file upload of the
     // largest plan limit (50 MB) needs ~3.4 Mbit/s to fit.
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: ctx.config.requestTimeoutMs,
     // Off unless TRUST_PROXY names the proxies: otherwise any client could pick its own address
     // (and thereby its own rate-limit bucket) with X-Forwarded-For.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
@@ -86,6 +83,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       socket.destroy(err);
     },
   });
+
+  // Node checks request timeouts every 30 s by default: often enough for 120 s, not for a short one.
+  // It enforces requestTimeout only when headersTimeout (60 s) is not longer than it.
+  (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(30_000, Math.max(250, ctx.config.requestTimeoutMs / 4));
+  app.server.headersTimeout = Math.min(app.server.headersTimeout, ctx.config.requestTimeoutMs);
 
   // JSON bodies: Fastify's own parser (prototype-poisoning checks kept) behind a depth limit, so no
   // route's JSON.stringify or recursive walk meets a 100 000-deep body.

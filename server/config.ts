@@ -35,6 +35,8 @@ export interface Config {
    * (SERVE_TEST_PAGES=1: the browser tests only). Off by default; source maps are never served.
    */
   serveTestPages: boolean;
+  /** how long one request may take to arrive whole, ms (REQUEST_TIMEOUT_MS, default 120 000; 408 after) */
+  requestTimeoutMs: number;
   /** run the job runner in this process (false for `start:api` in scale-out) */
   runJobs: boolean;
   /** guest_token creations per minute per IP */
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     modelsDir: path.resolve(env.MODELS_DIR || path.join(root, 'models')),
     clientDir: path.resolve(env.CLIENT_DIR || path.join(root, 'dist')),
     serveTestPages: env.SERVE_TEST_PAGES === '1',
+    requestTimeoutMs: Math.max(1000, int(env.REQUEST_TIMEOUT_MS, 120_000)),
     runJobs: env.RUN_JOBS !== '0',
     guestTokenRateLimit: int(env.GUEST_TOKEN_RATE_LIMIT, 30),
     logLevel: env.LOG_LEVEL || 'info',

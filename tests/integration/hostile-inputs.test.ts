@@ -9,11 +9,12 @@
  * regexes took 7–11 s on these inputs): the whole suite's 120 s limit would hide a stall.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TEXT } from '../../server/http/requestErrors.js';
 import type { TestServer } from '../../server/testing/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
-import { jpeg, send } from './security-helpers.js';
+import { jpeg, send, statusOf } from './security-helpers.js';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -118,5 +119,28 @@ describe('multipart uploads are authorised before their file is read', () => {
     });
     expect(answer.status).toBe(401);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 6 });
+  });
+});
+
+describe('a trickled body cannot hold a connection (requestTimeout)', () => {
+  it('a request that has not arrived whole within REQUEST_TIMEOUT_MS is answered 408 and closed', async () => {
+    // 1 s here (120 s by default); Node's own default was no limit at all, so this answer never came
+    const short = await startApiServer({ requestTimeoutMs: 1000 });
+    try {
+      const u = new URL(short.url);
+      const answer = await new Promise<string>((resolve) => {
+        const s = net.connect(Number(u.port), u.hostname, () => {
+          s.write('POST /api/report HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":');
+        });
+        let out = '';
+        s.on('data', (d) => (out += d));
+        s.on('close', () => resolve(out));
+        s.on('error', () => resolve(out));
+      });
+      expect(statusOf(answer)).toBe(408);
+      expect(answer).toContain('"code":10001');
+    } finally {
+      await short.stop();
+    }
   });
 });
