@@ -7,7 +7,8 @@ Our enlarge and denoise nets (dev only, never in CI): architecture, degradations
 
 THREADS (default 1) sets torch's CPU threads; the learning rate follows a cosine over the time budget
 (MINUTES), or over STEPS=N steps when that is set (the same schedule on any machine: use it on a GPU
-machine, with the step count the weights README names). Seeds are fixed. Training photos: photos.py
+machine, with the step count the weights README names). RESUME=file.onnx starts from weights this
+script exported (the committed file), so training can go on across sessions. Seeds are fixed. Training photos: photos.py
 (Debian packages only). `restore_nets.py export KIND CHECKPOINT.pt OUT.onnx` exports a checkpoint.
 
 Enlarge net: EDSR-style residual blocks in low-resolution space, a pixel-shuffle tail, added to a
@@ -192,6 +193,22 @@ def build(kind):
     return SRNet(int(kind[1])) if kind in ('x2', 'x4') else DenoiseNet()
 
 
+def load_onnx_weights(net, path):
+    """Starts from weights this script exported earlier (RESUME=file.onnx): training carries on across
+    sessions from the committed file instead of from scratch."""
+    import onnx
+    from onnx import numpy_helper
+    init = {t.name: numpy_helper.to_array(t) for t in onnx.load(path).graph.initializer}
+    state = net.state_dict()
+    for k in state:
+        key = 'net.' + k
+        if key in init and init[key].shape == tuple(state[k].shape):
+            state[k] = torch.from_numpy(init[key].copy())
+        elif not k.endswith('up.w'):
+            raise SystemExit(f'{path} has no weight {key} of shape {tuple(state[k].shape)}')
+    net.load_state_dict(state)
+
+
 def export_checkpoint(kind, ckpt, out):
     net = build(kind)
     net.load_state_dict(torch.load(ckpt, map_location='cpu'))
@@ -216,6 +233,9 @@ def main():
         net, p, bs = build(kind), 80, 10
         make = lambda: [dn_pair(pyr, p) for _ in range(bs)]
         sample = torch.zeros(1, 3, 64, 64)
+    if os.environ.get('RESUME'):
+        load_onnx_weights(net, os.environ['RESUME'])
+        print(f'resumed from {os.environ["RESUME"]}', flush=True)
     print(f'{kind}: {sum(t.numel() for t in net.parameters())} weights', flush=True)
     dev = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
     net = net.to(dev, memory_format=torch.channels_last)  # ~2-4x faster convolutions on the CPU
