@@ -4,7 +4,7 @@
  */
 import { CODE } from '../../src/domain/codes.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/domain/constants.js';
-import { chainError, entitlementError, isModuleName, parseParams, type ModuleName, type ModuleParams } from '../../src/domain/modules.js';
+import { chainError, entitlementError, isModuleName, ruleText, parseParams, type ModuleName, type ModuleParams } from '../../src/domain/modules.js';
 import { ApiError, notFound, paramError } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
 import * as repo from '../repositories/workflowRepository.js';
@@ -91,10 +91,10 @@ export class WorkflowService {
       steps.map((s) => s.module),
       p.limits.workflowSteps,
     );
-    if (chain) throw paramError(chain);
+    if (chain) throw paramError(ruleText(chain));
     for (const s of steps) {
       const e = entitlementError(p.level, { module: s.module, module_params: s.params });
-      if (e) throw paramError(e);
+      if (e) throw paramError(ruleText(e));
     }
     return { name, flows: steps.map((s) => ({ name: s.name, config: JSON.stringify({ module: s.module, module_params: s.params }) })) };
   }

@@ -124,7 +124,7 @@ export function Shell({ lng }: { lng: Language }) {
                 <ul>
                   {FEATURE_PAGES.map((f) => (
                     <li key={f.path}>
-                      <NL to={f.path}>{t(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</NL>
+                      <NL to={f.path}>{t(`featurePages.${f.key}`)}</NL>
                     </li>
                   ))}
                 </ul>
@@ -234,7 +234,7 @@ function Footer() {
           <ul>
             {FEATURE_PAGES.map((f) => (
               <li key={f.path}>
-                <L to={f.path}>{t(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</L>
+                <L to={f.path}>{t(`featurePages.${f.key}`)}</L>
               </li>
             ))}
             <li><L to="/image-cropper/">{t('footer.cropper')}</L></li>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canAddStep, chainError, defaultParams, entitlementError, FEATURE_MODULES, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, PSD_PRO_ONLY } from './modules.js';
+import { canAddStep, chainError, defaultParams, entitlementError, FEATURE_MODULES, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, PSD_PRO_ONLY, ruleText } from './modules.js';
 
 describe('module params (spec §3, §5, §9)', () => {
   it('defaults follow the spec', () => {
@@ -36,13 +36,18 @@ describe('module params (spec §3, §5, §9)', () => {
 
 describe('workflow chain rules', () => {
   it.each([
-    [[], 3, 'There is no valid workflow'],
-    [['denoise', 'enlarge'], 3, null],
-    [['enlarge', 'denoise'], 3, 'enlarge must be the last step'],
-    [['matting', 'sharpen'], 5, 'matting must be the last step'],
-    [['denoise', 'sharpen', 'perfect', 'cartoonize'], 3, 'A workflow has at most 3 steps'],
-    [['denoise', 'sharpen', 'perfect', 'cartoonize'], 5, null],
-  ] as const)('%o (max %i) → %s', (mods, max, err) => expect(chainError(mods, max)).toBe(err));
+    [[], 3, { code: 'noSteps' }, 'There is no valid workflow'],
+    [['denoise', 'enlarge'], 3, null, null],
+    [['enlarge', 'denoise'], 3, { code: 'lastStepOnly', module: 'enlarge' }, 'enlarge must be the last step'],
+    [['matting', 'sharpen'], 5, { code: 'lastStepOnly', module: 'matting' }, 'matting must be the last step'],
+    [['denoise', 'sharpen', 'perfect', 'cartoonize'], 3, { code: 'tooManySteps', max: 3 }, 'A workflow has at most 3 steps'],
+    [['denoise', 'sharpen', 'perfect', 'cartoonize'], 5, null, null],
+  ] as const)('%o (max %i) → %o', (mods, max, err, text) => {
+    const got = chainError(mods, max);
+    expect(got).toEqual(err);
+    // The API's English msg comes from the code in one place.
+    expect(got && ruleText(got)).toBe(text);
+  });
   it.each([
     [[], 3, true],
     [['denoise'], 3, true],
@@ -55,17 +60,18 @@ describe('workflow chain rules', () => {
 describe('entitlements (spec §5, §6)', () => {
   it('PSD only for pro', () => {
     const cfg = { module: 'colorize' as const, module_params: { ...defaultParams('colorize'), psd: true } };
-    expect(entitlementError('basic', cfg)).toBe(PSD_PRO_ONLY);
+    expect(entitlementError('basic', cfg)).toEqual({ code: 'psdProOnly' });
+    expect(ruleText({ code: 'psdProOnly' })).toBe(PSD_PRO_ONLY);
     expect(entitlementError('pro', cfg)).toBeNull();
   });
   it('scales above 2x only for subscribers', () => {
     const cfg = { module: 'enlarge' as const, module_params: { ...defaultParams('enlarge'), scale: 4 } };
-    expect(entitlementError('register', cfg)).not.toBeNull();
-    expect(entitlementError('guest', cfg)).not.toBeNull();
+    expect(entitlementError('register', cfg)).toEqual({ code: 'scaleSubscribersOnly', scale: 4 });
+    expect(entitlementError('guest', cfg)).toEqual({ code: 'scaleSubscribersOnly', scale: 4 });
     expect(entitlementError('basic', cfg)).toBeNull();
   });
   it('best colorize only for pro', () => {
-    expect(entitlementError('basic', { module: 'colorize_pro', module_params: defaultParams('colorize_pro') })).not.toBeNull();
+    expect(entitlementError('basic', { module: 'colorize_pro', module_params: defaultParams('colorize_pro') })).toEqual({ code: 'bestColorizeProOnly' });
     expect(entitlementError('pro', { module: 'colorize_pro', module_params: defaultParams('colorize_pro') })).toBeNull();
   });
 });

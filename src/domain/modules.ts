@@ -201,23 +201,37 @@ export const PRESETS = {
 export type PresetName = keyof typeof PRESETS;
 
 /** URL `medium` values (spec §2) → preset. */
-export const MEDIUM_PRESETS: Readonly<Record<string, PresetName>> = {
+export const MEDIUM_PRESETS = {
   ai_super_hd: 'se-hd',
   ai_portrait_enhancement: 'se-portrait-enhancement',
   ai_night_scene: 'se-night',
   ai_old_photo_repire_colorize: 'se-old-repair',
-};
+} as const satisfies Record<string, PresetName>;
+export type Medium = keyof typeof MEDIUM_PRESETS;
+
+export function isMedium(v: unknown): v is Medium {
+  return typeof v === 'string' && Object.hasOwn(MEDIUM_PRESETS, v);
+}
 
 export function isPreset(v: unknown): v is PresetName {
   return typeof v === 'string' && Object.hasOwn(PRESETS, v);
 }
 
-/** Workflow chain rule: enlarge / matting only as the last step. Returns an error key or null. */
-export function chainError(modules: readonly ModuleName[], maxSteps: number): string | null {
-  if (modules.length === 0) return 'There is no valid workflow';
-  if (modules.length > maxSteps) return `A workflow has at most ${maxSteps} steps`;
+/**
+ * Why a workflow's chain of steps is refused: a code with its data. The client translates it
+ * (workspace:noValidWorkflow / tooManySteps / lastStepOnly); the server's `msg` takes ruleText().
+ */
+export type ChainError =
+  | { code: 'noSteps' }
+  | { code: 'tooManySteps'; max: number }
+  | { code: 'lastStepOnly'; module: ModuleName };
+
+/** Workflow chain rule: enlarge / matting only as the last step. Returns why not, or null. */
+export function chainError(modules: readonly ModuleName[], maxSteps: number): ChainError | null {
+  if (modules.length === 0) return { code: 'noSteps' };
+  if (modules.length > maxSteps) return { code: 'tooManySteps', max: maxSteps };
   const i = modules.findIndex((m) => LAST_STEP_ONLY.includes(m));
-  if (i !== -1 && i !== modules.length - 1) return `${modules[i]} must be the last step`;
+  if (i !== -1 && i !== modules.length - 1) return { code: 'lastStepOnly', module: modules[i] as ModuleName };
   return null;
 }
 
@@ -228,18 +242,54 @@ export function canAddStep(modules: readonly ModuleName[], maxSteps: number): bo
   return last === undefined || !LAST_STEP_ONLY.includes(last);
 }
 
-export const PSD_PRO_ONLY = 'Only Pro user is allowed to generate the PSD file';
+/**
+ * Why a level may not run a step (spec §5, §6): a code with its data. The client shows the upgrade
+ * dialog with workspace:upgrade.<psd|pro|scale>; the server's `msg` takes ruleText().
+ */
+export type EntitlementError =
+  | { code: 'psdProOnly' }
+  | { code: 'bestColorizeProOnly' }
+  | { code: 'scaleSubscribersOnly'; scale: number }
+  | { code: 'bestEnlargeSubscribersOnly' };
 
-/** Level gating of a step (spec §5, §6). Returns an error text or null. */
-export function entitlementError(level: Level, s: Step['config']): string | null {
+/** Level gating of a step (spec §5, §6). Returns why not, or null. */
+export function entitlementError(level: Level, s: Step['config']): EntitlementError | null {
   const lim = limitsFor(level);
   const p = s.module_params;
-  if (p.psd === true && !lim.psd) return PSD_PRO_ONLY;
-  if ((s.module === 'colorize_pro' || p.isBest === true) && !lim.bestColorize) return 'Only Pro users can use the best colorize mode';
-  if (s.module === 'enlarge' && !lim.scales.includes(Number(p.scale))) return 'This scale is only for subscribers';
-  if (s.module === 'enlarge' && p.quality === 'best' && !lim.bestEnlarge) return 'Best quality is only for subscribers';
+  if (p.psd === true && !lim.psd) return { code: 'psdProOnly' };
+  if ((s.module === 'colorize_pro' || p.isBest === true) && !lim.bestColorize) return { code: 'bestColorizeProOnly' };
+  if (s.module === 'enlarge' && !lim.scales.includes(Number(p.scale))) return { code: 'scaleSubscribersOnly', scale: Number(p.scale) };
+  if (s.module === 'enlarge' && p.quality === 'best' && !lim.bestEnlarge) return { code: 'bestEnlargeSubscribersOnly' };
   return null;
 }
+
+export type RuleError = ChainError | EntitlementError;
+
+/**
+ * The API's English `msg` for a rule failure (the spec's envelope text; the client never reads it
+ * back, it translates the code). The one place these sentences are written.
+ */
+export function ruleText(e: RuleError): string {
+  switch (e.code) {
+    case 'noSteps':
+      return 'There is no valid workflow';
+    case 'tooManySteps':
+      return `A workflow has at most ${e.max} steps`;
+    case 'lastStepOnly':
+      return `${e.module} must be the last step`;
+    case 'psdProOnly':
+      return PSD_PRO_ONLY;
+    case 'bestColorizeProOnly':
+      return 'Only Pro users can use the best colorize mode';
+    case 'scaleSubscribersOnly':
+      return 'This scale is only for subscribers';
+    case 'bestEnlargeSubscribersOnly':
+      return 'Best quality is only for subscribers';
+  }
+}
+
+/** The spec's text for a PSD request below Pro (also thrown by the colorize engine). */
+export const PSD_PRO_ONLY = 'Only Pro user is allowed to generate the PSD file';
 
 /** The job configuration sent as `jconfig` on transform. */
 export type JobConfig =
@@ -287,13 +337,13 @@ export function parseJobConfig(raw: unknown, level: Level): Result<ParsedJob> {
       steps.push({ name: typeof name === 'string' ? name.slice(0, 50) : conf.module, config: { module: conf.module, module_params: params.value } });
     }
     const chain = chainError(steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
-    if (chain) return { ok: false, error: chain };
+    if (chain) return { ok: false, error: ruleText(chain) };
   } else {
     return { ok: false, error: 'unknown job' };
   }
   for (const s of steps) {
     const e = entitlementError(level, s.config);
-    if (e) return { ok: false, error: e };
+    if (e) return { ok: false, error: ruleText(e) };
   }
   return { ok: true, value: { job: String(job), isWorkflow, steps } };
 }

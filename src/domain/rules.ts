@@ -216,7 +216,7 @@ export function normaliseWorkflowName(raw: string, max: number, now: number): { 
 }
 
 /** Status text key for a work card (spec §4: uploading, ready, waiting; other failures read "upload failed"). */
-export function statusKey(status: WorkStatus): string {
+export function statusKey(status: WorkStatus) {
   switch (status) {
     case 'resizing':
     case 'compressing':

@@ -13,3 +13,8 @@ export type AnyKey = { [NS in keyof Resources]: `${NS}:${KeyOf<NS>}` }[keyof Res
 export function isKey(key: string): key is AnyKey {
   return /^\w+:/.test(key) && i18n.exists(key);
 }
+
+/** Whether `name` is a key of `group` in namespace `ns`; narrows a name from data (a URL, a server field) for t(). */
+export function isKeyIn<NS extends keyof Resources, G extends keyof Resources[NS] & string>(ns: NS, group: G, name: unknown): name is keyof Resources[NS][G] & string {
+  return typeof name === 'string' && i18n.exists(`${ns}:${group}.${name}`);
+}

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { isKeyIn } from '../i18n/keys.js';
 import * as endpoints from '../api/endpoints.js';
 import { errorText } from '../app/handleError.js';
 import { L, useLang } from '../app/lang.js';
@@ -74,7 +75,7 @@ export function CheckoutPage() {
           <dl className="facts">
             <div>
               <dt>{t('checkout.plan')}</dt>
-              <dd>{t(`pricing.${view.level}` as 'pricing.basic')}</dd>
+              <dd>{isKeyIn('site', 'pricing', view.level) ? t(`pricing.${view.level}`) : view.level}</dd>
             </div>
             <div>
               <dt>{t('checkout.amount')}</dt>

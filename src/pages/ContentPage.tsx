@@ -31,8 +31,11 @@ export function ContentPage({ path }: { path: string }) {
       return <AuthorsPage />;
     case 'download_win':
       return <DesktopAppPage />;
-    default:
+    case 'contact':
+    case 'user_agreement':
       return <ShortPage slug={slug} />;
+    default:
+      return null;
   }
 }
 
@@ -42,10 +45,11 @@ export function BlogPostPage() {
   return <BlogPost slug={slug} />;
 }
 
-function ShortPage({ slug }: { slug: string }) {
+/** The pages that are a title and a few paragraphs in site.json (sitemap.ts CONTENT_PAGES). */
+function ShortPage({ slug }: { slug: 'contact' | 'user_agreement' }) {
   const { t } = useTranslation('site');
-  const title = t(`content.${slug}.title` as 'content.about_us.title');
-  const body = t(`content.${slug}.body` as 'content.about_us.body');
+  const title = t(`content.${slug}.title`);
+  const body = t(`content.${slug}.body`);
   usePageTitle(title);
   return (
     <article className="container page prose">

@@ -15,6 +15,7 @@ function CardPicture({ type }: { type: string }) {
 export function HomePage() {
   const { t } = useTranslation('site');
   const tc = useTranslation().t;
+  const tw = useTranslation('workspace').t;
   usePageTitle(t('home.title'));
   return (
     <>
@@ -45,7 +46,7 @@ export function HomePage() {
             <li key={f.path}>
               <L to={f.path} className="feature-card">
                 <CardPicture type={sampleTypeOf(f)} />
-                <strong>{tc(`featurePages.${f.key}` as 'featurePages.image_enlarger')}</strong>
+                <strong>{tc(`featurePages.${f.key}`)}</strong>
                 <span className="muted small">{t(`features.${f.key}.lead`)}</span>
               </L>
             </li>
@@ -56,8 +57,8 @@ export function HomePage() {
           {(['ai_super_hd', 'ai_portrait_enhancement', 'ai_night_scene', 'ai_old_photo_repire_colorize'] as const).map((m) => (
             <li key={m}>
               <L to={`/batch-process/?medium=${m}`} className="feature-card">
-                <strong>{t(`workspace:presets.${m}` as 'home.title')}</strong>
-                <span className="muted small">{t(`workspace:presetHelp.${m}` as 'home.title')}</span>
+                <strong>{tw(`presets.${m}`)}</strong>
+                <span className="muted small">{tw(`presetHelp.${m}`)}</span>
               </L>
             </li>
           ))}

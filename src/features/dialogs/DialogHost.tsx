@@ -7,7 +7,7 @@ import { chainError } from '../../domain/modules.js';
 import { EXPIRED_NOTICE_MS, WORKFLOW_NAME_MAX } from '../../domain/constants.js';
 import { limitsFor } from '../../domain/plans.js';
 import { defaultWorkflowName, normaliseWorkflowName, pricingUrl } from '../../domain/rules.js';
-import { chainText } from '../workspace/RightPanel.js';
+import { chainText } from '../workspace/ruleErrors.js';
 import { Modal } from '../../components/Modal.js';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
@@ -192,8 +192,8 @@ function ChooseFeature({ cid, onClose }: { cid: string; onClose(): void }) {
                 startFirstUse();
               }}
             >
-              <strong>{t(`modules.${m}` as 'modules.enlarge')}</strong>
-              <span className="muted small">{t(`moduleHelp.${m}` as 'moduleHelp.enlarge')}</span>
+              <strong>{t(`modules.${m}`)}</strong>
+              <span className="muted small">{t(`moduleHelp.${m}`)}</span>
             </button>
           </li>
         ))}

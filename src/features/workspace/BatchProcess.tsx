@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { MEDIUM_PRESETS, type ModuleName, type PresetName } from '../../domain/modules.js';
+import { isMedium, MEDIUM_PRESETS, type ModuleName, type PresetName } from '../../domain/modules.js';
 import { limitsFor, upsellFor } from '../../domain/plans.js';
 import { worksInTab, type WorksTab } from '../../domain/rules.js';
 import { AdBanner } from '../../components/AdBanner.js';
@@ -44,7 +44,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   // Spec §2: ?medium=<preset> opens the workflow tab with that preset; feature pages preselect their feature.
   const medium = params.get('medium');
   useEffect(() => {
-    const preset = medium && Object.hasOwn(MEDIUM_PRESETS, medium) ? MEDIUM_PRESETS[medium] : undefined;
+    const preset = isMedium(medium) ? MEDIUM_PRESETS[medium] : undefined;
     // An unknown ?medium= is said, not silently read as the default feature (issue 31); nothing counts as chosen.
     if (medium && !preset) dialogs.toast(t('unknownMedium', { medium: medium.slice(0, 40) }), 'info');
     if (preset) usePanel.getState().usePreset(preset);
@@ -86,7 +86,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
                 const count = worksInTab(works, k).length;
                 return (
                   <button key={k} role="tab" aria-selected={tab === k} className="tab" onClick={() => setTab(k)} data-testid={`tab-${k}`}>
-                    {t(`tabs.${k}` as 'tabs.uploaded')}
+                    {t(`tabs.${k}`)}
                     <span className="count">{count}</span>
                     {k === 'processed' && successCount > 0 && tab !== 'processed' && (
                       <span className="dot" aria-label={t('newResults', { count: successCount })}>
@@ -126,8 +126,8 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
             <RightPanel />
           ) : (
             <div className="panel panel-info">
-              <h2>{t(`side.${tab}` as 'side.processing')}</h2>
-              <p className="muted">{t(`sideText.${tab}` as 'sideText.processing')}</p>
+              <h2>{t(`side.${tab}`)}</h2>
+              <p className="muted">{t(`sideText.${tab}`)}</p>
               <button className="btn btn-secondary btn-block" onClick={() => setTab('uploaded')}>
                 {t('side.back')}
               </button>

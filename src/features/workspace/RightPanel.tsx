@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
-import { canAddStep, chainError, entitlementError, FEATURE_MODULES, MEDIUM_PRESETS, type ModuleName, type PresetName, type Step } from '../../domain/modules.js';
+import { canAddStep, chainError, entitlementError, FEATURE_MODULES, MEDIUM_PRESETS, type Medium, type ModuleName, type PresetName, type Step } from '../../domain/modules.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
 import { isSubscriber, limitsFor } from '../../domain/plans.js';
 import { L } from '../../app/lang.js';
@@ -12,8 +12,7 @@ import { startProcessing } from '../../stores/processing.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { handleError } from '../../app/handleError.js';
-import { i18n } from '../../i18n/index.js';
-import { jobLabel } from './operationLabel.js';
+import { chainText, entitlementText } from './ruleErrors.js';
 import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
 import { DeviceChoice } from './DeviceChoice.js';
 import { TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
@@ -52,7 +51,7 @@ export function useStartAction() {
     for (const s of steps) {
       const e = entitlementError(level, s.config);
       if (e) {
-        openUpgrade(panel.tab, 'upgrade_btn', e.includes('PSD') ? t('upgrade.psd') : e.includes('scale') ? t('upgrade.scale') : t('upgrade.pro'));
+        openUpgrade(panel.tab, 'upgrade_btn', entitlementText(e));
         return;
       }
     }
@@ -128,14 +127,6 @@ export function RightPanel() {
   );
 }
 
-/** The chain rule's English answer (src/domain/modules.ts chainError) in the user's language. */
-export function chainText(err: string): string {
-  if (err === 'There is no valid workflow') return i18n.t('workspace:noValidWorkflow');
-  const m = /^(\w+) must be the last step$/.exec(err);
-  if (m) return i18n.t('workspace:lastStepOnly', { module: jobLabel(m[1]) });
-  return i18n.t('workspace:tooManySteps');
-}
-
 function FeatureTab() {
   const { t } = useTranslation('workspace');
   const { feature, setFeatureModule, setFeatureParam } = usePanel();
@@ -153,13 +144,13 @@ function FeatureTab() {
             data-testid={`feature-${m}`}
             onClick={() => (isLockedModule(m, level) ? openUpgrade('feature', 'best_colorize', t('upgrade.pro')) : setFeatureModule(m))}
           >
-            {t(`modules.${m}` as 'modules.enlarge')}
+            {t(`modules.${m}`)}
             {/* "Colorize Pro" already says Pro: no second badge. */}
-            {isLockedModule(m, level) && !/\bpro\b/i.test(t(`modules.${m}` as 'modules.enlarge')) && <span className="badge badge-pro">Pro</span>}
+            {isLockedModule(m, level) && m !== 'colorize_pro' && <span className="badge badge-pro">Pro</span>}
           </button>
         ))}
       </div>
-      <p className="muted small">{t(`moduleHelp.${feature.config.module}` as 'moduleHelp.enlarge')}</p>
+      <p className="muted small">{t(`moduleHelp.${feature.config.module}`)}</p>
       <SettingsToggle open={open} onToggle={() => setOpen((v) => !v)} />
       {open && <StepSettings module={feature.config.module} params={feature.config.module_params} level={level} source="feature" onChange={setFeatureParam} />}
     </>
@@ -175,7 +166,7 @@ function SettingsToggle({ open, onToggle, id }: { open: boolean; onToggle(): voi
   );
 }
 
-const PRESET_MEDIUMS = Object.entries(MEDIUM_PRESETS) as [string, PresetName][];
+const PRESET_MEDIUMS = Object.entries(MEDIUM_PRESETS) as [Medium, PresetName][];
 
 function WorkflowTab() {
   const { t } = useTranslation('workspace');
@@ -195,7 +186,7 @@ function WorkflowTab() {
   }, [logged, panel.savedVersion]);
 
   const last = modules[modules.length - 1];
-  const lockReason = !addable ? (modules.length >= lim.workflowSteps ? t('stepLimit', { count: lim.workflowSteps }) : t('lastStepLocks', { module: t(`modules.${last}` as 'modules.enlarge') })) : null;
+  const lockReason = !addable ? (modules.length >= lim.workflowSteps ? t('stepLimit', { count: lim.workflowSteps }) : t('lastStepLocks', { module: t(`modules.${last}`) })) : null;
 
   return (
     <>
@@ -204,7 +195,7 @@ function WorkflowTab() {
         <div className="chip-row">
           {PRESET_MEDIUMS.map(([medium, preset]) => (
             <button key={medium} className={`chip ${panel.preset === preset ? 'on' : ''}`} aria-pressed={panel.preset === preset} onClick={() => panel.usePreset(preset)} data-testid={`preset-${medium}`}>
-              {t(`presets.${medium}` as 'presets.ai_super_hd')}
+              {t(`presets.${medium}`)}
             </button>
           ))}
           {saved.map((w) => (
@@ -269,7 +260,7 @@ function StepCard({ index, step }: { index: number; step: Step }) {
         >
           {FEATURE_MODULES.filter((m) => m !== 'compress').map((m) => (
             <option key={m} value={m}>
-              {t(`modules.${m}` as 'modules.enlarge')}
+              {t(`modules.${m}`)}
               {isLockedModule(m, level) ? ' (Pro)' : ''}
             </option>
           ))}

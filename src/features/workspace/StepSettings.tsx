@@ -55,7 +55,7 @@ export function StepSettings({ module, params, level, source, onChange }: Props)
 function ParamControl({ name, spec, value, module, level, auto, onChange }: { name: string; spec: ParamSpec; value: ParamValue | undefined; module: ModuleName; level: Level; auto: boolean; onChange(v: ParamValue): void }) {
   const { t } = useTranslation('workspace');
   const id = useId();
-  const label = t(`params.${name}` as 'params.scale', { defaultValue: name });
+  const label = t(`params.${name}`, { defaultValue: name });
   // With automatic parameters on, the engine picks the strengths itself.
   const disabledByAuto = auto && spec.kind === 'int';
   switch (spec.kind) {
@@ -94,7 +94,7 @@ function ParamControl({ name, spec, value, module, level, auto, onChange }: { na
               const selected = String(value ?? spec.default) === String(opt);
               return (
                 <button key={String(opt)} type="button" role="radio" aria-checked={selected} className={selected ? 'on' : ''} onClick={() => onChange(opt)}>
-                  {name === 'scale' ? `${opt}x` : t(`values.${opt}` as 'values.high', { defaultValue: String(opt) })}
+                  {name === 'scale' ? `${opt}x` : t(`values.${opt}`, { defaultValue: String(opt) })}
                   {locked && (
                     <svg className="lock" role="img" aria-label={t('upgrade.locked')} width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
                       <rect x="5" y="11" width="14" height="10" rx="2" />

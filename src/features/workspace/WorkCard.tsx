@@ -104,7 +104,7 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
           </span>
         )}
         <span className={`work-status ${work.status === 'processFailed' || work.status === 'uploadFailed' || work.status === 'imageTooLarge' ? 'warn' : ''}`} role="status">
-          {t(statusKey(work.status) as 'status.ready')}
+          {t(statusKey(work.status))}
           {showPercent && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
         </span>
         {finished && work.operation === 'compress' && work.resultBytes !== undefined && work.filesize > 0 && (

@@ -85,7 +85,7 @@ export function WorksList({ tab }: { tab: WorksTab }) {
           </button>
         </div>
       </div>
-      <ul className={`work-list mode-${viewMode}`} aria-label={t(`tabs.${tab}` as 'tabs.uploaded')}>
+      <ul className={`work-list mode-${viewMode}`} aria-label={t(`tabs.${tab}`)}>
         {visible.map((w) => (
           <WorkCard key={w.cid} work={w} onDelete={(x) => confirmDelete([x])} highlighted={tab === 'processed' && w.cid === fresh} />
         ))}
