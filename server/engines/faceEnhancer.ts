@@ -12,7 +12,8 @@
  *     at part weight, fading to nothing before the crop's edge.
  * The engines are called through their own engine functions, so their nets (and any newer ones)
  * are what restores the face. Nothing outside the masks changes, no feature is darkened or
- * outlined, and no skin is smoothed beyond what the denoiser removes as noise.
+ * outlined, and no skin is smoothed beyond what the denoiser removes as noise. With no face the
+ * whole picture goes through the same steps.
  */
 import type { Engine, EngineContext, EngineImage } from './types.js';
 import { decodeRgb, encode, gaussianBlur, resizeRgb, runOnRgb, type Rgb } from './image.js';
@@ -132,8 +133,13 @@ export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
   return out.w === crop.w && out.h === crop.h ? out : resizeRgb(out, crop.w, crop.h, 'lanczos3');
 }
 
-/** Restores each face in place of a copy of `img`; `meshes[i]` is face i's FaceMesh or undefined (an ellipse stands in). */
+/**
+ * Restores each face in place of a copy of `img`; `meshes[i]` is face i's FaceMesh or undefined (an
+ * ellipse stands in). A picture with no face is restored whole by the same engines (the feature is
+ * also the site's "image enhancer"), so it never comes back unchanged.
+ */
 export async function enhanceFaces(img: Rgb, faces: Face[], meshes: (FaceMesh | undefined)[], ctx: EngineContext): Promise<Rgb> {
+  if (!faces.length) return restoreCrop(img, ctx);
   const out = new Uint8Array(img.data);
   for (const [k, f] of faces.entries()) {
     const c = faceCrop(f, img.w, img.h);
@@ -157,7 +163,7 @@ export async function enhanceFaces(img: Rgb, faces: Face[], meshes: (FaceMesh | 
 export const faceEnhancerEngine: Engine<'face_enhancer'> = {
   module: 'face_enhancer',
   kind: 'neural',
-  describe: 'BlazeFace faces + FaceMesh landmarks; each head crop restored at ×2 by the enlarge net, the denoise net (light) and sharpen_auto, reduced back and blended with a feathered face-oval + head mask; the rest of the picture unchanged',
+  describe: 'BlazeFace faces + FaceMesh landmarks; each head crop restored at ×2 by the enlarge net, the denoise net (light) and sharpen_auto, reduced back and blended with a feathered face-oval + head mask; the rest of the picture unchanged; with no face the whole picture restored the same way',
   run: (input, _params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       ctx.onProgress(0.05);
