@@ -3,6 +3,7 @@
  * handler (server/app.ts) turns it into the response envelope {code, msg, data} of spec §7.
  */
 import { CODE, CODE_TEXT } from '../src/domain/codes.js';
+import { UPLOAD_REFUSAL, type UploadRefusal, type UploadRefusalData } from '../src/domain/uploadRefusals.js';
 
 export class ApiError extends Error {
   constructor(
@@ -20,3 +21,7 @@ export const paramError = (msg = CODE_TEXT[CODE.PARAM_ERROR]) => new ApiError(CO
 /** Missing or foreign ids answer like a missing one: no hint that the id exists for someone else. */
 export const notFound = (what = 'not found') => new ApiError(CODE.PARAM_ERROR, what, 404);
 export const unauthorized = (msg = 'verification failed') => new ApiError(CODE.VERIFICATION_FAILED, msg, 401);
+
+/** An upload refused for a reason the client translates: the spec's English msg, the reason's code as data.refusal. */
+export const uploadRefused = (reason: UploadRefusal, httpStatus = 200) =>
+  new ApiError(CODE.PARAM_ERROR, UPLOAD_REFUSAL[reason], httpStatus, { refusal: reason } satisfies UploadRefusalData);

@@ -85,7 +85,7 @@ describe('runUpload + prepareUpload', () => {
     expect(done.at(-1)).toMatchObject({ cid: 'big-2', status: 'ready', uid: failed!.uid, filesize: big.length, w: 5640, h: 3172 });
   });
 
-  it("a server refusal carries the server's code and text to the UI (guest: compress files up to 5 MB)", async () => {
+  it("a server refusal carries the server's code, text and reason's code to the UI (guest: compress files up to 5 MB)", async () => {
     const { token: guestToken } = await srv.ctx.services.tokens.createGuest();
     const file = new File([big], 'elephants.jpg', { type: 'image/jpeg', lastModified: 7 });
     await putUploadItem(item('refused-1', file, 'compress'));
@@ -96,7 +96,7 @@ describe('runUpload + prepareUpload', () => {
       status: 'uploadFailed',
       error: 'upload:uploadFailed',
       filename: 'elephants.jpg',
-      refusal: { code: 10001, msg: 'Your file is too large' },
+      refusal: { code: 10001, msg: 'Your file is too large', reason: 'fileTooLarge', status: 200 },
     });
   });
 });

@@ -4,6 +4,7 @@
  * come so a reload or a retry resumes. Runs in the worker (or on the main thread as a fallback).
  */
 import { limitsFor, type Level } from '../src/domain/plans.js';
+import type { UploadRefusalInfo } from '../src/domain/uploadRefusals.js';
 import type { WorkStatus } from '../src/domain/work.js';
 import {
   deleteUploadItem,
@@ -32,8 +33,8 @@ export interface UploadEvent {
   thumbnail?: string;
   /** i18n key of a failure the client judged (validation, fit, network) */
   error?: string;
-  /** the server refused the upload: its code and its own text (mapped to a key by src/domain/uploadRefusals) */
-  refusal?: { code: number; msg: string };
+  /** the server refused the upload: its code, its text, the reason's code and the HTTP status (translated by src/domain/uploadRefusals) */
+  refusal?: UploadRefusalInfo;
 }
 export type Emit = (e: UploadEvent) => void;
 
@@ -187,7 +188,10 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit)
       return 'offline';
     }
     // An answer with a code is the server's refusal: its reason travels to the dialog.
-    const refusal = e instanceof UploadError && e.code !== undefined ? { code: e.code, msg: e.serverMsg ?? '' } : undefined;
+    const refusal: UploadRefusalInfo | undefined =
+      e instanceof UploadError && e.code !== undefined
+        ? { code: e.code, msg: e.serverMsg ?? '', ...(e.refusal?.reason ? { reason: e.refusal.reason } : {}), ...(e.refusal?.status ? { status: e.refusal.status } : {}) }
+        : undefined;
     // Kept with its acknowledged slices: dropping the same file again resumes from there.
     await updateUploadItem(cid, { uploadStatus: 'failed', error: key });
     emit({ cid, status: 'uploadFailed', error: key, ...(refusal ? { refusal, filename: item.filename } : {}) });

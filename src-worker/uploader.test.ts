@@ -43,10 +43,10 @@ describe('uploadWhole', () => {
     expect(progress.at(-1)).toBe(100);
   });
 
-  it('a refusal (code 10001) becomes upload:uploadFailed with the server text', async () => {
+  it('a refusal (code 10001) becomes upload:uploadFailed with the server text and the reason as a code', async () => {
     const err = await uploadWhole(new Blob(['not an image']), 'x.jpg', { apiBase: srv.url, token: guestToken, job: 'enlarge' }).catch((e) => e);
     expect(err).toBeInstanceOf(UploadError);
-    expect(err).toMatchObject({ key: 'upload:uploadFailed', code: 10001 });
+    expect(err).toMatchObject({ key: 'upload:uploadFailed', code: 10001, refusal: { reason: 'unsupported', status: 200 } });
     expect(err.serverMsg).toBeTruthy();
   });
 

@@ -4,6 +4,7 @@
  */
 import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
 import { CODE, type Envelope as BaseEnvelope } from '../src/domain/codes.js';
+import { refusalOf, type UploadRefusalInfo } from '../src/domain/uploadRefusals.js';
 
 export const UPLOAD_PATH = '/web_api/v1/upload';
 export const SLICE_PATH = '/api/v2/upload_slice';
@@ -13,7 +14,13 @@ export type UploadErrorKey = 'upload:network' | 'upload:uploadFailed';
 
 /** A failed upload; `key` is the i18n key shown to the user, `serverMsg` what the server said. */
 export class UploadError extends Error {
-  constructor(readonly key: UploadErrorKey, readonly serverMsg?: string, readonly code?: number) {
+  constructor(
+    readonly key: UploadErrorKey,
+    readonly serverMsg?: string,
+    readonly code?: number,
+    /** a server refusal: its reason's code (data.refusal) and HTTP status, for the client to translate */
+    readonly refusal?: Pick<UploadRefusalInfo, 'reason' | 'status'>,
+  ) {
     super(serverMsg ?? key);
     this.name = 'UploadError';
   }
@@ -80,7 +87,7 @@ export async function postForm(url: string, form: FormData | URLSearchParams, si
   } catch {
     throw new UploadError(status >= 500 || status === 0 ? 'upload:network' : 'upload:uploadFailed', `HTTP ${status}`);
   }
-  if (env.code !== CODE.OK) throw new UploadError('upload:uploadFailed', env.msg, env.code);
+  if (env.code !== CODE.OK) throw new UploadError('upload:uploadFailed', env.msg, env.code, { reason: refusalOf(env.data), status });
   return env;
 }
 

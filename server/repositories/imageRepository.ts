@@ -4,19 +4,19 @@
  */
 import sharp, { type Metadata } from 'sharp';
 import { THUMBNAIL_SIZE } from '../../src/domain/constants.js';
-import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
+import { UPLOAD_REFUSAL, type UploadRefusal } from '../../src/domain/uploadRefusals.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 
-/** A refusal with the text shown to the user; the service turns it into code 10001. */
-export class ImageRefused extends Error {}
+/** A refusal with its reason's code (and English text); the service turns it into code 10001. */
+export class ImageRefused extends Error {
+  constructor(readonly refusal: UploadRefusal) {
+    super(UPLOAD_REFUSAL[refusal]);
+  }
+}
 
-export const IMAGE_TEXT = {
-  unsupported: UPLOAD_REFUSAL.unsupported,
-  empty: UPLOAD_REFUSAL.empty,
-  tooLarge: UPLOAD_REFUSAL.imageTooLarge,
-  corrupt: UPLOAD_REFUSAL.corrupt,
-} as const;
+/** The reasons an image itself is refused. */
+const IMAGE_REFUSAL = { unsupported: 'unsupported', empty: 'empty', tooLarge: 'imageTooLarge', corrupt: 'corrupt' } as const satisfies Record<string, UploadRefusal>;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -57,23 +57,23 @@ const oversize = (w: number, h: number, maxPixels: number, maxSide: number) => w
  * maxPixels and maxSide before any pixel is decoded; then a full decode proves the file is complete.
  */
 export async function validateImage(buf: Buffer, maxPixels: number, maxSide = Infinity): Promise<ValidatedImage> {
-  if (buf.length === 0) throw new ImageRefused(IMAGE_TEXT.empty);
+  if (buf.length === 0) throw new ImageRefused(IMAGE_REFUSAL.empty);
   const format = sniffFormat(buf);
-  if (!format) throw new ImageRefused(IMAGE_TEXT.unsupported);
+  if (!format) throw new ImageRefused(IMAGE_REFUSAL.unsupported);
   if (format === 'png') {
     const d = pngDeclaredSize(buf);
-    if (!d || d.w === 0 || d.h === 0) throw new ImageRefused(IMAGE_TEXT.corrupt);
-    if (oversize(d.w, d.h, maxPixels, maxSide)) throw new ImageRefused(IMAGE_TEXT.tooLarge);
+    if (!d || d.w === 0 || d.h === 0) throw new ImageRefused(IMAGE_REFUSAL.corrupt);
+    if (oversize(d.w, d.h, maxPixels, maxSide)) throw new ImageRefused(IMAGE_REFUSAL.tooLarge);
   }
   let meta: Metadata;
   try {
     // metadata() reads the header only; the pixel limit makes any later decode refuse too.
     meta = await sharp(buf, { failOn: 'error', limitInputPixels: false }).metadata();
   } catch {
-    throw new ImageRefused(IMAGE_TEXT.corrupt);
+    throw new ImageRefused(IMAGE_REFUSAL.corrupt);
   }
-  if (meta.format !== format || !meta.width || !meta.height) throw new ImageRefused(IMAGE_TEXT.corrupt);
-  if (oversize(meta.width, meta.height, maxPixels, maxSide)) throw new ImageRefused(IMAGE_TEXT.tooLarge);
+  if (meta.format !== format || !meta.width || !meta.height) throw new ImageRefused(IMAGE_REFUSAL.corrupt);
+  if (oversize(meta.width, meta.height, maxPixels, maxSide)) throw new ImageRefused(IMAGE_REFUSAL.tooLarge);
 
   const orientation = meta.orientation ?? 1;
   const swapped = orientation >= 5 && orientation <= 8;
@@ -93,8 +93,8 @@ export async function validateImage(buf: Buffer, maxPixels: number, maxSide = In
       format === 'jpeg' ? await pipeline.jpeg({ quality: 95 }).toBuffer() : await pipeline.png({ compressionLevel: 6 }).toBuffer();
     return { format, w, h, working, workingIsOriginal: false, hasAlpha: !!meta.hasAlpha };
   } catch (e) {
-    if (/pixel limit/i.test(String(e))) throw new ImageRefused(IMAGE_TEXT.tooLarge);
-    throw new ImageRefused(IMAGE_TEXT.corrupt);
+    if (/pixel limit/i.test(String(e))) throw new ImageRefused(IMAGE_REFUSAL.tooLarge);
+    throw new ImageRefused(IMAGE_REFUSAL.corrupt);
   }
 }
 
@@ -130,7 +130,7 @@ export async function thumbnailOf(image: ValidatedImage): Promise<Thumbnail> {
     return await renderThumbnail(image.working, image.w * image.h, image.hasAlpha);
   } catch {
     // Shrink-on-load decodes differently from the full decode: a truncated JPEG can fail only here.
-    throw new ImageRefused(IMAGE_TEXT.corrupt);
+    throw new ImageRefused(IMAGE_REFUSAL.corrupt);
   }
 }
 

@@ -2,11 +2,9 @@
  * Concurrency gates for work a caller can start at will and that costs the server memory, CPU or an
  * outbound connection (download_compress re-encodes, upload_url fetches): at most `perKey` at once
  * for one caller and `total` at once in this process. Over either, the call is refused at once with
- * 429 (the envelope's 10001 and the upload refusal text) instead of queueing without bound.
+ * 429 (the envelope's 10001, the upload refusal text and its code) instead of queueing without bound.
  */
-import { CODE } from '../../src/domain/codes.js';
-import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
-import { ApiError } from '../errors.js';
+import { uploadRefused } from '../errors.js';
 
 export class ConcurrencyGate {
   private readonly running = new Map<string, number>();
@@ -20,7 +18,7 @@ export class ConcurrencyGate {
   /** Runs `fn` within the limits, or throws the 429 refusal without running it. */
   async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
     const mine = this.running.get(key) ?? 0;
-    if (mine >= this.perKey || this.all >= this.total) throw new ApiError(CODE.PARAM_ERROR, UPLOAD_REFUSAL.tooManyRequests, 429);
+    if (mine >= this.perKey || this.all >= this.total) throw uploadRefused('tooManyRequests', 429);
     this.running.set(key, mine + 1);
     this.all++;
     try {

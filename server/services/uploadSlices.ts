@@ -6,14 +6,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHUNK_SIZE_BYTES, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
-import { paramError } from '../errors.js';
-import { clientThumbnail, extOf, IMAGE_TEXT, sniffFormat } from '../repositories/imageRepository.js';
+import { uploadRefused } from '../errors.js';
+import { clientThumbnail, extOf, sniffFormat } from '../repositories/imageRepository.js';
 import type { Upload } from '../repositories/schema.js';
 import * as repo from '../repositories/uploadRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 import { checkUploadQuota } from './uploadQuota.js';
-import { sanitizeFilename, UPLOAD_TEXT, type UploadService, type UploadView } from './uploads.js';
+import { sanitizeFilename, type UploadService, type UploadView } from './uploads.js';
 
 /** How long a concurrent copy of the last slice waits for the one request that assembles. */
 const ASSEMBLY_WAIT_MS = 120_000;
@@ -59,19 +59,19 @@ export class SliceReceiver {
     const blobNum = Number(input.blobNum);
     const total = Number(input.totalBlobNum);
     if (!Number.isInteger(blobNum) || !Number.isInteger(total) || blobNum < 1 || total < 1 || blobNum > total || String(input.blobNum ?? '').trim() === '')
-      throw paramError(UPLOAD_TEXT.slicesNumbers);
+      throw uploadRefused('slicesNumbers');
     const chunk = input.chunk;
-    if (!chunk) throw paramError(UPLOAD_TEXT.fileRequired);
-    if (chunk.length === 0) throw paramError(UPLOAD_TEXT.sliceEmpty);
-    if (chunk.length > CHUNK_SIZE_BYTES) throw paramError(UPLOAD_TEXT.sliceTooLarge);
+    if (!chunk) throw uploadRefused('fileRequired');
+    if (chunk.length === 0) throw uploadRefused('sliceEmpty');
+    if (chunk.length > CHUNK_SIZE_BYTES) throw uploadRefused('sliceTooLarge');
 
     let row: Upload;
     if (!input.uid) {
-      if (blobNum !== 1) throw paramError(UPLOAD_TEXT.sliceNeedsUid);
+      if (blobNum !== 1) throw uploadRefused('sliceNeedsUid');
       row = await this.startSliced(p, input.name ?? '', this.uploads.checkJob(input.job), total, chunk, input.thumbnail);
     } else {
       row = await this.uploads.owned(p.accountId, String(input.uid), true);
-      if (row.total_blob_num !== total) throw paramError(UPLOAD_TEXT.sliceTotalMismatch);
+      if (row.total_blob_num !== total) throw uploadRefused('sliceTotalMismatch');
     }
     const uid = row.uid;
     if (row.status === 'receiving') await this.keepSlice(p, row, blobNum, chunk);
@@ -85,9 +85,9 @@ export class SliceReceiver {
   /** The first slice: checks the declared size and the magic bytes, then creates the upload (status receiving). */
   private async startSliced(p: Principal, name: string, job: string, total: number, chunk: Buffer, thumbnail: Buffer | undefined): Promise<Upload> {
     const { maxBytes } = this.uploads.limitsFor(p, job);
-    if (total > Math.ceil(maxBytes / CHUNK_SIZE_BYTES)) throw paramError(UPLOAD_TEXT.fileTooLarge);
+    if (total > Math.ceil(maxBytes / CHUNK_SIZE_BYTES)) throw uploadRefused('fileTooLarge');
     const format = sniffFormat(chunk);
-    if (!format) throw paramError(IMAGE_TEXT.unsupported);
+    if (!format) throw uploadRefused('unsupported');
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: chunk.length });
     const thumb = await clientThumbnail(thumbnail);
     let thumbKey: string | null = null;
@@ -133,7 +133,7 @@ export class SliceReceiver {
     if (await repo.findChunk(db, row.uid, blobNum)) return;
     if (row.received_bytes + chunk.length > this.uploads.limitsFor(p, row.job).maxBytes) {
       await this.abandon(row);
-      throw paramError(UPLOAD_TEXT.fileTooLarge);
+      throw uploadRefused('fileTooLarge');
     }
     const key = this.deps.blobs.newKey('chunks');
     await this.deps.blobs.write(key, chunk);
@@ -159,7 +159,7 @@ export class SliceReceiver {
       for (const key of await this.chunkKeys(row)) parts.push(await this.deps.blobs.read(key));
       const original = Buffer.concat(parts);
       const limits = this.uploads.limitsFor(p, row.job);
-      if (original.length > limits.maxBytes) throw paramError(UPLOAD_TEXT.fileTooLarge);
+      if (original.length > limits.maxBytes) throw uploadRefused('fileTooLarge');
       const stored = await this.uploads.store(original, limits, null, row.thumb_key);
       await repo.markReady(db, uid, stored);
       await this.uploads.removeBlobs(await this.chunkKeys(row));
@@ -174,7 +174,7 @@ export class SliceReceiver {
     const until = Date.now() + ASSEMBLY_WAIT_MS;
     for (;;) {
       const row = await repo.findOwnedUpload(this.deps.db, accountId, uid, { withDeleted: true });
-      if (!row || row.deleted_at !== null) throw paramError(UPLOAD_TEXT.sliceRefused);
+      if (!row || row.deleted_at !== null) throw uploadRefused('sliceRefused');
       if (row.status !== 'assembling' || Date.now() > until) return row;
       await sleep(ASSEMBLY_POLL_MS);
     }

@@ -5,11 +5,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
 import type { UploadHistoryEntry } from '../../src/domain/work.js';
-import { notFound, paramError } from '../errors.js';
+import { notFound, paramError, uploadRefused } from '../errors.js';
 import { megapixelsToPixels } from '../../src/domain/plans.js';
 import { ConcurrencyGate } from './gates.js';
 import { sanitizeFilename } from '../../src/domain/filename.js';
-import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
 import {
   clientThumbnail,
   extOf,
@@ -23,7 +22,6 @@ import { fetchRemoteImage, RemoteRefused } from '../repositories/remoteImage.js'
 import type { Upload } from '../repositories/schema.js';
 import * as repo from '../repositories/uploadRepository.js';
 import { checkUploadQuota } from './uploadQuota.js';
-import { expiredError } from './retention.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 import { SliceReceiver, type SliceInput, type SliceView } from './uploadSlices.js';
@@ -33,9 +31,6 @@ export const COMPRESS_MAX_PIXELS = 100_000_000;
 const URL_FETCH_TIMEOUT_MS = 20_000;
 /** Compress uploads are not held to the level's side limit, only to this (and COMPRESS_MAX_PIXELS). */
 const COMPRESS_MAX_SIDE = 30_000;
-
-/** Refusal texts: the domain table the client translates (src/domain/uploadRefusals.ts). */
-export const UPLOAD_TEXT = UPLOAD_REFUSAL;
 
 export interface UploadView {
   uid: string;
@@ -64,7 +59,8 @@ const JOB_SHAPE = /^[a-z0-9_-]{0,40}$/;
 const thumbUrl = (uid: string) => `/web_api/v1/thumbnail?uid=${encodeURIComponent(uid)}`;
 
 function refusal(e: unknown): never {
-  if (e instanceof ImageRefused || e instanceof RemoteRefused) throw paramError(e.message);
+  if (e instanceof ImageRefused) throw uploadRefused(e.refusal);
+  if (e instanceof RemoteRefused) throw paramError(e.message);
   throw e;
 }
 
@@ -85,16 +81,16 @@ export class UploadService {
   /** The upload's `job` field (also for the slice receiver). */
   checkJob(job: string | undefined): string {
     const j = (job ?? '').trim();
-    if (!JOB_SHAPE.test(j)) throw paramError(UPLOAD_TEXT.badJob);
+    if (!JOB_SHAPE.test(j)) throw uploadRefused('badJob');
     return j;
   }
 
   /** POST /web_api/v1/upload. */
   async uploadWhole(p: Principal, input: { file?: Buffer; filename: string; thumbnail?: Buffer; job?: string; sourceUrl?: string }): Promise<UploadView> {
     const job = this.checkJob(input.job);
-    if (!input.file) throw paramError(UPLOAD_TEXT.fileRequired);
+    if (!input.file) throw uploadRefused('fileRequired');
     const limits = this.limitsFor(p, job);
-    if (input.file.length > limits.maxBytes) throw paramError(UPLOAD_TEXT.fileTooLarge);
+    if (input.file.length > limits.maxBytes) throw uploadRefused('fileTooLarge');
     const size = input.file.length;
     // Checked before the costly decode, and again under the account lock with the insert.
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: size });
@@ -224,7 +220,7 @@ export class UploadService {
   /** The caller's ready upload (an expired one answers so); not found also for another account's uid. For jobs and downloads. */
   async readyUpload(accountId: number, uid: string): Promise<Upload & { blob_key: string }> {
     const row = uid && uid.length <= 64 ? await repo.findOwnedUpload(this.deps.db, accountId, uid, { statuses: ['ready'], withDeleted: true }) : undefined;
-    if (row?.expired_at) throw expiredError(UPLOAD_TEXT.expired);
+    if (row?.expired_at) throw uploadRefused('expired', 410);
     if (!row || row.deleted_at !== null || !row.blob_key) throw notFound('upload not found');
     return row as Upload & { blob_key: string };
   }

@@ -2,7 +2,7 @@
 import axios from 'axios';
 import { ApiError } from '../api/client.js';
 import { CODE } from '../domain/codes.js';
-import { uploadRefusalText } from '../domain/uploadRefusals.js';
+import { uploadRefusalText, type UploadRefusalInfo } from '../domain/uploadRefusals.js';
 import { limitsFor, uploadQueueMax, type Level } from '../domain/plans.js';
 import { formatNumber, LANGUAGES, type Language } from '../domain/rules.js';
 import { i18n } from '../i18n/index.js';
@@ -33,14 +33,14 @@ export function errorText(e: unknown): string | null {
   return i18n.t('errors:genericRetry');
 }
 
-/** The text of a failed or refused upload: the server's refusal translated (its own text as the fallback), else the client's key. */
-export function uploadErrorText(failure: { error?: string; refusal?: { code: number; msg: string } }, level: Level = 'guest'): string {
+/** The text of a failed or refused upload: the server's refusal translated from its code (its own text only when it has none), else the client's key. */
+export function uploadErrorText(failure: { error?: string; refusal?: UploadRefusalInfo }, level: Level = 'guest'): string {
   // The plan's numbers the texts name (issue 31: the same ones the upload zone and pricing show).
   const lim = limitsFor(level);
   const values = { mp: formatNumber(lim.maxMegapixels, ((LANGUAGES as readonly string[]).includes(i18n.language) ? i18n.language : 'en') as Language), side: lim.maxSidePx, count: uploadQueueMax(level) };
   if (failure.refusal) {
-    const { key, reason } = uploadRefusalText(failure.refusal.msg);
-    return i18n.t(key, { ...values, reason: reason || i18n.t('upload:uploadFailed') });
+    const { key, reason, mb } = uploadRefusalText(failure.refusal);
+    return i18n.t(key, { ...values, mb, reason: reason || i18n.t('upload:uploadFailed') });
   }
   const error = failure.error ?? 'upload:unknown';
   const key = error.includes(':') ? error : `upload:${error}`;

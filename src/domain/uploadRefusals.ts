@@ -1,10 +1,13 @@
 /**
- * Why the server refused an upload, from its answer to the dialog: the server answers code 10001
- * with one of these texts (spec §8 "Upload statuses" and §5), the client shows the matching
- * translation. A text not in the table still reaches the user, inside a generic sentence.
+ * Why the server refused an upload (spec §8 "Upload statuses" and §5), as a code. The server answers
+ * code 10001 with the English text below as `msg` (the spec's envelope) and the code as
+ * `data.refusal`; the client translates the code, it never reads the text back.
  */
+import { CHUNK_SIZE_BYTES } from './constants.js';
 
-/** Every text the server sends when it refuses an upload (server/services/uploads.ts, imageRepository, app.ts). */
+const MB = 1024 * 1024;
+
+/** Every reason the server refuses an upload, with its English `msg` (the one place these are written). */
 export const UPLOAD_REFUSAL = {
   fileTooLarge: 'Your file is too large',
   imageTooLarge: 'Image too large',
@@ -19,13 +22,34 @@ export const UPLOAD_REFUSAL = {
   badJob: 'job is invalid',
   slicesNumbers: 'blob_num and total_blob_num must be integers with 1 ≤ blob_num ≤ total_blob_num',
   sliceTotalMismatch: 'total_blob_num does not match this upload',
-  sliceTooLarge: 'A slice may be at most 5 MB',
+  sliceTooLarge: `A slice may be at most ${CHUNK_SIZE_BYTES / MB} MB`,
   sliceNeedsUid: 'uid is required for every slice after the first',
   sliceEmpty: 'The slice is empty.',
-} as const;
+} as const satisfies Record<string, string>;
 export type UploadRefusal = keyof typeof UPLOAD_REFUSAL;
 
-/** i18n keys (namespace `upload`) a refusal is shown with; `refused` carries the server's own text as {{reason}}. */
+export function isUploadRefusal(v: unknown): v is UploadRefusal {
+  return typeof v === 'string' && Object.hasOwn(UPLOAD_REFUSAL, v);
+}
+
+/** The envelope's `data` on an upload refusal. */
+export interface UploadRefusalData {
+  refusal: UploadRefusal;
+}
+
+/** The refusal code an answer carries in `data`, if any. */
+export function refusalOf(data: unknown): UploadRefusal | undefined {
+  const r = (data as { refusal?: unknown } | null | undefined)?.refusal;
+  return isUploadRefusal(r) ? r : undefined;
+}
+
+/**
+ * Refusals answered before any upload code runs (the body-size limit, the rate limiter) carry no
+ * code in `data`; their HTTP status says which they are.
+ */
+const BY_STATUS: Readonly<Record<number, UploadRefusal>> = { 413: 'fileTooLarge', 429: 'tooManyRequests' };
+
+/** i18n keys (namespace `upload`) a refusal is shown with; `refused` (no code known) carries the server's own text as {{reason}}. */
 export type UploadRefusalKey =
   | 'upload:fileTooLarge'
   | 'upload:imageTooLarge'
@@ -35,7 +59,8 @@ export type UploadRefusalKey =
   | 'upload:tooManyRequests'
   | 'upload:sendAgain'
   | 'upload:expired'
-  | 'upload:refused';
+  | 'upload:refused'
+  | `upload:refusal.${'fileRequired' | 'badJob' | 'slicesNumbers' | 'sliceTotalMismatch' | 'sliceTooLarge' | 'sliceNeedsUid' | 'sliceEmpty'}`;
 
 export const UPLOAD_REFUSAL_KEY: Readonly<Record<UploadRefusal, UploadRefusalKey>> = {
   fileTooLarge: 'upload:fileTooLarge',
@@ -46,19 +71,28 @@ export const UPLOAD_REFUSAL_KEY: Readonly<Record<UploadRefusal, UploadRefusalKey
   tooManyRequests: 'upload:tooManyRequests',
   sliceRefused: 'upload:sendAgain',
   expired: 'upload:expired',
-  fileRequired: 'upload:refused',
-  badJob: 'upload:refused',
-  slicesNumbers: 'upload:refused',
-  sliceTotalMismatch: 'upload:refused',
-  sliceTooLarge: 'upload:refused',
-  sliceNeedsUid: 'upload:refused',
-  sliceEmpty: 'upload:refused',
+  fileRequired: 'upload:refusal.fileRequired',
+  badJob: 'upload:refusal.badJob',
+  slicesNumbers: 'upload:refusal.slicesNumbers',
+  sliceTotalMismatch: 'upload:refusal.sliceTotalMismatch',
+  sliceTooLarge: 'upload:refusal.sliceTooLarge',
+  sliceNeedsUid: 'upload:refusal.sliceNeedsUid',
+  sliceEmpty: 'upload:refusal.sliceEmpty',
 };
 
-const BY_TEXT = new Map<string, UploadRefusalKey>(Object.entries(UPLOAD_REFUSAL).map(([name, text]) => [text, UPLOAD_REFUSAL_KEY[name as UploadRefusal]]));
+/** A refusal as the worker hands it over: the server's code, its text, the reason's code and the HTTP status. */
+export interface UploadRefusalInfo {
+  code: number;
+  msg: string;
+  reason?: UploadRefusal;
+  status?: number;
+}
 
-/** The key and interpolation values that show a server refusal; unknown texts fall back to `upload:refused`. */
-export function uploadRefusalText(serverMsg: string | undefined): { key: UploadRefusalKey; reason: string } {
-  const reason = (serverMsg ?? '').trim();
-  return { key: BY_TEXT.get(reason) ?? 'upload:refused', reason };
+/**
+ * The key and values that show a server refusal: from its reason code (or, without one, its HTTP
+ * status); a refusal with neither shows the generic `upload:refused` with the server's text as {{reason}}.
+ */
+export function uploadRefusalText(r: Pick<UploadRefusalInfo, 'msg' | 'reason' | 'status'>): { key: UploadRefusalKey; reason: string; mb: number } {
+  const code = r.reason ?? (r.status === undefined ? undefined : BY_STATUS[r.status]);
+  return { key: code ? UPLOAD_REFUSAL_KEY[code] : 'upload:refused', reason: r.msg.trim(), mb: CHUNK_SIZE_BYTES / MB };
 }

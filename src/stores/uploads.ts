@@ -42,7 +42,7 @@ export function uploads() {
       // A failed upload says why (the server's refusal translated, or what the browser found), on
       // its card and in a dialog, instead of a bare "Upload failed" (issue 31).
       if (e.status === 'uploadFailed' || e.status === 'imageTooLarge') {
-        const key = e.refusal ? uploadRefusalText(e.refusal.msg).key : e.error;
+        const key = e.refusal ? uploadRefusalText(e.refusal).key : e.error;
         update(e.cid, { uploadError: key ?? 'upload:uploadFailed', selected: false });
         if (e.refusal || (e.error && e.error !== 'upload:network')) {
           const name = e.filename ?? works.find((w) => w.cid === e.cid)?.filename ?? '';

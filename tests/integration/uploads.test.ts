@@ -87,22 +87,23 @@ describe('whole-file upload', () => {
 
   it('bad inputs are refused with clear texts and the server keeps serving', async () => {
     const rocket = fixture('rocket.jpg');
-    const cases: [Buffer, string, string][] = [
-      [rocket.subarray(0, Math.floor(rocket.length / 2)), 'half.jpg', 'The image is damaged or incomplete.'],
-      [Buffer.from('this is plain text, not an image\n'.repeat(20)), 'notes.png', 'Only JPG、JPEG and PNG images are supported.'],
-      [craftedPng(50000, 50000), 'bomb.png', 'Image too large'],
-      [Buffer.alloc(0), 'empty.jpg', 'The file is empty.'],
-      [await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } }).gif().toBuffer(), 'anim.jpg', 'Only JPG、JPEG and PNG images are supported.'],
+    // The spec's English msg, and the reason as a code in data for the client to translate.
+    const cases: [Buffer, string, string, string][] = [
+      [rocket.subarray(0, Math.floor(rocket.length / 2)), 'half.jpg', 'The image is damaged or incomplete.', 'corrupt'],
+      [Buffer.from('this is plain text, not an image\n'.repeat(20)), 'notes.png', 'Only JPG、JPEG and PNG images are supported.', 'unsupported'],
+      [craftedPng(50000, 50000), 'bomb.png', 'Image too large', 'imageTooLarge'],
+      [Buffer.alloc(0), 'empty.jpg', 'The file is empty.', 'empty'],
+      [await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } }).gif().toBuffer(), 'anim.jpg', 'Only JPG、JPEG and PNG images are supported.', 'unsupported'],
     ];
-    for (const [data, name, msg] of cases) {
+    for (const [data, name, msg, refusal] of cases) {
       const r = await pro.upload(data, name, 'compress');
       expect(r.status).toBe(200);
-      expect(r.body, name).toMatchObject({ code: 10001, msg });
+      expect(r.body, name).toEqual({ code: 10001, msg, data: { refusal } });
     }
     const noFile = await pro.multipart('/web_api/v1/upload', { job: 'enlarge' }, {});
-    expect(noFile.body).toMatchObject({ code: 10001, msg: 'file is required' });
+    expect(noFile.body).toEqual({ code: 10001, msg: 'file is required', data: { refusal: 'fileRequired' } });
     const badJob = await pro.upload(rocket, 'r.jpg', '../etc');
-    expect(badJob.body).toMatchObject({ code: 10001, msg: 'job is invalid' });
+    expect(badJob.body).toEqual({ code: 10001, msg: 'job is invalid', data: { refusal: 'badJob' } });
     expect((await fetch(srv.url + '/api/health')).status).toBe(200);
     expect((await pro.upload(rocket, 'after.jpg')).body.code).toBe(200);
   });
