@@ -1,27 +1,25 @@
-// A guest drops the 16 MB 5640×3172 JPEG: the worker resizes it under the guest plan, the upload
-// lands on the real server, and the page's main thread never blocks for more than 200 ms meanwhile.
+// A guest drops the 16 MB 5640×3172 JPEG: the worker resizes it under the guest plan and the upload
+// lands on the real server. How long the main thread blocks meanwhile is measured by the bench
+// (bench/client.ts, "main-thread long tasks > 200 ms"), not asserted here: a timing is no outcome.
 import { expect, test } from '@playwright/test';
+import { limitsFor } from '../../src/domain/plans.js';
 import { fixture, UploadHarness } from './pages/pwaHarness.js';
 
 const MB = 1024 * 1024;
 
-test('guest: 16 MB image resized in the worker to ≤ 2.8 MP and ≤ 5 MB, uploaded, no long task > 200 ms', async ({ page }) => {
+test('guest: 16 MB image resized in the worker (off the main thread) to ≤ 2.8 MP and ≤ 5 MB, uploaded', async ({ page }) => {
   const h = new UploadHarness(page);
   await h.open({ level: 'guest', job: 'enlarge' });
   expect(await h.runtime()).toBe('worker');
-  // The long-task check below means something only if the browser reports long tasks.
-  expect(await page.evaluate(() => PerformanceObserver.supportedEntryTypes)).toContain('longtask');
-  const t0 = await page.evaluate(() => performance.now());
   await h.drop(fixture('elephants-5640x3172.jpg'));
   const done = h.work('ready');
   await expect(done).toHaveCount(1, { timeout: 90_000 });
-  const t1 = await page.evaluate(() => performance.now());
 
   const w = Number(await done.getAttribute('data-w'));
   const hgt = Number(await done.getAttribute('data-h'));
   const uid = await done.getAttribute('data-uid');
   expect(w * hgt).toBeLessThanOrEqual(2.8e6);
-  expect(Math.max(w, hgt)).toBeLessThanOrEqual(2000);
+  expect(Math.max(w, hgt)).toBeLessThanOrEqual(limitsFor('guest').maxSidePx);
   expect(w / hgt).toBeCloseTo(5640 / 3172, 1);
   // What the server stored is the resized file, not the 16 MB original.
   const stored = (await h.serverUploads()).find((u) => u.uid === uid);
@@ -32,9 +30,6 @@ test('guest: 16 MB image resized in the worker to ≤ 2.8 MP and ≤ 5 MB, uploa
   const statuses = (await h.events()).map((e) => e.status);
   expect(statuses).toContain('resizing');
   expect(statuses.at(-1)).toBe('ready');
-
-  const tasks = (await h.longTasks()).filter((t) => t.start >= t0 && t.start <= t1);
-  expect(tasks.filter((t) => t.duration > 200), JSON.stringify(tasks)).toEqual([]);
 });
 
 test('validation and batch limits answer with the i18n keys; of two files a guest keeps the first', async ({ page }, info) => {

@@ -10,6 +10,7 @@ import { PLAN_LIMITS, UPLOAD_QUOTAS } from '../../src/domain/plans.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { RetentionService } from '../../server/services/retention.js';
 import { Caller, craftedPng, fixture } from './api-helpers.js';
+import { until } from './until.js';
 import { Client, COMPRESS } from './processing-helpers.js';
 
 const DAY = 24 * 3600_000;
@@ -266,11 +267,11 @@ describe('retention', () => {
       const up = await g.upload(fixture('rocket.jpg'), 'old.jpg');
       const uid = up.body.data.data.uid as string;
       await own.ctx.db.updateTable('uploads').set({ created_at: Date.now() - 8 * DAY }).where('uid', '=', uid).execute();
-      let row = await own.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
-      for (let i = 0; i < 200 && row.expired_at === null; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        row = await own.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
-      }
+      const row = await until(
+        () => own.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow(),
+        (r) => r.expired_at !== null,
+        { timeoutMs: 20_000 },
+      );
       expect(row.expired_at).not.toBeNull();
       expect(await own.ctx.blobs.exists(row.original_key!)).toBe(false);
     } finally {

@@ -13,6 +13,7 @@ import type { Database } from '../../server/repositories/schema.js';
 import { detectScaleout, startTcpProxy, type TcpProxy } from '../../server/testing/modes.js';
 import { childPids, startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../../server/testing/modesCluster.js';
 import { fixture } from './processing-helpers.js';
+import { until } from './until.js';
 
 const avail = await detectScaleout();
 if (!avail.available) console.warn(`scale-out fault tests SKIPPED: ${avail.reason}`);
@@ -53,7 +54,7 @@ async function waitEnd(bases: string[], token: string, transId: string, limitMs 
     const p = await progress(bases[i % bases.length]!, token, transId);
     if (p.code !== 200) throw new Error(`progress: ${JSON.stringify(p)}`);
     if (p.data.status !== 'progress') return p.data;
-    await sleep(200);
+    await sleep(50);
   }
   throw new Error(`work ${transId} did not end within ${limitMs} ms`);
 }
@@ -106,11 +107,13 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
   });
 
   const ledger = (transId: string) => db.selectFrom('credit_ledger').select(['kind', 'amount']).where('ref', '=', transId).orderBy('id').execute();
-  /** The refund is written just after the work is marked failed: read the ledger once it has settled (bounded). */
+  /**
+   * The refund is written just after the work is marked failed: read the ledger once it holds `rows`
+   * rows (bounded poll). Nothing can come after: the ledger's unique (ref, kind) index
+   * (credit_ledger_once) refuses a second refund of the same work, so there is nothing to wait for.
+   */
   async function settledLedger(transId: string, rows: number) {
-    for (let i = 0; i < 50 && (await ledger(transId)).length < rows; i++) await sleep(100);
-    await sleep(300); // a second refund, if there were one, would show up by now
-    return ledger(transId);
+    return until(() => ledger(transId), (l) => l.length >= rows, { timeoutMs: 5000 });
   }
   const row = (transId: string) => db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
   const live = () => cluster.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
@@ -253,10 +256,10 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     }
     // bounded retry, like a client honouring Retry-After
     let again = 0;
-    for (let i = 0; i < 40 && again !== 200; i++) {
+    for (let i = 0; i < 200 && again !== 200; i++) {
       const r = await fetch(b + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) });
       again = r.status;
-      if (again !== 200) await sleep(250);
+      if (again !== 200) await sleep(50);
     }
     expect(again).toBe(200);
     const retried = await upload(b, token, fixture('chelsea.png'), 'chelsea.png');
@@ -298,11 +301,12 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
           return true;
         }
       };
-      expect(gone(sandboxes[0]!)).toBe(true);
+      // SIGKILLed at the time limit: wait (bounded) for the kernel to report it gone.
+      expect(await until(() => gone(sandboxes[0]!), (g) => g, { timeoutMs: 10_000 })).toBe(true);
       // the worker process itself lives on and its slot gets a fresh sandbox
       expect(timed.child.exitCode).toBeNull();
-      for (let i = 0; i < 100 && !childPids(timed.pid).some((p) => p !== sandboxes[0]); i++) await sleep(100);
-      expect(childPids(timed.pid).filter((p) => p !== sandboxes[0]).length).toBe(1);
+      const fresh = await until(() => childPids(timed!.pid).filter((p) => p !== sandboxes[0]), (p) => p.length > 0, { timeoutMs: 10_000 });
+      expect(fresh.length).toBe(1);
     } finally {
       for (const w of others) w.child.kill('SIGCONT');
       await timed?.kill('SIGTERM');

@@ -91,10 +91,10 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
     }
     // Recovery: the pool reconnects by itself; a client retrying (bounded) gets through.
     let lic: Awaited<ReturnType<typeof post>> | undefined;
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 100; i++) {
       lic = await post(srv.url, '/api/v2/license', { guest_token_v2: before });
       if (lic.status !== 503) break;
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 50));
     }
     expect(lic!.status).toBe(200);
     expect(lic!.body).toMatchObject({ code: 200, data: { user_level: 'guest', max_num: 3 } });

@@ -16,6 +16,7 @@ import { maskUrl } from '../../server/http/logging.js';
 import { testModeOverrides } from '../../server/testing/modes.js';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { Caller } from './api-helpers.js';
+import { until } from './until.js';
 import { expectRefusal, form, jpeg, rawSocket, send } from './security-helpers.js';
 
 describe('configuration parsing', () => {
@@ -158,7 +159,8 @@ describe('logs', () => {
     await send(srv.url, 'POST', `/api/v2/license?guest_token_v2=${guest}`, { ...body.headers, cookie, authorization: `Bearer ${user}` }, body.body);
     await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json', cookie }, `{"user_token":"${user}",`);
     await rawSocket(srv.url, `GET /%?user_token=${user} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    await new Promise((r) => setTimeout(r, 100)); // pino writes asynchronously
+    // pino writes asynchronously: wait for the last request's entry (bounded), then read the whole log.
+    await until(() => log, (l) => l.includes('"url":"/%?user_token='), { timeoutMs: 5000 });
     expect(log).toContain('incoming request');
     expect(log).toContain('user_token=[REDACTED]');
     for (const s of secrets) expect(log.includes(s), `secret ${s.slice(0, 8)}… in the log`).toBe(false);

@@ -1,4 +1,4 @@
-// Issue 14 #10, the rest of the spec deviations, pinned in the browser on the real server:
+// Spec rules pinned in the browser on the real server:
 // expired accounts' guest-like allowance, sample enlarge results at 6x/8x, the registered user's
 // "free points remain" text, the generic 'Encountered a problem, please retry.', and the reset of
 // stored works to ready on load.

@@ -1,4 +1,5 @@
-// Issue 14 #10: the spec deviations, pinned in the browser on the real server.
+// Spec rules pinned in the browser on the real server: pricing links carry source and medium, the
+// client's side cap and name rules on upload, a Pro batch of 10, and the workflow chain rule's message.
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { admin, AuthPage, uniqueEmail } from './pages/account.js';
