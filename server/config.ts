@@ -118,7 +118,61 @@ export function parsePublicUrl(v: string | undefined, port: number): { publicUrl
   return { publicUrl: u.origin, publicUrlFixed: true };
 }
 
-const int = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
+/** An integer setting: the variable's value, or `d` when it is unset, empty or not a number. The one parser of integer settings. */
+export const envInt = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
+const int = envInt;
+/** A positive integer setting: `d` also when the value is 0 or negative. */
+const positiveInt = (v: string | undefined, d: number) => {
+  const n = envInt(v, d);
+  return n > 0 ? n : d;
+};
+
+/** PostgreSQL pool limits (PG_POOL_MAX, PG_CONNECT_TIMEOUT_MS, PG_IDLE_TIMEOUT_MS, PG_QUERY_TIMEOUT_MS). */
+export interface PgPoolSettings {
+  max: number;
+  connectTimeoutMs: number;
+  idleTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+export function pgPoolSettings(env: NodeJS.ProcessEnv = process.env): PgPoolSettings {
+  return {
+    max: positiveInt(env.PG_POOL_MAX, 10),
+    connectTimeoutMs: positiveInt(env.PG_CONNECT_TIMEOUT_MS, 3000),
+    idleTimeoutMs: positiveInt(env.PG_IDLE_TIMEOUT_MS, 30_000),
+    queryTimeoutMs: positiveInt(env.PG_QUERY_TIMEOUT_MS, 30_000),
+  };
+}
+
+/** BullMQ timings (BULLMQ_LOCK_MS, BULLMQ_STALLED_MS, BULLMQ_RECONCILE_MS). */
+export interface BullmqSettings {
+  lockMs: number;
+  stalledCheckMs: number;
+  reconcileMs: number;
+}
+
+export function bullmqSettings(env: NodeJS.ProcessEnv = process.env): BullmqSettings {
+  return {
+    lockMs: positiveInt(env.BULLMQ_LOCK_MS, 30_000),
+    stalledCheckMs: positiveInt(env.BULLMQ_STALLED_MS, 15_000),
+    reconcileMs: positiveInt(env.BULLMQ_RECONCILE_MS, 5_000),
+  };
+}
+
+/**
+ * A slot process's nice value travels to it as PIXMILL_SLOT_NICE (set by the parent from SLOT_NICE):
+ * the child applies it on import, before any thread starts, so it is read here, not through loadConfig.
+ */
+export const SLOT_NICE_VAR = 'PIXMILL_SLOT_NICE';
+export function slotNiceOf(env: NodeJS.ProcessEnv = process.env): number | null {
+  const nice = Number(env[SLOT_NICE_VAR]);
+  return Number.isInteger(nice) && nice > 0 ? nice : null;
+}
+
+/** The environment a slot process starts with: this process's, plus its nice value. */
+export function slotChildEnv(nice: number, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, [SLOT_NICE_VAR]: String(nice) };
+}
 
 function paymentProvider(v: string | undefined): Config['paymentProvider'] {
   if (!v) return 'none';

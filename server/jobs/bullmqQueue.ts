@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
+import { bullmqSettings } from '../config.js';
 import type { Database } from '../repositories/schema.js';
 import type { JobHandler, JobQueue } from './queue.js';
 import { failOrphan, findJob, requeue } from './repository.js';
@@ -25,11 +26,6 @@ import { LEASE_STALE_MS } from './runner.js';
 /** Attempts a work gets before it is failed and refunded (same rule as the embedded runner). */
 export const BULL_MAX_ATTEMPTS = 2;
 export const QUEUE_NAME = 'works';
-
-const envInt = (name: string, d: number) => {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.trunc(v) : d;
-};
 
 export interface BullQueueOptions {
   redisUrl: string;
@@ -82,9 +78,7 @@ export class BullJobQueue implements JobQueue {
     private readonly deps: BullQueueDeps,
   ) {
     this.opts = {
-      lockMs: envInt('BULLMQ_LOCK_MS', 30_000),
-      stalledCheckMs: envInt('BULLMQ_STALLED_MS', 15_000),
-      reconcileMs: envInt('BULLMQ_RECONCILE_MS', 5_000),
+      ...bullmqSettings(),
       ...opts,
     };
     this.queue = new Queue<WorkData>(QUEUE_NAME, {

@@ -7,10 +7,11 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import { slotNiceOf } from '../config.js';
 
-export function lowerPriority(env: NodeJS.ProcessEnv = process.env): number | null {
-  const nice = Number(env.PIXMILL_SLOT_NICE);
-  if (!Number.isInteger(nice) || nice <= 0) return null;
+export function lowerPriority(env?: NodeJS.ProcessEnv): number | null {
+  const nice = slotNiceOf(env);
+  if (nice === null) return null;
   try {
     os.setPriority(Math.min(19, nice));
     // Threads Node started before any JS ran (V8 platform workers: GC, compilation) keep theirs unless set one by one.

@@ -7,6 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { slotChildEnv } from '../config.js';
 import type { SlotHandle } from './pool.js';
 import type { ToWorker } from './protocol.js';
 
@@ -28,7 +29,7 @@ class SlotProcess extends EventEmitter implements SlotHandle {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // the child applies it to itself before it starts any thread (threads inherit a thread's nice value)
-      env: { ...process.env, PIXMILL_SLOT_NICE: String(opts.nice ?? 0) },
+      env: slotChildEnv(opts.nice ?? 0),
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve(code ?? (signal ? 137 : 1))));
     this.child.on('message', (m) => this.emit('message', m));

@@ -1,6 +1,7 @@
 /** PostgreSQL dialect for the scale-out mode (DATABASE_URL=postgres://…). */
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { pgPoolSettings, type PgPoolSettings } from '../config.js';
 import type { Database } from './schema.js';
 
 // bigint columns hold epoch milliseconds, well inside Number's safe range.
@@ -8,21 +9,16 @@ pg.types.setTypeParser(20, (v) => Number(v));
 // real (float4) → number
 pg.types.setTypeParser(700, (v) => Number(v));
 
-const envInt = (name: string, d: number) => {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.trunc(v) : d;
-};
-
 /** Pool options that keep a process serving (with 503s) while the database is away, and recover after. */
-export function poolOptions(url: string): pg.PoolConfig {
+export function poolOptions(url: string, s: PgPoolSettings = pgPoolSettings()): pg.PoolConfig {
   return {
     connectionString: url,
-    max: envInt('PG_POOL_MAX', 10),
+    max: s.max,
     // Without a limit a request waits forever for a connection while the database is unreachable.
-    connectionTimeoutMillis: envInt('PG_CONNECT_TIMEOUT_MS', 3000),
-    idleTimeoutMillis: envInt('PG_IDLE_TIMEOUT_MS', 30_000),
+    connectionTimeoutMillis: s.connectTimeoutMs,
+    idleTimeoutMillis: s.idleTimeoutMs,
     // A statement stuck behind a dead connection must end so the request can answer 503.
-    query_timeout: envInt('PG_QUERY_TIMEOUT_MS', 30_000),
+    query_timeout: s.queryTimeoutMs,
     keepAlive: true,
   };
 }
