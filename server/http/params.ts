@@ -3,6 +3,7 @@
  * record, multipart with files, string fields and id lists. Routes stay thin: they parse here, call a
  * service, and wrap the answer with ok().
  */
+import { isServiceUnavailable } from './dbHealth.js';
 import type { FastifyRequest } from 'fastify';
 import { CODE } from '../../src/domain/codes.js';
 import { ApiError } from '../errors.js';
@@ -90,6 +91,8 @@ async function eachPart(req: FastifyRequest, take: (part: Part) => Promise<void>
     // busboy ends quietly on a body cut between parts (and on an empty one): such a form is not whole.
     if (!closed()) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.truncated, 400);
   } catch (e) {
+    // a database or queue that stopped answering inside a part's handler (the token check) is a 503, not the sender's body
+    if (isServiceUnavailable(e)) throw e;
     throw requestRefusal(e, true) ?? e;
   }
 }
