@@ -5,7 +5,7 @@
  *  - sharpen: Gaussian blur σ=1.2, then sharpen / sharpen_auto, PSNR vs the blurred input
  *  - matting: alpha coverage (share of opaque/transparent pixels) on chelsea and coffee
  *  - the papers' benchmarks (Set5, Set14, Urban100, CBSD68 from QUALITY_BENCH_DIR): quality/papers.ts;
- *    `npm run quality -- papers` runs that section alone
+ *    `npm run quality -- papers` runs that section alone (URBAN100_LIMIT=n: the first n Urban100 images)
  * Writes bench/results/quality.json and bench/results/quality-sheet.png (input | output per engine).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -150,7 +150,7 @@ async function writeSheet(rows: { label: string; input: Buffer; output: Buffer }
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === 'papers') {
   // `npm run quality -- papers`: the papers' benchmarks alone (QUALITY_BENCH_DIR)
   const t0 = Date.now();
-  const papers = await papersSection(ctx);
+  const papers = await papersSection(ctx, { urban100Limit: Number(process.env.URBAN100_LIMIT) || undefined });
   const dir = path.join(root, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'quality-papers.json'), JSON.stringify({ date: new Date().toISOString(), papers }, null, 2));
