@@ -240,7 +240,7 @@ export async function cartoonRetouchSection(root: string, ctx: EngineContext, sh
  * (scripts/train/photos.py), so their night figures flatter it. This measures the preset again on
  * photos the nets never saw: tests/fixtures/heldout/ (Debian wallpapers kept out of the nets' training).
  */
-async function nightOnUnseen(root: string, run: (m: Parameters<typeof runModule>[0], img: Rgb, p?: Record<string, unknown>) => Promise<Rgb>) {
+export async function nightOnUnseen(root: string, run: (m: Parameters<typeof runModule>[0], img: Rgb, p?: Record<string, unknown>) => Promise<Rgb>) {
   const dir = path.join(root, 'tests', 'fixtures', 'heldout');
   const rows: { image: string; input: number; se_night: number; gain_db: number }[] = [];
   for (const [k, f] of readdirSync(dir).filter((x) => x.endsWith('.jpg')).sort().entries()) {
