@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { colorizeRgb } from '../../server/engines/colorize.js';
-import { labToRgb, rgbToLab } from '../../server/engines/lab.js';
+import { rgbToLab } from '../../server/engines/lab.js';
 import { decodeRgb, type Rgb } from '../../server/engines/image.js';
 import { detectFaces, faceMesh, type Face } from '../../server/engines/faces.js';
 import { enhanceFaces } from '../../server/engines/faceEnhancer.js';
@@ -25,20 +25,9 @@ import { faceEnhanceSection } from './face-enhance.js';
 import type { EngineContext } from '../../server/engines/types.js';
 
 
-export const grey = (img: Rgb): Rgb => {
-  const [L] = rgbToLab(img.data, img.w * img.h);
-  const z = new Float32Array(L.length);
-  return { ...img, data: labToRgb(L, z, z) };
-};
-
-/** Mean Euclidean a*b* distance between two pictures of the same size. */
-export function abError(a: Rgb, b: Rgb): number {
-  const [, A1, B1] = rgbToLab(a.data, a.w * a.h);
-  const [, A2, B2] = rgbToLab(b.data, b.w * b.h);
-  let s = 0;
-  for (let i = 0; i < A1.length; i++) s += Math.hypot(A1[i]! - A2[i]!, B1[i]! - B2[i]!);
-  return s / A1.length;
-}
+/** The colorize measures live with the scene photos (colorize-photos.ts); re-exported for the tests that use them from here. */
+import { abError, greyOf as grey } from './colorize-photos.js';
+export { abError, grey };
 
 /** Mean hue angle (degrees) and chroma of the pixels that are blue sky in the truth (b* < −8, L* > 45, upper half). */
 export function skyHue(out: Rgb, truth: Rgb): { n: number; hue: number; chroma: number } {

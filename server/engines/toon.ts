@@ -37,59 +37,57 @@ export function bilateralPass(p: Float32Array[], w: number, h: number, sigmaD: n
   const rt = rangeTable(sigmaR);
   const b = box ?? { x0: 0, y0: 0, x1: w, y1: h };
   const [A, B, C] = p as [Float32Array, Float32Array, Float32Array];
-  const bw = b.x1 - b.x0;
-  const la = new Float32Array(Math.max(w, h)), lb = new Float32Array(Math.max(w, h)), lc = new Float32Array(Math.max(w, h));
+  const n = Math.max(w, h);
+  const la = new Float32Array(n), lb = new Float32Array(n), lc = new Float32Array(n);
+  const oa = new Float32Array(n), ob = new Float32Array(n), oc = new Float32Array(n);
+  const line = (len: number, from: number, to: number) => bilateralLine(la, lb, lc, len, from, to, r, sk, rt, oa, ob, oc);
   // horizontal: each row of the box, reading a copy of the row
   for (let y = b.y0; y < b.y1; y++) {
     const row = y * w;
     la.set(A.subarray(row, row + w));
     lb.set(B.subarray(row, row + w));
     lc.set(C.subarray(row, row + w));
-    for (let x = b.x0; x < b.x1; x++) {
-      const a0 = la[x]!, b0 = lb[x]!, c0 = lc[x]!;
-      let sw = 0, sa = 0, sb = 0, sc = 0;
-      const k0 = Math.max(-r, -x), k1 = Math.min(r, w - 1 - x);
-      for (let k = k0; k <= k1; k++) {
-        const j = x + k;
-        const da = la[j]! - a0, db = lb[j]! - b0, dc = lc[j]! - c0;
-        const d = (da * da + db * db + dc * dc) >> 2;
-        const wt = sk[k + r]! * (d < 16385 ? rt[d]! : 0);
-        sw += wt;
-        sa += wt * la[j]!;
-        sb += wt * lb[j]!;
-        sc += wt * lc[j]!;
-      }
-      A[row + x] = sa / sw;
-      B[row + x] = sb / sw;
-      C[row + x] = sc / sw;
-    }
+    line(w, b.x0, b.x1);
+    A.set(oa.subarray(b.x0, b.x1), row + b.x0);
+    B.set(ob.subarray(b.x0, b.x1), row + b.x0);
+    C.set(oc.subarray(b.x0, b.x1), row + b.x0);
   }
   // vertical: each column of the box
-  for (let x = b.x0; x < b.x0 + bw; x++) {
+  for (let x = b.x0; x < b.x1; x++) {
     for (let y = 0; y < h; y++) {
       la[y] = A[y * w + x]!;
       lb[y] = B[y * w + x]!;
       lc[y] = C[y * w + x]!;
     }
+    line(h, b.y0, b.y1);
     for (let y = b.y0; y < b.y1; y++) {
-      const a0 = la[y]!, b0 = lb[y]!, c0 = lc[y]!;
-      let sw = 0, sa = 0, sb = 0, sc = 0;
-      const k0 = Math.max(-r, -y), k1 = Math.min(r, h - 1 - y);
-      for (let k = k0; k <= k1; k++) {
-        const j = y + k;
-        const da = la[j]! - a0, db = lb[j]! - b0, dc = lc[j]! - c0;
-        const d = (da * da + db * db + dc * dc) >> 2;
-        const wt = sk[k + r]! * (d < 16385 ? rt[d]! : 0);
-        sw += wt;
-        sa += wt * la[j]!;
-        sb += wt * lb[j]!;
-        sc += wt * lc[j]!;
-      }
       const i = y * w + x;
-      A[i] = sa / sw;
-      B[i] = sb / sw;
-      C[i] = sc / sw;
+      A[i] = oa[y]!;
+      B[i] = ob[y]!;
+      C[i] = oc[y]!;
     }
+  }
+}
+
+/** The bilateral weights along one line of three planes (copied into la/lb/lc), for positions from…to−1, into oa/ob/oc. */
+function bilateralLine(la: Float32Array, lb: Float32Array, lc: Float32Array, len: number, from: number, to: number, r: number, sk: Float32Array, rt: Float32Array, oa: Float32Array, ob: Float32Array, oc: Float32Array): void {
+  for (let x = from; x < to; x++) {
+    const a0 = la[x]!, b0 = lb[x]!, c0 = lc[x]!;
+    let sw = 0, sa = 0, sb = 0, sc = 0;
+    const k0 = Math.max(-r, -x), k1 = Math.min(r, len - 1 - x);
+    for (let k = k0; k <= k1; k++) {
+      const j = x + k;
+      const da = la[j]! - a0, db = lb[j]! - b0, dc = lc[j]! - c0;
+      const d = (da * da + db * db + dc * dc) >> 2;
+      const wt = sk[k + r]! * (d < 16385 ? rt[d]! : 0);
+      sw += wt;
+      sa += wt * la[j]!;
+      sb += wt * lb[j]!;
+      sc += wt * lc[j]!;
+    }
+    oa[x] = sa / sw;
+    ob[x] = sb / sw;
+    oc[x] = sc / sw;
   }
 }
 

@@ -58,6 +58,20 @@ export function enlargeSettings(params: ParamsOf<'enlarge'>, img?: Rgb): Enlarge
 }
 
 /**
+ * Bilinear taps along one axis of an upscale by s (half-pixel centres, edges replicated): for each
+ * output index X, the low-resolution index i0 and the weight t of i0 + 1.
+ */
+function bilinearTaps(n: number, N: number, s: number): { i0: Int32Array; t: Float32Array } {
+  const i0 = new Int32Array(N), t = new Float32Array(N);
+  for (let X = 0; X < N; X++) {
+    const c = Math.min(n - 1, Math.max(0, (X + 0.5) / s - 0.5));
+    i0[X] = Math.min(Math.floor(c), Math.max(0, n - 2));
+    t[X] = n > 1 ? c - i0[X]! : 0;
+  }
+  return { i0, t };
+}
+
+/**
  * Scales the detail a net added over the bilinear upsample of its input `lo` by `gain` (1 = as is),
  * in place. The bilinear reference is the one the nets add their detail to (half-pixel centres,
  * edges replicated).
@@ -65,16 +79,7 @@ export function enlargeSettings(params: ParamsOf<'enlarge'>, img?: Rgb): Enlarge
 export function keepDetail(hi: Rgb, lo: Rgb, s: number, gain: number): Rgb {
   if (gain >= 1) return hi;
   const { w, h } = lo, W = hi.w, H = hi.h, d = hi.data, l = lo.data;
-  const tap = (n: number, N: number) => {
-    const i0 = new Int32Array(N), t = new Float32Array(N);
-    for (let X = 0; X < N; X++) {
-      const c = Math.min(n - 1, Math.max(0, (X + 0.5) / s - 0.5));
-      i0[X] = Math.min(Math.floor(c), Math.max(0, n - 2));
-      t[X] = n > 1 ? c - i0[X]! : 0;
-    }
-    return { i0, t };
-  };
-  const tx = tap(w, W), ty = tap(h, H);
+  const tx = bilinearTaps(w, W, s), ty = bilinearTaps(h, H, s);
   const x1 = w > 1 ? 3 : 0, y1 = h > 1 ? w * 3 : 0;
   for (let Y = 0; Y < H; Y++) {
     const r0 = ty.i0[Y]! * w * 3, v = ty.t[Y]!;
@@ -151,17 +156,7 @@ export function backProject(hi: Rgb, lo: Rgb, s: number, iterations = 2): Rgb {
   const W = hi.w, H = hi.h, d = hi.data;
   if (W !== w * s || H !== h * s) throw new Error('backProject: sizes do not match the factor');
   const err = new Float32Array(w * h * 3);
-  // bilinear taps along one axis: for output index X, low index i0 and weight of i0+1
-  const taps = (n: number, N: number) => {
-    const i0 = new Int32Array(N), t = new Float32Array(N);
-    for (let X = 0; X < N; X++) {
-      const c = Math.min(n - 1, Math.max(0, (X + 0.5) / s - 0.5));
-      i0[X] = Math.min(Math.floor(c), Math.max(0, n - 2));
-      t[X] = n > 1 ? c - i0[X]! : 0;
-    }
-    return { i0, t };
-  };
-  const tx = taps(w, W), ty = taps(h, H);
+  const tx = bilinearTaps(w, W, s), ty = bilinearTaps(h, H, s);
   const inv = 1 / (s * s);
   for (let it = 0; it < iterations; it++) {
     err.fill(0);
