@@ -4,7 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const dir = path.resolve(import.meta.dirname, '../../locales');
-const read = (lng: string, ns: string) => JSON.parse(fs.readFileSync(path.join(dir, lng, `${ns}.json`), 'utf8')) as Record<string, string>;
+type Tree = { [k: string]: string | Tree };
+/** Nested keys flattened to dotted paths (`refusal.damaged`), as i18next reads them. */
+const flat = (t: Tree, pre = ''): Record<string, string> =>
+  Object.fromEntries(Object.entries(t).flatMap(([k, v]) => (typeof v === 'string' ? [[pre + k, v]] : Object.entries(flat(v, `${pre}${k}.`)))));
+const read = (lng: string, ns: string) => flat(JSON.parse(fs.readFileSync(path.join(dir, lng, `${ns}.json`), 'utf8')) as Tree);
 
 describe.each(['upload', 'pwa'])('locales/*/%s.json', (ns) => {
   const en = read('en', ns);
