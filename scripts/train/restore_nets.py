@@ -4,9 +4,10 @@ Our enlarge and denoise nets (dev only, never in CI): architecture, degradations
   /usr/bin/python3 scripts/train/restore_nets.py x2 MINUTES      -> server/engines/weights/pixmill-sr-x2-v1.onnx
   /usr/bin/python3 scripts/train/restore_nets.py x4 MINUTES      -> server/engines/weights/pixmill-sr-x4-v1.onnx
   /usr/bin/python3 scripts/train/restore_nets.py denoise MINUTES -> server/engines/weights/pixmill-denoise-v1.onnx
+  /usr/bin/python3 scripts/train/restore_nets.py deblur MINUTES  -> server/engines/weights/pixmill-deblur-v1.onnx
 
 THREADS (default 1) sets torch's CPU threads; the learning rate follows a cosine over the time budget
-(MINUTES), or over STEPS=N steps when that is set (the same schedule on any machine: use it on a GPU
+(MINUTES), from LR0 (default 5e-4; lower it when resuming), or over STEPS=N steps when that is set (the same schedule on any machine: use it on a GPU
 machine, with the step count the weights README names). RESUME=file.onnx starts from weights this
 script exported (the committed file), so training can go on across sessions. Seeds are fixed. Training photos: photos.py
 (Debian packages only). `restore_nets.py export KIND CHECKPOINT.pt OUT.onnx` exports a checkpoint.
@@ -18,6 +19,10 @@ sensor noise and JPEG, so phone JPEGs come out clean as well as bicubic-made inp
 
 Denoise net: a small residual U-Net (pixel-unshuffle to 1/2, then 1/4 and 1/8), blind for
 Gaussian sigma 0..55 and signal-dependent noise, sometimes followed by JPEG; it predicts the noise.
+
+Deblur net: the denoise net's U-Net (it can start from the denoise weights: RESUME=pixmill-denoise-v1.onnx),
+trained on Gaussian, defocus (disc) and motion (line) blur, then 8-bit, light sensor noise and JPEG at
+random; one pair in six is left sharp (input = target), so a sharp photo passes through unchanged.
 """
 import io, math, os, sys, time
 import numpy as np
@@ -165,6 +170,45 @@ def dn_pair(pyr, p):
     return n, clean
 
 
+def blur_kernel(size=25):
+    """A random blur kernel (sums to 1): Gaussian (sigma 0.5-2.6, slightly anisotropic at random),
+    defocus (an anti-aliased disc, radius 0.8-4) or motion (an anti-aliased line, 2-12 px, any angle)."""
+    c = (size - 1) / 2
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) - c
+    kind = rng.choice(3, p=[0.5, 0.25, 0.25])
+    if kind == 0:
+        s1 = rng.uniform(0.5, 2.6)
+        s2 = s1 * rng.uniform(0.75, 1.0)
+        t = rng.uniform(0, math.pi)
+        u, v = xx * math.cos(t) + yy * math.sin(t), -xx * math.sin(t) + yy * math.cos(t)
+        k = np.exp(-0.5 * (u * u / (s1 * s1) + v * v / (s2 * s2)))
+    elif kind == 1:
+        r = rng.uniform(0.8, 4.0)
+        k = np.clip(r + 0.5 - np.sqrt(xx * xx + yy * yy), 0, 1)
+    else:
+        n, t = rng.uniform(2, 12), rng.uniform(0, math.pi)
+        u, v = xx * math.cos(t) + yy * math.sin(t), -xx * math.sin(t) + yy * math.cos(t)
+        k = np.clip(1 - np.abs(v), 0, 1) * np.clip(n / 2 + 0.5 - np.abs(u), 0, 1)
+    return (k / k.sum()).astype(np.float32)
+
+
+def blurred(a, k):
+    pad = k.shape[0] // 2
+    t = torch.from_numpy(a.astype(np.float32)).permute(2, 0, 1)[:, None]
+    t = F.conv2d(F.pad(t, (pad, pad, pad, pad), mode='reflect'), torch.from_numpy(k)[None, None])
+    return np.clip(np.round(t[:, 0].permute(1, 2, 0).numpy()), 0, 255).astype(np.uint8)
+
+
+def db_pair(pyr, p):
+    clean = pick(pyr, p)
+    b = clean if rng.random() < 1 / 6 else blurred(clean, blur_kernel())
+    if rng.random() < 0.4:
+        b = noisy(b, rng.uniform(0.5, 4), rng.uniform(0, 0.2))
+    if rng.random() < 0.3:
+        b = jpeg(b, rng.uniform(70, 95))
+    return b, clean
+
+
 def tensor(batch):
     return torch.from_numpy(np.stack(batch).astype(np.float32) / 255 - 0.5).permute(0, 3, 1, 2).contiguous()
 
@@ -190,7 +234,7 @@ def export(net, path, sample):
 
 
 def build(kind):
-    return SRNet(int(kind[1])) if kind in ('x2', 'x4') else DenoiseNet()
+    return SRNet(int(kind[1])) if kind in ('x2', 'x4') else DenoiseNet()  # deblur: the denoise U-Net
 
 
 def load_onnx_weights(net, path):
@@ -220,7 +264,7 @@ def main():
         return export_checkpoint(*sys.argv[2:5])
     kind = sys.argv[1]
     minutes = float(sys.argv[2]) if len(sys.argv) > 2 else 60
-    out = sys.argv[3] if len(sys.argv) > 3 else os.path.join(WEIGHTS, {'x2': 'pixmill-sr-x2-v1.onnx', 'x4': 'pixmill-sr-x4-v1.onnx', 'denoise': 'pixmill-denoise-v1.onnx'}[kind])
+    out = sys.argv[3] if len(sys.argv) > 3 else os.path.join(WEIGHTS, {'x2': 'pixmill-sr-x2-v1.onnx', 'x4': 'pixmill-sr-x4-v1.onnx', 'denoise': 'pixmill-denoise-v1.onnx', 'deblur': 'pixmill-deblur-v1.onnx'}[kind])
     torch.manual_seed(7)
     pyr = load_pyramid(PHOTOS)
     print(f'{len(pyr)} images, {sum(a.shape[0] * a.shape[1] for a in pyr) / 1e6:.0f} MP', flush=True)
@@ -231,7 +275,8 @@ def main():
         sample = torch.zeros(1, 3, 64, 64)
     else:
         net, p, bs = build(kind), 80, 10
-        make = lambda: [dn_pair(pyr, p) for _ in range(bs)]
+        pair = db_pair if kind == 'deblur' else dn_pair
+        make = lambda: [pair(pyr, p) for _ in range(bs)]
         sample = torch.zeros(1, 3, 64, 64)
     if os.environ.get('RESUME'):
         load_onnx_weights(net, os.environ['RESUME'])
@@ -239,8 +284,9 @@ def main():
     print(f'{kind}: {sum(t.numel() for t in net.parameters())} weights', flush=True)
     dev = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
     net = net.to(dev, memory_format=torch.channels_last)  # ~2-4x faster convolutions on the CPU
-    opt = torch.optim.Adam(net.parameters(), lr=5e-4)
-    lr0, budget, t0, step, ema, last_save = 5e-4, minutes * 60, time.time(), 0, None, time.time()
+    lr0 = float(os.environ.get('LR0', '5e-4'))
+    opt = torch.optim.Adam(net.parameters(), lr=lr0)
+    budget, t0, step, ema, last_save = minutes * 60, time.time(), 0, None, time.time()
     steps = int(os.environ.get('STEPS', '0'))  # a step count instead of the time budget: the same schedule on any machine
     while True:
         frac = step / steps if steps else (time.time() - t0) / budget
