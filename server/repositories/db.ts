@@ -2,29 +2,61 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_account_extras.js';
 import * as m003 from './migrations/003_job_lease.js';
 import * as m004 from './migrations/004_payments.js';
-import * as m005a from './migrations/005_accounts_security.js';
-import * as m005u from './migrations/005_uploads_quota.js';
-import * as m006c from './migrations/006_contact_messages.js';
-import * as m007e from './migrations/007_events_retention.js';
+import * as m005 from './migrations/005_accounts_security.js';
+import * as m006 from './migrations/006_uploads_quota.js';
+import * as m007 from './migrations/007_contact_messages.js';
+import * as m008 from './migrations/008_events_retention.js';
+import * as m009 from './migrations/009_api_tokens.js';
 
-/** Every migration, in order. Add new ones here; never edit a released one. */
-const MIGRATIONS: Record<string, Migration> = {
+/**
+ * Every migration, in order: the name is its file's name, the number unique and one above the last.
+ * Add new ones at the end; never edit or rename a released one (a rename needs a RENAMED entry).
+ */
+export const MIGRATIONS: Record<string, Migration> = {
   '001_initial': m001,
   '002_account_extras': m002,
   '003_job_lease': m003,
   '004_payments': m004,
-  '005_accounts_security': m005a,
-  '005_uploads_quota': m005u,
-  '006_contact_messages': m006c,
-  '007_events_retention': m007e,
+  '005_accounts_security': m005,
+  '006_uploads_quota': m006,
+  '007_contact_messages': m007,
+  '008_events_retention': m008,
+  '009_api_tokens': m009,
 };
+
+/**
+ * Migrations renumbered after databases had applied them (old recorded name → name now), when two of
+ * them both carried 005. The migrator knows a migration only by its recorded name, so the rows are
+ * renamed before it runs. Every old name differs from every new one, so the renames are idempotent
+ * and order-free; the relative order of the migrations did not change, so the recorded order still
+ * matches the list above.
+ */
+export const RENAMED: Readonly<Record<string, string>> = {
+  '005_uploads_quota': '006_uploads_quota',
+  '006_contact_messages': '007_contact_messages',
+  '007_events_retention': '008_events_retention',
+};
+
+/** The migrator's own table, as Kysely names it by default. */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/** Brings recorded migration names up to RENAMED (nothing to do on a new database). */
+export async function renameRecordedMigrations<DB>(db: Kysely<DB>): Promise<void> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === MIGRATION_TABLE)) return;
+  await db.transaction().execute(async (trx) => {
+    for (const [from, to] of Object.entries(RENAMED)) {
+      await sql`update ${sql.table(MIGRATION_TABLE)} set name = ${to} where name = ${from}`.execute(trx);
+    }
+  });
+}
 
 class StaticProvider implements MigrationProvider {
   async getMigrations() {
@@ -89,6 +121,7 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     file.pragma('foreign_keys = ON');
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   }
+  await renameRecordedMigrations(db);
   const { error, results } = await new Migrator({ db, provider: new StaticProvider() }).migrateToLatest();
   if (error) {
     await db.destroy();
