@@ -158,8 +158,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   // Diagnosis only (LOOP_WATCH_MS, LOOP_WATCH_FILE): gaps of the event loop, see loopWatch.ts.
-  const loopWatchMs = Number(process.env.LOOP_WATCH_MS ?? 0);
-  const stopLoopWatch = loopWatchMs > 0 ? startLoopWatch(loopWatchMs, process.env.LOOP_WATCH_FILE || path.join(ctx.config.dataDir, 'loop-watch.jsonl')) : () => undefined;
+  const { loopWatchMs, loopWatchFile } = ctx.config;
+  const stopLoopWatch = loopWatchMs > 0 ? startLoopWatch(loopWatchMs, loopWatchFile) : () => undefined;
 
   app.addHook('onClose', async () => {
     stopLoopWatch();

@@ -1,6 +1,6 @@
 /** The worker's API: plain functions, so the bridge can also run them on the main thread. */
 import { limitsFor, type Level } from '../src/domain/plans.js';
-import { resumableUploads, deleteUploadItem, getUploadItem } from '../src/db/index.js';
+import { resumableUploads, discardUpload, getUploadItem } from '../src/db/index.js';
 import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { editImage } from './editImage.js';
 import { fitToPlan } from './fitPlan.js';
@@ -16,7 +16,7 @@ export const api = {
   prepare: (req: PrepareRequest, emit: Emit) => prepareUpload(req, emit),
   upload: (cid: string, base: UploadTargetBase, emit: Emit) => runUpload(cid, base, emit),
   abort: async (cid: string) => abortUpload(cid),
-  discard: (cid: string) => deleteUploadItem(cid),
+  discard: (cid: string) => discardUpload(cid),
   /** The simple tools (crop/resize/rotate/flip), off the UI thread. */
   editImage,
   /** On-device processing (onnxruntime-web loads on the first call): a file, or a stored upload item by cid. */

@@ -10,6 +10,7 @@ import {
   deleteUploadItem,
   findUploadByFingerprint,
   getUploadItem,
+  putRefusedUpload,
   putUploadItem,
   updateUploadItem,
   type UploadItemRecord,
@@ -68,27 +69,29 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
     return { ok: true, bytes: earlier.bytes.size, sliced: needsSlicing(earlier.bytes.size), resumed: true };
   }
 
-  const valid = await validateFile(file);
-  if (!valid.ok) {
-    emit({ cid, status: 'uploadFailed', filename: valid.filename, error: valid.error });
+  // A refusal is stored before it is announced: the failed card outlives a reload that comes before
+  // the works are saved (src/db RefusedUploadRecord).
+  const refuse = async (status: 'uploadFailed' | 'imageTooLarge', filename: string, error: string): Promise<Prepared> => {
+    await putRefusedUpload({ cid, filename, filesize: file.size, job, status, error, createdAt: Date.now() }).catch(() => undefined);
+    emit({ cid, status, filename, error });
     return { ok: false };
-  }
+  };
+  const valid = await validateFile(file);
+  if (!valid.ok) return refuse('uploadFailed', valid.filename, valid.error);
   let bitmap: ImageBitmap;
   let srcW: number, srcH: number;
   try {
     ({ img: bitmap, w: srcW, h: srcH } = await decodeForFit(file, limitsFor(level), job));
   } catch {
-    // A JPEG or PNG by its signature that does not decode: damaged or cut off (issue 31), not a wrong type.
-    emit({ cid, status: 'uploadFailed', filename: valid.filename, error: 'upload:damagedImage' });
-    return { ok: false };
+    // A JPEG or PNG by its signature that does not decode: damaged or cut off, not a wrong type.
+    return refuse('uploadFailed', valid.filename, 'upload:damagedImage');
   }
   const fit = await fitToPlan({ blob: file, mime: valid.mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps, (status) =>
     emit({ cid, status, filename: valid.filename, filesize: file.size }),
   );
   if (!fit.ok) {
     bitmap.close();
-    emit({ cid, status: fit.error === 'upload:imageTooLarge' ? 'imageTooLarge' : 'uploadFailed', filename: valid.filename, error: fit.error });
-    return { ok: false };
+    return refuse(fit.error === 'upload:imageTooLarge' ? 'imageTooLarge' : 'uploadFailed', valid.filename, fit.error);
   }
   const thumbnail = await makeThumbnail(fit.img);
   if ('close' in fit.img) fit.img.close();

@@ -12,6 +12,7 @@ import {
   getUploadItem,
   loadWorks,
   putDeviceResult,
+  putRefusedUpload,
   putUploadItem,
   putWorks,
   resumableUploads,
@@ -82,6 +83,22 @@ describe('loadWorks', () => {
       ['a', 'uploading', 'enlarge'],
     ]);
     expect((await loadWorks(T0 + 20)).map((w) => w.cid).sort()).toEqual(['a', 'b']);
+  });
+
+  it('a file refused while it was prepared comes back failed with its reason, with no work row or a stale one', async () => {
+    // no row: the page went away before the batched save; a stale row: saved while it was still resizing
+    await putWorks([work('stale', 'resizing', { selected: true })], T0);
+    await putRefusedUpload({ cid: 'stale', filename: 'a.jpg', filesize: 9, job: 'denoise', status: 'uploadFailed', error: 'upload:damagedImage', createdAt: T0 });
+    await putRefusedUpload({ cid: 'norow', filename: 'b.jpg', filesize: 9, job: 'denoise', status: 'imageTooLarge', error: 'upload:imageTooLarge', createdAt: T0 + 1 });
+    const loaded = await loadWorks(T0 + 10);
+    expect(loaded.map((w) => [w.cid, w.status, w.uploadError, w.selected])).toEqual([
+      ['norow', 'imageTooLarge', 'upload:imageTooLarge', false],
+      ['stale', 'uploadFailed', 'upload:damagedImage', false],
+    ]);
+    // the same after a second reload, and deleting the cards removes the refusals with them
+    expect((await loadWorks(T0 + 20)).map((w) => w.status)).toEqual(['imageTooLarge', 'uploadFailed']);
+    await deleteWorks(['stale', 'norow'], T0 + 30);
+    expect(await loadWorks(T0 + 40)).toEqual([]);
   });
 
   it('clears everything when the last update is more than a day old', async () => {

@@ -1,6 +1,6 @@
 /**
  * Local persistence (IndexedDB through Dexie; the only module that imports dexie): works, upload items
- * with their bytes and acknowledged slices, cached lists. Rules of spec §4: stale works go back to ready,
+ * with their bytes and acknowledged slices, files refused while they were prepared, cached lists. Rules of spec §4: stale works go back to ready,
  * everything is dropped when the last update is over a day old, caches carry their own age.
  */
 import Dexie, { type Table } from 'dexie';
@@ -37,6 +37,24 @@ export interface UploadItemRecord {
   updatedAt: number;
 }
 
+/**
+ * A file refused while it was prepared (damaged or cut off, too large, not an image): nothing to upload
+ * is kept, only why. The pipeline stores it before it announces the failure, so the failed card comes
+ * back after a reload even when the page went away before the works were saved (they are saved in
+ * batches, and a refused file has no upload item to show it again).
+ */
+export interface RefusedUploadRecord {
+  cid: string;
+  filename: string;
+  /** bytes of the dropped file */
+  filesize: number;
+  job: string;
+  status: Extract<Work['status'], 'uploadFailed' | 'imageTooLarge'>;
+  /** i18n key of the reason (the work's uploadError) */
+  error: string;
+  createdAt: number;
+}
+
 interface CacheRecord {
   key: CacheKey;
   value: unknown;
@@ -51,6 +69,7 @@ interface MetaRecord {
 class PixmillDb extends Dexie {
   works!: Table<Work, string>;
   uploads!: Table<UploadItemRecord, string>;
+  refused!: Table<RefusedUploadRecord, string>;
   cache!: Table<CacheRecord, CacheKey>;
   meta!: Table<MetaRecord, string>;
 
@@ -63,6 +82,7 @@ class PixmillDb extends Dexie {
       cache: 'key',
       meta: 'key',
     });
+    this.version(2).stores({ refused: 'cid' });
   }
 }
 
@@ -94,13 +114,14 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     await clearAll();
     return [];
   }
-  const [works, uploads] = await Promise.all([d.works.toArray(), d.uploads.toArray()]);
+  const [works, uploads, refused] = await Promise.all([d.works.toArray(), d.uploads.toArray(), d.refused.toArray()]);
   const resumable = new Set(uploads.filter((u) => RESUMABLE.includes(u.uploadStatus)).map((u) => u.cid));
   const local = new Map(uploads.filter((u) => u.uploadStatus === 'onDevice').map((u) => [u.cid, u]));
+  const refusedBy = new Map(refused.map((r) => [r.cid, r]));
   const changed: Work[] = [];
   const out = works.map((w) => {
     if (w.status === 'finished') return w;
-    // A work the server was given (a trans_id) is asked about before the reset applies (issue 31):
+    // A work the server was given (a trans_id) is asked about before the reset applies:
     // it shows as processing until the server answers (src/stores/processing.ts reconcileStored).
     if (asksServer(w)) {
       if (w.status === 'processing') return w;
@@ -108,8 +129,17 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
       changed.push(next);
       return next;
     }
+    // A file refused while it was prepared stays failed with its reason, whatever its row last said
+    // (a row saved while it was still resizing would otherwise turn ready and ask for the file again).
+    const r = refusedBy.get(w.cid);
+    if (r) {
+      if (w.status === r.status && w.uploadError === r.error && !w.selected) return w;
+      const next = { ...w, status: r.status, uploadError: r.error, selected: false };
+      changed.push(next);
+      return next;
+    }
     if (w.status === 'ready') return w;
-    // An upload that failed with a reason and never reached the server stays failed (issue 31): reset
+    // An upload that failed with a reason and never reached the server stays failed: reset
     // to ready it would only ask for the file again when started.
     if ((w.status === 'uploadFailed' || w.status === 'imageTooLarge') && !w.uid && !w.onDevice && w.uploadError && !resumable.has(w.cid)) return w;
     // Spec §4: back to ready; an upload this device resumes shows 'uploading' (on-device works have their bytes here: ready).
@@ -120,12 +150,17 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     return next;
   });
   // An upload stored a moment before the page went away may have no work row yet (works are saved
-  // in batches): the stored item is enough to show it again, in drop order, newest first.
+  // in batches): the stored item is enough to show it again, in drop order, newest first. So is the
+  // record of a file refused while it was prepared: it comes back failed, with its reason.
   const known = new Set(works.map((w) => w.cid));
-  const orphans: Work[] = uploads
-    .filter((u) => RESUMABLE.includes(u.uploadStatus) && !known.has(u.cid))
-    .sort((a, b) => b.createdAt - a.createdAt)
-    .map((u) => ({ cid: u.cid, filename: u.filename, filesize: u.filesize, w: u.w, h: u.h, thumbnail: u.thumbnail, status: 'uploading', selected: false, workType: u.job, uploadStartTime: u.createdAt, updatedAt: u.updatedAt }));
+  const orphans: Work[] = [
+    ...uploads
+      .filter((u) => RESUMABLE.includes(u.uploadStatus) && !known.has(u.cid))
+      .map((u): Work => ({ cid: u.cid, filename: u.filename, filesize: u.filesize, w: u.w, h: u.h, thumbnail: u.thumbnail, status: 'uploading', selected: false, workType: u.job, uploadStartTime: u.createdAt, updatedAt: u.updatedAt })),
+    ...refused
+      .filter((r) => !known.has(r.cid))
+      .map((r): Work => ({ cid: r.cid, filename: r.filename, filesize: r.filesize, w: 0, h: 0, status: r.status, uploadError: r.error, selected: false, workType: r.job, uploadStartTime: r.createdAt, updatedAt: r.createdAt })),
+  ].sort((a, b) => (b.uploadStartTime ?? 0) - (a.uploadStartTime ?? 0));
   if (changed.length || orphans.length) await d.works.bulkPut([...changed, ...orphans]);
   // Works processed on this device show their stored images (object URLs live as long as the page).
   const withImages = out.map((w) => {
@@ -145,9 +180,10 @@ export async function putWorks(works: Work[], now: number = Date.now()): Promise
 }
 
 export async function deleteWorks(cids: string[], now: number = Date.now()): Promise<void> {
-  await getDb().transaction('rw', getDb().works, getDb().uploads, getDb().meta, async () => {
+  await getDb().transaction('rw', [getDb().works, getDb().uploads, getDb().refused, getDb().meta], async () => {
     await getDb().works.bulkDelete(cids);
     await getDb().uploads.bulkDelete(cids);
+    await getDb().refused.bulkDelete(cids);
     await touch(now);
   });
 }
@@ -184,10 +220,24 @@ export async function deleteUploadItem(cid: string): Promise<void> {
   await getDb().uploads.delete(cid);
 }
 
+/** A file the user took back (cancelled while it was prepared or uploaded): its item or refusal goes. */
+export async function discardUpload(cid: string): Promise<void> {
+  await getDb().transaction('rw', [getDb().uploads, getDb().refused], async () => {
+    await getDb().uploads.delete(cid);
+    await getDb().refused.delete(cid);
+  });
+}
+
 /** The newest unfinished or failed upload of the same file, to resume instead of starting over. */
 export async function findUploadByFingerprint(fingerprint: string): Promise<UploadItemRecord | undefined> {
   const items = await getDb().uploads.where('fingerprint').equals(fingerprint).toArray();
   return items.filter((i) => i.uploadStatus !== 'success' && i.uploadStatus !== 'onDevice').sort((a, b) => b.updatedAt - a.updatedAt)[0];
+}
+
+/** Stored by the pipeline before it announces a file it refused while preparing (see RefusedUploadRecord). */
+export async function putRefusedUpload(record: RefusedUploadRecord): Promise<void> {
+  await getDb().refused.put(record);
+  await touch(record.createdAt);
 }
 
 /** Keeps the result of a work processed on this device beside its source bytes. */
@@ -214,7 +264,7 @@ export async function resumableUploads(): Promise<UploadItemRecord[]> {
 /** Drops every table (spec §4 one-day expiry; tests). */
 export async function clearAll(): Promise<void> {
   const d = getDb();
-  await d.transaction('rw', [d.works, d.uploads, d.cache, d.meta], async () => {
-    await Promise.all([d.works.clear(), d.uploads.clear(), d.cache.clear(), d.meta.delete('lastUpdate')]);
+  await d.transaction('rw', [d.works, d.uploads, d.refused, d.cache, d.meta], async () => {
+    await Promise.all([d.works.clear(), d.uploads.clear(), d.refused.clear(), d.cache.clear(), d.meta.delete('lastUpdate')]);
   });
 }

@@ -118,10 +118,23 @@ export const useWorks = create<WorksState>((set, get) => ({
 
 // Persist every change of the works list, batched (one write per burst of updates).
 let persistTimer: ReturnType<typeof setTimeout> | undefined;
+const persist = () => {
+  persistTimer = undefined;
+  putWorks(useWorks.getState().works).catch((e) => console.warn('local save failed', e));
+};
 useWorks.subscribe((s, prev) => {
   if (!s.loaded || s.works === prev.works) return;
   clearTimeout(persistTimer);
-  persistTimer = setTimeout(() => {
-    putWorks(useWorks.getState().works).catch((e) => console.warn('local save failed', e));
-  }, 250);
+  persistTimer = setTimeout(persist, 250);
 });
+// A burst still waiting when the page is hidden or left is written then (best effort: the browser may
+// end the page before the write lands; uploads and refusals are stored on their own, see src/db).
+if (typeof addEventListener === 'function') {
+  const flush = () => {
+    if (persistTimer === undefined) return;
+    clearTimeout(persistTimer);
+    persist();
+  };
+  addEventListener('pagehide', flush);
+  addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
+}

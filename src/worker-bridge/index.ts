@@ -290,7 +290,8 @@ class Manager implements UploadManager {
         // Only plain data crosses to the worker (an AbortSignal cannot be cloned).
         const keep = !!ctx.keepOnDevice;
         const prepared = await api.prepare({ cid, file, level: keep ? ON_DEVICE_LEVEL : ctx.level, job: ctx.job, busy, keep }, this.emitProxy);
-        if (!prepared.ok) return;
+        // Refused while being prepared after it was cancelled: its stored refusal goes too.
+        if (!prepared.ok) return void (this.cancelled.has(cid) && (await api.discard(cid)));
         // Kept on this device: stored and announced ready by prepare; it never enters the upload queue.
         if (keep) return void this.pending.delete(cid);
         // Cancelled while it was being prepared: the item was stored meanwhile, drop it.
