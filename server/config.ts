@@ -1,4 +1,4 @@
-/** Runtime configuration, read from the environment once. */
+/** Runtime configuration: the one module that reads environment variables (SETTINGS lists them all). */
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ export interface Config {
   queuePrefix: string;
   /** hard limit for a non-workflow job, ms (spec: 300000) */
   jobTimeoutMs: number;
-  /** processing worker threads in embedded mode */
+  /** processing slots (child processes) of a process that runs jobs, in every mode */
   processWorkers: number;
   /** onnxruntime intra-op threads per worker, chosen so workers × threads ≤ cores − engineReservedCores */
   engineThreads: number;
@@ -70,18 +70,10 @@ export interface Config {
   retentionIntervalMs: number;
   /** days analytics and credit events are kept (EVENTS_RETENTION_DAYS, ≥ 1; default 90) */
   eventsRetentionDays: number;
-}
-
-const PAYMENT_PROVIDERS = ['none', 'local', 'stripe'] as const;
-
-/** STRIPE_PRICE_606838_USD=price_123 → { '606838:USD': 'price_123' } */
-function stripePrices(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) {
-    const m = /^STRIPE_PRICE_(\d+)_([A-Z]{3})$/.exec(k);
-    if (m && v) out[`${m[1]}:${m[2]}`] = v;
-  }
-  return out;
+  /** diagnosis: event-loop gaps longer than this are recorded, ms (LOOP_WATCH_MS; 0 = off) */
+  loopWatchMs: number;
+  /** where those records go (LOOP_WATCH_FILE; default DATA_DIR/loop-watch.jsonl) */
+  loopWatchFile: string;
 }
 
 /** Fastify's trustProxy in the two forms we accept (never `true`: that trusts every peer). */
@@ -120,12 +112,184 @@ export function parsePublicUrl(v: string | undefined, port: number): { publicUrl
 
 /** An integer setting: the variable's value, or `d` when it is unset, empty or not a number. The one parser of integer settings. */
 export const envInt = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
-const int = envInt;
-/** A positive integer setting: `d` also when the value is 0 or negative. */
-const positiveInt = (v: string | undefined, d: number) => {
-  const n = envInt(v, d);
-  return n > 0 ? n : d;
-};
+
+/**
+ * One environment variable: how its value is read, and its row in docs/configuration.md
+ * (`npm run config-docs` writes the table from these definitions; a test fails when they differ).
+ */
+export interface Setting<T> {
+  /** the kind of value, as the table shows it */
+  readonly type: 'integer' | 'text' | 'path' | 'url' | 'flag' | 'choice' | 'list';
+  /** the values a choice accepts */
+  readonly choices?: readonly string[];
+  /** the default as the table shows it */
+  readonly default: string;
+  readonly meaning: string;
+  read(value: string | undefined): T;
+}
+
+interface IntegerOptions {
+  min?: number;
+  max?: number;
+  /** a value ≤ 0 counts as unset (the default applies) instead of being clamped */
+  positive?: boolean;
+}
+
+/** An integer with a fixed default, clamped to [min, max]. */
+function integer(d: number, meaning: string, o: IntegerOptions = {}): Setting<number> {
+  return {
+    type: 'integer',
+    default: String(d),
+    meaning,
+    read(v) {
+      const n = envInt(v, d);
+      if (o.positive && n <= 0) return d;
+      return Math.min(o.max ?? Infinity, Math.max(o.min ?? -Infinity, n));
+    },
+  };
+}
+
+/** An integer whose default depends on the machine (computed by loadConfig): undefined when unset. */
+function computedInteger(defaultText: string, meaning: string): Setting<number | undefined> {
+  return { type: 'integer', default: defaultText, meaning, read: (v) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? undefined : Math.trunc(Number(v))) };
+}
+
+function text(d: string, meaning: string): Setting<string> {
+  return { type: 'text', default: d, meaning, read: (v) => v || d };
+}
+
+function optional(type: 'text' | 'url' | 'path', meaning: string): Setting<string | undefined> {
+  return { type, default: '–', meaning, read: (v) => v || undefined };
+}
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** A directory, relative to the project root when the variable is unset. */
+function dir(d: string, meaning: string): Setting<string> {
+  return { type: 'path', default: `\`./${d}\``, meaning, read: (v) => path.resolve(v || path.join(root, d)) };
+}
+
+/** On only when the value is exactly `on` (default off), or off only when it is exactly `off` (default on). */
+function flag(defaultOn: boolean, meaning: string): Setting<boolean> {
+  return { type: 'flag', default: defaultOn ? '1' : '0', meaning, read: (v) => (defaultOn ? v !== '0' : v === '1') };
+}
+
+function choice<const C extends string>(choices: readonly C[], d: C, meaning: string): Setting<C> {
+  return {
+    type: 'choice',
+    choices,
+    default: d,
+    meaning,
+    read(v) {
+      if (!v) return d;
+      if ((choices as readonly string[]).includes(v)) return v as C;
+      throw new Error(`must be one of ${choices.join(', ')}`);
+    },
+  };
+}
+
+const PAYMENT_PROVIDERS = ['none', 'local', 'stripe'] as const;
+
+/**
+ * Every environment variable the server reads, with its default and meaning. No other server module
+ * reads process.env: each takes its values from loadConfig() (or, in the slot processes and engines,
+ * from the narrower readers below it), and docs/configuration.md is generated from this list.
+ */
+export const SETTINGS = {
+  PORT: integer(8080, 'HTTP port'),
+  HOST: text('0.0.0.0', 'bind address'),
+  DATA_DIR: dir('data', 'blobs and (embedded mode) the SQLite file'),
+  DATABASE_URL: optional('url', '`postgres://…` selects PostgreSQL (scale-out); otherwise SQLite in `DATA_DIR`'),
+  REDIS_URL: optional('url', '`redis://…` selects the BullMQ queue (scale-out); otherwise the embedded jobs table'),
+  QUEUE_PREFIX: text('pixmill', 'BullMQ key prefix (scale-out), so several deployments can share one Redis'),
+  JOB_TIMEOUT_MS: integer(PROCESS_TIMEOUT_MS, 'hard limit of a non-workflow job, ms (spec: 5 minutes)'),
+  PROCESS_WORKERS: integer(1, 'processing slots (child processes) of a process that runs jobs', { min: 1 }),
+  ENGINE_THREADS: computedInteger('(cores − reserved) / slots', 'onnxruntime intra-op threads and sharp concurrency per slot (at least 1)'),
+  ENGINE_RESERVED_CORES: computedInteger('1 from 4 cores, else 0', 'cores kept out of the engine thread count for the API (0 … cores − 1)'),
+  SLOT_NICE: integer(10, 'OS nice value of the processing slot processes (0 = normal priority, up to 19)', { min: 0, max: 19 }),
+  ENGINE_SPIN: choice(['auto', '1', '0'], 'auto', "onnxruntime's idle-thread spinning: `1` on, `0` off, auto = off when slot threads fill the cores"),
+  ISNET_VARIANT: choice(['medium', 'small'], 'medium', 'IS-Net weights for background removal (`medium` fp16 or `small` quint8)'),
+  COLORIZE_MODEL: optional('path', 'an ONNX colorization model that replaces the classical colorizer'),
+  MODELS_DIR: dir('models', 'converted ONNX models'),
+  CLIENT_DIR: dir('dist', 'the built PWA served at `/` (tests point it at another build)'),
+  SERVE_TEST_PAGES: flag(false, '`1` serves the built test pages (the upload harness; browser tests only); source maps are never served'),
+  REQUEST_TIMEOUT_MS: integer(120_000, 'how long one request may take to arrive whole, ms (408 after; at least 1000)', { min: 1000 }),
+  RUN_JOBS: flag(true, '`0` = API only (scale-out `start:api`): this process runs no jobs'),
+  GUEST_TOKEN_RATE_LIMIT: integer(30, 'guest tokens per minute per client address'),
+  LOG_LEVEL: text('info', 'pino level (`silent` to mute); tokens, sessions, nonces and signatures are redacted'),
+  ALLOW_PRIVATE_URLS: flag(false, '`1` lets `upload_url` fetch loopback/private addresses (tests only)'),
+  TRUST_PROXY: {
+    type: 'list',
+    default: 'off',
+    meaning:
+      "who may name the client address in `X-Forwarded-For`/`-Proto`/`-Host`: a hop count (`1`) or the proxies' addresses/CIDRs (`10.0.0.0/8,127.0.0.1`); off = the socket's address (see `docs/OPERATIONS.md`, Public deployment)",
+    read: (v) => parseTrustProxy(v),
+  } satisfies Setting<TrustProxy>,
+  PUBLIC_URL: {
+    ...optional('url', 'the public origin (`https://pixmill.example`) for every absolute address the server writes (sitemap, payment return addresses) and for the cross-site check; set it in production'),
+    default: '`http://localhost:$PORT`',
+  },
+  CONTACT_EMAIL: text('support@pixmill.example', 'the contact address the site shows (served to the client with the contact page)'),
+  PAYMENT_PROVIDER: choice(
+    PAYMENT_PROVIDERS,
+    'none',
+    '`none`: nothing can be bought, plans come from `npm run admin`; `stripe`: Stripe Checkout; `local`: a free built-in checkout for tests and demos only — never in production',
+  ),
+  STRIPE_SECRET_KEY: optional('text', 'required with `PAYMENT_PROVIDER=stripe` (`sk_…`)'),
+  STRIPE_WEBHOOK_SECRET: optional('text', 'required with `PAYMENT_PROVIDER=stripe` (`whsec_…`); webhook address `PUBLIC_URL/api/payments/webhook/stripe`'),
+  STRIPE_API_BASE: optional('url', 'another Stripe API address (stripe-mock, the tests\' replay server)'),
+  RETENTION_DAYS_GUEST: integer(RETENTION_DAYS_DEFAULT.guest, "days a guest's results, sources and thumbnails are kept (at least 1; docs/OPERATIONS.md, \"Quotas and retention\")", { min: 1 }),
+  RETENTION_DAYS_FREE: integer(RETENTION_DAYS_DEFAULT.free, 'the same for registered free and expired accounts', { min: 1 }),
+  RETENTION_DAYS_SUBSCRIBER: integer(RETENTION_DAYS_DEFAULT.subscriber, 'the same for Basic and Pro', { min: 1 }),
+  RETENTION_INTERVAL_MS: integer(60 * 60 * 1000, 'how often the process that runs jobs sweeps, ms (`0` = never); one worker at a time', { min: 0 }),
+  EVENTS_RETENTION_DAYS: integer(90, 'days analytics and credit events are kept (at least 1)', { min: 1 }),
+  PG_POOL_MAX: integer(10, 'PostgreSQL pool size per process (scale-out)', { positive: true }),
+  PG_CONNECT_TIMEOUT_MS: integer(3000, 'how long a request waits for a PostgreSQL connection before it answers 503', { positive: true }),
+  PG_IDLE_TIMEOUT_MS: integer(30_000, 'an idle PostgreSQL connection is closed after this, ms', { positive: true }),
+  PG_QUERY_TIMEOUT_MS: integer(30_000, 'a PostgreSQL statement is ended after this, ms (a dead connection answers 503, not never)', { positive: true }),
+  BULLMQ_LOCK_MS: integer(30_000, "how long a worker's BullMQ lock lives without renewal before another worker takes the work over", { positive: true }),
+  BULLMQ_STALLED_MS: integer(15_000, 'how often BullMQ workers look for works whose lock lapsed, ms', { positive: true }),
+  BULLMQ_RECONCILE_MS: integer(5_000, 'how often the database and Redis are compared (queued rows Redis does not know, orphaned runs), ms', { positive: true }),
+  LOOP_WATCH_MS: integer(0, 'diagnosis: record event-loop gaps longer than this, ms (`0` = off; see server/http/loopWatch.ts)', { min: 0 }),
+  LOOP_WATCH_FILE: optional('path', 'where LOOP_WATCH_MS writes its records (default `DATA_DIR/loop-watch.jsonl`)'),
+} satisfies Record<string, Setting<unknown>>;
+
+/** Variables read by pattern rather than by name, each with its row in the table. */
+export const SETTING_PATTERNS = {
+  'STRIPE_PRICE_<product>_<currency>': {
+    pattern: /^STRIPE_PRICE_(\d+)_([A-Z]{3})$/,
+    type: 'text',
+    default: '–',
+    meaning: 'a Stripe price id per product and currency, e.g. `STRIPE_PRICE_606838_EUR=price_…`; without one the built-in price is sent inline',
+  },
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export type Settings = { [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['read']> };
+
+/** Reads every variable of SETTINGS; a value that cannot be used throws, naming the variable. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const out: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
+    try {
+      out[name] = setting.read(env[name]);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new Error(why.startsWith(name) ? why : `${name}: ${why}`, { cause: e });
+    }
+  }
+  return out as Settings;
+}
+
+/** STRIPE_PRICE_606838_USD=price_123 → { '606838:USD': 'price_123' } */
+function stripePrices(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    const m = SETTING_PATTERNS['STRIPE_PRICE_<product>_<currency>'].pattern.exec(k);
+    if (m && v) out[`${m[1]}:${m[2]}`] = v;
+  }
+  return out;
+}
 
 /** PostgreSQL pool limits (PG_POOL_MAX, PG_CONNECT_TIMEOUT_MS, PG_IDLE_TIMEOUT_MS, PG_QUERY_TIMEOUT_MS). */
 export interface PgPoolSettings {
@@ -136,12 +300,8 @@ export interface PgPoolSettings {
 }
 
 export function pgPoolSettings(env: NodeJS.ProcessEnv = process.env): PgPoolSettings {
-  return {
-    max: positiveInt(env.PG_POOL_MAX, 10),
-    connectTimeoutMs: positiveInt(env.PG_CONNECT_TIMEOUT_MS, 3000),
-    idleTimeoutMs: positiveInt(env.PG_IDLE_TIMEOUT_MS, 30_000),
-    queryTimeoutMs: positiveInt(env.PG_QUERY_TIMEOUT_MS, 30_000),
-  };
+  const s = readSettings(env);
+  return { max: s.PG_POOL_MAX, connectTimeoutMs: s.PG_CONNECT_TIMEOUT_MS, idleTimeoutMs: s.PG_IDLE_TIMEOUT_MS, queryTimeoutMs: s.PG_QUERY_TIMEOUT_MS };
 }
 
 /** BullMQ timings (BULLMQ_LOCK_MS, BULLMQ_STALLED_MS, BULLMQ_RECONCILE_MS). */
@@ -152,10 +312,27 @@ export interface BullmqSettings {
 }
 
 export function bullmqSettings(env: NodeJS.ProcessEnv = process.env): BullmqSettings {
+  const s = readSettings(env);
+  return { lockMs: s.BULLMQ_LOCK_MS, stalledCheckMs: s.BULLMQ_STALLED_MS, reconcileMs: s.BULLMQ_RECONCILE_MS };
+}
+
+/**
+ * What the engines read in the process that runs them (a slot process inherits the environment):
+ * read at each call, not at import, since a process (the e2e runner) may set them after loading.
+ */
+export interface EngineSettings {
+  /** onnxruntime idle-thread spinning: forced on/off, or auto */
+  spin: 'auto' | 'on' | 'off';
+  isnetVariant: 'medium' | 'small';
+  colorizeModel: string | undefined;
+}
+
+export function engineSettings(env: NodeJS.ProcessEnv = process.env): EngineSettings {
+  const spin = SETTINGS.ENGINE_SPIN.read(env.ENGINE_SPIN);
   return {
-    lockMs: positiveInt(env.BULLMQ_LOCK_MS, 30_000),
-    stalledCheckMs: positiveInt(env.BULLMQ_STALLED_MS, 15_000),
-    reconcileMs: positiveInt(env.BULLMQ_RECONCILE_MS, 5_000),
+    spin: spin === '1' ? 'on' : spin === '0' ? 'off' : 'auto',
+    isnetVariant: SETTINGS.ISNET_VARIANT.read(env.ISNET_VARIANT),
+    colorizeModel: SETTINGS.COLORIZE_MODEL.read(env.COLORIZE_MODEL),
   };
 }
 
@@ -174,54 +351,44 @@ export function slotChildEnv(nice: number, env: NodeJS.ProcessEnv = process.env)
   return { ...env, [SLOT_NICE_VAR]: String(nice) };
 }
 
-function paymentProvider(v: string | undefined): Config['paymentProvider'] {
-  if (!v) return 'none';
-  if ((PAYMENT_PROVIDERS as readonly string[]).includes(v)) return v as Config['paymentProvider'];
-  throw new Error(`PAYMENT_PROVIDER must be one of ${PAYMENT_PROVIDERS.join(', ')}`);
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const root = path.resolve(import.meta.dirname, '..');
+  const s = readSettings(env);
   const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
-  const processWorkers = Math.max(1, int(env.PROCESS_WORKERS, 1));
-  const port = int(env.PORT, 8080);
   // On 2 cores a reserved core would halve engine speed; the lower slot priority already lets HTTP preempt.
-  const engineReservedCores = Math.max(0, Math.min(cores - 1, int(env.ENGINE_RESERVED_CORES, cores >= 4 ? 1 : 0)));
+  const engineReservedCores = Math.max(0, Math.min(cores - 1, s.ENGINE_RESERVED_CORES ?? (cores >= 4 ? 1 : 0)));
   const cfg: Config = {
-    port,
-    host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    queuePrefix: env.QUEUE_PREFIX || 'pixmill',
-    jobTimeoutMs: int(env.JOB_TIMEOUT_MS, PROCESS_TIMEOUT_MS),
-    processWorkers,
-    engineThreads: Math.max(1, int(env.ENGINE_THREADS, Math.floor((cores - engineReservedCores) / processWorkers))),
+    port: s.PORT,
+    host: s.HOST,
+    dataDir: s.DATA_DIR,
+    databaseUrl: s.DATABASE_URL,
+    redisUrl: s.REDIS_URL,
+    queuePrefix: s.QUEUE_PREFIX,
+    jobTimeoutMs: s.JOB_TIMEOUT_MS,
+    processWorkers: s.PROCESS_WORKERS,
+    engineThreads: Math.max(1, s.ENGINE_THREADS ?? Math.floor((cores - engineReservedCores) / s.PROCESS_WORKERS)),
     engineReservedCores,
-    slotNice: Math.max(0, Math.min(19, int(env.SLOT_NICE, 10))),
-    modelsDir: path.resolve(env.MODELS_DIR || path.join(root, 'models')),
-    clientDir: path.resolve(env.CLIENT_DIR || path.join(root, 'dist')),
-    serveTestPages: env.SERVE_TEST_PAGES === '1',
-    requestTimeoutMs: Math.max(1000, int(env.REQUEST_TIMEOUT_MS, 120_000)),
-    runJobs: env.RUN_JOBS !== '0',
-    guestTokenRateLimit: int(env.GUEST_TOKEN_RATE_LIMIT, 30),
-    logLevel: env.LOG_LEVEL || 'info',
-    allowPrivateUrls: env.ALLOW_PRIVATE_URLS === '1',
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    ...parsePublicUrl(env.PUBLIC_URL, port),
-    contactEmail: env.CONTACT_EMAIL || 'support@pixmill.example',
-    paymentProvider: paymentProvider(env.PAYMENT_PROVIDER),
-    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
-    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    slotNice: s.SLOT_NICE,
+    modelsDir: s.MODELS_DIR,
+    clientDir: s.CLIENT_DIR,
+    serveTestPages: s.SERVE_TEST_PAGES,
+    requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
+    runJobs: s.RUN_JOBS,
+    guestTokenRateLimit: s.GUEST_TOKEN_RATE_LIMIT,
+    logLevel: s.LOG_LEVEL,
+    allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
+    trustProxy: s.TRUST_PROXY,
+    ...parsePublicUrl(s.PUBLIC_URL, s.PORT),
+    contactEmail: s.CONTACT_EMAIL,
+    paymentProvider: s.PAYMENT_PROVIDER,
+    stripeSecretKey: s.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: s.STRIPE_WEBHOOK_SECRET,
     stripePrices: stripePrices(env),
-    stripeApiBase: env.STRIPE_API_BASE || undefined,
-    retentionDays: {
-      guest: Math.max(1, int(env.RETENTION_DAYS_GUEST, RETENTION_DAYS_DEFAULT.guest)),
-      free: Math.max(1, int(env.RETENTION_DAYS_FREE, RETENTION_DAYS_DEFAULT.free)),
-      subscriber: Math.max(1, int(env.RETENTION_DAYS_SUBSCRIBER, RETENTION_DAYS_DEFAULT.subscriber)),
-    },
-    retentionIntervalMs: Math.max(0, int(env.RETENTION_INTERVAL_MS, 60 * 60 * 1000)),
-    eventsRetentionDays: Math.max(1, int(env.EVENTS_RETENTION_DAYS, 90)),
+    stripeApiBase: s.STRIPE_API_BASE,
+    retentionDays: { guest: s.RETENTION_DAYS_GUEST, free: s.RETENTION_DAYS_FREE, subscriber: s.RETENTION_DAYS_SUBSCRIBER },
+    retentionIntervalMs: s.RETENTION_INTERVAL_MS,
+    eventsRetentionDays: s.EVENTS_RETENTION_DAYS,
+    loopWatchMs: s.LOOP_WATCH_MS,
+    loopWatchFile: s.LOOP_WATCH_FILE ?? path.join(s.DATA_DIR, 'loop-watch.jsonl'),
   };
   return { ...cfg, ...overrides };
 }

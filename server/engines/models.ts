@@ -12,6 +12,7 @@ import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
 import { convertTfGraphStatic } from './convert/tfgraphStatic.js';
 import { OWN_NET_FILES } from '../../src/imaging/ownNets.js';
+import { engineSettings } from '../config.js';
 
 const require = createRequire(import.meta.url);
 /** Package folder through node's own lookup paths (some packages do not export package.json). */
@@ -28,9 +29,12 @@ export type EsrganScale = 2 | 3 | 4 | 8;
 export const ESRGAN_SIZES: readonly EsrganSize[] = ['slim', 'medium', 'thick'];
 export const ESRGAN_SCALES: readonly EsrganScale[] = [2, 3, 4, 8];
 
-/** IS-Net variant: "medium" (fp16, 88 MB) gives the cleaner mask; see README for the measurement. */
-/** Read when the model is built, not at import: a process (the e2e runner) may set it after loading this module. */
-export const isnetVariant = () => (process.env.ISNET_VARIANT === 'small' ? '/models/small' : '/models/medium');
+/**
+ * IS-Net variant (ISNET_VARIANT): "medium" (fp16, 88 MB) gives the cleaner mask; see README for the
+ * measurement. Read when the model is built, not at import: a process (the e2e runner) may set it after
+ * loading this module.
+ */
+export const isnetVariant = () => `/models/${engineSettings().isnetVariant}`;
 
 export interface ModelSource {
   file: string;
@@ -205,7 +209,8 @@ function clocked(s: ort.InferenceSession): ort.InferenceSession {
  * a spinning idle ORT thread burns the CPU that the API processes and other slots need.
  */
 export function sessionOptions(threads: number, cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length)): ort.InferenceSession.SessionOptions {
-  const spin = process.env.ENGINE_SPIN === '1' || (process.env.ENGINE_SPIN !== '0' && threads < cores);
+  const forced = engineSettings().spin;
+  const spin = forced === 'on' || (forced === 'auto' && threads < cores);
   return {
     intraOpNumThreads: Math.max(1, threads),
     interOpNumThreads: 1,
