@@ -8,6 +8,8 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { SECURITY_SCHEMES, TAGS } from '../src/api/schemas/common.js';
 import { CODE } from '../src/domain/codes.js';
 import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
 import { PLAN_LIMITS } from '../src/domain/plans.js';
@@ -21,6 +23,7 @@ import { startLoopWatch } from './http/loopWatch.js';
 import { jsonDepthWithin, refuseNul } from './http/params.js';
 import { readRefusedBody, requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
 import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
+import { validatorCompiler } from './http/validation.js';
 
 /** Build outputs no client may fetch (checked on the decoded path: the static server decodes `%2Emap` too). */
 const NEVER_SERVED = /\.map$/i;
@@ -47,6 +50,29 @@ const envelope = (reply: FastifyReply, status: number, msg: string) => reply.sta
  */
 export function trustProxyOption(t: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
   return typeof t === 'number' ? (_address, hop) => hop < t : t;
+}
+
+/** The OpenAPI document's head: every route adds its operation from its schema (src/api/schemas/). */
+export const OPENAPI_INFO = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Pixmill API',
+    version: '1',
+    description:
+      'Every call answers the envelope {code, msg, data}: code 200 on success, else an error code with its English text. Fields may be sent as query parameters, a urlencoded or JSON body, or multipart form fields; a field that fails its schema answers code 10001 naming the field.',
+  },
+  tags: TAGS.map((t) => ({ ...t })),
+  components: { securitySchemes: structuredClone(SECURITY_SCHEMES) as unknown as Record<string, never> },
+};
+
+/** The document's generator: @fastify/swagger reading every route's schema as it is registered. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  // Routes without a tag (the static files of the PWA) are not API calls: left out of the document.
+  await app.register(swagger, { openapi: OPENAPI_INFO, hideUntagged: true });
+  // Route schemas check request fields (validation.ts); answers are written as they are, the schemas
+  // of answers are for the document and the client's types only.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }
 
 export interface BuildOptions {
@@ -106,6 +132,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 20, fieldSize: 256 * 1024, parts: 24 },
   });
   await app.register(rateLimit, { global: false });
+  await registerOpenApi(app);
   // A NUL byte in any parameter is a malformed request (10001), before a route or the database sees it.
   app.addHook('preValidation', async (req) => refuseNul(req));
 

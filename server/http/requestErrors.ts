@@ -7,6 +7,7 @@
 import { CODE } from '../../src/domain/codes.js';
 import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
 import { ApiError } from '../errors.js';
+import { schemaRefusal, validationFieldError } from './validation.js';
 
 export const REQUEST_TEXT = {
   badUrl: 'Malformed URL',
@@ -67,7 +68,6 @@ const BY_CODE: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, REQUEST_TEXT.badContentLength],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, REQUEST_TEXT.emptyJson],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, REQUEST_TEXT.badJson],
-  FST_ERR_VALIDATION: [400, 'parameter error'],
 };
 
 /** busboy's parse errors carry no code; their texts are stable. */
@@ -89,6 +89,9 @@ export function requestRefusal(err: unknown, inBody = false): ApiError | null {
   const code = typeof e.code === 'string' ? e.code : '';
   const hit = BY_CODE[code];
   if (hit) return refuse(hit[0], hit[1]);
+  // A field that fails its route schema: a parameter error like any other (HTTP 200), naming the field.
+  const fieldError = e.validation ? validationFieldError(e) : null;
+  if (fieldError) return schemaRefusal(fieldError);
   if (e.validation) return refuse(400, 'parameter error');
   const status = typeof e.statusCode === 'number' ? e.statusCode : 0;
   const message = typeof e.message === 'string' ? e.message : '';

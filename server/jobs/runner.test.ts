@@ -129,7 +129,7 @@ describe('job runner', () => {
     await expect(k.jobs.transform(b, { uid, jconfig: COMPRESS })).rejects.toMatchObject({ code: CODE.PARAM_ERROR, httpStatus: 404 });
     const { trans_id } = await k.jobs.transform(a, { uid, jconfig: COMPRESS });
     await expect(k.jobs.progress(b, trans_id)).rejects.toMatchObject({ code: CODE.PARAM_ERROR, httpStatus: 404 });
-    await expect(k.jobs.thumbsup(b, trans_id, 1)).rejects.toMatchObject({ httpStatus: 404 });
+    await expect(k.jobs.thumbsup(b, { trans_id, thumbsup: 1 })).rejects.toMatchObject({ httpStatus: 404 });
     expect(await k.jobs.progress(a, trans_id)).toMatchObject({ status: 'progress', queue_position: 1 });
   });
 });

@@ -5,6 +5,8 @@
 import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import type { HistoryRecord, Paged } from '../../src/domain/work.js';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/api/schemas/history.js';
+import type { FieldsOf } from '../../src/api/schemas/common.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
 import { isSubscriber, megapixelsToPixels } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
@@ -55,8 +57,6 @@ export type FinishedWork = Job & { result_key: string };
 
 export type { Paged };
 
-export const HISTORY_DEFAULT_LIMIT = 10;
-export const HISTORY_MAX_LIMIT = 100;
 export const ZOOM_TYPE = /^[A-Za-z0-9_-]{1,32}$/;
 
 export class JobService {
@@ -187,9 +187,9 @@ export class JobService {
   }
 
   /** GET /api/job/record: the account's works, newest first. */
-  async history(p: Principal, limitRaw: unknown, pageRaw: unknown): Promise<Paged<HistoryItem>> {
-    const limit = intParam(limitRaw, HISTORY_DEFAULT_LIMIT, 1, HISTORY_MAX_LIMIT, 'limit');
-    const page = intParam(pageRaw, 1, 1, 1_000_000, 'page');
+  async history(p: Principal, q: FieldsOf<typeof JobRecord>): Promise<Paged<HistoryItem>> {
+    const limit = Math.min(q.limit ?? HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT);
+    const page = q.page ?? 1;
     const { rows, total } = await historyPage(this.deps.db, p.accountId, limit, (page - 1) * limit);
     return {
       datas: rows.map((r) => ({
@@ -214,18 +214,9 @@ export class JobService {
   }
 
   /** POST /api/v2/thumbsup: 1 like, -1 dislike, 0 no opinion. */
-  async thumbsup(p: Principal, transId: unknown, valueRaw: unknown): Promise<{ trans_id: string; thumbsup: number }> {
-    const value = Number(valueRaw);
-    if (valueRaw === undefined || valueRaw === '' || ![1, -1, 0].includes(value)) throw paramError('thumbsup must be 1, -1 or 0');
-    const job = await this.owned(p, transId);
-    await setThumbsup(this.deps.db, p.accountId, job.trans_id, value);
-    return { trans_id: job.trans_id, thumbsup: value };
+  async thumbsup(p: Principal, f: FieldsOf<typeof Thumbsup>): Promise<{ trans_id: string; thumbsup: number }> {
+    const job = await this.owned(p, f.trans_id);
+    await setThumbsup(this.deps.db, p.accountId, job.trans_id, f.thumbsup);
+    return { trans_id: job.trans_id, thumbsup: f.thumbsup };
   }
-}
-
-function intParam(raw: unknown, d: number, min: number, max: number, name: string): number {
-  if (raw === undefined || raw === null || raw === '') return d;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw paramError(`${name} must be an integer ≥ ${min}`);
-  return Math.min(n, max);
 }

@@ -1,0 +1,57 @@
+/** History and feedback: the account's works, newest first, and thumbs up/down on a result. */
+import { Type } from 'typebox';
+import { AUTH, Nullable, Page, TransId, defineRoute } from './common.js';
+
+/** Works a history page holds unless `limit` asks otherwise, and the most it answers. */
+export const HISTORY_DEFAULT_LIMIT = 10;
+export const HISTORY_MAX_LIMIT = 100;
+
+export const WorkStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('finished'), Type.Literal('failed')]);
+
+export const HistoryRecord = Type.Object({
+  trans_id: TransId(),
+  uid: Type.String({ description: 'the upload it was made from' }),
+  job: Type.String({ description: 'the feature (or "workflow")', examples: ['enlarge'] }),
+  status: WorkStatus,
+  filename: Nullable(Type.String()),
+  w: Nullable(Type.Integer({ description: 'source width in px' })),
+  h: Nullable(Type.Integer({ description: 'source height in px' })),
+  result_w: Nullable(Type.Integer()),
+  result_h: Nullable(Type.Integer()),
+  created_at: Type.Integer({ description: 'ms since 1970' }),
+  finished_at: Nullable(Type.Integer()),
+  thumbsup: Nullable(Type.Integer({ description: '1 like, -1 dislike, 0 or null no opinion' })),
+  expired: Type.Boolean({ description: 'the result is no longer kept' }),
+});
+
+/** A page of a list: `datas` and where it is. */
+export const Paged = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
+  Type.Object({ datas: Type.Array(item), current_page: Type.Integer(), total: Type.Integer(), last_page: Type.Integer() });
+
+export const JobRecord = defineRoute({
+  method: 'GET',
+  url: '/api/job/record',
+  tag: 'poll',
+  summary: 'The caller’s works, newest first',
+  auth: AUTH.token,
+  fields: Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: HISTORY_DEFAULT_LIMIT, description: `works per page (at most ${HISTORY_MAX_LIMIT} are answered)` })),
+    page: Type.Optional(Page),
+  }),
+  data: Paged(HistoryRecord),
+  example: { limit: 10, page: 1 },
+});
+
+export const Thumbsup = defineRoute({
+  method: 'POST',
+  url: '/api/v2/thumbsup',
+  tag: 'poll',
+  summary: 'Rates a result',
+  auth: AUTH.token,
+  fields: Type.Object({
+    trans_id: TransId(),
+    thumbsup: Type.Union([Type.Literal(1), Type.Literal(-1), Type.Literal(0)], { description: '1 like, -1 dislike, 0 no opinion' }),
+  }),
+  data: Type.Object({ trans_id: TransId(), thumbsup: Type.Integer() }),
+  example: { trans_id: '7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30', thumbsup: 1 },
+});
