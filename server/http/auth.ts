@@ -1,13 +1,49 @@
-/** Finding the caller's token in a request and resolving it to a Principal. */
-import type { FastifyRequest } from 'fastify';
+/**
+ * Finding the caller's credentials in a request and resolving them to a Principal: the site's user and
+ * guest tokens, and developer API tokens (docs/api.md), which act as their account on the calls of
+ * API_TOKEN_ROUTES only.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/domain/apiPlans.js';
+import { CODE } from '../../src/domain/codes.js';
 import type { AppContext } from '../context.js';
+import { ApiError, unauthorized } from '../errors.js';
+import type { ApiPrincipal } from '../services/apiTokens.js';
 import type { Principal } from '../services/tokens.js';
+import { REQUEST_TEXT } from './requestErrors.js';
 
 const FIELDS = ['user_token', 'guest_token_v2', 'token'] as const;
 const COOKIES = ['user_token', 'guest_token'] as const;
+/** The field an API token may travel in (query, form or JSON body, multipart field), as VanceAI's API takes it. */
+export const API_TOKEN_FIELD = 'api_token';
+
+/**
+ * The calls an API token may make, as "METHOD route": upload (whole and sliced), start a work, poll
+ * it, download its result and the source or preview of one's own works, the licence (credits) and
+ * the subscription answer. Everything else — account pages, profile and password, token management,
+ * logout, payments — refuses a request that carries an API token with code 6 (HTTP 401), even when
+ * it carries a valid session too. This is the only list; docs/api.md names the same calls.
+ */
+export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
+  'POST /web_api/v1/upload',
+  'POST /api/v2/upload_slice',
+  'POST /api/v2/upload_slice/status',
+  'POST /web_api/v1/transform',
+  'GET /web_api/v1/progress',
+  'GET /web_api/v1/download/',
+  'GET /web_api/v1/download',
+  'GET /web_api/v1/download/src',
+  'GET /web_api/v1/preview',
+  'POST /api/v2/license',
+  'GET /api/v2/point',
+  'GET /api/v2/subscribe_info',
+]);
+
+/** The route a request matched, as API_TOKEN_ROUTES writes it (the matched pattern, not the raw URL). */
+export const routeKey = (req: FastifyRequest) => `${req.method} ${req.routeOptions.url ?? ''}`;
 
 function pick(src: unknown, names: readonly string[]): string | undefined {
-  if (!src || typeof src !== 'object') return undefined;
+  if (!src || typeof src !== 'object' || Buffer.isBuffer(src)) return undefined;
   for (const n of names) {
     const v = (src as Record<string, unknown>)[n];
     if (typeof v === 'string' && v) return v;
@@ -15,11 +51,90 @@ function pick(src: unknown, names: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** `Authorization: Bearer <token>`, then an api_token field (query, parsed body). */
+export function apiCredentialOf(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h === 'string') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+    if (m) return m[1];
+  }
+  return pick(req.query, [API_TOKEN_FIELD]) ?? pick(req.body, [API_TOKEN_FIELD]);
+}
+
+/** The principal an admitted API token made for this request (set by admitApiToken). */
+const API_PRINCIPALS = new WeakMap<FastifyRequest, ApiPrincipal>();
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+const LIMITERS = new WeakMap<AppContext, Limiter>();
+
+/** Whether this request acts through an API token. */
+export const isApiRequest = (req: FastifyRequest) => API_PRINCIPALS.has(req);
+
+/**
+ * The API token's checks, in order: a call it may make (else code 6), a live token of an entitled
+ * account (else code 6), its rate limit (per token, API_TOKEN_RATE_LIMIT_PER_MINUTE; else HTTP 429),
+ * then its use is recorded. The principal is kept for the request.
+ */
+async function admitApiToken(req: FastifyRequest, reply: FastifyReply | undefined, ctx: AppContext, token: string): Promise<ApiPrincipal> {
+  const known = API_PRINCIPALS.get(req);
+  if (known) return known;
+  if (!API_TOKEN_ROUTES.has(routeKey(req))) throw unauthorized();
+  const p = await ctx.services.apiTokens.resolve(token);
+  const limiter = LIMITERS.get(ctx);
+  if (limiter) {
+    API_PRINCIPALS.set(req, p);
+    const r = await limiter(req);
+    if (!r.isAllowed && r.isExceeded) {
+      API_PRINCIPALS.delete(req);
+      reply?.header('retry-after', r.ttlInSeconds);
+      throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.tooManyRequests, 429);
+    }
+  }
+  await ctx.services.apiTokens.recordUse(p.apiTokenHash);
+  API_PRINCIPALS.set(req, p);
+  return p;
+}
+
+/**
+ * Installs the API token check on every route (a preHandler, after the body is parsed): a request
+ * that names an API token in its Authorization header, query or body is admitted or refused here,
+ * before its handler runs. Multipart bodies are read by their handlers: their api_token field is
+ * checked in principalOfFields.
+ */
+export function registerApiTokenGate(app: FastifyInstance, ctx: AppContext): void {
+  LIMITERS.set(
+    ctx,
+    app.createRateLimit({
+      max: API_TOKEN_RATE_LIMIT_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `api-token:${API_PRINCIPALS.get(req)?.apiTokenHash ?? ''}`,
+    }),
+  );
+  app.addHook('preHandler', async (req, reply) => {
+    const token = apiCredentialOf(req);
+    if (token !== undefined) await admitApiToken(req, reply, ctx, token);
+  });
+}
+
 /** Body first, then query string, then cookies (links such as <img src> and downloads carry cookies). */
 export function tokenOf(req: FastifyRequest, names: readonly string[] = FIELDS): string | undefined {
   return pick(req.body, names) ?? pick(req.query, names) ?? pick(req.cookies, COOKIES);
 }
 
+/** The caller: the API token's account when the request was admitted with one, else the site token's. */
 export function principalOf(req: FastifyRequest, ctx: AppContext, names?: readonly string[]): Promise<Principal> {
+  const api = API_PRINCIPALS.get(req);
+  if (api) return Promise.resolve(api);
   return ctx.services.tokens.resolve(tokenOf(req, names));
+}
+
+/**
+ * The caller of a multipart request from its fields (read before any file part is buffered): an
+ * api_token field is checked like a header's token; else a site token field, else tokenOf.
+ */
+export function principalOfFields(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>): Promise<Principal> {
+  const api = API_PRINCIPALS.get(req);
+  if (api) return Promise.resolve(api);
+  if (fields[API_TOKEN_FIELD]) return admitApiToken(req, undefined, ctx, fields[API_TOKEN_FIELD]);
+  const token = FIELDS.map((n) => fields[n]).find((v) => !!v) ?? tokenOf(req);
+  return ctx.services.tokens.resolve(token);
 }

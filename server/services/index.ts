@@ -27,6 +27,7 @@ import { LoginThrottleService } from './loginThrottle.js';
 import { DownloadService } from './downloads.js';
 import { RetentionService } from './retention.js';
 import { ContactService } from './contact.js';
+import { ApiTokenService } from './apiTokens.js';
 
 export interface Deps {
   config: Config;
@@ -57,6 +58,7 @@ export interface Services {
   loginThrottle: LoginThrottleService;
   downloads: DownloadService;
   retention: RetentionService;
+  apiTokens: ApiTokenService;
 }
 
 export function createServices(base: Omit<Deps, 'services'>): Services {
@@ -83,6 +85,7 @@ export function createServices(base: Omit<Deps, 'services'>): Services {
     loginThrottle: new LoginThrottleService(deps),
     downloads: new DownloadService(deps),
     retention: new RetentionService(deps),
+    apiTokens: new ApiTokenService(deps),
   };
   deps.services = services;
   return services;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
-import { principalOf, tokenOf } from '../auth.js';
+import { isApiRequest, principalOf, tokenOf } from '../auth.js';
 import { pollLogLevel } from '../logging.js';
 import { fieldsOf, str } from '../params.js';
 
@@ -20,7 +20,8 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
   app.get('/web_api/v1/progress', { logLevel: pollLogLevel(ctx.config.logLevel) }, async (req) => {
     const f = await fieldsOf(req);
     const transId = str(f.trans_id);
-    if (!transId) return ok(await jobs.progress(await principalOf(req, ctx), transId));
+    // An API token's call was admitted with its account already read (auth.ts): the work is read by owner.
+    if (!transId || isApiRequest(req)) return ok(await jobs.progress(await principalOf(req, ctx), transId));
     const { job } = await ctx.services.tokens.resolveWithProgress(tokenOf(req), transId);
     return ok(await jobs.progressOf(job));
   });

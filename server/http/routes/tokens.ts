@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { fieldsOf, str } from '../params.js';
-import { principalOf, tokenOf } from '../auth.js';
+import { principalOf } from '../auth.js';
 
 
 export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -28,5 +28,5 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   app.get('/api/v2/point', async (req) => ok(license.points(await principalOf(req, ctx, ['guest_token_v2', 'user_token', 'token']))));
 
-  app.post('/api/v2/license', async (req) => ok(license.view(await tokens.resolve(tokenOf(req, ['guest_token_v2', 'user_token', 'token'])))));
+  app.post('/api/v2/license', async (req) => ok(license.view(await principalOf(req, ctx, ['guest_token_v2', 'user_token', 'token']))));
 }

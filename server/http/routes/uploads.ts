@@ -2,15 +2,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { mimeOf } from '../../repositories/imageRepository.js';
-import { principalOf, tokenOf } from '../auth.js';
+import { principalOf, principalOfFields } from '../auth.js';
 import { ok } from '../envelope.js';
 import { fieldsOf, idList, readMultipart, str } from '../params.js';
 
-const TOKEN_FIELDS = ['user_token', 'guest_token_v2', 'token'] as const;
-
+/** The caller from the multipart fields: an api_token field, a site token field, or tokenOf (auth.ts). */
 function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>) {
-  const token = TOKEN_FIELDS.map((n) => fields[n]).find((v) => !!v) ?? tokenOf(req);
-  return ctx.services.tokens.resolve(token);
+  return principalOfFields(req, ctx, fields);
 }
 
 function sendBlob(ctx: AppContext, reply: FastifyReply, key: string, format: 'jpeg' | 'png', filename?: string) {

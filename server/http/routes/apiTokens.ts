@@ -1,0 +1,23 @@
+/**
+ * The developer API's own calls (spec §7 "API host calls": api_token/get, api_token/reset): creating,
+ * showing and resetting the caller's API token. Both need the signed-in user's token (user_token field
+ * or cookie) and refuse an API token (the gate in auth.ts answers code 6). This module also installs
+ * that gate for every route.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { principalOf, registerApiTokenGate } from '../auth.js';
+import { ok } from '../envelope.js';
+
+/** A person creates or resets a token now and then; a script trying many accounts' cookies is stopped. */
+const TOKEN_MANAGEMENT_RATE_LIMIT = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
+const USER_TOKEN = ['user_token'] as const;
+
+export async function apiTokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  registerApiTokenGate(app, ctx);
+  const apiTokens = ctx.services.apiTokens;
+
+  app.post('/api/v2/api_token/get', TOKEN_MANAGEMENT_RATE_LIMIT, async (req) => ok(await apiTokens.get(await principalOf(req, ctx, USER_TOKEN))));
+
+  app.post('/api/v2/api_token/reset', TOKEN_MANAGEMENT_RATE_LIMIT, async (req) => ok(await apiTokens.reset(await principalOf(req, ctx, USER_TOKEN))));
+}

@@ -1,0 +1,135 @@
+/**
+ * Developer API tokens (docs/api.md): one per account, for Pro subscribers and accounts that hold an
+ * API credit pack. A token is 256 random bits shown once, at creation; only its SHA-256 is stored
+ * (like the user and guest tokens). The token acts as its account on the calls auth.ts lists
+ * (API_TOKEN_ROUTES) and nowhere else; it is read from the database on every call, so a reset
+ * token stops at once in every process. API packs add credits to the account's one balance, which
+ * every processed image draws on through the JobService, whoever started it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan, type ApiTokenView } from '../../src/domain/apiPlans.js';
+import { CODE } from '../../src/domain/codes.js';
+import { creditsLeft, type Level } from '../../src/domain/plans.js';
+import { ApiError, unauthorized } from '../errors.js';
+import { ApiTokenRepository, monthKey, type ApiTokenRow } from '../repositories/apiTokenRepository.js';
+import * as ledger from '../repositories/creditRepository.js';
+import type { Db } from '../repositories/db.js';
+import type { Account } from '../repositories/schema.js';
+import type { Deps } from './index.js';
+import type { Principal } from './tokens.js';
+
+/** `pxm_` and 43 base64url characters (32 random bytes). */
+const API_TOKEN_SHAPE = /^pxm_[A-Za-z0-9_-]{43}$/;
+const newApiToken = () => `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+export const apiTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+export const isApiTokenShape = (t: unknown): t is string => typeof t === 'string' && API_TOKEN_SHAPE.test(t);
+
+export const API_PLAN_REQUIRED_TEXT = 'An API token is for Pro subscribers and API plan customers.';
+export const API_PLAN_REQUIRED = 'api_plan_required';
+/** A signed-in account that may not hold an API token: the product's entitlement refusal (10001, like "only for subscribers"). */
+const apiPlanRequired = () => new ApiError(CODE.PARAM_ERROR, API_PLAN_REQUIRED_TEXT, 403, { error: API_PLAN_REQUIRED });
+
+/** A principal that came from an API token (auth.ts keeps it for the request). */
+export interface ApiPrincipal extends Principal {
+  apiTokenHash: string;
+}
+
+export function entitlementOf(level: Level, hasApiPack: boolean): ApiEntitlement | null {
+  if (level === 'pro') return 'pro';
+  return hasApiPack ? 'api_plan' : null;
+}
+
+export class ApiTokenService {
+  private readonly repo: ApiTokenRepository;
+
+  constructor(private readonly deps: Deps) {
+    this.repo = new ApiTokenRepository(deps.db);
+  }
+
+  /** Signed in (a user token of a registered account, never an API token) and entitled; else the refusal. */
+  private async entitled(p: Principal): Promise<ApiEntitlement> {
+    if (!p.logged || 'apiTokenHash' in p) throw unauthorized();
+    const e = entitlementOf(p.level, await this.repo.hasApiPack(p.accountId));
+    if (!e) throw apiPlanRequired();
+    return e;
+  }
+
+  /** POST api_token/get: the caller's token, created on the first call (then shown in full, once). */
+  async get(p: Principal): Promise<ApiTokenView> {
+    const entitlement = await this.entitled(p);
+    const existing = await this.repo.byAccount(p.accountId);
+    if (existing) return this.view(p.account, existing, entitlement, null);
+    const token = newApiToken();
+    const now = Date.now();
+    if (await this.repo.create(p.accountId, apiTokenHash(token), token.slice(-4), now)) {
+      return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token);
+    }
+    // a concurrent first call created it: that answer showed it
+    return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, null);
+  }
+
+  /** POST api_token/reset: a new token, shown once; the old one stops working with this write. */
+  async reset(p: Principal): Promise<ApiTokenView> {
+    const entitlement = await this.entitled(p);
+    const token = newApiToken();
+    await this.repo.replace(p.accountId, apiTokenHash(token), token.slice(-4), Date.now());
+    return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token);
+  }
+
+  private async view(a: Account, row: ApiTokenRow, entitlement: ApiEntitlement, token: string | null): Promise<ApiTokenView> {
+    return {
+      api_token: token,
+      masked: maskApiToken(row.hint),
+      created: token !== null,
+      created_at: Number(row.created_at),
+      last_used_at: row.last_used_at === null ? null : Number(row.last_used_at),
+      calls_this_month: row.calls_month_key === monthKey(Date.now()) ? Number(row.calls_month) : 0,
+      entitlement,
+      credits: creditsLeft(a.max_num, a.used_num),
+      api_pack_credits: await this.repo.packCredits(a.id),
+      rate_limit_per_minute: API_TOKEN_RATE_LIMIT_PER_MINUTE,
+    };
+  }
+
+  /**
+   * An API token → the account it acts for. Unknown, malformed, replaced, or its account no longer
+   * entitled (Pro ended and no API pack) → code 6, HTTP 401, like any invalid token.
+   */
+  async resolve(token: string | undefined): Promise<ApiPrincipal> {
+    if (!isApiTokenShape(token)) throw unauthorized();
+    const hash = apiTokenHash(token);
+    const found = await this.repo.findWithAccount(hash);
+    if (!found || found.account.kind !== 'user') throw unauthorized();
+    const account = await this.deps.services.plans.settleExpiry(found.account);
+    const license = this.deps.services.license;
+    const level = license.levelOf(account);
+    if (!entitlementOf(level, found.hasApiPack)) throw unauthorized();
+    return { token, apiTokenHash: hash, accountId: account.id, account, level, limits: license.limitsOf(account), logged: true };
+  }
+
+  /** Last use and calls this month of the token (one UPDATE per call). */
+  recordUse(hash: string, now = Date.now()): Promise<void> {
+    return this.repo.recordUse(hash, now);
+  }
+
+  /**
+   * Grants an API pack: its credits onto the account's balance (a ledger grant) and the grant row that
+   * makes the account an API customer, once per `ref`, in `trx` when given (a payment event applies it
+   * with its own row). Returns false when `ref` was granted before.
+   */
+  async grantPackIn(trx: Db, accountId: number, plan: ApiPlan, ref: string): Promise<boolean> {
+    const now = Date.now();
+    if (!(await new ApiTokenRepository(trx).recordGrant({ ref, account_id: accountId, api_plan: plan.name, credits: plan.credits, created_at: now }))) return false;
+    if (!(await ledger.recordOnce(trx, accountId, `${API_PLAN_LEVEL}:${ref}`, 'grant', plan.credits, now))) return false;
+    await ledger.addCredits(trx, accountId, plan.credits, now);
+    return true;
+  }
+
+  grantPack(accountId: number, plan: ApiPlan, ref: string): Promise<boolean> {
+    return this.deps.db.transaction().execute((trx) => this.grantPackIn(trx, accountId, plan, ref));
+  }
+
+  hasApiPack(accountId: number): Promise<boolean> {
+    return this.repo.hasApiPack(accountId);
+  }
+}
