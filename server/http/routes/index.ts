@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
+import { route } from '../schemaRoute.js';
+import { Health, OpenApiDocument } from '../../../src/api/schemas/misc.js';
 import { tokenRoutes } from './tokens.js';
 import { uploadRoutes } from './uploads.js';
 import { processingRoutes } from './processing.js';
@@ -20,7 +22,9 @@ import { contactRoutes } from './contact.js';
 import { apiTokenRoutes } from './apiTokens.js';
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/health', async () => ok({ status: 'up' }));
+  route(app, Health, async () => ok({ status: 'up' as const }));
+  // The OpenAPI document of every route registered here, generated from their schemas.
+  route(app, OpenApiDocument, async (_f, _req, reply) => reply.header('cache-control', 'no-cache').send(app.swagger()));
   await sitemapRoutes(app, ctx);
   for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes, paymentRoutes, modelRoutes, contactRoutes, apiTokenRoutes]) {
     await routes(app, ctx);
