@@ -7,14 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { PLAN_ID_PRO } from '../src/domain/constants.js';
 import { startTestServer } from '../server/testing/server.js';
-
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-  key?: boolean;
-}
+import type { BenchRow } from './run.js';
 
 const POLLS = 400;
 const CONCURRENCY = 16;

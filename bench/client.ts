@@ -9,14 +9,7 @@ import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { startTestServer } from '../server/testing/server.js';
 import { uploadSliced, uploadWhole } from '../src-worker/uploader.js';
-
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-  key?: boolean;
-}
+import type { BenchRow } from './run.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const IMAGE = path.join(root, 'tests/fixtures/elephants-5640x3172.jpg');
@@ -24,11 +17,11 @@ const HARNESS = '/src/pwa/harness/upload-harness.html';
 const RUNS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-export async function benchClient(): Promise<Row[]> {
+export async function benchClient(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
   if (!fs.existsSync(path.join(clientDir, HARNESS))) throw new Error(`no built client with the upload harness in ${clientDir} (run npx vite build)`);
   const srv = await startTestServer({ clientDir });
-  const rows: Row[] = [];
+  const rows: BenchRow[] = [];
   try {
     const pro = await srv.ctx.services.accounts.register({ email: 'bench-client@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
     await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
@@ -64,7 +57,7 @@ export async function benchClient(): Promise<Row[]> {
   return rows;
 }
 
-async function benchWorkerResize(base: string): Promise<Row[]> {
+async function benchWorkerResize(base: string): Promise<BenchRow[]> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

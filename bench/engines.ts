@@ -4,25 +4,13 @@
  * enlarge / denoise nets against ESRGAN-slim and the classical NLM they replaced, measured in the
  * same run (quote the ratios; the machine is shared).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
 import * as ort from 'onnxruntime-node';
 import { runModule } from '../server/engines/registry.js';
 import { ctx as engineContext, MODELS_DIR } from '../server/engines/testkit.js';
 import { ensureModel, MODEL_SOURCES, session } from '../server/engines/models.js';
-import type { EngineImage } from '../server/engines/types.js';
 import { MODULES, type ModuleName } from '../src/domain/modules.js';
-
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { benchPhoto } from './photo.js';
+import type { BenchRow } from './run.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -32,21 +20,16 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
-export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]; threads?: number; log?: (s: string) => void } = {}): Promise<Row[]> {
+export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]; threads?: number; log?: (s: string) => void } = {}): Promise<BenchRow[]> {
   const runs = opts.runs ?? 3;
   const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
   const log = opts.log ?? ((s: string) => process.stdout.write(`  ${s}\n`));
   const modelsDir = MODELS_DIR;
   // the photo is a JPEG and so is each result, as for a user's single-step work
   const ctx = engineContext([], 'jpeg', threads);
-  const { data, info } = await sharp(readFileSync(path.join(root, 'tests', 'fixtures', 'LadyBird.jpg')))
-    .rotate()
-    .resize(2048, 1367, { fit: 'cover' })
-    .jpeg({ quality: 92 })
-    .toBuffer({ resolveWithObject: true });
-  const img: EngineImage = { data, width: info.width, height: info.height, format: 'jpeg' };
-  const mp = (info.width * info.height) / 1e6;
-  const rows: Row[] = [];
+  const img = await benchPhoto();
+  const mp = (img.width * img.height) / 1e6;
+  const rows: BenchRow[] = [];
 
   // ORT vs tfjs-wasm on the same 256×256 tile
   const tile = new Float32Array(3 * 256 * 256).map((_, i) => (i * 2654435761) % 256);
@@ -81,7 +64,7 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     await runModule(m, img, {}, ctx).catch(() => undefined); // warm sessions; errors surface below
     const ts: number[] = [];
     for (let i = 0; i < runs; i++) ts.push(await time(() => runModule(m, img, {}, ctx)));
-    rows.push({ name: `${m} ${info.width}×${info.height}`, value: median(ts), unit: 's', note: `median of ${runs}, ${mp.toFixed(2)} MP, defaults` });
+    rows.push({ name: `${m} ${img.width}×${img.height}`, value: median(ts), unit: 's', note: `median of ${runs}, ${mp.toFixed(2)} MP, defaults` });
     log(`${m}: ${ts.map((t) => t.toFixed(2)).join(', ')} s`);
   }
   // our nets against what they replaced, on the same photo in the same run (quote the ratios)
@@ -89,13 +72,13 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     const { decodeRgb } = await import('../server/engines/image.js');
     const { upscaleTiled } = await import('../server/engines/esrgan.js');
     const { denoiseRgb } = await import('../server/engines/denoise.js');
-    const rgb = await decodeRgb(data);
-    const ours = { enlarge: rows.find((r) => r.name === `enlarge ${info.width}×${info.height}`)?.value, denoise: rows.find((r) => r.name === `denoise ${info.width}×${info.height}`)?.value };
+    const rgb = await decodeRgb(img.data);
+    const ours = { enlarge: rows.find((r) => r.name === `enlarge ${img.width}×${img.height}`)?.value, denoise: rows.find((r) => r.name === `denoise ${img.width}×${img.height}`)?.value };
     const esr = await time(() => upscaleTiled(rgb, 'slim', 2, modelsDir, threads));
-    rows.push({ name: `ESRGAN-slim x2 ${info.width}×${info.height} (the enlarge net it replaced)`, value: esr, unit: 's', note: 'tiles only, one run' });
+    rows.push({ name: `ESRGAN-slim x2 ${img.width}×${img.height} (the enlarge net it replaced)`, value: esr, unit: 's', note: 'tiles only, one run' });
     if (ours.enlarge) rows.push({ name: 'enlarge x2 (our net, whole engine) / ESRGAN-slim x2 tiles', value: ours.enlarge / esr, unit: '×' });
     const nlm = await time(async () => denoiseRgb(rgb, { removeNoise: 75, sharpen: 75, removeOriginalDetail: 0, autoparams: false }));
-    rows.push({ name: `classical NLM denoise ${info.width}×${info.height} (the denoiser it replaced)`, value: nlm, unit: 's', note: 'one run' });
+    rows.push({ name: `classical NLM denoise ${img.width}×${img.height} (the denoiser it replaced)`, value: nlm, unit: 's', note: 'one run' });
     if (ours.denoise) rows.push({ name: 'denoise (our net, whole engine) / classical NLM', value: ours.denoise / nlm, unit: '×' });
     log(`ESRGAN-slim x2 ${esr.toFixed(2)} s, NLM ${nlm.toFixed(2)} s`);
   }
@@ -108,7 +91,7 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     { scale: 8, quality: 'best' },
   ] as const) {
     const t = await time(() => runModule('enlarge', img, p, ctx));
-    rows.push({ name: `enlarge x${p.scale} ${p.quality} ${info.width}×${info.height}`, value: t, unit: 's', note: 'one run' });
+    rows.push({ name: `enlarge x${p.scale} ${p.quality} ${img.width}×${img.height}`, value: t, unit: 's', note: 'one run' });
     log(`enlarge x${p.scale} ${p.quality}: ${t.toFixed(2)} s`);
   }
   return rows;

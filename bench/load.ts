@@ -18,6 +18,7 @@ import { AccountRepository } from '../server/repositories/accountRepository.js';
 import { openPostgres } from '../server/repositories/postgres.js';
 import { TokenRepository } from '../server/repositories/tokenRepository.js';
 import { secretHash } from '../server/services/tokens.js';
+import type { BenchRow } from './run.js';
 
 interface AutocannonResult {
   requests: { total: number; average: number };
@@ -28,14 +29,6 @@ interface AutocannonResult {
 }
 // autocannon ships no type declarations; this is the part used here.
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: { url: string; connections: number; duration: number; pipelining: number }) => Promise<AutocannonResult>;
-
-export interface BenchRow {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-  key?: boolean;
-}
 
 const CLIENTS = 200;
 /** progress polling under processing load: each client polls every POLL_MS (jittered) for POLL_S */

@@ -5,8 +5,6 @@
  * 2.8 MP times of the modules that use MAXIM (perfect retouch, perfect low-light, se-night) and
  * the projected 2.8 MP time of tiled MAXIM denoising.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
@@ -17,9 +15,9 @@ import { runModule } from '../server/engines/registry.js';
 import { ctx as engineContext } from '../server/engines/testkit.js';
 import { PRESETS } from '../src/domain/modules.js';
 import type { EngineImage } from '../server/engines/types.js';
+import { benchPhoto } from './photo.js';
 import type { BenchRow } from './run.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** FP32 FLOP per cycle per core from the CPU flags (2 FMA units × vector width × 2). */
@@ -71,13 +69,8 @@ export async function benchMaxim(opts: { runs?: number; threads?: number; log?: 
   }
 
   // 2.8 MP: LadyBird cropped to 2048×1367, as bench/engines.ts
-  const { data, info } = await sharp(readFileSync(path.join(root, 'tests', 'fixtures', 'LadyBird.jpg')))
-    .rotate()
-    .resize(2048, 1367, { fit: 'cover' })
-    .jpeg({ quality: 92 })
-    .toBuffer({ resolveWithObject: true });
-  const photo: EngineImage = { data, width: info.width, height: info.height, format: 'jpeg' };
-  const dark = await sharp(data).linear(0.22, 0).jpeg({ quality: 92 }).toBuffer();
+  const photo = await benchPhoto();
+  const dark = await sharp(photo.data).linear(0.22, 0).jpeg({ quality: 92 }).toBuffer();
   const night: EngineImage = { ...photo, data: dark };
   const time = async (fn: () => Promise<unknown>) => {
     const t = performance.now();

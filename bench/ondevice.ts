@@ -11,22 +11,16 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { startTestServer } from '../server/testing/server.js';
+import type { BenchRow } from './run.js';
 
 /** The browser globals used inside page.evaluate (this file compiles without DOM types). */
 type BrowserGlobal = any;
-
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-}
 
 const root = path.resolve(import.meta.dirname, '..');
 const HARNESS = '/src/pwa/harness/upload-harness.html';
 const THREADS = Math.min(2, os.cpus().length);
 
-export async function benchOnDevice(): Promise<Row[]> {
+export async function benchOnDevice(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
   if (!fs.existsSync(path.join(clientDir, HARNESS))) throw new Error(`no built client in ${clientDir} (run npx vite build)`);
   // 1000×1000 (1 MP) PNG from a real photo: PNG so both sides decode the very same pixels.
@@ -64,7 +58,7 @@ export async function benchOnDevice(): Promise<Row[]> {
   try {
     const wasm = await deviceTimes(srv.url, file, BASE_ARGS);
     const where = `headless Chromium, ${wasm.enlarge.backend}${wasm.isolated ? '' : ' (not isolated)'}; server: onnxruntime-node, ${THREADS} threads`;
-    const rows: Row[] = [
+    const rows: BenchRow[] = [
       { name: 'on-device enlarge 2x, 1 MP', value: wasm.enlarge.ms, unit: 'ms', note: `1000×1000 → ${wasm.enlarge.w}×${wasm.enlarge.h}; ${where}` },
       { name: 'server engine enlarge 2x, 1 MP', value: serverEnlarge, unit: 'ms', note: 'our x2 net in tiles with the default settings' },
       { name: 'enlarge device/server', value: wasm.enlarge.ms / serverEnlarge, unit: 'x' },

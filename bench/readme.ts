@@ -6,17 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { BenchRow } from './run.js';
 
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-  key?: boolean;
-}
 interface Latest {
   machine: Record<string, unknown>;
-  sections: Record<string, Row[] | { error: string }>;
+  sections: Record<string, BenchRow[] | { error: string }>;
   sectionStarted?: Record<string, string>;
   started: string;
 }

@@ -4,25 +4,14 @@
  * (192-px cores) and the current default, in one run; and the achieved GFLOP/s against the fp32
  * peak of the cores the slot uses (from /proc/cpuinfo, read now).
  */
-import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { runModule } from '../server/engines/registry.js';
 import { upscaleTiled } from '../server/engines/esrgan.js';
 import { ctx as engineContext, MODELS_DIR } from '../server/engines/testkit.js';
 import { inferenceClock, MODEL_SOURCES } from '../server/engines/models.js';
-import type { EngineImage } from '../server/engines/types.js';
 import { cpuPeak, kerasFlopsPerInputPixel } from './peak.js';
-
-interface Row {
-  name: string;
-  value: number;
-  unit: string;
-  note?: string;
-  key?: boolean;
-}
-
-const root = path.resolve(import.meta.dirname, '..');
+import { benchPhoto } from './photo.js';
+import type { BenchRow } from './run.js';
 
 /** Wall time of `fn` and the raw inference inside it. */
 async function measured(fn: () => Promise<unknown>) {
@@ -32,17 +21,12 @@ async function measured(fn: () => Promise<unknown>) {
   return { s: (performance.now() - t0) / 1000, inferS: (inferenceClock.ms - before.ms) / 1000, pixels: inferenceClock.pixels - before.pixels, runs: inferenceClock.runs - before.runs };
 }
 
-export async function benchTiling(opts: { threads?: number } = {}): Promise<Row[]> {
+export async function benchTiling(opts: { threads?: number } = {}): Promise<BenchRow[]> {
   const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
-  const { data, info } = await sharp(readFileSync(path.join(root, 'tests', 'fixtures', 'LadyBird.jpg')))
-    .rotate()
-    .resize(2048, 1367, { fit: 'cover' })
-    .jpeg({ quality: 92 })
-    .toBuffer({ resolveWithObject: true });
-  const img: EngineImage = { data, width: info.width, height: info.height, format: 'jpeg' };
-  const rgb = await sharp(data).removeAlpha().raw().toBuffer();
-  const raw = { w: info.width, h: info.height, data: new Uint8Array(rgb) };
-  const area = info.width * info.height;
+  const img = await benchPhoto();
+  const rgb = await sharp(img.data).removeAlpha().raw().toBuffer();
+  const raw = { w: img.width, h: img.height, data: new Uint8Array(rgb) };
+  const area = img.width * img.height;
   const ctx = engineContext([], 'jpeg', threads);
   const json = MODEL_SOURCES.find((m) => m.file === 'esrgan-slim-x2.onnx')!.sources()[0]!;
   const flopsPerPx = kerasFlopsPerInputPixel(json);
@@ -63,7 +47,7 @@ export async function benchTiling(opts: { threads?: number } = {}): Promise<Row[
   const old = best(o1, await runOld());
   const computed = (m: typeof cur) => (flopsPerPx * m.pixels) / m.inferS / 1e9;
   const peakG = peak.gflops(threads);
-  const size = `${info.width}×${info.height}`;
+  const size = `${img.width}×${img.height}`;
   return [
     { name: `enlarge x2 ${size}, whole engine call`, value: mod.s, unit: 's', note: `fastest of 2; module: decode, ${mod.runs} tiles, encode; ${threads} threads` },
     { name: 'enlarge x2: sum of raw tile inference', value: mod.inferS, unit: 's', note: `${((mod.pixels / area - 1) * 100).toFixed(0)} % extra pixels computed (margins)` },
