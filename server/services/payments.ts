@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { CODE } from '../../src/domain/codes.js';
 import type { CheckoutView } from '../../src/domain/plans.js';
 import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/domain/constants.js';
-import { currencyFor } from '../../src/domain/rules.js';
+import { currencyFor } from '../../src/domain/locale.js';
 import { ApiError, notFound, paramError, unauthorized } from '../errors.js';
 import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';

@@ -1,6 +1,6 @@
 /** What a user tells about themselves: profile names and occupation, the survey, language and currency. */
 import { ACCOUNT_TEXT, NAME_MAX, profileErrors, surveyChoices, surveyErrors } from '../../src/domain/account.js';
-import { LANGUAGES } from '../../src/domain/rules.js';
+import { LANGUAGES } from '../../src/domain/locale.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';

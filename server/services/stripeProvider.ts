@@ -8,7 +8,7 @@
  * payment_status "paid" → checkout.completed; checkout.session.expired → checkout.cancelled. The
  * session's client_reference_id is our checkout id. Every other authentic event is acknowledged and ignored.
  */
-import { LANGUAGES } from '../../src/domain/rules.js';
+import { LANGUAGES } from '../../src/domain/locale.js';
 import Stripe from 'stripe';
 import { paramError } from '../errors.js';
 import {

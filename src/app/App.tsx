@@ -1,7 +1,8 @@
 /** Routes (react-router 7, library mode): every site page, once per language prefix. */
 import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { LANGUAGES, localizedPath, type Language } from '../domain/rules.js';
+import { LANGUAGES, type Language } from '../domain/locale.js';
+import { localizedPath } from '../domain/links.js';
 import { Shell } from './Shell.js';
 import { CONTENT_PAGES, FEATURE_PAGES, TOOL_PAGES, WORKSPACE_PATHS } from './sitemap.js';
 import { HomePage } from '../pages/HomePage.js';

@@ -2,7 +2,9 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
-import { asksServer, LANGUAGES, localizedPath, splitLanguage, type Language } from '../domain/rules.js';
+import { asksServer } from '../domain/tabs.js';
+import { LANGUAGES, type Language } from '../domain/locale.js';
+import { localizedPath, splitLanguage } from '../domain/links.js';
 import { setLanguage } from '../i18n/index.js';
 import { localDatabaseExists } from '../db/lazy.js';
 import { useDialogs } from '../stores/dialogs.js';

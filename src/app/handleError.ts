@@ -4,7 +4,7 @@ import { ApiError } from '../api/client.js';
 import { CODE } from '../domain/codes.js';
 import { uploadRefusalText, type UploadRefusalInfo } from '../domain/uploadRefusals.js';
 import { limitsFor, uploadQueueMax, type Level } from '../domain/plans.js';
-import { formatNumber, LANGUAGES, type Language } from '../domain/rules.js';
+import { formatNumber, LANGUAGES, type Language } from '../domain/locale.js';
 import { i18n } from '../i18n/index.js';
 import { isKey, type AnyKey } from '../i18n/keys.js';
 import { dialogs } from '../stores/dialogs.js';

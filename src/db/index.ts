@@ -8,7 +8,7 @@ import { LOCAL_STORAGE_EXPIRY_MS } from '../domain/constants.js';
 import type { Level } from '../domain/plans.js';
 import type { UploadStatus, Work } from '../domain/work.js';
 import { DB_NAME } from './name.js';
-import { asksServer } from '../domain/rules.js';
+import { asksServer } from '../domain/tabs.js';
 
 export type CacheKey = 'samples' | 'workflows' | 'uploadHistory';
 

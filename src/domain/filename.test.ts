@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeFilename } from './filename.js';
+import { mattingTargetName, sanitizeFilename, shortenFilename, splitExtension, stemOf } from './filename.js';
 
 describe('sanitizeFilename (spec §5: special characters → _), one rule for worker and server', () => {
   it.each([
@@ -34,4 +34,33 @@ describe('sanitizeFilename (spec §5: special characters → _), one rule for wo
     expect(Array.from(n)).toHaveLength(120);
     expect(n.endsWith('.png')).toBe(true);
   });
+});
+
+describe('filename shortening (20 units, 10 each side)', () => {
+  it.each([
+    ['short.png', 'short.png'],
+    ['abcdefghijklmnopqrs.jpg', 'abcdefghijklmnopqrs.jpg'], // 19 units: kept
+    ['abcdefghijklmnopqrst.jpg', 'abcdefghij…klmnopqrst.jpg'], // 20 units: shortened
+    ['a-very-long-holiday-photo-from-2024.png', 'a-very-lon…-from-2024.png'],
+    ['日本語のとても長いファイル名です.png', '日本語のと…イル名です.png'],
+    // Cyrillic and Greek are narrow: 19 units stay whole, as Latin would.
+    ['фотографиявотпуске.jpg', 'фотографиявотпуске.jpg'],
+    ['φωτογραφίαδιακοπές.png', 'φωτογραφίαδιακοπές.png'],
+    ['한국어파일이름입니다길다.png', '한국어파일…입니다길다.png'],
+  ])('%s → %s', (input, expected) => {
+    expect(shortenFilename(input)).toBe(expected);
+  });
+});
+
+describe('extension', () => {
+  it.each([
+    ['cat.photo.jpg', 'cat.photo', 'jpg'],
+    ['notes', 'notes', ''],
+    ['.hidden', '.hidden', ''],
+    ['a.PNG', 'a', 'PNG'],
+  ])('%s → %s + %s', (name, stem, ext) => {
+    expect(splitExtension(name)).toEqual({ stem, ext });
+    expect(stemOf(name)).toBe(stem);
+  });
+  it('matting-{basename}.png', () => expect(mattingTargetName('cat.photo.jpg')).toBe('matting-cat.photo.png'));
 });

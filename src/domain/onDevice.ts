@@ -8,6 +8,7 @@
  */
 import { parseParams, type JobConfig, type ParamsOf } from './modules.js';
 import type { Level } from './plans.js';
+import { stemOf } from './filename.js';
 
 export const ON_DEVICE_FEATURES = ['enlarge', 'matting', 'compress'] as const;
 export type OnDeviceFeature = (typeof ON_DEVICE_FEATURES)[number];
@@ -51,7 +52,7 @@ export function onDeviceOptions(job: OnDeviceJob): OnDeviceOptions {
 
 /** The file name of an on-device result: `photo-2x.png`, `photo-cutout.png`, `photo-compressed.jpg`. */
 export function resultName(filename: string, feature: string, type: string): string {
-  const base = filename.replace(/\.[^.]+$/, '');
+  const base = stemOf(filename);
   const tag = feature === 'enlarge' ? '2x' : feature === 'matting' ? 'cutout' : 'compressed';
   return `${base}-${tag}.${type === 'image/png' ? 'png' : 'jpg'}`;
 }

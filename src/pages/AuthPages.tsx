@@ -6,7 +6,7 @@ import { CODE } from '../domain/codes.js';
 import { ApiError } from '../api/client.js';
 import { errorText } from '../app/handleError.js';
 import { L, useLang } from '../app/lang.js';
-import { localizedPath } from '../domain/rules.js';
+import { localizedPath } from '../domain/links.js';
 import { ACCOUNT_TEXT, emailError, registerErrors } from '../domain/account.js';
 import { useUser } from '../stores/user.js';
 import { fieldText, translateErrors, useAccountT } from './account/i18n.js';

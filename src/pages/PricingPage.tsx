@@ -6,7 +6,7 @@ import * as endpoints from '../api/endpoints.js';
 import { handleError } from '../app/handleError.js';
 import { PRODUCTS } from '../domain/constants.js';
 import { limitsFor } from '../domain/plans.js';
-import { formatNumber, formatPrice } from '../domain/rules.js';
+import { formatNumber, formatPrice } from '../domain/locale.js';
 import { CurrencyPicker, useCurrency } from './account/CurrencyPicker.js';
 import { L, useLang } from '../app/lang.js';
 import { useUser } from '../stores/user.js';

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ALL_PATHS } from '../app/sitemap.js';
-import { LANGUAGES, localizedPath } from '../domain/rules.js';
+import { LANGUAGES } from '../domain/locale.js';
+import { localizedPath } from '../domain/links.js';
 import { useLang } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
 

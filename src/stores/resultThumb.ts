@@ -6,7 +6,7 @@
 import { waitForUserToken } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
 import { THUMBNAIL_SIZE } from '../domain/constants.js';
-import { resultSize } from '../domain/rules.js';
+import { resultSize } from '../domain/resultSize.js';
 import type { Work } from '../domain/work.js';
 import { useWorks } from './works.js';
 

@@ -5,7 +5,7 @@ import { report, siteAjax } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
 import { uploadRefusalText } from '../domain/uploadRefusals.js';
 import type { Work } from '../domain/work.js';
-import { canSelect } from '../domain/rules.js';
+import { canSelect } from '../domain/selection.js';
 import { readPixelSize } from '../lib/imageSize.js';
 import { sanitizeFilename } from '../domain/filename.js';
 import { getUploadManager, UPLOAD_SYNC_TAG } from '../worker-bridge/index.js';

@@ -2,7 +2,8 @@
 import { create } from 'zustand';
 import { deleteWorks, loadWorks, putWorks } from '../db/lazy.js';
 import { limitsFor, type Level } from '../domain/plans.js';
-import { canSelect, selectAllChecked, selectAllCids, worksInTab, type WorksTab } from '../domain/rules.js';
+import { canSelect, selectAllChecked, selectAllCids } from '../domain/selection.js';
+import { worksInTab, type WorksTab } from '../domain/tabs.js';
 import type { Work } from '../domain/work.js';
 import { COOKIE, getCookie, setCookie } from '../lib/cookies.js';
 

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ALL_PATHS } from '../../../src/app/sitemap.js';
 import type { AppContext } from '../../context.js';
-import { LANGUAGES as LANGS, localizedPath as localized } from '../../../src/domain/rules.js';
+import { LANGUAGES as LANGS } from '../../../src/domain/locale.js';
+import { localizedPath as localized } from '../../../src/domain/links.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

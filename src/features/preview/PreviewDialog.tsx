@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS, PREVIEW_THUMB_BOX } from '../../domain/constants.js';
-import { jobScale, previewTooLarge, resultSize } from '../../domain/rules.js';
+import { jobScale, previewTooLarge, resultSize } from '../../domain/resultSize.js';
 import { upsellFor } from '../../domain/plans.js';
 import { Modal } from '../../components/Modal.js';
 import { L } from '../../app/lang.js';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { isMedium, MEDIUM_PRESETS, type ModuleName, type PresetName } from '../../domain/modules.js';
 import { limitsFor, upsellFor } from '../../domain/plans.js';
-import { worksInTab, type WorksTab } from '../../domain/rules.js';
+import { worksInTab, type WorksTab } from '../../domain/tabs.js';
 import { AdBanner } from '../../components/AdBanner.js';
 import { L } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isOnDeviceFeature, ON_DEVICE_LEVEL } from '../../domain/onDevice.js';
 import { limitsFor } from '../../domain/plans.js';
-import { formatNumber } from '../../domain/rules.js';
+import { formatNumber } from '../../domain/locale.js';
 import { useLang } from '../../app/lang.js';
 import { useDeviceChoice } from '../../stores/deviceChoice.js';
 import { usePanel } from '../../stores/panel.js';

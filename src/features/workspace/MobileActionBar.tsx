@@ -4,7 +4,7 @@
  * scrolls past the list and the settings to reach them. The panel's own buttons stay where they are.
  */
 import { useTranslation } from 'react-i18next';
-import { worksInTab } from '../../domain/rules.js';
+import { worksInTab } from '../../domain/tabs.js';
 import type { Work } from '../../domain/work.js';
 import { usePanel } from '../../stores/panel.js';
 import { useWorks } from '../../stores/works.js';

@@ -9,7 +9,7 @@ import { limitsFor } from '../../domain/plans.js';
 import type { SampleEntry, UploadHistoryEntry, Work } from '../../domain/work.js';
 import { handleError, uploadErrorText } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
-import { formatNumber } from '../../domain/rules.js';
+import { formatNumber } from '../../domain/locale.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { addFiles } from '../../stores/uploads.js';
 import { useUser } from '../../stores/user.js';

@@ -2,7 +2,11 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { sourceUrl, thumbnailUrl } from '../../api/endpoints.js';
-import { formatBytes, formatPercent, localizedPath, mattingTargetName, resultSize, shortenFilename, statusKey } from '../../domain/rules.js';
+import { formatBytes, formatPercent } from '../../domain/locale.js';
+import { localizedPath } from '../../domain/links.js';
+import { mattingTargetName, shortenFilename } from '../../domain/filename.js';
+import { resultSize } from '../../domain/resultSize.js';
+import { statusKey } from '../../domain/tabs.js';
 import type { EditorHandOff, Work } from '../../domain/work.js';
 import { useLang } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';

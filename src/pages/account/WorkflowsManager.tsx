@@ -8,7 +8,7 @@ import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
 import type { Step } from '../../domain/modules.js';
-import { localizedPath } from '../../domain/rules.js';
+import { localizedPath } from '../../domain/links.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { usePanel } from '../../stores/panel.js';
 import { Pager } from './Pager.js';

@@ -1,0 +1,34 @@
+/** The site's languages and how numbers, prices and sizes read in each (spec §9: USD for en and ja, EUR for de and fr). */
+
+export const LANGUAGES = ['en', 'de', 'fr', 'ja'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export function isLanguage(v: unknown): v is Language {
+  return typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
+}
+
+/** USD for en and ja, EUR for de and fr (spec §9). */
+export function currencyFor(lng: Language): 'USD' | 'EUR' {
+  return lng === 'de' || lng === 'fr' ? 'EUR' : 'USD';
+}
+
+export function formatPrice(amount: number, lng: Language, currency: 'USD' | 'EUR' | 'JPY' = currencyFor(lng)): string {
+  return new Intl.NumberFormat(NUMBER_LOCALE[lng], { style: 'currency', currency }).format(amount);
+}
+
+const NUMBER_LOCALE: Record<Language, string> = { en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' };
+
+export function formatNumber(n: number, lng: Language): string {
+  return new Intl.NumberFormat(NUMBER_LOCALE[lng]).format(n);
+}
+
+/** A share as a percentage in the page's language ("45%", "45 %"). */
+export function formatPercent(share: number, lng: Language): string {
+  return new Intl.NumberFormat(NUMBER_LOCALE[lng], { style: 'percent', maximumFractionDigits: 0 }).format(share);
+}
+
+/** A file size for people: "632 KB", "1.4 MB" (binary units, as the plan limits count MB), in the page's language. */
+export function formatBytes(bytes: number, lng: Language): string {
+  if (bytes < 1024 * 1024) return `${formatNumber(Math.max(1, Math.round(bytes / 1024)), lng)} KB`;
+  return `${formatNumber(Math.round((bytes / (1024 * 1024)) * 10) / 10, lng)} MB`;
+}
