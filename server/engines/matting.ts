@@ -10,35 +10,20 @@
 import * as ort from 'onnxruntime-node';
 import type { Engine } from './types.js';
 import { session } from './models.js';
-import { guidedFilter, luma, resizePlane, runOnRgb, sharpOf, type Raster, type Rgb } from './image.js';
-import { decontaminate, solidInterior } from '../../src/imaging/matte.js';
-
-const S = 1024;
+import { resizePlane, runOnRgb, sharpOf, type Raster, type Rgb } from './image.js';
+import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/imaging/isnetMask.js';
+import { decontaminate } from '../../src/imaging/matte.js';
 
 export async function foregroundMask(img: Rgb, modelsDir: string, threads: number): Promise<Float32Array> {
+  const S = ISNET_SIZE;
   const { data } = await sharpOf(img)
     .resize(S, S, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const x = new Float32Array(3 * S * S);
-  const plane = S * S;
-  // the normalisation imgly uses for this model: (v − 128) / 256
-  for (let i = 0; i < plane; i++) for (let c = 0; c < 3; c++) x[c * plane + i] = (data[i * 3 + c]! - 128) / 256;
   const s = await session(modelsDir, 'isnet.onnx', threads);
-  const out = await s.run({ input: new ort.Tensor('float32', x, [1, 3, S, S]) });
-  const m = out[s.outputNames[0]!]!.data as Float32Array;
-  const m255 = new Float32Array(plane);
-  for (let i = 0; i < plane; i++) m255[i] = m[i]! * 255;
-  const full = await resizePlane(m255, S, S, img.w, img.h);
-  // edge refinement: the mask follows the picture's own edges within a few pixels
-  const r = Math.max(2, Math.round(Math.max(img.w, img.h) / 500));
-  const refined = guidedFilter(luma(img), full, img.w, img.h, r, 60);
-  for (let i = 0; i < refined.length; i++) {
-    // keep confident areas exactly as predicted, refine only the uncertain band
-    const a = full[i]!;
-    refined[i] = a < 8 || a > 247 ? a : refined[i]!;
-  }
-  return solidInterior(refined, img.w, img.h);
+  const out = await s.run({ input: new ort.Tensor('float32', isnetInput(data), [1, 3, S, S]) });
+  const full = await resizePlane(maskPlane(out[s.outputNames[0]!]!.data as Float32Array), S, S, img.w, img.h);
+  return refineMask(img, full);
 }
 
 export function rgba(img: Rgb, alpha: Float32Array): Raster {

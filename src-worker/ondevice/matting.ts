@@ -1,15 +1,15 @@
 /**
  * Background removal on the device: IS-Net "small" (quint8, 44 MB) with the server's pre- and
  * post-processing (server/engines/matting.ts): 1024² Lanczos-3 input (float, libvips-aligned), (v − 128) / 256, mask resized
- * back with the same separable weights, guided-filter edge refinement only in the uncertain band.
- * The pure raster helpers are copies of server/engines/image.ts (that module needs sharp).
+ * back with the same separable weights, then the shared refinement (src/imaging/isnetMask.ts). The
+ * Lanczos-3 resize is this side's own: the server's comes from sharp.
  */
 import type { Rgb } from './esrgan.js';
 import { session, tensor, type Progress } from './models.js';
-import { solidInterior } from '../../src/imaging/matte.js';
-import { guidedFilter, luma, resizePlane } from '../../src/imaging/planes.js';
+import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/imaging/isnetMask.js';
+import { resizePlane } from '../../src/imaging/planes.js';
 
-const S = 1024;
+const S = ISNET_SIZE;
 
 /** Lanczos-3 weights per output pixel (centres aligned like libvips; edges clamped; normalised). */
 function lanczosTaps(n: number, m: number): { i: Int32Array; w: Float32Array; taps: number } {
@@ -78,30 +78,13 @@ function resizeLanczos3(img: Rgb, nw: number, nh: number): Uint8Array {
   return out;
 }
 
-
-
-
-
-
 /** The refined 0..255 foreground mask at the image's own size. */
 export async function foregroundMask(img: Rgb, onProgress: Progress = () => undefined): Promise<Float32Array> {
   const sess = await session('isnet-small', onProgress);
   const small = resizeLanczos3(img, S, S);
-  const plane = S * S;
-  const x = new Float32Array(3 * plane);
-  for (let i = 0; i < plane; i++) for (let c = 0; c < 3; c++) x[c * plane + i] = (small[i * 3 + c]! - 128) / 256;
   onProgress({ phase: 'run', loaded: 0.1, total: 1 });
-  const out = await sess.run({ input: await tensor(x, [1, 3, S, S]) });
-  const m = out[sess.outputNames[0]!]!.data as Float32Array;
+  const out = await sess.run({ input: await tensor(isnetInput(small), [1, 3, S, S]) });
   onProgress({ phase: 'run', loaded: 0.8, total: 1 });
-  const m255 = new Float32Array(plane);
-  for (let i = 0; i < plane; i++) m255[i] = m[i]! * 255;
-  const full = resizePlane(m255, S, S, img.w, img.h);
-  const r = Math.max(2, Math.round(Math.max(img.w, img.h) / 500));
-  const refined = guidedFilter(luma(img), full, img.w, img.h, r, 60);
-  for (let i = 0; i < refined.length; i++) {
-    const a = full[i]!;
-    refined[i] = a < 8 || a > 247 ? a : refined[i]!;
-  }
-  return solidInterior(refined, img.w, img.h);
+  const full = resizePlane(maskPlane(out[sess.outputNames[0]!]!.data as Float32Array), S, S, img.w, img.h);
+  return refineMask(img, full);
 }
