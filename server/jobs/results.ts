@@ -30,16 +30,8 @@ export function contentTypeOf(ext: string): string {
   return TYPES[ext.toLowerCase()] ?? 'application/octet-stream';
 }
 
-export function baseName(filename: string | null | undefined): string {
-  const name = (filename ?? '').replace(/\.[^.]*$/, '').trim();
-  return name || 'image';
-}
-
-/** Spec §3: matting results are `matting-<basename>.png`; others `<basename>_<job>.<ext>`. */
-export function downloadName(filename: string | null | undefined, job: string, ext: string): string {
-  const base = baseName(filename);
-  return job === 'matting' ? `matting-${base}.${ext}` : `${base}_${job}.${ext}`;
-}
+/** Spec §3: matting results are `matting-<basename>.png`; others `<basename>_<job>.<ext>` (the rule: src/domain/resultName.ts). */
+export { resultFileName as downloadName } from '../../src/domain/resultName.js';
 
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
 export function disposition(kind: 'attachment' | 'inline', filename: string): string {

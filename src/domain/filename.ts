@@ -121,7 +121,5 @@ export function shortenFilename(filename: string): string {
   return `${head}…${tail}${ext}`;
 }
 
-/** Shortens a filename for the matting editor's output: matting-{basename}.png. */
-export function mattingTargetName(filename: string): string {
-  return `matting-${stemOf(filename)}.png`;
-}
+/** The matting editor's output name (matting-{basename}.png): the result-name rule's, in resultName.ts. */
+export { mattingTargetName } from './resultName.js';
