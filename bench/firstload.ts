@@ -4,7 +4,7 @@
  * contentful paint, in Chromium on the built PWA served by the real server, with the network
  * throttled through CDP to Lighthouse's mobile "Slow 4G" (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up)
  * and a cold cache. Everything the page fetches by itself until the network is idle counts (lazy
- * chunks loaded after the paint too). Goals (issue 14): home ≤ 150 KB JS and FCP ≤ 1.5 s; every
+ * chunks loaded after the paint too). Goals: home ≤ 150 KB JS and FCP ≤ 1.5 s; every
  * page's initial JS ≤ 200 KB (each page of the sitemap loaded once, unthrottled: bytes do not
  * depend on the throttling).
  *

@@ -1,5 +1,5 @@
 /**
- * On-device benchmarks (npm run bench ondevice, issue 17): a 1 MP enlarge 2x (ESRGAN-slim) and a
+ * On-device benchmarks (npm run bench ondevice): a 1 MP enlarge 2x (ESRGAN-slim) and a
  * background removal (IS-Net small) in headless Chromium with onnxruntime-web (WASM SIMD; threads
  * as the page is cross-origin isolated), against the server's engine code on onnxruntime-node in
  * the same run, same bytes; then the same on onnxruntime-web's WebGPU provider (SwiftShader's software

@@ -55,7 +55,7 @@ const SAMPLES: Record<string, Source[]> = {
     { name: 'Coffee', file: 'coffee.png', side: 600 },
   ],
   colorize: [
-    // a colour photo turned grey, so the result can be compared with the truth (issue 32); the
+    // a colour photo turned grey, so the result can be compared with the truth; the
     // astronaut's suit and flag are colours no luminance cue can know, so it is no longer a sample
     { name: 'Bridge', file: 'heldout/bridge.jpg', side: 480, prep: 'gray' },
     { name: 'Cameraman', file: 'camera.png', side: 512, prep: 'gray' },
@@ -66,7 +66,7 @@ const SAMPLES: Record<string, Source[]> = {
     { name: 'Cat', file: 'chelsea.png', side: 451 },
     { name: 'Astronaut', file: 'astronaut.png', side: 512 },
   ],
-  // a soft face (blurred), what the enhancer restores (issue 32); on the sharp original it changes little
+  // a soft face (blurred), what the enhancer restores; on the sharp original it changes little
   face_enhancer: [{ name: 'Astronaut', file: 'astronaut.png', side: 512, prep: 'soft' }],
   perfect: [
     { name: 'Rocket at night', file: 'rocket.jpg', side: 640 },

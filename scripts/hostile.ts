@@ -8,7 +8,7 @@
  * they reach the slice code, including 6 concurrent identical last slices. Every answer must be a
  * clear envelope {code, msg} below HTTP 500; no process may die; RSS is reported before and after.
  *
- * Then issue 28's classes (runIssue28): 60 000 repeated characters in every text field of every
+ * Then the stall classes (runStallClasses): 60 000 repeated characters in every text field of every
  * route (12 000 in GET queries, which headers cap at 16 KB), NUL bytes in every string field, a
  * parallel-login race against the per-email lockout, and anonymous write bursts; meanwhile a probe
  * asks every API process for /api/health back to back, and any answer slower than 200 ms is a stall.
@@ -668,7 +668,7 @@ function loopGaps(file: string | undefined, from: number): { gaps: LoopGap[]; en
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 28: regex stalls, NUL bytes, the login race, anonymous write bursts.
+// The stall classes: regex stalls, NUL bytes, the login race, anonymous write bursts.
 
 /** One request from a chosen loopback source address (127.0.0.x), so per-address limits see many clients. */
 function requestFrom(base: string, from: string, method: string, p: string, body?: { type: string; data: Buffer | string }): Promise<Answer> {
@@ -771,7 +771,7 @@ function bodyFor(c: FieldCase, value: string, jpeg: Buffer): { path: string; bod
   return { path: c.route, body: { type: `multipart/form-data; boundary=${BOUNDARY}`, data } };
 }
 
-export interface Issue28Report {
+export interface StallReport {
   /** requests sent per class, and how they were answered (HTTP status/envelope code → count) */
   classes: Record<string, { sent: number; answers: Record<string, number>; http500: number; unclear: number; samples: string[] }>;
   /** the probe of other clients: /api/health on every API process, back to back */
@@ -840,7 +840,7 @@ function startProbe(urls: string[]) {
     phase(name: string) {
       worker.postMessage({ phase: name });
     },
-    async stop(): Promise<Issue28Report['probe']> {
+    async stop(): Promise<StallReport['probe']> {
       worker.postMessage({ stop: true });
       const times = await result;
       await worker.terminate();
@@ -859,8 +859,8 @@ function startProbe(urls: string[]) {
   };
 }
 
-/** Issue 28's classes against a running deployment. Every client address is a 127.0.0.x of its own. */
-export async function runIssue28(c: Deployment, opts: { concurrency: number }): Promise<Issue28Report> {
+/** The stall classes against a running deployment. Every client address is a 127.0.0.x of its own. */
+export async function runStallClasses(c: Deployment, opts: { concurrency: number }): Promise<StallReport> {
   const base = c.apiUrls[0]!;
   const t0 = performance.now();
   const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 90, g: 120, b: 30 } } }).jpeg().toBuffer();
@@ -876,7 +876,7 @@ export async function runIssue28(c: Deployment, opts: { concurrency: number }): 
   const nonce = ((await (await fetch(base + '/site-ajax/nonce')).json()) as Envelope<{ nonce: string }>).data.nonce;
   const fields = textFields({ user, guest, pro: pro!, nonce });
 
-  const report: Issue28Report = {
+  const report: StallReport = {
     classes: {},
     probe: { requests: 0, maxMs: 0, p99Ms: 0, stallsOver200ms: 0, stallsNotFromMachineLoad: 0, worst: [], stallSpans: [] },
     race: { parallel: 0, evaluated: 0, locked: 0, rightPasswordRefused: false, held: false },
@@ -1023,10 +1023,10 @@ export async function runIssue28(c: Deployment, opts: { concurrency: number }): 
 
 const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
 
-/** Whether one mode's run passed: every answer clear, nothing crashed, issue 28's limits held, no stall. */
-export function passed(r: { uploads: HostileReport; issue28: Issue28Report }): boolean {
+/** Whether one mode's run passed: every answer clear, nothing crashed, the anonymous-write limits held, no stall. */
+export function passed(r: { uploads: HostileReport; stalls: StallReport }): boolean {
   const u = r.uploads;
-  const i = r.issue28;
+  const i = r.stalls;
   return (
     u.unclear === 0 &&
     u.processesCrashed.length === 0 &&
@@ -1049,18 +1049,18 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(2);
   }, modes.length * (opts.limitMs + 240_000));
   hardStop.unref();
-  const results: Record<string, { uploads: HostileReport; issue28: Issue28Report; passed: boolean }> = {};
+  const results: Record<string, { uploads: HostileReport; stalls: StallReport; passed: boolean }> = {};
   for (const mode of modes) {
     console.log(mode === 'sqlite' ? 'hostile: starting the embedded server (SQLite) …' : 'hostile: starting 2 API + 2 worker processes (PostgreSQL + Redis) …');
     const c = mode === 'sqlite' ? await startEmbedded() : await startScaleout();
     try {
       console.log(`hostile [${mode}]: ${opts.count} malformed inputs, ${opts.concurrency} at a time, at most ${opts.limitMs / 1000} s`);
       const uploads = await runHostile(c, opts);
-      console.log(`hostile [${mode}]: issue 28 classes (60 000-character fields, NUL bytes, login race, anonymous bursts) with a stall probe`);
-      const issue28 = await runIssue28(c, { concurrency: Math.min(opts.concurrency, num(process.env.HOSTILE28_CONCURRENCY, 4)) });
+      console.log(`hostile [${mode}]: stall classes (60 000-character fields, NUL bytes, login race, anonymous bursts) with a stall probe`);
+      const stalls = await runStallClasses(c, { concurrency: Math.min(opts.concurrency, num(process.env.HOSTILE_STALL_CONCURRENCY, 4)) });
       const crashed = [...c.apis, ...c.workers].filter((p) => p.child.exitCode !== null || p.child.signalCode !== null).map((p) => p.name);
       uploads.processesCrashed.push(...crashed.filter((n) => !uploads.processesCrashed.some((x) => x.startsWith(n))));
-      results[mode] = { uploads, issue28, passed: false };
+      results[mode] = { uploads, stalls, passed: false };
       results[mode].passed = passed(results[mode]);
     } finally {
       await c.stop();
@@ -1071,18 +1071,18 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     mode,
     passed: r.passed,
     inputs: r.uploads.inputs,
-    unclear: r.uploads.unclear + r.issue28.unclear,
-    http500: r.issue28.http500 + r.uploads.unclearSamples.filter((x) => / HTTP 5\d\d /.test(x)).length,
-    issue28Requests: Object.values(r.issue28.classes).reduce((a, k) => a + k.sent, 0),
-    probeRequests: r.issue28.probe.requests,
-    probeMaxMs: r.issue28.probe.maxMs,
-    stallsOver200ms: r.issue28.probe.stallsOver200ms,
-    stallsNotFromMachineLoad: r.issue28.probe.stallsNotFromMachineLoad,
-    serverLoopBlockedOver200ms: r.issue28.serverLoop.blockedOver200ms,
-    serverLoopStarvedOver200ms: r.issue28.serverLoop.starvedOver200ms,
-    loadAverage1m: r.issue28.loadAverage1m,
-    race: r.issue28.race,
-    bursts: Object.fromEntries(Object.entries(r.issue28.bursts).map(([k, b]) => [k, `${b.accepted}/${b.sent} accepted (at most ${b.limit})`])),
+    unclear: r.uploads.unclear + r.stalls.unclear,
+    http500: r.stalls.http500 + r.uploads.unclearSamples.filter((x) => / HTTP 5\d\d /.test(x)).length,
+    stallClassRequests: Object.values(r.stalls.classes).reduce((a, k) => a + k.sent, 0),
+    probeRequests: r.stalls.probe.requests,
+    probeMaxMs: r.stalls.probe.maxMs,
+    stallsOver200ms: r.stalls.probe.stallsOver200ms,
+    stallsNotFromMachineLoad: r.stalls.probe.stallsNotFromMachineLoad,
+    serverLoopBlockedOver200ms: r.stalls.serverLoop.blockedOver200ms,
+    serverLoopStarvedOver200ms: r.stalls.serverLoop.starvedOver200ms,
+    loadAverage1m: r.stalls.loadAverage1m,
+    race: r.stalls.race,
+    bursts: Object.fromEntries(Object.entries(r.stalls.bursts).map(([k, b]) => [k, `${b.accepted}/${b.sent} accepted (at most ${b.limit})`])),
   }));
   console.log('hostile summary:', JSON.stringify(summary, null, 2));
   const out = path.resolve(import.meta.dirname, '..', 'bench', 'results');

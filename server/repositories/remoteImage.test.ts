@@ -19,7 +19,7 @@ describe('isPrivateAddress', () => {
     ['172.32.0.1', false],
     ['2606:4700::1111', false],
     ['::ffff:1.1.1.1', false],
-    // issue 28: ranges that embed or route to IPv4 (NAT64, IPv4-compatible, 6to4) and site-local
+    // ranges that embed or route to IPv4 (NAT64, IPv4-compatible, 6to4) and site-local
     ['64:ff9b::7f00:1', true],
     ['64:ff9b::a00:1', true],
     ['::7f00:1', true],
@@ -30,7 +30,7 @@ describe('isPrivateAddress', () => {
     ['2001:4860:4860::8888', false],
   ])('%s → %s', (a, want) => expect(isPrivateAddress(a)).toBe(want));
 
-  it('a malformed escape in the file name is kept as it is, not thrown (issue 28: upload_url answered 500)', () => {
+  it('a malformed escape in the file name is kept as it is, not thrown (upload_url once answered 500)', () => {
     expect(safeDecode('%E0%A4%A.jpg')).toBe('%E0%A4%A.jpg');
     expect(safeDecode('my%20photo.jpg')).toBe('my photo.jpg');
   });

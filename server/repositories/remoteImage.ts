@@ -29,7 +29,7 @@ for (const [addr, prefix] of [
   ['::', 128],
   ['::1', 128],
   // IPv4-compatible (deprecated), NAT64 and 6to4 addresses carry an IPv4 address inside: any of
-  // them may lead to a private one, so all are refused (issue 28); so are the old site-local ones.
+  // them may lead to a private one, so all are refused; so are the old site-local ones.
   ['::', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],

@@ -85,7 +85,7 @@ describe('per-email login lockout', () => {
   });
 });
 
-describe('the lockout is atomic (issue 28)', () => {
+describe('the lockout is atomic', () => {
   it(`${LOGIN_MAX_FAILURES * 3} parallel wrong passwords: at most ${LOGIN_MAX_FAILURES} are evaluated, the email ends locked and the right password is refused`, async () => {
     const email = `race-${Math.random().toString(36).slice(2)}@example.com`;
     await Caller.user(srv, email);
@@ -152,7 +152,7 @@ describe('revocation', () => {
     expect(await licenseStatus(elsewhere.token)).toBe(200);
   });
 
-  it('a logout by the session cookie alone unbinds the guest token the browser bound (issue 28)', async () => {
+  it('a logout by the session cookie alone unbinds the guest token the browser bound', async () => {
     const u = await Caller.user(srv, `cookie-logout-${Math.random().toString(36).slice(2)}@example.com`);
     const g = await Caller.guest(srv);
     expect((await u.form('/api/v2/bind_token', { token: u.token, guest_token_v2: g.token }, false)).body.code).toBe(200);

@@ -62,7 +62,7 @@ describe('register, login, logout (spec §5 texts)', () => {
     const c = new Caller(srv);
     const unknown = (await c.form('/api/account/login', { email: 'nobody@example.com', password: PW }, false)).body;
     const wrong = (await c.form('/api/account/login', { email: 'login@example.com', password: 'wrong1234' }, false)).body;
-    // issue 28: the two failures cannot be told apart (who has an account is not the login form's to say)
+    // the two failures cannot be told apart (who has an account is not the login form's to say)
     expect(unknown).toEqual({ code: 3, msg: LOGIN_FAILED_TEXT, data: null });
     expect(wrong).toEqual(unknown);
     expect((await c.form('/api/account/login', { email: 'login@example.com' }, false)).body).toMatchObject({ code: 1, msg: 'This field is required.' });

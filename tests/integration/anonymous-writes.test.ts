@@ -1,5 +1,5 @@
 /**
- * Issue 28, finding 5: no route that writes is both anonymous and unlimited, and the events table has
+ * No route that writes is both anonymous and unlimited, and the events table has
  * a retention. Reports, the site-ajax credit notifications and cart/abandon are limited per client
  * address; events past EVENTS_RETENTION_DAYS go with the retention sweep and, between sweeps, every
  * EVENTS_PRUNE_EVERY inserts.

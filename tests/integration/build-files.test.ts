@@ -1,5 +1,5 @@
 /**
- * Issue 28, finding 9: a production server never sends source maps, and sends the browser tests'
+ * A production server never sends source maps, and sends the browser tests'
  * upload harness only when SERVE_TEST_PAGES=1 (the e2e server). The build itself makes no maps.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 28's input findings, against a real server (SQLite, or PostgreSQL + Redis with
+ * Hostile inputs (long repeated characters, NUL bytes, races, anonymous bursts), against a real server (SQLite, or PostgreSQL + Redis with
  * PIXMILL_TEST_MODE=scaleout): NUL bytes in any string parameter are a clear 10001 refusal (they were
  * a 500 on 15 routes in PostgreSQL: code 22021), 60 000-character inputs that stalled the event loop
  * in a backtracking regex are answered, and a multipart upload without a valid token is refused

@@ -130,7 +130,7 @@ describe('Stripe', () => {
   it('refuses a wrong secret, a tampered body, an old or future timestamp or no signature (HTTP 400, code 5), granting nothing', async () => {
     const payload = completed();
     for (const [body, header] of [
-      // issue 28: the SDK checks a signature's age only; one dated ten years ahead passed
+      // the SDK checks a signature's age only; one dated ten years ahead passed
       [payload, sign(payload, { timestamp: Math.floor(Date.now() / 1000) + 10 * 365 * 86_400 })],
       [payload, sign(payload, { timestamp: Math.floor(Date.now() / 1000) + 3600 })],
       [payload, sign(payload, { secret: 'whsec_other' })],

@@ -52,7 +52,7 @@ describe('pricing and checkout', () => {
     expect(await openCheckout(u, '606836', { locale: 'fr' })).toMatchObject({ currency: 'EUR' });
     const jpy = await openCheckout(u, '606836', { currency: 'JPY' });
     expect(jpy.currency).toBe('JPY');
-    expect((await u.form('/api/payments/checkout', { product_id: '1' })).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'unknown product_id' });
+    expect((await u.form('/api/payments/checkout', { product_id: '1' })).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { field: 'product_id' } });
     expect((await u.form('/api/payments/checkout', { product_id: '606836', currency: 'GBP' })).body.code).toBe(CODE.PARAM_ERROR);
     const g = await Caller.guest(srv);
     expect((await g.form('/api/payments/checkout', { product_id: '606836' })).status).toBe(401);

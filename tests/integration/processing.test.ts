@@ -90,7 +90,7 @@ describe('processing over HTTP', () => {
     const wm = await sharp(Buffer.from(await webp.arrayBuffer())).metadata();
     expect([wm.format, wm.width, wm.height]).toEqual(['webp', 640, 427]);
 
-    // issue 28: no re-encode amplification. Six calls at once for another type convert once and get
+    // no re-encode amplification: Six calls at once for another type convert once and get
     // the same bytes; later calls come from the cache.
     const before = srv.ctx.services.downloads.conversions;
     const asPng = () => c.raw('/api/job/download_compress', {}, { method: 'POST', body: new URLSearchParams({ trans_id: transId, guest_token_v2: c.token, extra_type: 'png' }) });

@@ -72,7 +72,7 @@ describe('upload quotas', () => {
   });
 });
 
-describe('plan limits (issue 31: the megapixels 2.8 / 14 / 34 bind; side caps derived from them)', () => {
+describe('plan limits (the megapixels 2.8 / 14 / 34 bind; side caps derived from them)', () => {
   const GUEST_SIDE = PLAN_LIMITS.guest.maxSidePx;
   const BASIC_SIDE = PLAN_LIMITS.basic.maxSidePx;
   it('a 1×2,000,000 PNG (under 2.8 MP) and a strip one pixel over the derived side are refused for a guest; Basic takes it, not one over its own', async () => {

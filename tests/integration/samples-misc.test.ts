@@ -102,7 +102,7 @@ describe('subscription', () => {
     expect((await u.get('/api/v2/is_subscribed', { email: 'SUB@example.com' })).body.data).toEqual({ subscribed: true });
     expect((await u.get('/api/v2/is_subscribed')).body.data).toEqual({ subscribed: true });
     expect((await u.get('/api/v2/is_subscribed', { email: 'bad' })).body.code).toBe(10001);
-    // issue 28: nobody else learns whether an address pays: anonymous, a guest or another account → code 6
+    // nobody else learns whether an address pays: anonymous, a guest or another account → code 6
     expect((await new Caller(srv).get('/api/v2/is_subscribed', { email: 'sub@example.com' }, false)).body.code).toBe(6);
     expect((await g.get('/api/v2/is_subscribed', { email: 'sub@example.com' })).body.code).toBe(6);
     const other = await Caller.user(srv, 'sub-other@example.com');
@@ -153,7 +153,7 @@ describe('misc', () => {
     const u = await Caller.user(srv, 'mail@example.com');
     const g = await Caller.guest(srv);
     expect((await u.form('/api/v2/common/email_status', { email: 'mail@example.com' })).body.data).toEqual({ email: 'mail@example.com', registered: true, mail_subscribed: true });
-    // issue 28: anyone else gets one answer (code 5) whether the address has an account or not
+    // anyone else gets one answer (code 5) whether the address has an account or not
     const stranger = (await g.form('/api/v2/common/email_status', { email: 'mail@example.com' })).body;
     expect(stranger.code).toBe(5);
     expect((await g.form('/api/v2/common/email_status', { email: 'ghost@example.com' })).body).toEqual(stranger);
@@ -186,7 +186,7 @@ describe('misc', () => {
     expect((await b.get('/api/promotion/share/bind', { type: 'christmas', code })).body).toMatchObject({ code: 10001, msg: 'unknown promotion type' });
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: 'ZZZZZZZZ' })).body).toMatchObject({ code: 10001, msg: 'This share code is not valid.' });
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: code.toLowerCase() })).body.data).toEqual({ bound: true, type: 'anniversary_2021', code });
-    // issue 28: no internal account id of the referrer in the answer
+    // no internal account id of the referrer in the answer
     expect(JSON.stringify((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.data)).not.toMatch(/referrer|"id"/);
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.code).toBe(200);
     const cCode = (await (await Caller.user(srv, 'share-c@example.com')).get('/api/promotion/share/code')).body.data.code;

@@ -1,5 +1,5 @@
 /**
- * Ready for the public internet (issue 13), part 2: every malformed request answers the envelope,
+ * Ready for the public internet, part 2: every malformed request answers the envelope,
  * security headers and the CSP on every answer, and the cross-site check for cookie-authenticated
  * state changes. Raw requests go through node:http / bare sockets so the bytes are exactly a client's.
  */
@@ -213,7 +213,7 @@ describe('security headers', () => {
 describe('cross-site requests with cookies (CSRF)', () => {
   const EVIL = 'https://evil.example';
 
-  /** The state changes of issue 13, each as a browser sends it: cookies, no token in the body. */
+  /** The state-changing calls, each as a browser sends it: cookies, no token in the body. */
   async function stateChanges(srv: TestServer) {
     const user = await Caller.user(srv, `csrf-${Math.random().toString(36).slice(2)}@example.com`);
     const sharer = await Caller.user(srv, `sharer-${Math.random().toString(36).slice(2)}@example.com`);
@@ -290,7 +290,7 @@ describe('cross-site requests with cookies (CSRF)', () => {
       expect(hook.status).not.toBe(403);
     });
 
-    it('login CSRF (issue 28): a cross-site login or register form, which carries no cookie, is refused and sets none', async () => {
+    it('login CSRF: a cross-site login or register form, which carries no cookie, is refused and sets none', async () => {
       const email = `victim-${Math.random().toString(36).slice(2)}@example.com`;
       await Caller.user(srv, email);
       const login = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -1,5 +1,5 @@
 /**
- * Ready for the public internet (issue 13), part 1: configuration, real client addresses
+ * Ready for the public internet, part 1: configuration, real client addresses
  * (TRUST_PROXY), tokens kept out of the logs, private data files, PUBLIC_URL. Part 2 (malformed
  * requests, headers, CSRF) is security-requests.test.ts. Real HTTP only.
  */

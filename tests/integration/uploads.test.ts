@@ -335,7 +335,7 @@ describe('upload by URL', () => {
       expect(r.body.data.data).toMatchObject({ filename: 'rocket.jpg', w: 640, h: 427, sha256: sha(fixture('rocket.jpg')) });
       expect((await byUrl(c, `${base}/big`)).body).toMatchObject({ code: 10001, msg: 'Your file is too large' });
       expect((await byUrl(c, `${base}/missing.jpg`)).body).toMatchObject({ code: 10001, msg: 'The image could not be downloaded.' });
-      // issue 28: a file name with a malformed escape was a 500 (decodeURIComponent threw); now it is kept as sent
+      // a file name with a malformed escape was once a 500 (decodeURIComponent threw); now it is kept as sent
       const odd = await byUrl(c, `${base}/%E0%A4%A.jpg`);
       expect(odd.status).toBe(200);
       expect(odd.body.data.data.filename).toMatch(/^E0_A4_A\.jpg$|A\.jpg$/);
@@ -344,7 +344,7 @@ describe('upload by URL', () => {
     }
   });
 
-  it('outbound fetches are limited per caller (issue 28): a third at once is refused with 429, another caller still fetches', async () => {
+  it('outbound fetches are limited per caller: a third at once is refused with 429, another caller still fetches', async () => {
     const c = await Caller.guest(srv);
     const other = await Caller.guest(srv);
     srv.ctx.config.allowPrivateUrls = true;
