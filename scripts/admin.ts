@@ -7,6 +7,7 @@
  *   npm run admin -- renew <email> [days=30]               another period of the account's paid plan
  *   npm run admin -- expire <email>                        end the plan now: level expired, 0 credits
  *   npm run admin -- credits <email> <n>                   add n credits (a ledger grant)
+ *   npm run admin -- api-plan <email> <api plan>           grant an API credit pack (its credits; the account may hold an API token)
  *   npm run admin -- messages [n=50]                       the contact form's latest messages
  *   npm run admin -- expire-due                            expire every plan whose end date has passed
  *
@@ -14,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import { API_PLANS, apiPlanNamed } from '../src/domain/apiPlans.js';
 import { PLAN_PERIOD_DAYS } from '../src/domain/constants.js';
 import { creditsLeft } from '../src/domain/plans.js';
 import { createContext } from '../server/bootstrap.js';
@@ -28,6 +30,7 @@ export const USAGE = `usage: npm run admin -- <command>
   renew <email> [days=${PLAN_PERIOD_DAYS}]
   expire <email>
   credits <email> <n>
+  api-plan <email> <${API_PLANS.map((p) => p.name).join('|')}>
   expire-due`;
 
 export class UsageError extends Error {}
@@ -44,6 +47,10 @@ function summary(ctx: AppContext, a: Account) {
     left_credits: creditsLeft(a.max_num, a.used_num),
     compress_left: creditsLeft(a.compress_max, a.compress_used),
   };
+}
+
+async function withApiPacks(ctx: AppContext, a: Account) {
+  return { ...summary(ctx, a), api_plan_customer: await ctx.services.apiTokens.hasApiPack(a.id) };
 }
 
 const days = (raw: string | undefined) => {
@@ -81,6 +88,12 @@ export async function runAdmin(ctx: AppContext, argv: string[]): Promise<unknown
       if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new UsageError('credits needs a positive whole number');
       await credits.grant(id, n, `admin:${id}:${Date.now()}:${randomBytes(4).toString('hex')}`);
       return summary(ctx, await accounts.byId(id));
+    }
+    case 'api-plan': {
+      const plan = apiPlanNamed(rest[0]);
+      if (!plan) throw new UsageError(`api-plan needs a pack: ${API_PLANS.map((p) => p.name).join(', ')}`);
+      await ctx.services.apiTokens.grantPack(id, plan, `admin:${id}:${Date.now()}:${randomBytes(4).toString('hex')}`);
+      return withApiPacks(ctx, await accounts.byId(id));
     }
     default:
       throw new UsageError(USAGE);

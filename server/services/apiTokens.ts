@@ -7,7 +7,8 @@
  * every processed image draws on through the JobService, whoever started it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan, type ApiTokenView } from '../../src/domain/apiPlans.js';
+import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan } from '../../src/domain/apiPlans.js';
+import type { ApiTokenView } from '../../src/api/schemas/apiTokens.js';
 import { CODE } from '../../src/domain/codes.js';
 import { creditsLeft, type Level } from '../../src/domain/plans.js';
 import { ApiError, unauthorized } from '../errors.js';

@@ -7,12 +7,16 @@
  * through the very same webhook path a real provider's delivery takes.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { PRODUCTS } from '../../src/domain/constants.js';
 import { paramError } from '../errors.js';
 import { serverSecret } from '../repositories/secrets.js';
 import type { Currency } from './profile.js';
 
-export type Product = (typeof PRODUCTS)[number];
+/** What a checkout sells: a plan of PRODUCTS (constants.ts) or an API credit pack (apiPlans.ts). */
+export interface Product {
+  id: number;
+  level: string;
+  price: Readonly<Partial<Record<Currency, number>>>;
+}
 
 export const PAYMENT_EVENT_TYPES = ['checkout.completed', 'checkout.cancelled', 'subscription.renewed', 'subscription.expired'] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
@@ -38,6 +42,8 @@ export interface CheckoutRequest {
   checkoutId: string;
   accountId: number;
   product: Product;
+  /** the name the provider's page shows ("Pixmill Pro", "Pixmill API 2000 credits") */
+  label: string;
   currency: Currency;
   amountMinor: number;
   email: string;

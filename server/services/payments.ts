@@ -7,6 +7,7 @@
  * plans with `npm run admin`.
  */
 import { randomUUID } from 'node:crypto';
+import { API_PLAN_LEVEL, apiPlanNamed, apiPlanOfProduct, isApiPlanCurrency, type ApiPlanCurrency } from '../../src/domain/apiPlans.js';
 import { CODE } from '../../src/domain/codes.js';
 import type { CheckoutView } from '../../src/domain/plans.js';
 import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/domain/constants.js';
@@ -16,7 +17,7 @@ import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';
 import type { Config } from '../config.js';
 import type { Deps } from './index.js';
-import { LocalProvider, MINOR, toMinor, WebhookSignatureError, type OpenedCheckout, type PaymentEvent, type PaymentProvider } from './paymentProviders.js';
+import { LocalProvider, MINOR, toMinor, WebhookSignatureError, type OpenedCheckout, type PaymentEvent, type PaymentProvider, type Product } from './paymentProviders.js';
 import { CURRENCIES, isCurrency, isLanguage, type Currency } from './profile.js';
 import { StripeProvider } from './stripeProvider.js';
 import type { Principal } from './tokens.js';
@@ -82,9 +83,7 @@ export class PaymentService {
 
   /** POST /api/payments/checkout: a logged-in user opens a checkout for a product in a currency. */
   async createCheckout(p: Principal, input: { product_id?: unknown; currency?: unknown; locale?: unknown; source?: unknown; medium?: unknown }): Promise<CheckoutView> {
-    if (!p.logged || !p.account.email) throw unauthorized();
-    const provider = this.provider;
-    if (!provider) throw purchasingDisabled();
+    const { provider, email } = this.buyer(p);
     const product = PRODUCTS.find((x) => x.id === Number(input.product_id));
     if (!product) throw paramError('unknown product_id');
     const locale = isLanguage(input.locale) ? input.locale : p.account.locale || 'en';
@@ -92,13 +91,47 @@ export class PaymentService {
     if (input.currency === undefined || input.currency === '') currency = isCurrency(p.account.currency) ? p.account.currency : defaultCurrency(locale);
     else if (isCurrency(input.currency)) currency = input.currency;
     else throw paramError(`currency must be one of ${CURRENCIES.join(', ')}`);
+    return this.open(p, provider, { product, level: product.level, label: product.level === 'pro' ? 'Pixmill Pro' : 'Pixmill Basic', currency, amountMinor: toMinor(product.price[currency], currency), email, locale, source: input.source, medium: input.medium });
+  }
+
+  /**
+   * GET /api/v2/checkout (spec §7 "GET checkout with email, api_plan"): the signed-in account opens a
+   * checkout for an API credit pack. Like a plan checkout it needs a signed-in account with an email
+   * (else code 6); `email` must be that account's address (else 10001 naming `email`), so a pack is
+   * never bought onto another account; an unknown pack is 10001 naming `api_plan`.
+   */
+  async createApiCheckout(p: Principal, input: { email?: unknown; api_plan?: unknown; currency?: unknown; locale?: unknown }): Promise<CheckoutView> {
+    const { provider, email } = this.buyer(p);
+    const plan = apiPlanNamed(input.api_plan);
+    if (!plan) throw new ApiError(CODE.PARAM_ERROR, 'api_plan: unknown API plan', 200, { field: 'api_plan' });
+    if (typeof input.email !== 'string' || input.email.trim().toLowerCase() !== email.toLowerCase()) throw new ApiError(CODE.PARAM_ERROR, "email: not the signed-in account's address", 200, { field: 'email' });
+    const locale = isLanguage(input.locale) ? input.locale : p.account.locale || 'en';
+    let currency: ApiPlanCurrency;
+    if (input.currency === undefined || input.currency === '') {
+      const own = p.account.currency;
+      const byLocale = defaultCurrency(locale);
+      currency = isApiPlanCurrency(own) ? own : isApiPlanCurrency(byLocale) ? byLocale : 'USD';
+    } else if (isApiPlanCurrency(input.currency)) currency = input.currency;
+    else throw new ApiError(CODE.PARAM_ERROR, 'currency: must be USD or EUR', 200, { field: 'currency' });
+    const product: Product = { id: plan.productId, level: API_PLAN_LEVEL, price: plan.price };
+    return this.open(p, provider, { product, level: API_PLAN_LEVEL, label: `Pixmill API ${plan.credits} credits`, currency, amountMinor: toMinor(plan.price[currency], currency), email, locale });
+  }
+
+  /** The signed-in buyer's address and the provider; code 6 without a registered account, the refusal when nothing is sold. */
+  private buyer(p: Principal): { provider: PaymentProvider; email: string } {
+    if (!p.logged || !p.account.email) throw unauthorized();
+    if (!this.provider) throw purchasingDisabled();
+    return { provider: this.provider, email: p.account.email };
+  }
+
+  /** Records an open checkout, then asks the provider for the page where it is paid. */
+  private async open(p: Principal, provider: PaymentProvider, c: { product: Product; level: string; label: string; currency: Currency; amountMinor: number; email: string; locale: string; source?: unknown; medium?: unknown }): Promise<CheckoutView> {
     const id = randomUUID();
-    const amountMinor = toMinor(product.price[currency], currency);
     const short = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 64) : null);
-    await this.payments.insertCheckout({ id, account_id: p.accountId, provider: provider.name, product_id: product.id, level: product.level, amount_minor: amountMinor, currency, status: 'open', source: short(input.source), medium: short(input.medium), created_at: Date.now(), paid_at: null });
+    await this.payments.insertCheckout({ id, account_id: p.accountId, provider: provider.name, product_id: c.product.id, level: c.level, amount_minor: c.amountMinor, currency: c.currency, status: 'open', source: short(c.source), medium: short(c.medium), created_at: Date.now(), paid_at: null });
     let opened: OpenedCheckout;
     try {
-      opened = await provider.open({ checkoutId: id, accountId: p.accountId, product, currency, amountMinor, email: p.account.email, locale });
+      opened = await provider.open({ checkoutId: id, accountId: p.accountId, product: c.product, label: c.label, currency: c.currency, amountMinor: c.amountMinor, email: c.email, locale: c.locale });
     } catch {
       // The provider refused or could not be reached: the checkout never opened, and the buyer may try again.
       await this.payments.close(id, 'cancelled', Date.now());
@@ -162,6 +195,13 @@ export class PaymentService {
         if (!checkout) throw paramError('checkout.completed needs a checkout_id');
         // Only an open checkout pays; a second event id for the same checkout grants nothing more.
         if (!(await repo.close(checkout.id, 'paid', now))) return { ...base, applied: false, duplicate: false };
+        if (checkout.level === API_PLAN_LEVEL) {
+          // An API credit pack: its credits onto the balance, once per checkout.
+          const plan = apiPlanOfProduct(checkout.product_id);
+          if (!plan) throw paramError('the checkout names no API plan');
+          await this.deps.services.apiTokens.grantPackIn(trx, accountId, plan, `checkout:${checkout.id}`);
+          return { ...base, applied: true, duplicate: false };
+        }
         await plans.grantPlanIn(trx, accountId, checkout.level === 'pro' ? 'pro' : 'basic', PLAN_PERIOD_DAYS);
         return { ...base, applied: true, duplicate: false };
       }

@@ -64,7 +64,7 @@ export class StripeProvider implements PaymentProvider {
         line_items: [
           price
             ? { price, quantity: 1 }
-            : { quantity: 1, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.amountMinor, product_data: { name: `Pixmill ${req.product.level === 'pro' ? 'Pro' : 'Basic'}` } } },
+            : { quantity: 1, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.amountMinor, product_data: { name: req.label } } },
         ],
         metadata: { checkout_id: req.checkoutId, account_id: String(req.accountId), product_id: String(req.product.id) },
         success_url: back('success'),

@@ -54,21 +54,3 @@ export const API_TOKEN_RATE_LIMIT_PER_MINUTE = 120;
 /** Why an account may hold an API token: a Pro subscription, or an API credit pack. */
 export type ApiEntitlement = 'pro' | 'api_plan';
 
-/** What api_token/get and api_token/reset answer (the account page's developer section shows it). */
-export interface ApiTokenView {
-  /** the whole token: only in the answer that created it (get's first call, every reset); null after */
-  api_token: string | null;
-  /** the token's visible form, e.g. pxm_…abcd */
-  masked: string;
-  /** true when this answer created the token */
-  created: boolean;
-  created_at: number;
-  last_used_at: number | null;
-  calls_this_month: number;
-  entitlement: ApiEntitlement;
-  /** credits left (max_num − used_num): each processed image uses one, as in the workspace */
-  credits: number;
-  /** API credits granted by packs, in all */
-  api_pack_credits: number;
-  rate_limit_per_minute: number;
-}

@@ -5,19 +5,21 @@
  * that gate for every route.
  */
 import type { FastifyInstance } from 'fastify';
+import { ApiTokenGet, ApiTokenReset } from '../../../src/api/schemas/apiTokens.js';
 import type { AppContext } from '../../context.js';
 import { principalOf, registerApiTokenGate } from '../auth.js';
 import { ok } from '../envelope.js';
+import { route } from '../schemaRoute.js';
 
 /** A person creates or resets a token now and then; a script trying many accounts' cookies is stopped. */
-const TOKEN_MANAGEMENT_RATE_LIMIT = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
+const TOKEN_MANAGEMENT_LIMIT = { rateLimit: { max: 20, timeWindow: '1 minute' } };
 const USER_TOKEN = ['user_token'] as const;
 
 export async function apiTokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerApiTokenGate(app, ctx);
   const apiTokens = ctx.services.apiTokens;
 
-  app.post('/api/v2/api_token/get', TOKEN_MANAGEMENT_RATE_LIMIT, async (req) => ok(await apiTokens.get(await principalOf(req, ctx, USER_TOKEN))));
+  route(app, ApiTokenGet, TOKEN_MANAGEMENT_LIMIT, async (_f, req) => ok(await apiTokens.get(await principalOf(req, ctx, USER_TOKEN))));
 
-  app.post('/api/v2/api_token/reset', TOKEN_MANAGEMENT_RATE_LIMIT, async (req) => ok(await apiTokens.reset(await principalOf(req, ctx, USER_TOKEN))));
+  route(app, ApiTokenReset, TOKEN_MANAGEMENT_LIMIT, async (_f, req) => ok(await apiTokens.reset(await principalOf(req, ctx, USER_TOKEN))));
 }

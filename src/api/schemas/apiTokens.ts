@@ -1,0 +1,48 @@
+/**
+ * The developer API's token calls (spec §7 "API host calls"): api_token/get and api_token/reset. Both
+ * take the signed-in user's token (field or cookie), never an API token; the answer is the token's
+ * view, with the whole token only in the answer that created it.
+ */
+import { Type, type Static } from 'typebox';
+import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../domain/apiPlans.js';
+import { Nullable, defineRoute, type Auth } from './common.js';
+
+/** The signed-in user's token as a field or its cookie: an API token is refused on these calls. */
+export const USER_TOKEN_ONLY: Auth = [{ user_token: [] }, { user_token_cookie: [] }];
+
+export const ApiTokenData = Type.Object({
+  api_token: Nullable(Type.String({ description: 'the whole token: only in the answer that created it (the first get, every reset); null afterwards', examples: ['pxm_Zq3v…'] })),
+  masked: Type.String({ description: 'the token’s visible form: prefix and last four characters', examples: ['pxm_…x9Qa'] }),
+  created: Type.Boolean({ description: 'true when this answer created the token' }),
+  created_at: Type.Integer({ description: 'ms since 1970' }),
+  last_used_at: Nullable(Type.Integer({ description: 'ms since 1970 of its last call; null before the first' })),
+  calls_this_month: Type.Integer({ minimum: 0, description: 'calls made with this token in the current month (UTC)' }),
+  entitlement: Type.Union([Type.Literal('pro'), Type.Literal('api_plan')], { description: 'why the account may hold a token: a Pro subscription or an API credit pack' }),
+  credits: Type.Integer({ minimum: 0, description: 'credits left; each processed image uses one, as in the workspace' }),
+  api_pack_credits: Type.Integer({ minimum: 0, description: 'credits granted by API packs, in all' }),
+  rate_limit_per_minute: Type.Integer({ description: 'calls a minute this token may make', examples: [API_TOKEN_RATE_LIMIT_PER_MINUTE] }),
+});
+export type ApiTokenView = Static<typeof ApiTokenData>;
+
+const ENTITLEMENT =
+  'For signed-in Pro subscribers and accounts with an API credit pack; other signed-in accounts get code 10001 (HTTP 403, data.error "api_plan_required"), a guest or an API token code 6 (HTTP 401).';
+
+export const ApiTokenGet = defineRoute({
+  method: 'POST',
+  url: '/api/v2/api_token/get',
+  tag: 'authenticate',
+  summary: 'Creates the caller’s API token, or shows the existing one’s metadata',
+  description: `The first call creates the token and answers it whole, once; later calls answer its masked form, last use, calls this month and credits. ${ENTITLEMENT}`,
+  auth: USER_TOKEN_ONLY,
+  data: ApiTokenData,
+});
+
+export const ApiTokenReset = defineRoute({
+  method: 'POST',
+  url: '/api/v2/api_token/reset',
+  tag: 'authenticate',
+  summary: 'Replaces the caller’s API token; the old one stops working at once',
+  description: `Answers the new token whole, once. ${ENTITLEMENT}`,
+  auth: USER_TOKEN_ONLY,
+  data: ApiTokenData,
+});
