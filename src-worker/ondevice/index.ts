@@ -7,7 +7,7 @@ import { decodeImage } from '../canvasOps.js';
 import { upscaleTiled, type Rgb } from './esrgan.js';
 import { foregroundMask } from './matting.js';
 import { encodePngRgba } from './png.js';
-import { firstUseBytes, providerChoice, session, tensor, type Progress } from './models.js';
+import { FEATURE_MODEL, firstUseBytes, providerChoice, session, tensor, type Progress } from './models.js';
 import { decontaminate } from '../../src/imaging/matte.js';
 import type { OnDeviceEnlarge, OnDeviceFeature, OnDeviceOptions } from '../../src/domain/onDevice.js';
 import { defaultParams } from '../../src/domain/modules.js';
@@ -28,7 +28,7 @@ export interface OnDeviceResult {
 /** What the first use of a feature downloads here (model + the chosen provider's runtime) and where it will run. */
 export async function firstUse(feature: OnDeviceFeature): Promise<{ bytes: number; provider: string; reason: string }> {
   if (feature === 'compress') return { bytes: 0, provider: 'canvas', reason: "the browser's own encoder" };
-  return firstUseBytes(feature === 'enlarge' ? OWN_NETS.x2 : 'isnet-small');
+  return firstUseBytes(FEATURE_MODEL[feature]);
 }
 
 async function pixels(blob: Blob): Promise<Rgb> {

@@ -19,6 +19,14 @@ export const MODEL_BYTES: Record<OnDeviceModel, number> = {
 export const RUNTIME_BYTES = 14_239_897;
 export const WEBGPU_RUNTIME_BYTES = 26_781_914;
 
+/** The model each on-device feature downloads (compress uses the browser's encoder: none). */
+export const FEATURE_MODEL: Record<'enlarge' | 'matting', OnDeviceModel> = { enlarge: OWN_NETS.x2, matting: 'isnet-small' };
+
+/** What the first use of a feature downloads on the WASM runtime: the figure shown before the device is asked. */
+export function firstUseBytesOnWasm(feature: keyof typeof FEATURE_MODEL | 'compress'): number {
+  return feature === 'compress' ? 0 : MODEL_BYTES[FEATURE_MODEL[feature]] + RUNTIME_BYTES;
+}
+
 export const modelUrl = (m: OnDeviceModel) => `/models/${m}.onnx`;
 
 export type Progress = (p: { phase: 'download' | 'run'; loaded: number; total: number }) => void;

@@ -1,10 +1,10 @@
 /**
- * "Process on this device" (issue 17), where the user starts a work: a remembered switch that keeps new
+ * "Process on this device", where the user starts a work: a remembered switch that keeps new
  * works of the three on-device features in the browser (never uploaded) and runs them in the image worker.
  * Says what it costs before the first use: the download size on this device (WebGPU or WASM runtime +
  * model) and that it is free, at the guest's image limits. Rules: src/domain/onDevice.ts.
  */
-import { OWN_NET_FILES } from '../../imaging/ownNets.js';
+import { FEATURE_MODEL, modelUrl } from '../../../src-worker/ondevice/models.js';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isOnDeviceFeature, ON_DEVICE_LEVEL } from '../../domain/onDevice.js';
@@ -17,13 +17,12 @@ import { onDeviceFirstUse } from '../../worker-bridge/index.js';
 
 /** The service worker's cache of models and runtimes (vite.config.ts workbox runtimeCaching). */
 const MODELS_CACHE = 'pixmill-models';
-const MODEL_FILE = { enlarge: `/models/${OWN_NET_FILES.x2}`, matting: '/models/isnet-small.onnx' } as const;
 
 async function alreadyDownloaded(feature: 'enlarge' | 'matting'): Promise<boolean> {
   if (typeof caches === 'undefined') return false;
   const hit = await caches
     .open(MODELS_CACHE)
-    .then((c) => c.match(MODEL_FILE[feature]))
+    .then((c) => c.match(modelUrl(FEATURE_MODEL[feature])))
     .catch(() => undefined);
   return Boolean(hit);
 }
