@@ -15,6 +15,11 @@ export interface RouteExtras {
   /** requests per client address and window (@fastify/rate-limit), also stated in the docs */
   rateLimit?: { max: number; timeWindow: string };
   logLevel?: RouteOptions['logLevel'];
+  /**
+   * The caller's check (e.g. principalOf) run before a schema failure is answered: a request without
+   * a live token learns nothing about the fields (401 first, as when the fields are right).
+   */
+  authenticate?: (req: FastifyRequest) => Promise<unknown>;
 }
 
 export type FieldsHandler<F extends TObject> = (fields: Static<F>, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -87,7 +92,7 @@ export function route<F extends TObject, D extends TSchema>(app: FastifyInstance
       ...(extras.logLevel ? { logLevel: extras.logLevel } : {}),
       // Multipart calls with files check their fields after reading them (checkFields); the others are
       // checked by Fastify against the merged record put in place of the query or body here.
-      ...(from === 'multipart' ? { validatorCompiler: () => () => true } : {}),
+      ...(from === 'multipart' ? { validatorCompiler: () => () => true } : { attachValidation: true }),
       preValidation:
         from === 'multipart'
           ? []
@@ -95,7 +100,13 @@ export function route<F extends TObject, D extends TSchema>(app: FastifyInstance
               const merged = from === 'body' ? bodyOf(req) : await fieldsOf(req);
               (req as unknown as Record<string, unknown>)[part] = merged;
             },
-      handler: async (req: FastifyRequest, reply: FastifyReply) => handler((from === 'multipart' ? {} : (req as unknown as Record<string, unknown>)[part]) as Static<F>, req, reply),
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        if (req.validationError) {
+          if (extras.authenticate) await extras.authenticate(req);
+          throw req.validationError;
+        }
+        return handler((from === 'multipart' ? {} : (req as unknown as Record<string, unknown>)[part]) as Static<F>, req, reply);
+      },
     });
   }
 }

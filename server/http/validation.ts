@@ -8,6 +8,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CODE } from '../../src/domain/codes.js';
+import { UPLOAD_REFUSAL, type UploadRefusal } from '../../src/domain/uploadRefusals.js';
 import { ApiError } from '../errors.js';
 
 type Json = Record<string, unknown>;
@@ -15,8 +16,9 @@ const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
 const typesOf = (s: Json): string[] => (Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : []);
 const members = (s: Json): Json[] => [...((s.anyOf as Json[]) ?? []), ...((s.oneOf as Json[]) ?? [])];
-const numeric = (s: Json): boolean => typesOf(s).some((t) => t === 'integer' || t === 'number') || typeof s.const === 'number' || members(s).some(numeric);
-const textual = (s: Json): boolean => typesOf(s).includes('string') || typeof s.const === 'string' || members(s).some(textual);
+const enumHas = (s: Json, type: string) => Array.isArray(s.enum) && s.enum.some((v) => typeof v === type);
+const numeric = (s: Json): boolean => typesOf(s).some((t) => t === 'integer' || t === 'number') || typeof s.const === 'number' || enumHas(s, 'number') || members(s).some(numeric);
+const textual = (s: Json): boolean => typesOf(s).includes('string') || typeof s.const === 'string' || enumHas(s, 'string') || members(s).some(textual);
 
 /**
  * A value as its schema wants it, where a form could only send text: numeric text → number, a number →
@@ -90,7 +92,16 @@ export function expectation(s: Json): string | undefined {
 export interface FieldError {
   field: string;
   message: string;
+  /** an upload refusal the client translates (the field's `x-refusal` in its schema) */
+  refusal?: UploadRefusal;
 }
+
+/** The upload refusal a field's schema names for its failures, if any. */
+function refusalOf(s: Json | undefined): UploadRefusal | undefined {
+  const r = s?.['x-refusal'];
+  return typeof r === 'string' && Object.hasOwn(UPLOAD_REFUSAL, r) ? (r as UploadRefusal) : undefined;
+}
+const refused = (field: string, refusal: UploadRefusal): FieldError => ({ field, message: UPLOAD_REFUSAL[refusal], refusal });
 
 interface CheckError {
   keyword: string;
@@ -105,11 +116,15 @@ export function fieldError(schema: unknown, value: unknown, errors: readonly Che
   const chosen = required && (!first || required.instancePath.split('/').length <= first.instancePath.split('/').length) ? required : first;
   const pointer = (chosen?.instancePath ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (chosen?.keyword === 'required') {
-    const field = [...pointer, chosen.params.requiredProperties?.[0] ?? ''].filter(Boolean).join('.');
-    return { field, message: `${field} is required` };
+    const name = chosen.params.requiredProperties?.[0] ?? '';
+    const field = [...pointer, name].filter(Boolean).join('.');
+    const refusal = refusalOf(schemaAt(schema as Json, [...pointer, name]));
+    return refusal ? refused(field, refusal) : { field, message: `${field} is required` };
   }
   const field = pointer.join('.') || 'body';
   const s = schemaAt(schema as Json, pointer) ?? {};
+  const refusal = refusalOf(s);
+  if (refusal) return refused(field, refusal);
   let v: unknown = value;
   for (const k of pointer) v = v && typeof v === 'object' ? (v as Json)[k] : undefined;
   if (v === '' && typeof s.minLength === 'number' && s.minLength > 0) return { field, message: `${field} is required` };
@@ -117,7 +132,7 @@ export function fieldError(schema: unknown, value: unknown, errors: readonly Che
   return { field, message: want ? `${field} must be ${want}` : `${field} is invalid` };
 }
 
-export const schemaRefusal = (e: FieldError) => new ApiError(CODE.PARAM_ERROR, e.message, 200, { field: e.field });
+export const schemaRefusal = (e: FieldError) => new ApiError(CODE.PARAM_ERROR, e.message, 200, e.refusal ? { field: e.field, refusal: e.refusal } : { field: e.field });
 
 export type Checker = (value: unknown) => { value: unknown } | { error: FieldError };
 
@@ -140,13 +155,14 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) =>
   return (raw) => {
     const r = check(raw);
     if ('value' in r) return { value: r.value };
-    return { error: [{ keyword: 'schema', instancePath: `/${r.error.field}`, schemaPath: '#', params: { field: r.error.field }, message: r.error.message }] };
+    return { error: [{ keyword: 'schema', instancePath: `/${r.error.field}`, schemaPath: '#', params: { field: r.error.field, refusal: r.error.refusal }, message: r.error.message }] };
   };
 };
 
 /** The field error a Fastify validation error carries (from validatorCompiler), if any. */
 export function validationFieldError(err: { validation?: unknown }): FieldError | null {
-  const first = Array.isArray(err.validation) ? (err.validation[0] as { params?: { field?: unknown }; message?: unknown } | undefined) : undefined;
+  const first = Array.isArray(err.validation) ? (err.validation[0] as { params?: { field?: unknown; refusal?: unknown }; message?: unknown } | undefined) : undefined;
   if (!first || typeof first.message !== 'string') return null;
-  return { field: typeof first.params?.field === 'string' ? first.params.field : '', message: first.message };
+  const refusal = refusalOf({ 'x-refusal': first.params?.refusal });
+  return { field: typeof first.params?.field === 'string' ? first.params.field : '', message: first.message, ...(refusal ? { refusal } : {}) };
 }

@@ -105,13 +105,13 @@ export class DownloadService {
   }
 
   /** GET /web_api/v1/download/ (variant = zoom_type) and /web_api/v1/preview. */
-  async result(p: Principal, transId: string | undefined, variant?: string): Promise<DownloadFile> {
+  async result(p: Principal, transId: string, variant?: string): Promise<DownloadFile> {
     const job = await this.deps.services.jobs.finished(p, transId);
     return this.stored(await this.resultOf(job, variant));
   }
 
   /** POST /api/job/download_compress: the compress result, re-encoded as extra_type at the work's quality. */
-  async compressed(p: Principal, transId: string | undefined, extraRaw: string | undefined): Promise<DownloadFile> {
+  async compressed(p: Principal, transId: string, extraRaw: string | undefined): Promise<DownloadFile> {
     const job = await this.deps.services.jobs.finished(p, transId);
     if (job.job !== 'compress') throw paramError('not a compress work');
     const extra = extraRaw?.toLowerCase();
@@ -157,8 +157,7 @@ export class DownloadService {
   }
 
   /** GET /api/v2/download/all/: the zip of a bundle made by point check (bundles live BUNDLE_TTL_MS, one account). */
-  async zipOfBundle(p: Principal, bundleId: string | undefined): Promise<ZipDownload> {
-    if (!bundleId) throw paramError('download_all_id is required');
+  async zipOfBundle(p: Principal, bundleId: string): Promise<ZipDownload> {
     const transIds = await findBundle(this.deps.db, bundleId, p.accountId, Date.now() - BUNDLE_TTL_MS);
     if (!transIds) throw notFound('download not found');
     return this.zip(await this.bulkWorks(p, transIds));

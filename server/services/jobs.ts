@@ -7,15 +7,17 @@ import { randomUUID } from 'node:crypto';
 import type { HistoryRecord, Paged } from '../../src/domain/work.js';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/api/schemas/history.js';
 import type { FieldsOf } from '../../src/api/schemas/common.js';
+import type { Transform } from '../../src/api/schemas/processing.js';
 import { parseJobConfig, type Step } from '../../src/domain/modules.js';
 import { isSubscriber, megapixelsToPixels } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
 import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { ProgressRow } from '../jobs/repository.js';
+import type { ProgressRow } from '../repositories/jobRepository.js';
 import { createJobQueue } from '../jobs/queues.js';
-import { countActive, findAccount, findOwnedJob, findOwnedProgress, findUpload, historyPage, insertQueued, queuePosition, setThumbsup } from '../jobs/repository.js';
+import { countActive, findAccount, findOwnedJob, findOwnedProgress, historyPage, insertQueued, queuePosition, setThumbsup } from '../repositories/jobRepository.js';
+import { findUpload } from '../repositories/uploadRepository.js';
 import { JobRunner } from '../jobs/runner.js';
 import { spawnSlotProcess } from '../jobs/slotProcess.js';
 import { serverLogger } from '../jobs/log.js';
@@ -24,12 +26,8 @@ import { decodeJconfig } from './jconfig.js';
 import { expiredError, RETENTION_TEXT } from './retention.js';
 import type { Principal } from './tokens.js';
 
-export interface TransformInput {
-  uid?: string;
-  /** JSON text (form field) or the object of a JSON body; bounded by decodeJconfig */
-  jconfig?: unknown;
-  zoom_type?: string;
-}
+/** POST transform's fields (src/api/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
+export type TransformInput = FieldsOf<typeof Transform>;
 
 export interface ProgressView {
   trans_id: string;
@@ -57,7 +55,6 @@ export type FinishedWork = Job & { result_key: string };
 
 export type { Paged };
 
-export const ZOOM_TYPE = /^[A-Za-z0-9_-]{1,32}$/;
 
 export class JobService {
   readonly queue: JobQueue;
@@ -102,14 +99,12 @@ export class JobService {
   /** POST /web_api/v1/transform: validates, charges one credit and queues the work, all or nothing. */
   async transform(p: Principal, input: TransformInput): Promise<{ trans_id: string }> {
     const { db } = this.deps;
-    if (!input.uid) throw paramError('uid is required');
     const raw = decodeJconfig(input.jconfig);
     const upload = await this.deps.services.uploads.readyUpload(p.accountId, input.uid);
     const parsed = parseJobConfig(raw, p.level);
     if (!parsed.ok) throw paramError(parsed.error);
     for (const s of parsed.value.steps)
       if (!engineFor(s.config.module)) throw paramError(`${s.config.module} is not available on this server yet`);
-    if (input.zoom_type !== undefined && input.zoom_type !== '' && !ZOOM_TYPE.test(input.zoom_type)) throw paramError('zoom_type is invalid');
     // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
     if (parsed.value.job !== 'compress' && upload.w * upload.h > megapixelsToPixels(p.limits.maxMegapixels))
       throw paramError(`The image is larger than ${p.limits.maxMegapixels} MP, the limit of your plan`);
@@ -144,15 +139,14 @@ export class JobService {
   }
 
   /** A work of this principal; another account's trans_id answers like a missing one. */
-  async owned(p: Principal, transId: unknown): Promise<Job> {
-    if (typeof transId !== 'string' || !transId) throw paramError('trans_id is required');
+  async owned(p: Principal, transId: string): Promise<Job> {
     const job = await findOwnedJob(this.deps.db, p.accountId, transId);
     if (!job) throw notFound('work not found');
     return job;
   }
 
   /** A finished work of this principal whose result is kept (an expired one answers 410 "expired"). */
-  async finished(p: Principal, transId: unknown): Promise<FinishedWork> {
+  async finished(p: Principal, transId: string): Promise<FinishedWork> {
     const job = await this.owned(p, transId);
     if (job.expired_at) throw expiredError(RETENTION_TEXT.work(this.deps.services.retention.daysFor(p.level)));
     if (job.status !== 'finished' || !job.result_key) throw paramError('the work is not finished');
@@ -160,8 +154,7 @@ export class JobService {
   }
 
   /** GET progress, polled every few seconds by every open tab: one primary-key read beyond the token (a queued work adds its place). */
-  async progress(p: Principal, transId: unknown): Promise<ProgressView> {
-    if (typeof transId !== 'string' || !transId) throw paramError('trans_id is required');
+  async progress(p: Principal, transId: string): Promise<ProgressView> {
     return this.progressOf(await findOwnedProgress(this.deps.db, p.accountId, transId));
   }
 

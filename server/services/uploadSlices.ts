@@ -21,8 +21,8 @@ const ASSEMBLY_POLL_MS = 50;
 
 export interface SliceInput {
   uid?: string;
-  blobNum: unknown;
-  totalBlobNum: unknown;
+  blobNum: number;
+  totalBlobNum: number;
   name?: string;
   chunk?: Buffer;
   thumbnail?: Buffer;
@@ -56,10 +56,9 @@ export class SliceReceiver {
    * answers with the finished upload.
    */
   async receive(p: Principal, input: SliceInput): Promise<SliceView> {
-    const blobNum = Number(input.blobNum);
-    const total = Number(input.totalBlobNum);
-    if (!Number.isInteger(blobNum) || !Number.isInteger(total) || blobNum < 1 || total < 1 || blobNum > total || String(input.blobNum ?? '').trim() === '')
-      throw uploadRefused('slicesNumbers');
+    const { blobNum, totalBlobNum: total } = input;
+    // each is an integer from 1 (its schema); together they must be in order
+    if (blobNum > total) throw uploadRefused('slicesNumbers');
     const chunk = input.chunk;
     if (!chunk) throw uploadRefused('fileRequired');
     if (chunk.length === 0) throw uploadRefused('sliceEmpty');
@@ -202,8 +201,8 @@ export class SliceReceiver {
   }
 
   /** POST /api/v2/upload_slice/status: which slices the server holds, to resume after the last one. */
-  async status(p: Principal, uid: string | undefined): Promise<{ uid: string; total_blob_num: number; received: number[]; done: boolean; status: string }> {
-    const row = await this.uploads.owned(p.accountId, String(uid ?? ''), true);
+  async status(p: Principal, uid: string): Promise<{ uid: string; total_blob_num: number; received: number[]; done: boolean; status: string }> {
+    const row = await this.uploads.owned(p.accountId, uid, true);
     const received = (await repo.chunksOf(this.deps.db, row.uid)).map((c) => c.blob_num);
     return { uid: row.uid, total_blob_num: row.total_blob_num, received, done: row.status === 'ready', status: row.status };
   }

@@ -162,7 +162,7 @@ export class UploadService {
   }
 
   /** POST /api/v2/upload_slice/status. */
-  sliceStatus(p: Principal, uid: string | undefined) {
+  sliceStatus(p: Principal, uid: string) {
     return this.slices.status(p, uid);
   }
 
@@ -172,9 +172,8 @@ export class UploadService {
   }
 
   /** POST /api/job_utils/upload_url: fetched server-side, then validated like any upload. */
-  async uploadFromUrl(p: Principal, url: string | undefined, type: string | undefined): Promise<UploadView> {
+  async uploadFromUrl(p: Principal, url: string, type: string | undefined): Promise<UploadView> {
     const job = this.checkJob(type);
-    if (!url || typeof url !== 'string') throw paramError('url is required');
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: 0 });
     const { maxBytes } = this.limitsFor(p, job);
     // Outbound fetches are limited per caller and per process (issue 28): nobody turns the server
@@ -190,9 +189,7 @@ export class UploadService {
   }
 
   /** POST /web_api/v1/upload/list: ready uploads of the last 24 hours, newest first. */
-  async list(p: Principal, limitRaw: unknown): Promise<UploadListEntry[]> {
-    const limit = limitRaw === undefined || limitRaw === '' ? UPLOAD_LIST_LIMIT : Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > UPLOAD_LIST_LIMIT) throw paramError(`limit must be an integer from 1 to ${UPLOAD_LIST_LIMIT}`);
+  async list(p: Principal, limit = UPLOAD_LIST_LIMIT): Promise<UploadListEntry[]> {
     const rows = await repo.listReady(this.deps.db, p.accountId, Date.now() - UPLOADED_CACHE_EXPIRY_MS, limit);
     return rows.map((r) => ({ uid: r.uid, name: r.filename, file_size: r.filesize, thumbnail: thumbUrl(r.uid), w: r.w, h: r.h, x: r.w, y: r.h }));
   }
@@ -226,14 +223,14 @@ export class UploadService {
   }
 
   /** GET /web_api/v1/download/src: the working copy. */
-  async source(p: Principal, uid: string | undefined): Promise<{ key: string; format: ImageFormat; filename: string }> {
-    const row = await this.readyUpload(p.accountId, String(uid ?? ''));
+  async source(p: Principal, uid: string): Promise<{ key: string; format: ImageFormat; filename: string }> {
+    const row = await this.readyUpload(p.accountId, uid);
     return { key: row.blob_key, format: row.format, filename: row.filename };
   }
 
   /** GET /web_api/v1/thumbnail. */
-  async thumbnail(p: Principal, uid: string | undefined): Promise<{ key: string; format: ImageFormat }> {
-    const row = await this.owned(p.accountId, String(uid ?? ''));
+  async thumbnail(p: Principal, uid: string): Promise<{ key: string; format: ImageFormat }> {
+    const row = await this.owned(p.accountId, uid);
     if (!row.thumb_key) throw notFound('upload not found');
     return { key: row.thumb_key, format: row.thumb_key.endsWith('.png') ? 'png' : 'jpeg' };
   }

@@ -103,7 +103,7 @@ describe('whole-file upload', () => {
     const noFile = await pro.multipart('/web_api/v1/upload', { job: 'enlarge' }, {});
     expect(noFile.body).toEqual({ code: 10001, msg: 'file is required', data: { refusal: 'fileRequired' } });
     const badJob = await pro.upload(rocket, 'r.jpg', '../etc');
-    expect(badJob.body).toEqual({ code: 10001, msg: 'job is invalid', data: { refusal: 'badJob' } });
+    expect(badJob.body).toEqual({ code: 10001, msg: 'job is invalid', data: { field: 'job', refusal: 'badJob' } });
     expect((await fetch(srv.url + '/api/health')).status).toBe(200);
     expect((await pro.upload(rocket, 'after.jpg')).body.code).toBe(200);
   });

@@ -1,16 +1,20 @@
 /** Results (spec §7 "Downloads and previews"): single download, preview, compress conversion, bulk zip and point check. */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Download, DownloadAll, DownloadAllPost, DownloadCompress, PointCheck, Preview } from '../../../src/api/schemas/downloads.js';
 import type { AppContext } from '../../context.js';
 import { contentTypeOf, disposition } from '../../jobs/results.js';
 import type { DownloadFile, ZipDownload } from '../../services/downloads.js';
 import { ok } from '../envelope.js';
 import { principalOf } from '../auth.js';
-import { fieldsOf, idList, str } from '../params.js';
+import { idList } from '../params.js';
+import { route } from '../schemaRoute.js';
 
 const BULK_TOKENS = ['guest_token_v2', 'user_token', 'token'];
 
 export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { downloads } = ctx.services;
+  const auth = { authenticate: (req: FastifyRequest) => principalOf(req, ctx) };
+  const bulkAuth = { authenticate: (req: FastifyRequest) => principalOf(req, ctx, BULK_TOKENS) };
 
   function sendFile(reply: FastifyReply, f: DownloadFile, kind: 'attachment' | 'inline') {
     reply.type(contentTypeOf(f.ext)).header('content-disposition', disposition(kind, f.name)).header('x-content-type-options', 'nosniff');
@@ -23,43 +27,15 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
   }
 
   // The spec's path ends in '/'; the bare form is accepted too (Fastify matches slashes strictly).
-  for (const url of ['/web_api/v1/download/', '/web_api/v1/download']) {
-    app.get(url, async (req, reply) => {
-      const f = await fieldsOf(req);
-      const p = await principalOf(req, ctx);
-      return sendFile(reply, await downloads.result(p, str(f.trans_id), str(f.zoom_type)), 'attachment');
-    });
-  }
+  route(app, Download, auth, async (f, req, reply) => sendFile(reply, await downloads.result(await principalOf(req, ctx), f.trans_id, f.zoom_type), 'attachment'));
 
-  app.get('/web_api/v1/preview', async (req, reply) => {
-    const f = await fieldsOf(req);
-    const p = await principalOf(req, ctx);
-    return sendFile(reply, await downloads.result(p, str(f.trans_id)), 'inline');
-  });
+  route(app, Preview, auth, async (f, req, reply) => sendFile(reply, await downloads.result(await principalOf(req, ctx), f.trans_id), 'inline'));
 
-  app.post('/api/job/download_compress', async (req, reply) => {
-    const f = await fieldsOf(req);
-    const p = await principalOf(req, ctx, BULK_TOKENS);
-    return sendFile(reply, await downloads.compressed(p, str(f.trans_id), str(f.extra_type)), 'attachment');
-  });
+  route(app, DownloadCompress, bulkAuth, async (f, req, reply) => sendFile(reply, await downloads.compressed(await principalOf(req, ctx, BULK_TOKENS), f.trans_id, f.extra_type), 'attachment'));
 
-  app.post('/api/v2/point/check', async (req) => {
-    const f = await fieldsOf(req);
-    const p = await principalOf(req, ctx, BULK_TOKENS);
-    return ok(await downloads.pointCheck(p, idList(f, 'trans_id', 'trans_ids'), str(f.need_download_temp_id) === '1'));
-  });
+  route(app, PointCheck, bulkAuth, async (f, req) => ok(await downloads.pointCheck(await principalOf(req, ctx, BULK_TOKENS), idList(f, 'trans_id', 'trans_ids'), f.need_download_temp_id === 1)));
 
-  app.post('/api/v2/download/all', async (req, reply) => {
-    const f = await fieldsOf(req);
-    const p = await principalOf(req, ctx, BULK_TOKENS);
-    return sendZip(reply, await downloads.zipOfWorks(p, idList(f, 'trans_id', 'trans_ids')));
-  });
+  route(app, DownloadAllPost, bulkAuth, async (f, req, reply) => sendZip(reply, await downloads.zipOfWorks(await principalOf(req, ctx, BULK_TOKENS), idList(f, 'trans_id', 'trans_ids'))));
 
-  for (const url of ['/api/v2/download/all/', '/api/v2/download/all']) {
-    app.get(url, async (req, reply) => {
-      const f = await fieldsOf(req);
-      const p = await principalOf(req, ctx, BULK_TOKENS);
-      return sendZip(reply, await downloads.zipOfBundle(p, str(f.download_all_id)));
-    });
-  }
+  route(app, DownloadAll, bulkAuth, async (f, req, reply) => sendZip(reply, await downloads.zipOfBundle(await principalOf(req, ctx, BULK_TOKENS), f.download_all_id)));
 }

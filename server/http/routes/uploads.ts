@@ -4,7 +4,9 @@ import type { AppContext } from '../../context.js';
 import { mimeOf } from '../../repositories/imageRepository.js';
 import { principalOf, principalOfFields } from '../auth.js';
 import { ok } from '../envelope.js';
-import { fieldsOf, idList, readMultipart, str } from '../params.js';
+import { idList, readMultipart } from '../params.js';
+import { checkFields, route } from '../schemaRoute.js';
+import { Retention, SliceStatus, Thumbnail, Upload, UploadDelete, UploadList, UploadSlice, UploadSource, UploadUrl } from '../../../src/api/schemas/uploads.js';
 
 /** The caller from the multipart fields: an api_token field, a site token field, or tokenOf (auth.ts). */
 function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>) {
@@ -19,6 +21,7 @@ function sendBlob(ctx: AppContext, reply: FastifyReply, key: string, format: 'jp
 
 export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const uploads = ctx.services.uploads;
+  const auth = { authenticate: (req: FastifyRequest) => principalOf(req, ctx) };
 
   /** The multipart body with its caller resolved before any file part is buffered (see readMultipart). */
   async function authorizedMultipart(req: FastifyRequest) {
@@ -29,16 +32,17 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
     return { mp, p: principal! };
   }
 
-  app.post('/web_api/v1/upload', async (req) => {
+  route(app, Upload, async (_f, req) => {
     const { mp, p } = await authorizedMultipart(req);
+    const f = checkFields(Upload, mp.fields);
     const file = mp.files.file;
-    const data = await uploads.uploadWhole(p, { file: file?.data, filename: file?.filename || mp.fields.name || '', thumbnail: mp.files.thumbnail?.data, job: mp.fields.job });
+    const data = await uploads.uploadWhole(p, { file: file?.data, filename: file?.filename || f.name || '', thumbnail: mp.files.thumbnail?.data, job: f.job });
     return ok({ data });
   });
 
-  app.post('/api/v2/upload_slice', async (req) => {
+  route(app, UploadSlice, async (_f, req) => {
     const { mp, p } = await authorizedMultipart(req);
-    const f = mp.fields;
+    const f = checkFields(UploadSlice, mp.fields);
     return ok(
       await uploads.receiveSlice(p, {
         uid: f.uid || undefined,
@@ -52,42 +56,32 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
     );
   });
 
-  app.post('/api/v2/upload_slice/status', async (req) => {
-    const p = await principalOf(req, ctx);
-    return ok(await uploads.sliceStatus(p, str((await fieldsOf(req)).uid)));
-  });
+  route(app, SliceStatus, auth, async (f, req) => ok(await uploads.sliceStatus(await principalOf(req, ctx), f.uid)));
 
-  app.post('/api/job_utils/upload_url', async (req) => {
-    const p = await principalOf(req, ctx);
-    const q = await fieldsOf(req);
-    const data = await uploads.uploadFromUrl(p, str(q.url), str(q.type) ?? str(q.job));
+  route(app, UploadUrl, auth, async (f, req) => {
+    const data = await uploads.uploadFromUrl(await principalOf(req, ctx), f.url, f.type ?? f.job);
     return ok({ data });
   });
 
-  app.post('/web_api/v1/upload/list', async (req) => {
+  route(app, UploadList, auth, async (f, req) => {
     const p = await principalOf(req, ctx);
     // retention_days: how long this caller's results and sources are kept, for the client to say so.
-    return ok({ datas: await uploads.list(p, (await fieldsOf(req)).limit), retention_days: ctx.services.retention.daysFor(p.level) });
+    return ok({ datas: await uploads.list(p, f.limit), retention_days: ctx.services.retention.daysFor(p.level) });
   });
 
   /** The caller's retention and upload quota: days kept, uploads a minute, bytes kept and used. */
-  app.get('/api/v2/retention', async (req) => ok(await ctx.services.retention.view(await principalOf(req, ctx))));
+  route(app, Retention, async (_f, req) => ok(await ctx.services.retention.view(await principalOf(req, ctx))));
 
-  app.post('/web_api/v1/upload/delete', async (req) => {
-    const p = await principalOf(req, ctx);
-    return ok(await uploads.remove(p, idList(await fieldsOf(req), 'uid', 'uids')));
-  });
+  route(app, UploadDelete, auth, async (f, req) => ok(await uploads.remove(await principalOf(req, ctx), idList(f, 'uid', 'uids'))));
 
-  app.get('/web_api/v1/download/src', async (req, reply) => {
-    const p = await principalOf(req, ctx);
-    // zoom_type is accepted for the client's call shape; the source is always the working copy.
-    const src = await uploads.source(p, str((await fieldsOf(req)).uid));
+  // zoom_type is accepted for the client's call shape; the source is always the working copy.
+  route(app, UploadSource, auth, async (f, req, reply) => {
+    const src = await uploads.source(await principalOf(req, ctx), f.uid);
     return sendBlob(ctx, reply, src.key, src.format, src.filename);
   });
 
-  app.get('/web_api/v1/thumbnail', async (req, reply) => {
-    const p = await principalOf(req, ctx);
-    const t = await uploads.thumbnail(p, str((await fieldsOf(req)).uid));
+  route(app, Thumbnail, auth, async (f, req, reply) => {
+    const t = await uploads.thumbnail(await principalOf(req, ctx), f.uid);
     return sendBlob(ctx, reply, t.key, t.format);
   });
 }

@@ -100,8 +100,9 @@ export const Uid = (o: { description?: string } = {}) =>
   Type.String({ minLength: 1, maxLength: 64, description: 'an upload’s id (from the upload calls)', examples: ['3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f'], ...o });
 export const TransId = (o: { description?: string } = {}) =>
   Type.String({ minLength: 1, maxLength: 64, description: 'a work’s id (from transform)', examples: ['7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30'], ...o });
-/** One id, an array (`ids[]`) or a comma-separated list of them. */
-export const IdList = (item: TSchema, description: string) => Type.Union([item, Type.Array(item, { maxItems: 1000 })], { description });
+/** One id or a comma-separated list of them, or an array (`ids[]`). */
+export const IdList = (item: TSchema, description: string) =>
+  Type.Union([Type.String({ minLength: 1, maxLength: 100_000, description: 'one id or a comma-separated list' }), Type.Array(item, { maxItems: 1000 })], { description });
 /** A page number from 1. */
 export const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'page number from 1', default: 1 });
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -145,3 +146,11 @@ export const defineRoute = <F extends TObject = TObject, D extends TSchema = TSc
 export type DataOf<R> = R extends RouteSchema<TObject, infer D> ? Static<D> : never;
 /** The request fields type of a route schema. */
 export type FieldsOf<R> = R extends RouteSchema<infer F, TSchema> ? Static<F> : never;
+
+/**
+ * Compile-time proof that a schema's type and a domain type are the same (both directions):
+ * `const _: Same<Static<typeof S>, DomainType> = true`. Keeps a domain interface the app uses
+ * elsewhere from drifting from the schema the server documents.
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+

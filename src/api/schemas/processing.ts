@@ -1,0 +1,45 @@
+/** Processing: start a work (a feature or a workflow on an upload) and poll its progress. */
+import { Type } from 'typebox';
+import { AUTH, TransId, Uid, defineRoute } from './common.js';
+
+export const Transform = defineRoute({
+  method: 'POST',
+  url: '/web_api/v1/transform',
+  tag: 'process',
+  summary: 'Starts a work on an upload (one credit)',
+  description:
+    'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, or a workflow of steps. The answer’s trans_id is polled with progress.',
+  auth: AUTH.tokenOrApi,
+  fields: Type.Object({
+    uid: Uid(),
+    jconfig: Type.Union([Type.String({ maxLength: 16 * 1024, description: 'the job as JSON text' }), Type.Object({}, { description: 'the job as an object (JSON bodies)' })], {
+      description: 'the job: feature, module and module_params (JSON text in forms)',
+    }),
+    zoom_type: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{0,32}$', description: 'a label the client keeps with the work' })),
+  }),
+  data: Type.Object({ trans_id: TransId() }),
+  example: { uid: '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f', jconfig: '{"job":"enlarge","config":{"module":"enlarge","module_params":{"scale":2}}}' },
+});
+
+export const ProgressData = Type.Object({
+  trans_id: TransId(),
+  status: Type.Enum(['finish', 'fatal', 'progress'], { description: 'finish: done; fatal: failed; progress: queued or running' }),
+  progress: Type.Integer({ minimum: 0, maximum: 100 }),
+  step: Type.Integer({ description: '1-based step being run (workflows)' }),
+  steps: Type.Integer(),
+  queue_position: Type.Optional(Type.Integer({ description: '1-based place among queued works, while waiting' })),
+  error: Type.Optional(Type.String({ description: '"timeout" or "Process failed", when fatal' })),
+  result_w: Type.Optional(Type.Integer({ description: 'the result’s width, once finished' })),
+  result_h: Type.Optional(Type.Integer()),
+});
+
+export const Progress = defineRoute({
+  method: 'GET',
+  url: '/web_api/v1/progress',
+  tag: 'poll',
+  summary: 'A work’s progress (poll every few seconds until finish or fatal)',
+  auth: AUTH.tokenOrApi,
+  fields: Type.Object({ trans_id: TransId() }),
+  data: ProgressData,
+  example: { trans_id: '7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30' },
+});
