@@ -4,6 +4,8 @@
  */
 import { CODE } from '../../src/domain/codes.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/domain/constants.js';
+import type { FieldsOf } from '../../src/api/schemas/common.js';
+import type { WorkflowAdd } from '../../src/api/schemas/workflows.js';
 import { chainError, entitlementError, isModuleName, ruleText, parseParams, type ModuleName, type ModuleParams } from '../../src/domain/modules.js';
 import { ApiError, notFound, paramError } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
@@ -17,8 +19,6 @@ export const WORKFLOW_TEXT = {
   loginRequired: 'verification failed',
 } as const;
 
-/** Largest page a client may ask for (the workspace uses 10). */
-const PAGE_LIMIT_MAX = 100;
 const STEP_NAME_MAX = 50;
 
 export interface FlowStep {
@@ -36,10 +36,8 @@ export interface WorkflowView {
   updated_at: number;
 }
 
-export interface WorkflowInput {
-  name?: unknown;
-  flows?: unknown;
-}
+/** add's and update's fields (src/api/schemas/workflows.ts): flows may be JSON text, a step's config too. */
+export type WorkflowInput = FieldsOf<typeof WorkflowAdd>;
 
 function parseJson(v: unknown): unknown {
   if (typeof v !== 'string') return v;
@@ -72,7 +70,7 @@ export class WorkflowService {
 
   /** Validates name and flows for the caller's level; returns what is stored. */
   validate(p: Principal, input: WorkflowInput): { name: string; flows: FlowStep[] } {
-    const rawName = input.name === undefined || input.name === null ? '' : String(input.name).trim();
+    const rawName = (input.name ?? '').trim();
     if ([...rawName].length > WORKFLOW_NAME_MAX) throw paramError(WORKFLOW_TEXT.nameTooLong);
     const name = rawName || `workflow_${Date.now()}`;
     const flows = parseJson(input.flows);
@@ -100,12 +98,8 @@ export class WorkflowService {
   }
 
   /** GET /api/work_flow/list: page from 1, newest first. */
-  async list(p: Principal, pageRaw: unknown, limitRaw: unknown) {
+  async list(p: Principal, page = WORKFLOW_FIRST_PAGE, limit = WORKFLOW_PAGE_SIZE) {
     this.guard(p);
-    const page = pageRaw === undefined || pageRaw === '' ? WORKFLOW_FIRST_PAGE : Number(pageRaw);
-    const limit = limitRaw === undefined || limitRaw === '' ? WORKFLOW_PAGE_SIZE : Number(limitRaw);
-    if (!Number.isInteger(page) || page < WORKFLOW_FIRST_PAGE) throw paramError('page must be an integer from 1');
-    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) throw paramError(`limit must be an integer from 1 to ${PAGE_LIMIT_MAX}`);
     const total = await repo.countOf(this.deps.db, p.accountId);
     const rows = await repo.pageOf(this.deps.db, p.accountId, limit, (page - WORKFLOW_FIRST_PAGE) * limit);
     return { datas: rows.map(view), current_page: page, total, last_page: Math.max(WORKFLOW_FIRST_PAGE, Math.ceil(total / limit)), per_page: limit };
@@ -119,10 +113,8 @@ export class WorkflowService {
   }
 
   /** POST /api/work_flow/update: id plus the same fields as add. */
-  async update(p: Principal, idRaw: unknown, input: WorkflowInput): Promise<WorkflowView> {
+  async update(p: Principal, id: number, input: WorkflowInput): Promise<WorkflowView> {
     this.guard(p);
-    const [id] = parseIds(idRaw);
-    if (id === undefined) throw paramError('id is required');
     await this.owned(p, [id]);
     const { name, flows } = this.validate(p, input);
     await repo.updateWorkflow(this.deps.db, p.accountId, id, name, JSON.stringify(flows), Date.now());
