@@ -55,11 +55,12 @@ export class ApiTokenService {
     return e;
   }
 
-  /** POST api_token/get: the caller's token, created on the first call (then shown in full, once). */
-  async get(p: Principal): Promise<ApiTokenView> {
+  /** POST api_token/get: the caller's token, created on the first call (then shown in full, once); with create: false only an existing one's view, else null. */
+  async get(p: Principal, opts: { create?: boolean } = {}): Promise<ApiTokenView | null> {
     const entitlement = await this.entitled(p);
     const existing = await this.repo.byAccount(p.accountId);
     if (existing) return this.view(p.account, existing, entitlement, null);
+    if (opts.create === false) return null;
     const token = newApiToken();
     const now = Date.now();
     if (await this.repo.create(p.accountId, apiTokenHash(token), token.slice(-4), now)) {

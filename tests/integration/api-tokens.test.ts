@@ -65,6 +65,16 @@ describe('who may hold an API token', () => {
 });
 
 describe('shown once, reset retires the old token', () => {
+  it('get with create=false only looks: null before a token exists, and it creates none', async () => {
+    const u = await Caller.user(srv, email('peek'), 'pro');
+    expect((await u.form('/api/v2/api_token/get', { create: 'false' })).body).toMatchObject({ code: CODE.OK, data: null });
+    expect((await u.form('/api/v2/api_token/get', { create: 'false' })).body.data).toBeNull();
+    const made = (await u.form('/api/v2/api_token/get')).body.data;
+    expect(made.created).toBe(true);
+    const seen = (await u.form('/api/v2/api_token/get', { create: 'false' })).body.data;
+    expect(seen).toMatchObject({ api_token: null, created: false, masked: made.masked });
+  });
+
   it('the first get shows the whole token; later gets show only its masked form and counters', async () => {
     const { u, token } = await proWithToken();
     expect(token).toMatch(/^pxm_[A-Za-z0-9_-]{43}$/);

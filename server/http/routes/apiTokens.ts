@@ -12,14 +12,14 @@ import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
 
 /** A person creates or resets a token now and then; a script trying many accounts' cookies is stopped. */
-const TOKEN_MANAGEMENT_LIMIT = { rateLimit: { max: 20, timeWindow: '1 minute' } };
+const TOKEN_MANAGEMENT_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };
 const USER_TOKEN = ['user_token'] as const;
 
 export async function apiTokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerApiTokenGate(app, ctx);
   const apiTokens = ctx.services.apiTokens;
 
-  route(app, ApiTokenGet, TOKEN_MANAGEMENT_LIMIT, async (_f, req) => ok(await apiTokens.get(await principalOf(req, ctx, USER_TOKEN))));
+  route(app, ApiTokenGet, TOKEN_MANAGEMENT_LIMIT, async (f, req) => ok(await apiTokens.get(await principalOf(req, ctx, USER_TOKEN), { create: f.create })));
 
   route(app, ApiTokenReset, TOKEN_MANAGEMENT_LIMIT, async (_f, req) => ok(await apiTokens.reset(await principalOf(req, ctx, USER_TOKEN))));
 }

@@ -34,7 +34,11 @@ export const ApiTokenGet = defineRoute({
   summary: 'Creates the caller’s API token, or shows the existing one’s metadata',
   description: `The first call creates the token and answers it whole, once; later calls answer its masked form, last use, calls this month and credits. ${ENTITLEMENT}`,
   auth: USER_TOKEN_ONLY,
-  data: ApiTokenData,
+  fields: Type.Object({
+    create: Type.Optional(Type.Boolean({ default: true, description: 'false: only show the existing token’s metadata (data is null when there is none); the account page asks so before the user chooses to create one' })),
+  }),
+  data: Nullable(ApiTokenData),
+  example: { create: true },
 });
 
 export const ApiTokenReset = defineRoute({

@@ -10,6 +10,7 @@ import { useUser } from '../../stores/user.js';
 import { usePageTitle } from '../usePageTitle.js';
 import * as endpoints from '../../api/endpoints.js';
 import type { AccountView } from '../../domain/account.js';
+import { ApiTokenSection } from './ApiTokenSection.js';
 import { HistoryList } from './HistoryList.js';
 import { useAccountT } from './i18n.js';
 import { PlanCard } from './PlanCard.js';
@@ -67,12 +68,13 @@ export function SurveySection() {
   return <SurveyForm initial={account.survey ?? []} initialOther={account.occupation_other} />;
 }
 
-/** What /my-account/ adds below its own facts and forms: plan details, the survey, the history. */
+/** What /my-account/ adds below its own facts and forms: plan details, the survey, the developer API, the history. */
 export function AccountSections() {
   return (
     <div className="acct-page acct-sections">
       <PlanCard compact />
       <SurveySection />
+      <ApiTokenSection />
       <HistoryList />
     </div>
   );
