@@ -13,7 +13,7 @@ import { detectScaleout } from '../server/testing/modes.js';
 import { runHostile } from '../scripts/hostile.js';
 import { runLoad, startLoadCluster, type Envelope } from '../scripts/loadtest.js';
 import type { Cluster } from '../server/testing/modesCluster.js';
-import { findOwnedProgress } from '../server/jobs/repository.js';
+import { findOwnedProgress } from '../server/repositories/jobRepository.js';
 import { AccountRepository } from '../server/repositories/accountRepository.js';
 import { openPostgres } from '../server/repositories/postgres.js';
 import { TokenRepository } from '../server/repositories/tokenRepository.js';

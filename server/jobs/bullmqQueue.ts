@@ -20,7 +20,7 @@ import type { Kysely } from 'kysely';
 import { bullmqSettings } from '../config.js';
 import type { Database } from '../repositories/schema.js';
 import type { JobHandler, JobQueue } from './queue.js';
-import { failOrphan, findJob, requeue } from './repository.js';
+import { failOrphan, findJob, requeue } from '../repositories/jobRepository.js';
 import { LEASE_STALE_MS } from './runner.js';
 
 /** Attempts a work gets before it is failed and refunded (same rule as the embedded runner). */

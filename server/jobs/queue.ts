@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../repositories/schema.js';
-import { nextQueued } from './repository.js';
+import { nextQueued } from '../repositories/jobRepository.js';
 
 /** Runs one work to its end; must settle (never hang) and may reject only on internal faults. */
 export type JobHandler = (transId: string) => Promise<void>;

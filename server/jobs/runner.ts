@@ -20,7 +20,8 @@ import { JobFailure, WorkerPool, type PoolLogger, type SlotHandle } from './pool
 import type { TaskOutput } from './protocol.js';
 import type { SlotOptions } from './slotProcess.js';
 import type { JobQueue } from './queue.js';
-import { claim, failOrphan, failedWithoutRefund, findJob, findUpload, heartbeat, markFailed, markFinished, orphanedJobs, requeue, writeProgress } from './repository.js';
+import { claim, failOrphan, failedWithoutRefund, findJob, heartbeat, markFailed, markFinished, orphanedJobs, requeue, writeProgress } from '../repositories/jobRepository.js';
+import { findUpload } from '../repositories/uploadRepository.js';
 import { extOf } from './results.js';
 
 export const MAX_ATTEMPTS = 2;

@@ -1,5 +1,5 @@
 /** Guest and user tokens, keyed by SHA-256 of the token; and moving a guest's work to a user. */
-import type { ProgressRow } from '../jobs/repository.js';
+import type { ProgressRow } from './jobRepository.js';
 import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { Db } from './db.js';
 import { Batcher } from './pollBatch.js';

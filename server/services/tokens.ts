@@ -10,7 +10,7 @@ import { CODE } from '../../src/domain/codes.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
-import type { ProgressRow } from '../jobs/repository.js';
+import type { ProgressRow } from '../repositories/jobRepository.js';
 import { TokenRepository, type TokenAccountRow } from '../repositories/tokenRepository.js';
 import type { Deps } from './index.js';
 

@@ -1,11 +1,11 @@
-/** Database access for works (jobs table) and the uploads they read. Portable across SQLite and PostgreSQL. */
+/**
+ * Database access for works (the jobs table): queueing, the runner's claim/progress/lease/finish
+ * writes, orphan recovery, history and the refund check. Portable across SQLite and PostgreSQL.
+ */
 import { sql, type Kysely } from 'kysely';
-import type { Account, Database, Job } from '../repositories/schema.js';
+import type { Account, Database, Job } from './schema.js';
 
 type Db = Kysely<Database>;
-
-/** The upload queries live in the upload repository; the runner reads a work's source through this. */
-export { findUpload } from '../repositories/uploadRepository.js';
 
 export async function findAccount(db: Db, accountId: number): Promise<Account> {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
