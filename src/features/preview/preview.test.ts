@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_THUMB_BOX } from '../../domain/constants.js';
 import { clampOffset, thumbLayout } from './Navigator.js';
-import { defaultCompareTab, navigatorPlacement } from './PreviewDialog.js';
+import { navigatorPlacement } from './CompareStage.js';
+import { defaultCompareTab } from './PreviewDialog.js';
 import { detailCentre } from './detail.js';
 
 describe('preview defaults (spec §2)', () => {
