@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { editImage, type EditOp } from '../worker-bridge/index.js';
 import { Cropper } from '../features/editor/Cropper.js';
+import { stemOf } from '../domain/filename.js';
 import { usePageTitle } from './usePageTitle.js';
 
 type Tool = 'cropper' | 'resizer' | 'rotator' | 'flip';
@@ -86,7 +87,7 @@ export function ToolPage({ path }: { path: string }) {
     setFailed(false);
     setWidth(0);
     setSrcW(0);
-    setBase(f.name.replace(/\.[^.]+$/, '') || 'image');
+    setBase(stemOf(f.name) || 'image');
     setFile(f);
   };
 
