@@ -120,10 +120,15 @@ export function tokenOf(req: FastifyRequest, names: readonly string[] = FIELDS):
   return pick(req.body, names) ?? pick(req.query, names) ?? pick(req.cookies, COOKIES);
 }
 
-/** The caller: the API token's account when the request was admitted with one, else the site token's. */
+/**
+ * The caller: the API token's account when the request carries one (admitted here if a check that runs
+ * before the gate asks first, e.g. a route's authenticate step), else the site token's.
+ */
 export function principalOf(req: FastifyRequest, ctx: AppContext, names?: readonly string[]): Promise<Principal> {
   const api = API_PRINCIPALS.get(req);
   if (api) return Promise.resolve(api);
+  const credential = apiCredentialOf(req);
+  if (credential !== undefined) return admitApiToken(req, undefined, ctx, credential);
   return ctx.services.tokens.resolve(tokenOf(req, names));
 }
 

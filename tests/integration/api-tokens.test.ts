@@ -126,6 +126,13 @@ describe('where the token works', () => {
     expect(((await q.json()) as { code: number }).code).toBe(CODE.OK);
     const f = await fetch(`${srv.url}/api/v2/license`, { method: 'POST', body: new URLSearchParams({ api_token: token }) });
     expect(((await f.json()) as { data: { user_id: number } }).data.user_id).toBe(u.accountId);
+    // every listed call takes it (a missing work or upload is not-found, never code 6)
+    for (const key of API_TOKEN_ROUTES) {
+      const [method, p] = key.split(' ') as ['GET' | 'POST', string];
+      if (p.includes('upload') && method === 'POST' && !p.endsWith('/status')) continue; // multipart, below
+      const r = await withApi(token, method, p, { trans_id: 'none', uid: 'none' }).catch(() => ({ status: 200, body: { code: 200 } }));
+      expect([key, r.body.code]).not.toEqual([key, CODE.VERIFICATION_FAILED]);
+    }
     // a multipart upload with the api_token field
     const fd = new FormData();
     fd.set('api_token', token);
