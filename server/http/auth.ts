@@ -101,14 +101,17 @@ async function admitApiToken(req: FastifyRequest, reply: FastifyReply | undefine
  * checked in principalOfFields.
  */
 export function registerApiTokenGate(app: FastifyInstance, ctx: AppContext): void {
-  LIMITERS.set(
-    ctx,
-    app.createRateLimit({
-      max: API_TOKEN_RATE_LIMIT_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (req) => `api-token:${API_PRINCIPALS.get(req)?.apiTokenHash ?? ''}`,
-    }),
-  );
+  // The app registers @fastify/rate-limit (app.ts); a bare instance that only lists routes (the docs script) has none.
+  if (app.hasDecorator('createRateLimit')) {
+    LIMITERS.set(
+      ctx,
+      app.createRateLimit({
+        max: API_TOKEN_RATE_LIMIT_PER_MINUTE,
+        timeWindow: 60_000,
+        keyGenerator: (req) => `api-token:${API_PRINCIPALS.get(req)?.apiTokenHash ?? ''}`,
+      }),
+    );
+  }
   app.addHook('preHandler', async (req, reply) => {
     const token = apiCredentialOf(req);
     if (token !== undefined) await admitApiToken(req, reply, ctx, token);
