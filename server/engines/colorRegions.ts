@@ -77,6 +77,20 @@ const ENCLOSED_SKY_DL = 12;
  */
 const SKY_SPREAD: [number, number] = [3, 5];
 
+/**
+ * Share of a sky region left after an erosion by SKY_ERODE px (at the 320-px analysis size): an open
+ * sky is one solid piece, the bright tips of grass blades or a pale grain are threads and specks.
+ * Development photos: fig's concrete 0.37, the real skies 0.74–0.94 (ramp between the two).
+ */
+const SKY_SOLIDITY: [number, number] = [0.4, 0.6];
+const SKY_ERODE = 3;
+/**
+ * How much darker (L*) the lower half of a sky region may be than its upper half: a daylight sky
+ * brightens or stays even towards the horizon; a backdrop lit by lamps above it falls off. Development
+ * skies: at most 12.1 darker (dune); ramp above that.
+ */
+const SKY_DARKENING: [number, number] = [18, 28];
+
 /** Width (px at the 320-px analysis size) of a thin occluder (wire, cable, twig) the finer sky analysis looks across. */
 const THIN_OCCLUDER = 6;
 
@@ -137,13 +151,26 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
   // the open sky's brightness: the largest region touching the top
   let openL = NaN, openA = 0;
   for (let c = 1; c <= count; c++) if (top[c] && area[c]! > openA) { openA = area[c]!; openL = lSum[c]! / area[c]!; }
+  // solidity (what survives an erosion) and the brightness of each region's upper and lower half
+  const eroded = morph(Float32Array.from(cand), w, h, SKY_ERODE, 'min');
+  const solid = new Float64Array(count + 1), upper = new Float64Array(count + 1), upperN = new Float64Array(count + 1);
+  for (let i = 0; i < n; i++) {
+    const c = labels[i]!;
+    if (!c) continue;
+    if (eroded[i]! > 0.5) solid[c]!++;
+    if (Math.floor(i / w) / h < (yMin[c]! + yMax[c]!) / 2) { upper[c]! += L[i]!; upperN[c]!++; }
+  }
   const keep = new Float32Array(count + 1);
   for (let c = 1; c <= count; c++) {
     const a = area[c]! / n, my = ySum[c]! / area[c]!, ml = lSum[c]! / area[c]!;
+    const lower = (lSum[c]! - upper[c]!) / Math.max(1, area[c]! - upperN[c]!);
+    const darkening = upperN[c]! > 0 ? upper[c]! / upperN[c]! - lower : 0;
     const bokeh = (gx[c]! / Math.max(1e-6, gy[c]!)) * ((gx[c]! + gy[c]!) / area[c]!) * (Math.max(w, h) / 320);
     const open = (top[c] && a > 0.01) || (linked[c] && a > 0.002);
     const enclosed = a > 0.002 && my < 0.45 && ml > 55 && (Number.isNaN(openL) ? ml > 75 : Math.abs(ml - openL) < ENCLOSED_SKY_DL);
-    if (open || enclosed) keep[c] = smoothstep(ml, NIGHT_L, NIGHT_L + 20) * (1 - smoothstep(bokeh, ...BOKEH_SCORE));
+    if (open || enclosed)
+      keep[c] = smoothstep(ml, NIGHT_L, NIGHT_L + 20) * (1 - smoothstep(bokeh, ...BOKEH_SCORE))
+        * smoothstep(solid[c]! / area[c]!, ...SKY_SOLIDITY) * (1 - smoothstep(darkening, ...SKY_DARKENING));
   }
   // a real sky's brightness varies across it (zenith to horizon, clouds); a wall, a table or a
   // plain backdrop is one even tone. Spread of L* over the whole kept sky, below which it is not sky.
@@ -308,14 +335,26 @@ export function skyColour(L: number): [number, number] {
 }
 
 /**
- * Foliage prior muted to a* ×0.5, b* ×0.7 of a plain leaf green (issue 32, dev split): what the
- * texture cues call foliage is often dry grass, moss, wood or fur, and a muted yellow-green costs
- * little there while still helping real leaves (×0.75 / ×0.9 and ×1 / ×1 measured worse).
+ * Foliage prior against a plain leaf green (a* −(6 + 0.2 L), b* 8 + 0.3 L), by what the picture
+ * shows (development split, issue 32). In a picture with a sky the textured, isotropic mid-tones are
+ * mostly leaves and grass and get a*×0.9, b*×1.26 (×0.5/×0.7 everywhere before: development mean
+ * 29.21 → 28.88, worst unchanged at ×1.08); with no sky they are as often dry grass, moss, wood or fur,
+ * where a muted yellow-green costs little: a*×0.25, b*×0.35.
  */
-const VEG_A = 0.5, VEG_B = 0.7;
-/** Leaves and grass: yellow-green when lit, deeper green in shade (at L* 50: a* −8, b* 16 after the muting). */
-export function vegColour(L: number): [number, number] {
-  return [-VEG_A * (6 + 0.2 * L), VEG_B * (8 + 0.3 * L)];
+const VEG_OUTDOOR: [number, number] = [0.9, 1.26];
+const VEG_INDOOR: [number, number] = [0.25, 0.35];
+/** Share of the picture that is sky from which it counts as outdoors (smooth ramp): a speck of false sky does not. */
+const OUTDOOR_SKY: [number, number] = [0.03, 0.12];
+/** How sure the regions are that the picture is outdoors (0..1), from the share of it that is sky. */
+export function outdoorOf(sky: Float32Array): number {
+  let s = 0;
+  for (const v of sky) s += v;
+  return smoothstep(s / Math.max(1, sky.length), ...OUTDOOR_SKY);
+}
+/** Leaves and grass: yellow-green when lit, deeper green in shade; `outdoor` 0..1 (outdoorOf). */
+export function vegColour(L: number, outdoor: number): [number, number] {
+  const ka = VEG_INDOOR[0] + outdoor * (VEG_OUTDOOR[0] - VEG_INDOOR[0]), kb = VEG_INDOOR[1] + outdoor * (VEG_OUTDOOR[1] - VEG_INDOOR[1]);
+  return [-ka * (6 + 0.2 * L), kb * (8 + 0.3 * L)];
 }
 
 /** Skin: warm, a little more saturated in the shadows. */
@@ -341,8 +380,8 @@ export function skyColourAt(L: number, t: number): [number, number] {
 }
 
 /** Vegetation: grass and ground cover (lower picture, lit) yellower; foliage above the ground line bluer and deeper. */
-export function vegColourAt(L: number, y: number): [number, number] {
-  const [a, b] = vegColour(L);
+export function vegColourAt(L: number, y: number, outdoor: number): [number, number] {
+  const [a, b] = vegColour(L, outdoor);
   const g = smoothstep(y, 0.45, 0.75);
   return [a * (1 + GRASS_FOLIAGE * (0.5 - g) * 0.6), b * (1 + GRASS_FOLIAGE * (g - 0.3))];
 }

@@ -13,10 +13,11 @@
  * ground below the horizon, and chroma snapped to the full-resolution edges by a second guided filter.
  * The plain exemplar transfer after Welsh, Ashikhmin & Mueller (SIGGRAPH 2002) is kept as
  * colorizeRgb(…, 'welsh'), the quality baseline of issue 11.
- * An ONNX colorizer can replace all of it: COLORIZE_MODEL=<file.onnx> taking L−50 as
- * [1,1,S,S] and returning a*b* [1,2,h,w] (the layout of Zhang et al.'s models).
+ * An ONNX colorizer can replace all of it: an operator who has one puts it in MODELS_DIR as
+ * colorize.onnx (COLORIZE_MODEL_FILE), taking L−50 as [1,1,S,S] and returning a*b* [1,2,h,w] (the
+ * layout of Zhang et al.'s models).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
@@ -26,7 +27,7 @@ import { labToRgb, rgbToLab } from './lab.js';
 import { writePsd } from './psd.js';
 import { externalSession } from './models.js';
 import { detectFaces } from './faces.js';
-import { cloudColour, earthColour, sceneRegions, skinColour, skyColour, skyColourAt, vegColour, vegColourAt } from './colorRegions.js';
+import { cloudColour, earthColour, outdoorOf, sceneRegions, skinColour, skyColour, skyColourAt, vegColour, vegColourAt } from './colorRegions.js';
 import { limitsFor } from '../../src/domain/plans.js';
 import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
 
@@ -142,7 +143,7 @@ async function onnxChroma(file: string, L: Float32Array, w: number, h: number, c
   const x = Float32Array.from(L, (v) => v - 50);
   const out = (await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', x, [1, 1, h, w]) }))[s.outputNames[0]!]!;
   const [, c, oh, ow] = out.dims as number[];
-  if (c !== 2) throw new Error(`COLORIZE_MODEL must output [1,2,h,w], got ${out.dims.join('×')}`);
+  if (c !== 2) throw new Error(`${file} must output [1,2,h,w], got ${out.dims.join('×')}`);
   const d = out.data as Float32Array;
   return {
     A: await resizePlane(d.subarray(0, oh! * ow!), ow!, oh!, w, h),
@@ -152,6 +153,18 @@ async function onnxChroma(file: string, L: Float32Array, w: number, h: number, c
 
 /** 'regions' = the engine; 'welsh' = the plain exemplar transfer it replaced, kept as the quality baseline. */
 export type ColorizeMethod = 'regions' | 'welsh';
+
+/** The operator's own colorization model, when there is one: this file in MODELS_DIR replaces the regions. */
+export const COLORIZE_MODEL_FILE = 'colorize.onnx';
+
+export interface ColorizeOptions {
+  /** default 'regions' */
+  method?: ColorizeMethod;
+  /** an ONNX colorizer (path absolute or relative to ctx.modelsDir); default: COLORIZE_MODEL_FILE when it exists there, else none */
+  model?: string | null;
+}
+
+const operatorModel = (modelsDir: string) => (existsSync(path.resolve(modelsDir, COLORIZE_MODEL_FILE)) ? COLORIZE_MODEL_FILE : null);
 
 /** Region analysis size (long side): enough for texture and sky shape, cheap at any input size. */
 const ANALYSIS = 320;
@@ -177,6 +190,7 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
   const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
   const reg = sceneRegions(La, aw, ah, faces, k, undefined, best);
   const [sky, veg, skin, cloud, earth] = await Promise.all([reg.sky, reg.veg, reg.skin, reg.cloud, reg.earth].map((p) => resizePlane(p, aw, ah, sw, sh)));
+  const outdoor = outdoorOf(reg.sky);
   const A = new Float32Array(sw * sh), B = new Float32Array(sw * sh);
   for (let i = 0; i < A.length; i++) {
     const l = Ls[i]!, y = Math.floor(i / sw) / sh;
@@ -185,7 +199,7 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
     const we = best ? Math.min(earth![i]!, Math.max(0, 1 - ws - wv - wk - wc)) : 0;
     const wr = Math.max(0, 1 - ws - wv - wk - wc - we);
     const [sa, sb] = best ? skyColourAt(l, y / reg.horizon) : skyColour(l);
-    const [va, vb] = best ? vegColourAt(l, y) : vegColour(l);
+    const [va, vb] = best ? vegColourAt(l, y, outdoor) : vegColour(l, outdoor);
     const [ka, kb] = skinColour(l), [ea, eb] = earthColour(l), [ca, cb] = cloudColour(l);
     // the rest is not understood: no guessed hue, a gentle warm-neutral tone
     const [na, nb] = neutralColour(l);
@@ -196,7 +210,8 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
   return { A: guidedFilter(Ls, A, sw, sh, r, 20), B: guidedFilter(Ls, B, sw, sh, r, 20) };
 }
 
-export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean, ctx: EngineContext, method: ColorizeMethod = 'regions'): Promise<{ out: Rgb; exemplar: string }> {
+export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean, ctx: EngineContext, opts: ColorizeOptions = {}): Promise<{ out: Rgb; exemplar: string }> {
+  const method = opts.method ?? 'regions';
   const side = Math.max(16, renderFactor * 16);
   const k = Math.min(1, side / Math.max(img.w, img.h));
   const sw = Math.max(1, Math.round(img.w * k)), sh = Math.max(1, Math.round(img.h * k));
@@ -204,7 +219,7 @@ export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean,
   const [Ls] = rgbToLab(small.data, sw * sh);
   let exemplar = 'onnx';
   let A: Float32Array, B: Float32Array;
-  const model = process.env.COLORIZE_MODEL;
+  const model = opts.model === undefined ? operatorModel(ctx.modelsDir) : opts.model;
   if (model) ({ A, B } = await onnxChroma(model, Ls, sw, sh, ctx));
   else if (method === 'welsh') ({ A, B, exemplar } = await transferChroma(Ls, sw, sh, best));
   else {
