@@ -210,3 +210,13 @@ describe('where the token works', () => {
     expect(counted).toBe(API_TOKEN_RATE_LIMIT_PER_MINUTE);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('names the API token as a way in on exactly the calls that take it (API_TOKEN_ROUTES)', async () => {
+    const doc = (await (await fetch(`${srv.url}/api-docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
+    const documented = new Set<string>();
+    for (const [p, ops] of Object.entries(doc.paths))
+      for (const [m, op] of Object.entries(ops)) if (op.security?.some((s) => 'api_token' in s)) documented.add(`${m.toUpperCase()} ${p}`);
+    expect([...documented].sort()).toEqual([...API_TOKEN_ROUTES].sort());
+  });
+});
