@@ -4,10 +4,11 @@ import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase } from './repositories/db.js';
+import { openDatabase, type Db } from './repositories/db.js';
 import { BlobStore } from './repositories/blobStore.js';
 import { assertAllEngines } from './engines/registry.js';
-import { createServices } from './services/index.js';
+import { createProcessing } from './jobs/processing.js';
+import { createServices, type Services } from './services/index.js';
 
 /**
  * Data files are private to the server's user: every file and directory this process (and the
@@ -27,12 +28,19 @@ export function makeDataPrivate(dataDir: string): void {
   }
 }
 
+/** The services, with the job queue and runner built here and handed in. */
+export function composeServices(base: { config: Config; db: Db; blobs: BlobStore }): Services {
+  const processing = createProcessing(base, () => services);
+  const services = createServices(base, processing);
+  return services;
+}
+
 export async function createContext(config: Config): Promise<AppContext> {
   assertAllEngines(); // a module without an engine stops the server (and start:worker) here, not a user's work later
   makeDataPrivate(config.dataDir);
   const db = await openDatabase(config);
   const blobs = new BlobStore(config.dataDir);
-  const services = createServices({ config, db, blobs });
+  const services = composeServices({ config, db, blobs });
   if (config.runJobs) await services.jobs.startRunner();
   return {
     config,

@@ -19,7 +19,7 @@ import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { bullmqSettings } from '../config.js';
 import type { Database } from '../repositories/schema.js';
-import type { JobHandler, JobQueue } from './queue.js';
+import type { JobHandler, JobQueue } from './jobQueue.js';
 import { failOrphan, findJob, requeue } from '../repositories/jobRepository.js';
 import { LEASE_STALE_MS } from './runner.js';
 

@@ -19,7 +19,7 @@ import type { Database, Job } from '../repositories/schema.js';
 import { JobFailure, WorkerPool, type PoolLogger, type SlotHandle } from './pool.js';
 import type { TaskOutput } from './protocol.js';
 import type { SlotOptions } from './slotProcess.js';
-import type { JobQueue } from './queue.js';
+import type { JobQueue } from './jobQueue.js';
 import { claim, failOrphan, failedWithoutRefund, findJob, heartbeat, markFailed, markFinished, orphanedJobs, requeue, writeProgress } from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
 import { extOf } from './results.js';

@@ -1,25 +1,8 @@
-/**
- * The queue that hands works to a runner. The jobs table is always the record of a work; a queue
- * only decides who runs what next. Embedded mode: the jobs table itself (poll + in-process
- * wake-up). A BullMQ queue (REDIS_URL) can implement the same interface without touching services.
- */
+/** The embedded mode's JobQueue: the jobs table itself, polled, with an in-process wake-up. */
 import type { Kysely } from 'kysely';
+import type { JobHandler, JobQueue } from './jobQueue.js';
 import type { Database } from '../repositories/schema.js';
 import { nextQueued } from '../repositories/jobRepository.js';
-
-/** Runs one work to its end; must settle (never hang) and may reject only on internal faults. */
-export type JobHandler = (transId: string) => Promise<void>;
-
-export interface JobQueue {
-  /** true when several processes share the queue and it recovers works of dead runners itself */
-  readonly distributed?: boolean;
-  /** announces a work whose jobs row is already stored with status 'queued' */
-  enqueue(transId: string): Promise<void>;
-  /** starts delivering queued works to `handler`, at most `concurrency` at a time */
-  start(handler: JobHandler, concurrency: number): Promise<void>;
-  /** stops delivering; works already delivered are the runner's to end */
-  stop(): Promise<void>;
-}
 
 export interface QueueLogger {
   error(obj: unknown, msg?: string): void;

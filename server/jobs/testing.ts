@@ -8,7 +8,8 @@ import { afterEach, beforeEach } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../repositories/db.js';
 import { BlobStore } from '../repositories/blobStore.js';
-import { createServices, type Deps } from '../services/index.js';
+import { composeServices } from '../bootstrap.js';
+import type { Deps } from '../services/index.js';
 import type { CreditService } from '../services/credits.js';
 import type { Principal, TokenService } from '../services/tokens.js';
 import type { JobService } from '../services/jobs.js';
@@ -30,8 +31,8 @@ export async function processingKit(overrides: Partial<Config> = {}): Promise<Pr
   const config = loadConfig(process.env, { logLevel: 'silent', databaseUrl: undefined, redisUrl: undefined, processWorkers: 1, ...overrides, dataDir });
   const db = await openDatabase(config);
   const blobs = new BlobStore(dataDir);
-  const services = createServices({ config, db, blobs });
-  const deps: Deps = { config, db, blobs, services };
+  const services = composeServices({ config, db, blobs });
+  const deps = { config, db, blobs, services };
   return {
     deps,
     credits: services.credits,

@@ -6,6 +6,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../repositories/db.js';
 import type { BlobStore } from '../repositories/blobStore.js';
+import type { Processing } from '../jobs/processing.js';
 import { TokenService } from './tokens.js';
 import { LicenseService } from './license.js';
 import { CreditService } from './credits.js';
@@ -61,14 +62,15 @@ export interface Services {
   apiTokens: ApiTokenService;
 }
 
-export function createServices(base: Omit<Deps, 'services'>): Services {
+/** `processing`: the job queue and runner, built by the composition root (server/bootstrap.ts) for JobService. */
+export function createServices(base: Omit<Deps, 'services'>, processing: Processing): Services {
   const deps = { ...base } as Deps;
   const services: Services = {
     tokens: new TokenService(deps),
     license: new LicenseService(deps),
     credits: new CreditService(deps),
     uploads: new UploadService(deps),
-    jobs: new JobService(deps),
+    jobs: new JobService(deps, processing),
     workflows: new WorkflowService(deps),
     samples: new SampleService(deps),
     events: new EventService(deps),

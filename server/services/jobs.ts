@@ -2,7 +2,6 @@
  * Works (spec §4 "Processing"): start (transform), progress, results, history and feedback.
  * The rules live here; running is done by the job runner (server/jobs/) behind a JobQueue.
  */
-import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import type { HistoryRecord, Paged } from '../../src/domain/work.js';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/api/schemas/history.js';
@@ -13,14 +12,12 @@ import { isSubscriber, megapixelsToPixels } from '../../src/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
 import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../jobs/jobQueue.js';
 import type { ProgressRow } from '../repositories/jobRepository.js';
-import { createJobQueue } from '../jobs/queues.js';
-import { countActive, findAccount, findOwnedJob, findOwnedProgress, historyPage, insertQueued, queuePosition, setThumbsup } from '../repositories/jobRepository.js';
+import { countActive, findOwnedJob, findOwnedProgress, historyPage, insertQueued, queuePosition, setThumbsup } from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
-import { JobRunner } from '../jobs/runner.js';
-import { spawnSlotProcess } from '../jobs/slotProcess.js';
-import { serverLogger } from '../jobs/log.js';
+import type { Processing } from '../jobs/processing.js';
+import type { JobRunner } from '../jobs/runner.js';
 import type { Deps } from './index.js';
 import { decodeJconfig } from './jconfig.js';
 import { expiredError, RETENTION_TEXT } from './retention.js';
@@ -60,22 +57,13 @@ export class JobService {
   readonly queue: JobQueue;
   private readonly runner: JobRunner;
 
-  constructor(private readonly deps: Deps) {
-    const log = serverLogger(deps.config.logLevel);
-    const refund = (transId: string, within?: Db) => deps.services.credits.refund(transId, within);
-    this.queue = createJobQueue(deps.config, { db: deps.db, log, refund });
-    this.runner = new JobRunner({
-      config: deps.config,
-      db: deps.db,
-      blobs: deps.blobs,
-      queue: this.queue,
-      log,
-      levelOf: async (accountId) => deps.services.license.levelOf(await findAccount(deps.db, accountId)),
-      refund,
-      // One process per processing slot: the time-limit kill of a work inside native engine code
-      // (onnxruntime) must end that process, not abort the server (a terminated thread does).
-      spawnWorker: spawnSlotProcess,
-    });
+  /** The queue and runner are built by the composition root (server/jobs/processing.ts) and handed in. */
+  constructor(
+    private readonly deps: Deps,
+    processing: Processing,
+  ) {
+    this.queue = processing.queue;
+    this.runner = processing.runner;
   }
 
   /** Starts the runner and, in the same process, the retention sweep (embedded: the one process; scale-out: workers). */
