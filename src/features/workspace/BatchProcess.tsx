@@ -98,9 +98,13 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
               })}
             </div>
             <div className="ws-tools">
-              <span className="selected-counter" data-testid="selected-counter" title={t('selectedTitle')}>
-                {selected}/{limit}
-              </span>
+              {/* What will be processed, out of the plan's limit: chosen on Uploaded only (Processed chooses
+                  results to download, and counts those under its list). */}
+              {tab === 'uploaded' && (
+                <span className="selected-counter" data-testid="selected-counter" title={t('selectedTitle')}>
+                  {selected}/{limit}
+                </span>
+              )}
               <div className="view-toggle" role="group" aria-label={t('view.label')}>
                 <button aria-pressed={viewMode === 'grid'} aria-label={t('view.grid')} onClick={() => setViewMode('grid')} data-testid="view-grid">
                   <Icon name="grid" />
