@@ -3,10 +3,11 @@
  * (spec §7 "report endpoint") and small product events (cart abandon). One row each in `events`.
  */
 import { EventRepository } from '../repositories/eventRepository.js';
+import { REPORT_EVENTS } from '../../src/api/schemas/promotions.js';
 import type { Deps } from './index.js';
 
-/** Analytics events of spec §7; `first_image_process` is the spec's "first-image process". */
-export const REPORT_EVENTS = ['preview', 'preview_drag', 'download_all', 'add_credits_popup', 'add_image', 'first_image_process'] as const;
+/** Analytics events of spec §7 (their schema's list); `first_image_process` is the spec's "first-image process". */
+export { REPORT_EVENTS };
 export type ReportEvent = (typeof REPORT_EVENTS)[number];
 
 export const SITE_EVENTS = ['credit-transform', 'credit-upload', 'credit-download', 'cart-abandon'] as const;
@@ -42,10 +43,6 @@ export class EventService {
     let total = 0;
     for (let n = await this.events.pruneOlderThan(before); n > 0; n = await this.events.pruneOlderThan(before)) total += n;
     return total;
-  }
-
-  isReportEvent(v: unknown): v is ReportEvent {
-    return typeof v === 'string' && (REPORT_EVENTS as readonly string[]).includes(v);
   }
 
   /** Records one event; returns its id. Throws if the payload is too big to be an honest event. */

@@ -1,5 +1,7 @@
 /** Subscription facts for the workspace and the pricing side (spec §3 Products, §7 Subscription). */
 import { PRODUCTS } from '../../src/domain/constants.js';
+import type { FieldsOf } from '../../src/api/schemas/common.js';
+import type { CartAbandon } from '../../src/api/schemas/promotions.js';
 import { emailError, normalizeEmail } from '../../src/domain/account.js';
 import { isSubscriber, type Level } from '../../src/domain/plans.js';
 import { paramError, unauthorized } from '../errors.js';
@@ -36,26 +38,25 @@ export class SubscriptionService {
    * given) is on a live paid plan. Anyone could once ask about any address (issue 28); a guest or
    * another address is refused with code 6, as for any call that needs the account.
    */
-  async isSubscribed(email: unknown, caller: Principal): Promise<{ subscribed: boolean }> {
+  async isSubscribed(email: string | undefined, caller: Principal): Promise<{ subscribed: boolean }> {
     if (!caller.logged) throw unauthorized();
     if (email !== undefined && email !== '') {
       const err = emailError(email);
       if (err) throw paramError(err);
-      if (normalizeEmail(String(email)) !== caller.account.email) throw unauthorized();
+      if (normalizeEmail(email) !== caller.account.email) throw unauthorized();
     }
     return { subscribed: isSubscriber(this.deps.services.license.levelOf(caller.account)) };
   }
 
   /** POST /api/cart/abandon: the pricing page tells us a checkout was left; kept as an event. */
-  async cartAbandon(accountId: number | null, input: { product_id?: unknown; currency?: unknown; source?: unknown; medium?: unknown }): Promise<{ event_id: number }> {
-    const productId = input.product_id === undefined || input.product_id === '' ? null : Number(input.product_id);
+  async cartAbandon(accountId: number | null, input: FieldsOf<typeof CartAbandon>): Promise<{ event_id: number }> {
+    const productId = input.product_id ?? null;
     if (productId !== null && !PRODUCTS.some((x) => x.id === productId)) throw paramError('unknown product_id');
-    const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 64) : null);
     const event_id = await this.deps.services.events.record('cart-abandon', accountId, {
       product_id: productId,
-      currency: short(input.currency),
-      source: short(input.source),
-      medium: short(input.medium),
+      currency: input.currency ?? null,
+      source: input.source ?? null,
+      medium: input.medium ?? null,
     });
     return { event_id };
   }

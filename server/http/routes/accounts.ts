@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../../services/sessions.js';
 import type { LoggedIn } from '../../services/accounts.js';
 import { ok } from '../envelope.js';
-import { bodyOf, fieldsOf, str } from '../params.js';
+import { route } from '../schemaRoute.js';
+import { ChangePassword, Login, Logout, Me, Register, SurveySet } from '../../../src/api/schemas/accounts.js';
 import { unauthorized } from '../../errors.js';
 import { principalOf, tokenOf } from '../auth.js';
 import type { Account } from '../../repositories/schema.js';
@@ -18,7 +19,7 @@ function setSession(req: FastifyRequest, reply: FastifyReply, id: string) {
 }
 
 /** Password guessing and mass sign-ups are slowed per client address (and per email by the login lockout). */
-const FORM_RATE_LIMIT = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
+const FORM_RATE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { accounts, sessions, tokens, profile } = ctx.services;
@@ -29,28 +30,22 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return ok({ ...accounts.view(l.account), user_token: l.userToken });
   };
 
-  app.post('/api/account/register', FORM_RATE_LIMIT, async (req, reply) => {
-    const b = bodyOf(req);
-    return loggedIn(req, reply, await accounts.registerAndLogin({ email: b.email, password: b.password, confirm_password: b.confirm_password }, sessionIdOf(req)));
-  });
+  route(app, Register, FORM_RATE_LIMIT, async (b, req, reply) => loggedIn(req, reply, await accounts.registerAndLogin(b, sessionIdOf(req))));
 
-  app.post('/api/account/login', FORM_RATE_LIMIT, async (req, reply) => {
-    const b = bodyOf(req);
-    return loggedIn(req, reply, await accounts.login({ email: b.email, password: b.password }, sessionIdOf(req)));
-  });
+  route(app, Login, FORM_RATE_LIMIT, async (b, req, reply) => loggedIn(req, reply, await accounts.login(b, sessionIdOf(req))));
 
   /** Ends the session, the user tokens handed to it and the user token sent; unbinds the guest token sent. */
-  app.post('/api/account/logout', async (req, reply) => {
+  route(app, Logout, async (b, req, reply) => {
     const sid = sessionIdOf(req);
     const account = await sessions.account(sid);
     await sessions.end(sid);
     // Without a session the user token sent is still ended: holding it is what logging out needs.
-    await tokens.revokeForLogout(null, [tokenOf(req, ['user_token', 'token']), str(bodyOf(req).guest_token_v2) ?? req.cookies?.guest_token], account?.id ?? null);
+    await tokens.revokeForLogout(null, [tokenOf(req, ['user_token', 'token']), b.guest_token_v2 ?? req.cookies?.guest_token], account?.id ?? null);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok(null);
   });
 
-  app.get('/api/account/me', async (req) => {
+  route(app, Me, async (_f, req) => {
     const account = await sessions.account(sessionIdOf(req));
     if (!account) throw unauthorized();
     return ok(accounts.view(account));
@@ -66,17 +61,15 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   };
 
   /** Every other session and user token of the account ends; the answer carries the caller's new user token. */
-  app.post('/api/account/password', FORM_RATE_LIMIT, async (req, reply) => {
-    const b = bodyOf(req);
+  route(app, ChangePassword, { ...FORM_RATE_LIMIT, authenticate: caller }, async (b, req, reply) => {
     const a = await caller(req);
-    const { sessionId, userToken } = await accounts.changePassword(a.id, { old_password: b.old_password, password: b.password, confirm_password: b.confirm_password });
+    const { sessionId, userToken } = await accounts.changePassword(a.id, b);
     setSession(req, reply, sessionId);
     return ok({ user_token: userToken });
   });
 
-  app.post('/api/v2/survey/set', async (req) => {
-    const b = await fieldsOf(req);
+  route(app, SurveySet, { authenticate: caller }, async (b, req) => {
     const a = await caller(req);
-    return ok(await profile.setSurvey(a.id, { occupations: b.occupations, occupation_other: b.occupation_other }));
+    return ok(await profile.setSurvey(a.id, b));
   });
 }

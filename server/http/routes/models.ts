@@ -10,7 +10,9 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ensureModel } from '../../engines/models.js';
+import { openApiSchema } from '../schemaRoute.js';
 import { OWN_NET_FILES } from '../../../src/imaging/ownNets.js';
+import { ModelFile } from '../../../src/api/schemas/models.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -32,7 +34,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     'isnet-small.onnx': isnetSmall,
   };
-  app.get<{ Params: { name: string } }>('/models/:name', async (req, reply) => {
+  app.get<{ Params: { name: string } }>('/models/:name', { schema: openApiSchema(ModelFile) }, async (req, reply) => {
     const locate = Object.hasOwn(files, req.params.name) ? files[req.params.name] : undefined;
     if (!locate) return reply.status(404).send({ code: 404, msg: 'Not Found', data: null });
     const { size, parts } = locate();

@@ -8,7 +8,8 @@ import { CODE } from '../../../src/domain/codes.js';
 import type { AppContext } from '../../context.js';
 import { tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
-import { bodyOf } from '../params.js';
+import { route } from '../schemaRoute.js';
+import { Nonce, SiteAjax } from '../../../src/api/schemas/site.js';
 import { ApiError, paramError, unauthorized } from '../../errors.js';
 import { sessionIdOf } from './accounts.js';
 
@@ -18,8 +19,6 @@ const CREDIT_ACTIONS: Record<string, string> = {
   credit_upload: 'credit-upload',
   credit_download: 'credit-download',
 };
-
-const shortText = (v: unknown, max = 64) => ((typeof v === 'string' || typeof v === 'number') && String(v).length <= max ? String(v) : undefined);
 
 export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { sessions, nonces, tokens, events } = ctx.services;
@@ -32,13 +31,12 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return t ? tokens.resolve(t).then((p) => p.accountId, () => null) : null;
   }
 
-  app.get('/site-ajax/nonce', async (req) => ok({ nonce: nonces.issue(sessionIdOf(req)) }));
+  route(app, Nonce, async (_f, req) => ok({ nonce: nonces.issue(sessionIdOf(req)) }));
 
   // The workspace sends a credit notification per upload, start and download; 120 a minute per client
   // address covers a bulk batch and stops a flood of anonymous event rows (issue 28).
-  app.post('/site-ajax', { config: { rateLimit: { max: 120, timeWindow: '1 minute' } } }, async (req) => {
-    const f = bodyOf(req);
-    const action = String(f.action ?? '').replace(/-/g, '_');
+  route(app, SiteAjax, { rateLimit: { max: 120, timeWindow: '1 minute' } }, async (f, req) => {
+    const action = f.action.replace(/-/g, '_');
     const sid = sessionIdOf(req);
     if (action === 'nonce') return ok({ nonce: nonces.issue(sid) });
     if (!nonces.check(f.nonce, sid)) throw new ApiError(CODE.VALIDATION_INVALID);
@@ -50,7 +48,7 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
     }
     const kind = CREDIT_ACTIONS[action];
     if (!kind) throw paramError('unknown action');
-    const payload = { pid: shortText(f.pid) ?? null, trans_id: shortText(f.trans_id) ?? null, uid: shortText(f.uid) ?? null };
+    const payload = { pid: f.pid ?? null, trans_id: f.trans_id ?? null, uid: f.uid ?? null };
     const id = await events.record(kind, await callerAccount(req), payload);
     return ok({ event_id: id });
   });

@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ALL_PATHS } from '../../../src/app/sitemap.js';
 import type { AppContext } from '../../context.js';
+import { Sitemap } from '../../../src/api/schemas/site.js';
+import { route } from '../schemaRoute.js';
 import { LANGUAGES as LANGS } from '../../../src/domain/locale.js';
 import { localizedPath as localized } from '../../../src/domain/links.js';
 
@@ -20,5 +22,5 @@ export function sitemapXml(origin: string): string {
 export async function sitemapRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // Addresses come from PUBLIC_URL, never from the Host header (which any client can set, and caches would keep).
   const xml = sitemapXml(ctx.config.publicUrl);
-  app.get('/sitemap.xml', async (_req, reply) => reply.type('application/xml').header('cache-control', 'public, max-age=3600').send(xml));
+  route(app, Sitemap, async (_f, _req, reply) => reply.type('application/xml').header('cache-control', 'public, max-age=3600').send(xml));
 }

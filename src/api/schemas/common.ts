@@ -106,6 +106,12 @@ export const IdList = (item: TSchema, description: string) =>
 /** A page number from 1. */
 export const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'page number from 1', default: 1 });
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * A text of the account and contact forms. Those forms check their texts with the rules the pages
+ * share (src/domain/account.ts: code 1 with a text per field, which the pages show beside the field),
+ * so the schema only says it is text (the form body limit, 64 KB, bounds its size).
+ */
+export const FormText = (description: string) => Type.Optional(Type.String({ description }));
 
 /** A call that answers a file instead of the envelope. */
 export interface FileAnswer {

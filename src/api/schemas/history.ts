@@ -6,7 +6,7 @@ import { AUTH, Nullable, Page, TransId, defineRoute } from './common.js';
 export const HISTORY_DEFAULT_LIMIT = 10;
 export const HISTORY_MAX_LIMIT = 100;
 
-export const WorkStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('finished'), Type.Literal('failed')]);
+export const WorkStatus = Type.Enum(['queued', 'running', 'finished', 'failed']);
 
 export const HistoryRecord = Type.Object({
   trans_id: TransId(),
@@ -50,7 +50,7 @@ export const Thumbsup = defineRoute({
   auth: AUTH.token,
   fields: Type.Object({
     trans_id: TransId(),
-    thumbsup: Type.Union([Type.Literal(1), Type.Literal(-1), Type.Literal(0)], { description: '1 like, -1 dislike, 0 no opinion' }),
+    thumbsup: Type.Enum([1, -1, 0], { description: '1 like, -1 dislike, 0 no opinion' }),
   }),
   data: Type.Object({ trans_id: TransId(), thumbsup: Type.Integer() }),
   example: { trans_id: '7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30', thumbsup: 1 },
