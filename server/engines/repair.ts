@@ -141,149 +141,231 @@ const at = (y: Float32Array, w: number, h: number, x: number, yy: number, dx: nu
   return y[(Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X)]!;
 };
 
+/** One picture as the detector sees it: its maps, its scale and its thresholds. */
+interface Detector {
+  w: number;
+  h: number;
+  n: number;
+  /** luma, and the maps the bright / dark bar tests read (see barMaps) */
+  y: Float32Array;
+  yB: Float32Array;
+  yD: Float32Array;
+  /** detector scale (DefectOptions.scale) */
+  s: number;
+  /** side distance: lines up to ~2d−1 px wide respond, wider ones (masts, trunks, plank gaps) not */
+  d: number;
+  /** ±L px along the line */
+  L: number;
+  /** noise level of the luma */
+  sigma: number;
+  /** weak and strong bar thresholds */
+  tLo: number;
+  tHi: number;
+}
+
+/** The best bar responses over the ANGLES (step 1). */
+interface Bars {
+  /** best pointwise |bar| over angles: the texture's activity */
+  point: Float32Array;
+  /** best pointwise bright / dark response */
+  pB: Float32Array;
+  pD: Float32Array;
+  /** best response averaged along its line, less the sides' asymmetry; and that line's angle index */
+  mB: Float32Array;
+  mD: Float32Array;
+  kB: Uint8Array;
+  kD: Uint8Array;
+}
+
 /** 1 where a scratch or dust speck is, 0 elsewhere (rims included). */
 export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
+  const det = detector(img, opts);
+  const bars = barResponses(det);
+  const texture = localTexture(det, bars);
+  const lines = scratchLines(img, det, bars, texture);
+  const specks = dustSpecks(det, texture);
+  return withRims(lines, specks, det.w, det.h);
+}
+
+function detector(img: Rgb, opts: DefectOptions): Detector {
   const { w, h } = img;
-  const n = w * h;
   const y = luma(img);
-  // A scratch greys what it crosses: a bright one pulls a colour towards white, so its darkest
-  // channel rises more than its luma (white on a yellow petal: blue 0 → 230, luma +30); a dark one
-  // towards black, so its brightest channel falls most. The bar test reads bright lines on luma
-  // moved halfway to the darkest channel and dark lines halfway to the brightest (all the way
-  // found more scratches on colour photos but flagged more real lines: lattice masts on a blue sky,
-  // lit plank edges). On grey pictures both maps are the luma.
+  const { yB, yD } = barMaps(img, y);
+  const s = opts.scale ?? detectorScale(w, h);
+  const sigma = estimateNoise(y, w, h);
+  return { w, h, n: w * h, y, yB, yD, s, d: 2 * s, L: 8 * s, sigma, tLo: Math.max(8, 3 * sigma), tHi: Math.max(18, 6 * sigma) };
+}
+
+/**
+ * A scratch greys what it crosses: a bright one pulls a colour towards white, so its darkest
+ * channel rises more than its luma (white on a yellow petal: blue 0 → 230, luma +30); a dark one
+ * towards black, so its brightest channel falls most. The bar test reads bright lines on luma
+ * moved halfway to the darkest channel and dark lines halfway to the brightest (all the way
+ * found more scratches on colour photos but flagged more real lines: lattice masts on a blue sky,
+ * lit plank edges). On grey pictures both maps are the luma.
+ */
+function barMaps(img: Rgb, y: Float32Array): { yB: Float32Array; yD: Float32Array } {
+  const n = y.length;
   const yB = new Float32Array(n), yD = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const r = img.data[i * 3]!, g = img.data[i * 3 + 1]!, b = img.data[i * 3 + 2]!;
     yB[i] = y[i]! + CHANNEL_SHIFT * (Math.min(r, g, b) - y[i]!);
     yD[i] = y[i]! + CHANNEL_SHIFT * (Math.max(r, g, b) - y[i]!);
   }
-  const s = opts.scale ?? detectorScale(w, h);
-  const d = 2 * s; // side distance: lines up to ~2d−1 px wide respond, wider ones (masts, trunks, plank gaps) not
-  const L = 8 * s; // ±L px along the line
-  const sigma = estimateNoise(y, w, h);
-  const tLo = Math.max(8, 3 * sigma), tHi = Math.max(18, 6 * sigma);
+  return { yB, yD };
+}
 
-  // 1. oriented bar response, pointwise (best over angles) and averaged along the angle
-  const bright = new Float32Array(n), dark = new Float32Array(n);
-  const point = new Float32Array(n); // best pointwise |bar| over angles: the texture's activity
-  const pB = new Float32Array(n), pD = new Float32Array(n); // best pointwise bright / dark response
-  const mB = new Float32Array(n).fill(-Infinity), mD = new Float32Array(n).fill(-Infinity);
-  const kB = new Uint8Array(n), kD = new Uint8Array(n);
+/** Step 1: the oriented bar response, pointwise (best over angles) and averaged along each angle. */
+function barResponses(det: Detector): Bars {
+  const { n } = det;
+  const bars: Bars = {
+    point: new Float32Array(n),
+    pB: new Float32Array(n),
+    pD: new Float32Array(n),
+    mB: new Float32Array(n).fill(-Infinity),
+    mD: new Float32Array(n).fill(-Infinity),
+    kB: new Uint8Array(n),
+    kD: new Uint8Array(n),
+  };
+  const bright = new Float32Array(n), dark = new Float32Array(n), sideDiff = new Float32Array(n);
   const avg = new Float32Array(n), avgD = new Float32Array(n), avgSide = new Float32Array(n);
-  const sideDiff = new Float32Array(n);
   const buffers = () => [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as Maps;
   const tmpIn = buffers(), tmpOut = buffers();
   for (let k = 0; k < ANGLES; k++) {
     const a = (k * Math.PI) / ANGLES;
-    const nx = -Math.sin(a), ny = Math.cos(a);
-    const side = [d, d + 1].map((t) => [Math.round(t * nx), Math.round(t * ny)] as const);
-    const o1 = side[0]![1] * w + side[0]![0], o2 = side[1]![1] * w + side[1]![0];
-    const m = d + 1;
-    for (let yy = 0; yy < h; yy++) {
-      const inner = yy >= m && yy < h - m;
-      for (let x = 0; x < w; x++) {
-        const i = yy * w + x;
-        let l = 0, r = 0, lB = 0, rB = 0, lD = 0, rD = 0;
-        if (inner && x >= m && x < w - m) {
-          l = 0.5 * (y[i + o1]! + y[i + o2]!);
-          r = 0.5 * (y[i - o1]! + y[i - o2]!);
-          lB = 0.5 * (yB[i + o1]! + yB[i + o2]!);
-          rB = 0.5 * (yB[i - o1]! + yB[i - o2]!);
-          lD = 0.5 * (yD[i + o1]! + yD[i + o2]!);
-          rD = 0.5 * (yD[i - o1]! + yD[i - o2]!);
-        } else {
-          for (const [dx, dy] of side) {
-            l += at(y, w, h, x, yy, dx, dy);
-            r += at(y, w, h, x, yy, -dx, -dy);
-            lB += at(yB, w, h, x, yy, dx, dy);
-            rB += at(yB, w, h, x, yy, -dx, -dy);
-            lD += at(yD, w, h, x, yy, dx, dy);
-            rD += at(yD, w, h, x, yy, -dx, -dy);
-          }
-          l *= 0.5;
-          r *= 0.5;
-          lB *= 0.5;
-          rB *= 0.5;
-          lD *= 0.5;
-          rD *= 0.5;
-        }
-        const b = yB[i]! - Math.max(lB, rB), dk = Math.min(lD, rD) - yD[i]!;
-        sideDiff[i] = l - r;
-        // a strongly negative tap (texture across the line) must not veto a whole segment
-        bright[i] = Math.max(b, -tHi);
-        dark[i] = Math.max(dk, -tHi);
-        if (b > pB[i]!) pB[i] = b;
-        if (dk > pD[i]!) pD[i] = dk;
-        const p = Math.max(b, dk);
-        if (p > point[i]!) point[i] = p;
-      }
-    }
+    pointwiseBars(det, a, bars, sideDiff, bright, dark);
     // sides that differ the same way all along (a line beside an edge, a highlight on a tripod
     // leg, one wire of a pair) are scene structure; a scratch lies on one background, whose
     // texture makes its sides differ at random
-    lineMeans(a, L, w, h, [sideDiff, bright, dark], [avgSide, avg, avgD], tmpIn, tmpOut);
-    // the sheared line passes up to ½ px off some pixels' centres: where the response may count
-    // (within half the weak threshold), the exact centred segment decides
-    const taps = segment(a, L), inv = 1 / taps.length;
-    const off = Int32Array.from(taps.map(([x, y]) => y * w + x));
-    const mx = Math.max(...taps.map(([x]) => Math.abs(x))), my = Math.max(...taps.map(([, y]) => Math.abs(y)));
-    for (let yy = 0; yy < h; yy++)
-      for (let x = 0; x < w; x++) {
-        const i = yy * w + x;
-        if (Math.max(avg[i]!, avgD[i]!) - ASYM * Math.abs(avgSide[i]!) <= 0.25 * tLo) continue;
-        let s0 = 0, s1 = 0, s2 = 0;
-        if (yy >= my && yy < h - my && x >= mx && x < w - mx)
-          for (let j = 0; j < off.length; j++) {
-            const q = i + off[j]!;
-            s0 += sideDiff[q]!;
-            s1 += bright[q]!;
-            s2 += dark[q]!;
-          }
-        else
-          for (const [dx, dy] of taps) {
-            const X = x + dx, Y = yy + dy;
-            const q = (Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X);
-            s0 += sideDiff[q]!;
-            s1 += bright[q]!;
-            s2 += dark[q]!;
-          }
-        avgSide[i] = s0 * inv;
-        avg[i] = s1 * inv;
-        avgD[i] = s2 * inv;
+    lineMeans(a, det.L, det.w, det.h, [sideDiff, bright, dark], [avgSide, avg, avgD], tmpIn, tmpOut);
+    exactWhereItCounts(det, a, [sideDiff, bright, dark], [avgSide, avg, avgD]);
+    keepBest(avg, avgSide, bars.mB, bars.kB, k);
+    keepBest(avgD, avgSide, bars.mD, bars.kD, k);
+  }
+  return bars;
+}
+
+/**
+ * At angle a, each pixel's bright and dark bar responses (the pixel against the two sides d px
+ * across the line) and the difference of the sides; the pointwise bests are kept in `bars`.
+ */
+function pointwiseBars(det: Detector, a: number, bars: Bars, sideDiff: Float32Array, bright: Float32Array, dark: Float32Array): void {
+  const { w, h, y, yB, yD, d, tHi } = det;
+  const { point, pB, pD } = bars;
+  const nx = -Math.sin(a), ny = Math.cos(a);
+  const side = [d, d + 1].map((t) => [Math.round(t * nx), Math.round(t * ny)] as const);
+  const o1 = side[0]![1] * w + side[0]![0], o2 = side[1]![1] * w + side[1]![0];
+  const m = d + 1;
+  for (let yy = 0; yy < h; yy++) {
+    const inner = yy >= m && yy < h - m;
+    for (let x = 0; x < w; x++) {
+      const i = yy * w + x;
+      let l = 0, r = 0, lB = 0, rB = 0, lD = 0, rD = 0;
+      if (inner && x >= m && x < w - m) {
+        l = 0.5 * (y[i + o1]! + y[i + o2]!);
+        r = 0.5 * (y[i - o1]! + y[i - o2]!);
+        lB = 0.5 * (yB[i + o1]! + yB[i + o2]!);
+        rB = 0.5 * (yB[i - o1]! + yB[i - o2]!);
+        lD = 0.5 * (yD[i + o1]! + yD[i + o2]!);
+        rD = 0.5 * (yD[i - o1]! + yD[i - o2]!);
+      } else {
+        for (const [dx, dy] of side) {
+          l += at(y, w, h, x, yy, dx, dy);
+          r += at(y, w, h, x, yy, -dx, -dy);
+          lB += at(yB, w, h, x, yy, dx, dy);
+          rB += at(yB, w, h, x, yy, -dx, -dy);
+          lD += at(yD, w, h, x, yy, dx, dy);
+          rD += at(yD, w, h, x, yy, -dx, -dy);
+        }
+        l *= 0.5;
+        r *= 0.5;
+        lB *= 0.5;
+        rB *= 0.5;
+        lD *= 0.5;
+        rD *= 0.5;
       }
-    for (let i = 0; i < n; i++) {
-      const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
-      if (v > mB[i]!) {
-        mB[i] = v;
-        kB[i] = k;
-      }
-    }
-    for (let i = 0; i < n; i++) {
-      const v = avgD[i]! - ASYM * Math.abs(avgSide[i]!);
-      if (v > mD[i]!) {
-        mD[i] = v;
-        kD[i] = k;
-      }
+      const b = yB[i]! - Math.max(lB, rB), dk = Math.min(lD, rD) - yD[i]!;
+      sideDiff[i] = l - r;
+      // a strongly negative tap (texture across the line) must not veto a whole segment
+      bright[i] = Math.max(b, -tHi);
+      dark[i] = Math.max(dk, -tHi);
+      if (b > pB[i]!) pB[i] = b;
+      if (dk > pD[i]!) pD[i] = dk;
+      const p = Math.max(b, dk);
+      if (p > point[i]!) point[i] = p;
     }
   }
+}
 
-  // 2. local texture: mean pointwise activity around, candidates left out (normalised convolution)
+/**
+ * The sheared line of lineMeans passes up to ½ px off some pixels' centres: where the response may
+ * count (within half the weak threshold), the exact centred segment decides.
+ */
+function exactWhereItCounts(det: Detector, a: number, src: Maps, out: Maps): void {
+  const { w, h, L, tLo } = det;
+  const [sideDiff, bright, dark] = src, [avgSide, avg, avgD] = out;
+  const taps = segment(a, L), inv = 1 / taps.length;
+  const off = Int32Array.from(taps.map(([x, y]) => y * w + x));
+  const mx = Math.max(...taps.map(([x]) => Math.abs(x))), my = Math.max(...taps.map(([, y]) => Math.abs(y)));
+  for (let yy = 0; yy < h; yy++)
+    for (let x = 0; x < w; x++) {
+      const i = yy * w + x;
+      if (Math.max(avg[i]!, avgD[i]!) - ASYM * Math.abs(avgSide[i]!) <= 0.25 * tLo) continue;
+      let s0 = 0, s1 = 0, s2 = 0;
+      if (yy >= my && yy < h - my && x >= mx && x < w - mx)
+        for (let j = 0; j < off.length; j++) {
+          const q = i + off[j]!;
+          s0 += sideDiff[q]!;
+          s1 += bright[q]!;
+          s2 += dark[q]!;
+        }
+      else
+        for (const [dx, dy] of taps) {
+          const X = x + dx, Y = yy + dy;
+          const q = (Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X);
+          s0 += sideDiff[q]!;
+          s1 += bright[q]!;
+          s2 += dark[q]!;
+        }
+      avgSide[i] = s0 * inv;
+      avg[i] = s1 * inv;
+      avgD[i] = s2 * inv;
+    }
+}
+
+/** best[i] = the line response at angle index k where it beats the best so far (less the sides' asymmetry). */
+function keepBest(avg: Float32Array, avgSide: Float32Array, best: Float32Array, bestK: Uint8Array, k: number): void {
+  for (let i = 0; i < best.length; i++) {
+    const v = avg[i]! - ASYM * Math.abs(avgSide[i]!);
+    if (v > best[i]!) {
+      best[i] = v;
+      bestK[i] = k;
+    }
+  }
+}
+
+/** Step 2: the local texture, mean pointwise activity around each pixel with the candidates left out (normalised convolution). */
+function localTexture(det: Detector, bars: Bars): Float32Array {
+  const { w, h, n, d, tLo } = det;
   const R = 4 * d;
   const cand = new Float32Array(n), act = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const c = Math.max(mB[i]!, mD[i]!) > tLo ? 0 : 1;
+    const c = Math.max(bars.mB[i]!, bars.mD[i]!) > tLo ? 0 : 1;
     cand[i] = c;
-    act[i] = c * point[i]!;
+    act[i] = c * bars.point[i]!;
   }
   const wAct = boxMean(cand, w, h, R), sAct = boxMean(act, w, h, R);
   const texture = new Float32Array(n);
   for (let i = 0; i < n; i++) texture[i] = wAct[i]! > 0.05 ? sAct[i]! / wAct[i]! : Infinity;
+  return texture;
+}
 
-  // 3. hysteresis: strong seeds, grown through weak pixels of the same polarity
+/** Step 3: scratches by hysteresis, strong seeds grown through weak pixels of the same polarity; long, grey and straight lines only. */
+function scratchLines(img: Rgb, det: Detector, bars: Bars, texture: Float32Array): Uint8Array {
+  const { w, h, n, d, tLo, tHi } = det;
   const lines = new Uint8Array(n);
-  const chroma = achromaticResidual(img, mB, mD, tLo, d);
-  for (const [m, p, angle] of [[mB, pB, kB], [mD, pD, kD]] as const) {
+  const chroma = achromaticResidual(img, bars.mB, bars.mD, tLo, d);
+  for (const [m, p, angle] of [[bars.mB, bars.pB, bars.kB], [bars.mD, bars.pD, bars.kD]] as const) {
     const weak = new Uint8Array(n), strong = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       const v = m[i]!, t = texture[i]!;
@@ -307,8 +389,12 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
     });
     for (let i = 0; i < n; i++) lines[i] |= weak[i]!;
   }
+  return lines;
+}
 
-  // 4. dust: brighter/darker than the whole ring around it, small and alone
+/** Step 4: dust, brighter or darker than the whole ring around it, small and alone; grown over its rim. */
+function dustSpecks(det: Detector, texture: Float32Array): Uint8Array {
+  const { w, h, n, y, s, sigma } = det;
   const specks = new Uint8Array(n);
   const rho = 2 * s + 2;
   const ring: [number, number][] = [];
@@ -340,14 +426,16 @@ export function detectDefects(img: Rgb, opts: DefectOptions = {}): Uint8Array {
   }
   keepComponents(specks, w, h, (comp, length) => length <= 2 * rho);
   // grow each speck over its rim: neighbours that differ from the ring's level the same way
-  const grown = growSpecks(y, specks, w, h, rho, Math.max(8, 3 * sigma));
+  return growSpecks(y, specks, w, h, rho, Math.max(8, 3 * sigma));
+}
 
-  // 5. the anti-aliased rim of a scratch is part of it: grow lines by one pixel
-  const mask = new Uint8Array(n);
+/** Step 5: the mask, with the anti-aliased rim of a scratch as part of it (lines grown by one pixel). */
+function withRims(lines: Uint8Array, specks: Uint8Array, w: number, h: number): Uint8Array {
+  const mask = new Uint8Array(w * h);
   for (let yy = 0; yy < h; yy++)
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
-      if (grown[i]) mask[i] = 1;
+      if (specks[i]) mask[i] = 1;
       if (!lines[i]) continue;
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
