@@ -65,7 +65,7 @@ export function CheckoutPage() {
   };
 
   const price = view ? new Intl.NumberFormat({ en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' }[lng], { style: 'currency', currency: view.currency }).format(view.amount) : '';
-  const paid = view?.status === 'paid' || view?.status === 'completed';
+  const paid = view?.status === 'paid';
   return (
     <div className="container page auth-page">
       <div className="auth-card" data-testid="checkout">

@@ -1,9 +1,17 @@
 /** The content site's calls: samples, the contact form, the site ajax endpoint, mail settings, the sitemap. */
-import { Type } from 'typebox';
-import { AUTH, FormText, defineRoute } from './common.js';
+import { Type, type Static } from 'typebox';
+import type { SampleEntry as SampleEntryType } from '../../domain/work.js';
+import { AUTH, FormText, defineRoute, type Same } from './common.js';
 
 
-export const SampleEntry = Type.Object({ original: Type.String(), processed: Type.String(), title: Type.Optional(Type.String()) }, { additionalProperties: true });
+export const SampleEntry = Type.Object({
+  name: Type.String(),
+  original: Type.String({ description: 'URL path under /samples/' }),
+  processed: Type.String({ description: 'URL path under /samples/; may hold the literal {scale} placeholder' }),
+  w: Type.Integer(),
+  h: Type.Integer(),
+});
+export const sampleEntryIsTheDomainType: Same<Static<typeof SampleEntry>, SampleEntryType> = true;
 
 export const SampleInfo = defineRoute({
   method: 'GET',
