@@ -3,20 +3,26 @@
  * works, or Download for the result in view, always at the bottom of the screen, so a phone never
  * scrolls past the list and the settings to reach them. The panel's own buttons stay where they are.
  */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { worksInTab } from '../../domain/tabs.js';
 import type { Work } from '../../domain/work.js';
 import { usePanel } from '../../stores/panel.js';
 import { useWorks } from '../../stores/works.js';
-import { downloadButtonClass, downloadWork } from './actions.js';
+import { downloadButtonClass, downloadSelected, downloadWork } from './actions.js';
 import { jobLabel } from './operationLabel.js';
 import { useStartAction } from './RightPanel.js';
 
-/** The result the bar downloads: the selected finished work, else the newest finished one. */
-export function barDownloadTarget(works: Work[]): Work | undefined {
+/**
+ * What the bar downloads on Processed: the results chosen for download when there are several
+ * ("Download selected", one after another), else the one chosen, else the newest result.
+ */
+export function barDownloadTarget(works: Work[]): { chosen: Work[] } | { one: Work } | undefined {
   const done = worksInTab(works, 'processed').filter((w) => w.status === 'finished');
-  const newest = (list: Work[]) => [...list].sort((a, b) => (b.endTime ?? 0) - (a.endTime ?? 0))[0];
-  return newest(done.filter((w) => w.selected)) ?? newest(done);
+  const chosen = done.filter((w) => w.checked);
+  if (chosen.length > 1) return { chosen };
+  const newest = [...(chosen.length ? chosen : done)].sort((a, b) => (b.endTime ?? 0) - (a.endTime ?? 0))[0];
+  return newest ? { one: newest } : undefined;
 }
 
 export function MobileActionBar() {
@@ -26,8 +32,17 @@ export function MobileActionBar() {
   const panel = usePanel();
   const { start, selectedCount, disabled } = useStartAction();
   const job = panel.tab === 'feature' ? jobLabel(panel.feature.config.module) : t('panel.workflow');
+  const setTab = useWorks((s) => s.setTab);
   const target = tab === 'processed' ? barDownloadTarget(works) : undefined;
   const busy = worksInTab(works, 'processing').length;
+  const [downloading, setDownloading] = useState<number | null>(null);
+  const saveChosen = async (chosen: Work[]) => {
+    try {
+      await downloadSelected(chosen, setDownloading);
+    } finally {
+      setDownloading(null);
+    }
+  };
 
   return (
     <div className="action-bar" role="region" aria-label={t('bar.label')} data-testid="action-bar">
@@ -41,17 +56,28 @@ export function MobileActionBar() {
           </button>
         </>
       )}
-      {tab === 'processing' && (
-        <p className="action-bar-note" data-testid="bar-processing">
-          {t('bar.processing', { count: busy })}
-        </p>
-      )}
-      {tab === 'processed' && (
-        <button type="button" className={`btn btn-primary${downloadButtonClass()}`} disabled={!target} onClick={() => target && void downloadWork(target)} data-testid="bar-download" title={target?.filename}>
-          {t('actions.download')}
-          {target && <span className="action-bar-name">{target.filename}</span>}
-        </button>
-      )}
+      {tab === 'processing' &&
+        (busy > 0 ? (
+          <p className="action-bar-note" data-testid="bar-processing">
+            {t('bar.processing', { count: busy })}
+          </p>
+        ) : (
+          // Nothing under way: not "0 images processing…", but the way back to the uploads.
+          <button type="button" className="btn btn-secondary" onClick={() => setTab('uploaded')} data-testid="bar-back">
+            {t('side.back')}
+          </button>
+        ))}
+      {tab === 'processed' &&
+        (target && 'chosen' in target ? (
+          <button type="button" className={`btn btn-primary${downloadButtonClass()}`} disabled={downloading !== null} onClick={() => void saveChosen(target.chosen)} data-testid="bar-download-selected">
+            {downloading !== null ? t('downloadingOf', { n: downloading, count: target.chosen.length }) : t('downloadSelected', { count: target.chosen.length })}
+          </button>
+        ) : (
+          <button type="button" className={`btn btn-primary${downloadButtonClass()}`} disabled={!target} onClick={() => target && void downloadWork(target.one)} data-testid="bar-download" title={target?.one.filename}>
+            {t('actions.download')}
+            {target && <span className="action-bar-name">{target.one.filename}</span>}
+          </button>
+        ))}
     </div>
   );
 }
