@@ -14,6 +14,7 @@ import * as m006 from './migrations/006_uploads_quota.js';
 import * as m007 from './migrations/007_contact_messages.js';
 import * as m008 from './migrations/008_events_retention.js';
 import * as m009 from './migrations/009_api_tokens.js';
+import * as m010 from './migrations/010_pack_credits.js';
 
 /**
  * Every migration, in order: the name is its file's name, the number unique and one above the last.
@@ -29,6 +30,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '007_contact_messages': m007,
   '008_events_retention': m008,
   '009_api_tokens': m009,
+  '010_pack_credits': m010,
 };
 
 /**

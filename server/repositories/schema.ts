@@ -28,6 +28,8 @@ export interface AccountsTable {
   currency: Generated<string>;
   /** occupation survey answers, a JSON array of occupations (004) */
   survey_json: Generated<string>;
+  /** API pack credits still owned: plan changes carry min(credits left, this) over (010, docs/api.md) */
+  pack_credits: Generated<number>;
 }
 
 export interface TokensTable {
