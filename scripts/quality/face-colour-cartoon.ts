@@ -11,7 +11,7 @@
  * Adds one row to quality-sheet.png (the rows for face_enhancer and cartoonize are already there) and
  * writes bench/results/face-colour-cartoon-sheet.png (input | output for face and cartoon, with 1:1 face crops).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { colorizeRgb } from '../../server/engines/colorize.js';
@@ -21,7 +21,7 @@ import { detectFaces, faceMesh, type Face } from '../../server/engines/faces.js'
 import { enhanceFaces } from '../../server/engines/faceEnhancer.js';
 import { colorizeScenes } from './colorize-eval.js';
 import { loadScenePhoto, SCENE_PHOTOS } from './colorize-photos.js';
-import { faceEnhanceSection } from './face-enhance.js';
+import { faceEnhanceSection, realFacesSection } from './face-enhance.js';
 import type { EngineContext } from '../../server/engines/types.js';
 
 
@@ -160,6 +160,12 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
   if (process.env.ONLY === 'colorize') return;
   // face_enhancer on synthetic low-quality faces (downscaled + JPEG q30), crops in bench/results/face-enhance
   results.face_enhancer_lq = await faceEnhanceSection(root, ctx);
+  // and on real low-quality faces, when a folder of them is given (a public face-restoration set,
+  // kept outside the repository: looked at and measured, never committed or trained on)
+  const realDir = process.env.FACES_LQ_DIR;
+  results.face_enhancer_real = realDir && existsSync(realDir)
+    ? { dir: realDir, per_face: await realFacesSection(root, ctx, realDir), crops: 'bench/results/face-enhance/real-<photo>-<face>.png: before | after at 1:1, eyes ×3 below' }
+    : 'FACES_LQ_DIR not set: no real low-quality faces measured';
   const astro = await load(path.join(root, 'tests', 'fixtures', 'astronaut.png'));
   const faces = await detectFaces(astro, ctx.modelsDir, ctx.threads);
   const meshes = await Promise.all(faces.map((f) => faceMesh(astro, f, ctx.modelsDir, ctx.threads)));

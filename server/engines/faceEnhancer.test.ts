@@ -20,6 +20,24 @@ async function astronaut(): Promise<{ img: Rgb; face: Face; mesh: FaceMesh }> {
   return { img, face: face!, mesh: mesh! };
 }
 
+describe('detectFaces', () => {
+  it('finds a face too small for the whole picture at the model size (tiles), once', async () => {
+    // the astronaut reduced to 120 px (a face of ~45 px) in a 1600×1200 grey frame: letterboxed to
+    // 256² the face is 7 px, below what BlazeFace sees; in a 400-px tile it is 29 px
+    const src = await input('astronaut.png', { width: 120 });
+    const frame = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#8a8a8a' } })
+      .composite([{ input: src.data, left: 1100, top: 700 }]).png().toBuffer();
+    const img = await rgbOf(frame);
+    const faces = await detectFaces(img, MODELS_DIR, 2);
+    expect(faces).toHaveLength(1);
+    const f = faces[0]!;
+    expect(f.x).toBeGreaterThan(1100);
+    expect(f.x + f.w).toBeLessThan(1220);
+    expect(f.y).toBeGreaterThan(700);
+    expect(f.y + f.h).toBeLessThan(820);
+  });
+});
+
 describe('fillPolygon', () => {
   it('fills the pixels whose centres are inside, in crop coordinates', () => {
     const m = new Float32Array(10 * 8);

@@ -38,23 +38,33 @@ const iou = (a: Face, b: Face) => {
   return inter / (a.w * a.h + b.w * b.h - inter);
 };
 
-export async function detectFaces(img: Rgb, modelsDir: string, threads: number, minScore = 0.75, maxFaces = 10): Promise<Face[]> {
-  const side = Math.max(img.w, img.h);
-  const padX = Math.floor((side - img.w) / 2), padY = Math.floor((side - img.h) / 2);
-  const { data } = await sharpOf(img)
-    .extend({ left: padX, right: side - img.w - padX, top: padY, bottom: side - img.h - padY, background: { r: 0, g: 0, b: 0 } })
+/** Overlap of a and b as a share of the smaller box (a face cut by a tile's edge lies inside the whole one). */
+const containment = (a: Face, b: Face) => {
+  const x0 = Math.max(a.x, b.x), y0 = Math.max(a.y, b.y);
+  const x1 = Math.min(a.x + a.w, b.x + b.w), y1 = Math.min(a.y + a.h, b.y + b.h);
+  return (Math.max(0, x1 - x0) * Math.max(0, y1 - y0)) / Math.min(a.w * a.h, b.w * b.h);
+};
+
+/** BlazeFace on the rectangle (x0, y0, w, h) of img, letterboxed to SIZE²: candidates in image pixels. */
+async function detectIn(img: Rgb, x0: number, y0: number, w: number, h: number, s: ort.InferenceSession, minScore: number): Promise<Face[]> {
+  const side = Math.max(w, h);
+  const padX = Math.floor((side - w) / 2), padY = Math.floor((side - h) / 2);
+  let pipe = sharpOf(img);
+  if (w !== img.w || h !== img.h) pipe = pipe.extract({ left: x0, top: y0, width: w, height: h });
+  const { data } = await pipe
+    .extend({ left: padX, right: side - w - padX, top: padY, bottom: side - h - padY, background: { r: 0, g: 0, b: 0 } })
     .resize(SIZE, SIZE, { kernel: 'linear' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const x = new Float32Array(SIZE * SIZE * 3);
   for (let i = 0; i < x.length; i++) x[i] = data[i]! / 127.5 - 1;
-  const s = await session(modelsDir, 'blazeface.onnx', threads);
   const out = await s.run({ input: new ort.Tensor('float32', x, [1, SIZE, SIZE, 3]) });
   // 512 anchors (16×16×2) then 384 (8×8×6): logits in Identity/Identity_1, boxes in Identity_2/Identity_3
   const logits = [...(out.Identity!.data as Float32Array), ...(out.Identity_1!.data as Float32Array)];
   const reg = [out.Identity_2!.data as Float32Array, out.Identity_3!.data as Float32Array];
   const anc = getAnchors();
   const k = side / SIZE;
+  const ox = x0 - padX, oy = y0 - padY;
   const cands: Face[] = [];
   for (let i = 0; i < anc.length; i++) {
     const score = 1 / (1 + Math.exp(-logits[i]!));
@@ -63,14 +73,45 @@ export async function detectFaces(img: Rgb, modelsDir: string, threads: number, 
     const [ax, ay] = anc[i]!;
     const cx = r[0]! + ax, cy = r[1]! + ay, bw = r[2]!, bh = r[3]!;
     const landmarks: [number, number][] = [];
-    for (let l = 0; l < 6; l++) landmarks.push([(r[4 + 2 * l]! + ax) * k - padX, (r[5 + 2 * l]! + ay) * k - padY]);
-    cands.push({ x: (cx - bw / 2) * k - padX, y: (cy - bh / 2) * k - padY, w: bw * k, h: bh * k, score, landmarks });
+    for (let l = 0; l < 6; l++) landmarks.push([(r[4 + 2 * l]! + ax) * k + ox, (r[5 + 2 * l]! + ay) * k + oy]);
+    cands.push({ x: (cx - bw / 2) * k + ox, y: (cy - bh / 2) * k + oy, w: bw * k, h: bh * k, score, landmarks });
+  }
+  return cands;
+}
+
+/** Start of each tile along a side of length n (tiles of t px overlapping by half, the last one flush with the end). */
+function tileStarts(n: number, t: number): number[] {
+  if (t >= n) return [0];
+  const out: number[] = [];
+  for (let p = 0; p + t < n; p += Math.round(t / 2)) out.push(p);
+  out.push(n - t);
+  return out;
+}
+
+/**
+ * Faces in the whole picture and, for pictures larger than the model's input, in overlapping tiles
+ * of half, a quarter, … of the picture's long side (down to the model's SIZE): a face of 60 px in a
+ * 2-MP group photo is 8 px in the whole picture letterboxed to 256², too small for BlazeFace, but
+ * 32 px in a 480-px tile. Non-max suppression over all of them (IoU, or one box lying inside another).
+ */
+export async function detectFaces(img: Rgb, modelsDir: string, threads: number, minScore = 0.75, maxFaces = 10): Promise<Face[]> {
+  const s = await session(modelsDir, 'blazeface.onnx', threads);
+  const cands = await detectIn(img, 0, 0, img.w, img.h, s, minScore);
+  const fromTile = new Set<Face>();
+  for (let t = Math.round(Math.max(img.w, img.h) / 2); t >= SIZE; t = Math.round(t / 2)) {
+    const tw = Math.min(t, img.w), th = Math.min(t, img.h);
+    for (const y0 of tileStarts(img.h, th))
+      for (const x0 of tileStarts(img.w, tw)) for (const c of await detectIn(img, x0, y0, tw, th, s, minScore)) { cands.push(c); fromTile.add(c); }
   }
   cands.sort((a, b) => b.score - a.score);
   const faces: Face[] = [];
   for (const c of cands) {
     if (faces.length >= maxFaces) break;
-    if (faces.every((f) => iou(f, c) < 0.3)) faces.push(c);
+    if (!faces.every((f) => iou(f, c) < 0.3 && containment(f, c) < 0.6)) continue;
+    // many tiles give many chances to a face-like pattern (a shelf, a knot in wood): a face found
+    // only in a tile must also be one for FaceMesh (its face flag)
+    if (fromTile.has(c) && !(await faceMesh(img, c, modelsDir, threads))) continue;
+    faces.push(c);
   }
   // clip to the image
   return faces.map((f) => {
