@@ -31,6 +31,24 @@ export class AccountRepository {
   }
 
   /**
+   * Takes the account row's lock for the rest of the transaction (a write: PostgreSQL holds its row
+   * lock until commit; SQLite runs one writer at a time), so a plan change reads totals that no
+   * concurrent charge or grant can move before it writes.
+   */
+  async lock(id: number, now: number): Promise<void> {
+    await this.db.updateTable('accounts').set({ updated_at: now }).where('id', '=', id).execute();
+  }
+
+  /** An API pack's credits: onto the balance, and counted as pack credits that plan changes keep. */
+  async addPackCredits(id: number, amount: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('accounts')
+      .set({ max_num: sql<number>`max_num + ${amount}`, pack_credits: sql<number>`pack_credits + ${amount}`, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
    * Level `expired`: credits left 0, compress credits capped at `compressCap`; only when not expired
    * yet. Returns whether this call did it (a concurrent second call finds nothing to change).
    */

@@ -129,10 +129,4 @@ export class ApiTokenRepository {
   async hasApiPack(accountId: number): Promise<boolean> {
     return !!(await this.db.selectFrom('api_credit_grants').select('ref').where('account_id', '=', accountId).limit(1).executeTakeFirst());
   }
-
-  /** API credits granted to the account in all (the account page shows it beside the balance). */
-  async packCredits(accountId: number): Promise<number> {
-    const r = await this.db.selectFrom('api_credit_grants').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('credits'), sql<number>`0`).as('n')).where('account_id', '=', accountId).executeTakeFirst();
-    return Number(r?.n ?? 0);
-  }
 }

@@ -4,7 +4,8 @@
  * (like the user and guest tokens). The token acts as its account on the calls auth.ts lists
  * (API_TOKEN_ROUTES) and nowhere else; it is read from the database on every call, so a reset
  * token stops at once in every process. API packs add credits to the account's one balance, which
- * every processed image draws on through the JobService, whoever started it.
+ * every processed image draws on through the JobService, whoever started it; plan credits go first,
+ * and plan changes keep the pack credits still owned (accounts.pack_credits, PlanService).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan } from '../../src/domain/apiPlans.js';
@@ -12,11 +13,13 @@ import type { ApiTokenView } from '../../src/api/schemas/apiTokens.js';
 import { CODE } from '../../src/domain/codes.js';
 import { creditsLeft, type Level } from '../../src/domain/plans.js';
 import { ApiError, unauthorized } from '../errors.js';
+import { AccountRepository } from '../repositories/accountRepository.js';
 import { ApiTokenRepository, monthKey, type ApiTokenRow } from '../repositories/apiTokenRepository.js';
 import * as ledger from '../repositories/creditRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';
+import { packCreditsOwned } from './plans.js';
 import type { Principal } from './tokens.js';
 
 /** `pxm_` and 43 base64url characters (32 random bytes). */
@@ -88,7 +91,7 @@ export class ApiTokenService {
       calls_this_month: row.calls_month_key === monthKey(Date.now()) ? Number(row.calls_month) : 0,
       entitlement,
       credits: creditsLeft(a.max_num, a.used_num),
-      api_pack_credits: await this.repo.packCredits(a.id),
+      api_pack_credits: packCreditsOwned(a),
       rate_limit_per_minute: API_TOKEN_RATE_LIMIT_PER_MINUTE,
     };
   }
@@ -115,15 +118,15 @@ export class ApiTokenService {
   }
 
   /**
-   * Grants an API pack: its credits onto the account's balance (a ledger grant) and the grant row that
-   * makes the account an API customer, once per `ref`, in `trx` when given (a payment event applies it
+   * Grants an API pack: its credits onto the account's balance and its pack credits (a ledger grant)
+   * and the grant row that makes the account an API customer, once per `ref`, in `trx` when given (a payment event applies it
    * with its own row). Returns false when `ref` was granted before.
    */
   async grantPackIn(trx: Db, accountId: number, plan: ApiPlan, ref: string): Promise<boolean> {
     const now = Date.now();
     if (!(await new ApiTokenRepository(trx).recordGrant({ ref, account_id: accountId, api_plan: plan.name, credits: plan.credits, created_at: now }))) return false;
     if (!(await ledger.recordOnce(trx, accountId, `${API_PLAN_LEVEL}:${ref}`, 'grant', plan.credits, now))) return false;
-    await ledger.addCredits(trx, accountId, plan.credits, now);
+    await new AccountRepository(trx).addPackCredits(accountId, plan.credits, now);
     return true;
   }
 

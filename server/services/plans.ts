@@ -2,6 +2,10 @@
  * Plans of registered accounts (spec §3, §4): putting an account on a plan with its allotment,
  * buying or renewing a period, expiry (credits 0, the code 10012 path). Every change of totals
  * writes a ledger row in the same transaction. Callers inside a transaction use the *In methods.
+ *
+ * API pack credits (docs/api.md) survive every plan change: plan credits are spent first, pack
+ * credits last, so of the credits left at a change min(left, pack_credits) are the pack's. They are
+ * carried into the new balance; the rest, the plan's unused credits, expire (an `expire` row).
  */
 import { randomBytes } from 'node:crypto';
 import { CODE } from '../../src/domain/codes.js';
@@ -16,6 +20,20 @@ import type { Deps } from './index.js';
 export type PlanLevel = 'register' | 'basic' | 'pro';
 export const DAY_MS = 24 * 60 * 60 * 1000;
 const grantRef = (what: string, accountId: number, now: number) => `${what}:${accountId}:${now}:${randomBytes(4).toString('hex')}`;
+
+/**
+ * The API pack credits an account still owns: plan credits go first, so whatever is left up to
+ * pack_credits is the pack's (pack_credits itself only shrinks at a plan change).
+ */
+export function packCreditsOwned(a: Pick<Account, 'max_num' | 'used_num' | 'pack_credits'>): number {
+  return Math.min(creditsLeft(a.max_num, a.used_num), a.pack_credits);
+}
+
+/** A plan change: the pack credits it carries over and the plan credits it lets expire. */
+function carryOver(a: Account): { carry: number; expire: number } {
+  const carry = packCreditsOwned(a);
+  return { carry, expire: creditsLeft(a.max_num, a.used_num) - carry };
+}
 
 export class PlanService {
   private readonly accounts: AccountRepository;
@@ -36,7 +54,8 @@ export class PlanService {
 
   /**
    * Puts an account on a plan and grants that plan's credits: credits left become the plan's
-   * allotment (max_num = used_num + credits), recorded as a ledger grant. For operators and tests.
+   * allotment plus the pack credits still owned (max_num = used_num + credits + carry); the old
+   * plan's unused credits expire. Both recorded in the ledger. For operators and tests.
    */
   async setPlan(accountId: number, level: PlanLevel, expiresAt: number | null = null): Promise<Account> {
     await this.inTransaction((trx) => this.setPlanIn(trx, accountId, level, expiresAt));
@@ -48,16 +67,21 @@ export class PlanService {
     const repo = new AccountRepository(trx);
     const lim = PLAN_LIMITS[level];
     const now = Date.now();
+    await repo.lock(accountId, now);
     const a = await this.registered(repo, accountId);
+    const { carry, expire } = carryOver(a);
     await repo.update(accountId, {
       pid: planIdFor(level),
       plan_expires_at: expiresAt,
       is_expired: 0,
-      max_num: a.used_num + lim.credits,
+      max_num: a.used_num + lim.credits + carry,
+      pack_credits: carry,
       compress_max: a.compress_used + lim.compressCredits,
       updated_at: now,
     });
-    await repo.ledger(accountId, grantRef(`plan:${level}`, accountId, now), 'grant', lim.credits, now);
+    const ref = grantRef(`plan:${level}`, accountId, now);
+    if (expire > 0) await repo.ledger(accountId, ref, 'expire', expire, now);
+    await repo.ledger(accountId, ref, 'grant', lim.credits, now);
   }
 
   /**
@@ -93,21 +117,22 @@ export class PlanService {
   /**
    * Ends the account's plan: level `expired` with guest-like limits (spec §4, §6): the plan's unused
    * credits go (an `expire` ledger row) and the guest allowance is granted instead (a `grant` row:
-   * PLAN_LIMITS.expired.credits, 3), with guest-like compress credits. When those are spent a start
+   * PLAN_LIMITS.expired.credits, 3), with guest-like compress credits; pack credits still owned stay. When those are spent a start
    * answers 10012 as for anyone out of credits. The plan id is kept so a renewal knows which plan it
    * was. Happens once: a second call (or a concurrent one) finds the account already expired and
    * changes nothing.
    */
   async expirePlanIn(trx: Db, accountId: number, now = Date.now()): Promise<boolean> {
     const repo = new AccountRepository(trx);
+    await repo.lock(accountId, now);
     const a = await this.registered(repo, accountId);
     const planEnd = a.plan_expires_at !== null && a.plan_expires_at < now ? a.plan_expires_at : now;
     if (!(await repo.markExpired(accountId, planEnd, PLAN_LIMITS.expired.compressCredits, now))) return false;
-    await repo.ledger(accountId, grantRef('expire', accountId, now), 'expire', creditsLeft(a.max_num, a.used_num), now);
-    // markExpired left max_num = used_num (nothing left) under the row lock; the allowance goes on top.
-    const expired = await repo.byIdOrThrow(accountId);
+    const { carry, expire } = carryOver(a);
+    await repo.ledger(accountId, grantRef('expire', accountId, now), 'expire', expire, now);
+    // markExpired left max_num = used_num (nothing left); the allowance and the pack credits go on top.
     const allowance = PLAN_LIMITS.expired.credits;
-    await repo.update(accountId, { max_num: expired.used_num + allowance, updated_at: now });
+    await repo.update(accountId, { max_num: a.used_num + allowance + carry, pack_credits: carry, updated_at: now });
     await repo.ledger(accountId, grantRef('plan:expired', accountId, now), 'grant', allowance, now);
     return true;
   }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../scripts/admin.js';
 import { API_PLANS } from '../../src/domain/apiPlans.js';
 import { CODE } from '../../src/domain/codes.js';
+import { PLAN_LIMITS } from '../../src/domain/plans.js';
 import type { TestServer } from '../../server/testing/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 
@@ -73,5 +74,18 @@ describe('npm run admin -- api-plan', () => {
     expect(out).toMatchObject({ max_num: before.max_num + PACK.credits, api_plan_customer: true });
     await expect(runAdmin(srv.ctx, ['api-plan', addr, 'nope'])).rejects.toThrow(/api-plan needs a pack/);
     expect((await u.form('/api/v2/api_token/get')).body.data.entitlement).toBe('api_plan');
+  });
+
+  it('a pack outlives plan changes: going Pro and the plan ending keep its credits, and the token answer shows them', async () => {
+    const addr = email('keep');
+    const u = await Caller.user(srv, addr);
+    await runAdmin(srv.ctx, ['api-plan', addr, PACK.name]);
+    const token = async () => (await u.form('/api/v2/api_token/get')).body.data;
+    expect(await token()).toMatchObject({ entitlement: 'api_plan', credits: PLAN_LIMITS.register.credits + PACK.credits, api_pack_credits: PACK.credits });
+    await runAdmin(srv.ctx, ['grant', addr, 'pro']);
+    expect(await token()).toMatchObject({ entitlement: 'pro', credits: PLAN_LIMITS.pro.credits + PACK.credits, api_pack_credits: PACK.credits });
+    await runAdmin(srv.ctx, ['expire', addr]);
+    expect(await token()).toMatchObject({ entitlement: 'api_plan', credits: PLAN_LIMITS.expired.credits + PACK.credits, api_pack_credits: PACK.credits });
+    expect((await license(u)).max_num - (await license(u)).used_num).toBe(PLAN_LIMITS.expired.credits + PACK.credits);
   });
 });
