@@ -19,7 +19,7 @@ export const ApiTokenData = Type.Object({
   calls_this_month: Type.Integer({ minimum: 0, description: 'calls made with this token in the current month (UTC)' }),
   entitlement: Type.Union([Type.Literal('pro'), Type.Literal('api_plan')], { description: 'why the account may hold a token: a Pro subscription or an API credit pack' }),
   credits: Type.Integer({ minimum: 0, description: 'credits left; each processed image uses one, as in the workspace' }),
-  api_pack_credits: Type.Integer({ minimum: 0, description: 'credits granted by API packs, in all' }),
+  api_pack_credits: Type.Integer({ minimum: 0, description: 'API pack credits still owned (within credits left): plan changes keep them; plan credits are spent first' }),
   rate_limit_per_minute: Type.Integer({ description: 'calls a minute this token may make', examples: [API_TOKEN_RATE_LIMIT_PER_MINUTE] }),
 });
 export type ApiTokenView = Static<typeof ApiTokenData>;
