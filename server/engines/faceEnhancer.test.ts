@@ -22,8 +22,8 @@ async function astronaut(): Promise<{ img: Rgb; face: Face; mesh: FaceMesh }> {
 
 describe('detectFaces', () => {
   it('finds a face too small for the whole picture at the model size (tiles), once', async () => {
-    // the astronaut reduced to 120 px (a face of ~45 px) in a 1600×1200 grey frame: letterboxed to
-    // 256² the face is 7 px, below what BlazeFace sees; in a 400-px tile it is 29 px
+    // the astronaut reduced to 120 px (a face box of ~23 px) in a 1600×1200 grey frame: letterboxed
+    // to 256² the face is 4 px, below what BlazeFace sees; in a 400-px tile it is 15 px
     const src = await input('astronaut.png', { width: 120 });
     const frame = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#8a8a8a' } })
       .composite([{ input: src.data, left: 1100, top: 700 }]).png().toBuffer();
