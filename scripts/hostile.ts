@@ -191,6 +191,11 @@ export class HostileClient {
     if (file) fd.set('file', new Blob([file]), name);
     return this.post('/web_api/v1/upload', fd);
   }
+  /** Slice 1 of `total`: its answer, and the upload's uid when the server took it. */
+  async firstSlice(token: string, file: Buffer, total: string): Promise<{ first: Answer; uid: string | undefined }> {
+    const first = await this.slice(token, { file, blob_num: '1', total });
+    return { first, uid: first.body?.data?.uid as string | undefined };
+  }
   slice(token: string | null, f: { file: Buffer | null; blob_num: string; total: string; uid?: string; name?: string }, base?: string): Promise<Answer> {
     const fd = new FormData();
     if (token !== null) fd.set('user_token', token);
@@ -287,8 +292,7 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
       async send(h) {
         const tok = h.proToken(10);
         const half = Math.ceil(jpeg.length / 2);
-        const first = await h.slice(tok, { file: jpeg.subarray(0, half), blob_num: '1', total: '2' });
-        const uid = first.body?.data?.uid as string | undefined;
+        const { first, uid } = await h.firstSlice(tok, jpeg.subarray(0, half), '2');
         if (!uid) return first;
         const dup = await h.slice(tok, { file: jpeg.subarray(0, half), blob_num: '1', total: '2', uid });
         if (dup.status >= 500 || !dup.body) return dup;
@@ -303,8 +307,7 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
       refuse: true,
       async send(h) {
         const tok = h.proToken(11);
-        const first = await h.slice(tok, { file: jpeg.subarray(0, 100), blob_num: '1', total: '3' });
-        const uid = first.body?.data?.uid as string | undefined;
+        const { first, uid } = await h.firstSlice(tok, jpeg.subarray(0, 100), '3');
         if (!uid) return first;
         return h.slice(tok, { file: jpeg.subarray(100), blob_num: '2', total: '2', uid });
       },
@@ -313,8 +316,7 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
       kind: 'slice-mismatched-token',
       refuse: true,
       async send(h) {
-        const first = await h.slice(h.proToken(12), { file: jpeg.subarray(0, 100), blob_num: '1', total: '2' });
-        const uid = first.body?.data?.uid as string | undefined;
+        const { first, uid } = await h.firstSlice(h.proToken(12), jpeg.subarray(0, 100), '2');
         if (!uid) return first;
         // another account continues someone else's upload
         return h.slice(h.proToken(13), { file: jpeg.subarray(100), blob_num: '2', total: '2', uid });
@@ -333,8 +335,7 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
         // 6 identical last slices at once (a client retrying on a flaky network): each answer clear, one file.
         const tok = h.proToken(17);
         const half = Math.ceil(jpeg.length / 2);
-        const first = await h.slice(tok, { file: jpeg.subarray(0, half), blob_num: '1', total: '2' });
-        const uid = first.body?.data?.uid as string | undefined;
+        const { first, uid } = await h.firstSlice(tok, jpeg.subarray(0, half), '2');
         if (!uid) return first;
         const base = h.base();
         const lasts = await Promise.all(Array.from({ length: 6 }, (_, i) => h.slice(tok, { file: jpeg.subarray(half), blob_num: '2', total: '2', uid }, i % 2 ? h.base() : base)));
