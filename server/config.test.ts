@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_DOC, withSettingsTable } from '../scripts/config-docs.js';
 import { engineSettings, loadConfig, pgPoolSettings, readSettings, SETTINGS } from './config.js';
@@ -21,7 +22,7 @@ describe('settings', () => {
     const c = loadConfig({});
     expect([c.port, c.host, c.queuePrefix, c.slotNice, c.runJobs, c.serveTestPages, c.paymentProvider, c.contactEmail]).toEqual([8080, '0.0.0.0', 'pixmill', 10, true, false, 'none', 'support@pixmill.example']);
     expect([c.loopWatchMs, c.loopWatchFile]).toEqual([0, `${c.dataDir}/loop-watch.jsonl`]);
-    expect(engineSettings({})).toEqual({ spin: 'auto', isnetVariant: 'medium', colorizeModel: undefined });
+    expect(engineSettings({})).toEqual({ spin: 'auto', isnetVariant: 'medium' });
   });
 
   it('clamps integers to their range and falls back to the default on what is not a number', () => {
@@ -34,11 +35,20 @@ describe('settings', () => {
   it('refuses a choice it does not know, naming the variable', () => {
     expect(() => readSettings({ ISNET_VARIANT: 'large' })).toThrow(/^ISNET_VARIANT: must be one of medium, small/);
     expect(() => engineSettings({ ENGINE_SPIN: 'yes' })).toThrow(/one of auto, 1, 0/);
-    expect(engineSettings({ ENGINE_SPIN: '0', ISNET_VARIANT: 'small', COLORIZE_MODEL: '/m/c.onnx' })).toEqual({ spin: 'off', isnetVariant: 'small', colorizeModel: '/m/c.onnx' });
+    expect(engineSettings({ ENGINE_SPIN: '0', ISNET_VARIANT: 'small' })).toEqual({ spin: 'off', isnetVariant: 'small' });
   });
 
   it('machine-dependent defaults give way to a set value', () => {
     const c = loadConfig({ ENGINE_THREADS: '3', ENGINE_RESERVED_CORES: '0', LOOP_WATCH_MS: '50', LOOP_WATCH_FILE: '/tmp/w.jsonl' });
     expect([c.engineThreads, c.engineReservedCores, c.loopWatchMs, c.loopWatchFile]).toEqual([3, 0, 50, '/tmp/w.jsonl']);
+  });
+
+  it('no other server module reads process.env (tests and their helpers aside)', () => {
+    const server = import.meta.dirname;
+    const helpers = new Set(['config.ts', 'engines/testkit.ts', 'jobs/testing.ts']);
+    const readers = (fs.readdirSync(server, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.startsWith('testing/') && !helpers.has(f))
+      .filter((f) => /process\.env\b/.test(fs.readFileSync(path.join(server, f), 'utf8')));
+    expect(readers).toEqual([]);
   });
 });

@@ -209,8 +209,7 @@ export const SETTINGS = {
   SLOT_NICE: integer(10, 'OS nice value of the processing slot processes (0 = normal priority, up to 19)', { min: 0, max: 19 }),
   ENGINE_SPIN: choice(['auto', '1', '0'], 'auto', "onnxruntime's idle-thread spinning: `1` on, `0` off, auto = off when slot threads fill the cores"),
   ISNET_VARIANT: choice(['medium', 'small'], 'medium', 'IS-Net weights for background removal (`medium` fp16 or `small` quint8)'),
-  COLORIZE_MODEL: optional('path', 'an ONNX colorization model that replaces the classical colorizer'),
-  MODELS_DIR: dir('models', 'converted ONNX models'),
+  MODELS_DIR: dir('models', "converted ONNX models; an operator's own colorization model placed there as `colorize.onnx` replaces the classical colorizer"),
   CLIENT_DIR: dir('dist', 'the built PWA served at `/` (tests point it at another build)'),
   SERVE_TEST_PAGES: flag(false, '`1` serves the built test pages (the upload harness; browser tests only); source maps are never served'),
   REQUEST_TIMEOUT_MS: integer(120_000, 'how long one request may take to arrive whole, ms (408 after; at least 1000)', { min: 1000 }),
@@ -324,7 +323,6 @@ export interface EngineSettings {
   /** onnxruntime idle-thread spinning: forced on/off, or auto */
   spin: 'auto' | 'on' | 'off';
   isnetVariant: 'medium' | 'small';
-  colorizeModel: string | undefined;
 }
 
 export function engineSettings(env: NodeJS.ProcessEnv = process.env): EngineSettings {
@@ -332,7 +330,6 @@ export function engineSettings(env: NodeJS.ProcessEnv = process.env): EngineSett
   return {
     spin: spin === '1' ? 'on' : spin === '0' ? 'off' : 'auto',
     isnetVariant: SETTINGS.ISNET_VARIANT.read(env.ISNET_VARIANT),
-    colorizeModel: SETTINGS.COLORIZE_MODEL.read(env.COLORIZE_MODEL),
   };
 }
 
