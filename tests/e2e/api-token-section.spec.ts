@@ -3,6 +3,7 @@
 // through the local checkout, after which it may create one. Screenshots at 1366 and 375 px.
 import { expect, test, type Page } from '@playwright/test';
 import { API_PLANS } from '../../src/domain/apiPlans.js';
+import { PLAN_LIMITS } from '../../src/domain/plans.js';
 import { admin, AuthPage, uniqueEmail } from './pages/account.js';
 import { ApiTokenSection } from './pages/apiToken.js';
 
@@ -33,6 +34,7 @@ for (const width of [1366, 375]) {
     expect(token).toMatch(/^pxm_[A-Za-z0-9_-]{43}$/);
     await expect(api.masked()).toHaveText(`pxm_…${token.slice(-4)}`);
     await expect(api.calls()).toHaveText('0');
+    await expect(api.packCredits()).toHaveCount(0);
     await api.screenshot(`api-section-${width}-created`);
     // nothing wider than the screen
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
@@ -52,7 +54,7 @@ for (const width of [1366, 375]) {
 }
 
 test('a free account is told why, buys an API pack through the checkout, then may create a token', async ({ page }) => {
-  await registered(page, 'api-free');
+  const email = await registered(page, 'api-free');
   const api = new ApiTokenSection(page);
   await api.open();
   await expect(api.notEntitled()).toBeVisible();
@@ -69,4 +71,17 @@ test('a free account is told why, buys an API pack through the checkout, then ma
   await expect(api.notEntitled()).toHaveCount(0);
   await api.create();
   await expect(api.credits()).toHaveText(String(3 + pack.credits));
+  await expect(api.packCredits()).toHaveText(String(pack.credits));
+
+  // going Pro keeps the pack's credits beside Pro's own
+  await admin(email, 'grant', email, 'pro');
+  await api.open();
+  await expect(api.credits()).toHaveText(String(PLAN_LIMITS.pro.credits + pack.credits));
+  await expect(api.packCredits()).toHaveText(String(pack.credits));
+  await api.screenshot('api-section-1366-pack-pro');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await api.open();
+  await expect(api.packCredits()).toHaveText(String(pack.credits));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await api.screenshot('api-section-375-pack-pro');
 });

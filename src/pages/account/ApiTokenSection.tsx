@@ -119,6 +119,12 @@ export function ApiTokenSection() {
               <dt>{t('api.credits')}</dt>
               <dd data-testid="api-credits">{state.view.credits}</dd>
             </div>
+            {state.view.api_pack_credits > 0 && (
+              <div>
+                <dt>{t('api.packCreditsOwned')}</dt>
+                <dd data-testid="api-pack-credits">{state.view.api_pack_credits}</dd>
+              </div>
+            )}
           </dl>
           <p className="muted small">{t('api.limits', { count: state.view.rate_limit_per_minute })}</p>
           {confirming ? (

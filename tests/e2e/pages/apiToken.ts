@@ -20,6 +20,7 @@ export class ApiTokenSection {
   masked = () => this.root.getByTestId('api-token-masked');
   calls = () => this.root.getByTestId('api-calls');
   credits = () => this.root.getByTestId('api-credits');
+  packCredits = () => this.root.getByTestId('api-pack-credits');
   notEntitled = () => this.root.getByTestId('api-not-entitled');
   plan = (name: string) => this.root.getByTestId(`api-plan-${name}`);
 
