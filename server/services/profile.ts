@@ -1,5 +1,7 @@
 /** What a user tells about themselves: profile names and occupation, the survey, language and currency. */
 import { ACCOUNT_TEXT, NAME_MAX, profileErrors, surveyChoices, surveyErrors } from '../../src/domain/account.js';
+import type { FieldsOf } from '../../src/api/schemas/common.js';
+import { CURRENCIES, type UserInfoUpdate } from '../../src/api/schemas/accounts.js';
 import { LANGUAGES } from '../../src/domain/locale.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
@@ -9,7 +11,7 @@ import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
 /** Price currencies (spec §3 Products). */
-export const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
+export { CURRENCIES };
 export type Currency = (typeof CURRENCIES)[number];
 
 export const isLanguage = (v: unknown): v is (typeof LANGUAGES)[number] => (LANGUAGES as readonly unknown[]).includes(v);
@@ -65,20 +67,15 @@ export class ProfileService {
    * POST /api/v2/user_info/update: locale and currency for anyone; first_name/last_name only for
    * a logged-in user. Only the fields sent change.
    */
-  async updateUserInfo(p: Principal, f: { locale?: unknown; currency?: unknown; first_name?: unknown; last_name?: unknown }) {
+  async updateUserInfo(p: Principal, f: FieldsOf<typeof UserInfoUpdate>) {
     const set: { locale?: string; currency?: string; first_name?: string; last_name?: string } = {};
-    if (f.locale !== undefined) {
-      if (!isLanguage(f.locale)) throw paramError(`locale must be one of ${LANGUAGES.join(', ')}`);
-      set.locale = f.locale;
-    }
-    if (f.currency !== undefined) {
-      if (!isCurrency(f.currency)) throw paramError(`currency must be one of ${CURRENCIES.join(', ')}`);
-      set.currency = f.currency;
-    }
+    if (f.locale !== undefined) set.locale = f.locale;
+    if (f.currency !== undefined) set.currency = f.currency;
     for (const k of ['first_name', 'last_name'] as const) {
-      if (f[k] === undefined) continue;
+      const sent = f[k];
+      if (sent === undefined) continue;
       if (!p.logged) throw unauthorized();
-      const v = String(f[k]).trim();
+      const v = sent.trim();
       if (!v) throw formError({ [k]: ACCOUNT_TEXT.required });
       if (v.length > NAME_MAX) throw formError({ [k]: ACCOUNT_TEXT.nameTooLong });
       set[k] = v;

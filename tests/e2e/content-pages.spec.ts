@@ -13,7 +13,9 @@ import { OWN_NETS } from '../../src/imaging/ownNets.js';
 import { UPDATE_CHECK_MS } from '../../src/pwa/updateCheck.js';
 import { ContentPages } from './pages/content.js';
 
-const apiDocs = JSON.parse(fs.readFileSync('src/pages/content/apiRoutes.json', 'utf8')) as { routes: { method: string; path: string }[] };
+const openApi = JSON.parse(fs.readFileSync('src/pages/content/openapi.json', 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+/** Every call of the OpenAPI document the page shows, as "METHOD path". */
+const apiCalls = Object.entries(openApi.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 const MB = (bytes: number) => `${mb(bytes)}\u00a0MB`;
 const serverFacts = JSON.parse(fs.readFileSync('src/pages/content/serverFacts.json', 'utf8')) as { userTokenDays: number; guestTokenDays: number };
@@ -65,20 +67,26 @@ test.describe('content pages', () => {
     await expect(page.getByTestId('blog-missing')).toContainText('There is no article at this address.');
   });
 
-  test('API docs: the server route table, progress route included (en, de)', async ({ page }) => {
+  test('API docs: the OpenAPI document, grouped, with each call’s fields and example (en, de)', async ({ page }) => {
     const c = new ContentPages(page);
     await c.open('/api-docs/');
     const rows = await c.apiRows();
-    expect(rows).toHaveLength(apiDocs.routes.length);
+    expect(rows.sort()).toEqual([...apiCalls].sort());
     expect(rows).toContain('GET /web_api/v1/progress');
     expect(rows).toContain('POST /web_api/v1/transform');
     expect(rows).toContain('POST /api/contact/send');
-    await expect(page.getByTestId('api-count')).toContainText(`${apiDocs.routes.length} routes`);
-    await expect(page.getByTestId('api-route').filter({ hasText: '/web_api/v1/progress' })).toContainText('trans_id');
+    await expect(page.getByTestId('api-count')).toContainText(`${apiCalls.length} calls`);
+    // grouped as a developer works: authenticate first, then upload, process, poll, download, account
+    expect((await c.apiGroups()).slice(0, 6)).toEqual(['Authenticate', 'Upload', 'Process', 'Poll', 'Download', 'Account']);
+    const progress = c.apiCall('GET /web_api/v1/progress');
+    await expect(progress.getByTestId('api-fields')).toContainText('trans_id');
+    await expect(progress.locator('pre')).toContainText('/web_api/v1/progress?trans_id=');
+    await expect(c.apiCall('POST /web_api/v1/transform').getByTestId('api-fields')).toContainText('jconfig');
+    await expect(page.getByTestId('api-quickstart')).toBeVisible();
 
     await c.open('/api-docs/', 'de');
     await expect(c.heading()).toHaveText('API-Dokumentation');
-    await expect(page.locator('.api-table th').first()).toHaveText('Methode');
+    await expect(page.getByTestId('api-fields').first().locator('th').first()).toHaveText('Feld');
     expect(await c.apiRows()).toContain('GET /web_api/v1/progress');
   });
 

@@ -30,6 +30,13 @@ for (const size of SIZES) {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
         await page.waitForLoadState('networkidle');
         await c.shot(`i14-content-${p.name}-${size.name}-${lng}`);
+        if (p.name === 'api') {
+          // The calls themselves: the upload group's first cards, fields and examples.
+          await page.locator('#api-upload').scrollIntoViewIfNeeded();
+          await page.evaluate(() => document.getElementById('api-upload')!.scrollIntoView());
+          await expect(page.getByTestId('api-call').filter({ hasText: '/web_api/v1/upload' }).first()).toBeInViewport();
+          await c.shot(`i14-content-api-calls-${size.name}-${lng}`);
+        }
       }
       await ctx.close();
     });

@@ -10,7 +10,7 @@ import { tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
 import { Nonce, SiteAjax } from '../../../src/api/schemas/site.js';
-import { ApiError, paramError, unauthorized } from '../../errors.js';
+import { ApiError, unauthorized } from '../../errors.js';
 import { sessionIdOf } from './accounts.js';
 
 /** action (either spelling) → the event kind recorded. */
@@ -46,8 +46,8 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
       if (!account) throw unauthorized();
       return ok({ user_token: await tokens.issueUserToken(account.id, sessions.hashOf(sid)) });
     }
-    const kind = CREDIT_ACTIONS[action];
-    if (!kind) throw paramError('unknown action');
+    // the schema admits only the listed actions: what is left is a credit notification
+    const kind = CREDIT_ACTIONS[action]!;
     const payload = { pid: f.pid ?? null, trans_id: f.trans_id ?? null, uid: f.uid ?? null };
     const id = await events.record(kind, await callerAccount(req), payload);
     return ok({ event_id: id });

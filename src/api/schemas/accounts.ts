@@ -1,6 +1,10 @@
 /** Accounts: sign-up, login, logout, the account, password, profile, survey and user settings. */
 import { Type, type Static } from 'typebox';
 import type { AccountView as AccountViewType } from '../../domain/account.js';
+import { LANGUAGES } from '../../domain/locale.js';
+
+/** The currencies prices are shown in. */
+export const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
 import { AUTH, FormText, Nullable, defineRoute, type Same } from './common.js';
 
 export const AccountView = Type.Object({
@@ -114,11 +118,11 @@ export const UserInfoUpdate = defineRoute({
   summary: 'Language and currency (anyone), names (signed-in users); only the fields sent change',
   auth: AUTH.token,
   fields: Type.Object({
-    locale: Type.Optional(Type.String({ maxLength: 8, description: 'en, de, fr or ja' })),
-    currency: Type.Optional(Type.String({ maxLength: 8, description: 'USD, EUR or JPY' })),
+    locale: Type.Optional(Type.Enum(LANGUAGES, { description: 'the site language' })),
+    currency: Type.Optional(Type.Enum(CURRENCIES, { description: 'the currency prices are shown in' })),
     first_name: FormText('first name'),
     last_name: FormText('last name'),
   }),
-  data: Type.Object({}, { additionalProperties: true, description: 'the fields set' }),
+  data: Type.Object({ locale: Type.String(), currency: Type.String(), first_name: Type.String(), last_name: Type.String() }),
   example: { locale: 'de', currency: 'EUR' },
 });

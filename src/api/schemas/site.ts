@@ -69,6 +69,19 @@ export const ContactSend = defineRoute({
   example: { name: 'Ada', email: 'ada@example.com', message: 'Hello!', locale: 'en' },
 });
 
+/** The site ajax endpoint's actions, in both spellings the content site sends. */
+export const SITE_AJAX_ACTIONS = [
+  'nonce',
+  'get_user_token',
+  'get-user-token',
+  'credit_transform',
+  'credit-transform',
+  'credit_upload',
+  'credit-upload',
+  'credit_download',
+  'credit-download',
+] as const;
+
 export const Nonce = defineRoute({
   method: 'GET',
   url: '/site-ajax/nonce',
@@ -87,7 +100,7 @@ export const SiteAjax = defineRoute({
   auth: AUTH.optionalSession,
   from: 'body',
   fields: Type.Object({
-    action: Type.String({ minLength: 1, maxLength: 40, description: 'nonce, get_user_token, credit_transform, credit_upload or credit_download (- or _)' }),
+    action: Type.Enum(SITE_AJAX_ACTIONS, { description: 'what to do (either spelling)' }),
     nonce: Type.Optional(Type.String({ maxLength: 200, description: 'from /site-ajax/nonce (every action but nonce)' })),
     pid: Type.Optional(Type.String({ maxLength: 64 })),
     trans_id: Type.Optional(Type.String({ maxLength: 64 })),

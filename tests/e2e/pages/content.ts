@@ -24,9 +24,20 @@ export class ContentPages {
     return this.page.getByTestId('english-only');
   }
 
-  /** API docs rows as "METHOD path". */
+  /** API docs calls as "METHOD path". */
   async apiRows(): Promise<string[]> {
     return this.page.getByTestId('api-route').evaluateAll((rows) => rows.map((r) => `${r.children[0].textContent} ${r.children[1].textContent}`));
+  }
+
+  /** The API docs' group headings, in order. */
+  async apiGroups(): Promise<string[]> {
+    return this.page.getByTestId('api-group').locator('h2').allTextContents();
+  }
+
+  /** One call's card on the API docs page, by "METHOD path". */
+  apiCall(call: string) {
+    const exact = new RegExp(`^${call.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}$`);
+    return this.page.getByTestId('api-call').filter({ has: this.page.getByTestId('api-route').filter({ hasText: exact }) });
   }
 
   /** The authors page's team blocks, by author id. */
