@@ -3,6 +3,7 @@
  * binding (type anniversary_2021), and the daily giveaway check-in. Stored in `promotions` (002).
  */
 import { randomBytes } from 'node:crypto';
+import { SHARE_TYPES } from '../../src/api/schemas/promotions.js';
 import { paramError } from '../errors.js';
 import { PromotionRepository } from '../repositories/promotionRepository.js';
 import type { Deps } from './index.js';
@@ -10,12 +11,11 @@ import type { Principal } from './tokens.js';
 
 /** Length of the offer countdown that starts at an account's first visit (our choice: one day). */
 export const COUNT_DOWN_MS = 24 * 60 * 60 * 1000;
-export const SHARE_TYPES = ['anniversary_2021'] as const;
+export { SHARE_TYPES };
 const SHARE_CODE = /^[A-Z2-9]{8}$/;
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export const PROMOTION_TEXT = {
-  unknownType: 'unknown promotion type',
   badCode: 'This share code is not valid.',
   ownCode: 'You cannot use your own share code.',
   alreadyBound: 'A share code has already been used for this promotion.',
@@ -57,9 +57,9 @@ export class PromotionService {
 
   /** GET /api/promotion/share/bind: records who shared with this account, once per promotion type. */
   /** Binds the caller to a share code's owner; the answer names the code, never the owner's internal account id (issue 28). */
-  async shareBind(p: Principal, type: unknown, codeRaw: unknown): Promise<{ bound: true; type: string; code: string }> {
-    if (typeof type !== 'string' || !(SHARE_TYPES as readonly string[]).includes(type)) throw paramError(PROMOTION_TEXT.unknownType);
-    const code = typeof codeRaw === 'string' ? codeRaw.trim().toUpperCase() : '';
+  async shareBind(p: Principal, type: (typeof SHARE_TYPES)[number], codeRaw: string): Promise<{ bound: true; type: string; code: string }> {
+    // one text for a code of the wrong shape and an unknown one
+    const code = codeRaw.trim().toUpperCase();
     if (!SHARE_CODE.test(code)) throw paramError(PROMOTION_TEXT.badCode);
     const owner = await this.promotions.ownerOf('share_code', code);
     if (owner === undefined) throw paramError(PROMOTION_TEXT.badCode);

@@ -183,7 +183,7 @@ describe('misc', () => {
     expect(code).toMatch(/^[A-Z2-9]{8}$/);
     expect((await a.get('/api/promotion/share/code')).body.data.code).toBe(code);
     expect((await a.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body).toMatchObject({ code: 10001, msg: 'You cannot use your own share code.' });
-    expect((await b.get('/api/promotion/share/bind', { type: 'christmas', code })).body).toMatchObject({ code: 10001, msg: 'unknown promotion type' });
+    expect((await b.get('/api/promotion/share/bind', { type: 'christmas', code })).body).toMatchObject({ code: 10001, msg: 'type must be one of anniversary_2021', data: { field: 'type' } });
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: 'ZZZZZZZZ' })).body).toMatchObject({ code: 10001, msg: 'This share code is not valid.' });
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: code.toLowerCase() })).body.data).toEqual({ bound: true, type: 'anniversary_2021', code });
     // no internal account id of the referrer in the answer

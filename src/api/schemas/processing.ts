@@ -12,7 +12,7 @@ export const Transform = defineRoute({
   auth: AUTH.tokenOrApi,
   fields: Type.Object({
     uid: Uid(),
-    jconfig: Type.Union([Type.String({ maxLength: 16 * 1024, description: 'the job as JSON text' }), Type.Object({}, { description: 'the job as an object (JSON bodies)' })], {
+    jconfig: Type.Union([Type.String({ description: 'the job as JSON text (at most 16 KB, nested at most 8 deep)' }), Type.Object({}, { description: 'the job as an object (JSON bodies)' })], {
       description: 'the job: feature, module and module_params (JSON text in forms)',
     }),
     zoom_type: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{0,32}$', description: 'a label the client keeps with the work' })),

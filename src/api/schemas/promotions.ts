@@ -21,6 +21,9 @@ export const ShareCode = defineRoute({
   data: Type.Object({ code: Type.String() }),
 });
 
+/** Promotions a share code can be bound for. */
+export const SHARE_TYPES = ['anniversary_2021'] as const;
+
 export const ShareBind = defineRoute({
   method: 'GET',
   url: '/api/promotion/share/bind',
@@ -28,7 +31,7 @@ export const ShareBind = defineRoute({
   summary: 'Binds the caller to the owner of a share code (once per promotion)',
   description: 'Changes state, so the token must come as a query field: a cookie alone is refused.',
   auth: AUTH.tokenField,
-  fields: Type.Object({ type: Type.String({ maxLength: 40, description: 'the promotion, e.g. anniversary_2021' }), code: Type.String({ maxLength: 40, description: 'the share code (8 letters and digits)' }) }),
+  fields: Type.Object({ type: Type.Enum(SHARE_TYPES, { description: 'the promotion' }), code: Type.String({ maxLength: 40, description: 'the share code (8 letters and digits)' }) }),
   data: Type.Object({ bound: Type.Literal(true), type: Type.String(), code: Type.String() }),
   example: { type: 'anniversary_2021', code: 'K7M2Q9XA' },
 });
