@@ -4,6 +4,8 @@
  * in their own services; this one composes them for the login pages.
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { FieldsOf } from '../../src/api/schemas/common.js';
+import type { ChangePassword, Login, Register } from '../../src/api/schemas/accounts.js';
 import { ACCOUNT_TEXT, changePasswordErrors, EMAIL_MAX, normalizeEmail, PASSWORD_MAX, registerErrors, type FieldErrors, type AccountView } from '../../src/domain/account.js';
 import { CODE } from '../../src/domain/codes.js';
 import { PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
@@ -80,12 +82,12 @@ export class AccountService {
   }
 
   /** POST /api/account/register: registering logs the new user in, like the site's register page. */
-  async registerAndLogin(f: { email?: unknown; password?: unknown; confirm_password?: unknown }, oldSessionId?: string): Promise<LoggedIn> {
+  async registerAndLogin(f: FieldsOf<typeof Register>, oldSessionId?: string): Promise<LoggedIn> {
     return this.startSession(await this.register(f), oldSessionId);
   }
 
   /** A 'register' level account (pid 0) with the register plan's credits. */
-  async register(f: { email?: unknown; password?: unknown; confirm_password?: unknown }): Promise<Account> {
+  async register(f: FieldsOf<typeof Register>): Promise<Account> {
     const errors = registerErrors(f);
     if (Object.keys(errors).length) throw formError(errors);
     const email = normalizeEmail(String(f.email));
@@ -108,7 +110,7 @@ export class AccountService {
    * POST /api/account/login: code 3 for an unknown email and a wrong password alike, the lockout
    * refusal while the email is locked (checked first, so a right password is refused too). Ends the browser's old session.
    */
-  async login(f: { email?: unknown; password?: unknown }, oldSessionId?: string): Promise<LoggedIn> {
+  async login(f: FieldsOf<typeof Login>, oldSessionId?: string): Promise<LoggedIn> {
     const errors: FieldErrors = {};
     if (typeof f.email !== 'string' || f.email.trim() === '') errors.email = ACCOUNT_TEXT.required;
     if (typeof f.password !== 'string' || f.password === '') errors.password = ACCOUNT_TEXT.required;
@@ -142,7 +144,7 @@ export class AccountService {
    * the register rule and differs from the old. Every session and user token of the account ends; the
    * caller gets a fresh session and user token.
    */
-  async changePassword(accountId: number, f: { old_password?: unknown; password?: unknown; confirm_password?: unknown }): Promise<{ sessionId: string; userToken: string }> {
+  async changePassword(accountId: number, f: FieldsOf<typeof ChangePassword>): Promise<{ sessionId: string; userToken: string }> {
     const errors = changePasswordErrors(f);
     if (Object.keys(errors).length) throw formError(errors);
     const a = await this.byId(accountId);

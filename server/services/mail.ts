@@ -21,7 +21,7 @@ export class MailService {
   }
 
   /** POST /api/mail/unsubscribe: with the link's sig, or for the logged-in caller's own address. */
-  async unsubscribe(email: unknown, sig: unknown, caller: Principal | null): Promise<{ email: string; unsubscribed: true }> {
+  async unsubscribe(email: string | undefined, sig: string | undefined, caller: Principal | null): Promise<{ email: string; unsubscribed: true }> {
     const e = validEmail(email);
     const own = caller?.logged && caller.account.email === e;
     if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw new ApiError(CODE.VALIDATION_INVALID);
@@ -35,7 +35,7 @@ export class MailService {
    * link in every mail); anyone else gets code 5, as unsubscribe does (issue 28: it told anyone who
    * has an account).
    */
-  async emailStatus(email: unknown, sig: unknown, caller: Principal | null): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {
+  async emailStatus(email: string | undefined, sig: string | undefined, caller: Principal | null): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {
     const e = validEmail(email);
     const own = caller?.logged && caller.account.email === e;
     if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw new ApiError(CODE.VALIDATION_INVALID);

@@ -1,7 +1,7 @@
 /** What a user tells about themselves: profile names and occupation, the survey, language and currency. */
 import { ACCOUNT_TEXT, NAME_MAX, profileErrors, surveyChoices, surveyErrors } from '../../src/domain/account.js';
 import type { FieldsOf } from '../../src/api/schemas/common.js';
-import { CURRENCIES, type UserInfoUpdate } from '../../src/api/schemas/accounts.js';
+import { CURRENCIES, type ProfileSet, type SurveySet, type UserInfoUpdate } from '../../src/api/schemas/accounts.js';
 import { LANGUAGES } from '../../src/domain/locale.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
@@ -37,7 +37,7 @@ export class ProfileService {
    * POST /api/v2/survey/set: the occupation survey (one or more occupations, 'other' with its text).
    * The first answer becomes the profile's occupation when none is set yet.
    */
-  async setSurvey(accountId: number, f: { occupations?: unknown; occupation_other?: unknown }): Promise<{ survey: string[]; occupation: string; occupation_other: string }> {
+  async setSurvey(accountId: number, f: FieldsOf<typeof SurveySet>): Promise<{ survey: string[]; occupation: string; occupation_other: string }> {
     const errors = surveyErrors(f);
     if (Object.keys(errors).length) throw formError(errors);
     const choices = surveyChoices(f.occupations);
@@ -50,7 +50,7 @@ export class ProfileService {
   }
 
   /** POST /api/v2/profile/set (spec §5: names and occupation required; 'other' needs its free text). */
-  async setProfile(accountId: number, f: { first_name?: unknown; last_name?: unknown; occupation?: unknown; occupation_other?: unknown }): Promise<Account> {
+  async setProfile(accountId: number, f: FieldsOf<typeof ProfileSet>): Promise<Account> {
     const errors = profileErrors(f);
     if (Object.keys(errors).length) throw formError(errors);
     await this.accounts.update(accountId, {
