@@ -3,6 +3,8 @@
  * The rules live here; running is done by the job runner (server/jobs/) behind a JobQueue.
  */
 import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { ProgressData } from '../../src/api/schemas/processing.js';
 import type { HistoryRecord, Paged } from '../../src/domain/work.js';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/api/schemas/history.js';
 import type { FieldsOf } from '../../src/api/schemas/common.js';
@@ -26,23 +28,8 @@ import type { Principal } from './tokens.js';
 /** POST transform's fields (src/api/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
 export type TransformInput = FieldsOf<typeof Transform>;
 
-export interface ProgressView {
-  trans_id: string;
-  /** spec §7: finish → finished, fatal → processFailed, progress → still processing */
-  status: 'finish' | 'fatal' | 'progress';
-  /** 0..100 */
-  progress: number;
-  /** 1-based step being run (workflows), steps in total */
-  step: number;
-  steps: number;
-  /** 1-based place among queued works, only while waiting */
-  queue_position?: number;
-  /** 'timeout' or 'Process failed', only when fatal */
-  error?: string;
-  /** output size, only when finished */
-  result_w?: number;
-  result_h?: number;
-}
+/** GET progress's answer (its schema: src/api/schemas/processing.ts). */
+export type ProgressView = Static<typeof ProgressData>;
 
 /** One row of GET /api/job/record (src/domain/work.ts, shared with the client). */
 export type HistoryItem = HistoryRecord;

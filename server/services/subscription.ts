@@ -1,5 +1,7 @@
 /** Subscription facts for the workspace and the pricing side (spec §3 Products, §7 Subscription). */
 import { PRODUCTS } from '../../src/domain/constants.js';
+import type { DataOf } from '../../src/api/schemas/common.js';
+import type { SubscribeInfo as SubscribeInfoRoute } from '../../src/api/schemas/promotions.js';
 import type { FieldsOf } from '../../src/api/schemas/common.js';
 import type { CartAbandon } from '../../src/api/schemas/promotions.js';
 import { emailError, normalizeEmail } from '../../src/domain/account.js';
@@ -9,12 +11,8 @@ import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
-export interface SubscribeInfo {
-  products: { id: number; level: string; price: Record<string, number> }[];
-  level: Level;
-  subscribed: boolean;
-  expires_at: number | null;
-}
+/** GET subscribe_info's answer (its schema: src/api/schemas/promotions.ts). */
+export type SubscribeInfo = DataOf<typeof SubscribeInfoRoute>;
 
 export class SubscriptionService {
   private readonly accounts: AccountRepository;

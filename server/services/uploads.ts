@@ -3,6 +3,8 @@
  * delete, and the bytes behind download/src and thumbnail. Every uid belongs to one account.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { UploadView as UploadViewSchema } from '../../src/api/schemas/uploads.js';
 import { UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
 import type { UploadHistoryEntry } from '../../src/domain/work.js';
 import { notFound, paramError, uploadRefused } from '../errors.js';
@@ -32,18 +34,8 @@ const URL_FETCH_TIMEOUT_MS = 20_000;
 /** Compress uploads are not held to the level's side limit, only to this (and COMPRESS_MAX_PIXELS). */
 const COMPRESS_MAX_SIDE = 30_000;
 
-export interface UploadView {
-  uid: string;
-  filename: string;
-  filesize: number;
-  w: number;
-  h: number;
-  format: ImageFormat;
-  job: string;
-  /** URL of the 80×80 thumbnail; authorised by the user_token/guest_token cookie or a user_token param */
-  thumbnail: string;
-  sha256: string;
-}
+/** An upload as the upload calls answer it (its schema: src/api/schemas/uploads.ts). */
+export type UploadView = Static<typeof UploadViewSchema>;
 
 /** One row of upload/list: the spec's upload history entry (x, y = w, h of the working copy, after auto-orientation). */
 export type UploadListEntry = UploadHistoryEntry;
