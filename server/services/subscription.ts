@@ -5,7 +5,7 @@ import type { SubscribeInfo as SubscribeInfoRoute } from '../../src/api/schemas/
 import type { FieldsOf } from '../../src/api/schemas/common.js';
 import type { CartAbandon } from '../../src/api/schemas/promotions.js';
 import { emailError, normalizeEmail } from '../../src/domain/account.js';
-import { isSubscriber, type Level } from '../../src/domain/plans.js';
+import { isSubscriber } from '../../src/domain/plans.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Deps } from './index.js';
