@@ -1,7 +1,7 @@
 /**
  * Engine benchmark: per-module median of 3 runs on a 2.8 MP photo (LadyBird.jpg cropped to
  * 2048×1367), plus ESRGAN-slim x2 on one 256×256 tile on onnxruntime vs tfjs-backend-wasm, and our
- * enlarge / denoise nets against ESRGAN-slim and the classical NLM they replaced, measured in the
+ * enlarge / denoise / deblur nets against ESRGAN-slim, the classical NLM and unsharp mask they replaced, measured in the
  * same run (quote the ratios; the machine is shared).
  */
 import * as ort from 'onnxruntime-node';
@@ -80,7 +80,12 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     const nlm = await time(async () => denoiseRgb(rgb, { removeNoise: 75, sharpen: 75, removeOriginalDetail: 0, autoparams: false }));
     rows.push({ name: `classical NLM denoise ${img.width}×${img.height} (the denoiser it replaced)`, value: nlm, unit: 's', note: 'one run' });
     if (ours.denoise) rows.push({ name: 'denoise (our net, whole engine) / classical NLM', value: ours.denoise / nlm, unit: '×' });
-    log(`ESRGAN-slim x2 ${esr.toFixed(2)} s, NLM ${nlm.toFixed(2)} s`);
+    const { autoSharpenRgb } = await import('../server/engines/sharpenAuto.js');
+    const unsharp = await time(async () => autoSharpenRgb(rgb));
+    const deblur = rows.find((r) => r.name === `sharpen_auto ${img.width}×${img.height}`)?.value;
+    rows.push({ name: `classical sharpen_auto ${img.width}×${img.height} (the unsharp mask the deblur net replaced)`, value: unsharp, unit: 's', note: 'one run' });
+    if (deblur) rows.push({ name: 'sharpen_auto (our deblur net, whole engine) / classical', value: deblur / unsharp, unit: '×' });
+    log(`ESRGAN-slim x2 ${esr.toFixed(2)} s, NLM ${nlm.toFixed(2)} s, classical sharpen_auto ${unsharp.toFixed(2)} s`);
   }
   // heavier enlarge settings, one run each: must stay well below the 5-minute job limit
   for (const p of [

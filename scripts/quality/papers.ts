@@ -6,7 +6,7 @@
  *    its default pre-denoise and post-sharpen), in the same run.
  *  - denoise on CBSD68 at σ = 15 / 25 / 50: x + σ·N(0,1) with a fixed seed, rounded and clipped to 8 bits,
  *    RGB PSNR over the whole image; beside the previous classical engine (NLM, its defaults).
- *  - sharpen_auto on CBSD68 blurred by a Gaussian of σ = 1.6 (RGB PSNR).
+ *  - sharpen_auto on CBSD68 blurred by a Gaussian of σ = 1.6 (RGB PSNR); beside the previous classical engine.
  * The sets are read at run time from QUALITY_BENCH_DIR (folders Set5 / CSet5, Set14 / CSet14,
  * Urban100 / CUrban100, CBSD68; PNG); they are never committed and never trained or tuned on.
  * Without QUALITY_BENCH_DIR the section says so and is skipped.
@@ -19,6 +19,7 @@ import { fromRgb, MODELS_DIR } from '../../server/engines/testkit.js';
 import type { EngineContext } from '../../server/engines/types.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, toPlanes, type Rgb } from '../../server/engines/image.js';
 import { denoiseRgb } from '../../server/engines/denoise.js';
+import { autoSharpenRgb } from '../../server/engines/sharpenAuto.js';
 import { upscaleTiled } from '../../server/engines/esrgan.js';
 import { backProject, postSharpen, preDenoise } from '../../src/imaging/enlargeSteps.js';
 import { matlabResize, modcrop, psnrY } from './matlabResize.js';
@@ -84,10 +85,11 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
       out[`CBSD68_sigma${sigma}`] = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, r2(mean(v))]));
       console.log('CBSD68', `σ${sigma}`, JSON.stringify(out[`CBSD68_sigma${sigma}`]));
     }
-    const rows = { blurred: [] as number[], sharpen_auto: [] as number[] };
+    const rows = { blurred: [] as number[], previous: [] as number[], sharpen_auto: [] as number[] };
     for (const { img } of imgs) {
       const soft = fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, 1.6)), img.w, img.h);
       rows.blurred.push(psnr(soft.data, img.data));
+      rows.previous.push(psnr(autoSharpenRgb(soft).out.data, img.data));
       rows.sharpen_auto.push(psnr((await run('sharpen_auto', soft, {})).data, img.data));
     }
     out.CBSD68_blur1_6 = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, r2(mean(v))]));

@@ -1,6 +1,6 @@
 /**
  * Our own restoration nets (trained by scripts/train/restore_nets.py; data, steps and machine in
- * weights/README.md) on onnxruntime-node: the x2 enlarge net and the blind denoiser. Every graph
+ * weights/README.md) on onnxruntime-node: the x2 enlarge net, the blind denoiser and the deblur net. Every graph
  * takes planar RGB 0..255 and gives planar RGB 0..255, so they run through the shared tiling
  * (src/imaging/tiles.ts) exactly as the on-device enlarge does.
  */
@@ -67,8 +67,18 @@ export async function netUpscale(img: Rgb, scale: 2, modelsDir: string, threads:
   return { w: out!.w, h: out!.h, data };
 }
 
-/** The blind denoiser's estimate of the clean picture (sides padded to its multiple of 8 per tile). */
-export async function netDenoise(img: Rgb, modelsDir: string, threads: number, onProgress: (f: number) => void = () => {}): Promise<Rgb> {
-  const run = await runner(modelsDir, OWN_NET_FILES.denoise, threads, 1, 8);
+/** A same-size net's estimate of the clean picture (sides padded to the U-Net's multiple of 8 per tile). */
+async function netRestore(file: string, img: Rgb, modelsDir: string, threads: number, onProgress: (f: number) => void): Promise<Rgb> {
+  const run = await runner(modelsDir, file, threads, 1, 8);
   return upscaleTiled(img, 1, run, onProgress, DENOISE_TILE);
+}
+
+/** The blind denoiser's estimate of the clean picture. */
+export function netDenoise(img: Rgb, modelsDir: string, threads: number, onProgress: (f: number) => void = () => {}): Promise<Rgb> {
+  return netRestore(OWN_NET_FILES.denoise, img, modelsDir, threads, onProgress);
+}
+
+/** The deblur net's estimate of the sharp picture (Gaussian, defocus and motion blur; a sharp picture passes through). */
+export function netDeblur(img: Rgb, modelsDir: string, threads: number, onProgress: (f: number) => void = () => {}): Promise<Rgb> {
+  return netRestore(OWN_NET_FILES.deblur, img, modelsDir, threads, onProgress);
 }

@@ -1,11 +1,16 @@
 /**
- * sharpen_auto (DpedSharpenStable): measures how sharp the in-focus part of the picture already
- * is (Crété-Roffet re-blur metric on the most detailed tiles, so bokeh does not read as blur) and
- * the noise level, then sharpens accordingly: blurrier → wider radius and larger amount; already
- * sharp → almost nothing. The unsharp detail is gated by local detail, so smooth areas (bokeh,
- * sky) are left as they are instead of getting their noise and JPEG blocks amplified.
+ * sharpen_auto (DpedSharpenStable): our own deblur net (server/engines/ownNets.ts, trained by
+ * scripts/train/restore_nets.py on Gaussian, defocus and motion blur with light noise and JPEG, and on
+ * sharp pairs that must pass through unchanged), so a soft photo gets its edges back and a sharp one is
+ * left alone without a threshold of ours deciding which is which.
+ *
+ * autoSharpenRgb below is the classical engine it replaced (kept for `npm run quality`'s same-run
+ * comparison): it measures how sharp the in-focus part already is (Crété-Roffet re-blur metric on the
+ * most detailed tiles, so bokeh does not read as blur) and the noise level, then applies a detail-gated
+ * two-scale unsharp mask accordingly.
  */
 import type { Engine } from './types.js';
+import { netDeblur } from './ownNets.js';
 import { boxMean, clamp, estimateFocusBlur, estimateNoise, fromPlanes, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 
 export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: number; radius: number } {
@@ -36,11 +41,8 @@ export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: numb
 
 export const sharpenAutoEngine: Engine<'sharpen_auto'> = {
   module: 'sharpen_auto',
-  kind: 'classical',
-  describe: 'in-focus blur estimate (re-blur metric on the detailed tiles) + noise estimate → detail-gated adaptive two-scale unsharp mask',
+  kind: 'neural',
+  describe: 'our own deblur net (a U-Net trained on Gaussian, defocus and motion blur; sharp input passes through)',
   run: (input, _params, ctx) =>
-    runOnRgb(input, ctx, (img) => {
-      ctx.onProgress(0.2);
-      return { image: autoSharpenRgb(img).out };
-    }),
+    runOnRgb(input, ctx, async (img) => ({ image: await netDeblur(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) })),
 };

@@ -6,7 +6,7 @@
 import type { TileOptions } from './tiles.js';
 
 /** Versioned names: a retrained net gets a new name, so the immutable /models/ answers never change. */
-export const OWN_NETS = { x2: 'pixmill-sr-x2-v1', denoise: 'pixmill-denoise-v1' } as const;
+export const OWN_NETS = { x2: 'pixmill-sr-x2-v1', denoise: 'pixmill-denoise-v1', deblur: 'pixmill-deblur-v1' } as const;
 type Nets = typeof OWN_NETS;
 /** Download size of the x2 net, which the device fetches (checked against the file by ownNets.test.ts). */
 export const OWN_X2_BYTES = 1_450_234;
@@ -14,7 +14,7 @@ export const OWN_NET_FILES = Object.fromEntries(Object.entries(OWN_NETS).map(([k
 
 /** The enlarge nets see 19 px of low-resolution context; 20 px margins make tile seams exact to the byte's rounding. */
 export const SR_TILE: TileOptions = { tile: 384, pad: 20, blend: 6 };
-/** The denoiser's U-Net reaches ~90 px; 48-px margins and a cross-fade hide what it cannot see. */
+/** The denoiser's (and the deblur net's, the same U-Net) reaches ~90 px; 48-px margins and a cross-fade hide what it cannot see. */
 export const DENOISE_TILE: TileOptions = { tile: 512, pad: 48, blend: 12 };
 
 /** A mirror ('fx', 'fy') or a transpose ('t'); a list of them applies left to right. */
