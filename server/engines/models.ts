@@ -239,7 +239,7 @@ export function session(modelsDir: string, file: string, threads: number): Promi
   return memoised(path.resolve(modelsDir, file), threads, () => ensureModel(modelsDir, file));
 }
 
-/** The session of a model file supplied by the operator (e.g. COLORIZE_MODEL), relative to MODELS_DIR. */
+/** The session of a model file supplied by the operator (e.g. colorize.onnx), relative to MODELS_DIR. */
 export function externalSession(modelsDir: string, file: string, threads: number): Promise<ort.InferenceSession> {
   const p = path.resolve(modelsDir, file);
   return memoised(p, threads, () => p);
