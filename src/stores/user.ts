@@ -69,10 +69,9 @@ export const useUser = create<UserState>((set, get) => ({
         setCookie(COOKIE.token, userToken, GUEST_TOKEN_COOKIE_DAYS);
         // The guest's uploads and results follow the user who just logged in (once per pair).
         const bound = boundKey(email ?? '', token);
-        if (!localStorage.getItem(bound)) {
-          await endpoints.bindToken(userToken, token).catch(() => undefined);
-          localStorage.setItem(bound, '1');
-        }
+        // Marked bound only once the server has bound it, so a failed bind is tried again next time.
+        if (!localStorage.getItem(bound))
+          await endpoints.bindToken(userToken, token).then(() => localStorage.setItem(bound, '1'), () => undefined);
       } catch {
         logged = false;
       }

@@ -26,13 +26,13 @@ test('bind on every login, unbind on every logout', async ({ page }) => {
 
   await new AuthPage(page).register(email);
   await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
-  await expect.poll(() => guestTokenLevel(page)).toBe('register');
+  await expect.poll(() => guestTokenLevel(page), { timeout: 30_000 }).toBe('register');
 
   for (let round = 0; round < 2; round++) {
     await page.goto('/my-account/');
     await page.getByTestId('logout').click();
-    await expect.poll(() => guestTokenLevel(page)).toBe('guest');
+    await expect.poll(() => guestTokenLevel(page), { timeout: 30_000 }).toBe('guest');
     await login(page, email);
-    await expect.poll(() => guestTokenLevel(page)).toBe('register');
+    await expect.poll(() => guestTokenLevel(page), { timeout: 30_000 }).toBe('register');
   }
 });
