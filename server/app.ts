@@ -85,7 +85,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     logger: loggerOptions(ctx.config.logLevel, opts.logStream),
     bodyLimit: 1024 * 1024,
     // A request must arrive whole within this time (Node's default 0 let a trickled body hold a
-    // connection for minutes, issue 28). Uploads are sent in 5 MB slices; a whole-file upload of the
+    // connection for minutes). Uploads are sent in 5 MB slices; a whole-file upload of the
     // largest plan limit (50 MB) needs ~3.4 Mbit/s to fit.
     requestTimeout: ctx.config.requestTimeoutMs,
     // Off unless TRUST_PROXY names the proxies: otherwise any client could pick its own address
@@ -154,7 +154,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   /** A build output named with its content hash (assets/ and lazy locales/), possibly its precompressed copy. */
   const HASHED_ASSET = /[\\/](assets|locales)[\\/][^\\/]+-[\w-]{8}\.\w+(\.(br|gz))?$/;
 
-  // Never served (issue 28): source maps (they name build paths and hold the sources) and, unless the
+  // Never served: source maps (they name build paths and hold the sources) and, unless the
   // browser tests ask for them (SERVE_TEST_PAGES=1), the test pages the build carries for them.
   app.addHook('onRequest', async (req, reply) => {
     const p = decodedPath(req.url);

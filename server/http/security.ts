@@ -49,7 +49,7 @@ export const BARE_ERROR_HEADERS: Record<string, string> = {
 /**
  * Headers that only act on a document (framing, its opener, agent clusters, DNS prefetch, legacy
  * IE/Flash switches). A page loads ~20 build files, and on each these ~210 bytes were most of what
- * pushed the workspace's first load over its 200 KB line (issue 14). The CSP and COEP stay on every
+ * pushed the workspace's first load over its 200 KB line. The CSP and COEP stay on every
  * answer: a worker's own script answer sets the worker's policy. Only scripts, styles, wasm and JSON
  * lose them: an unknown /assets/ path answered with index.html (the SPA fallback), or an SVG, is a
  * document and keeps them all.
@@ -151,7 +151,7 @@ export function isForeignRequest(req: FastifyRequest, config: Pick<Config, 'publ
  * carries a credential cookie. The check once ran only with a credential cookie present, but a
  * cross-site form carries none (SameSite=Lax) and the login and register answers *set* one: a page
  * on another site could log a visitor into the attacker's account, whose workspace then bound the
- * visitor's guest uploads to it (issue 28, finding 1). API clients (no Origin, Referer or
+ * visitor's guest uploads to it. API clients (no Origin, Referer or
  * Sec-Fetch-Site) pass untouched; the payment provider's signed webhook is exempt.
  */
 export function registerCrossSiteCheck(app: FastifyInstance, config: Config): void {

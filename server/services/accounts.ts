@@ -23,7 +23,7 @@ const KEYLEN = 32;
 /**
  * Password hashes run one at a time per process. Each scrypt takes ~16 MB and tens of ms of a core
  * in libuv's pool (4 threads); a burst of registrations or logins ran four at once and took every
- * core of a small machine from the event loop, so other clients waited (issue 28's stall probe saw
+ * core of a small machine from the event loop, so other clients waited (a stall probe saw
  * 300 ms). In a queue they use one core; the per-address limits bound the queue.
  */
 let hashing: Promise<unknown> = Promise.resolve();
@@ -65,7 +65,7 @@ export interface LoggedIn {
 
 /**
  * Both login failures (unknown email, wrong password) get one answer: code 3 of the spec's table with
- * a text that names neither, so the login form does not tell who has an account (issue 28). Code 2
+ * a text that names neither, so the login form does not tell who has an account. Code 2
  * is no longer sent by login (docs/OPERATIONS.md).
  */
 export const LOGIN_FAILED_TEXT = 'The email address or password is incorrect.';

@@ -6,7 +6,7 @@ import type { Deps } from './index.js';
 /**
  * `local@domain.tld`: one '@', no blanks, a dot inside the domain with text on both sides. Checked by
  * a scan, never a backtracking regex: `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` took quadratic time on
- * `a@` + 60 000 dots and stalled every client for 11 s (issue 28).
+ * `a@` + 60 000 dots and stalled every client for 11 s.
  */
 export function isContactEmail(email: string): boolean {
   if (email.length > CONTACT_LIMITS.email || /\s/.test(email)) return false;

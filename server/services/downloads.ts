@@ -20,7 +20,7 @@ import { ConcurrencyGate } from './gates.js';
 export const BULK_MAX = 100;
 
 /**
- * download_compress re-encodes in the API process (issue 28: six parallel calls on one 100 MP work
+ * download_compress re-encodes in the API process (six parallel calls on one 100 MP work
  * took it from 448 MB to 4.3 GB). Each (result, type, quality) is converted once: calls that arrive
  * while it runs share its answer, and the bytes stay in a bounded cache for later calls. New
  * conversions run at most 1 at once per account and 2 per process; others get 429 at once.

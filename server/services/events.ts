@@ -37,7 +37,7 @@ export class EventService {
     this.events = new EventRepository(deps.db);
   }
 
-  /** Deletes events past the retention (issue 28: the table was never pruned); returns how many went. */
+  /** Deletes events past the retention (the table was never pruned); returns how many went. */
   async prune(now = Date.now()): Promise<number> {
     const before = now - this.deps.config.eventsRetentionDays * DAY_MS;
     let total = 0;

@@ -32,7 +32,7 @@ export class MailService {
   /**
    * POST /api/v2/common/email_status: whether an address has an account and still receives mail.
    * Answered for the signed-in owner of the address, or with the address's unsubscribe signature (the
-   * link in every mail); anyone else gets code 5, as unsubscribe does (issue 28: it told anyone who
+   * link in every mail); anyone else gets code 5, as unsubscribe does (it once told anyone who
    * has an account).
    */
   async emailStatus(email: string | undefined, sig: string | undefined, caller: Principal | null): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {

@@ -33,7 +33,7 @@ export class SubscriptionService {
 
   /**
    * GET /api/v2/is_subscribed: whether the signed-in caller (whose address `email` must be, when
-   * given) is on a live paid plan. Anyone could once ask about any address (issue 28); a guest or
+   * given) is on a live paid plan. Anyone could once ask about any address; a guest or
    * another address is refused with code 6, as for any call that needs the account.
    */
   async isSubscribed(email: string | undefined, caller: Principal): Promise<{ subscribed: boolean }> {

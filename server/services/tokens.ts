@@ -158,7 +158,7 @@ export class TokenService {
       if (row?.kind === 'guest' && accountId !== null && row.bound_account_id === accountId) await this.tokens.bindTo(row.token_hash, null);
     }
     // A logout by the session cookie alone sends no guest token, and the one this browser bound kept
-    // acting as the account (issue 28): every guest token bound to the account is unbound. Their
+    // acting as the account: every guest token bound to the account is unbound. Their
     // guests keep their tokens; signed-in devices go on with their own user tokens.
     if (accountId !== null) await this.tokens.unbindGuests(accountId);
   }

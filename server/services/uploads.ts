@@ -168,7 +168,7 @@ export class UploadService {
     const job = this.checkJob(type);
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: 0 });
     const { maxBytes } = this.limitsFor(p, job);
-    // Outbound fetches are limited per caller and per process (issue 28): nobody turns the server
+    // Outbound fetches are limited per caller and per process: nobody turns the server
     // into a pool of parallel downloaders.
     const remote = await URL_FETCHES.run(String(p.accountId), () =>
       fetchRemoteImage(url.trim(), {

@@ -35,7 +35,7 @@ export function errorText(e: unknown): string | null {
 
 /** The text of a failed or refused upload: the server's refusal translated from its code (its own text only when it has none), else the client's key. */
 export function uploadErrorText(failure: { error?: string; refusal?: UploadRefusalInfo }, level: Level = 'guest'): string {
-  // The plan's numbers the texts name (issue 31: the same ones the upload zone and pricing show).
+  // The plan's numbers the texts name (the same ones the upload zone and pricing show).
   const lim = limitsFor(level);
   const values = { mp: formatNumber(lim.maxMegapixels, ((LANGUAGES as readonly string[]).includes(i18n.language) ? i18n.language : 'en') as Language), side: lim.maxSidePx, count: uploadQueueMax(level) };
   if (failure.refusal) {

@@ -159,7 +159,7 @@ describe('upload items', () => {
   });
 });
 
-describe('works kept on this device (issue 17)', () => {
+describe('works kept on this device', () => {
   it('are never resumed as uploads, nor taken over by a re-drop of the same file', async () => {
     await putUploadItem(upload('local', { uploadStatus: 'onDevice' }));
     expect(await resumableUploads()).toEqual([]);

@@ -60,7 +60,7 @@ export function sanitizeFilename(raw: string, format?: ImageFormat): string {
     }
   }
   // Trailing dots cut by a scan: `/\.+$/` backtracks quadratically on a long run of dots that does
-  // not end the name (60 000 dots stalled the server for 7 s, issue 28).
+  // not end the name (60 000 dots stalled the server for 7 s).
   stem = trimTrailingDots(stem).trim();
   // A name made only of replaced characters says nothing: call it "image".
   if (/^[_\s]*$/.test(stem)) stem = 'image';

@@ -1,5 +1,5 @@
 /**
- * "Process on this device" (issue 17): which works may run in the browser instead of on the server, and
+ * "Process on this device": which works may run in the browser instead of on the server, and
  * at which limits. On-device results are free and private — the photo never leaves the browser, so the
  * server is never asked and never has to trust the client about credits; in return the choice covers only
  * the three features the browser can run (enlarge 2x with the standard model, background removal,

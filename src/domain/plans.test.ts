@@ -92,7 +92,7 @@ describe('fitToLimits (megapixels and longest side)', () => {
     [5640, 3172, 'guest', 2231, 1254, true],
     [1000, 800, 'guest', 1000, 800, false],
     [2400, 1000, 'guest', 2400, 1000, false], // 2.4 MP: the megapixels bind, not a 2000 px side
-    [6992, 4144, 'pro', 6992, 4144, false], // issue 31: a 29 MP photo keeps its pixels on Pro
+    [6992, 4144, 'pro', 6992, 4144, false], // a 29 MP photo keeps its pixels on Pro
     [5477, 3652, 'basic', 4582, 3055, true], // a 20 MP photo is fitted to Basic's 14 MP
     [5640, 3172, 'basic', 4989, 2806, true], // 17.9 MP fitted to 14 MP (was 3000×1687 under a 3000 px side)
     [20000, 1000, 'pro', 11661, 583, true], // a 20:1 strip is fitted by the derived side cap
@@ -106,7 +106,7 @@ describe('fitToLimits (megapixels and longest side)', () => {
   it('the largest plan resolution is Pro’s 34 MP', () => expect(largestMegapixels()).toBe(34));
 });
 
-describe('side caps derived from the megapixel limits (issue 31)', () => {
+describe('side caps derived from the megapixel limits', () => {
   it.each([
     ['guest', 2.8, 3347],
     ['basic', 14, 7484],

@@ -12,7 +12,7 @@ export interface PlanLimits {
   maxFileBytes: number;
   /**
    * longest side allowed in px: derived from maxMegapixels (sideCapFor), never set by hand, so it
-   * never undercuts the megapixel limit of any picture up to 4:1 (issue 31; README "Readings of the spec")
+   * never undercuts the megapixel limit of any picture up to 4:1 (README "Readings of the spec")
    */
   maxSidePx: number;
   /** the binding resolution limit (spec §6: 2.8 / 14 / 34 MP); what the zone, pricing and the server's refusals say */
@@ -39,7 +39,7 @@ export const SIDE_CAP_ASPECT = 4;
 /**
  * The side cap that goes with a megapixel limit: the long side of a SIDE_CAP_ASPECT:1 picture of
  * exactly that many pixels (2.8 MP -> 3347 px, 14 MP -> 7484 px, 34 MP -> 11662 px). The spec's
- * 2000x2000 / 3000x3000 would shrink a 29 MP photo to 5 MP while the plan says 34 MP (issue 31).
+ * 2000x2000 / 3000x3000 would shrink a 29 MP photo to 5 MP while the plan says 34 MP.
  */
 export function sideCapFor(megapixels: number): number {
   return Math.ceil(Math.sqrt(megapixelsToPixels(megapixels) * SIDE_CAP_ASPECT));
@@ -228,7 +228,7 @@ export function uploadQueueMax(level: Level): number {
 }
 
 /**
- * What a plan can still gain by moving up (issue 31: no upsell to people who already have it):
+ * What a plan can still gain by moving up (no upsell to people who already have it):
  * 'none' for Pro; 'pro' for Basic (Pro's batch, megapixels, PSD, best colorize); 'paid' for the free levels.
  */
 export function upsellFor(level: Level): 'none' | 'pro' | 'paid' {

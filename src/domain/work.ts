@@ -39,9 +39,9 @@ export interface Work {
   filesize: number;
   /** data URL or URL of the 80x80 thumbnail */
   thumbnail?: string;
-  /** 80x80 data URL of the result, once finished (the card shows the result, issue 31) */
+  /** 80x80 data URL of the result, once finished (the card shows the result) */
   resultThumbnail?: string;
-  /** the result file's size in bytes, once read (compress shows the size saved, issue 31) */
+  /** the result file's size in bytes, once read (compress shows the size saved) */
   resultBytes?: number;
   w: number;
   h: number;

@@ -7,7 +7,7 @@ export function getCookie(name: string): string | undefined {
 }
 
 /**
- * The Set-Cookie text for `document.cookie`. Over https the cookie is `Secure` (issue 28: the
+ * The Set-Cookie text for `document.cookie`. Over https the cookie is `Secure` (the
  * user_token and guest cookies, credentials both, were written without it and would travel over a
  * plain-http request to the same host); over http (local development) it cannot be.
  */

@@ -10,7 +10,7 @@ export function WorkspacePage() {
   const { pathname } = useLocation();
   usePageTitle(t('title'));
   const isUpload = pathname.includes('/upload/');
-  // The Basic-vs-Pro comparison is an offer: not for someone on Pro already (issue 31).
+  // The Basic-vs-Pro comparison is an offer: not for someone on Pro already.
   const level = useUser((s) => s.level);
   return (
     <div className="container page-workspace">

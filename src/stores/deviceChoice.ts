@@ -1,4 +1,4 @@
-/** "Process on this device" (issue 17): the user's remembered choice (IndexedDB, src/db) for new works. */
+/** "Process on this device": the user's remembered choice (IndexedDB, src/db) for new works. */
 import { create } from 'zustand';
 
 interface DeviceChoiceState {

@@ -59,7 +59,7 @@ describe('against the server', () => {
   });
 });
 
-describe('issue 31: stored works with a trans_id ask the server on load', () => {
+describe('stored works with a trans_id ask the server on load', () => {
   it('finished while away -> finished with no new charge; running -> keeps polling; unknown -> ready', async () => {
     const principal = await srv.ctx.services.tokens.resolve(token);
     await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();

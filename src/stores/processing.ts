@@ -162,7 +162,7 @@ function resultDims(p: endpoints.ProgressData): Partial<Work> {
 }
 
 /**
- * On load (issue 31): every stored work that has a trans_id asks the server before the spec's
+ * On load: every stored work that has a trans_id asks the server before the spec's
  * reset-to-ready rule applies. finish -> Processed with its result (no new start, no new charge);
  * progress -> keeps polling; fatal or unknown to the server (deleted, expired, another account) ->
  * ready, as spec §4 resets it. A network failure keeps asking at the polling interval.

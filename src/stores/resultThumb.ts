@@ -1,5 +1,5 @@
 /**
- * A finished work's card shows its result, not its input (issue 31): an 80×80 thumbnail made once
+ * A finished work's card shows its result, not its input: an 80×80 thumbnail made once
  * from the result, in the browser, kept on the work. Results above RESULT_THUMB_MAX_PIXELS keep the
  * input's thumbnail rather than fetching a very large file for 80 pixels.
  */

@@ -40,7 +40,7 @@ export function uploads() {
       update(e.cid, patch);
       if (e.progress !== undefined) setProgress(e.cid, Math.round(e.progress * 100));
       // A failed upload says why (the server's refusal translated, or what the browser found), on
-      // its card and in a dialog, instead of a bare "Upload failed" (issue 31).
+      // its card and in a dialog, instead of a bare "Upload failed".
       if (e.status === 'uploadFailed' || e.status === 'imageTooLarge') {
         const key = e.refusal ? uploadRefusalText(e.refusal).key : e.error;
         update(e.cid, { uploadError: key ?? 'upload:uploadFailed', selected: false });
@@ -49,7 +49,7 @@ export function uploads() {
           dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e, useUser.getState().level)}` });
         }
       }
-      // A new ready upload is selected while the plan's select limit has room (issue 31: later uploads
+      // A new ready upload is selected while the plan's select limit has room (later uploads
       // landed unchecked and the button read "Start processing (0)").
       if (e.status === 'ready') selectIfRoom(e.cid);
       // A work kept on this device is ready without the server: nothing to tell it.

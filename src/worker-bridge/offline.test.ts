@@ -1,4 +1,4 @@
-// The offline queue of the upload manager (issue 17), on the main-thread fallback against the real
+// The offline queue of the upload manager, on the main-thread fallback against the real
 // server: stored items wait while the browser says it is offline, then upload in drop order.
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';

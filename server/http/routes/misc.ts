@@ -11,7 +11,7 @@ import { route } from '../schemaRoute.js';
 import { paramError, unauthorized } from '../../errors.js';
 
 /**
- * Anonymous callers may write analytics and look up addresses, but never without limit (issue 28):
+ * Anonymous callers may write analytics and look up addresses, but never without limit:
  * per client address and minute. A page sends a few reports per action; 60 a minute is far above that.
  */
 export const REPORT_RATE_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };

@@ -1,5 +1,5 @@
 /**
- * GET /models/<name>.onnx: the ONNX files the PWA runs on the device (issue 17), the very files the
+ * GET /models/<name>.onnx: the ONNX files the PWA runs on the device, the very files the
  * engines use. Only the on-device list is served; the bytes never change under a name (a new model
  * gets a new name), so they are immutable for a year and the service worker keeps them.
  */

@@ -34,7 +34,7 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
   route(app, Nonce, async (_f, req) => ok({ nonce: nonces.issue(sessionIdOf(req)) }));
 
   // The workspace sends a credit notification per upload, start and download; 120 a minute per client
-  // address covers a bulk batch and stops a flood of anonymous event rows (issue 28).
+  // address covers a bulk batch and stops a flood of anonymous event rows.
   route(app, SiteAjax, { rateLimit: { max: 120, timeWindow: '1 minute' } }, async (f, req) => {
     const action = f.action.replace(/-/g, '_');
     const sid = sessionIdOf(req);

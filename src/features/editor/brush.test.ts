@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { strokePoints, toImagePoint } from './brush.js';
 
-describe('edge brush geometry (issue 31)', () => {
+describe('edge brush geometry', () => {
   it('maps a pointer on a canvas shown at half size to image pixels, clamped to the image', () => {
     const rect = { left: 100, top: 50, width: 400, height: 300 };
     expect(toImagePoint(300, 200, rect, 800, 600)).toEqual({ x: 400, y: 300 });

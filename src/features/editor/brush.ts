@@ -1,5 +1,5 @@
 /**
- * The background editor's erase/restore brush (issue 31): erase clears the cut-out where it paints,
+ * The background editor's erase/restore brush: erase clears the cut-out where it paints,
  * restore brings back the original photo's pixels there, for the edge of a cut-out (hair, a hand).
  * The cut-out is kept on a working canvas; the page shows it over the chosen background.
  */

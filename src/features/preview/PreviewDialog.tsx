@@ -53,7 +53,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
 
   if (!work) return null;
   const urls = previewUrls(work, userToken);
-  // the result's real size once the server reported it (issue 31: an old-photo result showed the input's)
+  // the result's real size once the server reported it (an old-photo result showed the input's)
   const out = resultSize(work);
   const opLabel = operationLabel(work);
   const before = showBefore ? urls.before : undefined;
@@ -133,7 +133,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
       ) : touch && tab === 1 && zoom === 'fit' ? (
         // Touch screens: press and hold to see the original (the PWA helper's component).
         <div className="preview-stage-wrap">
-          {/* a cut-out shows on a checkerboard here too: a dark subject vanished on the navy ground (issue 31) */}
+          {/* a cut-out shows on a checkerboard here too: a dark subject vanished on the navy ground */}
           <div className={`preview-box hold-box${work.operation === 'matting' ? ' hold-checker' : ''}`} data-testid="hold-box">
             {before && after ? (
               <Suspense fallback={<span className="spinner stage-spinner" />}>
@@ -166,7 +166,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
             <Thumb up={false} />
           </button>
         </div>
-        {/* Larger results are what the free levels gain (Basic already enlarges 8x): none for subscribers (issue 31). */}
+        {/* Larger results are what the free levels gain (Basic already enlarges 8x): none for subscribers. */}
         {upsellFor(level) === 'paid' && (
           <L to="/pricing/?source=preview&medium=remove_watermark" className="small" data-testid="preview-upsell">
             {t('preview.removeWatermark')}

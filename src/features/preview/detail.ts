@@ -1,5 +1,5 @@
 /**
- * Where a picture has detail (issue 31): the 1:1 preview of an enlarged sky photo opened on its
+ * Where a picture has detail: the 1:1 preview of an enlarged sky photo opened on its
  * centre showed two identical blue squares. The preview opens on the window of the picture's size
  * at 1:1 that holds the most edge energy (sum of |dx| + |dy| of the luminance), read from a small
  * copy of the image; the centre wins unless another window clearly has more.

@@ -54,7 +54,7 @@ describe('navigatorPlacement', () => {
   });
 });
 
-describe('issue 31: the zoomed preview opens where the picture has detail', () => {
+describe('the zoomed preview opens where the picture has detail', () => {
   const image = (w: number, h: number, detail?: { x: number; y: number; r: number }) => {
     const px = new Uint8ClampedArray(w * h * 4);
     for (let y = 0; y < h; y++)

@@ -45,7 +45,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   const medium = params.get('medium');
   useEffect(() => {
     const preset = isMedium(medium) ? MEDIUM_PRESETS[medium] : undefined;
-    // An unknown ?medium= is said, not silently read as the default feature (issue 31); nothing counts as chosen.
+    // An unknown ?medium= is said, not silently read as the default feature; nothing counts as chosen.
     if (medium && !preset) dialogs.toast(t('unknownMedium', { medium: medium.slice(0, 40) }), 'info');
     if (preset) usePanel.getState().usePreset(preset);
     else if (preselect?.preset) usePanel.getState().usePreset(preselect.preset);
@@ -58,7 +58,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
 
   const onContinue = () => {
     if (selected === 0) {
-      // Nothing uploaded yet, or nothing ready yet, is not "select at least 1 option" (issue 31).
+      // Nothing uploaded yet, or nothing ready yet, is not "select at least 1 option".
       const uploaded = worksInTab(works, 'uploaded').filter((w) => w.status !== 'uploadFailed' && w.status !== 'imageTooLarge');
       const message = uploaded.length === 0 ? t('continueNothingUploaded') : uploaded.some((w) => w.status === 'ready') ? t('selectAtLeastOne') : t('continueStillUploading');
       dialogs.open({ kind: 'message', message, tone: 'warning' });
@@ -71,7 +71,7 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   return (
     <div className="workspace" data-testid="workspace">
       <DropOverlay workType={workType} />
-      {/* Each plan sees only what it can still gain (issue 31): nothing for Pro, Pro's extras for Basic. */}
+      {/* Each plan sees only what it can still gain: nothing for Pro, Pro's extras for Basic. */}
       {upsell !== 'none' && (
         <AdBanner id="workspace-pro">
           <strong>{t('banner.title')}</strong> {upsell === 'pro' ? t('banner.textBasic', { batch: limitsFor('pro').batch, mp: limitsFor('pro').maxMegapixels }) : t('banner.text')}{' '}

@@ -33,7 +33,7 @@ export function OnDeviceAction({ work }: { work: Work }) {
     };
   }, [feature, firstUse, bytes]);
   const mb = (bytes / 1e6).toFixed(1);
-  // Offline, the action is offered only when its model is already here (issue 31: it offered a
+  // Offline, the action is offered only when its model is already here (it offered a
   // 58.6 MB download it could not make).
   const [offline, setOffline] = useState(() => typeof navigator !== 'undefined' && navigator.onLine === false);
   const [cached, setCached] = useState<boolean | null>(feature === 'compress' ? true : null);

@@ -66,7 +66,7 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
   return (
     <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''} ${highlighted ? 'is-new' : ''}`} data-testid="work-card" data-status={work.status} data-new={highlighted ? 'true' : undefined} data-cid={work.cid} data-uid={work.uid}>
       {finished ? (
-        // A result is chosen for "Download selected" (issue 31); only ready works are selected to process.
+        // A result is chosen for "Download selected"; only ready works are selected to process.
         <input
           type="checkbox"
           className="work-check"

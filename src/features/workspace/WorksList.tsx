@@ -21,7 +21,7 @@ export function WorksList({ tab }: { tab: WorksTab }) {
   const selectable = visible.filter((w) => w.status === 'ready');
   const selected = visible.filter((w) => w.selected);
   // Processed: finished results are chosen for "Download selected" (the work's `checked`, spec §3),
-  // apart from the selection of ready works to process (issue 31).
+  // apart from the selection of ready works to process.
   const results = tab === 'processed' ? visible.filter((w) => w.status === 'finished') : [];
   const checked = results.filter((w) => w.checked);
   const [downloading, setDownloading] = useState<number | null>(null);
@@ -41,7 +41,7 @@ export function WorksList({ tab }: { tab: WorksTab }) {
   };
   const fresh = useHighlighted();
 
-  // Each empty tab says what fits the situation (issue 31): what is ready, what is still processing.
+  // Each empty tab says what fits the situation: what is ready, what is still processing.
   const emptyText = (): string => {
     const ready = works.filter((w) => w.status === 'ready').length;
     const running = worksInTab(works, 'processing').length;

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Issue 31 item 9: works-list delete removes works on the server's 200 (spec §7), not before it answers.
+// works-list delete removes works on the server's 200 (spec §7), not before it answers.
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import path from 'node:path';

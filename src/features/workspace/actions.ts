@@ -76,7 +76,7 @@ async function saveDeviceResult(work: Work): Promise<void> {
 }
 
 /**
- * "Download selected" (issue 31): the chosen results saved one after another through the
+ * "Download selected": the chosen results saved one after another through the
  * single-download call, so the spec's bulk switch (§6) stays as it is. Each waits for the one before.
  */
 export async function downloadSelected(works: Work[], onProgress?: (n: number) => void): Promise<number> {
