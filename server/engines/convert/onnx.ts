@@ -1,88 +1,33 @@
 /**
  * A minimal ONNX writer: the subset of onnx.proto (ModelProto, GraphProto, NodeProto, …) our
- * converters emit, described for protobufjs, plus a small graph builder.
+ * converters emit, parsed by protobufjs, plus a small graph builder.
  * Field numbers follow https://github.com/onnx/onnx/blob/main/onnx/onnx.proto (IR version 8).
  */
 import protobuf from 'protobufjs';
 
-const ONNX_DESCRIPTOR = {
-  nested: {
-    onnx: {
-      nested: {
-        AttributeProto: {
-          fields: {
-            name: { type: 'string', id: 1 },
-            f: { type: 'float', id: 2 },
-            i: { type: 'int64', id: 3 },
-            s: { type: 'bytes', id: 4 },
-            t: { type: 'TensorProto', id: 5 },
-            floats: { rule: 'repeated', type: 'float', id: 7 },
-            ints: { rule: 'repeated', type: 'int64', id: 8 },
-            type: { type: 'int32', id: 20 },
-          },
-        },
-        ValueInfoProto: { fields: { name: { type: 'string', id: 1 }, type: { type: 'TypeProto', id: 2 } } },
-        NodeProto: {
-          fields: {
-            input: { rule: 'repeated', type: 'string', id: 1 },
-            output: { rule: 'repeated', type: 'string', id: 2 },
-            name: { type: 'string', id: 3 },
-            opType: { type: 'string', id: 4 },
-            attribute: { rule: 'repeated', type: 'AttributeProto', id: 5 },
-            domain: { type: 'string', id: 7 },
-          },
-        },
-        StringStringEntryProto: { fields: { key: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } } },
-        ModelProto: {
-          fields: {
-            irVersion: { type: 'int64', id: 1 },
-            producerName: { type: 'string', id: 2 },
-            producerVersion: { type: 'string', id: 3 },
-            domain: { type: 'string', id: 4 },
-            modelVersion: { type: 'int64', id: 5 },
-            docString: { type: 'string', id: 6 },
-            graph: { type: 'GraphProto', id: 7 },
-            opsetImport: { rule: 'repeated', type: 'OperatorSetIdProto', id: 8 },
-            metadataProps: { rule: 'repeated', type: 'StringStringEntryProto', id: 14 },
-          },
-        },
-        GraphProto: {
-          fields: {
-            node: { rule: 'repeated', type: 'NodeProto', id: 1 },
-            name: { type: 'string', id: 2 },
-            initializer: { rule: 'repeated', type: 'TensorProto', id: 5 },
-            docString: { type: 'string', id: 10 },
-            input: { rule: 'repeated', type: 'ValueInfoProto', id: 11 },
-            output: { rule: 'repeated', type: 'ValueInfoProto', id: 12 },
-          },
-        },
-        TensorProto: {
-          fields: {
-            dims: { rule: 'repeated', type: 'int64', id: 1 },
-            dataType: { type: 'int32', id: 2 },
-            name: { type: 'string', id: 8 },
-            rawData: { type: 'bytes', id: 9 },
-          },
-        },
-        TensorShapeProto: {
-          fields: { dim: { rule: 'repeated', type: 'Dimension', id: 1 } },
-          nested: {
-            Dimension: { fields: { dimValue: { type: 'int64', id: 1 }, dimParam: { type: 'string', id: 2 } } },
-          },
-        },
-        TypeProto: {
-          fields: { tensorType: { type: 'Tensor', id: 1 } },
-          nested: {
-            Tensor: { fields: { elemType: { type: 'int32', id: 1 }, shape: { type: 'TensorShapeProto', id: 2 } } },
-          },
-        },
-        OperatorSetIdProto: { fields: { domain: { type: 'string', id: 1 }, version: { type: 'int64', id: 2 } } },
-      },
-    },
-  },
-};
+/**
+ * The messages and fields the converters write, with onnx.proto's names and numbers (protobufjs reads
+ * the snake_case names as camelCase: `op_type` is `opType`). Read as proto3, as the writer always has:
+ * repeated numbers are packed and a field at its default (an empty domain) is left out, both of which
+ * ONNX readers take. TypeProto and TensorShapeProto.Dimension keep only the tensor and value
+ * alternatives of their oneofs.
+ */
+const ONNX_PROTO = `
+syntax = "proto3";
+package onnx;
+message AttributeProto { string name = 1; float f = 2; int64 i = 3; bytes s = 4; TensorProto t = 5; repeated float floats = 7; repeated int64 ints = 8; int32 type = 20; }
+message ValueInfoProto { string name = 1; TypeProto type = 2; }
+message NodeProto { repeated string input = 1; repeated string output = 2; string name = 3; string op_type = 4; repeated AttributeProto attribute = 5; string domain = 7; }
+message StringStringEntryProto { string key = 1; string value = 2; }
+message ModelProto { int64 ir_version = 1; string producer_name = 2; string producer_version = 3; string domain = 4; int64 model_version = 5; string doc_string = 6; GraphProto graph = 7; repeated OperatorSetIdProto opset_import = 8; repeated StringStringEntryProto metadata_props = 14; }
+message GraphProto { repeated NodeProto node = 1; string name = 2; repeated TensorProto initializer = 5; string doc_string = 10; repeated ValueInfoProto input = 11; repeated ValueInfoProto output = 12; }
+message TensorProto { repeated int64 dims = 1; int32 data_type = 2; string name = 8; bytes raw_data = 9; }
+message TensorShapeProto { message Dimension { int64 dim_value = 1; string dim_param = 2; } repeated Dimension dim = 1; }
+message TypeProto { message Tensor { int32 elem_type = 1; TensorShapeProto shape = 2; } Tensor tensor_type = 1; }
+message OperatorSetIdProto { string domain = 1; int64 version = 2; }
+`;
 
-const root = protobuf.Root.fromJSON(ONNX_DESCRIPTOR);
+const { root } = protobuf.parse(ONNX_PROTO);
 const ModelProto = root.lookupType('onnx.ModelProto');
 
 export const DT_FLOAT = 1;
