@@ -8,7 +8,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CODE } from '../../src/domain/codes.js';
-import { UPLOAD_REFUSAL, type UploadRefusal } from '../../src/domain/uploadRefusals.js';
+import { UPLOAD_REFUSAL, isUploadRefusal, type UploadRefusal } from '../../src/domain/uploadRefusals.js';
 import { ApiError } from '../errors.js';
 
 type Json = Record<string, unknown>;
@@ -99,7 +99,7 @@ export interface FieldError {
 /** The upload refusal a field's schema names for its failures, if any. */
 function refusalOf(s: Json | undefined): UploadRefusal | undefined {
   const r = s?.['x-refusal'];
-  return typeof r === 'string' && Object.hasOwn(UPLOAD_REFUSAL, r) ? (r as UploadRefusal) : undefined;
+  return isUploadRefusal(r) ? r : undefined;
 }
 const refused = (field: string, refusal: UploadRefusal): FieldError => ({ field, message: UPLOAD_REFUSAL[refusal], refusal });
 

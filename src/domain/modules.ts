@@ -3,6 +3,7 @@
  * Shared by the client (step settings UI) and the server (validation, engines).
  */
 import { DEFAULT_COMPRESS_QUALITY, MATTING_DEFAULT_RESCALE } from './constants.js';
+import { keyGuard } from './keys.js';
 import { limitsFor, type Level } from './plans.js';
 
 export const MODULES = [
@@ -209,13 +210,8 @@ export const MEDIUM_PRESETS = {
 } as const satisfies Record<string, PresetName>;
 export type Medium = keyof typeof MEDIUM_PRESETS;
 
-export function isMedium(v: unknown): v is Medium {
-  return typeof v === 'string' && Object.hasOwn(MEDIUM_PRESETS, v);
-}
-
-export function isPreset(v: unknown): v is PresetName {
-  return typeof v === 'string' && Object.hasOwn(PRESETS, v);
-}
+export const isMedium = keyGuard(MEDIUM_PRESETS);
+export const isPreset = keyGuard(PRESETS);
 
 /**
  * Why a workflow's chain of steps is refused: a code with its data. The client translates it

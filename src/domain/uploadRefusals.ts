@@ -4,6 +4,7 @@
  * `data.refusal`; the client translates the code, it never reads the text back.
  */
 import { CHUNK_SIZE_BYTES } from './constants.js';
+import { keyGuard } from './keys.js';
 
 const MB = 1024 * 1024;
 
@@ -28,9 +29,7 @@ export const UPLOAD_REFUSAL = {
 } as const satisfies Record<string, string>;
 export type UploadRefusal = keyof typeof UPLOAD_REFUSAL;
 
-export function isUploadRefusal(v: unknown): v is UploadRefusal {
-  return typeof v === 'string' && Object.hasOwn(UPLOAD_REFUSAL, v);
-}
+export const isUploadRefusal = keyGuard(UPLOAD_REFUSAL);
 
 /** The envelope's `data` on an upload refusal. */
 export interface UploadRefusalData {
