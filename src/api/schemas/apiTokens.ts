@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../domain/apiPlans.js';
-import { Nullable, defineRoute, type Auth } from './common.js';
+import { Nullable, routeGroup, type Auth } from './common.js';
 
 /** The signed-in user's token as a field or its cookie: an API token is refused on these calls. */
 export const USER_TOKEN_ONLY: Auth = [{ user_token: [] }, { user_token_cookie: [] }];
@@ -27,13 +27,10 @@ export type ApiTokenView = Static<typeof ApiTokenData>;
 const ENTITLEMENT =
   'For signed-in Pro subscribers and accounts with an API credit pack; other signed-in accounts get code 10001 (HTTP 403, data.error "api_plan_required"), a guest or an API token code 6 (HTTP 401).';
 
-export const ApiTokenGet = defineRoute({
-  method: 'POST',
-  url: '/api/v2/api_token/get',
-  tag: 'authenticate',
-  summary: 'Creates the caller’s API token, or shows the existing one’s metadata',
+const apiTokens = routeGroup('authenticate', USER_TOKEN_ONLY);
+
+export const ApiTokenGet = apiTokens.post('/api/v2/api_token/get', 'Creates the caller’s API token, or shows the existing one’s metadata', {
   description: `The first call creates the token and answers it whole, once; later calls answer its masked form, last use, calls this month and credits. ${ENTITLEMENT}`,
-  auth: USER_TOKEN_ONLY,
   fields: Type.Object({
     create: Type.Optional(Type.Boolean({ default: true, description: 'false: only show the existing token’s metadata (data is null when there is none); the account page asks so before the user chooses to create one' })),
   }),
@@ -41,12 +38,7 @@ export const ApiTokenGet = defineRoute({
   example: { create: true },
 });
 
-export const ApiTokenReset = defineRoute({
-  method: 'POST',
-  url: '/api/v2/api_token/reset',
-  tag: 'authenticate',
-  summary: 'Replaces the caller’s API token; the old one stops working at once',
+export const ApiTokenReset = apiTokens.post('/api/v2/api_token/reset', 'Replaces the caller’s API token; the old one stops working at once', {
   description: `Answers the new token whole, once. ${ENTITLEMENT}`,
-  auth: USER_TOKEN_ONLY,
   data: ApiTokenData,
 });

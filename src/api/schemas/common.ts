@@ -5,11 +5,13 @@
  * schemas are plain JSON Schema objects (docs/decisions/route-schemas.md says why).
  *
  * How to declare a route:
- *  1. In this folder's file for the route group (uploads.ts, processing.ts, …), export a schema with
- *     `defineRoute({...})`: method, url, tag (the developer's group: authenticate, upload, process, poll,
- *     download, account, site, payments, misc), summary, `auth` (one of AUTH below), `fields` (a
- *     `Type.Object` of the request fields, token fields left out: they are `auth`), `data` (the envelope's
- *     `data` on success) or `file` (the call answers a file), and an `example` of the fields.
+ *  1. In this folder's file for the route group (uploads.ts, processing.ts, …), make the group once with
+ *     `routeGroup(tag, auth)`: the tag (the developer's group: authenticate, upload, process, poll,
+ *     download, account, site, payments, misc) and the `auth` (one of AUTH below) most of its calls take.
+ *     Then export each route's schema with `group.get(url, summary, {...})` or `group.post(…)`: `fields`
+ *     (a `Type.Object` of the request fields, token fields left out: they are `auth`), `data` (the
+ *     envelope's `data` on success) or `file` (the call answers a file), an `example` of the fields, and
+ *     `auth` where the route differs from its group.
  *     Field options that matter: `description` (shown in the docs), limits (`minLength`, `maximum`, …)
  *     and `examples`. Keep additional properties allowed: token fields travel beside the others.
  *  2. In server/http/routes/<group>.ts register it: `route(app, Schema, async (fields, req, reply) => …)`
@@ -103,8 +105,15 @@ export const TransId = (o: { description?: string } = {}) =>
 /** One id or a comma-separated list of them, or an array (`ids[]`). */
 export const IdList = (item: TSchema, description: string) =>
   Type.Union([Type.String({ minLength: 1, maxLength: 100_000, description: 'one id or a comma-separated list' }), Type.Array(item, { maxItems: 1000 })], { description });
+/** The answer of a call that records an event (a notification, a report, a left checkout). */
+export const EventRecorded = Type.Object({ event_id: Type.Integer() });
+/** The answer of a call that deletes: how many went. */
+export const Deleted = Type.Object({ deleted: Type.Integer() });
 /** A page number from 1. */
 export const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'page number from 1', default: 1 });
+/** A page of a list: `datas` and where it is. */
+export const Paged = <T extends TSchema>(item: T) =>
+  Type.Object({ datas: Type.Array(item), current_page: Type.Integer(), total: Type.Integer(), last_page: Type.Integer() });
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /**
  * A text of the account and contact forms. Those forms check their texts with the rules the pages
@@ -120,15 +129,12 @@ export interface FileAnswer {
   description: string;
 }
 
-export interface RouteSchema<F extends TObject = TObject, D extends TSchema = TSchema> {
-  method: 'GET' | 'POST';
-  url: string;
+/** What a route declares besides its method, URL, summary and tag; `auth` is its group's unless given. */
+export interface RouteOptions<F extends TObject = TObject, D extends TSchema = TSchema> {
   /** further paths that answer the same call (the spec's trailing-slash forms) */
   aliases?: readonly string[];
-  tag: Tag;
-  summary: string;
   description?: string;
-  auth: Auth;
+  auth?: Auth;
   /** the request fields (tokens are `auth`, not fields) */
   fields?: F;
   /** where the fields may come from (see the how-to above); 'any' by default */
@@ -145,8 +151,31 @@ export interface RouteSchema<F extends TObject = TObject, D extends TSchema = TS
   example?: Static<F>;
 }
 
-/** Declares a route's schema (an identity function that keeps the literal types for `Static<>`). */
-export const defineRoute = <F extends TObject = TObject, D extends TSchema = TSchema>(r: RouteSchema<F, D>): RouteSchema<F, D> => r;
+export interface RouteSchema<F extends TObject = TObject, D extends TSchema = TSchema> extends RouteOptions<F, D> {
+  method: 'GET' | 'POST';
+  url: string;
+  tag: Tag;
+  summary: string;
+  auth: Auth;
+}
+
+/**
+ * The routes of one tag: the tag and the auth most of its calls take are said once, and each route
+ * is `group.get(url, summary, options)` or `group.post(…)` (keeping the literal types for `Static<>`).
+ */
+export function routeGroup(tag: Tag, auth: Auth) {
+  const declare =
+    (method: RouteSchema['method']) =>
+    <F extends TObject = TObject, D extends TSchema = TSchema>(url: string, summary: string, options: RouteOptions<F, D> = {}): RouteSchema<F, D> => ({
+      method,
+      url,
+      tag,
+      summary,
+      ...options,
+      auth: options.auth ?? auth,
+    });
+  return { get: declare('GET'), post: declare('POST') };
+}
 
 /** The envelope data type of a route schema, for the browser client. */
 export type DataOf<R> = R extends RouteSchema<TObject, infer D> ? Static<D> : never;

@@ -1,6 +1,6 @@
 /** History and feedback: the account's works, newest first, and thumbs up/down on a result. */
 import { Type } from 'typebox';
-import { AUTH, Nullable, Page, TransId, defineRoute } from './common.js';
+import { AUTH, Nullable, Page, Paged, TransId, routeGroup } from './common.js';
 
 /** Works a history page holds unless `limit` asks otherwise, and the most it answers. */
 export const HISTORY_DEFAULT_LIMIT = 10;
@@ -24,16 +24,9 @@ export const HistoryRecord = Type.Object({
   expired: Type.Boolean({ description: 'the result is no longer kept' }),
 });
 
-/** A page of a list: `datas` and where it is. */
-export const Paged = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
-  Type.Object({ datas: Type.Array(item), current_page: Type.Integer(), total: Type.Integer(), last_page: Type.Integer() });
+const poll = routeGroup('poll', AUTH.token);
 
-export const JobRecord = defineRoute({
-  method: 'GET',
-  url: '/api/job/record',
-  tag: 'poll',
-  summary: 'The caller’s works, newest first',
-  auth: AUTH.token,
+export const JobRecord = poll.get('/api/job/record', 'The caller’s works, newest first', {
   fields: Type.Object({
     limit: Type.Optional(Type.Integer({ minimum: 1, default: HISTORY_DEFAULT_LIMIT, description: `works per page (at most ${HISTORY_MAX_LIMIT} are answered)` })),
     page: Type.Optional(Page),
@@ -42,12 +35,7 @@ export const JobRecord = defineRoute({
   example: { limit: 10, page: 1 },
 });
 
-export const Thumbsup = defineRoute({
-  method: 'POST',
-  url: '/api/v2/thumbsup',
-  tag: 'poll',
-  summary: 'Rates a result',
-  auth: AUTH.token,
+export const Thumbsup = poll.post('/api/v2/thumbsup', 'Rates a result', {
   fields: Type.Object({
     trans_id: TransId(),
     thumbsup: Type.Enum([1, -1, 0], { description: '1 like, -1 dislike, 0 no opinion' }),

@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { API_PLANS, API_PLAN_CURRENCIES } from '../../domain/apiPlans.js';
 import { PRODUCTS } from '../../domain/constants.js';
-import { AUTH, defineRoute, type Auth } from './common.js';
+import { AUTH, routeGroup } from './common.js';
 
 /** One of these values (an enum in the document; a value outside it is 10001 naming the field), typed as their union. */
 const literals = <T extends string | number>(values: readonly T[], description: string) => Type.Unsafe<T>(Type.Union(values.map((v) => Type.Literal(v)), { description }));
@@ -25,24 +25,20 @@ export const CheckoutData = Type.Object({
 });
 export type CheckoutData = Static<typeof CheckoutData>;
 
-const SIGNED_IN: Auth = AUTH.signedIn;
+const payments = routeGroup('payments', AUTH.signedIn);
+/** A checkout named by its id, and an example of it. */
+const OneCheckout = Type.Object({ id: CheckoutId });
+const CHECKOUT = { id: '0d6f5a4e-2b61-4f0c-9b1d-7e5e2f8c9a10' };
+/** What a delivered payment event did. */
+const EventApplied = { event_id: Type.String(), type: Type.String(), applied: Type.Boolean(), duplicate: Type.Boolean() };
 
-export const PaymentsConfig = defineRoute({
-  method: 'GET',
-  url: '/api/payments/config',
-  tag: 'payments',
-  summary: 'Whether this server sells plans, and through which provider',
+export const PaymentsConfig = payments.get('/api/payments/config', 'Whether this server sells plans, and through which provider', {
   auth: AUTH.none,
   data: Type.Object({ purchasing: Type.Boolean(), provider: Type.String({ examples: ['none', 'local', 'stripe'] }) }),
 });
 
-export const CreateCheckout = defineRoute({
-  method: 'POST',
-  url: '/api/payments/checkout',
-  tag: 'payments',
-  summary: 'Opens a checkout for a plan (Basic or Pro)',
+export const CreateCheckout = payments.post('/api/payments/checkout', 'Opens a checkout for a plan (Basic or Pro)', {
   description: 'For a signed-in account with an email (else code 6). Without a payment provider: code 10001 with data.error "purchasing_disabled".',
-  auth: SIGNED_IN,
   fields: Type.Object({
     product_id: literals(
       PRODUCTS.map((p) => p.id),
@@ -57,44 +53,26 @@ export const CreateCheckout = defineRoute({
   example: { product_id: PRODUCTS[1].id, currency: 'USD' },
 });
 
-export const GetCheckout = defineRoute({
-  method: 'GET',
-  url: '/api/payments/checkout',
-  tag: 'payments',
-  summary: 'One of the caller’s checkouts',
-  auth: SIGNED_IN,
-  fields: Type.Object({ id: CheckoutId }),
+export const GetCheckout = payments.get('/api/payments/checkout', 'One of the caller’s checkouts', {
+  fields: OneCheckout,
   data: CheckoutData,
-  example: { id: '0d6f5a4e-2b61-4f0c-9b1d-7e5e2f8c9a10' },
+  example: CHECKOUT,
 });
 
-export const PayLocal = defineRoute({
-  method: 'POST',
-  url: '/api/payments/local/pay',
-  tag: 'payments',
-  summary: 'The local provider’s pay step (PAYMENT_PROVIDER=local only)',
-  auth: SIGNED_IN,
-  fields: Type.Object({ id: CheckoutId }),
-  data: Type.Object({ event_id: Type.String(), type: Type.String(), applied: Type.Boolean(), duplicate: Type.Boolean(), checkout: CheckoutData }),
-  example: { id: '0d6f5a4e-2b61-4f0c-9b1d-7e5e2f8c9a10' },
+export const PayLocal = payments.post('/api/payments/local/pay', 'The local provider’s pay step (PAYMENT_PROVIDER=local only)', {
+  fields: OneCheckout,
+  data: Type.Object({ ...EventApplied, checkout: CheckoutData }),
+  example: CHECKOUT,
 });
 
-export const PaymentWebhook = defineRoute({
-  method: 'POST',
-  url: '/api/payments/webhook/:provider',
-  tag: 'payments',
-  summary: 'A payment provider’s signed event delivery',
+export const PaymentWebhook = payments.post('/api/payments/webhook/:provider', 'A payment provider’s signed event delivery', {
   description: 'The raw body is verified against the provider’s signature header (stripe-signature, pixmill-signature); each event id is applied once.',
   auth: AUTH.none,
   params: Type.Object({ provider: Type.String({ maxLength: 32, examples: ['stripe'] }) }),
-  data: Type.Object({ event_id: Type.String(), type: Type.String(), applied: Type.Boolean(), duplicate: Type.Boolean() }),
+  data: Type.Object(EventApplied),
 });
 
-export const ApiCheckout = defineRoute({
-  method: 'GET',
-  url: '/api/v2/checkout',
-  tag: 'payments',
-  summary: 'Opens a checkout for an API credit pack',
+export const ApiCheckout = payments.get('/api/v2/checkout', 'Opens a checkout for an API credit pack', {
   description:
     'For the signed-in account whose address `email` is (the user_token field; a cookie alone is not taken, as this GET opens a checkout). ' +
     'No token: code 6. Another address: code 10001 naming `email`. An unknown pack: code 10001 naming `api_plan`. ' +

@@ -1,15 +1,10 @@
 /** Processing: start a work (a feature or a workflow on an upload) and poll its progress. */
 import { Type } from 'typebox';
-import { AUTH, TransId, Uid, defineRoute } from './common.js';
+import { AUTH, TransId, Uid, routeGroup } from './common.js';
 
-export const Transform = defineRoute({
-  method: 'POST',
-  url: '/web_api/v1/transform',
-  tag: 'process',
-  summary: 'Starts a work on an upload (one credit)',
+export const Transform = routeGroup('process', AUTH.tokenOrApi).post('/web_api/v1/transform', 'Starts a work on an upload (one credit)', {
   description:
     'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, or a workflow of steps. The answer’s trans_id is polled with progress.',
-  auth: AUTH.tokenOrApi,
   fields: Type.Object({
     uid: Uid(),
     jconfig: Type.Union([Type.String({ description: 'the job as JSON text (at most 16 KB, nested at most 8 deep)' }), Type.Object({}, { description: 'the job as an object (JSON bodies)' })], {
@@ -33,12 +28,7 @@ export const ProgressData = Type.Object({
   result_h: Type.Optional(Type.Integer()),
 });
 
-export const Progress = defineRoute({
-  method: 'GET',
-  url: '/web_api/v1/progress',
-  tag: 'poll',
-  summary: 'A work’s progress (poll every few seconds until finish or fatal)',
-  auth: AUTH.tokenOrApi,
+export const Progress = routeGroup('poll', AUTH.tokenOrApi).get('/web_api/v1/progress', 'A work’s progress (poll every few seconds until finish or fatal)', {
   fields: Type.Object({ trans_id: TransId() }),
   data: ProgressData,
   example: { trans_id: '7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30' },

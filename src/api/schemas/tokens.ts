@@ -2,52 +2,38 @@
 import { Type, type Static } from 'typebox';
 import type { LicenseView as LicenseViewType } from '../../domain/account.js';
 import { LEVELS } from '../../domain/plans.js';
-import { AUTH, Nullable, defineRoute, type Same } from './common.js';
+import { AUTH, Nullable, routeGroup, type Same } from './common.js';
 
 const TokenText = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
-export const GuestToken = defineRoute({
-  method: 'POST',
-  url: '/api/v2/guest_token',
-  tag: 'authenticate',
-  summary: 'A new guest token (a guest account with a few free credits)',
+const authenticate = routeGroup('authenticate', AUTH.tokenField);
+const account = routeGroup('account', AUTH.tokenOrApi);
+
+export const GuestToken = authenticate.post('/api/v2/guest_token', 'A new guest token (a guest account with a few free credits)', {
   auth: AUTH.none,
   data: Type.Object({ token: Type.String({ description: 'send it as guest_token_v2' }) }),
 });
 
+/** The fields of binding and unbinding, and an example of them. */
 const BindFields = Type.Object({
   token: Type.Optional(TokenText('the signed-in user’s token (or user_token)')),
   guest_token_v2: Type.Optional(TokenText('the guest token whose work moves to the user')),
 });
+const BIND_EXAMPLE = { token: 'u_…', guest_token_v2: 'g_…' };
 
-export const BindToken = defineRoute({
-  method: 'POST',
-  url: '/api/v2/bind_token',
-  tag: 'authenticate',
-  summary: 'Moves a guest’s uploads, works and workflows to the signed-in user',
-  auth: AUTH.tokenField,
+export const BindToken = authenticate.post('/api/v2/bind_token', 'Moves a guest’s uploads, works and workflows to the signed-in user', {
   fields: BindFields,
   data: Type.Object({ moved_uploads: Type.Integer(), moved_jobs: Type.Integer() }),
-  example: { token: 'u_…', guest_token_v2: 'g_…' },
+  example: BIND_EXAMPLE,
 });
 
-export const UnbindToken = defineRoute({
-  method: 'POST',
-  url: '/api/v2/unbind_token',
-  tag: 'authenticate',
-  summary: 'Ends a guest token’s binding to the user',
-  auth: AUTH.tokenField,
+export const UnbindToken = authenticate.post('/api/v2/unbind_token', 'Ends a guest token’s binding to the user', {
   fields: BindFields,
   data: Type.Null(),
-  example: { token: 'u_…', guest_token_v2: 'g_…' },
+  example: BIND_EXAMPLE,
 });
 
-export const Points = defineRoute({
-  method: 'GET',
-  url: '/api/v2/point',
-  tag: 'account',
-  summary: 'The caller’s credits',
-  auth: AUTH.tokenOrApi,
+export const Points = account.get('/api/v2/point', 'The caller’s credits', {
   data: Type.Object({ max_num: Type.Integer(), used_num: Type.Integer(), left_credits: Type.Integer() }),
 });
 
@@ -69,11 +55,6 @@ export const LicenseView = Type.Object({
 });
 export const licenseViewIsTheDomainType: Same<Static<typeof LicenseView>, LicenseViewType> = true;
 
-export const License = defineRoute({
-  method: 'POST',
-  url: '/api/v2/license',
-  tag: 'account',
-  summary: 'The caller’s plan, credits and limits',
-  auth: AUTH.tokenOrApi,
+export const License = account.post('/api/v2/license', 'The caller’s plan, credits and limits', {
   data: LicenseView,
 });

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { UPLOAD_LIST_LIMIT } from '../../domain/constants.js';
 import type { UploadHistoryEntry } from '../../domain/work.js';
 import { LEVELS } from '../../domain/plans.js';
-import { AUTH, IdList, Uid, defineRoute, type Same } from './common.js';
+import { AUTH, Deleted, IdList, Uid, routeGroup, type Same } from './common.js';
 
 const UID = '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f';
 /** The feature the upload is for (its limits apply): enlarge, compress, …; empty for none. */
@@ -24,17 +24,17 @@ export const UploadView = Type.Object({
   sha256: Type.String(),
 });
 
-export const Upload = defineRoute({
-  method: 'POST',
-  url: '/web_api/v1/upload',
-  tag: 'upload',
-  summary: 'Uploads a whole image (multipart)',
+const upload = routeGroup('upload', AUTH.token);
+/** An upload's answer: its view, under `data` as the spec's envelope has it. */
+const Uploaded = Type.Object({ data: UploadView });
+
+export const Upload = upload.post('/web_api/v1/upload', 'Uploads a whole image (multipart)', {
   description: 'Send the token field first: the file is refused unread without a valid token. Files over 5 MB are better sent in slices (upload_slice).',
   auth: AUTH.tokenOrApi,
   from: 'multipart',
   fields: Type.Object({ job: Type.Optional(Job()), name: Type.Optional(Type.String({ maxLength: 1000, description: 'the file name, when the file part has none' })) }),
   files: { file: { description: 'the image (JPEG, PNG, WebP, …)', required: true }, thumbnail: { description: 'an optional 80×80 preview made by the client' } },
-  data: Type.Object({ data: UploadView }),
+  data: Uploaded,
   example: { job: 'enlarge' },
 });
 
@@ -47,11 +47,7 @@ export const SliceView = Type.Object({
   done: Type.Boolean({ description: 'the last slice arrived: the upload is assembled' }),
 });
 
-export const UploadSlice = defineRoute({
-  method: 'POST',
-  url: '/api/v2/upload_slice',
-  tag: 'upload',
-  summary: 'Uploads one slice (at most 5 MB) of a large image; the last one completes it',
+export const UploadSlice = upload.post('/api/v2/upload_slice', 'Uploads one slice (at most 5 MB) of a large image; the last one completes it', {
   description: 'The first slice (blob_num 1) without uid starts the upload and answers its uid; later slices send that uid. Safe to repeat.',
   auth: AUTH.tokenOrApi,
   from: 'multipart',
@@ -67,29 +63,20 @@ export const UploadSlice = defineRoute({
   example: { blob_num: 1, total_blob_num: 3, name: 'photo.jpg', job: 'enlarge' },
 });
 
-export const SliceStatus = defineRoute({
-  method: 'POST',
-  url: '/api/v2/upload_slice/status',
-  tag: 'upload',
-  summary: 'Which slices of an upload arrived (to resume)',
+export const SliceStatus = upload.post('/api/v2/upload_slice/status', 'Which slices of an upload arrived (to resume)', {
   auth: AUTH.tokenOrApi,
   fields: Type.Object({ uid: Uid() }),
   data: Type.Object({ uid: Uid(), total_blob_num: Type.Integer(), received: Type.Array(Type.Integer()), done: Type.Boolean(), status: Type.String() }),
   example: { uid: UID },
 });
 
-export const UploadUrl = defineRoute({
-  method: 'POST',
-  url: '/api/job_utils/upload_url',
-  tag: 'upload',
-  summary: 'Uploads an image the server fetches from a URL',
-  auth: AUTH.token,
+export const UploadUrl = upload.post('/api/job_utils/upload_url', 'Uploads an image the server fetches from a URL', {
   fields: Type.Object({
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'an http(s) URL of a public image' }),
     type: Type.Optional(Job('the feature the image is for (or `job`)')),
     job: Type.Optional(Job('the feature the image is for')),
   }),
-  data: Type.Object({ data: UploadView }),
+  data: Uploaded,
   example: { url: 'https://example.com/photo.jpg', type: 'enlarge' },
 });
 
@@ -105,23 +92,13 @@ export const UploadEntry = Type.Object({
 });
 export const uploadEntryIsTheDomainType: Same<Static<typeof UploadEntry>, UploadHistoryEntry> = true;
 
-export const UploadList = defineRoute({
-  method: 'POST',
-  url: '/web_api/v1/upload/list',
-  tag: 'upload',
-  summary: 'The caller’s uploads still kept',
-  auth: AUTH.token,
+export const UploadList = upload.post('/web_api/v1/upload/list', 'The caller’s uploads still kept', {
   fields: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: UPLOAD_LIST_LIMIT, default: UPLOAD_LIST_LIMIT })) }),
   data: Type.Object({ datas: Type.Array(UploadEntry), retention_days: Type.Integer({ description: 'how long this caller’s uploads and results are kept' }) }),
   example: { limit: 100 },
 });
 
-export const Retention = defineRoute({
-  method: 'GET',
-  url: '/api/v2/retention',
-  tag: 'account',
-  summary: 'How long the caller’s files are kept, and the upload quota',
-  auth: AUTH.token,
+export const Retention = routeGroup('account', AUTH.token).get('/api/v2/retention', 'How long the caller’s files are kept, and the upload quota', {
   data: Type.Object({
     level: Type.Enum(LEVELS),
     retention_days: Type.Integer(),
@@ -132,34 +109,19 @@ export const Retention = defineRoute({
   }),
 });
 
-export const UploadDelete = defineRoute({
-  method: 'POST',
-  url: '/web_api/v1/upload/delete',
-  tag: 'upload',
-  summary: 'Deletes uploads (and their works’ results)',
-  auth: AUTH.token,
+export const UploadDelete = upload.post('/web_api/v1/upload/delete', 'Deletes uploads (and their works’ results)', {
   fields: Type.Object({ uid: Type.Optional(Uid()), uids: Type.Optional(IdList(Uid(), 'uploads, as a comma-separated list or repeated uids[]')) }),
-  data: Type.Object({ deleted: Type.Integer() }),
+  data: Deleted,
   example: { uids: `${UID},5d1e9b27-0a4c-4e3f-8b6d-7c2a1f9e0d34` },
 });
 
-export const UploadSource = defineRoute({
-  method: 'GET',
-  url: '/web_api/v1/download/src',
-  tag: 'download',
-  summary: 'An upload’s working copy',
-  auth: AUTH.tokenOrApi,
+export const UploadSource = routeGroup('download', AUTH.tokenOrApi).get('/web_api/v1/download/src', 'An upload’s working copy', {
   fields: Type.Object({ uid: Uid(), zoom_type: Type.Optional(Type.String({ maxLength: 32, description: 'accepted for the client’s call shape; the source is always the working copy' })) }),
   file: { types: ['image/jpeg', 'image/png'], description: 'The uploaded image' },
   example: { uid: UID },
 });
 
-export const Thumbnail = defineRoute({
-  method: 'GET',
-  url: '/web_api/v1/thumbnail',
-  tag: 'upload',
-  summary: 'An upload’s 80×80 thumbnail',
-  auth: AUTH.token,
+export const Thumbnail = upload.get('/web_api/v1/thumbnail', 'An upload’s 80×80 thumbnail', {
   fields: Type.Object({ uid: Uid() }),
   file: { types: ['image/jpeg', 'image/png'], description: 'The thumbnail' },
   example: { uid: UID },

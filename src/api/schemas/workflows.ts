@@ -1,7 +1,7 @@
 /** Saved workflows (signed-in users): a name and steps, each a feature with its parameters. */
 import { Type } from 'typebox';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
-import { AUTH, defineRoute } from './common.js';
+import { AUTH, Deleted, Paged, routeGroup } from './common.js';
 
 /** Largest page a client may ask for (the workspace uses 10). */
 export const WORKFLOW_PAGE_LIMIT_MAX = 100;
@@ -33,60 +33,39 @@ const WorkflowFields = {
 };
 const FLOWS_EXAMPLE = [{ name: 'Enlarge 2×', config: '{"module":"enlarge","module_params":{"scale":2}}' }];
 
-export const WorkflowList = defineRoute({
-  method: 'GET',
-  url: '/api/work_flow/list',
-  tag: 'account',
-  summary: 'The caller’s saved workflows, newest first',
-  auth: AUTH.token,
+const workflows = routeGroup('account', AUTH.token);
+/** Workflows picked by id: one `id`, or `ids` (a comma list or `ids[]`). */
+const WorkflowIds = Type.Object({ id: Type.Optional(WorkflowId), ids: Type.Optional(Ids) });
+
+export const WorkflowList = workflows.get('/api/work_flow/list', 'The caller’s saved workflows, newest first', {
   fields: Type.Object({
     page: Type.Optional(Type.Integer({ minimum: WORKFLOW_FIRST_PAGE, default: WORKFLOW_FIRST_PAGE })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: WORKFLOW_PAGE_LIMIT_MAX, default: WORKFLOW_PAGE_SIZE })),
   }),
-  data: Type.Object({ datas: Type.Array(WorkflowView), current_page: Type.Integer(), total: Type.Integer(), last_page: Type.Integer(), per_page: Type.Integer() }),
+  data: Type.Object({ ...Paged(WorkflowView).properties, per_page: Type.Integer() }),
   example: { page: 1, limit: 10 },
 });
 
-export const WorkflowAdd = defineRoute({
-  method: 'POST',
-  url: '/api/work_flow/add',
-  tag: 'account',
-  summary: 'Saves a new workflow',
-  auth: AUTH.token,
+export const WorkflowAdd = workflows.post('/api/work_flow/add', 'Saves a new workflow', {
   fields: Type.Object(WorkflowFields),
   data: Type.Object({ id: Type.Integer() }),
   example: { name: 'Sharper and bigger', flows: FLOWS_EXAMPLE },
 });
 
-export const WorkflowUpdate = defineRoute({
-  method: 'POST',
-  url: '/api/work_flow/update',
-  tag: 'account',
-  summary: 'Renames a workflow or replaces its steps',
-  auth: AUTH.token,
+export const WorkflowUpdate = workflows.post('/api/work_flow/update', 'Renames a workflow or replaces its steps', {
   fields: Type.Object({ id: WorkflowId, ...WorkflowFields }),
   data: WorkflowView,
   example: { id: 12, name: 'Sharper and bigger', flows: FLOWS_EXAMPLE },
 });
 
-export const WorkflowDelete = defineRoute({
-  method: 'POST',
-  url: '/api/work_flow/delete',
-  tag: 'account',
-  summary: 'Deletes workflows (all the caller’s, or none)',
-  auth: AUTH.token,
-  fields: Type.Object({ id: Type.Optional(WorkflowId), ids: Type.Optional(Ids) }),
-  data: Type.Object({ deleted: Type.Integer() }),
+export const WorkflowDelete = workflows.post('/api/work_flow/delete', 'Deletes workflows (all the caller’s, or none)', {
+  fields: WorkflowIds,
+  data: Deleted,
   example: { ids: '12,13' },
 });
 
-export const ActiveFlows = defineRoute({
-  method: 'POST',
-  url: '/api/work_flow/active_flows',
-  tag: 'account',
-  summary: 'Picks the workflows shown in the workspace (without ids: reads them)',
-  auth: AUTH.token,
-  fields: Type.Object({ id: Type.Optional(WorkflowId), ids: Type.Optional(Ids) }),
+export const ActiveFlows = workflows.post('/api/work_flow/active_flows', 'Picks the workflows shown in the workspace (without ids: reads them)', {
+  fields: WorkflowIds,
   data: Type.Object({ datas: Type.Array(WorkflowView) }),
   example: { ids: '12' },
 });
