@@ -6,8 +6,7 @@
  *    (colorize-eval.ts). This replaced the 10-photo mean (17.28 vs 17.78 in issue 32's words).
  *  - face_enhancer: synthetic low-quality faces (face-enhance.ts): face-oval detail, PSNR against
  *    the clean picture, change outside the mask, overshoot at the mask's border.
- *  - cartoonize: number of flat colour regions (4-connected, equal colour at 4 bits a channel, ≥ 0.1 % of the picture)
- *    and ink continuity (share of ink pixels in ink components of ≥ 30 px).
+ *  - cartoonize is measured in cartoon-retouch.ts (ink in flat regions, stroke length on held-out photos).
  * Adds one row to quality-sheet.png (the rows for face_enhancer and cartoonize are already there) and
  * writes bench/results/face-colour-cartoon-sheet.png (input | output for face and cartoon, with 1:1 face crops).
  */
@@ -17,13 +16,12 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { colorizeRgb } from '../../server/engines/colorize.js';
 import { rgbToLab } from '../../server/engines/lab.js';
 import { decodeRgb, type Rgb } from '../../server/engines/image.js';
-import { detectFaces, faceMesh, type Face } from '../../server/engines/faces.js';
+import { facesWithMeshes, type Face } from '../../server/engines/faces.js';
 import { enhanceFaces } from '../../server/engines/faceEnhancer.js';
 import { colorizeScenes } from './colorize-eval.js';
 import { loadScenePhoto, SCENE_PHOTOS } from './colorize-photos.js';
 import { faceEnhanceSection, realFacesSection } from './face-enhance.js';
 import type { EngineContext } from '../../server/engines/types.js';
-
 
 /** The colorize measures live with the scene photos (colorize-photos.ts); re-exported for the tests that use them from here. */
 import { abError, greyOf as grey } from './colorize-photos.js';
@@ -55,65 +53,6 @@ export function faceChange(before: Rgb, after: Rgb, f: Face): { inside: number; 
       if (e > 1.02 && e < 1.12) { sr += d; nr++; }
     }
   return { inside: si / Math.max(1, ni), outside: so / Math.max(1, no), ring: sr / Math.max(1, nr) };
-}
-
-/** Flat colour regions (4-connected runs of one exact colour) covering ≥ minShare of the picture, and their total share. */
-export function flatRegions(img: Rgb, minShare = 0.001, bits = 4): { count: number; coverage: number } {
-  const n = img.w * img.h, w = img.w;
-  const key = new Int32Array(n);
-  const q = 8 - bits;
-  for (let i = 0; i < n; i++) key[i] = ((img.data[i * 3]! >> q) << (2 * bits)) | ((img.data[i * 3 + 1]! >> q) << bits) | (img.data[i * 3 + 2]! >> q);
-  const seen = new Uint8Array(n);
-  let count = 0, covered = 0;
-  const stack: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (seen[s]) continue;
-    seen[s] = 1;
-    stack.push(s);
-    let size = 0;
-    while (stack.length) {
-      const i = stack.pop()!;
-      size++;
-      const x = i % w;
-      for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w])
-        if (j >= 0 && j < n && !seen[j] && key[j] === key[i]) { seen[j] = 1; stack.push(j); }
-    }
-    if (size >= n * minShare) { count++; covered += size; }
-  }
-  return { count, coverage: covered / n };
-}
-
-/** Share of ink (dark, low-chroma) pixels that belong to 8-connected ink strokes of ≥ minLen pixels. */
-export function inkContinuity(img: Rgb, minLen = 30): { ink: number; continuity: number } {
-  const n = img.w * img.h, w = img.w;
-  const ink = new Uint8Array(n);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const r = img.data[i * 3]!, g = img.data[i * 3 + 1]!, b = img.data[i * 3 + 2]!;
-    if (Math.max(r, g, b) < 70) { ink[i] = 1; total++; }
-  }
-  const seen = new Uint8Array(n);
-  let long = 0;
-  const stack: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (!ink[s] || seen[s]) continue;
-    seen[s] = 1;
-    stack.push(s);
-    let size = 0;
-    while (stack.length) {
-      const i = stack.pop()!;
-      size++;
-      const x = i % w;
-      for (const dy of [-w, 0, w])
-        for (const dx of [-1, 0, 1]) {
-          if ((dx === -1 && x === 0) || (dx === 1 && x === w - 1)) continue;
-          const j = i + dy + dx;
-          if (j >= 0 && j < n && ink[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
-        }
-    }
-    if (size >= minLen) long += size;
-  }
-  return { ink: total / n, continuity: total ? long / total : 0 };
 }
 
 const png = (img: Rgb) => sharp(Buffer.from(img.data), { raw: { width: img.w, height: img.h, channels: 3 } }).png().toBuffer();
@@ -167,8 +106,7 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
     ? { dir: realDir, per_face: await realFacesSection(root, ctx, realDir), crops: 'bench/results/face-enhance/real-<photo>-<face>.png: before | after at 1:1, eyes ×3 below' }
     : 'FACES_LQ_DIR not set: no real low-quality faces measured';
   const astro = await load(path.join(root, 'tests', 'fixtures', 'astronaut.png'));
-  const faces = await detectFaces(astro, ctx.modelsDir, ctx.threads);
-  const meshes = await Promise.all(faces.map((f) => faceMesh(astro, f, ctx.modelsDir, ctx.threads)));
+  const { faces, meshes } = await facesWithMeshes(astro, ctx.modelsDir, ctx.threads);
   const enh = await enhanceFaces(astro, faces, meshes, ctx);
   const f0 = faces[0]!;
   const side = Math.round(Math.max(f0.w, f0.h) * 1.6);

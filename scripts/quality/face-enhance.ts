@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodeRgb, encode, psnr, type Rgb } from '../../server/engines/image.js';
-import { detectFaces, faceMesh } from '../../server/engines/faces.js';
+import { facesWithMeshes } from '../../server/engines/faces.js';
 import { enhanceFaces, faceCrop, faceMask, fillPolygon, FACE_OVAL } from '../../server/engines/faceEnhancer.js';
 import type { EngineContext } from '../../server/engines/types.js';
 
@@ -63,9 +63,8 @@ export async function faceEnhanceSection(root: string, ctx: EngineContext) {
     const clean = await decodeRgb(await sharp(await encode(src, 'png')).resize(w, h, { kernel: 'lanczos3' }).png().toBuffer());
     const lq = await decodeRgb(await sharp(await encode(clean, 'png')).jpeg({ quality: 30 }).toBuffer().then((b) => sharp(b).png().toBuffer()));
     // the faces and landmarks as found on the low-quality picture (what the engine sees)
-    const faces = await detectFaces(lq, ctx.modelsDir, ctx.threads);
+    const { faces, meshes } = await facesWithMeshes(lq, ctx.modelsDir, ctx.threads);
     if (!faces.length) { rows.push({ image: name, faces: 0 }); continue; }
-    const meshes = await Promise.all(faces.map((f) => faceMesh(lq, f, ctx.modelsDir, ctx.threads)));
     const t0 = Date.now();
     const out = await enhanceFaces(lq, faces, meshes, ctx);
     const ms = Date.now() - t0;
@@ -127,9 +126,8 @@ export async function realFacesSection(root: string, ctx: EngineContext, dir: st
   const rows: Record<string, unknown>[] = [];
   for (const f of readdirSync(dir).filter((n) => /\.(png|jpe?g)$/i.test(n)).sort()) {
     const img = await decodeRgb(await sharp(readFileSync(path.join(dir, f))).rotate().removeAlpha().toColourspace('srgb').png().toBuffer());
-    const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
+    const { faces, meshes } = await facesWithMeshes(img, ctx.modelsDir, ctx.threads);
     if (!faces.length) { rows.push({ image: f, faces: 0 }); continue; }
-    const meshes = await Promise.all(faces.map((fc) => faceMesh(img, fc, ctx.modelsDir, ctx.threads)));
     const t0 = Date.now();
     const res = await enhanceFaces(img, faces, meshes, ctx);
     const ms = Date.now() - t0;

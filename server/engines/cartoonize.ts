@@ -14,9 +14,9 @@
  *     brows, mouth and jaw.
  * Runs at a working size of at most 1200 px on the long side, the result resampled to the input size.
  */
-import type { Engine } from './types.js';
-import { detectFaces, faceMesh, MESH_FEATURES, type Face, type FaceMesh } from './faces.js';
-import { estimateNoise, fromPlanes, resizePlane, rgbToYcc, runOnRgb, toPlanes, yccToRgb, type Rgb } from './image.js';
+import { pixelEngine } from './pixelEngine.js';
+import { facesWithMeshes, MESH_FEATURES, type Face, type FaceMesh } from './faces.js';
+import { estimateNoise, fromPlanes, resizePlane, rgbToYcc, toPlanes, yccToRgb, type Rgb } from './image.js';
 import { bilateralPass, dropShortStrokes, edgeTangentFlow, flowDoG, softQuantize, strokePolyline, type Box } from './toon.js';
 
 /** Longest side of the working copy (px). */
@@ -136,23 +136,17 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
 /** The cartoon picture alone. */
 export const cartoonRgb = (img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): Rgb => cartoon(img, faces, meshes).image;
 
-/** Faces and their FaceMesh landmarks (undefined where FaceMesh is not sure). */
-export async function cartoonFaces(img: Rgb, modelsDir: string, threads: number): Promise<{ faces: Face[]; meshes: (FaceMesh | undefined)[] }> {
-  const faces = await detectFaces(img, modelsDir, threads);
-  const meshes: (FaceMesh | undefined)[] = [];
-  for (const f of faces) meshes.push(f.w >= 24 ? await faceMesh(img, f, modelsDir, threads) : undefined);
-  return { faces, meshes };
-}
+/** Faces and their FaceMesh landmarks (undefined where FaceMesh is not sure, or for a face under 24 px: too small to draw). */
+export const cartoonFaces = (img: Rgb, modelsDir: string, threads: number) => facesWithMeshes(img, modelsDir, threads, 24);
 
-export const cartoonizeEngine: Engine<'cartoonize'> = {
-  module: 'cartoonize',
-  kind: 'classical',
-  describe: 'cartoon: iterated bilateral abstraction with soft luminance quantisation, flow-based DoG lines gated by significance, FaceMesh strokes and flat skin on faces',
-  run: (input, _params, ctx) =>
-    runOnRgb(input, ctx, async (img) => {
-      ctx.onProgress(0.1);
-      const { faces, meshes } = await cartoonFaces(img, ctx.modelsDir, ctx.threads);
-      ctx.onProgress(0.2);
-      return { image: cartoonRgb(img, faces, meshes) };
-    }),
-};
+export const cartoonizeEngine = pixelEngine(
+  'cartoonize',
+  'classical',
+  'cartoon: iterated bilateral abstraction with soft luminance quantisation, flow-based DoG lines gated by significance, FaceMesh strokes and flat skin on faces',
+  async (img, _params, ctx) => {
+    ctx.onProgress(0.1);
+    const { faces, meshes } = await cartoonFaces(img, ctx.modelsDir, ctx.threads);
+    ctx.onProgress(0.2);
+    return { image: cartoonRgb(img, faces, meshes) };
+  },
+);

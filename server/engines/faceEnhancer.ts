@@ -15,9 +15,10 @@
  * outlined, and no skin is smoothed beyond what the denoiser removes as noise. With no face the
  * whole picture goes through the same steps.
  */
-import type { Engine, EngineContext, EngineImage } from './types.js';
-import { decodeRgb, encode, gaussianBlur, resizeRgb, runOnRgb, type Rgb } from './image.js';
-import { detectFaces, faceMesh, type Face, type FaceMesh } from './faces.js';
+import type { EngineContext, EngineImage } from './types.js';
+import { decodeRgb, encode, gaussianBlur, resizeRgb, type Rgb } from './image.js';
+import { pixelEngine } from './pixelEngine.js';
+import { facesWithMeshes, type Face, type FaceMesh } from './faces.js';
 import { enlargeEngine } from './enlarge.js';
 import { denoiseEngine } from './denoise.js';
 import { sharpenAutoEngine } from './sharpenAuto.js';
@@ -160,18 +161,17 @@ export async function enhanceFaces(img: Rgb, faces: Face[], meshes: (FaceMesh | 
   return { w: img.w, h: img.h, data: out };
 }
 
-export const faceEnhancerEngine: Engine<'face_enhancer'> = {
-  module: 'face_enhancer',
-  kind: 'neural',
-  describe: 'BlazeFace faces + FaceMesh landmarks; each head crop restored at ×2 by the enlarge net, the denoise net (light) and sharpen_auto, reduced back and blended with a feathered face-oval + head mask; the rest of the picture unchanged; with no face the whole picture restored the same way',
-  run: (input, _params, ctx) =>
-    runOnRgb(input, ctx, async (img) => {
-      ctx.onProgress(0.05);
-      const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
-      ctx.onProgress(0.2);
-      const meshes: (FaceMesh | undefined)[] = [];
-      for (const f of faces) meshes.push(await faceMesh(img, f, ctx.modelsDir, ctx.threads));
-      ctx.onProgress(0.3);
-      return { image: await enhanceFaces(img, faces, meshes, ctx) };
-    }),
-};
+/** The engine's work on pixels: the faces and their landmarks found, then each restored (enhanceFaces). */
+export async function enhancePicture(img: Rgb, ctx: EngineContext): Promise<Rgb> {
+  ctx.onProgress(0.05);
+  const { faces, meshes } = await facesWithMeshes(img, ctx.modelsDir, ctx.threads);
+  ctx.onProgress(0.3);
+  return enhanceFaces(img, faces, meshes, ctx);
+}
+
+export const faceEnhancerEngine = pixelEngine(
+  'face_enhancer',
+  'neural',
+  'BlazeFace faces + FaceMesh landmarks; each head crop restored at ×2 by the enlarge net, the denoise net (light) and sharpen_auto, reduced back and blended with a feathered face-oval + head mask; the rest of the picture unchanged; with no face the whole picture restored the same way',
+  async (img, _params, ctx) => ({ image: await enhancePicture(img, ctx) }),
+);

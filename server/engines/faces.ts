@@ -169,6 +169,14 @@ export async function faceMesh(img: Rgb, f: Face, modelsDir: string, threads: nu
   return { points, flag };
 }
 
+/** The faces of a picture (detectFaces) with each one's FaceMesh; faces narrower than `meshFrom` px, or refused by FaceMesh, get undefined. */
+export async function facesWithMeshes(img: Rgb, modelsDir: string, threads: number, meshFrom = 0): Promise<{ faces: Face[]; meshes: (FaceMesh | undefined)[] }> {
+  const faces = await detectFaces(img, modelsDir, threads);
+  const meshes: (FaceMesh | undefined)[] = [];
+  for (const f of faces) meshes.push(f.w >= meshFrom ? await faceMesh(img, f, modelsDir, threads) : undefined);
+  return { faces, meshes };
+}
+
 /** MediaPipe FaceMesh contour indices (closed polygons, in order) of the features face_enhancer works on. */
 export const MESH_FEATURES = {
   rightEye: [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],

@@ -8,9 +8,9 @@
  * cut-out on white as JPEG, 'preview' = transparent PNG whose long side is `rescale` px.
  */
 import * as ort from 'onnxruntime-node';
-import type { Engine } from './types.js';
+import { pixelEngine } from './pixelEngine.js';
 import { session } from './models.js';
-import { resizePlane, runOnRgb, sharpOf, type Raster, type Rgb } from './image.js';
+import { resizePlane, sharpOf, type Raster, type Rgb } from './image.js';
 import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/imaging/isnetMask.js';
 import { decontaminate } from '../../src/imaging/matte.js';
 
@@ -39,19 +39,18 @@ export function rgba(img: Rgb, alpha: Float32Array): Raster {
   return { w: img.w, h: img.h, channels: 4, data: out };
 }
 
-export const mattingEngine: Engine<'matting'> = {
-  module: 'matting',
-  kind: 'neural',
-  describe: 'IS-Net background removal (1024² mask, guided-filter edge refinement, solid interior, edge colour decontamination) → PNG with alpha; extras: white JPEG, rescale-px preview',
-  run: (input, params, ctx) =>
-    runOnRgb(input, ctx, async (img) => {
-      ctx.onProgress(0.05);
-      const alpha = await foregroundMask(img, ctx.modelsDir, ctx.threads);
-      ctx.onProgress(0.8);
-      const cutout = rgba(decontaminate(img, alpha), alpha);
-      const white = await sharpOf(cutout).flatten({ background: '#ffffff' }).jpeg({ quality: 92 }).toBuffer();
-      const preview = await sharpOf(cutout).resize(params.rescale, params.rescale, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
-      // the cut-out needs its alpha: PNG whatever the input was
-      return { image: cutout, format: 'png', extras: { white: { data: white, format: 'jpg' }, preview: { data: preview, format: 'png' } } };
-    }),
-};
+export const mattingEngine = pixelEngine(
+  'matting',
+  'neural',
+  'IS-Net background removal (1024² mask, guided-filter edge refinement, solid interior, edge colour decontamination) → PNG with alpha; extras: white JPEG, rescale-px preview',
+  async (img, params, ctx) => {
+    ctx.onProgress(0.05);
+    const alpha = await foregroundMask(img, ctx.modelsDir, ctx.threads);
+    ctx.onProgress(0.8);
+    const cutout = rgba(decontaminate(img, alpha), alpha);
+    const white = await sharpOf(cutout).flatten({ background: '#ffffff' }).jpeg({ quality: 92 }).toBuffer();
+    const preview = await sharpOf(cutout).resize(params.rescale, params.rescale, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    // the cut-out needs its alpha: PNG whatever the input was
+    return { image: cutout, format: 'png', extras: { white: { data: white, format: 'jpg' }, preview: { data: preview, format: 'png' } } };
+  },
+);

@@ -21,8 +21,8 @@
  * soft gamma for dark pictures), local contrast (large-radius unsharp on luma), mild guided-filter
  * denoise and a light sharpen.
  */
-import type { Engine } from './types.js';
-import { clamp, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { pixelEngine } from './pixelEngine.js';
+import { clamp, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 import { maximTone } from './maxim.js';
 import { liftFade } from './retouchTone.js';
 
@@ -138,10 +138,9 @@ export async function perfectTone(img: Rgb, modelsDir: string, threads: number, 
   return { w: img.w, h: img.h, data: out };
 }
 
-export const perfectEngine: Engine<'perfect'> = {
-  module: 'perfect',
-  kind: 'neural',
-  describe: 'per-channel levels (haze, fade, cast), then MAXIM retouching blended at 20 %; dark pictures: MAXIM low-light enhancement and an edge-preserving clean-up of the amplified noise',
-  run: (input, _params, ctx) =>
-    runOnRgb(input, ctx, async (img) => ({ image: await perfectTone(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) })),
-};
+export const perfectEngine = pixelEngine(
+  'perfect',
+  'neural',
+  'per-channel levels (haze, fade, cast), then MAXIM retouching blended at 20 %; dark pictures: MAXIM low-light enhancement and an edge-preserving clean-up of the amplified noise',
+  async (img, _params, ctx) => ({ image: await perfectTone(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) }),
+);

@@ -5,8 +5,8 @@
  * first crops to the largest BlazeFace detection (box enlarged 1.8× to take hair and chin, at
  * least half the short side, upscaled to ≥ 512 px); with no face found the whole picture is sketched.
  */
-import type { Engine } from './types.js';
-import { gaussianBlur, luma, resizeRgb, runOnRgb, type Rgb } from './image.js';
+import { pixelEngine } from './pixelEngine.js';
+import { gaussianBlur, luma, resizeRgb, type Rgb } from './image.js';
 import { detectFaces } from './faces.js';
 
 const DODGE_OFFSET = 24;
@@ -64,15 +64,14 @@ export async function cropToFace(img: Rgb, modelsDir: string, threads: number): 
   return { img: s < FACE_CROP_MIN_SIDE ? await resizeRgb(crop, FACE_CROP_MIN_SIDE, FACE_CROP_MIN_SIDE) : crop, found: true };
 }
 
-export const portraitEngine: Engine<'portrait'> = {
-  module: 'portrait',
-  kind: 'classical',
-  describe: 'pencil sketch (invert, blur, colour dodge, DoG lines); single_face crops to the BlazeFace detection',
-  run: (input, params, ctx) =>
-    runOnRgb(input, ctx, async (whole) => {
-      ctx.onProgress(0.1);
-      const img = params.single_face ? (await cropToFace(whole, ctx.modelsDir, ctx.threads)).img : whole;
-      ctx.onProgress(0.4);
-      return { image: { w: img.w, h: img.h, channels: 1, data: pencilSketch(img) } };
-    }),
-};
+export const portraitEngine = pixelEngine(
+  'portrait',
+  'classical',
+  'pencil sketch (invert, blur, colour dodge, DoG lines); single_face crops to the BlazeFace detection',
+  async (whole, params, ctx) => {
+    ctx.onProgress(0.1);
+    const img = params.single_face ? (await cropToFace(whole, ctx.modelsDir, ctx.threads)).img : whole;
+    ctx.onProgress(0.4);
+    return { image: { w: img.w, h: img.h, channels: 1, data: pencilSketch(img) } };
+  },
+);

@@ -9,9 +9,9 @@
  * most detailed tiles, so bokeh does not read as blur) and the noise level, then applies a detail-gated
  * two-scale unsharp mask accordingly.
  */
-import type { Engine } from './types.js';
+import { pixelEngine } from './pixelEngine.js';
 import { netDeblur } from './ownNets.js';
-import { boxMean, clamp, estimateFocusBlur, estimateNoise, fromPlanes, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import { boxMean, clamp, estimateFocusBlur, estimateNoise, fromPlanes, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 
 export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: number; radius: number } {
   const { w, h } = img;
@@ -39,10 +39,9 @@ export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: numb
   return { out: fromPlanes(yccToRgb(ycc), w, h), blur, amount, radius };
 }
 
-export const sharpenAutoEngine: Engine<'sharpen_auto'> = {
-  module: 'sharpen_auto',
-  kind: 'neural',
-  describe: 'our own deblur net (a U-Net trained on Gaussian, defocus and motion blur; sharp input passes through)',
-  run: (input, _params, ctx) =>
-    runOnRgb(input, ctx, async (img) => ({ image: await netDeblur(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) })),
-};
+export const sharpenAutoEngine = pixelEngine(
+  'sharpen_auto',
+  'neural',
+  'our own deblur net (a U-Net trained on Gaussian, defocus and motion blur; sharp input passes through)',
+  async (img, _params, ctx) => ({ image: await netDeblur(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) }),
+);
