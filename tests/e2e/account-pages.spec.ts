@@ -21,7 +21,7 @@ test('my account: plan details, survey with the spec text, history from the serv
   await acct.open();
   await expect(page.getByTestId('plan-compress')).toHaveText('99');
   await expect(page.getByTestId('plan-expires')).toHaveText('No end date');
-  // Issue 14: a new account's untouched allowance is a welcome, not "Only 3 credits left" (in German too).
+  // A new account's untouched allowance is a welcome, not "Only 3 credits left" (in German too).
   await expect(page.getByTestId('plan-free')).toHaveText('You have 3 free credits to try any feature.');
   await expect(page.getByTestId('plan-low')).toHaveCount(0);
   await expect(page.getByTestId('history-row')).toHaveCount(1, { timeout: 30_000 });

@@ -96,7 +96,7 @@ test('an expired plan: the guest-like allowance, then at 0 credits Start is off 
   await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
   const box = card.locator('input.work-check');
   if (!(await box.isChecked())) await box.check();
-  // Issue 14: Start is not offered at 0 credits (the 10012 dialog path stays for stale credits: ui-credits.spec.ts).
+  // Start is not offered at 0 credits (the 10012 dialog path stays for stale credits: ui-credits.spec.ts).
   await expect(ws.startButton()).toBeDisabled();
   const note = page.getByTestId('low-credits');
   await expect(note).toBeVisible();

@@ -1,4 +1,4 @@
-// Issue 14 items 1 and 7: real content pages (about, blog, API docs from the server's routes, privacy
+// Real content pages (about, blog, API docs from the server's routes, privacy
 // and terms with the numbers the code uses) in en and de, and a home page without the workspace's code.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 // Screenshots of the storefront and the content pages, desktop 1366 and mobile 375, en and de
-// (tests/e2e/screenshots/i14-content-*.png), for looking at; each still asserts what it shows.
+// (tests/e2e/screenshots/content-*.png), for looking at; each still asserts what it shows.
 import { expect, test } from '@playwright/test';
 import { ContentPages, type Lang } from './pages/content.js';
 
@@ -29,13 +29,13 @@ for (const size of SIZES) {
         // Nothing wider than the screen (German words, API paths).
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
         await page.waitForLoadState('networkidle');
-        await c.shot(`i14-content-${p.name}-${size.name}-${lng}`);
+        await c.shot(`content-${p.name}-${size.name}-${lng}`);
         if (p.name === 'api') {
           // The calls themselves: the upload group's first cards, fields and examples.
           await page.locator('#api-upload').scrollIntoViewIfNeeded();
           await page.evaluate(() => document.getElementById('api-upload')!.scrollIntoView());
           await expect(page.getByTestId('api-call').filter({ hasText: '/web_api/v1/upload' }).first()).toBeInViewport();
-          await c.shot(`i14-content-api-calls-${size.name}-${lng}`);
+          await c.shot(`content-api-calls-${size.name}-${lng}`);
         }
       }
       await ctx.close();

@@ -1,4 +1,4 @@
-// Issue 17: photos dropped while offline are fitted, thumbnailed and stored on the device, shown as
+// Photos dropped while offline are fitted, thumbnailed and stored on the device, shown as
 // "waiting for network", survive a reload, and upload by themselves when the connection returns.
 import { expect, test } from '@playwright/test';
 import { admin, AuthPage, uniqueEmail } from './pages/account.js';

@@ -1,4 +1,4 @@
-// Issue 17: "Process on this device" for online users. With the choice on, a dropped photo is kept in
+// "Process on this device" for online users. With the choice on, a dropped photo is kept in
 // the browser (never uploaded), Start runs it in the image worker, it finishes in Processed like a server
 // result, is free (credits unchanged), downloads the right file, and the choice and the result survive a
 // reload. Features the device cannot run say so. Request listening proves nothing was sent.

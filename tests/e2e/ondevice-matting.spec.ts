@@ -1,4 +1,4 @@
-// Issue 17: background removal on the device (onnxruntime-web, IS-Net small) downloads a PNG with
+// Background removal on the device (onnxruntime-web, IS-Net small) downloads a PNG with
 // alpha at full size, matching the server engine run with the same model (ISNET_VARIANT=small) on
 // the same bytes; then it runs again offline from the service worker's cache.
 import fs from 'node:fs';
@@ -41,7 +41,7 @@ test('background removal on the device: PNG with alpha, same as the server engin
   const alphaDb = psnr(a, alphaOf(Buffer.from(server.data)));
   const rgbaDb = psnr(device.data, server.data);
   console.log(`matting parity PSNR alpha ${alphaDb.toFixed(2)} dB, RGBA ${rgbaDb.toFixed(2)} dB`);
-  // The output (RGBA) meets the issue's ≥ 40 dB (measured 40.5). Alpha alone measured 38.9 dB: the
+  // The output (RGBA) meets the required ≥ 40 dB (measured 40.5). Alpha alone measured 38.9 dB: the
   // quint8 model's int8 kernels differ between ort-web WASM and ort-node CPU, and the solid-interior
   // step (src/imaging/matte.ts) steepens mid alphas, which magnifies those small mask differences.
   expect(alphaDb).toBeGreaterThanOrEqual(38.5);

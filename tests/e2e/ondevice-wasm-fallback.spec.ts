@@ -1,4 +1,4 @@
-// Issue 17: where WebGPU gives no adapter (the suite's Chromium runs with --disable-gpu), the on-device
+// Where WebGPU gives no adapter (the suite's Chromium runs with --disable-gpu), the on-device
 // models run on onnxruntime-web's WASM provider, the worker logs why, and the result is still right.
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';

@@ -1,4 +1,4 @@
-// Issue 17: the on-device models run on onnxruntime-web's WebGPU provider when the browser gives an
+// The on-device models run on onnxruntime-web's WebGPU provider when the browser gives an
 // adapter, on WASM otherwise (with the reason logged). Headless Chromium here has no GPU, but with
 // --enable-unsafe-webgpu and SwiftShader's Vulkan it gives a software WebGPU adapter: the enlarge 2x and
 // the background removal then run on WebGPU and must still match the server engine (PSNR ≥ 40 dB).

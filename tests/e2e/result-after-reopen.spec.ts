@@ -1,4 +1,4 @@
-// Issue 31 item 1: a paid result must not come back as "Ready". The tab is closed while the job runs,
+// A paid result must not come back as "Ready". The tab is closed while the job runs,
 // reopened after the server finished it: the work is in Processed, downloadable, and no second
 // credit is spent; the account's history downloads the same result.
 import { expect, test } from '@playwright/test';
@@ -47,7 +47,7 @@ test('close the tab during a job, reopen after it finished: Processed, downloada
   expect([meta.width, meta.height]).toEqual([451, 300]);
   expect(await usedCredits(again)).toBe(used);
   await again.setViewportSize({ width: 1366, height: 900 });
-  await again.screenshot({ path: 'bench/results/ui-31/01-reopened-processed-1366.png' });
+  await again.screenshot({ path: 'bench/results/ui-screens/01-reopened-processed-1366.png' });
 
   // The account's history lists the result with a download link while it is kept.
   await again.goto('/my-account/');
@@ -57,9 +57,9 @@ test('close the tab during a job, reopen after it finished: Processed, downloada
   const meta2 = await sharp(fs.readFileSync(await fromHistory.path())).metadata();
   expect([meta2.width, meta2.height]).toEqual([451, 300]);
   await row.scrollIntoViewIfNeeded();
-  await again.screenshot({ path: 'bench/results/ui-31/02-history-download-1366.png' });
+  await again.screenshot({ path: 'bench/results/ui-screens/02-history-download-1366.png' });
   await again.setViewportSize({ width: 375, height: 800 });
   await row.scrollIntoViewIfNeeded();
-  await again.screenshot({ path: 'bench/results/ui-31/02-history-download-375.png' });
+  await again.screenshot({ path: 'bench/results/ui-screens/02-history-download-375.png' });
   expect(await usedCredits(again)).toBe(used);
 });

@@ -1,4 +1,4 @@
-// The works list tells how long the server keeps uploads and results for the caller's plan (issue 13: retention).
+// The works list tells how long the server keeps uploads and results for the caller's plan.
 import { expect, test } from '@playwright/test';
 import { Workspace } from './pages/workspace.js';
 

@@ -1,5 +1,5 @@
 /**
- * The PWA under the server's Content-Security-Policy (issue 13): pages, the image worker (pica's wasm
+ * The PWA under the server's Content-Security-Policy: pages, the image worker (pica's wasm
  * kernels and its blob: tile workers), previews from blob: URLs and the service worker all run with
  * no violation; an injected inline script is refused, which shows the policy is enforced and seen.
  */

@@ -1,4 +1,4 @@
-// Issue 28, finding 1 (login CSRF): a page on another site posts the login form with the attacker's
+// Login CSRF: a page on another site posts the login form with the attacker's
 // credentials. Before the fix the app answered 200 with a session cookie, and the victim's workspace
 // then bound its guest uploads to the attacker's account. Now the post is refused with the envelope
 // and no cookie, and the victim's guest token stays the guest's.

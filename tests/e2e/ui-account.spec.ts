@@ -47,6 +47,6 @@ test('profile and password forms validate with the spec texts and save on the se
   await page.getByTestId('login-email').fill('nobody-here@example.com');
   await page.getByTestId('login-password').fill('whatever1');
   await page.getByTestId('login-submit').click();
-  // issue 28: an unknown address gets the same answer as a wrong password (code 3), so the form tells nobody who has an account
+  // An unknown address gets the same answer as a wrong password (code 3), so the form tells nobody who has an account
   await expect(page.getByRole('alert')).toHaveText('wrong password');
 });

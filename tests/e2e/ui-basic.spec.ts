@@ -31,7 +31,7 @@ test('basic user: 5 of 6 images selectable, the 6th refused; 4x scale allowed', 
   // A subscriber's works are kept 30 days (RETENTION_DAYS_SUBSCRIBER), and the list says so.
   await expect(page.getByTestId('retention-note')).toHaveText('Uploads and results are kept for 30 days, then deleted.');
 
-  // Issue 31: new ready uploads are selected up to the plan's limit; the 6th stays unchecked and
+  // New ready uploads are selected up to the plan's limit; the 6th stays unchecked and
   // select-all shows mixed (not checked) at the cap.
   await expect(page.getByTestId('selected-counter')).toHaveText('5/5');
   await expect(page.getByTestId('select-all')).toHaveAttribute('aria-checked', 'mixed');

@@ -1,4 +1,4 @@
-// Issue 14 #1: the contact form stores the message for the operator (npm run admin -- messages); the address comes from configuration.
+// The contact form stores the message for the operator (npm run admin -- messages); the address comes from configuration.
 import { expect, test } from '@playwright/test';
 import { admin, AuthPage, uniqueEmail } from './pages/account.js';
 

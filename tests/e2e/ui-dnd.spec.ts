@@ -84,7 +84,7 @@ test('refused files show the upload texts: wrong type, and several files for a g
     document.querySelector('[data-testid="drop-overlay"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   });
   await expect(page.getByTestId('message-dialog')).toContainText('Only paid users can upload multiple images at the same time');
-  // The first is kept (issue 14): only b.jpg is named as left out.
+  // The first is kept: only b.jpg is named as left out.
   await expect(page.getByTestId('message-dialog')).toContainText('b.jpg: not uploaded');
   await expect(page.getByTestId('message-dialog')).not.toContainText('a.jpg');
   await expect(ws.cards()).toHaveCount(1);

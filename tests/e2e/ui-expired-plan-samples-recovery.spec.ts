@@ -24,7 +24,7 @@ test('an expired plan leaves the guest-like allowance: 3 credits, level Expired,
   await expect(page.getByTestId('plan-expired')).toContainText('free-plan limits apply, with 3 free credits', { timeout: 30_000 });
   await expectCredits(page, 3);
   await expect(page.getByTestId('credits')).toContainText('Expired');
-  await page.screenshot({ path: shot('i14-expired-allowance'), fullPage: true });
+  await page.screenshot({ path: shot('expired-allowance'), fullPage: true });
 });
 
 test('a Pro user runs the enlarge sample at 6x and 8x: both results exist at w×scale', async ({ page, baseURL }) => {

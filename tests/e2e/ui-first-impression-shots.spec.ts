@@ -1,5 +1,5 @@
-// Screenshots of the screens issue 14 touches, desktop (1366) and mobile (375), en and de — for review
-// by eye (tests/e2e/screenshots/i14-*.png). Each step still asserts what it shows.
+// Screenshots of the first-impression screens, desktop (1366) and mobile (375), en and de — for review
+// by eye (tests/e2e/screenshots/first-impression-*.png). Each step still asserts what it shows.
 import { expect, test } from '@playwright/test';
 import { finishedSample } from './pages/preview.js';
 import { shot, Workspace } from './pages/workspace.js';
@@ -12,26 +12,26 @@ const VARIANTS = [
 for (const v of VARIANTS) {
   for (const lng of ['en', 'de'] as const) {
     const prefix = lng === 'en' ? '' : `/${lng}`;
-    test(`issue 14 screens, ${v.name} ${lng}`, async ({ page, context, baseURL, browser }) => {
+    test(`first-impression screens, ${v.name} ${lng}`, async ({ page, context, baseURL, browser }) => {
       await page.setViewportSize({ width: v.width, height: v.height });
       const tag = `${v.name}-${lng}`;
       let ws = new Workspace(page);
       for (const [key, path] of [['home', '/'], ['enlarger', '/image-enlarger/'], ['remove-bg', '/remove-background/']] as const) {
         await page.goto(`${prefix}${path}`);
         await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
-        await page.screenshot({ path: shot(`i14-${key}-${tag}`) });
+        await page.screenshot({ path: shot(`first-impression-${key}-${tag}`) });
       }
       // First use on /upload/: the image asks what to do.
       await ws.open(`${prefix}/upload/`);
       await ws.upload('chelsea.png');
       await expect(page.getByTestId('choose-feature-dialog')).toBeVisible({ timeout: 60_000 });
-      await page.screenshot({ path: shot(`i14-first-use-${tag}`) });
+      await page.screenshot({ path: shot(`first-impression-first-use-${tag}`) });
       await page.getByTestId('choose-later').click();
       // The workspace itself: on a phone the action bar holds Start at the bottom of the screen.
       await expect(ws.card('ready')).toHaveCount(1, { timeout: 60_000 });
       if (v.name === 'mobile') await expect(page.getByTestId('bar-start')).toBeInViewport();
       else await expect(page.getByTestId('action-bar')).toBeHidden();
-      await page.screenshot({ path: shot(`i14-workspace-${tag}`) });
+      await page.screenshot({ path: shot(`first-impression-workspace-${tag}`) });
 
       // The ready moment (a sample, in a fresh browser profile), then its preview zoomed in.
       const ctx2 = await browser.newContext({ viewport: { width: v.width, height: v.height }, baseURL });
@@ -44,14 +44,14 @@ for (const v of VARIANTS) {
       // The ready moment scrolls the highlighted result into view (smoothly: wait for it).
       await expect(page.locator('[data-testid="work-card"][data-new="true"]')).toBeInViewport({ ratio: 0.9 });
       await page.waitForFunction(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true)))));
-      await page.screenshot({ path: shot(`i14-ready-${tag}`) });
+      await page.screenshot({ path: shot(`first-impression-ready-${tag}`) });
       await page.getByTestId('ready-preview').click();
       await expect.poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
       const box = (await page.getByTestId('stage').boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -100);
       await expect(page.getByTestId('navigator')).toBeVisible();
-      await page.screenshot({ path: shot(`i14-preview-zoomed-${tag}`) });
+      await page.screenshot({ path: shot(`first-impression-preview-zoomed-${tag}`) });
       await page.keyboard.press('Escape');
 
       // Offline: one banner, no dialog.
@@ -62,7 +62,7 @@ for (const v of VARIANTS) {
       await page.goto(`${prefix}/image-enlarger/`);
       await expect(page.getByTestId('pwa-offline')).toBeInViewport();
       await expect(page.getByRole('dialog')).toHaveCount(0);
-      await page.screenshot({ path: shot(`i14-offline-${tag}`) });
+      await page.screenshot({ path: shot(`first-impression-offline-${tag}`) });
       await context.setOffline(false);
       await ctx2.close();
     });

@@ -1,10 +1,10 @@
-// Issue 14: the first impression. Honest sizes at upload (#2), first use that asks when the page has
-// no feature (#3), a visible "ready" moment (#4), Esc and the upload button (#5), offline as a state (#6).
+// The first impression: honest sizes at upload, first use that asks when the page has no feature,
+// a visible "ready" moment, Esc and the upload button, offline as a state, the preview's zoom and pan.
 import { expect, test } from '@playwright/test';
 import { finishedSample } from './pages/preview.js';
 import { fixture, shot, Workspace } from './pages/workspace.js';
 
-test('#2 a photo over the plan is resized: the user is told at upload and the size is labelled honestly', async ({ page, context, baseURL }) => {
+test('a photo over the plan is resized: the user is told at upload and the size is labelled honestly', async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await ws.open();
@@ -12,12 +12,12 @@ test('#2 a photo over the plan is resized: the user is told at upload and the si
   await ws.upload('elephants-5640x3172.jpg');
   const notice = page.getByTestId('resize-notice');
   await expect(notice).toBeVisible({ timeout: 60_000 });
-  // Guest: 2.8 MP binds (issue 31: no 2000 px side any more) → 2231×1254; the offer names Pro's 34 MP.
+  // Guest: 2.8 MP binds (no 2000 px side any more) → 2231×1254; the offer names Pro's 34 MP.
   await expect(notice).toContainText('2231×1254');
   await expect(notice).toContainText('2.8 MP');
   await expect(notice).toContainText('34 MP');
   await expect(page.getByTestId('resize-plans')).toBeVisible();
-  await ws.screenshot('i14-resize-notice');
+  await ws.screenshot('first-impression-resize-notice');
   const card = ws.card('ready');
   await expect(card).toHaveCount(1, { timeout: 60_000 });
   await expect(card.getByTestId('source-size')).toHaveText('2231×1254');
@@ -25,14 +25,14 @@ test('#2 a photo over the plan is resized: the user is told at upload and the si
   await expect(card).not.toContainText('Original');
 });
 
-test('#3 on /upload/ nothing is auto-started with a feature nobody chose: the first image asks', async ({ page }) => {
+test('on /upload/ nothing is auto-started with a feature nobody chose: the first image asks', async ({ page }) => {
   const ws = new Workspace(page);
   await ws.open('/upload/');
   await expect(page.getByTestId('credits')).toContainText('3');
   await ws.upload('chelsea.png');
   const ask = page.getByTestId('choose-feature-dialog');
   await expect(ask).toBeVisible({ timeout: 60_000 });
-  await ws.screenshot('i14-first-use-ask');
+  await ws.screenshot('first-impression-first-use-ask');
   // The image is selected, nothing started, no credit spent.
   await expect(ws.card('ready')).toHaveCount(1);
   await expect(ws.tab('uploaded')).toHaveAttribute('aria-selected', 'true');
@@ -43,7 +43,7 @@ test('#3 on /upload/ nothing is auto-started with a feature nobody chose: the fi
   await expect(page.getByTestId('credits')).toContainText('3');
 });
 
-test('#4 #5 feature page: Upload image is the file picker, a finished job is a ready moment, Esc closes only the preview', async ({ page }) => {
+test('feature page: Upload image is the file picker, a finished job is a ready moment, Esc closes only the preview', async ({ page }) => {
   const ws = new Workspace(page);
   await page.goto('/image-compressor/');
   await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
@@ -71,7 +71,7 @@ test('#4 #5 feature page: Upload image is the file picker, a finished job is a r
   await expect(ws.tab('processed')).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('[data-testid="work-card"][data-new="true"]')).toHaveCount(1);
   await expect(page.locator('[data-testid="work-card"][data-new="true"]')).toContainText('rocket');
-  await ws.screenshot('i14-ready-moment');
+  await ws.screenshot('first-impression-ready-moment');
   await page.getByTestId('ready-preview').click();
   await expect(page.getByTestId('preview-dialog')).toBeVisible();
   await page.keyboard.press('Escape');
@@ -81,7 +81,7 @@ test('#4 #5 feature page: Upload image is the file picker, a finished job is a r
   await expect(popup).toBeHidden();
 });
 
-test('#6 offline: one banner in view, no error dialog', async ({ page, context }) => {
+test('offline: one banner in view, no error dialog', async ({ page, context }) => {
   await page.goto('/image-enlarger/');
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
   await page.reload();
@@ -94,13 +94,13 @@ test('#6 offline: one banner in view, no error dialog', async ({ page, context }
     await expect(page.getByTestId('message-dialog')).toHaveCount(0);
     await expect(page.getByRole('dialog')).toHaveCount(0);
   }
-  await page.screenshot({ path: shot('i14-offline') });
+  await page.screenshot({ path: shot('first-impression-offline') });
   await context.setOffline(false);
   await expect(page.getByTestId('pwa-offline')).toHaveCount(0);
   await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
 });
 
-test('#8 preview: wheel zoom around the pointer, drag pan at that zoom, back to fit', async ({ page, context, baseURL }) => {
+test('preview: wheel zoom around the pointer, drag pan at that zoom, back to fit', async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await finishedSample(page, ws);
@@ -122,7 +122,7 @@ test('#8 preview: wheel zoom around the pointer, drag pan at that zoom, back to 
   await page.mouse.move(box.x + box.width * 0.3 + 80, box.y + box.height * 0.3, { steps: 5 });
   await page.mouse.up();
   expect(await after.evaluate((el) => (el as HTMLElement).style.left)).not.toBe(left);
-  await ws.screenshot('i14-preview-zoomed');
+  await ws.screenshot('first-impression-preview-zoomed');
   // An opaque photo sits on a neutral ground (no checkerboard).
   await expect(stage).toHaveClass(/opaque/);
   await page.getByTestId('zoom-fit').click();

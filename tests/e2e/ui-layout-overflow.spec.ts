@@ -1,4 +1,4 @@
-// Issue 14 #9/#2 (part B): long German (and French/Japanese) words neither overflow their buttons nor
+// Long German (and French/Japanese) words neither overflow their buttons nor
 // run past the edge of a 375-px screen, on the workspace, pricing, home and account pages.
 import { expect, test, type Page } from '@playwright/test';
 import { AuthPage, uniqueEmail } from './pages/account.js';

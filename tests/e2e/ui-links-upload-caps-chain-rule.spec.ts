@@ -42,7 +42,7 @@ test('the side cap derived from 2.8 MP (3347 px) applies on the client; the cred
   const ws = new Workspace(page);
   await ws.open();
   await ws.chooseFeature('denoise');
-  // 4000×700 is 2.8 MP (within 2.8 MP) but a strip wider than 4:1: the derived side cap fits it (issue 31).
+  // 4000×700 is 2.8 MP (within 2.8 MP) but a strip wider than 4:1: the derived side cap fits it.
   const wide = await pngOf(page, 4000, 700);
   const ajax = page.waitForRequest((r) => r.url().endsWith('/site-ajax') && r.method() === 'POST' && (r.postData() ?? '').includes('action=credit_upload'));
   await page.getByTestId('file-input').first().setInputFiles({ name: 'фотографиявотпуске.png', mimeType: 'image/png', buffer: wide });

@@ -1,4 +1,4 @@
-// Issue 14 #9 (part B): on a phone, Start and Download sit in an action bar at the bottom of the
+// On a phone, Start and Download sit in an action bar at the bottom of the
 // screen, reachable without scrolling; the "ready" toast stays above it.
 import { expect, test } from '@playwright/test';
 import { Workspace } from './pages/workspace.js';

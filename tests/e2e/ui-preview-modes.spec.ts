@@ -1,4 +1,4 @@
-// Issue 14 #8 (rest): one stage size in Compare and Side by side, a small navigator inside the
+// One stage size in Compare and Side by side, a small navigator inside the
 // image on desktop and mobile, hold-to-compare on touch screens in every mode.
 import { expect, test } from '@playwright/test';
 import { finishedSample, Preview, type Rect } from './pages/preview.js';
@@ -37,7 +37,7 @@ for (const v of [
         const nav = (await pv.navigator().boundingBox())!;
         expect(nav.width, mode).toBeLessThanOrEqual(304 / 2 + 1);
         expect(inside(nav, await pv.resultVisibleRect()), `${mode}: ${JSON.stringify([nav, await pv.resultVisibleRect()])}`).toBe(true);
-        await page.screenshot({ path: shot(`i14-preview-${mode}-zoomed-${v.name}`) });
+        await page.screenshot({ path: shot(`preview-${mode}-zoomed-${v.name}`) });
       }
       // The hold-to-compare button only on touch screens.
       await expect(pv.holdButton()).toHaveCount(v.touch ? 1 : 0);
@@ -73,7 +73,7 @@ test.describe('touch', () => {
       await expect(page.getByTestId('img-after'), step).toBeHidden();
       if (step === 'side') await expect(page.getByTestId('img-held')).toHaveAttribute('src', original!);
       else expect(await page.getByTestId('img-before').evaluate((i) => (i as HTMLElement).style.clipPath), step).toBe('');
-      await page.screenshot({ path: shot(`i14-preview-hold-${step.replace(':', '')}`) });
+      await page.screenshot({ path: shot(`preview-hold-${step.replace(':', '')}`) });
       await page.mouse.up();
       await expect(pv.holdButton()).toHaveAttribute('data-showing', 'result');
       await expect(page.getByTestId('img-after')).toBeVisible();

@@ -46,7 +46,7 @@ test('validation and batch limits answer with the i18n keys; of two files a gues
   await expect(h.messages()).toContainText('fake.png: upload:invalidFileType');
   await h.drop(fixture('rocket.jpg'), fixture('chelsea.png'));
   await expect(h.messages()).toContainText('upload:onlyPaidMultiple');
-  // The first of several is kept (issue 14): one work, the other named as left out.
+  // The first of several is kept: one work, the other named as left out.
   await expect(h.messages()).toContainText('chelsea.png: upload:firstKept');
   await expect(h.works()).toHaveCount(1);
 });

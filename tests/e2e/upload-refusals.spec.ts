@@ -1,9 +1,11 @@
 // A refused upload tells the user why, in their language, in the upload dialog of the real workspace.
 // (a) a guest's second file at once: the plan allows one (refused before upload, spec §5);
 // (b) a refusal only the server knows: the plan expired after the page loaded, so the client still
-//     allows a 16 MB compress file and the server answers "Your file is too large" (10001).
+//     allows a 16 MB compress file and the server answers "Your file is too large" (10001);
+// (c) a JPEG cut off mid-file: the card says it is damaged and it never reaches Processing.
 import { expect, test } from '@playwright/test';
 import { admin, AuthPage, expectCredits, PASSWORD, uniqueEmail } from './pages/account.js';
+import { truncatedJpeg } from './pages/uploadFiles.js';
 import { Workspace } from './pages/workspace.js';
 
 const LANGS = [
@@ -39,3 +41,27 @@ for (const lng of LANGS) {
     await expect(ws.card('uploadFailed')).toHaveCount(1);
   });
 }
+
+test('a cut-off JPEG says what is wrong and stays on Uploaded (not Processing); Continue with nothing uploaded says so', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
+  const ws = new Workspace(page);
+  await ws.open();
+  await page.getByTestId('continue').click();
+  await expect(ws.messageDialog()).toContainText('Upload an image first');
+  await ws.messageDialog().getByRole('button').last().click();
+  await ws.chooseFeature('denoise');
+  await ws.upload(truncatedJpeg());
+  await expect(ws.messageDialog()).toContainText('cut off', { timeout: 60_000 });
+  await ws.messageDialog().getByRole('button').last().click();
+  const card = ws.card('uploadFailed');
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId('upload-reason')).toContainText('damaged or cut off');
+  await expect(ws.tab('processing').locator('.count')).toHaveText('0');
+  // A reload right away (before the works are saved in their batch) keeps it failed, with its reason.
+  await page.reload();
+  await expect(card).toHaveCount(1, { timeout: 30_000 });
+  await expect(card.getByTestId('upload-reason')).toContainText('damaged or cut off');
+  await expect(ws.tab('processing').locator('.count')).toHaveText('0');
+  await ws.tab('processing').click();
+  await expect(page.getByTestId('empty-processing')).toContainText('Upload an image on the Uploaded tab');
+});

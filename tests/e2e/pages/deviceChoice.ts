@@ -1,4 +1,4 @@
-/** Page object for the "Process on this device" choice in the workspace panel (issue 17). */
+/** Page object for the "Process on this device" choice in the workspace panel. */
 import { expect, type Locator, type Page, type Request } from '@playwright/test';
 
 /**

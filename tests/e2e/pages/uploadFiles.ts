@@ -1,4 +1,4 @@
-/** Files the issue-31 specs upload, made on the fly (a photo of a given size, a JPEG cut off mid-file). */
+/** Files the upload specs upload, made on the fly (a photo of a given size, a JPEG cut off mid-file). */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

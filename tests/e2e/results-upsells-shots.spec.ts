@@ -1,5 +1,5 @@
-// Issue 31 items 4, 6, 7, 8 and the screenshots of the changed screens (1366 px desktop, 375 px touch),
-// saved under bench/results/ui-31/: Download selected one after another, result thumbnails and the
+// Results, upsells and the preview, with screenshots of those screens (1366 px desktop, 375 px touch)
+// saved under bench/results/ui-screens/: Download selected one after another, result thumbnails and the
 // size compress saved, no upsell to Pro, the zoomed preview on the picture's detail, the touch cut-out
 // preview on a checkerboard, an unknown ?medium= said.
 import { expect, test, type Page } from '@playwright/test';
@@ -8,7 +8,7 @@ import { finishedSample, Preview } from './pages/preview.js';
 import { skyWithDetail, truncatedJpeg } from './pages/uploadFiles.js';
 import { Workspace } from './pages/workspace.js';
 
-const SHOTS = 'bench/results/ui-31';
+const SHOTS = 'bench/results/ui-screens';
 /** A screenshot once CSS animations (dialogs sliding in, fades) have run. */
 async function shot(page: Page, name: string, fullPage = false) {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
@@ -19,9 +19,9 @@ test.beforeEach(async ({ context, baseURL }) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
 });
 
-test('items 6, 7, 8: Basic compresses three, each card shows its result and the size saved, Download selected saves them one after another; Pro sees no upsell', async ({ page }) => {
+test('Basic compresses three, each card shows its result and the size saved, Download selected saves them one after another; Pro sees no upsell', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
-  const email = uniqueEmail('i31-dl');
+  const email = uniqueEmail('results-dl');
   await new AuthPage(page).register(email);
   await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
   await admin(email, 'grant', email, 'basic');
@@ -78,7 +78,7 @@ test('items 6, 7, 8: Basic compresses three, each card shows its result and the 
   await shot(page, '06-pro-workspace-no-banner-1366');
 });
 
-test('item 4: an enlarged sky photo opens at 1:1 on its detail (lower left), 1:1 and Fit one tap away', async ({ page }) => {
+test('an enlarged sky photo opens at 1:1 on its detail (lower left), 1:1 and Fit one tap away', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   const ws = new Workspace(page);
   await ws.open();
@@ -113,7 +113,7 @@ test('item 4: an enlarged sky photo opens at 1:1 on its detail (lower left), 1:1
   await expect(page.getByTestId('zoom-1')).toHaveAttribute('aria-pressed', 'true');
 });
 
-test('item 8: an unknown ?medium= is said, not silently read as Denoise', async ({ page }) => {
+test('an unknown ?medium= is said, not silently read as Denoise', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   const ws = new Workspace(page);
   await ws.open('/batch-process/?medium=ai_super_duper');
@@ -132,7 +132,7 @@ test('pricing page: the limits and what a plan does to the free credits (1366)',
 test.describe('375 px touch', () => {
   test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
 
-  test('item 8: the cut-out preview on a phone shows a checkerboard behind the result', async ({ page }) => {
+  test('the cut-out preview on a phone shows a checkerboard behind the result', async ({ page }) => {
     const ws = new Workspace(page);
     await ws.open();
     await page.getByTestId('tab-feature').click();
@@ -151,7 +151,7 @@ test.describe('375 px touch', () => {
     await shot(page, '10-cutout-preview-checker-375');
   });
 
-  test('items 3, 5: a cut-off JPEG on a phone, empty states and Continue', async ({ page }) => {
+  test('a cut-off JPEG on a phone, empty states and Continue', async ({ page }) => {
     const ws = new Workspace(page);
     await ws.open();
     await page.getByTestId('continue').click();
@@ -204,7 +204,7 @@ test.describe('375 px touch', () => {
     await ws.card('finished').getByTestId('result-check').check();
     await expect(page.getByTestId('download-selected')).toHaveText('Download selected (1)');
     await shot(page, '04-processed-download-selected-touch-375');
-    const email = uniqueEmail('i31-pro375');
+    const email = uniqueEmail('results-pro375');
     await new AuthPage(page).register(email);
     await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
     await admin(email, 'grant', email, 'pro');

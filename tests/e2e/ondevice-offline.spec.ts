@@ -1,4 +1,4 @@
-// Issue 31 item 8: offline, "Process on this device" is offered only when its model is already on the
+// Offline, "Process on this device" is offered only when its model is already on the
 // device; otherwise the card says the one-time download needs the network (it offered 58.6 MB it could not fetch).
 import { expect, test } from '@playwright/test';
 import { controlledBySw } from './pages/offline.js';
@@ -20,6 +20,6 @@ test('offline without the model cached: no on-device button, the card says what 
   await expect(card.getByTestId('on-device')).toHaveAttribute('data-phase', 'needs-online');
   await expect(card.getByTestId('on-device')).toContainText('MB download');
   await expect(card.getByTestId('process-on-device')).toHaveCount(0);
-  await page.screenshot({ path: 'bench/results/ui-31/17-offline-ondevice-needs-online-1366.png' });
+  await page.screenshot({ path: 'bench/results/ui-screens/17-offline-ondevice-needs-online-1366.png' });
   await context.setOffline(false);
 });

@@ -1,4 +1,4 @@
-// Issue 31 item 8: the background editor has an erase/restore brush for the cut-out's edge.
+// The background editor has an erase/restore brush for the cut-out's edge.
 import { expect, test } from '@playwright/test';
 import { EditorPage } from './pages/editor.js';
 import { Workspace } from './pages/workspace.js';
@@ -24,7 +24,7 @@ test('erase clears the cut-out where it paints, restore brings the photo back th
   await page.getByTestId('brush-erase').click();
   await ed.strokeAcrossMiddle();
   expect((await ed.centrePixel())[3]).toBe(0);
-  await page.screenshot({ path: 'bench/results/ui-31/16-editor-erase-1366.png' });
+  await page.screenshot({ path: 'bench/results/ui-screens/16-editor-erase-1366.png' });
   await expect(page.getByTestId('brush-restore')).toBeEnabled({ timeout: 30_000 });
   await page.getByTestId('brush-restore').click();
   await ed.strokeAcrossMiddle(0.1);
@@ -32,5 +32,5 @@ test('erase clears the cut-out where it paints, restore brings the photo back th
   await page.getByTestId('brush-reset').click();
   await expect.poll(() => ed.centrePixel()).toEqual(before);
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.screenshot({ path: 'bench/results/ui-31/16-editor-375.png', fullPage: true });
+  await page.screenshot({ path: 'bench/results/ui-screens/16-editor-375.png', fullPage: true });
 });
