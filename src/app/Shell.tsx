@@ -1,5 +1,5 @@
 /** App shell: header with navigation, language links and credits; footer with every site link; dialogs. */
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { asksServer } from '../domain/tabs.js';
@@ -7,6 +7,7 @@ import { LANGUAGES, type Language } from '../domain/locale.js';
 import { localizedPath, splitLanguage } from '../domain/links.js';
 import { setLanguage } from '../i18n/index.js';
 import { localDatabaseExists } from '../db/lazy.js';
+import { useOnline } from '../pwa/online.js';
 import { useDialogs } from '../stores/dialogs.js';
 import { useUser } from '../stores/user.js';
 import { handleError } from './handleError.js';
@@ -54,19 +55,10 @@ function useBoot() {
   }, []);
 }
 
-function subscribeOnline(cb: () => void): () => void {
-  window.addEventListener('online', cb);
-  window.addEventListener('offline', cb);
-  return () => {
-    window.removeEventListener('online', cb);
-    window.removeEventListener('offline', cb);
-  };
-}
-
 /** Offline is a state: one banner at the top of every page while the browser has no network. */
 function OfflineBanner() {
   const { t } = useTranslation('pwa');
-  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  const online = useOnline();
   if (online) return null;
   return (
     <div className="offline-banner" role="status" data-testid="pwa-offline">

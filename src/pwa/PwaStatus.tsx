@@ -3,19 +3,6 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyUpdate, dismissUpdate, getPwaState, registerPwa, subscribePwa } from './register.js';
 
-function subscribeOnline(cb: () => void): () => void {
-  window.addEventListener('online', cb);
-  window.addEventListener('offline', cb);
-  return () => {
-    window.removeEventListener('online', cb);
-    window.removeEventListener('offline', cb);
-  };
-}
-
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
-}
-
 export function PwaStatus() {
   const { t } = useTranslation('pwa');
   const pwa = useSyncExternalStore(subscribePwa, getPwaState, getPwaState);
