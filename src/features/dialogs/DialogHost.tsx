@@ -10,6 +10,7 @@ import { defaultWorkflowName, normaliseWorkflowName } from '../../domain/workflo
 import { pricingUrl } from '../../domain/links.js';
 import { chainText } from '../workspace/ruleErrors.js';
 import { Modal } from '../../components/Modal.js';
+import { ModalActions } from '../../components/ModalActions.js';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
 import { useDialogs, type Dialog } from '../../stores/dialogs.js';
@@ -80,10 +81,7 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
       return (
         <Modal title={dialog.title} onClose={onClose} testId="confirm-dialog">
           <p>{dialog.message}</p>
-          <div className="modal-actions">
-            <button className="btn btn-secondary" onClick={onClose} data-testid="confirm-cancel">
-              {t('cancel')}
-            </button>
+          <ModalActions dismiss={t('cancel')} onDismiss={onClose} dismissTestId="confirm-cancel">
             <button
               className="btn btn-danger"
               onClick={() => {
@@ -94,7 +92,7 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
             >
               {dialog.confirmLabel ?? t('confirm')}
             </button>
-          </div>
+          </ModalActions>
         </Modal>
       );
     case 'message':
@@ -138,10 +136,7 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
       return (
         <Modal title={t('upgradeTitle')} onClose={onClose} testId="upgrade-dialog">
           <p>{dialog.message}</p>
-          <div className="modal-actions">
-            <button className="btn btn-secondary" onClick={onClose}>
-              {t('notNow')}
-            </button>
+          <ModalActions dismiss={t('notNow')} onDismiss={onClose}>
             <button
               className="btn btn-primary"
               onClick={() => {
@@ -152,7 +147,7 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
             >
               {t('upgradeCta')}
             </button>
-          </div>
+          </ModalActions>
         </Modal>
       );
     case 'saveWorkflow':
@@ -199,11 +194,7 @@ function ChooseFeature({ cid, onClose }: { cid: string; onClose(): void }) {
           </li>
         ))}
       </ul>
-      <div className="modal-actions">
-        <button className="btn btn-secondary" onClick={onClose} data-testid="choose-later">
-          {t('choose.later')}
-        </button>
-      </div>
+      <ModalActions dismiss={t('choose.later')} onDismiss={onClose} dismissTestId="choose-later" />
     </Modal>
   );
 }
@@ -270,14 +261,11 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
             {error}
           </p>
         )}
-        <div className="modal-actions">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            {t('cancel')}
-          </button>
+        <ModalActions dismiss={t('cancel')} onDismiss={onClose}>
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {t('save')}
           </button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );
