@@ -5,6 +5,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
+import { BeforeAfterTags } from '../../components/BeforeAfterTags.js';
 import { PREVIEW_THUMB_BOX } from '../../domain/constants.js';
 import { Navigator } from './Navigator.js';
 import { detailCentreOf } from './detail.js';
@@ -150,8 +151,7 @@ export function CompareStage({ before, after, tab, zoom, onZoom, natural, transp
         <div ref={stage} className={cls} {...handlers} data-testid="stage" data-scale={scale.toFixed(3)}>
           {img(after, 'after')}
           {img(before, 'before', holding ? undefined : `inset(0 ${Math.max(0, at.x + box.w - pos * view.w)}px 0 0)`)}
-          <span className="stage-label left">{t('preview.before')}</span>
-          <span className="stage-label right">{t('preview.after')}</span>
+          <BeforeAfterTags className="stage-label" before={t('preview.before')} after={t('preview.after')} />
           <div
             className="divider"
             role="slider"

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BeforeAfterTags } from '../../components/BeforeAfterTags.js';
 import type { SampleEntry } from '../../domain/work.js';
 import { heroEntry, SAMPLE_MANIFEST_URL, sampleResult } from './heroSamples.js';
 
@@ -70,8 +71,7 @@ export function BeforeAfter({ type, label }: { type: string; label: string }) {
             style={{ clipPath: `inset(0 ${100 - pos}% 0 0)` }}
           />
           <span className="ba-line" style={{ left: `${pos}%` }} aria-hidden="true" />
-          <span className="ba-tag left">{t('showcase.beforeTag')}</span>
-          <span className="ba-tag right">{t('showcase.afterTag')}</span>
+          <BeforeAfterTags className="ba-tag" before={t('showcase.beforeTag')} after={t('showcase.afterTag')} />
           <input
             className="ba-range"
             type="range"
