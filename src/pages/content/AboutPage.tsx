@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { L } from '../../app/lang.js';
 import { PLAN_LIMITS } from '../../domain/plans.js';
 import { Article, type Section } from './Article.js';
+import { FactTable } from './FactTable.js';
 
 interface EngineRow {
   feature: string;
@@ -52,26 +53,7 @@ export function AboutPage() {
           <p>
             Many image sites call every filter &ldquo;AI&rdquo;. We do not. Some of our features run neural networks, some are careful classical image processing, and some combine both. Where a usable network exists with a licence we can ship, we run it; where it does not, or where we measured that a classical method is better, we say so.
           </p>
-          <div className="table-scroll">
-            <table className="fact-table" data-testid="engine-table">
-              <thead>
-                <tr>
-                  <th>Feature</th>
-                  <th>Engine</th>
-                  <th>What it does</th>
-                </tr>
-              </thead>
-              <tbody>
-                {ENGINES.map((e) => (
-                  <tr key={e.feature}>
-                    <td>{e.feature}</td>
-                    <td>{e.kind}</td>
-                    <td>{e.what}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <FactTable head={['Feature', 'Engine', 'What it does']} rows={ENGINES.map((e) => [e.feature, e.kind, e.what])} testId="engine-table" />
           <p>Every engine transforms the picture: none of them passes pixels through unchanged and calls it a result.</p>
         </>
       ),

@@ -13,6 +13,7 @@ import { LOCAL_STORAGE_EXPIRY_MS } from '../../domain/constants.js';
 import { getInstallState, promptInstall, subscribeInstall } from '../../pwa/installPrompt.js';
 import { UPDATE_CHECK_MS } from '../../pwa/updateCheck.js';
 import { Article, type Section } from './Article.js';
+import { FactTable } from './FactTable.js';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -122,34 +123,15 @@ export function DesktopAppPage() {
               <strong>processing on this device</strong> for three features. A work whose picture is stored here offers <em>Process on this device</em>; it runs in your browser on the same model files our server uses, downloaded once on first use and kept by the app:
             </li>
           </ul>
-          <div className="table-scroll">
-            <table className="fact-table" data-testid="ondevice-table">
-              <thead>
-                <tr>
-                  <th>Feature</th>
-                  <th>On your device</th>
-                  <th>Download, once</th>
-                </tr>
-              </thead>
-              <tbody>
-                <tr>
-                  <td>Enlarge 2x</td>
-                  <td>Our 2x super-resolution network, tiled exactly as on the server</td>
-                  <td>{esrgan} model + {runtime} runtime</td>
-                </tr>
-                <tr>
-                  <td>Remove background</td>
-                  <td>IS-Net (small model) with the server&rsquo;s edge refinement; PNG with transparency</td>
-                  <td>{isnet} model + the same runtime</td>
-                </tr>
-                <tr>
-                  <td>Compress</td>
-                  <td>your browser&rsquo;s own encoder (JPEG, or PNG for PNG files); never larger than the original</td>
-                  <td>nothing</td>
-                </tr>
-              </tbody>
-            </table>
-          </div>
+          <FactTable
+            head={['Feature', 'On your device', 'Download, once']}
+            rows={[
+              ['Enlarge 2x', 'Our 2x super-resolution network, tiled exactly as on the server', `${esrgan} model + ${runtime} runtime`],
+              ['Remove background', 'IS-Net (small model) with the server\u2019s edge refinement; PNG with transparency', `${isnet} model + the same runtime`],
+              ['Compress', 'your browser\u2019s own encoder (JPEG, or PNG for PNG files); never larger than the original', 'nothing'],
+            ]}
+            testId="ondevice-table"
+          />
           <p>
             Results made on your device are free and never reach our server. Every other feature, scale and workflow needs the server: such works wait until the network is back. <L to="/posts/background-removal-on-your-device/">How on-device background removal works</L>.
           </p>
