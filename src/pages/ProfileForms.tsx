@@ -1,73 +1,86 @@
 /** My-account forms: profile (occupation required, 'other' needs its text) and password change (spec §5). */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
 import { CODE } from '../domain/codes.js';
 import { errorText } from '../app/handleError.js';
 import { changePasswordErrors, OCCUPATIONS, profileErrors } from '../domain/account.js';
+import { Field } from './account/Field.js';
 import { isAccountText, translateErrors, useAccountT } from './account/i18n.js';
 import { forgetBound } from './account/guestBinding.js';
 import { useUser } from '../stores/user.js';
 
-/** The shared rules answer in English; the account namespace's one map translates them. */
-function useErrorText() {
-  const t = useAccountT();
-  return (errs: Record<string, string>) => translateErrors(t, errs);
+/**
+ * What both forms share: the fields, an error under each field (the shared rules answer in English;
+ * the account namespace's one map translates them), a status line under the form, and a submit that
+ * checks the fields before it sends. `send` answers the status text; a failure it throws goes on the
+ * status line unless `fieldErrors` puts it under a field.
+ */
+function useAccountForm<F extends Record<string, string>>(empty: F, rules: (f: F) => Record<string, string>) {
+  const at = useAccountT();
+  const translate = (errs: Record<string, string>) => translateErrors(at, errs);
+  const [f, setF] = useState(empty);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState<string | null>(null);
+  const set = (k: keyof F) => (value: string) => setF((x) => ({ ...x, [k]: value }));
+  const submit = (send: () => Promise<string>, fieldErrors?: (err: unknown) => Record<string, string> | null) => async (e: FormEvent) => {
+    e.preventDefault();
+    setStatus(null);
+    const errs = translate(rules(f));
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    try {
+      setStatus(await send());
+    } catch (err) {
+      const under = fieldErrors?.(err);
+      if (under) setErrors(under);
+      else setStatus(errorText(err));
+    }
+  };
+  return { f, setF, set, errors, status, translate, submit };
 }
 
-function Err({ id, text }: { id: string; text?: string }) {
-  return text ? (
-    <span id={id} className="field-error" data-testid={id}>
-      {text}
-    </span>
-  ) : null;
+/** The card both forms sit in: title, fields, status line, submit button (test ids `<name>-form`, `-status`, `-save`). */
+function AccountFormCard({ name, title, onSubmit, status, submitLabel, primary, children }: { name: string; title: string; onSubmit(e: FormEvent): Promise<void>; status: string | null; submitLabel: string; primary?: boolean; children: ReactNode }) {
+  return (
+    <form className="panel form-card" onSubmit={(e) => void onSubmit(e)} noValidate data-testid={`${name}-form`}>
+      <h2>{title}</h2>
+      {children}
+      {status && (
+        <p className="note" role="status" data-testid={`${name}-status`}>
+          {status}
+        </p>
+      )}
+      <button className={`btn ${primary ? 'btn-primary' : 'btn-secondary'}`} data-testid={`${name}-save`}>
+        {submitLabel}
+      </button>
+    </form>
+  );
 }
 
 export function ProfileForm() {
   const { t } = useTranslation('site');
-  const translate = useErrorText();
-  const [f, setF] = useState({ first_name: '', last_name: '', occupation: '', occupation_other: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [status, setStatus] = useState<string | null>(null);
+  const { f, setF, set, errors, status, submit } = useAccountForm({ first_name: '', last_name: '', occupation: '', occupation_other: '' }, profileErrors);
   useEffect(() => {
     endpoints
       .accountMe()
       .then((me) => setF({ first_name: me.first_name ?? '', last_name: me.last_name ?? '', occupation: me.occupation ?? '', occupation_other: me.occupation_other ?? '' }))
       .catch(() => undefined);
-  }, []);
-  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setStatus(null);
-    const errs = translate(profileErrors(f));
-    setErrors(errs);
-    if (Object.keys(errs).length) return;
-    try {
-      await endpoints.profileSet({ ...f, occupation_other: f.occupation === 'other' ? f.occupation_other : undefined });
-      setStatus(t('account.saved'));
-    } catch (err) {
-      setStatus(errorText(err));
-    }
-  };
+  }, [setF]);
+  const save = submit(async () => {
+    await endpoints.profileSet({ ...f, occupation_other: f.occupation === 'other' ? f.occupation_other : undefined });
+    return t('account.saved');
+  });
   return (
-    <form className="panel form-card" onSubmit={(e) => void submit(e)} noValidate data-testid="profile-form">
-      <h2>{t('account.profile')}</h2>
+    <AccountFormCard name="profile" title={t('account.profile')} onSubmit={save} status={status} submitLabel={t('account.saveProfile')} primary>
       <div className="form-row">
-        <label className="field">
-          <span>{t('account.firstName')}</span>
-          <input value={f.first_name} onChange={set('first_name')} aria-invalid={Boolean(errors.first_name)} data-testid="profile-first" />
-          <Err id="profile-first-error" text={errors.first_name} />
-        </label>
-        <label className="field">
-          <span>{t('account.lastName')}</span>
-          <input value={f.last_name} onChange={set('last_name')} aria-invalid={Boolean(errors.last_name)} data-testid="profile-last" />
-          <Err id="profile-last-error" text={errors.last_name} />
-        </label>
+        <Field id="profile-first" label={t('account.firstName')} value={f.first_name} onChange={set('first_name')} error={errors.first_name} />
+        <Field id="profile-last" label={t('account.lastName')} value={f.last_name} onChange={set('last_name')} error={errors.last_name} />
       </div>
       <label className="field">
         <span>{t('account.occupation')}</span>
-        <select value={f.occupation} onChange={set('occupation')} aria-invalid={Boolean(errors.occupation)} data-testid="profile-occupation">
+        <select value={f.occupation} onChange={(e) => set('occupation')(e.target.value)} aria-invalid={Boolean(errors.occupation)} data-testid="profile-occupation">
           <option value="">{t('account.choose')}</option>
           {OCCUPATIONS.map((o) => (
             <option key={o} value={o}>
@@ -75,76 +88,57 @@ export function ProfileForm() {
             </option>
           ))}
         </select>
-        <Err id="profile-occupation-error" text={errors.occupation} />
+        {errors.occupation && (
+          <span id="profile-occupation-error" className="field-error" data-testid="profile-occupation-error">
+            {errors.occupation}
+          </span>
+        )}
       </label>
       {f.occupation === 'other' && (
-        <label className="field">
-          <span>{t('account.occupationOther')}</span>
-          <input value={f.occupation_other} onChange={set('occupation_other')} aria-invalid={Boolean(errors.occupation_other)} data-testid="profile-other" />
-          <Err id="profile-other-error" text={errors.occupation_other} />
-        </label>
+        <Field id="profile-other" label={t('account.occupationOther')} value={f.occupation_other} onChange={set('occupation_other')} error={errors.occupation_other} />
       )}
-      {status && (
-        <p className="note" role="status" data-testid="profile-status">
-          {status}
-        </p>
-      )}
-      <button className="btn btn-primary" data-testid="profile-save">
-        {t('account.saveProfile')}
-      </button>
-    </form>
+    </AccountFormCard>
   );
 }
 
 const PW_ID = { old_password: 'pw-old', password: 'pw-new', confirm_password: 'pw-confirm' } as const;
+const NO_PASSWORDS = { old_password: '', password: '', confirm_password: '' };
 
 export function PasswordForm() {
   const { t } = useTranslation('site');
-  const translate = useErrorText();
-  const [f, setF] = useState({ old_password: '', password: '', confirm_password: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [status, setStatus] = useState<string | null>(null);
-  const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((x) => ({ ...x, [k]: e.target.value }));
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setStatus(null);
-    const errs = translate(changePasswordErrors(f));
-    setErrors(errs);
-    if (Object.keys(errs).length) return;
-    try {
+  const { f, setF, set, errors, status, translate, submit } = useAccountForm(NO_PASSWORDS, changePasswordErrors);
+  const save = submit(
+    async () => {
       await endpoints.changePassword(f.old_password, f.password, f.confirm_password);
       // The server ended every other session and user token and unbound the guest token: take the new
       // user token (and bind again) before the workspace makes its next call.
       forgetBound(useUser.getState().email);
       await useUser.getState().bootstrap();
-      setF({ old_password: '', password: '', confirm_password: '' });
-      setStatus(t('account.passwordChanged'));
-    } catch (err) {
-      // The server's form answers (code 1 with a field text, code 3 wrong password) go under their field.
-      if (err instanceof ApiError && err.code === CODE.WRONG_PASSWORD) setErrors({ old_password: errorText(err) ?? '' });
-      else if (err instanceof ApiError && err.code === CODE.COMMON_PARAMETER_ERROR && isAccountText(err.message)) setErrors({ password: translate({ password: err.message }).password });
-      else setStatus(errorText(err));
-    }
-  };
+      setF(NO_PASSWORDS);
+      return t('account.passwordChanged');
+    },
+    // The server's form answers (code 1 with a field text, code 3 wrong password) go under their field.
+    (err): Record<string, string> | null => {
+      if (err instanceof ApiError && err.code === CODE.WRONG_PASSWORD) return { old_password: errorText(err) ?? '' };
+      if (err instanceof ApiError && err.code === CODE.COMMON_PARAMETER_ERROR && isAccountText(err.message)) return { password: translate({ password: err.message }).password };
+      return null;
+    },
+  );
   return (
-    <form className="panel form-card" onSubmit={(e) => void submit(e)} noValidate data-testid="password-form">
-      <h2>{t('account.passwordTitle')}</h2>
+    <AccountFormCard name="password" title={t('account.passwordTitle')} onSubmit={save} status={status} submitLabel={t('account.changePassword')}>
       {(['old_password', 'password', 'confirm_password'] as const).map((k) => (
         // pw-old / pw-new / pw-confirm, each with its -error line.
-        <label className="field" key={k}>
-          <span>{t(k === 'old_password' ? 'account.oldPassword' : k === 'password' ? 'account.newPassword' : 'auth.confirm')}</span>
-          <input type="password" value={f[k]} onChange={set(k)} aria-invalid={Boolean(errors[k])} autoComplete={k === 'old_password' ? 'current-password' : 'new-password'} data-testid={PW_ID[k]} />
-          <Err id={`${PW_ID[k]}-error`} text={errors[k]} />
-        </label>
+        <Field
+          key={k}
+          id={PW_ID[k]}
+          label={t(k === 'old_password' ? 'account.oldPassword' : k === 'password' ? 'account.newPassword' : 'auth.confirm')}
+          type="password"
+          value={f[k]}
+          onChange={set(k)}
+          autoComplete={k === 'old_password' ? 'current-password' : 'new-password'}
+          error={errors[k]}
+        />
       ))}
-      {status && (
-        <p className="note" role="status" data-testid="password-status">
-          {status}
-        </p>
-      )}
-      <button className="btn btn-secondary" data-testid="password-save">
-        {t('account.changePassword')}
-      </button>
-    </form>
+    </AccountFormCard>
   );
 }
