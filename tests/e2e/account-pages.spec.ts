@@ -2,7 +2,8 @@
 // my workflows (paging, rename, delete, open), pricing currencies with checkout, in four languages.
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { AccountPage, admin, apiPost, AuthPage, expectCredits, uniqueEmail, WorkflowsPage } from './pages/account.js';
+import { AccountPage, admin, apiPost, AuthPage, expectCredits, uniqueEmail, userToken, WorkflowsPage } from './pages/account.js';
+import { waitServerFinished } from './pages/storedWorks.js';
 import { fixture } from './pages/workspace.js';
 
 const step = (module: string) => ({ name: module, config: JSON.stringify({ module, module_params: {} }) });
@@ -15,7 +16,7 @@ test('my account: plan details, survey with the spec text, history from the serv
   // One compress work for the history (made through the API as this browser).
   const up = await page.request.post('/web_api/v1/upload', { multipart: { job: 'compress', file: { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(fixture('rocket.jpg')) } } });
   const uid = ((await up.json()) as { data: { data: { uid: string } } }).data.data.uid;
-  await apiPost(page, '/web_api/v1/transform', { uid, jconfig: JSON.stringify({ job: 'compress' }) });
+  const { trans_id } = await apiPost<{ trans_id: string }>(page, '/web_api/v1/transform', { uid, jconfig: JSON.stringify({ job: 'compress' }) });
 
   const acct = new AccountPage(page);
   await acct.open();
@@ -44,7 +45,9 @@ test('my account: plan details, survey with the spec text, history from the serv
   await expect(page.getByTestId('plan-free')).toHaveText('Du hast 3 kostenlose Credits zum Ausprobieren.');
   await expect(page.getByTestId('plan-low')).toHaveCount(0);
 
-  // Once a credit is spent (a sharpen started through the API), the low-credit warning comes.
+  // Once a credit is spent (a sharpen started through the API), the low-credit warning comes. A free
+  // account runs one job at a time, so the compress must have finished first.
+  await waitServerFinished(page, trans_id, await userToken(page));
   const up2 = await page.request.post('/web_api/v1/upload', { multipart: { job: 'sharpen', file: { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(fixture('rocket.jpg')) } } });
   const uid2 = ((await up2.json()) as { data: { data: { uid: string } } }).data.data.uid;
   await apiPost(page, '/web_api/v1/transform', { uid: uid2, jconfig: JSON.stringify({ job: 'sharpen' }) });
