@@ -7,6 +7,7 @@ import { pricingUrl } from '../../domain/links.js';
 import { Modal } from '../../components/Modal.js';
 import { useLang } from '../../app/lang.js';
 import { loadSamples } from '../workspace/UploadArea.js';
+import { ModalActions } from '../../components/ModalActions.js';
 
 export function CompareDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation('workspace');
@@ -41,10 +42,7 @@ export function CompareDialog({ onClose }: { onClose(): void }) {
           </figure>
         ))}
       </div>
-      <div className="modal-actions">
-        <button className="btn btn-secondary" onClick={onClose} data-testid="compare-decline">
-          {t('compare.decline')}
-        </button>
+      <ModalActions dismiss={t('compare.decline')} onDismiss={onClose} dismissTestId="compare-decline">
         <button
           className="btn btn-primary"
           onClick={() => {
@@ -54,7 +52,7 @@ export function CompareDialog({ onClose }: { onClose(): void }) {
         >
           {t('compare.upgrade')}
         </button>
-      </div>
+      </ModalActions>
     </Modal>
   );
 }

@@ -10,34 +10,15 @@ import { PLAN_LIMITS, RETENTION_DAYS_DEFAULT, UPLOAD_QUOTAS } from '../../domain
 import { useUser } from '../../stores/user.js';
 import { Article, type Section } from './Article.js';
 import serverFacts from './serverFacts.json';
+import { FactTable } from './FactTable.js';
 
 const HOUR_MS = 3_600_000;
 const MB = 1024 * 1024;
 const size = (bytes: number) => (bytes >= 1024 * MB ? `${bytes / (1024 * MB)} GB` : `${bytes / MB} MB`);
 
+/** The privacy page's tables: what is kept, why, and for how long. */
 function Rows({ rows, testId }: { rows: [string, string, string][]; testId?: string }) {
-  return (
-    <div className="table-scroll">
-      <table className="fact-table" data-testid={testId}>
-        <thead>
-          <tr>
-            <th>What</th>
-            <th>Why</th>
-            <th>How long</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([what, why, howLong]) => (
-            <tr key={what}>
-              <td>{what}</td>
-              <td>{why}</td>
-              <td>{howLong}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <FactTable head={['What', 'Why', 'How long']} rows={rows} testId={testId} />;
 }
 
 export function PrivacyPage() {
