@@ -6,7 +6,7 @@
  *     resolution (small heads only: up to ENLARGE_UP_TO px a side),
  *  2. cleaned by the denoise engine (our denoising net) at a light setting (JPEG blocks and noise go,
  *     pores stay),
- *  3. sharpened by sharpen_auto (it measures how soft the crop still is; half its change is kept),
+ *  3. sharpened by sharpen_auto (our deblur net; its whole change is kept, see restoreCrop),
  *  4. reduced back to the crop's size and blended into the picture with a soft, feathered mask:
  *     the face oval from the FaceMesh landmarks at full weight, the head around it (hair, ears)
  *     at part weight, fading to nothing before the crop's edge.
@@ -38,15 +38,6 @@ const HEAD_WEIGHT = 0.8;
  * +30 % with the nets of commit 21645b5).
  */
 const FACE_DENOISE = 35;
-
-/**
- * Share of sharpen_auto's change that is kept. Synthetic LQ astronaut (JPEG q30), face-oval detail /
- * PSNR vs clean / border overshoot: ½ size 1 → 1537 / 27.97 / 1.16, 0.5 → 1439 / 28.10 / 1.15, 0 → 1347 /
- * 28.21 / 1.12; ⅓ size (35-px face) 1 → 3548 / 25.67 / 1.36 (JPEG blocks sharpened), 0.5 → 2632 /
- * 26.71 / 1.20, 0 → 1851 / 27.44 / 1.07 (clean: 1601 and 2466 detail). 0.5 sharpens visibly without
- * drawing the block grid.
- */
-const FACE_SHARPEN = 0.5;
 
 /** Even-odd fill of a closed polygon (image pixels) into a rw×rh mask whose top-left is (x0, y0); pixel centres decide. */
 export function fillPolygon(mask: Float32Array, rw: number, rh: number, x0: number, y0: number, poly: [number, number][]): void {
@@ -122,15 +113,25 @@ const asInput = async (img: Rgb): Promise<EngineImage> => ({ data: await encode(
  */
 export const ENLARGE_UP_TO = 400;
 
-/** The crop restored by the enlarge (×2, small heads) → denoise → sharpen_auto engines, back at its own size. */
+/**
+ * The crop restored by the enlarge (×2, small heads) → denoise → sharpen_auto engines, back at its own
+ * size. sharpen_auto's whole change is kept (it was half while its net was the earlier one, which drew
+ * the JPEG block grid of a ⅓-size face: detail 3548 against the clean picture's 2466). With the deblur
+ * net that landed (pixmill-deblur-v1), scripts/quality/face-enhance.ts, half → whole:
+ *  - real low-quality faces (GFPGAN's test inputs, not in the repository): face-oval detail on the
+ *    blurred crops Adele +42 % → +101 %, Julia Roberts +32 % → +84 %, Justin Timberlake +20 % → +49 %;
+ *    eye luma change −0.3 to +0.14 levels (no dark outline), border halo ≤ 0.04 levels;
+ *  - synthetic (astronaut ½ and ⅓, JPEG q30): detail ½ 1521 → 1695 (clean 1601), ⅓ 2039 → 2221 (clean
+ *    2466: the block grid is not drawn), face PSNR against the clean picture ½ 27.91 → 27.65, ⅓ 27.25
+ *    → 27.10 (input 28.13 / 27.33), halo ½ 1.14 → 1.17, ⅓ 1.09 → 1.12.
+ * Half looked soft beside the input on the real faces; whole is visibly crisper without a halo.
+ */
 export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
   const sub: EngineContext = { ...ctx, output: 'png', onProgress: () => {} };
   const input = await asInput(crop);
   const up = Math.max(crop.w, crop.h) <= ENLARGE_UP_TO ? await enlargeEngine.run(input, { ...defaultParams('enlarge'), scale: 2 }, sub) : input;
   const clean = await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: FACE_DENOISE, sharpen: 0 }, sub);
-  const sharp = await sharpenAutoEngine.run(clean, defaultParams('sharpen_auto'), sub);
-  const c0 = await decodeRgb(clean.data), s0 = await decodeRgb(sharp.data);
-  const out = { ...s0, data: Uint8Array.from(s0.data, (v, i) => Math.round(c0.data[i]! + FACE_SHARPEN * (v - c0.data[i]!))) };
+  const out = await decodeRgb((await sharpenAutoEngine.run(clean, defaultParams('sharpen_auto'), sub)).data);
   return out.w === crop.w && out.h === crop.h ? out : resizeRgb(out, crop.w, crop.h, 'lanczos3');
 }
 
