@@ -78,7 +78,7 @@ async function until(what: string, fn: () => Promise<boolean>, timeoutMs: number
   while (Date.now() < end) {
     if (proc && (proc.child.exitCode !== null || proc.child.signalCode !== null)) throw new Error(`${what}: process exited\n${proc.log()}`);
     if (await fn().catch(() => false)) return;
-    await sleep(100);
+    await sleep(25);
   }
   throw new Error(`${what}: not ready within ${timeoutMs} ms${proc ? `\n${proc.log()}` : ''}`);
 }
