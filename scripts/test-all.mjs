@@ -1,28 +1,49 @@
 #!/usr/bin/env node
 // `npm test`: typecheck and lint, unit + server integration (vitest), then browser end-to-end (Playwright + Debian Chromium).
-// Ends with one summary line "N passed, N failed, N skipped" counted from both runners' JSON reports.
-import { spawnSync } from 'node:child_process';
+// Ends with the time of each step and one summary line "N passed, N failed, N skipped" counted from both runners' JSON reports.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, '.tmp');
 fs.mkdirSync(out, { recursive: true });
-const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+const times = [];
+const seconds = (t0) => ((Date.now() - t0) / 1000).toFixed(1);
+/** Runs a step with its output on ours; returns its exit status. */
+const run = (name, cmd, args, env = {}) => {
+  const t0 = Date.now();
+  const status = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+  times.push([name, seconds(t0)]);
+  return status;
+};
+/** Runs a step beside others, its output held back and printed in one piece when it ends (no interleaved logs). */
+const runBeside = (name, cmd, args) =>
+  new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('close', (code) => {
+      process.stdout.write(Buffer.concat(chunks));
+      times.push([name, seconds(t0)]);
+      console.log(`${name}: ${code ? 'FAILED' : 'ok'}`);
+      resolve(code ?? 1);
+    });
+  });
 
+// The tools hold the line first: a type error or a lint error fails the run. tsc and eslint each use one
+// core, so the typecheck runs beside lint and the build of the PWA (which the browser tests need at the end).
 let failedSteps = 0;
-// The tools hold the line first: a type error or a lint error fails the run.
-for (const [name, cmd, args] of [
-  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-  ['lint', 'npm', ['run', '--silent', 'lint']],
-]) {
-  const status = run(cmd, args);
-  console.log(`${name}: ${status ? 'FAILED' : 'ok'}`);
-  if (status) failedSteps += 1;
-}
+const [typecheck, lintAndBuild] = await Promise.all([
+  runBeside('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+  (async () => ((await runBeside('lint', 'npm', ['run', '--silent', 'lint'])) ? 1 : 0) + ((await runBeside('build', 'npm', ['run', '--silent', 'build'])) ? 1 : 0))(),
+]);
+failedSteps += (typecheck ? 1 : 0) + lintAndBuild;
 const vitestJson = path.join(out, 'vitest.json');
 fs.rmSync(vitestJson, { force: true });
-failedSteps += run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) ? 1 : 0;
+failedSteps += run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) ? 1 : 0;
 
 // The server integration suite again in the scale-out mode (PostgreSQL + BullMQ), when both answer locally.
 const scaleoutJson = path.join(out, 'vitest-scaleout.json');
@@ -30,14 +51,13 @@ fs.rmSync(scaleoutJson, { force: true });
 const probe = spawnSync(process.execPath, ['--import', 'tsx', 'server/testing/modes.ts'], { cwd: root, encoding: 'utf8' });
 console.log(`\n${(probe.stdout || probe.stderr || 'scale-out pass SKIPPED: probe failed').trim()}`);
 if (probe.status === 0) {
-  failedSteps += run('npx', ['vitest', 'run', 'tests/integration', '--exclude', 'tests/integration/scaleout*', '--reporter=default', '--reporter=json', `--outputFile.json=${scaleoutJson}`], { PIXMILL_TEST_MODE: 'scaleout' }) ? 1 : 0;
+  failedSteps += run('vitest scale-out', 'npx', ['vitest', 'run', 'tests/integration', '--exclude', 'tests/integration/scaleout*', '--reporter=default', '--reporter=json', `--outputFile.json=${scaleoutJson}`], { PIXMILL_TEST_MODE: 'scaleout' }) ? 1 : 0;
 }
 
-// The browser tests run against the built PWA.
-if (run('npm', ['run', 'build'])) failedSteps += 1;
+// The browser tests run against the PWA built above.
 const pwJson = path.join(out, 'playwright.json');
 fs.rmSync(pwJson, { force: true });
-failedSteps += run('npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }) ? 1 : 0;
+failedSteps += run('playwright', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }) ? 1 : 0;
 
 let passed = 0, failed = 0, skipped = 0;
 try {
@@ -53,5 +73,6 @@ try {
   passed += p.stats.expected; failed += p.stats.unexpected; skipped += p.stats.skipped; passed += p.stats.flaky;
 } catch { failed += 1; console.error('no playwright report'); }
 
+console.log(`\nstep times (s): ${times.map(([name, s]) => `${name} ${s}`).join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedSteps || failed ? 1 : 0);
