@@ -25,6 +25,12 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
+  // The WebGPU spec launches its own Chromium (a worker of its own) and is the longest file: as a
+  // project of its own, listed first, it starts at once beside the rest instead of after it.
+  projects: [
+    { name: 'webgpu', testMatch: 'ondevice-webgpu.spec.ts' },
+    { name: 'browser', testIgnore: 'ondevice-webgpu.spec.ts' },
+  ],
   webServer: Array.from({ length: WORKERS }, (_, i) => ({
     command: `node scripts/e2e-server.mjs`,
     url: `http://127.0.0.1:${PORT + i}/api/health`,
