@@ -28,7 +28,7 @@ const runBeside = (name, cmd, args) =>
     child.on('close', (code) => {
       process.stdout.write(Buffer.concat(chunks));
       times.push([name, seconds(t0)]);
-      console.log(`${name}: ${code ? 'FAILED' : 'ok'}`);
+      console.log(`${name}: ${code ? 'FAILED' : 'ok'} (${times.at(-1)[1]} s)`);
       resolve(code ?? 1);
     });
   });
