@@ -72,6 +72,24 @@ describe('colorize colours what it understands and stays near neutral elsewhere 
       }
     }
   });
+
+  it('a dark picture (under water, blue hour) gets no warm tone: the planks of the synthetic scene stay grey once most of it is dark', async () => {
+    const scene = synthScene();
+    const [L] = rgbToLab(scene.data, scene.w * scene.h);
+    // the field (lower 60 %) and the sky darkened to L* 8–20: 75 % of the picture below L* 25
+    for (let i = 0; i < L.length; i++) {
+      const x = i % scene.w, t = Math.floor(i / scene.w) / scene.h;
+      const planks = x >= 0.6 * scene.w && x < 0.8 * scene.w && t >= 0.12 && t < 0.42;
+      if (!planks) L[i] = 8 + (L[i]! - 40) * 0.25;
+    }
+    const z = new Float32Array(L.length);
+    const dark = { ...scene, data: labToRgb(L, z, z) };
+    for (const [rf, best] of [[10, false], [30, true]] as const) {
+      const planks = meanAb((await colorizeRgb(dark, rf, best, ctx())).out, 0.63, 0.77, 0.16, 0.38);
+      // measured (a, b): (−0.4, 1.2) / (−0.6, 0.9); with the tone kept in dark pictures (1.0, 7.1)
+      expect(Math.hypot(planks.a, planks.b)).toBeLessThan(2.5);
+    }
+  });
 });
 
 describe('colorize (scene regions + exemplar transfer)', () => {
@@ -117,8 +135,8 @@ describe('colorize (scene regions + exemplar transfer)', () => {
     return { L: l / L.length, a: a / L.length, b: b / L.length, chroma: Math.hypot(a, b) / L.length };
   };
 
-  it('colorize_pro beats colorize on a held-out crop: the sky cut off by the bridge cables is still sky', async () => {
-    // held-out bridge.jpg (its only use in a test): measured at 200 px, colorize 8.96, pro 8.40, no colour 20.55
+  it('colorize_pro beats colorize on a crop of the bridge photo: the sky cut off by the bridge cables is still sky', async () => {
+    // bridge.jpg (a development photo of the scene set since the GCompris photos became the held-out split): measured at 200 px, colorize 8.96, pro 8.40, no colour 20.55
     const { truth, grey: g } = await cropOf('heldout/bridge.jpg', 200, { left: 160, top: 0, width: 320, height: 270 });
     const std = abError((await colorizeRgb(g, 10, false, ctx())).out, truth);
     const pro = abError((await colorizeRgb(g, 30, true, ctx())).out, truth);
