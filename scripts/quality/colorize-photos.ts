@@ -200,7 +200,7 @@ export function readQtResource(bundle: Buffer, entry: string): Buffer | undefine
   const nameOf = (node: number) => {
     const at = names + bundle.readUInt32BE(tree + node * nodeSize);
     const len = bundle.readUInt16BE(at);
-    return bundle.subarray(at + 6, at + 6 + 2 * len).swap16().toString('utf16le');
+    return Buffer.from(bundle.subarray(at + 6, at + 6 + 2 * len)).swap16().toString('utf16le'); // swap16 works in place: on a copy
   };
   let node = 0;
   for (const part of entry.split('/').filter(Boolean)) {

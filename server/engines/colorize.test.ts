@@ -3,6 +3,8 @@ import sharp from 'sharp';
 import { defaultParams } from '../../src/domain/modules.js';
 import { COLORIZE_MODEL_FILE, colorizeEngine, colorizeProEngine, colorizeRgb } from './colorize.js';
 import { abError, grey, skyHue } from '../../scripts/quality/face-colour-cartoon.js';
+import { readQtResource } from '../../scripts/quality/colorize-photos.js';
+import { deflateSync } from 'node:zlib';
 import { readPsdSummary } from './psd.js';
 import { ctx, input, meanChroma, rgbOf } from './testkit.js';
 import { decodeRgb, gaussianBlur, gaussianNoise, type Rgb } from './image.js';
@@ -268,5 +270,36 @@ describe('colorize (scene regions + exemplar transfer)', () => {
     // without the file the regions colour the picture: nowhere near that hue
     const without = await meanAbMid(ctx().modelsDir);
     expect(without.a).toBeLessThan(10);
+  });
+});
+
+describe('the scene photos harness reads GCompris photos from Qt resource bundles', () => {
+  /** A version-3 .rcc: root → "res" → ("a.txt" stored, "b.txt" zlib-compressed, as rcc writes it). */
+  function bundle(): Buffer {
+    const name = (t: string) => { const b = Buffer.alloc(6 + 2 * t.length); b.writeUInt16BE(t.length, 0); Buffer.from(t, 'utf16le').swap16().copy(b, 6); return b; };
+    const names = [name('res'), name('a.txt'), name('b.txt')];
+    const nameOff = [0, names[0]!.length, names[0]!.length + names[1]!.length];
+    const a = Buffer.from('plain'), bRaw = Buffer.from('squeezed '.repeat(8));
+    const bz = Buffer.concat([Buffer.alloc(4), deflateSync(bRaw)]); bz.writeUInt32BE(bRaw.length, 0);
+    const blob = (d: Buffer) => { const l = Buffer.alloc(4); l.writeUInt32BE(d.length, 0); return Buffer.concat([l, d]); };
+    const data = Buffer.concat([blob(a), blob(bz)]);
+    const node = (nameAt: number, flags: number, x: number, y: number) => { const b = Buffer.alloc(22); b.writeUInt32BE(nameAt, 0); b.writeUInt16BE(flags, 4); b.writeUInt32BE(x, 6); b.writeUInt32BE(y, 10); return b; };
+    // directories: count, first child; files: (country, language) then the data offset
+    const tree = Buffer.concat([node(0, 2, 1, 1), node(nameOff[0]!, 2, 2, 2), node(nameOff[1]!, 0, 0, 0), node(nameOff[2]!, 1, 0, 4 + a.length)]);
+    const header = Buffer.alloc(24);
+    header.write('qres', 0, 'latin1');
+    header.writeUInt32BE(3, 4);
+    const dataAt = 24, namesAt = dataAt + data.length, treeAt = namesAt + Buffer.concat(names).length;
+    header.writeUInt32BE(treeAt, 8); header.writeUInt32BE(dataAt, 12); header.writeUInt32BE(namesAt, 16);
+    return Buffer.concat([header, data, ...names, tree]);
+  }
+
+  it('finds stored and compressed entries by path, and nothing else', () => {
+    const b = bundle();
+    expect(readQtResource(b, '/res/a.txt')?.toString()).toBe('plain');
+    expect(readQtResource(b, '/res/b.txt')?.toString()).toBe('squeezed '.repeat(8));
+    expect(readQtResource(b, '/res/c.txt')).toBeUndefined();
+    expect(readQtResource(b, '/res')).toBeUndefined();
+    expect(() => readQtResource(Buffer.from('not a bundle at all, no'), '/x')).toThrow('not a Qt resource bundle');
   });
 });
