@@ -131,7 +131,7 @@ export const POSTS: Record<BlogSlug, Post> = {
                 <strong>Denoise.</strong> Film grain and scanner noise are reduced with non-local means on brightness and a guided filter on colour, with a little sharpening.
               </li>
               <li>
-                <strong>Colorize.</strong> Sky, vegetation and skin are recognised and get plausible colours; the rest follows an exemplar colour transfer. No colorization network is installed, so colours are sensible rather than historically exact.
+                <strong>Colorize.</strong> Sky, vegetation and skin are recognised and get plausible colours; what is not recognised stays close to neutral with a gentle warm tone rather than a guessed hue. No colorization network is installed, so colours are sensible rather than historically exact.
               </li>
               <li>
                 <strong>Enlarge.</strong> Finally the picture is enlarged 2x with the network described in <L to="/posts/how-enlarge-works/">How enlarge works</L>.
