@@ -57,7 +57,7 @@ export const PHOTOS: { file: string; split: 'dev' | 'test'; source: string; lice
 /**
  * Pass lines, chosen on the dev photos (see the README's cartoonize / perfect paragraphs): ink in flat
  * regions at most 2 % (dev worst 0.8 %), ink-weighted stroke length at least 35 px (dev shortest 40.9,
- * the forest stream), the issue's 1.5 dB for retouch and 8 dB for se-night.
+ * the forest stream), and the targets of 1.5 dB for retouch and 8 dB for se-night.
  */
 export const THRESHOLDS = {
   /** at most this share of the ink in flat regions of the input */

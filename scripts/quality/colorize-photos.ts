@@ -1,5 +1,5 @@
 /**
- * The scene photos colorize is measured on (issue 32): real photographs (no drawings, no renders)
+ * The scene photos colorize is measured on: real photographs (no drawings, no renders)
  * from Debian packages, read where the packages install them, plus the skimage photos of the shared
  * images. Two groups:
  *  - 39 Debian wallpaper and skimage photos, looked at while the engine was built: all development.

@@ -1,9 +1,10 @@
 /**
  * Quality measures for face_enhancer, colorize and cartoonize (called from scripts/quality.ts):
- *  - colorize: the held-out scene photos (colorize-photos.ts, 25 Debian wallpaper and skimage
- *    photos) turned grey and colorized; per photo the mean a*b* error (Euclidean, CIE Lab) of
- *    "no colour", colorize and colorize_pro, the mean reduction and the worst photo's ratio to grey
- *    (colorize-eval.ts). This replaced the 10-photo mean (17.28 vs 17.78 in issue 32's words).
+ *  - colorize: the 40 held-out scene photos (colorize-photos.ts: every second GCompris photo from
+ *    gcompris-qt-data; the 79 development photos are measured by colorize-eval.ts with SPLIT=dev)
+ *    turned grey and colorized; per photo the mean a*b* error (Euclidean, CIE Lab) of "no colour",
+ *    colorize and colorize_pro, the mean reduction and the worst photo's ratio to grey
+ *    (colorize-eval.ts).
  *  - face_enhancer: synthetic low-quality faces (face-enhance.ts): face-oval detail, PSNR against
  *    the clean picture, change outside the mask, overshoot at the mask's border.
  *  - cartoonize is measured in cartoon-retouch.ts (ink in flat regions, stroke length on held-out photos).
@@ -93,7 +94,7 @@ export async function faceColourCartoon(root: string, ctx: EngineContext, result
   results.colorize_scenes_heldout = { ...scenes.summary, per_photo: scenes.rows, sheets: 'bench/results/colorize-scenes/<photo>.png: grey | colorize | colorize_pro | truth' };
   const bridge = (await loadScenePhoto(root, SCENE_PHOTOS.find((p) => p.id === 'bridge')!, 480))!;
   const bridgeGrey = grey(bridge);
-  sheet.push({ label: 'colorize_pro (held-out, grey in)', input: await png(bridgeGrey), output: await png((await colorizeRgb(bridgeGrey, 30, true, ctx)).out) });
+  sheet.push({ label: 'colorize_pro (development photo, grey in)', input: await png(bridgeGrey), output: await png((await colorizeRgb(bridgeGrey, 30, true, ctx)).out) });
 
   // ONLY=colorize: the colorize part alone (for tuning)
   if (process.env.ONLY === 'colorize') return;

@@ -1,5 +1,5 @@
 /**
- * face_enhancer on synthetic low-quality faces (issue 32): a face photo downscaled (×1/2, ×1/3)
+ * face_enhancer on synthetic low-quality faces: a face photo downscaled (×1/2, ×1/3)
  * and saved as JPEG q30, then enhanced. Measured on the face oval (FaceMesh, found on the clean
  * picture): high-frequency energy (mean squared Laplacian of luma) before and after; PSNR against
  * the clean downscaled picture before and after; the change outside the blend mask (must be 0);

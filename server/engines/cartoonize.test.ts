@@ -90,7 +90,7 @@ describe('face_enhancer', () => {
     const px = await rgbOf(out.data);
     expect([px.w, px.h]).toEqual([512, 512]);
     const c = faceChange(before, px, f!);
-    // issue 32: restoration of the head crop only (measured 1.77 inside the face box); nothing else changes
+    // restoration of the head crop only (measured 1.77 inside the face box); nothing else changes
     expect(c.inside).toBeGreaterThan(1);
     expect(c.outside).toBe(0);
   });

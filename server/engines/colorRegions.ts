@@ -6,7 +6,7 @@
  * the luminance range of each face), bare ground (the rest below the horizon). Each is a soft 0..1
  * weight map with a colour prior in CIE Lab that depends on L the way real skies, leaves and skin
  * do. The colorizer lays these priors inside their regions and a gentle warm-neutral tone on the
- * rest (issue 32: no guessed hue where the scene is not understood).
+ * rest (no guessed hue where the scene is not understood: guessing did worse than grey).
  */
 import { boxMean, gaussianBlur, morph } from './image.js';
 import type { Face } from './faces.js';
@@ -364,7 +364,7 @@ export function skyColour(L: number): [number, number] {
 
 /**
  * Foliage prior against a plain leaf green (a* −(6 + 0.2 L), b* 8 + 0.3 L), by what the picture
- * shows (development split, issue 32). In a picture with a sky the textured, isotropic mid-tones are
+ * shows (chosen on the development split). In a picture with a sky the textured, isotropic mid-tones are
  * mostly leaves and grass and get a*×0.9, b*×1.26 (×0.5/×0.7 everywhere before: development mean
  * 29.21 → 28.88, worst unchanged at ×1.08); with no sky they are as often dry grass, moss, wood or fur,
  * where a muted yellow-green costs little: a*×0.25, b*×0.35.

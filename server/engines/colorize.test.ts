@@ -45,14 +45,14 @@ function meanAb(img: Rgb, x0: number, x1: number, y0: number, y1: number): { a: 
   return { a: a / c, b: b / c };
 }
 
-describe('colorize colours what it understands and stays near neutral elsewhere (issue 32)', () => {
+describe('colorize colours what it understands and stays near neutral elsewhere', () => {
   it('sky blue, field green, the planks on the skyline a near-neutral warm grey (colorize and colorize_pro)', async () => {
     const scene = synthScene();
     for (const [rf, best] of [[10, false], [30, true]] as const) {
       const out = (await colorizeRgb(scene, rf, best, ctx())).out;
       const sky = meanAb(out, 0, 0.5, 0.02, 0.35), field = meanAb(out, 0.05, 0.95, 0.6, 0.95), planks = meanAb(out, 0.63, 0.77, 0.16, 0.38);
       // measured: sky (−2.2, −20.2) / (−2.2, −20.5); field (−8.2, 20.1) / (−6.8, 28.4); planks (0.3, 9.3) / (−0.3, 8.9)
-      // (before issue 32 the planks were painted as foliage: (−9.9, 16.4) / (2.6, 17.4))
+      // (with the exemplar transfer on the rest the planks were painted as foliage: (−9.9, 16.4) / (2.6, 17.4))
       expect(sky.b).toBeLessThan(-10);
       expect(field.a).toBeLessThan(-2);
       expect(field.b).toBeGreaterThan(5);
@@ -68,7 +68,7 @@ describe('colorize colours what it understands and stays near neutral elsewhere 
       for (const [rf, best] of [[10, false], [30, true]] as const) {
         const m = meanAb((await colorizeRgb(g, rf, best, ctx())).out, 0, 1, 0, 1);
         // measured (a, b): coffee (1.4, 5.5) / (1.4, 6.5), chelsea (0.2, 4.2) / (0.3, 6.2), motorcycle (−0.2, 5.9) / (−0.3, 7.1);
-        // before issue 32: (−2.0, 11.9) / (2.1, 15.2), (−5.5, 11.3) / (−5.3, 14.1), (−9.0, 16.1) / (−5.5, 17.0)
+        // with the exemplar transfer on the rest: (−2.0, 11.9) / (2.1, 15.2), (−5.5, 11.3) / (−5.3, 14.1), (−9.0, 16.1) / (−5.5, 17.0)
         expect(Math.abs(m.a)).toBeLessThan(3);
         expect(m.b).toBeLessThan(11);
       }
@@ -155,7 +155,7 @@ describe('colorize (scene regions + exemplar transfer)', () => {
       const { grey: g } = await cropOf(f, 160);
       expect(third((await colorizeRgb(g, 10, false, ctx())).out, false).b).toBeLessThan(bMax); // measured −23.1, −24.6
     }
-    // (GreenMeadow's close-up blades run one way: muted since issue 32, like planks and bristles)
+    // (GreenMeadow's close-up blades run one way: muted, like planks and bristles)
     for (const [f, aMax] of [['heldout/aitzgorri.jpg', -2.5]] as const) {
       const { grey: g } = await cropOf(f, 160);
       const lower = third((await colorizeRgb(g, 10, false, ctx())).out, true);

@@ -1,6 +1,6 @@
 /**
  * colorize / colorize_pro (ColorizeStable_pth). No colorization network installs from npm, and
- * issue 32 measured that guessing hues where the scene is not understood does worse than grey, so:
+ * guessing hues where the scene is not understood measured worse than grey (docs/quality.md), so:
  *  1. Scene regions (colorRegions.ts) found on luminance and BlazeFace faces: sky, clouds,
  *     vegetation and skin get colour priors that depend on L* the way real ones do, each in
  *     proportion to how sure the region is.
@@ -12,7 +12,7 @@
  * towards the zenith and paler at the horizon, grass yellower than foliage, earth tones on bare
  * ground below the horizon, and chroma snapped to the full-resolution edges by a second guided filter.
  * The plain exemplar transfer after Welsh, Ashikhmin & Mueller (SIGGRAPH 2002) is kept as
- * colorizeRgb(…, 'welsh'), the quality baseline of issue 11.
+ * colorizeRgb(…, 'welsh'), the quality baseline.
  * An ONNX colorizer can replace all of it: an operator who has one puts it in MODELS_DIR as
  * colorize.onnx (COLORIZE_MODEL_FILE), taking L−50 as [1,1,S,S] and returning a*b* [1,2,h,w] (the
  * layout of Zhang et al.'s models).

@@ -1,5 +1,5 @@
 /**
- * face_enhancer (FaceEnhancerStable): restoration, not smoothing (issue 32). BlazeFace finds the
+ * face_enhancer (FaceEnhancerStable): restoration, not smoothing. BlazeFace finds the
  * faces, FaceMesh their 468 landmarks. Per face, a square crop around the head is
  *  1. enlarged ×2 by the enlarge engine (our super-resolution net, with its noise suppression and
  *     blur removal at their defaults), so eyes, lashes, hair and skin texture are drawn at twice the
