@@ -29,7 +29,7 @@ function useBoot() {
     void import('../stores/works.js')
       .then(async (m) => {
         await m.useWorks.getState().load();
-        // Works the server holds a job for ask it before they count as ready (issue 31); the runner loads only then.
+        // Works the server holds a job for ask it before they count as ready; the runner loads only then.
         if (m.useWorks.getState().works.some(asksServer)) void import('../stores/processing.js').then((p) => p.reconcileStored());
       })
       .then(() => localDatabaseExists())

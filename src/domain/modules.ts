@@ -62,7 +62,7 @@ const SCHEMAS = {
   },
   sharpen: {
     sharpness: pct(75),
-    // spec §5: denoise and sharpen values default to 75 (issue 31: it was 50)
+    // spec §5: denoise and sharpen values default to 75
     suppress_noise: pct(75),
     add_grain: pct(0),
     autoparams: bool(),
@@ -179,9 +179,8 @@ const step = (module: ModuleName, params: ModuleParams = {}): Step => ({
 
 /**
  * Preset workflows (spec §3). se-hd's steps are not in the spec: sharpen_auto (backs off on sharp
- * input) → enlarge 2x with autoparams (denoise/deblur only as measured). With our own enlarge nets,
- * which undo a plain downscale's softness themselves, it gains 0.2–1 dB over enlarge 2x alone on soft
- * photos and costs 0.1–0.4 dB on clean ones (server/engines/README.md): a preset for soft pictures.
+ * input) → enlarge 2x with autoparams (denoise/deblur only as measured). Our own enlarge
+ * net already undoes a plain downscale's softness, so the extra deblur pass is for soft pictures.
  * se-old-repair = the spec's steps after scratch/dust repair.
  */
 export const PRESETS = {

@@ -35,7 +35,7 @@ it('the English upload texts are the spec texts', () => {
     network: 'Check your network and try again.',
     unknown: 'Unknown error',
   });
-  // Issue 31: the spec's texts with the plan's own numbers (the queue is 10 on Pro; the limits are the plan's).
+  // The spec's texts with the plan's own numbers (the queue is 10 on Pro; the limits are the plan's).
   const en = read('en', 'upload');
   expect(en.queueFull.replace('{{count}}', '5')).toBe('Upload queue cannot be more than 5');
   expect(en.imageTooLarge).toMatch(/^Image too large: .*\{\{mp\}\} MP.*\{\{side\}\}/);

@@ -10,7 +10,7 @@ export const SAMPLE_MANIFEST_URL = '/samples/manifest.json';
 
 /**
  * The home page hero's sample type (also a feature page's, so it adds nothing to the precache):
- * background removal, our clearest result at a glance. It was colorize until issue 32: a classical
+ * background removal, our clearest result at a glance. Not colorize: a classical
  * colorizer that stays near neutral where it does not understand the scene is not the proof to lead with.
  */
 export const HOME_HERO_TYPE = 'matting';
