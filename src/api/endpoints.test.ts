@@ -95,7 +95,8 @@ describe('the token queue (spec §7: retried every 100 ms until a token exists)'
   it('waits for the cookie', async () => {
     useToken(undefined);
     const waiting = waitForUserToken();
-    setTimeout(() => useToken('later-token'), 250);
+    // the token arrives after the first look (the wait must keep asking, not fail at once)
+    setTimeout(() => useToken('later-token'), 0);
     await expect(waiting).resolves.toBe('later-token');
   });
   it('gives up when aborted', async () => {
