@@ -8,12 +8,8 @@ test('erase clears the cut-out where it paints, restore brings the photo back th
   await page.setViewportSize({ width: 1366, height: 900 });
   const ws = new Workspace(page);
   await ws.open();
-  await page.getByTestId('tab-feature').click();
-  await page.getByTestId('feature-matting').click();
-  await page.getByTestId('upload-tab-sample').click();
-  await page.getByTestId('sample').first().click();
-  await ws.card('ready').locator('input[type=checkbox]').check();
-  await ws.startButton().click();
+  await ws.chooseFeature('matting');
+  await ws.processFirstSample();
   await ws.tab('processed').click();
   await expect(ws.card('finished')).toHaveCount(1, { timeout: 30_000 });
   await ws.card('finished').getByTestId('edit').click();

@@ -135,12 +135,8 @@ test.describe('375 px touch', () => {
   test('the cut-out preview on a phone shows a checkerboard behind the result', async ({ page }) => {
     const ws = new Workspace(page);
     await ws.open();
-    await page.getByTestId('tab-feature').click();
-    await page.getByTestId('feature-matting').click();
-    await page.getByTestId('upload-tab-sample').click();
-    await page.getByTestId('sample').first().click();
-    await ws.card('ready').locator('input[type=checkbox]').check();
-    await ws.startButton().click();
+    await ws.chooseFeature('matting');
+    await ws.processFirstSample();
     await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('ready-preview').click();
     const box = page.getByTestId('hold-box');
@@ -189,10 +185,7 @@ test.describe('375 px touch', () => {
     await expect(page.getByTestId('toast')).toContainText('nope');
     await shot(page, '08-unknown-medium-375');
     await ws.chooseFeature('enlarge');
-    await page.getByTestId('upload-tab-sample').click();
-    await page.getByTestId('sample').first().click();
-    await ws.card('ready').locator('input[type=checkbox]').check();
-    await ws.startButton().click();
+    await ws.processFirstSample();
     await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('ready-preview').click();
     const pv = new Preview(page);

@@ -63,10 +63,7 @@ test('a registered user finishing a job is told how many free points remain', as
   await ws.open();
   await expectCredits(page, 3);
   await ws.chooseFeature('denoise');
-  await page.getByTestId('upload-tab-sample').click();
-  await page.getByTestId('sample').first().click();
-  await ws.card('ready').locator('input[type=checkbox]').check();
-  await ws.startButton().click();
+  await ws.processFirstSample();
   // A sample costs nothing: all 3 remain.
   await expect(page.getByTestId('ready-toast')).toContainText('3 free points remain.', { timeout: 30_000 });
 });

@@ -46,6 +46,14 @@ export class Workspace {
     await this.page.getByTestId(`feature-${module}`).click();
   }
 
+  /** Puts the first sample of the chosen feature in the list, selects its card and starts processing. */
+  async processFirstSample() {
+    await this.page.getByTestId('upload-tab-sample').click();
+    await this.page.getByTestId('sample').first().click();
+    await this.card('ready').locator('input[type=checkbox]').check();
+    await this.startButton().click();
+  }
+
   async upload(...files: string[]) {
     await this.page.getByTestId('file-input').first().setInputFiles(files.map((f) => (path.isAbsolute(f) ? f : fixture(f))));
   }
