@@ -7,6 +7,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { rateLimitStore } from './http/rateLimitStore.js';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { SECURITY_SCHEMES, TAGS } from '../src/api/schemas/common.js';
@@ -131,7 +132,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 20, fieldSize: 256 * 1024, parts: 24 },
   });
-  await app.register(rateLimit, { global: false });
+  // the counts live in this process, or in Redis in a scale-out deployment (one limit across all API processes)
+  const limits = rateLimitStore(ctx.config, (err) => app.log.warn({ err: { message: err.message } }, 'rate limits: redis error'));
+  await app.register(rateLimit, limits.options);
   await registerOpenApi(app);
   // A NUL byte in any parameter is a malformed request (10001), before a route or the database sees it.
   app.addHook('preValidation', async (req) => refuseNul(req));
@@ -190,6 +193,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   app.addHook('onClose', async () => {
     stopLoopWatch();
+    await limits.close();
     await ctx.close();
   });
   return app;
