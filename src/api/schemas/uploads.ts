@@ -33,7 +33,7 @@ export const Upload = upload.post('/web_api/v1/upload', 'Uploads a whole image (
   auth: AUTH.tokenOrApi,
   from: 'multipart',
   fields: Type.Object({ job: Type.Optional(Job()), name: Type.Optional(Type.String({ maxLength: 1000, description: 'the file name, when the file part has none' })) }),
-  files: { file: { description: 'the image (JPEG, PNG, WebP, …)', required: true }, thumbnail: { description: 'an optional 80×80 preview made by the client' } },
+  files: { file: { description: 'the image: JPG, JPEG or PNG (other formats are refused)', required: true }, thumbnail: { description: 'an optional 80×80 preview made by the client' } },
   data: Uploaded,
   example: { job: 'enlarge' },
 });
