@@ -10,6 +10,7 @@
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import { GIVE_UP_QUICKLY } from '../redis.js';
 
 const REDIS_COMMAND_MS = 1000;
 
@@ -19,14 +20,9 @@ export interface RateLimitStore {
 }
 
 /** The plugin's options for this deployment, and how to close what they opened. */
-export function rateLimitStore(config: Pick<Config, 'redisUrl' | 'queuePrefix'>, onError: (err: Error) => void = () => undefined): RateLimitStore {
+export function rateLimitStore(config: Pick<Config, 'redisUrl' | 'queuePrefix'>, onError: (err: Error) => void): RateLimitStore {
   if (!config.redisUrl) return { options: { global: false }, close: async () => undefined };
-  const redis = new Redis(config.redisUrl, {
-    maxRetriesPerRequest: 1,
-    commandTimeout: REDIS_COMMAND_MS,
-    connectTimeout: REDIS_COMMAND_MS,
-    retryStrategy: (n) => Math.min(200 * n, 2000),
-  });
+  const redis = new Redis(config.redisUrl, { ...GIVE_UP_QUICKLY, commandTimeout: REDIS_COMMAND_MS });
   redis.on('error', onError);
   return {
     options: { global: false, redis, nameSpace: `${config.queuePrefix}:rate-limit:`, skipOnError: true },

@@ -16,6 +16,7 @@ import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
+import { GIVE_UP_QUICKLY } from '../redis.js';
 import type { Kysely } from 'kysely';
 import { bullmqSettings } from '../config.js';
 import type { Database } from '../repositories/schema.js';
@@ -55,7 +56,7 @@ interface WorkData {
 
 /** The connection for the producer side: give up quickly while Redis is away (the row waits in the database). */
 function producerConnection(url: string) {
-  return { url, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (n: number) => Math.min(200 * n, 2000) };
+  return { url, ...GIVE_UP_QUICKLY };
 }
 
 /** An API request never waits on Redis longer than this to announce a work. */
