@@ -14,7 +14,7 @@ export const api = {
   validate: (file: File) => validateFile(file),
   checkBatch: async (...args: Parameters<typeof checkBatch>) => checkBatch(...args),
   prepare: (req: PrepareRequest, emit: Emit) => prepareUpload(req, emit),
-  upload: (cid: string, base: UploadTargetBase, emit: Emit) => runUpload(cid, base, emit),
+  upload: (cid: string, base: UploadTargetBase, emit: Emit, parkOnNetworkError?: boolean) => runUpload(cid, base, emit, parkOnNetworkError),
   abort: async (cid: string) => abortUpload(cid),
   discard: (cid: string) => discardUpload(cid),
   /** The simple tools (crop/resize/rotate/flip), off the UI thread. */

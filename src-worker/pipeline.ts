@@ -139,8 +139,12 @@ export function abortUpload(cid: string): void {
 /** The browser says there is no network (node and old browsers: assumed online). */
 export const isOffline = (): boolean => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
 
-/** Uploads a stored item; resolves when it is done, failed, cancelled or parked offline (never throws). */
-export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit): Promise<'done' | 'failed' | 'cancelled' | 'offline'> {
+/**
+ * Uploads a stored item; resolves when it is done, failed, cancelled or parked offline (never throws).
+ * `parkOnNetworkError`: a network failure parks it even though the browser says it is online (an upload
+ * tried again the moment the network came back, before the connection really carries).
+ */
+export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit, parkOnNetworkError = false): Promise<'done' | 'failed' | 'cancelled' | 'offline'> {
   const item = await getUploadItem(cid);
   if (!item) return 'cancelled';
   const ctrl = new AbortController();
@@ -184,8 +188,8 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit)
       return 'cancelled';
     }
     const key = e instanceof UploadError ? e.key : 'upload:unknown';
-    if (key === 'upload:network' && isOffline()) {
-      // The connection went away mid-upload: the item waits (acknowledged slices kept) for the network.
+    if (key === 'upload:network' && (isOffline() || parkOnNetworkError)) {
+      // The connection went away mid-upload (or is not back yet): the item waits (acknowledged slices kept) for the network.
       await updateUploadItem(cid, { uploadStatus: 'ready' });
       emit({ cid, status: 'waitingForNetwork' });
       return 'offline';

@@ -6,6 +6,12 @@
 /** Retry delays for parked uploads when no `online` event comes. */
 export const OFFLINE_RETRY_MS = [2_000, 4_000, 8_000, 16_000, 30_000, 60_000] as const;
 
+/**
+ * How often an upload that came back from the park may be parked again by a network error before it
+ * fails: the `online` event can come before the connection carries (a reconnect), not a dead server for good.
+ */
+export const NETWORK_REPARKS = 3;
+
 /** The Background Sync tag; the service worker answers its sync event with a message of the same name. */
 export const UPLOAD_SYNC_TAG = 'pixmill-uploads';
 

@@ -8,7 +8,7 @@ import { CHUNK_UPLOADS_IN_FLIGHT, WHOLE_FILE_UPLOADS_IN_FLIGHT } from '../domain
 import { ON_DEVICE_LEVEL } from '../domain/onDevice.js';
 import type { UploadEvent } from '../../src-worker/pipeline.js';
 import { admit, type BatchContext } from './batch.js';
-import { isOffline, NetworkWait, type QueuedUpload } from './networkWait.js';
+import { isOffline, NETWORK_REPARKS, NetworkWait, type QueuedUpload } from './networkWait.js';
 import { sharedWorker, type WorkerHandle } from './worker.js';
 
 export interface AddContext extends BatchContext {
@@ -57,6 +57,8 @@ class Manager implements UploadManager {
   private readonly waiting: QueuedUpload[] = [];
   private readonly inFlight = new Map<string, { sliced: boolean; ctrl: AbortController }>();
   private readonly network: NetworkWait;
+  /** uploads that came back from the park: how often a network error has parked them again since */
+  private readonly reparked = new Map<string, number>();
   private resumed = false;
   private readonly emitProxy: (e: UploadEvent) => void;
 
@@ -68,6 +70,7 @@ class Manager implements UploadManager {
     this.network = new NetworkWait(
       (cid) => this.order(cid),
       (back) => {
+        for (const b of back) if (!this.reparked.has(b.cid)) this.reparked.set(b.cid, 0);
         this.waiting.unshift(...back.filter((b) => !this.waiting.some((w) => w.cid === b.cid)));
         this.pump();
       },
@@ -194,6 +197,10 @@ class Manager implements UploadManager {
     }
     const ctrl = new AbortController();
     this.inFlight.set(next.cid, { sliced: next.sliced, ctrl });
+    // Back from the park: the `online` event can come before the connection carries, so a network
+    // error parks it again (the park's backing-off timer tries later), up to NETWORK_REPARKS times.
+    const reparks = this.reparked.get(next.cid);
+    const mayRepark = reparks !== undefined && reparks < NETWORK_REPARKS;
     let parked = false;
     try {
       const { api } = await this.worker.get();
@@ -204,18 +211,26 @@ class Manager implements UploadManager {
       try {
         token = await this.opts.getToken();
       } catch {
-        this.emit({ cid: next.cid, status: 'uploadFailed', error: 'upload:network' });
+        if (mayRepark) {
+          parked = true;
+          this.emit({ cid: next.cid, status: 'waitingForNetwork' });
+        } else this.emit({ cid: next.cid, status: 'uploadFailed', error: 'upload:network' });
         return;
       }
       if (signal.aborted) return;
-      parked = (await api.upload(next.cid, { apiBase: this.opts.apiBase, token }, this.emitProxy)) === 'offline';
+      parked = (await api.upload(next.cid, { apiBase: this.opts.apiBase, token }, this.emitProxy, mayRepark)) === 'offline';
       signal.removeEventListener('abort', onAbort);
-      if (parked) this.network.park(next);
     } catch {
       this.emit({ cid: next.cid, status: 'uploadFailed', error: 'upload:unknown' });
     } finally {
       this.inFlight.delete(next.cid);
-      if (!parked) this.pending.delete(next.cid);
+      if (parked) {
+        if (reparks !== undefined) this.reparked.set(next.cid, reparks + 1);
+        this.network.park(next);
+      } else {
+        this.pending.delete(next.cid);
+        this.reparked.delete(next.cid);
+      }
       this.pump();
       this.syncHold();
     }
@@ -223,6 +238,7 @@ class Manager implements UploadManager {
 
   cancel(cid: string): void {
     this.cancelled.add(cid);
+    this.reparked.delete(cid);
     this.pending.delete(cid);
     const queuedAt = this.waiting.findIndex((q) => q.cid === cid);
     if (queuedAt >= 0) this.waiting.splice(queuedAt, 1);
