@@ -5,8 +5,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { PLAN_ID_PRO } from '../src/domain/constants.js';
-import { startTestServer } from '../server/testing/server.js';
+import { PLAN_ID_PRO } from '../src/shared/domain/constants.js';
+import { startTestServer } from '../tests/support/server.js';
 import type { BenchRow } from './run.js';
 
 const POLLS = 400;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
-import { startTestServer } from '../server/testing/server.js';
+import { startTestServer } from '../tests/support/server.js';
 import { uploadSliced, uploadWhole } from '../src-worker/uploader.js';
 import type { BenchRow } from './run.js';
 

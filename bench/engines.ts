@@ -6,9 +6,9 @@
  */
 import * as ort from 'onnxruntime-node';
 import { runModule } from '../server/engines/registry.js';
-import { ctx as engineContext, MODELS_DIR } from '../server/engines/testkit.js';
+import { ctx as engineContext, MODELS_DIR } from '../tests/support/engines.js';
 import { ensureModel, MODEL_SOURCES, session } from '../server/engines/models.js';
-import { MODULES, type ModuleName } from '../src/domain/modules.js';
+import { MODULES, type ModuleName } from '../src/shared/domain/modules.js';
 import { benchPhoto } from './photo.js';
 import type { BenchRow } from './run.js';
 

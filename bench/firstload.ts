@@ -17,8 +17,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { startTestServer } from '../server/testing/server.js';
-import { ALL_PATHS } from '../src/app/sitemap.js';
+import { startTestServer } from '../tests/support/server.js';
+import { ALL_PATHS } from '../src/shared/sitemap.js';
 import type { BenchRow } from './run.js';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
-import { startTestServer } from '../server/testing/server.js';
+import { startTestServer } from '../tests/support/server.js';
 import type { BenchRow } from './run.js';
 
 /** The browser globals used inside page.evaluate (this file compiles without DOM types). */
@@ -31,11 +31,11 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
 
   // Server side first (its model files: models/ for our x2 net, the small IS-Net built into a temp dir).
   process.env.ISNET_VARIANT = 'small';
-  const { netUpscale } = await import('../server/engines/ownNets.js');
+  const { netUpscale } = await import('../server/engines/netRunners.js');
   const { foregroundMask } = await import('../server/engines/matting.js');
   const { decodeRgb } = await import('../server/engines/image.js');
-  const steps = await import('../src/imaging/enlargeSteps.js');
-  const { defaultParams } = await import('../src/domain/modules.js');
+  const steps = await import('../src/shared/imaging/enlargeSteps.js');
+  const { defaultParams } = await import('../src/shared/domain/modules.js');
   const img = await decodeRgb(png);
   const modelsDir = path.join(root, 'models');
   // The server engine's enlarge 2x at the default params, as the device runs it: settings, pre-denoise,

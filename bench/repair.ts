@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { decodeRgb, type Rgb } from '../server/engines/image.js';
 import { addScratches, scratchRemoval } from '../server/engines/scratches.js';
 import { repairRgb } from '../server/engines/repair.js';
-import { ctx } from '../server/engines/testkit.js';
+import { ctx } from '../tests/support/engines.js';
 import type { BenchRow } from './run.js';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { runModule } from '../server/engines/registry.js';
 import { upscaleTiled } from '../server/engines/esrgan.js';
-import { ctx as engineContext, MODELS_DIR } from '../server/engines/testkit.js';
+import { ctx as engineContext, MODELS_DIR } from '../tests/support/engines.js';
 import { inferenceClock, MODEL_SOURCES } from '../server/engines/models.js';
 import { cpuPeak, kerasFlopsPerInputPixel } from './peak.js';
 import { benchPhoto } from './photo.js';

@@ -15,9 +15,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { API_PLANS, apiPlanNamed } from '../src/domain/apiPlans.js';
-import { PLAN_PERIOD_DAYS } from '../src/domain/constants.js';
-import { creditsLeft } from '../src/domain/plans.js';
+import { API_PLANS, apiPlanNamed } from '../src/shared/domain/apiPlans.js';
+import { PLAN_PERIOD_DAYS } from '../src/shared/domain/constants.js';
+import { creditsLeft } from '../src/shared/domain/plans.js';
 import { createContext } from '../server/bootstrap.js';
 import { loadConfig } from '../server/config.js';
 import type { AppContext } from '../server/context.js';

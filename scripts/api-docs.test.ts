@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../server/testing/server.js';
+import { startTestServer, type TestServer } from '../tests/support/server.js';
 import { route } from '../server/http/schemaRoute.js';
 import { ok } from '../server/http/envelope.js';
-import { Thumbsup } from '../src/api/schemas/history.js';
+import { Thumbsup } from '../src/shared/schemas/history.js';
 import { collectApiDocs, collectServerFacts, documentOf, OPENAPI_FILE, openApiPath, renderJson, SERVER_FACTS_FILE, type ApiDocs } from './api-docs.js';
 
 type Operation = { tags?: string[]; parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }; security?: unknown[] };

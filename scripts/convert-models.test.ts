@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import * as tfCore from '@tensorflow/tfjs-core';
 import { convertAll, ensureModel, maximFile, maximJson, MAXIM_SIZES, MODEL_SOURCES, type MaximTask } from '../server/engines/models.js';
-import { OWN_NET_FILES } from '../src/imaging/ownNets.js';
+import { OWN_NET_FILES } from '../src/shared/imaging/netFiles.js';
 import { convertTfGraphStatic } from '../server/engines/convert/tfgraphStatic.js';
 import sharp from 'sharp';
 import { detectFaces } from '../server/engines/faces.js';

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { runModule } from '../server/engines/registry.js';
-import { ctx as engineContext } from '../server/engines/testkit.js';
+import { ctx as engineContext } from '../tests/support/engines.js';
 import type { EngineImage } from '../server/engines/types.js';
-import type { ModuleName, ModuleParams } from '../src/domain/modules.js';
+import type { ModuleName, ModuleParams } from '../src/shared/domain/modules.js';
 import { gaussianNoise } from '../server/engines/image.js';
-import { PLAN_LIMITS } from '../src/domain/plans.js';
+import { PLAN_LIMITS } from '../src/shared/domain/plans.js';
 
 /** Every enlarge scale any plan offers: the sample has a result for each (spec: 2X, 4X, 6X, 8X). */
 export const SAMPLE_SCALES: readonly number[] = [...new Set(Object.values(PLAN_LIMITS).flatMap((l) => l.scales))].sort((a, b) => a - b);
@@ -57,10 +57,10 @@ const SAMPLES: Record<string, Source[]> = {
   colorize: [
     // a colour photo turned grey, so the result can be compared with the truth; the
     // astronaut's suit and flag are colours no luminance cue can know, so it is no longer a sample
-    { name: 'Bridge', file: 'heldout/bridge.jpg', side: 480, prep: 'gray' },
+    { name: 'Bridge', file: 'wallpapers/bridge.jpg', side: 480, prep: 'gray' },
     { name: 'Cameraman', file: 'camera.png', side: 512, prep: 'gray' },
   ],
-  colorize_pro: [{ name: 'Bridge', file: 'heldout/bridge.jpg', side: 480, prep: 'gray' }],
+  colorize_pro: [{ name: 'Bridge', file: 'wallpapers/bridge.jpg', side: 480, prep: 'gray' }],
   portrait: [{ name: 'Astronaut', file: 'astronaut.png', side: 512 }],
   cartoonize: [
     { name: 'Cat', file: 'chelsea.png', side: 451 },
@@ -179,7 +179,7 @@ Pixmill's own engines) from these test images (Debian packages, see tests/fixtur
 | chelsea.png (python3-skimage) | enlarge, matting, cartoonize | CC0 (Stefan van der Walt) |
 | coffee.png (python3-skimage) | denoise, matting | CC0 (Rachel Michetti) |
 | camera.png (python3-skimage) | colorize | CC0 |
-| heldout/bridge.jpg (lomiri-wallpapers-16.04, Bridge_by_Sander_Klootwijk.jpg) | colorize, colorize_pro | CC-BY-SA-4.0 (Sander Klootwijk, 2018) |
+| wallpapers/bridge.jpg (lomiri-wallpapers-16.04, Bridge_by_Sander_Klootwijk.jpg) | colorize, colorize_pro | CC-BY-SA-4.0 (Sander Klootwijk, 2018) |
 | astronaut.png (python3-skimage) | portrait, cartoonize, face_enhancer | public domain (NASA) |
 | rocket.jpg (python3-skimage) | perfect | public domain (SpaceX) |
 | GreenMeadow.jpg (mate-backgrounds) | denoise | GPL-2+ (Timothy Schellhase) |

@@ -32,8 +32,8 @@ import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import type { LoopGap } from '../server/http/loopWatch.js';
-import { detectScaleout } from '../server/testing/modes.js';
-import { freePort, startCluster, type Proc } from '../server/testing/modesCluster.js';
+import { detectScaleout } from '../tests/support/modes.js';
+import { freePort, startCluster, type Proc } from '../tests/support/modesCluster.js';
 import { rssOfCluster, type Envelope } from './loadtest.js';
 
 /** Deterministic PRNG (mulberry32), so a failing input can be generated again. */

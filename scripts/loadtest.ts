@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { startCluster, type Cluster } from '../server/testing/modesCluster.js';
-import { detectScaleout } from '../server/testing/modes.js';
+import { startCluster, type Cluster } from '../tests/support/modesCluster.js';
+import { detectScaleout } from '../tests/support/modes.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

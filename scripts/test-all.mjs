@@ -48,7 +48,7 @@ failedSteps += run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--r
 // The server integration suite again in the scale-out mode (PostgreSQL + BullMQ), when both answer locally.
 const scaleoutJson = path.join(out, 'vitest-scaleout.json');
 fs.rmSync(scaleoutJson, { force: true });
-const probe = spawnSync(process.execPath, ['--import', 'tsx', 'server/testing/modes.ts'], { cwd: root, encoding: 'utf8' });
+const probe = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/modes.ts'], { cwd: root, encoding: 'utf8' });
 console.log(`\n${(probe.stdout || probe.stderr || 'scale-out pass SKIPPED: probe failed').trim()}`);
 if (probe.status === 0) {
   failedSteps += run('vitest scale-out', 'npx', ['vitest', 'run', 'tests/integration', '--exclude', 'tests/integration/scaleout*', '--reporter=default', '--reporter=json', `--outputFile.json=${scaleoutJson}`], { PIXMILL_TEST_MODE: 'scaleout' }) ? 1 : 0;

@@ -10,10 +10,10 @@ import rateLimit from '@fastify/rate-limit';
 import { rateLimitStore } from './http/rateLimitStore.js';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { SECURITY_SCHEMES, TAGS } from '../src/api/schemas/common.js';
-import { CODE } from '../src/domain/codes.js';
-import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
-import { PLAN_LIMITS } from '../src/domain/plans.js';
+import { SECURITY_SCHEMES, TAGS } from '../src/shared/schemas/common.js';
+import { CODE } from '../src/shared/domain/codes.js';
+import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
+import { PLAN_LIMITS } from '../src/shared/domain/plans.js';
 import type { AppContext } from './context.js';
 import type { TrustProxy } from './config.js';
 import { ApiError } from './errors.js';
@@ -53,7 +53,7 @@ export function trustProxyOption(t: TrustProxy): false | string[] | ((address: s
   return typeof t === 'number' ? (_address, hop) => hop < t : t;
 }
 
-/** The OpenAPI document's head: every route adds its operation from its schema (src/api/schemas/). */
+/** The OpenAPI document's head: every route adds its operation from its schema (src/shared/schemas/). */
 export const OPENAPI_INFO = {
   openapi: '3.1.0',
   info: {

@@ -2,8 +2,8 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PROCESS_TIMEOUT_MS } from '../src/domain/constants.js';
-import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/domain/plans.js';
+import { PROCESS_TIMEOUT_MS } from '../src/shared/domain/constants.js';
+import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/shared/domain/plans.js';
 
 export interface Config {
   port: number;

@@ -2,8 +2,8 @@
  * The typed error every server layer throws. Services throw it without knowing HTTP; the Fastify error
  * handler (server/app.ts) turns it into the response envelope {code, msg, data} of spec §7.
  */
-import { CODE, CODE_TEXT } from '../src/domain/codes.js';
-import { UPLOAD_REFUSAL, type UploadRefusal, type UploadRefusalData } from '../src/domain/uploadRefusals.js';
+import { CODE, CODE_TEXT } from '../src/shared/domain/codes.js';
+import { UPLOAD_REFUSAL, type UploadRefusal, type UploadRefusalData } from '../src/shared/domain/uploadRefusals.js';
 
 export class ApiError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 /** The worker's API: plain functions, so the bridge can also run them on the main thread. */
-import { limitsFor, type Level } from '../src/domain/plans.js';
+import { limitsFor, type Level } from '../src/shared/domain/plans.js';
 import { resumableUploads, discardUpload, getUploadItem } from '../src/db/index.js';
 import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { editImage } from './editImage.js';

@@ -1,6 +1,6 @@
 /** Pixels in the browser: decode with EXIF orientation, pica resize on OffscreenCanvas, encode, thumbnail. */
 import { Pica } from 'pica';
-import { THUMBNAIL_SIZE } from '../src/domain/constants.js';
+import { THUMBNAIL_SIZE } from '../src/shared/domain/constants.js';
 import { COMPRESS_JOB } from './limits.js';
 import { JPEG_HEAD_BYTES, jpegDecodeSize, jpegFrameSize, megapixelTarget, type Dims, type FitLimits, type ImageMime, type ImageOps } from './fitPlan.js';
 

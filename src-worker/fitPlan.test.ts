@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { limitsFor } from '../src/domain/plans.js';
+import { limitsFor } from '../src/shared/domain/plans.js';
 import { DECODE_OVERSAMPLE, fitToPlan, JPEG_HEAD_BYTES, jpegDecodeSize, jpegFrameSize, megapixelTarget, nextSizeStep, renameForMime, shrinkForBytes, type ImageMime, type ImageOps } from './fitPlan.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../tests/fixtures');

@@ -4,8 +4,8 @@
  * compress limit they are refused. Decisions are pure; pixels go through an ImageOps implementation
  * (OffscreenCanvas + pica in the worker, sharp in node tests).
  */
-import { sanitizeFilename } from '../src/domain/filename.js';
-import { fitToLimits, type PlanLimits } from '../src/domain/plans.js';
+import { sanitizeFilename } from '../src/shared/domain/filename.js';
+import { fitToLimits, type PlanLimits } from '../src/shared/domain/plans.js';
 import { COMPRESS_JOB } from './limits.js';
 
 export type ImageMime = 'image/jpeg' | 'image/png';

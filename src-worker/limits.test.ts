@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_INPUT_MAX, UPLOAD_PER_TYPE_MAX, UPLOAD_QUEUE_MAX } from '../src/domain/constants.js';
-import { limitsFor } from '../src/domain/plans.js';
+import { BATCH_INPUT_MAX, UPLOAD_PER_TYPE_MAX, UPLOAD_QUEUE_MAX } from '../src/shared/domain/constants.js';
+import { limitsFor } from '../src/shared/domain/plans.js';
 import { checkBatch, perTypeLimit } from './limits.js';
 
 const ctx = (over: Partial<Parameters<typeof checkBatch>[1]> = {}) => ({ level: 'pro' as const, job: 'enlarge', queued: 0, perTypeCount: 0, ...over });

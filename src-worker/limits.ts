@@ -1,6 +1,6 @@
 /** Batch limits of spec §5/§6/§9 for one drop or file-input selection. */
-import { BATCH_INPUT_MAX, UPLOAD_PER_TYPE_MAX } from '../src/domain/constants.js';
-import { limitsFor, uploadQueueMax, type Level } from '../src/domain/plans.js';
+import { BATCH_INPUT_MAX, UPLOAD_PER_TYPE_MAX } from '../src/shared/domain/constants.js';
+import { limitsFor, uploadQueueMax, type Level } from '../src/shared/domain/plans.js';
 
 export const COMPRESS_JOB = 'compress';
 

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clearAll, getUploadItem, putUploadItem, type UploadItemRecord } from '../src/db/index.js';
-import { startTestServer, type TestServer } from '../server/testing/server.js';
+import { startTestServer, type TestServer } from '../tests/support/server.js';
 import { fingerprintOf, prepareUpload, runUpload, type UploadEvent } from './pipeline.js';
-import { recordFetch } from './testing/recordingFetch.js';
+import { recordFetch } from '../tests/support/recordingFetch.js';
 import { sliceCount } from './uploader.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../tests/fixtures');

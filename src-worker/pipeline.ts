@@ -3,9 +3,9 @@
  * thumbnail → stored in IndexedDB → uploaded whole or in slices, acknowledged slices stored as they
  * come so a reload or a retry resumes. Runs in the worker (or on the main thread as a fallback).
  */
-import { limitsFor, type Level } from '../src/domain/plans.js';
-import type { UploadRefusalInfo } from '../src/domain/uploadRefusals.js';
-import type { WorkStatus } from '../src/domain/work.js';
+import { limitsFor, type Level } from '../src/shared/domain/plans.js';
+import type { UploadRefusalInfo } from '../src/shared/domain/uploadRefusals.js';
+import type { WorkStatus } from '../src/shared/domain/work.js';
 import {
   deleteUploadItem,
   findUploadByFingerprint,
@@ -34,7 +34,7 @@ export interface UploadEvent {
   thumbnail?: string;
   /** i18n key of a failure the client judged (validation, fit, network) */
   error?: string;
-  /** the server refused the upload: its code, its text, the reason's code and the HTTP status (translated by src/domain/uploadRefusals) */
+  /** the server refused the upload: its code, its text, the reason's code and the HTTP status (translated by src/shared/domain/uploadRefusals) */
   refusal?: UploadRefusalInfo;
 }
 export type Emit = (e: UploadEvent) => void;

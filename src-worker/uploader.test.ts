@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
-import { startTestServer, type TestServer } from '../server/testing/server.js';
-import { recordFetch } from './testing/recordingFetch.js';
+import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
+import { startTestServer, type TestServer } from '../tests/support/server.js';
+import { recordFetch } from '../tests/support/recordingFetch.js';
 import { UploadError, sliceStatus, uploadSliced, uploadWhole, type SliceState } from './uploader.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../tests/fixtures');

@@ -2,9 +2,9 @@
  * Uploads of spec §7: whole file to /web_api/v1/upload, or 5 MB slices to /api/v2/upload_slice one at a
  * time. Beyond the spec, a sliced upload resumes from the slices the server acknowledged.
  */
-import { CHUNK_SIZE_BYTES } from '../src/domain/constants.js';
-import { CODE, type Envelope as BaseEnvelope } from '../src/domain/codes.js';
-import { refusalOf, type UploadRefusalInfo } from '../src/domain/uploadRefusals.js';
+import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
+import { CODE, type Envelope as BaseEnvelope } from '../src/shared/domain/codes.js';
+import { refusalOf, type UploadRefusalInfo } from '../src/shared/domain/uploadRefusals.js';
 
 export const UPLOAD_PATH = '/web_api/v1/upload';
 export const SLICE_PATH = '/api/v2/upload_slice';

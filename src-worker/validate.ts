@@ -1,5 +1,5 @@
 /** Upload validation of spec §5: JPG/JPEG/PNG only, judged by content (magic bytes) and by name. */
-import { extensionOf, sanitizeFilename, type ImageFormat } from '../src/domain/filename.js';
+import { extensionOf, sanitizeFilename, type ImageFormat } from '../src/shared/domain/filename.js';
 
 /** i18n keys (namespace `upload`) for the three alerts of spec §5. */
 export type ValidationError = 'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType';

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './app/App.js';
-import { splitLanguage } from './domain/links.js';
+import { splitLanguage } from './shared/domain/links.js';
 import { i18n, setLanguage } from './i18n/index.js';
 import { listenForInstall } from './pwa/installPrompt.js';
 import './styles/base.css';

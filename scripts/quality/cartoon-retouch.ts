@@ -1,9 +1,9 @@
 /**
  * Quality section for cartoonize and perfect (retouch, se-night), called from scripts/quality.ts.
- * Photos: tests/fixtures/heldout-cr/ (800 px wide copies of Debian wallpaper photos, used by no
+ * Photos: tests/fixtures/wallpapers-cr/ (800 px wide copies of Debian wallpaper photos, used by no
  * test; package and licence per photo in PHOTOS and tests/fixtures/LICENSES.md). Most of them were
  * also training photos of our enlarge / denoise nets, so se-night, whose first step is the denoise
- * net, is measured again on tests/fixtures/heldout/, which the nets never saw (nightOnUnseen); the
+ * net, is measured again on tests/fixtures/wallpapers/, which the nets never saw (nightOnUnseen); the
  * cartoon and retouch figures do not involve the nets. The `dev` photos
  * chose the engines' settings and the thresholds below; the figures that count are the `test` ones.
  *  - cartoonize: the engine's own ink map (alpha > 0.5). Stroke length of an ink component =
@@ -25,9 +25,9 @@ import sharp from 'sharp';
 import { boxMean, decodeRgb, gaussianBlur, luma, psnr, ssim, type Rgb } from '../../server/engines/image.js';
 import { cartoon, cartoonFaces } from '../../server/engines/cartoonize.js';
 import { runModule } from '../../server/engines/registry.js';
-import { fromRgb } from '../../server/engines/testkit.js';
+import { fromRgb } from '../../tests/support/engines.js';
 import type { EngineContext } from '../../server/engines/types.js';
-import { PRESETS } from '../../src/domain/modules.js';
+import { PRESETS } from '../../src/shared/domain/modules.js';
 import { degrade } from './maxim.js';
 import { writeRowsSheet } from './face-colour-cartoon.js';
 
@@ -152,7 +152,7 @@ export function fadeCast(img: Rgb, k: number): Rgb {
 }
 
 export async function cartoonRetouchSection(root: string, ctx: EngineContext, sheet: { label: string; input: Buffer; output: Buffer }[], only?: 'dev' | 'test') {
-  const dir = path.join(root, 'tests', 'fixtures', 'heldout-cr');
+  const dir = path.join(root, 'tests', 'fixtures', 'wallpapers-cr');
   const pngBuf = (img: Rgb) => sharp(Buffer.from(img.data), { raw: { width: img.w, height: img.h, channels: 3 } }).png().toBuffer();
   const run = async (m: Parameters<typeof runModule>[0], img: Rgb, p: Record<string, unknown> = {}) => decodeRgb((await runModule(m, await fromRgb(img), p, ctx)).data);
   const rows: Rgb[][] = [];
@@ -249,12 +249,12 @@ export function meansMatched(img: Rgb, ref: Rgb): Rgb {
 /**
  * se-night's first step is our denoise net, which was trained on clean crops of most photos above
  * (scripts/train/photos.py), so their night figures flatter it. This measures the preset again on
- * photos the nets never saw: tests/fixtures/heldout/ (Debian wallpapers kept out of the nets' training).
+ * photos the nets never saw: tests/fixtures/wallpapers/ (Debian wallpapers kept out of the nets' training).
  * `exposure_known`: the result with its channel means scaled to the original's, an upper bound that
  * tells how much of the gap is the brightness the low-light model chose.
  */
 export async function nightOnUnseen(root: string, run: (m: Parameters<typeof runModule>[0], img: Rgb, p?: Record<string, unknown>) => Promise<Rgb>) {
-  const dir = path.join(root, 'tests', 'fixtures', 'heldout');
+  const dir = path.join(root, 'tests', 'fixtures', 'wallpapers');
   const rows: { image: string; input: number; se_night: number; gain_db: number; exposure_known: number }[] = [];
   for (const [k, f] of readdirSync(dir).filter((x) => x.endsWith('.jpg')).sort().entries()) {
     const ref = await decodeRgb(await sharp(readFileSync(path.join(dir, f))).resize({ width: 512 }).removeAlpha().png().toBuffer());
@@ -279,7 +279,7 @@ export async function nightOnUnseen(root: string, run: (m: Parameters<typeof run
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const { ctx } = await import('../../server/engines/testkit.js');
+  const { ctx } = await import('../../tests/support/engines.js');
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
   const res = await cartoonRetouchSection(root, ctx([], 'png', 2), [], (process.env.SPLIT as 'dev' | 'test' | undefined) || undefined);
   console.log(JSON.stringify({ dev: res.dev, test: res.test }, null, 2));

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { colorizeRgb } from '../../server/engines/colorize.js';
-import { ctx as engineContext } from '../../server/engines/testkit.js';
+import { ctx as engineContext } from '../../tests/support/engines.js';
 import type { EngineContext } from '../../server/engines/types.js';
 import type { Rgb } from '../../server/engines/image.js';
 import { abError, greyOf, isDev, loadScenePhoto, SCENE_PHOTOS } from './colorize-photos.js';

@@ -15,11 +15,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { runModule } from '../../server/engines/registry.js';
-import { ctx as engineContext, fromRgb, MODELS_DIR } from '../../server/engines/testkit.js';
+import { ctx as engineContext, fromRgb, MODELS_DIR } from '../../tests/support/engines.js';
 import { upscaleTiled } from '../../server/engines/esrgan.js';
 import { addScratches, lineContrast, scratchRemoval } from '../../server/engines/scratches.js';
 import { detectDefects, inpaint, repairRgb } from '../../server/engines/repair.js';
-import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/domain/modules.js';
+import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/shared/domain/modules.js';
 import { blockiness, decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, resizeRgb, ssim, toPlanes, type Rgb } from '../../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -154,7 +154,7 @@ export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffe
   const photos: [string, number, boolean, [number, number]][] = [
     ['camera.png', 512, true, [160, 300]], ['Storm.jpg', 640, true, [200, 200]], ['LadyBird.jpg', 640, true, [300, 150]], ['chelsea.png', 451, true, [120, 80]],
     ...(['aitzgorri', 'bridge', 'bythewater', 'dragonfly', 'dune', 'garden', 'kite', 'life', 'path', 'picosdeeuropa'] as const).map(
-      (n) => [`heldout/${n}.jpg`, 480, false, [140, 110]] as [string, number, boolean, [number, number]],
+      (n) => [`wallpapers/${n}.jpg`, 480, false, [140, 110]] as [string, number, boolean, [number, number]],
     ),
   ];
   for (const [f, width, grey, [cx, cy]] of photos) {
@@ -197,8 +197,8 @@ export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffe
       if (f === 'camera.png') sheet.push({ label: 'se-old-repair (scratched | preset)', input: await png(bad), output: await png(pBad) });
     }
     rows.push(row);
-    if (['camera.png', 'heldout/aitzgorri.jpg', 'heldout/life.jpg', 'heldout/dune.jpg', 'heldout/kite.jpg'].includes(f)) zoom.push(await Promise.all([bad, step, clean].map((im) => cut(im, cx, cy))));
-    if (f === 'heldout/path.jpg') sheet.push({ label: 'repair step, held-out (scratched | repaired)', input: await png(bad), output: await png(step) });
+    if (['camera.png', 'wallpapers/aitzgorri.jpg', 'wallpapers/life.jpg', 'wallpapers/dune.jpg', 'wallpapers/kite.jpg'].includes(f)) zoom.push(await Promise.all([bad, step, clean].map((im) => cut(im, cx, cy))));
+    if (f === 'wallpapers/path.jpg') sheet.push({ label: 'repair step, held-out (scratched | repaired)', input: await png(bad), output: await png(step) });
     if (f === 'camera.png') sheet.push({ label: 'repair step (scratched | repaired)', input: await png(bad), output: await png(step) });
   }
   const mean = (k: string) => r3(rows.reduce((a, r) => a + (r[k] as number), 0) / rows.length);
@@ -247,7 +247,7 @@ export async function oldPhotoRepairQuality(sheet: { label: string; input: Buffe
     ['dark wires and white bars on sky', 'bridge.jpg', 200, 0, 200, 150],
     ['tripod legs (grey)', 'camera.png', 200, 330, 200, 160],
   ] as const) {
-    const src = readFileSync(path.join(fixtures, f === 'camera.png' ? f : `heldout/${f}`));
+    const src = readFileSync(path.join(fixtures, f === 'camera.png' ? f : `wallpapers/${f}`));
     let p = sharp(src).resize({ width: f === 'camera.png' ? 512 : 480 }).extract({ left: l, top: t, width: w, height: h }).removeAlpha();
     if (f === 'camera.png') p = p.grayscale().toColourspace('srgb');
     const clean = await decodeRgb(await p.png().toBuffer());

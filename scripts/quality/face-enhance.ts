@@ -189,7 +189,7 @@ function haloAgainst(out: Rgb, ref: Rgb, blend: Float32Array): number {
 }
 
 if (process.argv[1]?.endsWith('face-enhance.ts')) {
-  const { ctx } = await import('../../server/engines/testkit.js');
+  const { ctx } = await import('../../tests/support/engines.js');
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
   const c = ctx([], 'png', 2);
   if (process.env.FACES_LQ_DIR) console.log(JSON.stringify(await realFacesSection(root, c, process.env.FACES_LQ_DIR)));

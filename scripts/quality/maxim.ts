@@ -17,7 +17,7 @@ import { perfectRgb } from '../../server/engines/perfect.js';
 import { denoiseRgb } from '../../server/engines/denoise.js';
 import { maximTiled, maximTone } from '../../server/engines/maxim.js';
 import { autoSharpenRgb } from '../../server/engines/sharpenAuto.js';
-import { MODELS_DIR } from '../../server/engines/testkit.js';
+import { MODELS_DIR } from '../../tests/support/engines.js';
 
 export interface SheetRow {
   label: string;

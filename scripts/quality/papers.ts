@@ -15,13 +15,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { runModule } from '../../server/engines/registry.js';
-import { fromRgb, MODELS_DIR } from '../../server/engines/testkit.js';
+import { fromRgb, MODELS_DIR } from '../../tests/support/engines.js';
 import type { EngineContext } from '../../server/engines/types.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, toPlanes, type Rgb } from '../../server/engines/image.js';
 import { denoiseRgb } from '../../server/engines/denoise.js';
 import { autoSharpenRgb } from '../../server/engines/sharpenAuto.js';
 import { upscaleTiled } from '../../server/engines/esrgan.js';
-import { backProject, postSharpen, preDenoise } from '../../src/imaging/enlargeSteps.js';
+import { backProject, postSharpen, preDenoise } from '../../src/shared/imaging/enlargeSteps.js';
 import { matlabResize, modcrop, psnrY } from './matlabResize.js';
 
 const r2 = (v: number) => Math.round(v * 100) / 100;

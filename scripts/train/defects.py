@@ -12,7 +12,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 FIX = os.path.join(ROOT, 'tests', 'fixtures')
 BG = '/usr/share/backgrounds'
 WP = '/usr/share/wallpapers'
-TUNED = [os.path.join(FIX, 'heldout', f) for f in sorted(os.listdir(os.path.join(FIX, 'heldout')))] + [
+TUNED = [os.path.join(FIX, 'wallpapers', f) for f in sorted(os.listdir(os.path.join(FIX, 'wallpapers')))] + [
     os.path.join(FIX, f) for f in ['camera.png', 'Storm.jpg', 'LadyBird.jpg', 'chelsea.png']]
 # Debian packages: lomiri-wallpapers-16.04, mate-backgrounds, plasma-workspace-wallpapers
 DEBIAN = [os.path.join(BG, f) for f in [

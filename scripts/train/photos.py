@@ -4,7 +4,7 @@ Debian packages install, read in place (nothing is copied into the repository). 
 package; the licences are in server/engines/weights/README.md.
 
 Left out on purpose: every photo of a measuring set — the quality harness's fixtures (tests/fixtures:
-GreenMeadow, YellowFlower, LadyBird, Storm, sunset, elephants and the heldout/ photos, which are
+GreenMeadow, YellowFlower, LadyBird, Storm, sunset, elephants and the wallpapers/ photos, which are
 Debian wallpapers too: aitzgorri, bridge, bythewater, dragonfly, dune, garden, kite, life, path,
 picosdeeuropa) — and the benchmark sets (Set5, Set14, Urban100, CBSD68), which are only read by
 `npm run quality` from QUALITY_BENCH_DIR.

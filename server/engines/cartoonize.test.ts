@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cartoon, cartoonizeEngine } from './cartoonize.js';
 import { faceEnhancerEngine } from './faceEnhancer.js';
 import { detectFaces } from './faces.js';
-import { ctx, distinctColours, input, rgbOf, MODELS_DIR } from './testkit.js';
+import { ctx, distinctColours, input, rgbOf, MODELS_DIR } from '../../tests/support/engines.js';
 import { faceChange } from '../../scripts/quality/face-colour-cartoon.js';
 import { flatMask, strokeStats } from '../../scripts/quality/cartoon-retouch.js';
 import { gaussianNoise, luma, type Rgb } from './image.js';

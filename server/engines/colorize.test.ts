@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { defaultParams } from '../../src/domain/modules.js';
+import { defaultParams } from '../../src/shared/domain/modules.js';
 import { COLORIZE_MODEL_FILE, colorizeEngine, colorizeProEngine, colorizeRgb } from './colorize.js';
 import { abError, grey, skyHue } from '../../scripts/quality/face-colour-cartoon.js';
 import { readQtResource } from '../../scripts/quality/colorize-photos.js';
 import { deflateSync } from 'node:zlib';
 import { readPsdSummary } from './psd.js';
-import { ctx, input, meanChroma, rgbOf } from './testkit.js';
+import { ctx, input, meanChroma, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, gaussianBlur, gaussianNoise, type Rgb } from './image.js';
 import { OnnxGraph } from './convert/onnx.js';
 import { labToRgb, rgbToLab } from './lab.js';
@@ -139,7 +139,7 @@ describe('colorize (scene regions + exemplar transfer)', () => {
 
   it('colorize_pro beats colorize on a crop of the bridge photo: the sky cut off by the bridge cables is still sky', async () => {
     // bridge.jpg (a development photo of the scene set since the GCompris photos became the held-out split): measured at 200 px, colorize 8.96, pro 8.40, no colour 20.55
-    const { truth, grey: g } = await cropOf('heldout/bridge.jpg', 200, { left: 160, top: 0, width: 320, height: 270 });
+    const { truth, grey: g } = await cropOf('wallpapers/bridge.jpg', 200, { left: 160, top: 0, width: 320, height: 270 });
     const std = abError((await colorizeRgb(g, 10, false, ctx())).out, truth);
     const pro = abError((await colorizeRgb(g, 30, true, ctx())).out, truth);
     expect(pro).toBeLessThan(std - 0.4);
@@ -151,12 +151,12 @@ describe('colorize (scene regions + exemplar transfer)', () => {
       const rows = Math.floor(img.h / 3), y0 = lower ? img.h - rows : 0;
       return meanLab({ w: img.w, h: rows, data: img.data.subarray(y0 * img.w * 3, (y0 + rows) * img.w * 3) });
     };
-    for (const [f, bMax] of [['sunset.jpg', -15], ['heldout/bridge.jpg', -15]] as const) {
+    for (const [f, bMax] of [['sunset.jpg', -15], ['wallpapers/bridge.jpg', -15]] as const) {
       const { grey: g } = await cropOf(f, 160);
       expect(third((await colorizeRgb(g, 10, false, ctx())).out, false).b).toBeLessThan(bMax); // measured −23.1, −24.6
     }
     // (GreenMeadow's close-up blades run one way: muted, like planks and bristles)
-    for (const [f, aMax] of [['heldout/aitzgorri.jpg', -2.5]] as const) {
+    for (const [f, aMax] of [['wallpapers/aitzgorri.jpg', -2.5]] as const) {
       const { grey: g } = await cropOf(f, 160);
       const lower = third((await colorizeRgb(g, 10, false, ctx())).out, true);
       expect(lower.a).toBeLessThan(aMax); // measured −6.9 (a picture with a sky: its foliage at a*×0.9)

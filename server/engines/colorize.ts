@@ -1,6 +1,6 @@
 /**
  * colorize / colorize_pro (ColorizeStable_pth). No colorization network installs from npm, and
- * guessing hues where the scene is not understood measured worse than grey (docs/quality.md), so:
+ * guessing hues where the scene is not understood measured worse than grey (docs/lab/quality.md), so:
  *  1. Scene regions (colorRegions.ts) found on luminance and BlazeFace faces: sky, clouds,
  *     vegetation and skin get colour priors that depend on L* the way real ones do, each in
  *     proportion to how sure the region is.
@@ -28,8 +28,8 @@ import { writePsd } from './psd.js';
 import { externalSession } from './models.js';
 import { detectFaces } from './faces.js';
 import { cloudColour, earthColour, outdoorOf, sceneRegions, skinColour, skyColour, skyColourAt, smoothstep, vegColour, vegColourAt } from './colorRegions.js';
-import { limitsFor } from '../../src/domain/plans.js';
-import { PSD_PRO_ONLY, type ParamsOf } from '../../src/domain/modules.js';
+import { limitsFor } from '../../src/shared/domain/plans.js';
+import { PSD_PRO_ONLY, type ParamsOf } from '../../src/shared/domain/modules.js';
 
 const EXEMPLAR_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets', 'exemplars');
 

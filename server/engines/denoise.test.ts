@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultParams, parseParams } from '../../src/domain/modules.js';
+import { defaultParams, parseParams } from '../../src/shared/domain/modules.js';
 import { denoiseEngine, denoiseRgb } from './denoise.js';
-import { ctx, fromRgb, hfEnergy, input, rgbOf } from './testkit.js';
+import { ctx, fromRgb, hfEnergy, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, toPlanes, type Rgb } from './image.js';
 
 const params = (p: Record<string, unknown>) => {

@@ -1,5 +1,5 @@
 /**
- * denoise (DenoiseStable): our own blind denoising net (server/engines/ownNets.ts, trained by
+ * denoise (DenoiseStable): our own blind denoising net (server/engines/netRunners.ts, trained by
  * scripts/train/restore_nets.py), see denoiseWithNet. denoiseRgb below is the classical denoiser it
  * replaced (kept for `npm run quality` / bench comparisons and the classical steps of other engines):
  * luma: non-local means whose
@@ -11,7 +11,7 @@
 import type { Engine } from './types.js';
 import { clamp, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 import { nonLocalMeans } from './nlm.js';
-import { netDenoise } from './ownNets.js';
+import { netDenoise } from './netRunners.js';
 
 export interface DenoiseOptions {
   removeNoise: number;

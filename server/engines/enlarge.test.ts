@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultParams, parseParams } from '../../src/domain/modules.js';
+import { defaultParams, parseParams } from '../../src/shared/domain/modules.js';
 import { enlargeEngine, enlargeSettings } from './enlarge.js';
-import { ctx, input, rgbOf, fromRgb } from './testkit.js';
+import { ctx, input, rgbOf, fromRgb } from '../../tests/support/engines.js';
 import { psnr, resizeRgb, decodeRgb, gaussianNoise, gaussianBlur, toPlanes, fromPlanes, blockiness } from './image.js';
 import { backProject, planPasses } from './enlarge.js';
 
@@ -56,7 +56,7 @@ describe('enlarge (our x2 net, chained)', () => {
   it('remove_blur sets how much restored detail is kept (sharper above the default); suppress_noise acts on heavy noise only', async () => {
     const img = await input('chelsea.png', { crop: { left: 150, top: 80, width: 48, height: 48 } });
     const run = async (x: typeof img, p: Record<string, unknown>) => rgbOf((await enlargeEngine.run(x, params({ scale: 2, ...p }), ctx())).data);
-    const { hfEnergy } = await import('./testkit.js');
+    const { hfEnergy } = await import('../../tests/support/engines.js');
     const base = hfEnergy(await run(img, { suppress_noise: 0, remove_blur: 75 }));
     expect(hfEnergy(await run(img, { suppress_noise: 0, remove_blur: 0 }))).toBeLessThan(base * 0.9);
     expect(hfEnergy(await run(img, { suppress_noise: 0, remove_blur: 100 }))).toBeGreaterThan(base * 1.1);
@@ -102,14 +102,14 @@ describe('enlarge (our x2 net, chained)', () => {
   });
 
   it('tiles blend without seams: small tiles give the same picture as one big tile', async () => {
-    const { netUpscale } = await import('./ownNets.js');
-    const { upscaleTiled } = await import('../../src/imaging/tiles.js');
-    const { MODELS_DIR } = await import('./testkit.js');
+    const { netUpscale } = await import('./netRunners.js');
+    const { upscaleTiled } = await import('../../src/shared/imaging/tiles.js');
+    const { MODELS_DIR } = await import('../../tests/support/engines.js');
     const img = await decodeRgb((await input('motorcycle_left.png', { crop: { left: 250, top: 180, width: 100, height: 76 } })).data);
     const whole = await netUpscale(img, 2, MODELS_DIR, 2);
     // the same net through 32-px tiles
     const { session } = await import('./models.js');
-    const { OWN_NET_FILES, SR_TILE } = await import('../../src/imaging/ownNets.js');
+    const { OWN_NET_FILES, SR_TILE } = await import('../../src/shared/imaging/netFiles.js');
     const ort = await import('onnxruntime-node');
     const sess = await session(MODELS_DIR, OWN_NET_FILES.x2, 2);
     const tiled = await upscaleTiled(img, 2, async (t, tw, th) => (await sess.run({ input: new ort.Tensor('float32', t, [1, 3, th, tw]) })).output!.data as Float32Array, undefined, { ...SR_TILE, tile: 32 });

@@ -1,17 +1,17 @@
 /**
- * enlarge (EnlargeStable): our own x2 super-resolution net (server/engines/ownNets.ts, trained by
+ * enlarge (EnlargeStable): our own x2 super-resolution net (server/engines/netRunners.ts, trained by
  * scripts/train/restore_nets.py) on onnxruntime, tiled with blended seams, in chained passes: 4x = x2·x2,
  * 8x = x2·x2·x2, 6x = x2·x2 then Lanczos ×1.5 (the x4 net trained beside it lost to two x2 passes on
  * the quality photos, so it is not used: server/engines/README.md); a pass that would break the job
  * limit falls back to Lanczos (planPasses). quality 'best' = the net's self-ensemble. What
- * suppress_noise, remove_blur and autoparams do with the net: src/imaging/enlargeSteps.ts.
+ * suppress_noise, remove_blur and autoparams do with the net: src/shared/imaging/enlargeSteps.ts.
  */
 import sharp from 'sharp';
-import type { ParamsOf } from '../../src/domain/modules.js';
+import type { ParamsOf } from '../../src/shared/domain/modules.js';
 import type { Engine, EngineImage } from './types.js';
-import { netUpscale } from './ownNets.js';
+import { netUpscale } from './netRunners.js';
 import { resizeRgb, runOnRgb, type Rgb } from './image.js';
-import { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings } from '../../src/imaging/enlargeSteps.js';
+import { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings } from '../../src/shared/imaging/enlargeSteps.js';
 
 /** The pure steps (settings rule, pre-denoise, detail gain, post-sharpen) are shared with the device. */
 export { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRgb } from './image.js';
 import { upscaleTiled } from './esrgan.js';
-import { input, MODELS_DIR } from './testkit.js';
+import { input, MODELS_DIR } from '../../tests/support/engines.js';
 
 function psnr(a: Uint8Array, b: Uint8Array): number {
   let se = 0;

@@ -1,11 +1,11 @@
 /**
  * Tiled ESRGAN inference on onnxruntime-node: the tiling, mirrored margins and cross-faded seams are
- * src/imaging/tiles.ts (shared with the on-device enlarge); this file supplies the model call.
+ * src/shared/imaging/tiles.ts (shared with the on-device enlarge); this file supplies the model call.
  */
 import * as ort from 'onnxruntime-node';
 import { session, esrganFile, type EsrganScale, type EsrganSize } from './models.js';
 import type { Rgb } from './image.js';
-import { upscaleTiled as tiledUpscale, type RunTile, type TileOptions } from '../../src/imaging/tiles.js';
+import { upscaleTiled as tiledUpscale, type RunTile, type TileOptions } from '../../src/shared/imaging/tiles.js';
 
 export type { TileOptions };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFaces, faceMesh, MESH_FEATURES, type Face, type FaceMesh } from './faces.js';
 import sharp from 'sharp';
 import { enhanceFaces, faceCrop, faceMask, fillPolygon, FACE_OVAL } from './faceEnhancer.js';
-import { ctx, hfEnergy, input, rgbOf, MODELS_DIR } from './testkit.js';
+import { ctx, hfEnergy, input, rgbOf, MODELS_DIR } from '../../tests/support/engines.js';
 import type { Rgb } from './image.js';
 
 const centroid = (m: FaceMesh, idx: readonly number[]) => {

@@ -22,7 +22,7 @@ import { facesWithMeshes, type Face, type FaceMesh } from './faces.js';
 import { enlargeEngine } from './enlarge.js';
 import { denoiseEngine } from './denoise.js';
 import { sharpenAutoEngine } from './sharpenAuto.js';
-import { defaultParams } from '../../src/domain/modules.js';
+import { defaultParams } from '../../src/shared/domain/modules.js';
 
 /** FaceMesh's face-oval landmarks in order around the face (forehead, temple, jaw, chin and back). */
 export const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109] as const;

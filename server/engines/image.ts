@@ -5,10 +5,10 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import type { EngineContext, EngineExtra, EngineImage, EngineResult, ImageFormat } from './types.js';
-import { boxMean, gaussianBlur, luma, type Rgb } from '../../src/imaging/planes.js';
+import { boxMean, gaussianBlur, luma, type Rgb } from '../../src/shared/imaging/planes.js';
 
 /**
- * Plane operations and image statistics defined once for server and device (src/imaging/planes.ts);
+ * Plane operations and image statistics defined once for server and device (src/shared/imaging/planes.ts);
  * re-exported because most engines import their helpers from here.
  */
 export {
@@ -28,7 +28,7 @@ export {
   unsharp,
   yccToRgb,
   type Rgb,
-} from '../../src/imaging/planes.js';
+} from '../../src/shared/imaging/planes.js';
 
 export async function decodeRgb(data: Buffer): Promise<Rgb> {
   const { data: px, info } = await sharp(data, { failOn: 'error', limitInputPixels: false })

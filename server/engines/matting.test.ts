@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { decontaminate, solidInterior } from '../../src/imaging/matte.js';
+import { decontaminate, solidInterior } from '../../src/shared/imaging/matte.js';
 import { mattingEngine } from './matting.js';
-import { ctx, input, rgbOf } from './testkit.js';
+import { ctx, input, rgbOf } from '../../tests/support/engines.js';
 
 async function alphaAt(png: Buffer) {
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -11,8 +11,8 @@ import * as ort from 'onnxruntime-node';
 import { pixelEngine } from './pixelEngine.js';
 import { session } from './models.js';
 import { resizePlane, sharpOf, type Raster, type Rgb } from './image.js';
-import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/imaging/isnetMask.js';
-import { decontaminate } from '../../src/imaging/matte.js';
+import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/shared/imaging/isnetMask.js';
+import { decontaminate } from '../../src/shared/imaging/matte.js';
 
 export async function foregroundMask(img: Rgb, modelsDir: string, threads: number): Promise<Float32Array> {
   const S = ISNET_SIZE;

@@ -11,7 +11,7 @@ import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
 import { convertTfGraphStatic } from './convert/tfgraphStatic.js';
-import { OWN_NET_FILES } from '../../src/imaging/ownNets.js';
+import { OWN_NET_FILES } from '../../src/shared/imaging/netFiles.js';
 import { engineSettings } from '../config.js';
 
 const require = createRequire(import.meta.url);

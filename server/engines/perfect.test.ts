@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isLowLight, perfectEngine, perfectRgb } from './perfect.js';
 import { denoiseEngine } from './denoise.js';
-import { ctx, fromRgb, input, rgbOf } from './testkit.js';
+import { ctx, fromRgb, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, luma, psnr, type Rgb } from './image.js';
 import { fadeCast, flatMask } from '../../scripts/quality/cartoon-retouch.js';
 import { degrade } from '../../scripts/quality/maxim.js';
-import { PRESETS } from '../../src/domain/modules.js';
+import { PRESETS } from '../../src/shared/domain/modules.js';
 
 /** Mean |Laplacian| of luma where `mask` is set: fine wiggles ("crinkles") in flat areas. */
 const wiggle = (img: Rgb, mask: Uint8Array) => {

@@ -3,7 +3,7 @@
  * params and the job's context, and its result is encoded the way the context asks (`runOnRgb`).
  * One definition of that wrapper for the engines whose whole run is that.
  */
-import type { ModuleName, ParamsOf } from '../../src/domain/modules.js';
+import type { ModuleName, ParamsOf } from '../../src/shared/domain/modules.js';
 import { runOnRgb, type PixelsOut, type Rgb } from './image.js';
 import type { Engine, EngineContext } from './types.js';
 

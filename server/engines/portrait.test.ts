@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { portraitEngine } from './portrait.js';
 import { detectFaces } from './faces.js';
-import { ctx, hfEnergy, input, rgbOf, MODELS_DIR } from './testkit.js';
+import { ctx, hfEnergy, input, rgbOf, MODELS_DIR } from '../../tests/support/engines.js';
 
 describe('face detection (BlazeFace)', () => {
   it('finds the face on astronaut.png within a plausible box', async () => {

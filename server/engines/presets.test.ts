@@ -1,9 +1,9 @@
-/** Preset scenes (src/domain/modules.ts PRESETS) must beat their last step alone where they are meant to. */
+/** Preset scenes (src/shared/domain/modules.ts PRESETS) must beat their last step alone where they are meant to. */
 import { describe, expect, it } from 'vitest';
-import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/domain/modules.js';
+import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/shared/domain/modules.js';
 import { runModule } from './registry.js';
 import { addScratches, scratchRemoval } from './scratches.js';
-import { ctx, fromRgb, input } from './testkit.js';
+import { ctx, fromRgb, input } from '../../tests/support/engines.js';
 import { decodeRgb, fromPlanes, gaussianBlur, psnr, resizeRgb, toPlanes, type Rgb } from './image.js';
 
 const run = async (m: ModuleName, img: Rgb, p: ModuleParams) => decodeRgb((await runModule(m, await fromRgb(img), p, ctx())).data);

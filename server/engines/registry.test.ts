@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MODULES, defaultParams } from '../../src/domain/modules.js';
+import { MODULES, defaultParams } from '../../src/shared/domain/modules.js';
 import { allEngines, assertAllEngines, engineFor, runModule } from './registry.js';
-import { ctx, input, rgbOf } from './testkit.js';
+import { ctx, input, rgbOf } from '../../tests/support/engines.js';
 
 describe('engine registry', () => {
   it('has an engine for every module', () => {

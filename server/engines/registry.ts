@@ -4,7 +4,7 @@
  * start-up error, never a pass-through. `runModule` is the one door to an engine: it parses the
  * params with the module's schema, so engines only ever see complete, typed params.
  */
-import { MODULES, parseParams, type ModuleName } from '../../src/domain/modules.js';
+import { MODULES, parseParams, type ModuleName } from '../../src/shared/domain/modules.js';
 import type { Engine, EngineContext, EngineImage, EngineResult } from './types.js';
 import { compressEngine } from './compress.js';
 import { enlargeEngine } from './enlarge.js';

@@ -2,12 +2,12 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { detectDefects, inpaint, repairEngine, repairRgb } from './repair.js';
 import { addScratches, lineContrast, scratchRemoval } from './scratches.js';
-import { ctx, fixture, fromRgb, input, rgbOf } from './testkit.js';
+import { ctx, fixture, fromRgb, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, psnr, type Rgb } from './image.js';
 
-/** A crop of a held-out photo at 480 px wide (tests/fixtures/heldout). */
+/** A crop of a held-out photo at 480 px wide (tests/fixtures/wallpapers). */
 const crop = async (f: string, left: number, top: number, width: number, height: number): Promise<Rgb> =>
-  decodeRgb(await sharp(fixture(`heldout/${f}`)).resize({ width: 480 }).extract({ left, top, width, height }).removeAlpha().png().toBuffer());
+  decodeRgb(await sharp(fixture(`wallpapers/${f}`)).resize({ width: 480 }).extract({ left, top, width, height }).removeAlpha().png().toBuffer());
 
 describe('repair (scratches and dust)', () => {
   // a scratch pixel counts as removed only when the repair lands within max(10, ¼ defect) grey levels
@@ -61,7 +61,7 @@ describe('repair (scratches and dust)', () => {
   it('the net vetoes what the classical detector takes for a scratch on a clean photo (dune: 38.8 dB with every classical find filled)', async () => {
     // pixels the net is sure are the photo (NET_CLEAN in repair.ts) stay as they are: lit grass
     // edges beside line candidates are no longer repainted
-    const clean = await decodeRgb(await sharp(fixture('heldout/dune.jpg')).resize({ width: 480 }).removeAlpha().png().toBuffer());
+    const clean = await decodeRgb(await sharp(fixture('wallpapers/dune.jpg')).resize({ width: 480 }).removeAlpha().png().toBuffer());
     const { out, mask } = await repairRgb(clean, ctx());
     expect(psnr(out.data, clean.data)).toBeGreaterThanOrEqual(41.5);
     expect(mask.reduce((a, v) => a + v, 0)).toBeLessThan(detectDefects(clean).reduce((a, v) => a + v, 0));

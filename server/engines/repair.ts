@@ -40,7 +40,7 @@ const WF = 1.2, SF = 2.5;
  * A line is kept as a scratch only if this share of its pixels lies along at most two directions
  * (each ±1 of the 16 angles: two straight scratches may cross). Film and print scratches run nearly
  * straight (the measuring ones turn by ≤ 0.12 rad); a tyre's rim, a collar ring or a lattice turns
- * through many angles. Measured on both repair sets (docs/quality.md): removal unchanged,
+ * through many angles. Measured on both repair sets (docs/lab/quality.md): removal unchanged,
  * clean photos repainted less (motorcycle 29.3 → 32.5 dB, rocket 32.2 → 36.3 dB).
  */
 const STRAIGHT = 0.75;
@@ -587,7 +587,7 @@ const DIRS: [number, number][] = [
  * the ends taken from the next good pixel beyond each end, so a gradient or a texture's rise keeps
  * its course across the scratch; it is held within the two ends' values (no overshoot, no halo),
  * and is linear where a next pixel is missing. Measured against linear on the repair sets
- * (docs/quality.md). Holes no direction spans (image borders, wide blots) fall back to
+ * (docs/lab/quality.md). Holes no direction spans (image borders, wide blots) fall back to
  * multi-scale normalised convolution (box means).
  */
 export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
@@ -717,14 +717,14 @@ export interface RepairOptions {
  * classical detector's finds are added, except pixels at or below NET_CLEAN (the net is sure they
  * are the photo: a lit edge beside a line candidate, a texture highlight). Chosen on photos neither
  * net was trained on nor the validation set holds (scripts/train/defects.py, DEV; figures in
- * docs/quality.md).
+ * docs/lab/quality.md).
  */
 const NET_LOW = -2, NET_SEED = 2, NET_CLEAN = -3;
 /**
  * A net find at least NET_LINE px long (box side) is a scratch only if it turns by at most MAX_TURN
  * (median over its pixels) between points TURN_BASE px apart along itself: a scratch runs nearly
  * straight (the measuring ones turn by ≤ 0.12 rad over ≥ 100 px: ~1° per 16 px), a tyre's rim light or
- * a collar ring of radius ~50 px turns by ~18°. Chosen on the DEV photos (docs/quality.md).
+ * a collar ring of radius ~50 px turns by ~18°. Chosen on the DEV photos (docs/lab/quality.md).
  */
 const NET_LINE = 24, TURN_BASE = 16, MAX_TURN = (9 * Math.PI) / 180;
 /** radius (px) of the neighbourhood whose shape gives a find's local direction */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { scratchLogit } from './scratchNet.js';
 import { addScratches } from './scratches.js';
-import { MODELS_DIR, input } from './testkit.js';
+import { MODELS_DIR, input } from '../../tests/support/engines.js';
 import { decodeRgb } from './image.js';
 
 describe('scratch net', () => {
   it('gives the same log-odds in overlapping strips as in one run over the whole picture', async () => {
     // 301 rows in strips of 32: most strips have context rows both above and below, the last one
     // ends past the picture (its rows are padded to a multiple of 8); width 482 is padded too
-    const img = await decodeRgb((await input('heldout/path.jpg', { width: 482 })).data);
+    const img = await decodeRgb((await input('wallpapers/path.jpg', { width: 482 })).data);
     const whole = await scratchLogit(img, MODELS_DIR, 2, 1 << 20);
     const strips = await scratchLogit(img, MODELS_DIR, 2, 32);
     expect(img.h % 8).not.toBe(0);
@@ -19,7 +19,7 @@ describe('scratch net', () => {
   });
 
   it('calls scratch pixels defects far more often than the rest of the picture', async () => {
-    const clean = await decodeRgb((await input('heldout/aitzgorri.jpg', { width: 240 })).data);
+    const clean = await decodeRgb((await input('wallpapers/aitzgorri.jpg', { width: 240 })).data);
     const { img, mask } = addScratches(clean, { seed: 4 });
     const logit = await scratchLogit(img, MODELS_DIR, 2);
     let onScratch = 0, nScratch = 0, off = 0, nOff = 0;

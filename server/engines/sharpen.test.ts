@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseParams } from '../../src/domain/modules.js';
+import { parseParams } from '../../src/shared/domain/modules.js';
 import { effectiveSharpness, sharpenEngine } from './sharpen.js';
 import { sharpenAutoEngine, autoSharpenRgb } from './sharpenAuto.js';
-import { ctx, fromRgb, hfEnergy, input, rgbOf } from './testkit.js';
+import { ctx, fromRgb, hfEnergy, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, fromPlanes, gaussianBlur, luma, psnr, toPlanes, type Rgb } from './image.js';
 
 const params = (p: Record<string, unknown>) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autoSharpenRgb, sharpenAutoEngine } from './sharpenAuto.js';
-import { ctx, fromRgb, input, rgbOf } from './testkit.js';
+import { ctx, fromRgb, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, fromPlanes, gaussianBlur, psnr, toPlanes, type Rgb } from './image.js';
 
 const blurred = (img: Rgb, s: number) => fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, s)), img.w, img.h);

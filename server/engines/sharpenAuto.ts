@@ -1,5 +1,5 @@
 /**
- * sharpen_auto (DpedSharpenStable): our own deblur net (server/engines/ownNets.ts, trained by
+ * sharpen_auto (DpedSharpenStable): our own deblur net (server/engines/netRunners.ts, trained by
  * scripts/train/restore_nets.py on Gaussian, defocus and motion blur with light noise and JPEG, and on
  * sharp pairs that must pass through unchanged), so a soft photo gets its edges back and a sharp one is
  * left alone without a threshold of ours deciding which is which.
@@ -10,7 +10,7 @@
  * two-scale unsharp mask accordingly.
  */
 import { pixelEngine } from './pixelEngine.js';
-import { netDeblur } from './ownNets.js';
+import { netDeblur } from './netRunners.js';
 import { boxMean, clamp, estimateFocusBlur, estimateNoise, fromPlanes, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
 
 export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: number; radius: number } {

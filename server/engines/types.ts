@@ -3,8 +3,8 @@
  * Engines are pure functions of (image, params): no database, no HTTP, no global state
  * except memoised model sessions.
  */
-import type { ModuleName, ParamsOf } from '../../src/domain/modules.js';
-import type { Level } from '../../src/domain/plans.js';
+import type { ModuleName, ParamsOf } from '../../src/shared/domain/modules.js';
+import type { Level } from '../../src/shared/domain/plans.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -48,7 +48,7 @@ export interface EngineResult {
   extras?: Record<string, EngineExtra>;
 }
 
-/** The engine of module M; it gets M's params fully parsed by the schema (src/domain/modules.ts), never a missing one. */
+/** The engine of module M; it gets M's params fully parsed by the schema (src/shared/domain/modules.ts), never a missing one. */
 export interface Engine<M extends ModuleName = ModuleName> {
   module: M;
   /** neural (ONNX model) or classical algorithm; the README table states which */

@@ -4,8 +4,8 @@
  * API_TOKEN_ROUTES only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/domain/apiPlans.js';
-import { CODE } from '../../src/domain/codes.js';
+import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/shared/domain/apiPlans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import type { AppContext } from '../context.js';
 import { ApiError, unauthorized } from '../errors.js';
 import type { ApiPrincipal } from '../services/apiTokens.js';

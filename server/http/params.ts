@@ -5,7 +5,7 @@
  */
 import { isServiceUnavailable } from './dbHealth.js';
 import type { FastifyRequest } from 'fastify';
-import { CODE } from '../../src/domain/codes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { ApiError } from '../errors.js';
 import { REQUEST_TEXT, requestRefusal } from './requestErrors.js';
 

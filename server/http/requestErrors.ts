@@ -4,8 +4,8 @@
  * Fastify error handler (server/app.ts) and the multipart reader (params.ts) both map through here,
  * so a broken request never becomes a 500 and never a vague "parameter error".
  */
-import { CODE } from '../../src/domain/codes.js';
-import { UPLOAD_REFUSAL } from '../../src/domain/uploadRefusals.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { UPLOAD_REFUSAL } from '../../src/shared/domain/uploadRefusals.js';
 import { ApiError } from '../errors.js';
 import { schemaRefusal, validationFieldError } from './validation.js';
 

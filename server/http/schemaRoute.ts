@@ -1,5 +1,5 @@
 /**
- * Registers a route from its schema (src/api/schemas/): the schema becomes Fastify's validation of the
+ * Registers a route from its schema (src/shared/schemas/): the schema becomes Fastify's validation of the
  * request fields and the route's OpenAPI operation (@fastify/swagger), and the handler receives the
  * fields checked and typed. Fields may arrive in the query, a urlencoded/JSON body or multipart fields
  * (merged by fieldsOf before Fastify validates them), or only in the body for `from: 'body'` routes.
@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { Envelope, ErrorEnvelope, type RouteSchema } from '../../src/api/schemas/common.js';
+import { Envelope, ErrorEnvelope, type RouteSchema } from '../../src/shared/schemas/common.js';
 import { bodyOf, fieldsOf } from './params.js';
 import { compileCheck, schemaRefusal, type Checker } from './validation.js';
 

@@ -1,5 +1,5 @@
 /**
- * Request fields checked against their route schema (src/api/schemas/): the TypeBox compiler checks,
+ * Request fields checked against their route schema (src/shared/schemas/): the TypeBox compiler checks,
  * after a conversion that forms need (every urlencoded or multipart value is text) and that never
  * guesses: "12" becomes 12 for an integer field, "1.5" stays text and fails. A failure becomes the
  * spec's parameter error 10001 naming the field, in `msg` (English) and in `data.field`.
@@ -7,8 +7,8 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { CODE } from '../../src/domain/codes.js';
-import { UPLOAD_REFUSAL, isUploadRefusal, type UploadRefusal } from '../../src/domain/uploadRefusals.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { UPLOAD_REFUSAL, isUploadRefusal, type UploadRefusal } from '../../src/shared/domain/uploadRefusals.js';
 import { ApiError } from '../errors.js';
 
 type Json = Record<string, unknown>;

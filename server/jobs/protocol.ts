@@ -1,6 +1,6 @@
 /** Messages between the main thread and a processing worker thread (server/jobs/processWorker.ts). */
-import type { ModuleName, ModuleParams } from '../../src/domain/modules.js';
-import type { Level } from '../../src/domain/plans.js';
+import type { ModuleName, ModuleParams } from '../../src/shared/domain/modules.js';
+import type { Level } from '../../src/shared/domain/plans.js';
 import type { ImageFormat } from '../engines/types.js';
 
 export interface TaskStep {

@@ -14,7 +14,7 @@ describe('result files', () => {
     expect(contentTypeOf('jpg')).toBe('image/jpeg');
     expect(contentTypeOf('psd')).toBe('image/vnd.adobe.photoshop');
     expect(contentTypeOf('exe')).toBe('application/octet-stream');
-    // the name rule itself is tested in src/domain/resultName.test.ts
+    // the name rule itself is tested in src/shared/domain/resultName.test.ts
     expect(downloadName('cat.png', 'matting', 'png')).toBe('matting-cat.png');
   });
 

@@ -30,8 +30,8 @@ export function contentTypeOf(ext: string): string {
   return TYPES[ext.toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** Spec §3: matting results are `matting-<basename>.png`; others `<basename>_<job>.<ext>` (the rule: src/domain/resultName.ts). */
-export { resultFileName as downloadName } from '../../src/domain/resultName.js';
+/** Spec §3: matting results are `matting-<basename>.png`; others `<basename>_<job>.<ext>` (the rule: src/shared/domain/resultName.ts). */
+export { resultFileName as downloadName } from '../../src/shared/domain/resultName.js';
 
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
 export function disposition(kind: 'attachment' | 'inline', filename: string): string {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { CODE } from '../../src/domain/codes.js';
-import { bigJpeg, fixture, guest, ledger, processingKit, storeUpload, waitForEnd, type ProcessingKit } from './testing.js';
-import { createTestDatabase, detectScaleout } from '../testing/modes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { bigJpeg, fixture, guest, ledger, processingKit, storeUpload, waitForEnd, type ProcessingKit } from '../../tests/support/jobs.js';
+import { createTestDatabase, detectScaleout } from '../../tests/support/modes.js';
 import { LEASE_STALE_MS } from './runner.js';
 
 const pg = await detectScaleout();

@@ -11,8 +11,8 @@
 import type { Db } from '../repositories/db.js';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Step } from '../../src/domain/modules.js';
-import type { Level } from '../../src/domain/plans.js';
+import type { Step } from '../../src/shared/domain/modules.js';
+import type { Level } from '../../src/shared/domain/plans.js';
 import type { Config } from '../config.js';
 import type { BlobStore } from '../repositories/blobStore.js';
 import type { Database, Job } from '../repositories/schema.js';

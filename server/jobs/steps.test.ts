@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultParams } from '../../src/domain/modules.js';
+import { defaultParams } from '../../src/shared/domain/modules.js';
 import { engineFor } from '../engines/registry.js';
-import { ctx, input, MODELS_DIR, rgbOf } from '../engines/testkit.js';
+import { ctx, input, MODELS_DIR, rgbOf } from '../../tests/support/engines.js';
 import type { EngineImage, EngineResult, ImageFormat } from '../engines/types.js';
 import { runSteps } from './steps.js';
 

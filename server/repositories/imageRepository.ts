@@ -3,8 +3,8 @@
  * working copy and the 80×80 thumbnail. Nothing here trusts a filename extension or a MIME type.
  */
 import sharp, { type Metadata } from 'sharp';
-import { THUMBNAIL_SIZE } from '../../src/domain/constants.js';
-import { UPLOAD_REFUSAL, type UploadRefusal } from '../../src/domain/uploadRefusals.js';
+import { THUMBNAIL_SIZE } from '../../src/shared/domain/constants.js';
+import { UPLOAD_REFUSAL, type UploadRefusal } from '../../src/shared/domain/uploadRefusals.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, detectScaleout, type TestDatabase } from '../testing/modes.js';
+import { createTestDatabase, detectScaleout, type TestDatabase } from '../../tests/support/modes.js';
 import { openDatabase, type Db } from './db.js';
 import * as jobs from './jobRepository.js';
 

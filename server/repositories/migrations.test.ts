@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql, type Migration } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, detectScaleout, type TestDatabase } from '../testing/modes.js';
+import { createTestDatabase, detectScaleout, type TestDatabase } from '../../tests/support/modes.js';
 import { MIGRATIONS, openDatabase, RENAMED } from './db.js';
 
 const dir = path.join(import.meta.dirname, 'migrations');

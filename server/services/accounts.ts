@@ -4,11 +4,11 @@
  * in their own services; this one composes them for the login pages.
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { FieldsOf } from '../../src/api/schemas/common.js';
-import type { ChangePassword, Login, Register } from '../../src/api/schemas/accounts.js';
-import { ACCOUNT_TEXT, changePasswordErrors, EMAIL_MAX, normalizeEmail, PASSWORD_MAX, registerErrors, type FieldErrors, type AccountView } from '../../src/domain/account.js';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
+import type { FieldsOf } from '../../src/shared/schemas/common.js';
+import type { ChangePassword, Login, Register } from '../../src/shared/schemas/accounts.js';
+import { ACCOUNT_TEXT, changePasswordErrors, EMAIL_MAX, normalizeEmail, PASSWORD_MAX, registerErrors, type FieldErrors, type AccountView } from '../../src/shared/domain/account.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_LIMITS, planIdFor } from '../../src/shared/domain/plans.js';
 import { ApiError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';

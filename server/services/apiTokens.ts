@@ -8,10 +8,10 @@
  * and plan changes keep the pack credits still owned (accounts.pack_credits, PlanService).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan } from '../../src/domain/apiPlans.js';
-import type { ApiTokenView } from '../../src/api/schemas/apiTokens.js';
-import { CODE } from '../../src/domain/codes.js';
-import { creditsLeft, type Level } from '../../src/domain/plans.js';
+import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan } from '../../src/shared/domain/apiPlans.js';
+import type { ApiTokenView } from '../../src/shared/schemas/apiTokens.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { creditsLeft, type Level } from '../../src/shared/domain/plans.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import { ApiTokenRepository, monthKey, type ApiTokenRow } from '../repositories/apiTokenRepository.js';

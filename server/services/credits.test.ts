@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import { guest, ledger, kitForEachTest, type ProcessingKit } from '../jobs/testing.js';
-import { detectScaleout } from '../testing/modes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
+import { guest, ledger, kitForEachTest, type ProcessingKit } from '../../tests/support/jobs.js';
+import { detectScaleout } from '../../tests/support/modes.js';
 
 const pg = await detectScaleout();
 // PostgreSQL runs the same cases when it answers: its row locks are what keep concurrent charges honest there.

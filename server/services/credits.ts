@@ -5,8 +5,8 @@
  * (max_num/used_num, compress_max/compress_used) that the license answer reports.
  */
 import type { Kysely } from 'kysely';
-import { CODE } from '../../src/domain/codes.js';
-import { creditsLeft } from '../../src/domain/plans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { creditsLeft } from '../../src/shared/domain/plans.js';
 import { ApiError } from '../errors.js';
 import * as ledger from '../repositories/creditRepository.js';
 import type { Database } from '../repositories/schema.js';

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CODE } from '../../src/domain/codes.js';
-import { parseParams, type Step } from '../../src/domain/modules.js';
-import { creditsLeft } from '../../src/domain/plans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { parseParams, type Step } from '../../src/shared/domain/modules.js';
+import { creditsLeft } from '../../src/shared/domain/plans.js';
 import { ApiError, notFound, paramError } from '../errors.js';
 import { convertCompressed, downloadName, EXTRA_TYPES, extOf, extOfKey, extrasOf, zipOf, type ExtraType } from '../jobs/results.js';
 import { findBundle, insertBundle } from '../repositories/downloadBundleRepository.js';

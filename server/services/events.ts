@@ -3,7 +3,7 @@
  * (spec §7 "report endpoint") and small product events (cart abandon). One row each in `events`.
  */
 import { EventRepository } from '../repositories/eventRepository.js';
-import { REPORT_EVENTS } from '../../src/api/schemas/promotions.js';
+import { REPORT_EVENTS } from '../../src/shared/schemas/promotions.js';
 import type { Deps } from './index.js';
 
 /** Analytics events of spec §7 (their schema's list); `first_image_process` is the spec's "first-image process". */

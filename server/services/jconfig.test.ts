@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJobConfig, parseParams } from '../../src/domain/modules.js';
+import { parseJobConfig, parseParams } from '../../src/shared/domain/modules.js';
 import { decodeJconfig, JCONFIG_TEXT, shapeError } from './jconfig.js';
 
 const nested = (depth: number): unknown => {

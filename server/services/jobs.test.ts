@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_ID_PRO } from '../../src/domain/constants.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import { fixture, guest, kitForEachTest, storeUpload, type ProcessingKit } from '../jobs/testing.js';
-import { detectScaleout } from '../testing/modes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_ID_PRO } from '../../src/shared/domain/constants.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
+import { fixture, guest, kitForEachTest, storeUpload, type ProcessingKit } from '../../tests/support/jobs.js';
+import { detectScaleout } from '../../tests/support/modes.js';
 
 const pg = await detectScaleout();
 const MODES = [{ mode: 'sqlite' }, ...(pg.available ? [{ mode: 'postgres' }] : [])];

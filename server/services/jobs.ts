@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
-import type { ProgressData } from '../../src/api/schemas/processing.js';
-import type { HistoryRecord, Paged } from '../../src/domain/work.js';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/api/schemas/history.js';
-import type { FieldsOf } from '../../src/api/schemas/common.js';
-import type { Transform } from '../../src/api/schemas/processing.js';
-import { parseJobConfig, type Step } from '../../src/domain/modules.js';
-import { isSubscriber, megapixelsToPixels } from '../../src/domain/plans.js';
+import type { ProgressData } from '../../src/shared/schemas/processing.js';
+import type { HistoryRecord, Paged } from '../../src/shared/domain/work.js';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/shared/schemas/history.js';
+import type { FieldsOf } from '../../src/shared/schemas/common.js';
+import type { Transform } from '../../src/shared/schemas/processing.js';
+import { parseJobConfig, type Step } from '../../src/shared/domain/modules.js';
+import { isSubscriber, megapixelsToPixels } from '../../src/shared/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
 import { notFound, paramError } from '../errors.js';
 import type { Job } from '../repositories/schema.js';
@@ -25,13 +25,13 @@ import { decodeJconfig } from './jconfig.js';
 import { expiredError, RETENTION_TEXT } from './retention.js';
 import type { Principal } from './tokens.js';
 
-/** POST transform's fields (src/api/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
+/** POST transform's fields (src/shared/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
 export type TransformInput = FieldsOf<typeof Transform>;
 
-/** GET progress's answer (its schema: src/api/schemas/processing.ts). */
+/** GET progress's answer (its schema: src/shared/schemas/processing.ts). */
 export type ProgressView = Static<typeof ProgressData>;
 
-/** One row of GET /api/job/record (src/domain/work.ts, shared with the client). */
+/** One row of GET /api/job/record (src/shared/domain/work.ts, shared with the client). */
 export type HistoryItem = HistoryRecord;
 
 /** A finished work whose result is kept. */

@@ -1,11 +1,11 @@
 /** The one place that says what level and limits an account has (spec §4 derivation, §6 table). */
-import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, limitsFor, type Level } from '../../src/domain/plans.js';
-import type { LicenseView } from '../../src/domain/account.js';
+import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, limitsFor, type Level } from '../../src/shared/domain/plans.js';
+import type { LicenseView } from '../../src/shared/domain/account.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
-/** The license answer: one shape for server and client (src/domain/account.ts). */
+/** The license answer: one shape for server and client (src/shared/domain/account.ts). */
 export type { LicenseView };
 
 export class LicenseService {

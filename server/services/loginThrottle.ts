@@ -5,7 +5,7 @@
  * during it every attempt is refused, a right password too. A successful login clears the record.
  * Stored in the database, so every API process of a scale-out deployment sees the same counts.
  */
-import { CODE } from '../../src/domain/codes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { ApiError } from '../errors.js';
 import { LoginThrottleRepository } from '../repositories/loginThrottleRepository.js';
 import type { Deps } from './index.js';

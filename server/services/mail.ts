@@ -1,6 +1,6 @@
 /** Marketing mail preferences (spec §7 Misc): signed unsubscribe links and the email status check. */
-import { ACCOUNT_TEXT, emailError, normalizeEmail } from '../../src/domain/account.js';
-import { CODE } from '../../src/domain/codes.js';
+import { ACCOUNT_TEXT, emailError, normalizeEmail } from '../../src/shared/domain/account.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { ApiError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import { formError } from './forms.js';

@@ -7,11 +7,11 @@
  * plans with `npm run admin`.
  */
 import { randomUUID } from 'node:crypto';
-import { API_PLAN_LEVEL, apiPlanNamed, apiPlanOfProduct, isApiPlanCurrency, type ApiPlanCurrency } from '../../src/domain/apiPlans.js';
-import { CODE } from '../../src/domain/codes.js';
-import type { CheckoutView } from '../../src/domain/plans.js';
-import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/domain/constants.js';
-import { currencyFor } from '../../src/domain/locale.js';
+import { API_PLAN_LEVEL, apiPlanNamed, apiPlanOfProduct, isApiPlanCurrency, type ApiPlanCurrency } from '../../src/shared/domain/apiPlans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import type { CheckoutView } from '../../src/shared/domain/plans.js';
+import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/shared/domain/constants.js';
+import { currencyFor } from '../../src/shared/domain/locale.js';
 import { ApiError, notFound, paramError, unauthorized } from '../errors.js';
 import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { API_PLANS } from '../../src/domain/apiPlans.js';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import { kitForEachTest, type ProcessingKit } from '../jobs/testing.js';
-import { detectScaleout } from '../testing/modes.js';
+import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
+import { kitForEachTest, type ProcessingKit } from '../../tests/support/jobs.js';
+import { detectScaleout } from '../../tests/support/modes.js';
 import { packCreditsOwned } from './plans.js';
 
 const pg = await detectScaleout();

@@ -8,9 +8,9 @@
  * carried into the new balance; the rest, the plan's unused credits, expire (an `expire` row).
  */
 import { randomBytes } from 'node:crypto';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
-import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/domain/plans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_PERIOD_DAYS } from '../../src/shared/domain/constants.js';
+import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/shared/domain/plans.js';
 import { ApiError, paramError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';

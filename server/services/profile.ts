@@ -1,8 +1,8 @@
 /** What a user tells about themselves: profile names and occupation, the survey, language and currency. */
-import { ACCOUNT_TEXT, NAME_MAX, profileErrors, surveyChoices, surveyErrors } from '../../src/domain/account.js';
-import type { FieldsOf } from '../../src/api/schemas/common.js';
-import { CURRENCIES, type ProfileSet, type SurveySet, type UserInfoUpdate } from '../../src/api/schemas/accounts.js';
-import { LANGUAGES } from '../../src/domain/locale.js';
+import { ACCOUNT_TEXT, NAME_MAX, profileErrors, surveyChoices, surveyErrors } from '../../src/shared/domain/account.js';
+import type { FieldsOf } from '../../src/shared/schemas/common.js';
+import { CURRENCIES, type ProfileSet, type SurveySet, type UserInfoUpdate } from '../../src/shared/schemas/accounts.js';
+import { LANGUAGES } from '../../src/shared/domain/locale.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';

@@ -3,7 +3,7 @@
  * binding (type anniversary_2021), and the daily giveaway check-in. Stored in `promotions` (002).
  */
 import { randomBytes } from 'node:crypto';
-import { SHARE_TYPES } from '../../src/api/schemas/promotions.js';
+import { SHARE_TYPES } from '../../src/shared/schemas/promotions.js';
 import { paramError } from '../errors.js';
 import { PromotionRepository } from '../repositories/promotionRepository.js';
 import type { Deps } from './index.js';

@@ -8,9 +8,9 @@
  * a lease row makes one of several workers run it per interval.
  */
 import { randomUUID } from 'node:crypto';
-import { CODE } from '../../src/domain/codes.js';
-import { UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
-import { retentionClassOf, UPLOAD_QUOTAS, type Level } from '../../src/domain/plans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { UPLOADED_CACHE_EXPIRY_MS } from '../../src/shared/domain/constants.js';
+import { retentionClassOf, UPLOAD_QUOTAS, type Level } from '../../src/shared/domain/plans.js';
 import { ApiError } from '../errors.js';
 import { serverLogger } from '../jobs/log.js';
 import { extrasOf } from '../jobs/results.js';

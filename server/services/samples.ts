@@ -4,15 +4,15 @@
  * only from inside the samples directory.
  */
 import fs from 'node:fs';
-import type { FieldsOf } from '../../src/api/schemas/common.js';
-import type { SampleDownload } from '../../src/api/schemas/site.js';
+import type { FieldsOf } from '../../src/shared/schemas/common.js';
+import type { SampleDownload } from '../../src/shared/schemas/site.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { notFound, paramError } from '../errors.js';
-import type { SampleEntry } from '../../src/domain/work.js';
+import type { SampleEntry } from '../../src/shared/domain/work.js';
 import type { Deps } from './index.js';
 
-/** A sample list entry (spec §3), the shape the client reads: src/domain/work.ts. */
+/** A sample list entry (spec §3), the shape the client reads: src/shared/domain/work.ts. */
 export type { SampleEntry };
 export type SampleManifest = Record<string, SampleEntry[]>;
 

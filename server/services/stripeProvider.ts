@@ -8,7 +8,7 @@
  * payment_status "paid" → checkout.completed; checkout.session.expired → checkout.cancelled. The
  * session's client_reference_id is our checkout id. Every other authentic event is acknowledged and ignored.
  */
-import { LANGUAGES } from '../../src/domain/locale.js';
+import { LANGUAGES } from '../../src/shared/domain/locale.js';
 import Stripe from 'stripe';
 import { paramError } from '../errors.js';
 import {
@@ -34,7 +34,7 @@ export interface StripeSettings {
 }
 
 /** Stripe Checkout's own languages that match ours. */
-/** Our interface languages (one list in src/domain); Stripe Checkout speaks each of them. */
+/** Our interface languages (one list in src/shared/domain); Stripe Checkout speaks each of them. */
 const STRIPE_LOCALES = new Set<string>(LANGUAGES);
 
 export class StripeProvider implements PaymentProvider {

@@ -1,17 +1,17 @@
 /** Subscription facts for the workspace and the pricing side (spec §3 Products, §7 Subscription). */
-import { PRODUCTS } from '../../src/domain/constants.js';
-import type { DataOf } from '../../src/api/schemas/common.js';
-import type { SubscribeInfo as SubscribeInfoRoute } from '../../src/api/schemas/promotions.js';
-import type { FieldsOf } from '../../src/api/schemas/common.js';
-import type { CartAbandon } from '../../src/api/schemas/promotions.js';
-import { emailError, normalizeEmail } from '../../src/domain/account.js';
-import { isSubscriber } from '../../src/domain/plans.js';
+import { PRODUCTS } from '../../src/shared/domain/constants.js';
+import type { DataOf } from '../../src/shared/schemas/common.js';
+import type { SubscribeInfo as SubscribeInfoRoute } from '../../src/shared/schemas/promotions.js';
+import type { FieldsOf } from '../../src/shared/schemas/common.js';
+import type { CartAbandon } from '../../src/shared/schemas/promotions.js';
+import { emailError, normalizeEmail } from '../../src/shared/domain/account.js';
+import { isSubscriber } from '../../src/shared/domain/plans.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
 
-/** GET subscribe_info's answer (its schema: src/api/schemas/promotions.ts). */
+/** GET subscribe_info's answer (its schema: src/shared/schemas/promotions.ts). */
 export type SubscribeInfo = DataOf<typeof SubscribeInfoRoute>;
 
 export class SubscriptionService {

@@ -4,9 +4,9 @@
  * hash is enough): the database holds nothing anyone can call the API with.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { PLAN_LIMITS, type Level, type PlanLimits } from '../../src/domain/plans.js';
+import { PLAN_LIMITS, type Level, type PlanLimits } from '../../src/shared/domain/plans.js';
 import { ApiError, unauthorized } from '../errors.js';
-import { CODE } from '../../src/domain/codes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';

@@ -1,9 +1,9 @@
 /**
- * Upload quotas per level (src/domain/plans.ts UPLOAD_QUOTAS): uploads started a minute and bytes of
+ * Upload quotas per level (src/shared/domain/plans.ts UPLOAD_QUOTAS): uploads started a minute and bytes of
  * uploads kept. Checked once cheaply before the work and again under the account's lock in the
  * transaction that inserts, so a burst of concurrent uploads cannot all slip under the limit.
  */
-import { UPLOAD_QUOTAS, type Level } from '../../src/domain/plans.js';
+import { UPLOAD_QUOTAS, type Level } from '../../src/shared/domain/plans.js';
 import { paramError } from '../errors.js';
 import type { Db } from '../repositories/db.js';
 import { lockAccount, quotaUsage } from '../repositories/uploadRepository.js';

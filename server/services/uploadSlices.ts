@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CHUNK_SIZE_BYTES, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
+import { CHUNK_SIZE_BYTES, UPLOADED_CACHE_EXPIRY_MS } from '../../src/shared/domain/constants.js';
 import { uploadRefused } from '../errors.js';
 import { clientThumbnail, extOf, sniffFormat } from '../repositories/imageRepository.js';
 import type { Upload } from '../repositories/schema.js';

@@ -4,13 +4,13 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
-import type { UploadView as UploadViewSchema } from '../../src/api/schemas/uploads.js';
-import { UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/domain/constants.js';
-import type { UploadHistoryEntry } from '../../src/domain/work.js';
+import type { UploadView as UploadViewSchema } from '../../src/shared/schemas/uploads.js';
+import { UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/shared/domain/constants.js';
+import type { UploadHistoryEntry } from '../../src/shared/domain/work.js';
 import { notFound, paramError, uploadRefused } from '../errors.js';
-import { megapixelsToPixels } from '../../src/domain/plans.js';
+import { megapixelsToPixels } from '../../src/shared/domain/plans.js';
 import { ConcurrencyGate } from './gates.js';
-import { sanitizeFilename } from '../../src/domain/filename.js';
+import { sanitizeFilename } from '../../src/shared/domain/filename.js';
 import {
   clientThumbnail,
   extOf,
@@ -34,7 +34,7 @@ const URL_FETCH_TIMEOUT_MS = 20_000;
 /** Compress uploads are not held to the level's side limit, only to this (and COMPRESS_MAX_PIXELS). */
 const COMPRESS_MAX_SIDE = 30_000;
 
-/** An upload as the upload calls answer it (its schema: src/api/schemas/uploads.ts). */
+/** An upload as the upload calls answer it (its schema: src/shared/schemas/uploads.ts). */
 export type UploadView = Static<typeof UploadViewSchema>;
 
 /** One row of upload/list: the spec's upload history entry (x, y = w, h of the working copy, after auto-orientation). */

@@ -2,11 +2,11 @@
  * Saved workflows (spec §3, §5, §7): a name and steps [{name, config}] with config stored as a JSON
  * string. Logged-in users only; steps follow the chain rules, the level's step count and entitlements.
  */
-import { CODE } from '../../src/domain/codes.js';
-import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/domain/constants.js';
-import type { FieldsOf } from '../../src/api/schemas/common.js';
-import type { WorkflowAdd } from '../../src/api/schemas/workflows.js';
-import { chainError, entitlementError, isModuleName, ruleText, parseParams, type ModuleName, type ModuleParams } from '../../src/domain/modules.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/shared/domain/constants.js';
+import type { FieldsOf } from '../../src/shared/schemas/common.js';
+import type { WorkflowAdd } from '../../src/shared/schemas/workflows.js';
+import { chainError, entitlementError, isModuleName, ruleText, parseParams, type ModuleName, type ModuleParams } from '../../src/shared/domain/modules.js';
 import { ApiError, notFound, paramError } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
 import * as repo from '../repositories/workflowRepository.js';
@@ -36,7 +36,7 @@ export interface WorkflowView {
   updated_at: number;
 }
 
-/** add's and update's fields (src/api/schemas/workflows.ts): flows may be JSON text, a step's config too. */
+/** add's and update's fields (src/shared/schemas/workflows.ts): flows may be JSON text, a step's config too. */
 export type WorkflowInput = FieldsOf<typeof WorkflowAdd>;
 
 function parseJson(v: unknown): unknown {

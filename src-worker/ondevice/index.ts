@@ -7,14 +7,15 @@ import { decodeImage } from '../canvasOps.js';
 import { upscaleTiled, type Rgb } from './esrgan.js';
 import { foregroundMask } from './matting.js';
 import { encodePngRgba } from './png.js';
-import { FEATURE_MODEL, firstUseBytes, providerChoice, session, tensor, type Progress } from './models.js';
-import { decontaminate } from '../../src/imaging/matte.js';
-import type { OnDeviceEnlarge, OnDeviceFeature, OnDeviceOptions } from '../../src/domain/onDevice.js';
-import { defaultParams } from '../../src/domain/modules.js';
-import { enlargeSettings, keepDetail, postSharpen, preDenoise } from '../../src/imaging/enlargeSteps.js';
-import { OWN_NETS, SR_TILE } from '../../src/imaging/ownNets.js';
+import { firstUseBytes, providerChoice, session, tensor, type Progress } from './models.js';
+import { FEATURE_MODEL } from '../../src/shared/onDeviceModels.js';
+import { decontaminate } from '../../src/shared/imaging/matte.js';
+import type { OnDeviceEnlarge, OnDeviceFeature, OnDeviceOptions } from '../../src/shared/domain/onDevice.js';
+import { defaultParams } from '../../src/shared/domain/modules.js';
+import { enlargeSettings, keepDetail, postSharpen, preDenoise } from '../../src/shared/imaging/enlargeSteps.js';
+import { OWN_NETS, SR_TILE } from '../../src/shared/imaging/netFiles.js';
 
-export { MODEL_BYTES, RUNTIME_BYTES } from './models.js';
+export { MODEL_BYTES, RUNTIME_BYTES } from '../../src/shared/onDeviceModels.js';
 export type { OnDeviceFeature, OnDeviceOptions };
 
 export interface OnDeviceResult {
@@ -68,8 +69,8 @@ async function backend(): Promise<string> {
 }
 
 /**
- * Enlarge 2x as the server's engine runs it (src/imaging/enlargeSteps.ts): the settings rule (autoparams
- * read the picture), pre-denoise → our x2 net with the server's own tiling (src/imaging/tiles.ts,
+ * Enlarge 2x as the server's engine runs it (src/shared/imaging/enlargeSteps.ts): the settings rule (autoparams
+ * read the picture), pre-denoise → our x2 net with the server's own tiling (src/shared/imaging/tiles.ts,
  * SR_TILE) → the detail gain → luma post-sharpen, with the denoise/deblur the user picked (the module's
  * defaults when none are given). 'best' (the self-ensemble) stays a server feature.
  */
@@ -99,7 +100,7 @@ export async function removeBackground(blob: Blob, onProgress: Progress = () => 
   const img = await pixels(blob);
   const t0 = performance.now();
   const alpha = await foregroundMask(img, onProgress);
-  // the same edge decontamination as the server's engine (src/imaging/matte.ts)
+  // the same edge decontamination as the server's engine (src/shared/imaging/matte.ts)
   const fg = decontaminate(img, alpha);
   const ms = performance.now() - t0;
   const id = new ImageData(img.w, img.h);

@@ -1,13 +1,13 @@
 /**
  * Background removal on the device: IS-Net "small" (quint8, 44 MB) with the server's pre- and
  * post-processing (server/engines/matting.ts): 1024² Lanczos-3 input (float, libvips-aligned), (v − 128) / 256, mask resized
- * back with the same separable weights, then the shared refinement (src/imaging/isnetMask.ts). The
+ * back with the same separable weights, then the shared refinement (src/shared/imaging/isnetMask.ts). The
  * Lanczos-3 resize is this side's own: the server's comes from sharp.
  */
 import type { Rgb } from './esrgan.js';
 import { session, tensor, type Progress } from './models.js';
-import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/imaging/isnetMask.js';
-import { resizePlane } from '../../src/imaging/planes.js';
+import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/shared/imaging/isnetMask.js';
+import { resizePlane } from '../../src/shared/imaging/planes.js';
 
 const S = ISNET_SIZE;
 

@@ -1,7 +1,7 @@
 /** The account page's developer calls: the API token (view, create, reset) and API pack checkouts, typed by their route schemas. */
-import type { ApiTokenView } from './schemas/apiTokens.js';
-import type { CheckoutData } from './schemas/payments.js';
-import type { ApiPlanCurrency } from '../domain/apiPlans.js';
+import type { ApiTokenView } from '../shared/schemas/apiTokens.js';
+import type { CheckoutData } from '../shared/schemas/payments.js';
+import type { ApiPlanCurrency } from '../shared/domain/apiPlans.js';
 import { api, call, form, waitForUserToken } from './client.js';
 
 export type { ApiTokenView };

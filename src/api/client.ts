@@ -1,7 +1,7 @@
 /** The axios client: two bases (main and "hide" service), the {code,msg,data} envelope and the token queue. */
 import axios, { type AxiosInstance, type AxiosRequestConfig } from 'axios';
-import { CODE, type Envelope } from '../domain/codes.js';
-import { TOKEN_RETRY_MS } from '../domain/constants.js';
+import { CODE, type Envelope } from '../shared/domain/codes.js';
+import { TOKEN_RETRY_MS } from '../shared/domain/constants.js';
 import { COOKIE, getCookie } from '../lib/cookies.js';
 
 export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';

@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE } from '../domain/codes.js';
-import { PLAN_ID_REGISTER } from '../domain/constants.js';
-import type { TestServer } from '../../server/testing/server.js';
+import { CODE } from '../shared/domain/codes.js';
+import { PLAN_ID_REGISTER } from '../shared/domain/constants.js';
+import type { TestServer } from '../../tests/support/server.js';
 import { absolute, ApiError, api, call, form, hideApi, waitForUserToken } from './client.js';
 import * as endpoints from './endpoints.js';
-import { startApiServer, useToken } from './testServer.js';
+import { startApiServer, useToken } from '../../tests/support/testServer.js';
 
 let srv: TestServer;
 beforeAll(async () => {

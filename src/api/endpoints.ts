@@ -1,19 +1,19 @@
 /**
  * Every call of spec §7 the client makes (workspace and account pages). Main service: /api/…; the "hide"
- * service: /web_api/v1/…. The answers' types are the route schemas' (src/api/schemas/), type-only: the
+ * service: /web_api/v1/…. The answers' types are the route schemas' (src/shared/schemas/), type-only: the
  * server validates and documents the same schemas, so no answer shape is declared here.
  */
-import type { DataOf } from './schemas/common.js';
-import type { ChangePassword, Login, Logout, Me, ProfileSet, Register, SurveySet } from './schemas/accounts.js';
-import type { PointCheck } from './schemas/downloads.js';
-import type { JobRecord, Thumbsup } from './schemas/history.js';
-import type { CreateCheckout, GetCheckout, PayLocal, PaymentsConfig } from './schemas/payments.js';
-import type { Progress, Transform } from './schemas/processing.js';
-import type { Nonce } from './schemas/site.js';
-import type { SampleInfo } from './schemas/site.js';
-import type { BindToken, GuestToken, License, Points, UnbindToken } from './schemas/tokens.js';
-import type { Retention, UploadDelete, UploadList } from './schemas/uploads.js';
-import type { WorkflowAdd, WorkflowDelete, WorkflowList, WorkflowUpdate } from './schemas/workflows.js';
+import type { DataOf } from '../shared/schemas/common.js';
+import type { ChangePassword, Login, Logout, Me, ProfileSet, Register, SurveySet } from '../shared/schemas/accounts.js';
+import type { PointCheck } from '../shared/schemas/downloads.js';
+import type { JobRecord, Thumbsup } from '../shared/schemas/history.js';
+import type { CreateCheckout, GetCheckout, PayLocal, PaymentsConfig } from '../shared/schemas/payments.js';
+import type { Progress, Transform } from '../shared/schemas/processing.js';
+import type { Nonce } from '../shared/schemas/site.js';
+import type { SampleInfo } from '../shared/schemas/site.js';
+import type { BindToken, GuestToken, License, Points, UnbindToken } from '../shared/schemas/tokens.js';
+import type { Retention, UploadDelete, UploadList } from '../shared/schemas/uploads.js';
+import type { WorkflowAdd, WorkflowDelete, WorkflowList, WorkflowUpdate } from '../shared/schemas/workflows.js';
 import { API_BASE, ApiError, HIDE_API_BASE, absolute, api, call, form, hideApi, waitForUserToken } from './client.js';
 
 export type ProgressData = DataOf<typeof Progress>;

@@ -1,10 +1,10 @@
 /** Routes (react-router 7, library mode): every site page, once per language prefix. */
 import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
-import { LANGUAGES, type Language } from '../domain/locale.js';
-import { localizedPath } from '../domain/links.js';
+import { LANGUAGES, type Language } from '../shared/domain/locale.js';
+import { localizedPath } from '../shared/domain/links.js';
 import { Shell } from './Shell.js';
-import { CONTENT_PAGES, FEATURE_PAGES, TOOL_PAGES, WORKSPACE_PATHS } from './sitemap.js';
+import { CONTENT_PAGES, FEATURE_PAGES, TOOL_PAGES, WORKSPACE_PATHS } from '../shared/sitemap.js';
 import { HomePage } from '../pages/HomePage.js';
 
 // Every page but the home page is its own chunk, loaded when its route is first shown: the home page's

@@ -2,9 +2,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
-import { asksServer } from '../domain/tabs.js';
-import { LANGUAGES, type Language } from '../domain/locale.js';
-import { localizedPath, splitLanguage } from '../domain/links.js';
+import { asksServer } from '../shared/domain/tabs.js';
+import { LANGUAGES, type Language } from '../shared/domain/locale.js';
+import { localizedPath, splitLanguage } from '../shared/domain/links.js';
 import { setLanguage } from '../i18n/index.js';
 import { localDatabaseExists } from '../db/lazy.js';
 import { useOnline } from '../pwa/online.js';
@@ -12,7 +12,7 @@ import { useDialogs } from '../stores/dialogs.js';
 import { useUser } from '../stores/user.js';
 import { handleError } from './handleError.js';
 import { L, LangContext, NL } from './lang.js';
-import { FEATURE_PAGES } from './sitemap.js';
+import { FEATURE_PAGES } from '../shared/sitemap.js';
 
 // The dialogs (previews, works, Dexie behind them) and the offline/update status are their own chunks: the shell paints without them.
 const DialogHost = lazy(() => import('../features/dialogs/DialogHost.js').then((m) => ({ default: m.DialogHost })));

@@ -1,10 +1,10 @@
 /** One handler for every failure: aborts are ignored, everything else shows the catalogue text (spec §8). */
 import axios from 'axios';
 import { ApiError } from '../api/client.js';
-import { CODE } from '../domain/codes.js';
-import { uploadRefusalText, type UploadRefusalInfo } from '../domain/uploadRefusals.js';
-import { limitsFor, uploadQueueMax, type Level } from '../domain/plans.js';
-import { formatNumber, LANGUAGES, type Language } from '../domain/locale.js';
+import { CODE } from '../shared/domain/codes.js';
+import { uploadRefusalText, type UploadRefusalInfo } from '../shared/domain/uploadRefusals.js';
+import { limitsFor, uploadQueueMax, type Level } from '../shared/domain/plans.js';
+import { formatNumber, LANGUAGES, type Language } from '../shared/domain/locale.js';
 import { i18n } from '../i18n/index.js';
 import { isKey, type AnyKey } from '../i18n/keys.js';
 import { dialogs } from '../stores/dialogs.js';

@@ -1,8 +1,8 @@
 /** The current language from the URL prefix, and a Link that keeps it. */
 import { createContext, useContext, type ComponentProps } from 'react';
 import { Link, NavLink } from 'react-router';
-import { localizedPath } from '../domain/links.js';
-import type { Language } from '../domain/locale.js';
+import { localizedPath } from '../shared/domain/links.js';
+import type { Language } from '../shared/domain/locale.js';
 
 export const LangContext = createContext<Language>('en');
 export const useLang = () => useContext(LangContext);

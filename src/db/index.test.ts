@@ -1,8 +1,8 @@
 // Persistence rules of spec §4 on fake-indexeddb with an injected clock.
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../domain/constants.js';
-import { WORK_STATUSES, type Work, type WorkStatus } from '../domain/work.js';
+import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../shared/domain/constants.js';
+import { WORK_STATUSES, type Work, type WorkStatus } from '../shared/domain/work.js';
 import {
   clearAll,
   deleteWorks,

@@ -4,11 +4,11 @@
  * everything is dropped when the last update is over a day old, caches carry their own age.
  */
 import Dexie, { type Table } from 'dexie';
-import { LOCAL_STORAGE_EXPIRY_MS } from '../domain/constants.js';
-import type { Level } from '../domain/plans.js';
-import type { UploadStatus, Work } from '../domain/work.js';
+import { LOCAL_STORAGE_EXPIRY_MS } from '../shared/domain/constants.js';
+import type { Level } from '../shared/domain/plans.js';
+import type { UploadStatus, Work } from '../shared/domain/work.js';
 import { DB_NAME } from './name.js';
-import { asksServer } from '../domain/tabs.js';
+import { asksServer } from '../shared/domain/tabs.js';
 
 export type CacheKey = 'samples' | 'workflows' | 'uploadHistory';
 

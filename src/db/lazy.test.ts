@@ -2,7 +2,7 @@
 // creates it and later reads see what was written.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { Work } from '../domain/work.js';
+import type { Work } from '../shared/domain/work.js';
 import { getCached, loadWorks, localDatabaseExists, putWorks, resumableUploads, setCached } from './lazy.js';
 import { DB_NAME } from './name.js';
 

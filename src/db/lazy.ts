@@ -4,7 +4,7 @@
  * first visit), the reads answer "nothing stored" without loading it; the first write loads it and
  * creates the database. The worker imports ./index.ts directly.
  */
-import type { Work } from '../domain/work.js';
+import type { Work } from '../shared/domain/work.js';
 import type { CacheKey, UploadItemRecord } from './index.js';
 import { DB_NAME } from './name.js';
 

@@ -5,7 +5,7 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, type Language } from '../domain/locale.js';
+import { LANGUAGES, type Language } from '../shared/domain/locale.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 /** Translation keys as types, derived from locales/en (see types.d.ts), and a guard for keys known only at run time. */
 import { i18n } from './index.js';
 import type { Resources } from './types.js';
+import type { FeatureKey } from '../shared/sitemap.js';
 
 type Leaves<T> = { [K in keyof T & string]: T[K] extends string ? K : `${K}.${Leaves<T[K]>}` }[keyof T & string];
 
@@ -18,3 +19,11 @@ export function isKey(key: string): key is AnyKey {
 export function isKeyIn<NS extends keyof Resources, G extends keyof Resources[NS] & string>(ns: NS, group: G, name: unknown): name is keyof Resources[NS][G] & string {
   return typeof name === 'string' && i18n.exists(`${ns}:${group}.${name}`);
 }
+
+type SiteFeatures = Resources['site']['features'];
+/** The feature keys that have a page text (title and lead) in locales/<lng>/site.json. */
+type FeatureTextKey = { [K in keyof SiteFeatures]: SiteFeatures[K] extends { title: string; lead: string } ? K : never }[keyof SiteFeatures];
+/** Compile-time check: every feature page of the sitemap (src/shared/sitemap.ts) has its title and lead. */
+export type SitemapFeaturesHaveTexts = FeatureKey extends FeatureTextKey ? true : never;
+const _sitemapFeaturesHaveTexts: SitemapFeaturesHaveTexts = true;
+void _sitemapFeaturesHaveTexts;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../domain/locale.js';
+import { LANGUAGES } from '../shared/domain/locale.js';
 
 const root = path.resolve(import.meta.dirname, '../../locales');
 

@@ -2,18 +2,18 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { CODE } from '../domain/codes.js';
+import { CODE } from '../shared/domain/codes.js';
 import { ApiError } from '../api/client.js';
 import { errorText } from '../app/handleError.js';
 import { L, useLang } from '../app/lang.js';
-import { localizedPath } from '../domain/links.js';
-import { ACCOUNT_TEXT, emailError, registerErrors } from '../domain/account.js';
+import { localizedPath } from '../shared/domain/links.js';
+import { ACCOUNT_TEXT, emailError, registerErrors } from '../shared/domain/account.js';
 import { useUser } from '../stores/user.js';
 import { fieldText, translateErrors, useAccountT } from './account/i18n.js';
 import { dialogs } from '../stores/dialogs.js';
 import { usePageTitle } from './usePageTitle.js';
 
-/** The shared form rules (src/domain/account.ts) answer in English; fields keyed as the form's inputs. */
+/** The shared form rules (src/shared/domain/account.ts) answer in English; fields keyed as the form's inputs. */
 export function validateRegistration(email: string, password: string, confirm: string): Record<string, string> {
   const errs = registerErrors({ email, password, confirm_password: confirm });
   return Object.fromEntries(Object.entries(errs).map(([field, text]) => [field === 'confirm_password' ? 'confirm' : field, text]));

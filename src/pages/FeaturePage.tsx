@@ -1,12 +1,12 @@
 /** A feature page: hero and how-to; the workspace opens as a popup dialog with the feature preselected. */
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sampleTypeOf, type FeaturePage as FeaturePageDef } from '../app/sitemap.js';
+import { sampleTypeOf, type FeaturePage as FeaturePageDef } from '../shared/sitemap.js';
 import { BeforeAfter } from '../features/showcase/BeforeAfter.js';
 import { Modal } from '../components/Modal.js';
 import { usePanel } from '../stores/panel.js';
 import { useUser } from '../stores/user.js';
-import { limitsFor } from '../domain/plans.js';
+import { limitsFor } from '../shared/domain/plans.js';
 import { L } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
 

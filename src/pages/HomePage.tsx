@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { FEATURE_PAGES } from '../app/sitemap.js';
+import { FEATURE_PAGES } from '../shared/sitemap.js';
 import { L } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
 import { BeforeAfter, sampleResult, useSample } from '../features/showcase/BeforeAfter.js';
-import { sampleTypeOf } from '../app/sitemap.js';
+import { sampleTypeOf } from '../shared/sitemap.js';
 import { HOME_HERO_KEY, HOME_HERO_TYPE } from '../features/showcase/heroSamples.js';
 
 /** A tool card's picture: that feature's own sample result. */

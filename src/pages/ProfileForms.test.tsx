@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { I18nextProvider } from 'react-i18next';
 import { api } from '../api/client.js';
-import { ACCOUNT_TEXT } from '../domain/account.js';
+import { ACCOUNT_TEXT } from '../shared/domain/account.js';
 import { i18n } from '../i18n/index.js';
 import { ModalActions } from '../components/ModalActions.js';
 import { FactTable } from './content/FactTable.js';

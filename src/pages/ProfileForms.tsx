@@ -3,12 +3,12 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
-import { CODE } from '../domain/codes.js';
+import { CODE } from '../shared/domain/codes.js';
 import { errorText } from '../app/handleError.js';
-import { changePasswordErrors, OCCUPATIONS, profileErrors } from '../domain/account.js';
+import { changePasswordErrors, OCCUPATIONS, profileErrors } from '../shared/domain/account.js';
 import { Field } from './account/Field.js';
 import { isAccountText, translateErrors, useAccountT } from './account/i18n.js';
-import { forgetBound } from './account/guestBinding.js';
+import { forgetBound } from '../stores/guestBinding.js';
 import { useUser } from '../stores/user.js';
 
 /**

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ALL_PATHS } from '../app/sitemap.js';
-import { LANGUAGES } from '../domain/locale.js';
-import { localizedPath } from '../domain/links.js';
+import { ALL_PATHS } from '../shared/sitemap.js';
+import { LANGUAGES } from '../shared/domain/locale.js';
+import { localizedPath } from '../shared/domain/links.js';
 import { useLang } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
 

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { editImage, type EditOp } from '../worker-bridge/index.js';
 import { Cropper } from '../features/editor/Cropper.js';
-import { stemOf } from '../domain/filename.js';
+import { stemOf } from '../shared/domain/filename.js';
 import { usePageTitle } from './usePageTitle.js';
 
 type Tool = 'cropper' | 'resizer' | 'rotator' | 'flip';

@@ -4,8 +4,8 @@
  * finishes like a server result: it shows in Processed, previews and downloads from the device.
  */
 import { getUploadItem, putDeviceResult } from '../db/index.js';
-import { onDeviceJob, onDeviceOptions, resultName } from '../domain/onDevice.js';
-import type { Work } from '../domain/work.js';
+import { onDeviceJob, onDeviceOptions, resultName } from '../shared/domain/onDevice.js';
+import type { Work } from '../shared/domain/work.js';
 import { processOnDevice } from '../worker-bridge/index.js';
 
 export interface DeviceRunDeps {

@@ -1,6 +1,6 @@
 /** Right panel state: feature tab (one step) or workflow tab (steps, presets, saved workflows). */
 import { create } from 'zustand';
-import { canAddStep, defaultParams, PRESET_ONLY_MODULES, PRESETS, type JobConfig, type ModuleName, type ModuleParams, type PresetName, type Step } from '../domain/modules.js';
+import { canAddStep, defaultParams, PRESET_ONLY_MODULES, PRESETS, type JobConfig, type ModuleName, type ModuleParams, type PresetName, type Step } from '../shared/domain/modules.js';
 
 export type PanelTab = 'feature' | 'workflow';
 

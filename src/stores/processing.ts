@@ -1,13 +1,13 @@
 /** The processing runner of spec §4: queue, one at a time, 2 s polling, timeout, samples simulated. */
 import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
-import { CODE } from '../domain/codes.js';
-import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../domain/constants.js';
-import { isWorkflowJob, type JobConfig } from '../domain/modules.js';
-import { onDeviceJob } from '../domain/onDevice.js';
-import { asksServer } from '../domain/tabs.js';
-import { jobScale } from '../domain/resultSize.js';
-import type { Work } from '../domain/work.js';
+import { CODE } from '../shared/domain/codes.js';
+import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../shared/domain/constants.js';
+import { isWorkflowJob, type JobConfig } from '../shared/domain/modules.js';
+import { onDeviceJob } from '../shared/domain/onDevice.js';
+import { asksServer } from '../shared/domain/tabs.js';
+import { jobScale } from '../shared/domain/resultSize.js';
+import type { Work } from '../shared/domain/work.js';
 import { i18n } from '../i18n/index.js';
 import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';

@@ -5,9 +5,9 @@
  */
 import { waitForUserToken } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
-import { THUMBNAIL_SIZE } from '../domain/constants.js';
-import { resultSize } from '../domain/resultSize.js';
-import type { Work } from '../domain/work.js';
+import { THUMBNAIL_SIZE } from '../shared/domain/constants.js';
+import { resultSize } from '../shared/domain/resultSize.js';
+import type { Work } from '../shared/domain/work.js';
 import { useWorks } from './works.js';
 
 export const RESULT_THUMB_MAX_PIXELS = 12_000_000;

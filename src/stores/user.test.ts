@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The user store against the real server: a first visit gets a guest token and the guest's plan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../../server/testing/server.js';
-import { startApiServer } from '../api/testServer.js';
+import type { TestServer } from '../../tests/support/server.js';
+import { startApiServer } from '../../tests/support/testServer.js';
 import { getCookie } from '../lib/cookies.js';
 import { useUser } from './user.js';
 

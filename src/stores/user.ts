@@ -1,17 +1,17 @@
 /** User state (spec §3): level, credits, tokens. The only place user state lives. */
 import { create } from 'zustand';
 import * as endpoints from '../api/endpoints.js';
-import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../domain/constants.js';
-import { creditStanding, creditsLeft, deriveLevel, limitsFor, type CreditStanding, type Level } from '../domain/plans.js';
+import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../shared/domain/constants.js';
+import { creditStanding, creditsLeft, deriveLevel, limitsFor, type CreditStanding, type Level } from '../shared/domain/plans.js';
 import { COOKIE, deleteCookie, getCookie, setCookie } from '../lib/cookies.js';
-import { boundKey, unbindGuestBeforeLogout } from '../pages/account/guestBinding.js';
+import { boundKey, unbindGuestBeforeLogout } from './guestBinding.js';
 
 export interface UserState {
   ready: boolean;
   logged: boolean;
   level: Level;
   credits: number;
-  /** fresh / low / empty / ok (src/domain/plans.ts creditStanding): which credit note to show */
+  /** fresh / low / empty / ok (src/shared/domain/plans.ts creditStanding): which credit note to show */
   creditStanding: CreditStanding;
   email?: string;
   /** the guest token (guest_token_v2) */

@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearAll, loadWorks } from '../db/index.js';
-import type { Work } from '../domain/work.js';
+import type { Work } from '../shared/domain/work.js';
 import { useWorks } from './works.js';
 
 const work = (cid: string, patch: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 10, h: 10, status: 'ready', selected: false, workType: 'denoise', updatedAt: Date.now(), ...patch });

@@ -1,10 +1,10 @@
 /** The works store: every Work of spec §3, tabs, view mode and selection; persisted through src/db. */
 import { create } from 'zustand';
 import { deleteWorks, loadWorks, putWorks } from '../db/lazy.js';
-import { limitsFor, type Level } from '../domain/plans.js';
-import { canSelect, selectAllChecked, selectAllCids } from '../domain/selection.js';
-import { worksInTab, type WorksTab } from '../domain/tabs.js';
-import type { Work } from '../domain/work.js';
+import { limitsFor, type Level } from '../shared/domain/plans.js';
+import { canSelect, selectAllChecked, selectAllCids } from '../shared/domain/selection.js';
+import { worksInTab, type WorksTab } from '../shared/domain/tabs.js';
+import type { Work } from '../shared/domain/work.js';
 import { COOKIE, getCookie, setCookie } from '../lib/cookies.js';
 
 export type ViewMode = 'grid' | 'list';

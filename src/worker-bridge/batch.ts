@@ -2,9 +2,9 @@
  * Which dropped files a batch takes (spec §5/§9): the plan's batch and queue limits, a plan that takes
  * one image at a time keeping the first of several, each file's validation, and compress's size limit.
  */
-import { limitsFor, type Level } from '../domain/plans.js';
-import { sanitizeFilename } from '../domain/filename.js';
-import { ON_DEVICE_LEVEL } from '../domain/onDevice.js';
+import { limitsFor, type Level } from '../shared/domain/plans.js';
+import { sanitizeFilename } from '../shared/domain/filename.js';
+import { ON_DEVICE_LEVEL } from '../shared/domain/onDevice.js';
 import { COMPRESS_JOB } from '../../src-worker/limits.js';
 import type { Api } from './worker.js';
 

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearAll, getUploadItem, putUploadItem, type UploadItemRecord } from '../db/index.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { recordFetch } from '../../src-worker/testing/recordingFetch.js';
+import { startTestServer, type TestServer } from '../../tests/support/server.js';
+import { recordFetch } from '../../tests/support/recordingFetch.js';
 import { getUploadManager, type UploadEvent, type UploadManager } from './index.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../tests/fixtures');

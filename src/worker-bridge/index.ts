@@ -7,8 +7,8 @@
 import * as Comlink from 'comlink';
 import type { ImageWorkerApi } from '../../src-worker/index.js';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
-import { firstUseBytesOnWasm } from '../../src-worker/ondevice/models.js';
-import { ON_DEVICE_FEATURES, type OnDeviceFeature, type OnDeviceOptions } from '../domain/onDevice.js';
+import { firstUseBytesOnWasm } from '../shared/onDeviceModels.js';
+import { ON_DEVICE_FEATURES, type OnDeviceFeature, type OnDeviceOptions } from '../shared/domain/onDevice.js';
 import { sharedWorker, type Started } from './worker.js';
 
 export type { ImageWorkerApi, EditOp, EditResult };

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearAll, getUploadItem, putUploadItem, type UploadItemRecord } from '../db/index.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../../tests/support/server.js';
 import { getUploadManager, type UploadEvent } from './index.js';
 
 const jpeg = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));

@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../../tests/support/server.js';
 import type { UploadEvent } from './index.js';
 import { NETWORK_REPARKS } from './networkWait.js';
 

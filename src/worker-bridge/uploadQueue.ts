@@ -4,8 +4,8 @@
  * dropped wait in NetworkWait; uploads a reload interrupted resume from their stored slices.
  */
 import * as Comlink from 'comlink';
-import { CHUNK_UPLOADS_IN_FLIGHT, WHOLE_FILE_UPLOADS_IN_FLIGHT } from '../domain/constants.js';
-import { ON_DEVICE_LEVEL } from '../domain/onDevice.js';
+import { CHUNK_UPLOADS_IN_FLIGHT, WHOLE_FILE_UPLOADS_IN_FLIGHT } from '../shared/domain/constants.js';
+import { ON_DEVICE_LEVEL } from '../shared/domain/onDevice.js';
 import type { UploadEvent } from '../../src-worker/pipeline.js';
 import { admit, type BatchContext } from './batch.js';
 import { isOffline, NETWORK_REPARKS, NetworkWait, type QueuedUpload } from './networkWait.js';

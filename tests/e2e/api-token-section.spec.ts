@@ -2,8 +2,8 @@
 // it once, uses it, resets it (the old one stops); a free account is told why and buys an API pack
 // through the local checkout, after which it may create one. Screenshots at 1366 and 375 px.
 import { expect, test, type Page } from '@playwright/test';
-import { API_PLANS } from '../../src/domain/apiPlans.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
 import { admin, AuthPage, uniqueEmail } from './pages/account.js';
 import { ApiTokenSection } from './pages/apiToken.js';
 

@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test } from '@playwright/test';
-import { RETENTION_DAYS_DEFAULT } from '../../src/domain/plans.js';
-import { LOCAL_STORAGE_EXPIRY_MS } from '../../src/domain/constants.js';
-import { BLOG_POSTS } from '../../src/app/sitemap.js';
+import { RETENTION_DAYS_DEFAULT } from '../../src/shared/domain/plans.js';
+import { LOCAL_STORAGE_EXPIRY_MS } from '../../src/shared/domain/constants.js';
+import { BLOG_POSTS } from '../../src/shared/sitemap.js';
 import { AUTHOR_IDS, AUTHORS } from '../../src/pages/content/authors.js';
-import { MODEL_BYTES, RUNTIME_BYTES } from '../../src-worker/ondevice/models.js';
-import { OWN_NETS } from '../../src/imaging/ownNets.js';
+import { MODEL_BYTES, RUNTIME_BYTES } from '../../src/shared/onDeviceModels.js';
+import { OWN_NETS } from '../../src/shared/imaging/netFiles.js';
 import { UPDATE_CHECK_MS } from '../../src/pwa/updateCheck.js';
 import { ContentPages } from './pages/content.js';
 

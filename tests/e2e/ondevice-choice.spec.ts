@@ -4,7 +4,7 @@
 // reload. Features the device cannot run say so. Request listening proves nothing was sent.
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { OWN_NET_FILES } from '../../src/imaging/ownNets.js';
+import { OWN_NET_FILES } from '../../src/shared/imaging/netFiles.js';
 import { DeviceChoicePanel } from './pages/deviceChoice.js';
 import { ENLARGE_FIRST_USE } from './pages/onDevice.js';
 import { Workspace } from './pages/workspace.js';

@@ -1,6 +1,6 @@
 // Offline, a work waiting for the network is enlarged 2x on the device (onnxruntime-web,
 // our x2 net, the server's tiling, and the engine's own pre-denoise, detail gain and post-sharpen
-// from src/imaging/enlargeSteps.ts) and downloaded; it matches the server's whole enlarge engine on the
+// from src/shared/imaging/enlargeSteps.ts) and downloaded; it matches the server's whole enlarge engine on the
 // same bytes and params (PSNR ≥ 40 dB), computed here with the server's code on onnxruntime-node.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';

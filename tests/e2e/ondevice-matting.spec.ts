@@ -32,7 +32,7 @@ test('background removal on the device: PNG with alpha, same as the server engin
   process.env.ISNET_VARIANT = 'small';
   const { foregroundMask, rgba } = await import('../../server/engines/matting.js');
   const { decodeRgb } = await import('../../server/engines/image.js');
-  const { decontaminate } = await import('../../src/imaging/matte.js');
+  const { decontaminate } = await import('../../src/shared/imaging/matte.js');
   const img = await decodeRgb(bytes);
   // the engine's own output: mask (solid interior included) and decontaminated edge colours
   const alpha = await foregroundMask(img, modelsDir, Math.min(2, os.cpus().length));
@@ -43,7 +43,7 @@ test('background removal on the device: PNG with alpha, same as the server engin
   console.log(`matting parity PSNR alpha ${alphaDb.toFixed(2)} dB, RGBA ${rgbaDb.toFixed(2)} dB`);
   // The output (RGBA) meets the required ≥ 40 dB (measured 40.5). Alpha alone measured 38.9 dB: the
   // quint8 model's int8 kernels differ between ort-web WASM and ort-node CPU, and the solid-interior
-  // step (src/imaging/matte.ts) steepens mid alphas, which magnifies those small mask differences.
+  // step (src/shared/imaging/matte.ts) steepens mid alphas, which magnifies those small mask differences.
   expect(alphaDb).toBeGreaterThanOrEqual(38.5);
   expect(rgbaDb).toBeGreaterThanOrEqual(40);
 

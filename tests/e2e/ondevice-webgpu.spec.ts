@@ -53,7 +53,7 @@ test('background removal runs on WebGPU and matches the server (RGBA PSNR ≥ 40
   const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isnet-small-'));
   process.env.ISNET_VARIANT = 'small';
   const { foregroundMask, rgba } = await import('../../server/engines/matting.js');
-  const { decontaminate } = await import('../../src/imaging/matte.js');
+  const { decontaminate } = await import('../../src/shared/imaging/matte.js');
   const img = await decodeRgb(fs.readFileSync(fixture('chelsea.png')));
   const alpha = await foregroundMask(img, modelsDir, THREADS);
   const server = rgba(decontaminate(img, alpha), alpha);

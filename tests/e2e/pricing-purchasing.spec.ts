@@ -2,7 +2,7 @@
 // purchasing is not configured, and a logged-in user cannot start a checkout.
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 // Its own server: the shared e2e server turns the built-in provider on.
 let srv: TestServer;

@@ -2,7 +2,7 @@
 // lands on the real server. How long the main thread blocks meanwhile is measured by the bench
 // (bench/client.ts, "main-thread long tasks > 200 ms"), not asserted here: a timing is no outcome.
 import { expect, test } from '@playwright/test';
-import { limitsFor } from '../../src/domain/plans.js';
+import { limitsFor } from '../../src/shared/domain/plans.js';
 import { fixture, UploadHarness } from './pages/pwaHarness.js';
 
 const MB = 1024 * 1024;

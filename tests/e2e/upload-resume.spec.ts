@@ -2,7 +2,7 @@
 // and after the reload the upload resumes with slice 3 instead of starting over.
 import path from 'node:path';
 import { expect, test, type Route } from '@playwright/test';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { fixture, UploadHarness } from './pages/pwaHarness.js';
 
 // Its own server: the test needs a pro account, made through the services.

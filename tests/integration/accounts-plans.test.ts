@@ -1,13 +1,13 @@
 /** Account side over real HTTP: password change, profile and survey, guest → account binding, the operator command. */
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_TEXT } from '../../src/domain/account.js';
-import { CODE } from '../../src/domain/codes.js';
+import { ACCOUNT_TEXT } from '../../src/shared/domain/account.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { runAdmin } from '../../scripts/admin.js';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

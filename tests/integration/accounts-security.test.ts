@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_TOKEN_TTL_MS, TOKEN_REFRESH_MS, USER_TOKEN_TTL_MS } from '../../server/services/tokens.js';
 import { LOGIN_LOCK_MS, LOGIN_MAX_FAILURES } from '../../server/services/loginThrottle.js';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

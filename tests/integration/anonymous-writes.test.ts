@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_PRUNE_EVERY } from '../../server/services/events.js';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { testModeOverrides } from '../../server/testing/modes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { testModeOverrides } from '../support/modes.js';
 import type { Config } from '../../server/config.js';
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');

@@ -1,10 +1,10 @@
 /** API credit packs over real HTTP: GET /api/v2/checkout (email, api_plan), paid through the local provider once, and the operator's grant. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../scripts/admin.js';
-import { API_PLANS } from '../../src/domain/apiPlans.js';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import type { TestServer } from '../../server/testing/server.js';
+import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE } from '../../src/domain/codes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { CURL_STEPS, NODE_SCRIPT, QUICK_START_FILES, QUICK_START_SLOTS, type QuickStartStep } from '../../src/pages/content/apiQuickStart.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { Caller, fixture } from './api-helpers.js';
 import { until } from './until.js';
 

@@ -1,9 +1,9 @@
 /** Developer API tokens over real HTTP: who may have one, shown once, reset, where the token works and where it is refused. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PLANS, API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/domain/apiPlans.js';
-import { CODE } from '../../src/domain/codes.js';
+import { API_PLANS, API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/shared/domain/apiPlans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { API_TOKEN_ROUTES } from '../../server/http/auth.js';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { send } from './security-helpers.js';
 
 let clientDir: string;

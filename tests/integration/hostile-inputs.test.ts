@@ -12,7 +12,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_TEXT } from '../../server/http/requestErrors.js';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 import { jpeg, send, statusOf } from './security-helpers.js';
 

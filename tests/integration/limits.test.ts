@@ -6,11 +6,11 @@ import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_ID_BASIC, PLAN_ID_PRO } from '../../src/domain/constants.js';
-import { PSD_PRO_ONLY } from '../../src/domain/modules.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import type { TestServer } from '../../server/testing/server.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_ID_BASIC, PLAN_ID_PRO } from '../../src/shared/domain/constants.js';
+import { PSD_PRO_ONLY } from '../../src/shared/domain/modules.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

@@ -7,9 +7,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE } from '../../src/domain/codes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { loadConfig } from '../../server/config.js';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
 
 const post = (srv: TestServer, path: string, body: string, headers: Record<string, string>) =>

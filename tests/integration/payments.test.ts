@@ -1,11 +1,11 @@
 /** Plans and payment over real HTTP: pricing, checkout, HMAC-verified webhooks applied once, renew/expire. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_PERIOD_DAYS } from '../../src/domain/constants.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_PERIOD_DAYS } from '../../src/shared/domain/constants.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
 import { sql } from 'kysely';
 import { signPayload } from '../../server/services/paymentProviders.js';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

@@ -1,5 +1,5 @@
 /** HTTP helpers for the processing integration tests: real requests against startTestServer(). */
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import type { Envelope } from './api-helpers.js';
 
 export { FIXTURES, fixture, type Envelope } from './api-helpers.js';

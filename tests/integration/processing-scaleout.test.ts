@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { CODE } from '../../src/domain/codes.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { detectScaleout, scaleoutOverrides, type ModeOverrides } from '../../server/testing/modes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { detectScaleout, scaleoutOverrides, type ModeOverrides } from '../support/modes.js';
 import { Client, COMPRESS, fixture } from './processing-helpers.js';
 
 const avail = await detectScaleout();

@@ -2,14 +2,14 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { CODE } from '../../src/domain/codes.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { bigJpeg } from '../../server/jobs/testing.js';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { bigJpeg } from '../support/jobs.js';
 import { Client, COMPRESS, fixture, storedZipEntries } from './processing-helpers.js';
-import { childPids } from '../../server/testing/modesCluster.js';
+import { childPids } from '../support/modesCluster.js';
 import { until } from './until.js';
-import { createTestDatabase, detectScaleout, type TestDatabase } from '../../server/testing/modes.js';
+import { createTestDatabase, detectScaleout, type TestDatabase } from '../support/modes.js';
 
 // PIXMILL_PROCESSING_DB=postgres runs this file on PostgreSQL (a fresh database per data dir; the
 // restart test reopens the same one), with the jobs-table queue.

@@ -2,10 +2,10 @@
 // logout, a revoked or an expired token is refused on the very next poll, a bound guest token polls
 // the account's works, and nobody else's work answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE } from '../../src/domain/codes.js';
+import { CODE } from '../../src/shared/domain/codes.js';
 import { TokenRepository } from '../../server/repositories/tokenRepository.js';
 import { secretHash } from '../../server/services/tokens.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { Client, COMPRESS, fixture } from './processing-helpers.js';
 
 let srv: TestServer;

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { CHUNK_SIZE_BYTES } from '../../src/domain/constants.js';
-import { PLAN_LIMITS, UPLOAD_QUOTAS } from '../../src/domain/plans.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { CHUNK_SIZE_BYTES } from '../../src/shared/domain/constants.js';
+import { PLAN_LIMITS, UPLOAD_QUOTAS } from '../../src/shared/domain/plans.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { RetentionService } from '../../server/services/retention.js';
 import { Caller, craftedPng, fixture } from './api-helpers.js';
 import { until } from './until.js';

@@ -1,8 +1,8 @@
-// Every route checks its fields against its schema (src/api/schemas/): a field that fails answers the
+// Every route checks its fields against its schema (src/shared/schemas/): a field that fails answers the
 // spec's parameter error 10001 (HTTP 200) naming the field, wherever the fields came from (query,
 // urlencoded or JSON body, multipart fields), and a field that passes reaches the service converted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 
 describe('route schemas', () => {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCTS } from '../../src/domain/constants.js';
-import type { TestServer } from '../../server/testing/server.js';
+import { PRODUCTS } from '../../src/shared/domain/constants.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

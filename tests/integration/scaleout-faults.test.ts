@@ -10,8 +10,8 @@ import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../server/repositories/db.js';
 import type { Database } from '../../server/repositories/schema.js';
-import { detectScaleout, startTcpProxy, type TcpProxy } from '../../server/testing/modes.js';
-import { childPids, startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../../server/testing/modesCluster.js';
+import { detectScaleout, startTcpProxy, type TcpProxy } from '../support/modes.js';
+import { childPids, startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../support/modesCluster.js';
 import { fixture } from './processing-helpers.js';
 import { until } from './until.js';
 

@@ -5,9 +5,9 @@
  * are still answered (the limits let them through). Skips (saying why) when PostgreSQL or Redis does not answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { until } from './until.js';
-import { detectScaleout, scaleoutOverrides, startTcpProxy, type ModeOverrides, type TcpProxy } from '../../server/testing/modes.js';
+import { detectScaleout, scaleoutOverrides, startTcpProxy, type ModeOverrides, type TcpProxy } from '../support/modes.js';
 
 const avail = await detectScaleout();
 if (!avail.available) console.warn(`scale-out rate-limit tests SKIPPED: ${avail.reason}`);

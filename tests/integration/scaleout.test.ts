@@ -5,8 +5,8 @@
  * Skips (saying why) when PostgreSQL does not answer on 127.0.0.1:5432.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { createTestDatabase, detectScaleout, startTcpProxy, type TcpProxy, type TestDatabase } from '../../server/testing/modes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { createTestDatabase, detectScaleout, startTcpProxy, type TcpProxy, type TestDatabase } from '../support/modes.js';
 import { fixture } from './processing-helpers.js';
 
 const avail = await detectScaleout();

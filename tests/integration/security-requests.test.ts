@@ -13,7 +13,7 @@ import { parsePublicUrl } from '../../server/config.js';
 import { jsonDepthWithin } from '../../server/http/params.js';
 import { REFUSED_BODY_READ_BYTES } from '../../server/http/requestErrors.js';
 import { CROSS_SITE_TEXT, DOCUMENT_ONLY_HEADERS } from '../../server/http/security.js';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { Caller } from './api-helpers.js';
 import { bodyOf, expectRefusal, rawSocket, send, statusOf } from './security-helpers.js';
 

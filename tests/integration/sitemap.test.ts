@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 const ORIGIN = 'https://pixmill.example';
 let srv: TestServer;

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHUNK_SIZE_BYTES, THUMBNAIL_SIZE } from '../../src/domain/constants.js';
-import type { TestServer } from '../../server/testing/server.js';
+import { CHUNK_SIZE_BYTES, THUMBNAIL_SIZE } from '../../src/shared/domain/constants.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, craftedPng, fixture, startApiServer } from './api-helpers.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

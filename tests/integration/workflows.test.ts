@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../../server/testing/server.js';
+import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 
 let srv: TestServer;

@@ -5,7 +5,7 @@ import { SESSION_COOKIE, SESSION_TTL_MS } from '../../services/sessions.js';
 import type { LoggedIn } from '../../services/accounts.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
-import { ChangePassword, Login, Logout, Me, Register, SurveySet } from '../../../src/api/schemas/accounts.js';
+import { ChangePassword, Login, Logout, Me, Register, SurveySet } from '../../../src/shared/schemas/accounts.js';
 import { unauthorized } from '../../errors.js';
 import { principalOf, tokenOf } from '../auth.js';
 import type { Account } from '../../repositories/schema.js';

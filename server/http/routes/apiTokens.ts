@@ -5,7 +5,7 @@
  * that gate for every route.
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiTokenGet, ApiTokenReset } from '../../../src/api/schemas/apiTokens.js';
+import { ApiTokenGet, ApiTokenReset } from '../../../src/shared/schemas/apiTokens.js';
 import type { AppContext } from '../../context.js';
 import { principalOf, registerApiTokenGate } from '../auth.js';
 import { ok } from '../envelope.js';

@@ -1,6 +1,6 @@
 /** The contact page's calls: the address to show, and the form's post (rate-limited like the account forms). */
 import type { FastifyInstance } from 'fastify';
-import { ContactInfo, ContactSend } from '../../../src/api/schemas/site.js';
+import { ContactInfo, ContactSend } from '../../../src/shared/schemas/site.js';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';

@@ -1,6 +1,6 @@
 /** Results (spec §7 "Downloads and previews"): single download, preview, compress conversion, bulk zip and point check. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Download, DownloadAll, DownloadAllPost, DownloadCompress, PointCheck, Preview } from '../../../src/api/schemas/downloads.js';
+import { Download, DownloadAll, DownloadAllPost, DownloadCompress, PointCheck, Preview } from '../../../src/shared/schemas/downloads.js';
 import type { AppContext } from '../../context.js';
 import { contentTypeOf, disposition } from '../../jobs/results.js';
 import type { DownloadFile, ZipDownload } from '../../services/downloads.js';

@@ -1,6 +1,6 @@
 /** History and feedback (spec §7): the account's works, and thumbs up/down on a result. */
 import type { FastifyInstance } from 'fastify';
-import { JobRecord, Thumbsup } from '../../../src/api/schemas/history.js';
+import { JobRecord, Thumbsup } from '../../../src/shared/schemas/history.js';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { principalOf } from '../auth.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
-import { Health, OpenApiDocument } from '../../../src/api/schemas/misc.js';
+import { Health, OpenApiDocument } from '../../../src/shared/schemas/misc.js';
 import { tokenRoutes } from './tokens.js';
 import { uploadRoutes } from './uploads.js';
 import { processingRoutes } from './processing.js';

@@ -1,8 +1,8 @@
 /** Misc calls of spec §7: user info and profile, mail, countdown, promotions, analytics reports. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ProfileSet, UserInfoUpdate } from '../../../src/api/schemas/accounts.js';
-import { Checkin, CountDown, Report, ShareBind, ShareCode } from '../../../src/api/schemas/promotions.js';
-import { EmailStatus, MailUnsubscribe } from '../../../src/api/schemas/site.js';
+import { ProfileSet, UserInfoUpdate } from '../../../src/shared/schemas/accounts.js';
+import { Checkin, CountDown, Report, ShareBind, ShareCode } from '../../../src/shared/schemas/promotions.js';
+import { EmailStatus, MailUnsubscribe } from '../../../src/shared/schemas/site.js';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../services/tokens.js';
 import { principalOf, tokenOf } from '../auth.js';

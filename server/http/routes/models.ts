@@ -11,8 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ensureModel } from '../../engines/models.js';
 import { openApiSchema } from '../schemaRoute.js';
-import { OWN_NET_FILES } from '../../../src/imaging/ownNets.js';
-import { ModelFile } from '../../../src/api/schemas/models.js';
+import { OWN_NET_FILES } from '../../../src/shared/imaging/netFiles.js';
+import { ModelFile } from '../../../src/shared/schemas/models.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

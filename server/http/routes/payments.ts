@@ -1,6 +1,6 @@
 /** Checkout and payment-provider webhooks (plans of spec §3, API packs of §7); the provider is chosen by PAYMENT_PROVIDER. */
 import type { FastifyInstance } from 'fastify';
-import { ApiCheckout, CreateCheckout, GetCheckout, PayLocal, PaymentsConfig, PaymentWebhook } from '../../../src/api/schemas/payments.js';
+import { ApiCheckout, CreateCheckout, GetCheckout, PayLocal, PaymentsConfig, PaymentWebhook } from '../../../src/shared/schemas/payments.js';
 import type { AppContext } from '../../context.js';
 import { principalOf } from '../auth.js';
 import { ok } from '../envelope.js';

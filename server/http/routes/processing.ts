@@ -1,6 +1,6 @@
 /** Processing (spec §7): start a work (transform) and poll its progress. */
 import type { FastifyInstance } from 'fastify';
-import { Progress, Transform } from '../../../src/api/schemas/processing.js';
+import { Progress, Transform } from '../../../src/shared/schemas/processing.js';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { isApiRequest, principalOf, tokenOf } from '../auth.js';

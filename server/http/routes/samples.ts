@@ -1,7 +1,7 @@
 /** Sample routes of spec §7: the list keyed by feature type, and the sample images. */
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { SampleDownload, SampleFile, SampleInfo } from '../../../src/api/schemas/site.js';
+import { SampleDownload, SampleFile, SampleInfo } from '../../../src/shared/schemas/site.js';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';

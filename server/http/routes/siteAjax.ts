@@ -4,12 +4,12 @@
  * credit notifications the workspace sends on upload, start and download.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CODE } from '../../../src/domain/codes.js';
+import { CODE } from '../../../src/shared/domain/codes.js';
 import type { AppContext } from '../../context.js';
 import { tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
-import { Nonce, SiteAjax } from '../../../src/api/schemas/site.js';
+import { Nonce, SiteAjax } from '../../../src/shared/schemas/site.js';
 import { ApiError, unauthorized } from '../../errors.js';
 import { sessionIdOf } from './accounts.js';
 

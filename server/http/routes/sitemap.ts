@@ -1,11 +1,11 @@
 /** GET /sitemap.xml: every site page (spec §2) in en and its /de/, /fr/, /ja/ alternates. */
 import type { FastifyInstance } from 'fastify';
-import { ALL_PATHS } from '../../../src/app/sitemap.js';
+import { ALL_PATHS } from '../../../src/shared/sitemap.js';
 import type { AppContext } from '../../context.js';
-import { Sitemap } from '../../../src/api/schemas/site.js';
+import { Sitemap } from '../../../src/shared/schemas/site.js';
 import { route } from '../schemaRoute.js';
-import { LANGUAGES as LANGS } from '../../../src/domain/locale.js';
-import { localizedPath as localized } from '../../../src/domain/links.js';
+import { LANGUAGES as LANGS } from '../../../src/shared/domain/locale.js';
+import { localizedPath as localized } from '../../../src/shared/domain/links.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

@@ -1,6 +1,6 @@
 /** Subscription routes of spec §7. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CartAbandon, IsSubscribed, SubscribeInfo } from '../../../src/api/schemas/promotions.js';
+import { CartAbandon, IsSubscribed, SubscribeInfo } from '../../../src/shared/schemas/promotions.js';
 import type { AppContext } from '../../context.js';
 import { principalOf, tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';

@@ -1,6 +1,6 @@
 /** Tokens and points (spec §7): guest_token, bind/unbind, point, license. */
 import type { FastifyInstance } from 'fastify';
-import { BindToken, GuestToken, License, Points, UnbindToken } from '../../../src/api/schemas/tokens.js';
+import { BindToken, GuestToken, License, Points, UnbindToken } from '../../../src/shared/schemas/tokens.js';
 import type { AppContext } from '../../context.js';
 import { ok } from '../envelope.js';
 import { principalOf } from '../auth.js';

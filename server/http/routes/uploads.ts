@@ -6,7 +6,7 @@ import { principalOf, principalOfFields } from '../auth.js';
 import { ok } from '../envelope.js';
 import { idList, readMultipart } from '../params.js';
 import { checkFields, route } from '../schemaRoute.js';
-import { Retention, SliceStatus, Thumbnail, Upload, UploadDelete, UploadList, UploadSlice, UploadSource, UploadUrl } from '../../../src/api/schemas/uploads.js';
+import { Retention, SliceStatus, Thumbnail, Upload, UploadDelete, UploadList, UploadSlice, UploadSource, UploadUrl } from '../../../src/shared/schemas/uploads.js';
 
 /** The caller from the multipart fields: an api_token field, a site token field, or tokenOf (auth.ts). */
 function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>) {

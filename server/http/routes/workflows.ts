@@ -1,6 +1,6 @@
 /** Workflow routes of spec §7 (logged-in users only). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ActiveFlows, WorkflowAdd, WorkflowDelete, WorkflowList, WorkflowUpdate } from '../../../src/api/schemas/workflows.js';
+import { ActiveFlows, WorkflowAdd, WorkflowDelete, WorkflowList, WorkflowUpdate } from '../../../src/shared/schemas/workflows.js';
 import type { AppContext } from '../../context.js';
 import { principalOf } from '../auth.js';
 import { ok } from '../envelope.js';

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, detectScaleout } from '../../testing/modes.js';
+import { createTestDatabase, detectScaleout } from '../../../tests/support/modes.js';
 import { MIGRATIONS } from '../db.js';
 import * as m010 from './010_pack_credits.js';
 

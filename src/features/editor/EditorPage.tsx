@@ -1,7 +1,7 @@
 /** Matting editor: opens the imgInfo hand-off, shows the cut-out on transparent or colour backgrounds, an erase/restore brush for its edge, downloads it. */
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EditorHandOff } from '../../domain/work.js';
+import type { EditorHandOff } from '../../shared/domain/work.js';
 import { L } from '../../app/lang.js';
 import { handleError } from '../../app/handleError.js';
 import { EDITOR_HANDOFF_KEY } from '../workspace/WorkCard.js';

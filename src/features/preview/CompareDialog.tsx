@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { SampleEntry } from '../../domain/work.js';
-import { pricingUrl } from '../../domain/links.js';
+import type { SampleEntry } from '../../shared/domain/work.js';
+import { pricingUrl } from '../../shared/domain/links.js';
 import { Modal } from '../../components/Modal.js';
 import { useLang } from '../../app/lang.js';
 import { loadSamples } from '../workspace/UploadArea.js';

@@ -6,7 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { BeforeAfterTags } from '../../components/BeforeAfterTags.js';
-import { PREVIEW_THUMB_BOX } from '../../domain/constants.js';
+import { PREVIEW_THUMB_BOX } from '../../shared/domain/constants.js';
 import { Navigator } from './Navigator.js';
 import { detailCentreOf } from './detail.js';
 import { usePanZoom, type Zoom } from './usePanZoom.js';

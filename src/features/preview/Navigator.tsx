@@ -1,7 +1,7 @@
 /** The draggable thumbnail window (304x190 box) that pans a 1:1 image; mover sized to the visible part. */
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PREVIEW_MOVER_DEFAULT, PREVIEW_THUMB_BOX } from '../../domain/constants.js';
+import { PREVIEW_MOVER_DEFAULT, PREVIEW_THUMB_BOX } from '../../shared/domain/constants.js';
 
 interface Props {
   src?: string;

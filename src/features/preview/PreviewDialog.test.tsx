@@ -3,7 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
-import type { Work } from '../../domain/work.js';
+import type { Work } from '../../shared/domain/work.js';
 import { i18n } from '../../i18n/index.js';
 import { useWorks } from '../../stores/works.js';
 import { PreviewDialog } from './PreviewDialog.js';

@@ -2,9 +2,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
-import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS } from '../../domain/constants.js';
-import { jobScale, previewTooLarge, resultSize } from '../../domain/resultSize.js';
-import { upsellFor } from '../../domain/plans.js';
+import { PREVIEW_AFTER_DELAY_MS, PREVIEW_BEFORE_DELAY_MS } from '../../shared/domain/constants.js';
+import { jobScale, previewTooLarge, resultSize } from '../../shared/domain/resultSize.js';
+import { upsellFor } from '../../shared/domain/plans.js';
 import { Modal } from '../../components/Modal.js';
 import { L } from '../../app/lang.js';
 import { useUser } from '../../stores/user.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PREVIEW_THUMB_BOX } from '../../domain/constants.js';
+import { PREVIEW_THUMB_BOX } from '../../shared/domain/constants.js';
 import { clampOffset, thumbLayout } from './Navigator.js';
 import { navigatorPlacement } from './CompareStage.js';
 import { defaultCompareTab } from './PreviewDialog.js';

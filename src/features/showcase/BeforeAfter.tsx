@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BeforeAfterTags } from '../../components/BeforeAfterTags.js';
-import type { SampleEntry } from '../../domain/work.js';
+import type { SampleEntry } from '../../shared/domain/work.js';
 import { heroEntry, SAMPLE_MANIFEST_URL, sampleResult } from './heroSamples.js';
 
 export { sampleResult };

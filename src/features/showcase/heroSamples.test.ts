@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FEATURE_PAGES, sampleTypeOf } from '../../app/sitemap.js';
-import type { SampleEntry } from '../../domain/work.js';
+import { FEATURE_PAGES, sampleTypeOf } from '../../shared/sitemap.js';
+import type { SampleEntry } from '../../shared/domain/work.js';
 import { heroSampleTypes, heroSampleUrls, SAMPLE_MANIFEST_URL } from './heroSamples.js';
 
 const entry = (type: string, n: number): SampleEntry => ({ name: `${type}${n}`, original: `/samples/${type}/o${n}.jpg`, processed: `/samples/${type}/p${n}-x{scale}.jpg`, w: 10, h: 10 });

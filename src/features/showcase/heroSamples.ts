@@ -3,8 +3,8 @@
  * The service worker precaches exactly these and the sample manifest (vite.config.ts), so a feature page's
  * hero still shows its pictures offline; the other samples are cached at run time on first use.
  */
-import { FEATURE_PAGES, sampleTypeOf } from '../../app/sitemap.js';
-import type { SampleEntry } from '../../domain/work.js';
+import { FEATURE_PAGES, sampleTypeOf } from '../../shared/sitemap.js';
+import type { SampleEntry } from '../../shared/domain/work.js';
 
 export const SAMPLE_MANIFEST_URL = '/samples/manifest.json';
 

@@ -2,9 +2,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { isMedium, MEDIUM_PRESETS, type ModuleName, type PresetName } from '../../domain/modules.js';
-import { limitsFor, upsellFor } from '../../domain/plans.js';
-import { worksInTab, type WorksTab } from '../../domain/tabs.js';
+import { isMedium, MEDIUM_PRESETS, type ModuleName, type PresetName } from '../../shared/domain/modules.js';
+import { limitsFor, upsellFor } from '../../shared/domain/plans.js';
+import { worksInTab, type WorksTab } from '../../shared/domain/tabs.js';
 import { AdBanner } from '../../components/AdBanner.js';
 import { L } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';

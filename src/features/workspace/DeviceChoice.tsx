@@ -2,14 +2,14 @@
  * "Process on this device", where the user starts a work: a remembered switch that keeps new
  * works of the three on-device features in the browser (never uploaded) and runs them in the image worker.
  * Says what it costs before the first use: the download size on this device (WebGPU or WASM runtime +
- * model) and that it is free, at the guest's image limits. Rules: src/domain/onDevice.ts.
+ * model) and that it is free, at the guest's image limits. Rules: src/shared/domain/onDevice.ts.
  */
-import { FEATURE_MODEL, modelUrl } from '../../../src-worker/ondevice/models.js';
+import { FEATURE_MODEL, modelUrl } from '../../shared/onDeviceModels.js';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isOnDeviceFeature, ON_DEVICE_LEVEL } from '../../domain/onDevice.js';
-import { limitsFor } from '../../domain/plans.js';
-import { formatNumber } from '../../domain/locale.js';
+import { isOnDeviceFeature, ON_DEVICE_LEVEL } from '../../shared/domain/onDevice.js';
+import { limitsFor } from '../../shared/domain/plans.js';
+import { formatNumber } from '../../shared/domain/locale.js';
 import { useLang } from '../../app/lang.js';
 import { useDeviceChoice } from '../../stores/deviceChoice.js';
 import { usePanel } from '../../stores/panel.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Work } from '../../domain/work.js';
+import type { Work } from '../../shared/domain/work.js';
 import { barDownloadTarget } from './MobileActionBar.js';
 
 const w = (cid: string, extra: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 1, h: 1, status: 'finished', selected: false, workType: 'denoise', updatedAt: 0, ...extra });

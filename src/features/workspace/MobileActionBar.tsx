@@ -5,8 +5,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { worksInTab } from '../../domain/tabs.js';
-import type { Work } from '../../domain/work.js';
+import { worksInTab } from '../../shared/domain/tabs.js';
+import type { Work } from '../../shared/domain/work.js';
 import { usePanel } from '../../stores/panel.js';
 import { useWorks } from '../../stores/works.js';
 import { downloadButtonClass, downloadSelected, downloadWork } from './actions.js';

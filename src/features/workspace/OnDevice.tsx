@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onDeviceJob, onDeviceOptions, resultName, type OnDeviceOptions } from '../../domain/onDevice.js';
-import type { Work } from '../../domain/work.js';
+import { onDeviceJob, onDeviceOptions, resultName, type OnDeviceOptions } from '../../shared/domain/onDevice.js';
+import type { Work } from '../../shared/domain/work.js';
 import { ON_DEVICE_DOWNLOAD_BYTES, onDeviceFirstUse, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
 
 const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies OnDeviceFeature[];

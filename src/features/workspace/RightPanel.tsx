@@ -2,9 +2,9 @@
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
-import { canAddStep, chainError, entitlementError, FEATURE_MODULES, MEDIUM_PRESETS, type Medium, type ModuleName, type PresetName, type Step } from '../../domain/modules.js';
-import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
-import { isSubscriber, limitsFor } from '../../domain/plans.js';
+import { canAddStep, chainError, entitlementError, FEATURE_MODULES, MEDIUM_PRESETS, type Medium, type ModuleName, type PresetName, type Step } from '../../shared/domain/modules.js';
+import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../shared/domain/constants.js';
+import { isSubscriber, limitsFor } from '../../shared/domain/plans.js';
 import { L } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { currentJobConfig, usePanel } from '../../stores/panel.js';
@@ -15,7 +15,7 @@ import { handleError } from '../../app/handleError.js';
 import { chainText, entitlementText } from './ruleErrors.js';
 import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
 import { DeviceChoice } from './DeviceChoice.js';
-import { TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
+import { TAB_SWITCH_AFTER_START_MS } from '../../shared/domain/constants.js';
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
 
@@ -105,7 +105,7 @@ export function RightPanel() {
         </button>
         <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : allOnDevice ? t('deviceChoice.startNote') : t('startNote', { count: selectedCount, credits })}</p>
         {!logged && <p className="note">{t('guestNote')}</p>}
-        {/* One rule for the credit note (src/domain/plans.ts creditStanding): an untouched allowance is a welcome. */}
+        {/* One rule for the credit note (src/shared/domain/plans.ts creditStanding): an untouched allowance is a welcome. */}
         {!isSubscriber(level) && standing === 'empty' ? (
           <p className="note low-credits" data-testid="low-credits">
             <Trans t={t} i18nKey="noCredits" components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { I18nextProvider } from 'react-i18next';
-import { defaultParams, MODULE_PARAMS, type ModuleName } from '../../domain/modules.js';
+import { defaultParams, MODULE_PARAMS, type ModuleName } from '../../shared/domain/modules.js';
 import { i18n } from '../../i18n/index.js';
 import { useDialogs } from '../../stores/dialogs.js';
 import { lockedParam, StepSettings } from './StepSettings.js';

@@ -1,8 +1,8 @@
 /** Step settings generated from the module's params schema (MODULE_PARAMS): sliders, switches, choices. */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MODULE_PARAMS, type ModuleName, type ModuleParams, type ParamSpec, type ParamValue } from '../../domain/modules.js';
-import { limitsFor, type Level } from '../../domain/plans.js';
+import { MODULE_PARAMS, type ModuleName, type ModuleParams, type ParamSpec, type ParamValue } from '../../shared/domain/modules.js';
+import { limitsFor, type Level } from '../../shared/domain/plans.js';
 import { dialogs } from '../../stores/dialogs.js';
 
 /** A param value the level may not choose, with the pricing medium of its upgrade prompt. */

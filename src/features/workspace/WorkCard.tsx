@@ -2,12 +2,12 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { sourceUrl, thumbnailUrl } from '../../api/endpoints.js';
-import { formatBytes, formatPercent } from '../../domain/locale.js';
-import { localizedPath } from '../../domain/links.js';
-import { mattingTargetName, shortenFilename } from '../../domain/filename.js';
-import { resultSize } from '../../domain/resultSize.js';
-import { statusKey } from '../../domain/tabs.js';
-import type { EditorHandOff, Work } from '../../domain/work.js';
+import { formatBytes, formatPercent } from '../../shared/domain/locale.js';
+import { localizedPath } from '../../shared/domain/links.js';
+import { mattingTargetName, shortenFilename } from '../../shared/domain/filename.js';
+import { resultSize } from '../../shared/domain/resultSize.js';
+import { statusKey } from '../../shared/domain/tabs.js';
+import type { EditorHandOff, Work } from '../../shared/domain/work.js';
 import { useLang } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';

@@ -1,8 +1,8 @@
 /** The works list of one tab: select-all, delete-all, cards, selected-count footer, empty states. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectAllChecked, selectAllMixed } from '../../domain/selection.js';
-import { worksInTab, type WorksTab } from '../../domain/tabs.js';
+import { selectAllChecked, selectAllMixed } from '../../shared/domain/selection.js';
+import { worksInTab, type WorksTab } from '../../shared/domain/tabs.js';
 import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { BULK_DOWNLOAD_ENABLED, confirmDelete, downloadAll, downloadSelected } from './actions.js';

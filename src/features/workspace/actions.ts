@@ -2,9 +2,9 @@
 import axios from 'axios';
 import { ApiError, waitForUserToken } from '../../api/client.js';
 import * as endpoints from '../../api/endpoints.js';
-import { CODE } from '../../domain/codes.js';
-import { CREDIT_REFRESH_AFTER_BULK_MS } from '../../domain/constants.js';
-import type { Work } from '../../domain/work.js';
+import { CODE } from '../../shared/domain/codes.js';
+import { CREDIT_REFRESH_AFTER_BULK_MS } from '../../shared/domain/constants.js';
+import type { Work } from '../../shared/domain/work.js';
 import { handleError } from '../../app/handleError.js';
 import { i18n } from '../../i18n/index.js';
 import { dialogs, useDialogs } from '../../stores/dialogs.js';

@@ -1,5 +1,5 @@
 /** Starting the first image (kept apart from firstUse.ts so dialogs can use it without the upload manager). */
-import { TAB_SWITCH_AFTER_START_MS } from '../../domain/constants.js';
+import { TAB_SWITCH_AFTER_START_MS } from '../../shared/domain/constants.js';
 import { currentJobConfig, usePanel } from '../../stores/panel.js';
 import { startProcessing } from '../../stores/processing.js';
 import { useWorks } from '../../stores/works.js';

@@ -1,5 +1,5 @@
 /** The operation shown on a card, in the preview and in the history: a module, a preset, or a workflow's steps. */
-import type { Work } from '../../domain/work.js';
+import type { Work } from '../../shared/domain/work.js';
 import { i18n } from '../../i18n/index.js';
 import type { Resources } from '../../i18n/types.js';
 

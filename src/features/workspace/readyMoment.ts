@@ -3,7 +3,7 @@
  * running), the new result highlighted, and a toast with Preview / Download.
  */
 import { useSyncExternalStore } from 'react';
-import type { Work } from '../../domain/work.js';
+import type { Work } from '../../shared/domain/work.js';
 import { i18n } from '../../i18n/index.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';

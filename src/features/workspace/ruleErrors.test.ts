@@ -1,7 +1,7 @@
 // Every rule-failure code has its text in every locale, and the translation uses the code's data.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ChainError, EntitlementError } from '../../domain/modules.js';
+import type { ChainError, EntitlementError } from '../../shared/domain/modules.js';
 import { i18n, loadLanguage } from '../../i18n/index.js';
 import { chainText, entitlementText, RULE_ERROR_KEY } from './ruleErrors.js';
 

@@ -1,8 +1,8 @@
 /**
- * Rule failures (src/domain/modules.ts ChainError / EntitlementError) in the user's language, from
+ * Rule failures (src/shared/domain/modules.ts ChainError / EntitlementError) in the user's language, from
  * their code and data: the domain never hands the client a sentence to parse.
  */
-import type { ChainError, EntitlementError, RuleError } from '../../domain/modules.js';
+import type { ChainError, EntitlementError, RuleError } from '../../shared/domain/modules.js';
 import { i18n } from '../../i18n/index.js';
 import type { Resources } from '../../i18n/types.js';
 import { jobLabel } from './operationLabel.js';

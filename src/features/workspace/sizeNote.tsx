@@ -2,10 +2,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { largestMegapixels, limitsFor } from '../../domain/plans.js';
-import { formatNumber } from '../../domain/locale.js';
-import { pricingUrl } from '../../domain/links.js';
-import type { Work } from '../../domain/work.js';
+import { largestMegapixels, limitsFor } from '../../shared/domain/plans.js';
+import { formatNumber } from '../../shared/domain/locale.js';
+import { pricingUrl } from '../../shared/domain/links.js';
+import type { Work } from '../../shared/domain/work.js';
 import { useLang } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';

@@ -1,7 +1,7 @@
 /**
  * The developer's section of /my-account/ (docs/api.md): the account's API token — create it, see it
  * whole once (with a copy button), reset it after a confirmation — its last use, calls this month and
- * the credits it spends; and the API credit packs (src/domain/apiPlans.ts), bought through the same
+ * the credits it spends; and the API credit packs (src/shared/domain/apiPlans.ts), bought through the same
  * checkout as the plans. An account that may not hold a token (neither Pro nor an API customer) gets
  * the explanation and the packs.
  */
@@ -10,8 +10,8 @@ import { handleError } from '../../app/handleError.js';
 import { L, useLang } from '../../app/lang.js';
 import { apiPlanCheckout, apiTokenCreate, apiTokenReset, apiTokenView, type ApiTokenView } from '../../api/apiTokens.js';
 import { ApiError } from '../../api/client.js';
-import { API_PLANS, type ApiPlan } from '../../domain/apiPlans.js';
-import { currencyFor } from '../../domain/locale.js';
+import { API_PLANS, type ApiPlan } from '../../shared/domain/apiPlans.js';
+import { currencyFor } from '../../shared/domain/locale.js';
 import { useUser } from '../../stores/user.js';
 import { formatDay, formatMoney } from './format.js';
 import { useAccountT } from './i18n.js';

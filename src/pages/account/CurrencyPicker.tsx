@@ -1,6 +1,6 @@
 /** Currency choice on the pricing page: USD for en/ja, EUR for de/fr by default; JPY when chosen (spec §3, §9). */
 import { useEffect, useState } from 'react';
-import { currencyFor, type Language } from '../../domain/locale.js';
+import { currencyFor, type Language } from '../../shared/domain/locale.js';
 import { useAccountT } from './i18n.js';
 import './account.css';
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { handleError } from '../../app/handleError.js';
 import { useLang } from '../../app/lang.js';
 import * as endpoints from '../../api/endpoints.js';
-import type { HistoryRecord, Paged } from '../../domain/work.js';
+import type { HistoryRecord, Paged } from '../../shared/domain/work.js';
 import { formatDate } from './format.js';
 import { useAccountT } from './i18n.js';
 import { jobLabel } from '../../features/workspace/operationLabel.js';

@@ -1,17 +1,17 @@
 /**
  * Credits and plan: level, credits left (max_num − used_num, floored), compress credits, end date,
  * the credit note (a welcome for an untouched free allowance; the low-credit warning at 4 only once some
- * were spent — src/domain/plans.ts creditStanding), expired notice. `compact` leaves out level, credits and the upgrade button
+ * were spent — src/shared/domain/plans.ts creditStanding), expired notice. `compact` leaves out level, credits and the upgrade button
  * for a page that shows those already.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { handleError } from '../../app/handleError.js';
 import { L, useLang } from '../../app/lang.js';
-import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, isSubscriber, PLAN_LIMITS } from '../../domain/plans.js';
+import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, isSubscriber, PLAN_LIMITS } from '../../shared/domain/plans.js';
 import * as endpoints from '../../api/endpoints.js';
 import { waitForUserToken } from '../../api/client.js';
-import type { LicenseView } from '../../domain/account.js';
+import type { LicenseView } from '../../shared/domain/account.js';
 import { formatDay } from './format.js';
 import { useAccountT } from './i18n.js';
 

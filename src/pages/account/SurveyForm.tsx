@@ -1,6 +1,6 @@
 /** The occupation survey: one or more choices ('other' with its text); at least one option (spec §5). */
 import { useState, type FormEvent } from 'react';
-import { OCCUPATION_OTHER_MAX, OCCUPATIONS, surveyErrors } from '../../domain/account.js';
+import { OCCUPATION_OTHER_MAX, OCCUPATIONS, surveyErrors } from '../../shared/domain/account.js';
 import * as endpoints from '../../api/endpoints.js';
 import { Field, FormStatus } from './Field.js';
 import { formFailure, translateErrors, useAccountT } from './i18n.js';

@@ -1,5 +1,5 @@
 /** Small display helpers for the account pages. */
-import type { Language } from '../../domain/locale.js';
+import type { Language } from '../../shared/domain/locale.js';
 
 const INTL: Record<Language, string> = { en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { I18nextProvider } from 'react-i18next';
-import { ACCOUNT_TEXT } from '../../domain/account.js';
+import { ACCOUNT_TEXT } from '../../shared/domain/account.js';
 import { i18n, setLanguage } from '../../i18n/index.js';
 import { SurveyForm } from './SurveyForm.js';
 

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { KeyOf } from '../../i18n/keys.js';
 import { ApiError } from '../../api/client.js';
 import { errorText } from '../../app/handleError.js';
-import { ACCOUNT_TEXT } from '../../domain/account.js';
-import { CODE, CODE_TEXT } from '../../domain/codes.js';
+import { ACCOUNT_TEXT } from '../../shared/domain/account.js';
+import { CODE, CODE_TEXT } from '../../shared/domain/codes.js';
 
 export type AT = TFunction<'account'>;
 
@@ -14,7 +14,7 @@ export function useAccountT(): AT {
   return useTranslation('account').t;
 }
 
-/** Shared rule texts (src/domain/account.ts, in English on both sides) → translation keys: the one map for every form. */
+/** Shared rule texts (src/shared/domain/account.ts, in English on both sides) → translation keys: the one map for every form. */
 const KEYS: Record<string, KeyOf<'account'>> = {
   [ACCOUNT_TEXT.required]: 'errors.required',
   [ACCOUNT_TEXT.email]: 'errors.email',

@@ -9,7 +9,7 @@ import { L } from '../../app/lang.js';
 import { useUser } from '../../stores/user.js';
 import { usePageTitle } from '../usePageTitle.js';
 import * as endpoints from '../../api/endpoints.js';
-import type { AccountView } from '../../domain/account.js';
+import type { AccountView } from '../../shared/domain/account.js';
 import { ApiTokenSection } from './ApiTokenSection.js';
 import { HistoryList } from './HistoryList.js';
 import { useAccountT } from './i18n.js';

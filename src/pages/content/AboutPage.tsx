@@ -1,7 +1,7 @@
 /** About: who builds Pixmill and what each engine really is (neural or classical), as in the README's engine table. */
 import { useTranslation } from 'react-i18next';
 import { L } from '../../app/lang.js';
-import { PLAN_LIMITS } from '../../domain/plans.js';
+import { PLAN_LIMITS } from '../../shared/domain/plans.js';
 import { Article, type Section } from './Article.js';
 import { FactTable } from './FactTable.js';
 

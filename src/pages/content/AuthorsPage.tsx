@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { L, useLang } from '../../app/lang.js';
-import { BLOG_POSTS } from '../../app/sitemap.js';
+import { BLOG_POSTS } from '../../shared/sitemap.js';
 import { Article, type Section } from './Article.js';
 import { AUTHOR_IDS, AUTHORS } from './authors.js';
 import { dateText, POSTS } from './posts.js';

@@ -4,12 +4,12 @@
  * "Offline", src-worker/ondevice), what it stores, updates, uninstalling and the honest limits.
  * Sizes and times are imported from the code that uses them.
  */
-import { OWN_NETS } from '../../imaging/ownNets.js';
+import { OWN_NETS } from '../../shared/imaging/netFiles.js';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MODEL_BYTES, RUNTIME_BYTES } from '../../../src-worker/ondevice/models.js';
+import { MODEL_BYTES, RUNTIME_BYTES } from '../../shared/onDeviceModels.js';
 import { L } from '../../app/lang.js';
-import { LOCAL_STORAGE_EXPIRY_MS } from '../../domain/constants.js';
+import { LOCAL_STORAGE_EXPIRY_MS } from '../../shared/domain/constants.js';
 import { getInstallState, promptInstall, subscribeInstall } from '../../pwa/installPrompt.js';
 import { UPDATE_CHECK_MS } from '../../pwa/updateCheck.js';
 import { Article, type Section } from './Article.js';

@@ -1,12 +1,12 @@
 /**
  * Privacy policy and terms: what the server actually stores and for how long. Every number is
- * imported from where the code keeps it (src/domain, and serverFacts.json generated from the server's
+ * imported from where the code keeps it (src/shared/domain, and serverFacts.json generated from the server's
  * modules by scripts/api-docs.ts); the caller's configured retention comes from the server itself.
  */
 import { useTranslation } from 'react-i18next';
 import { L } from '../../app/lang.js';
-import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS, LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/constants.js';
-import { PLAN_LIMITS, RETENTION_DAYS_DEFAULT, UPLOAD_QUOTAS } from '../../domain/plans.js';
+import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS, LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../shared/domain/constants.js';
+import { PLAN_LIMITS, RETENTION_DAYS_DEFAULT, UPLOAD_QUOTAS } from '../../shared/domain/plans.js';
 import { useUser } from '../../stores/user.js';
 import { Article, type Section } from './Article.js';
 import serverFacts from './serverFacts.json';

@@ -1,13 +1,13 @@
 /**
  * The blog: articles about the features, written from the code and the README's measurements
- * (English text; the chrome around it is translated). Slugs live in src/app/sitemap.ts.
+ * (English text; the chrome around it is translated). Slugs live in src/shared/sitemap.ts.
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { L, useLang } from '../../app/lang.js';
-import { BLOG_POSTS, type BlogSlug } from '../../app/sitemap.js';
-import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../domain/constants.js';
-import { PLAN_LIMITS, RETENTION_DAYS_DEFAULT } from '../../domain/plans.js';
+import { BLOG_POSTS, type BlogSlug } from '../../shared/sitemap.js';
+import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../shared/domain/constants.js';
+import { PLAN_LIMITS, RETENTION_DAYS_DEFAULT } from '../../shared/domain/plans.js';
 import { usePageTitle } from '../usePageTitle.js';
 import { Article, EnglishOnly, type Section } from './Article.js';
 import { AUTHORS, type AuthorId } from './authors.js';

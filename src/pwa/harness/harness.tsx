@@ -6,10 +6,10 @@
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { CODE, type Envelope } from '../../domain/codes.js';
-import { LEVELS, type Level } from '../../domain/plans.js';
-import type { Work } from '../../domain/work.js';
-import type { OnDeviceOptions } from '../../domain/onDevice.js';
+import { CODE, type Envelope } from '../../shared/domain/codes.js';
+import { LEVELS, type Level } from '../../shared/domain/plans.js';
+import type { Work } from '../../shared/domain/work.js';
+import type { OnDeviceOptions } from '../../shared/domain/onDevice.js';
 import { i18n } from '../../i18n/index.js';
 import { loadWorks, putWorks } from '../../db/index.js';
 import { getUploadManager, imageWorker, type UploadEvent } from '../../worker-bridge/index.js';

@@ -1,12 +1,12 @@
 /** Helpers for on-device processing checks: the server's engine on the same bytes, PSNR. */
-import { MODEL_BYTES, RUNTIME_BYTES } from '../../../src-worker/ondevice/models.js';
-import { OWN_NETS } from '../../../src/imaging/ownNets.js';
+import { MODEL_BYTES, RUNTIME_BYTES } from '../../../src/shared/onDeviceModels.js';
+import { OWN_NETS } from '../../../src/shared/imaging/netFiles.js';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { defaultParams, type ParamsOf } from '../../../src/domain/modules.js';
-import type { OnDeviceOptions } from '../../../src/domain/onDevice.js';
+import { defaultParams, type ParamsOf } from '../../../src/shared/domain/modules.js';
+import type { OnDeviceOptions } from '../../../src/shared/domain/onDevice.js';
 import { enlargeEngine } from '../../../server/engines/enlarge.js';
 import { controlledBySw } from './offline.js';
 import { Workspace } from './workspace.js';

@@ -17,7 +17,7 @@ export const WORK_STATUSES = [
 ] as const;
 export type WorkStatus = (typeof WORK_STATUSES)[number];
 
-/** 'onDevice': kept in the browser for on-device processing, never uploaded (src/domain/onDevice.ts) */
+/** 'onDevice': kept in the browser for on-device processing, never uploaded (src/shared/domain/onDevice.ts) */
 export type UploadStatus = 'ready' | 'uploading' | 'success' | 'failed' | 'onDevice';
 
 export interface WorkConfig {
@@ -73,7 +73,7 @@ export interface Work {
   dstFileId?: string;
   likes?: number;
   sample?: boolean;
-  /** kept on this device: never uploaded, processed in the browser (src/domain/onDevice.ts) */
+  /** kept on this device: never uploaded, processed in the browser (src/shared/domain/onDevice.ts) */
   onDevice?: boolean;
   processed?: boolean;
   /** the feature type the work was uploaded for (samples and limits are per type) */

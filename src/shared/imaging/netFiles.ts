@@ -1,5 +1,5 @@
 /**
- * What the server's and the device's runs of our own nets share (server/engines/ownNets.ts,
+ * What the server's and the device's runs of our own nets share (server/engines/netRunners.ts,
  * src-worker/ondevice): the model files, their tiling, the self-ensemble's transforms and the
  * padding of a tile to the multiple a net needs. Plain typed arrays: no Node or DOM API.
  */

@@ -117,7 +117,7 @@ export const Paged = <T extends TSchema>(item: T) =>
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /**
  * A text of the account and contact forms. Those forms check their texts with the rules the pages
- * share (src/domain/account.ts: code 1 with a text per field, which the pages show beside the field),
+ * share (src/shared/domain/account.ts: code 1 with a text per field, which the pages show beside the field),
  * so the schema only says it is text (the form body limit, 64 KB, bounds its size).
  */
 export const FormText = (description: string) => Type.Optional(Type.String({ description }));

@@ -1,7 +1,7 @@
 /** Accounts: sign-up, login, logout, the account, password, profile, survey and user settings. */
 import { Type, type Static } from 'typebox';
-import type { AccountView as AccountViewType } from '../../domain/account.js';
-import { LANGUAGES } from '../../domain/locale.js';
+import type { AccountView as AccountViewType } from '../domain/account.js';
+import { LANGUAGES } from '../domain/locale.js';
 
 /** The currencies prices are shown in. */
 export const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;

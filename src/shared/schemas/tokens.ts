@@ -1,7 +1,7 @@
 /** Tokens and credits: a guest token, binding a guest's work to a user, the licence and points. */
 import { Type, type Static } from 'typebox';
-import type { LicenseView as LicenseViewType } from '../../domain/account.js';
-import { LEVELS } from '../../domain/plans.js';
+import type { LicenseView as LicenseViewType } from '../domain/account.js';
+import { LEVELS } from '../domain/plans.js';
 import { AUTH, Nullable, routeGroup, type Same } from './common.js';
 
 const TokenText = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });

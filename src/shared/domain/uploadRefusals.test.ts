@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CHUNK_SIZE_BYTES } from './constants.js';
 import { refusalOf, UPLOAD_REFUSAL, UPLOAD_REFUSAL_KEY, uploadRefusalText, type UploadRefusal } from './uploadRefusals.js';
 
-const root = path.resolve(import.meta.dirname, '../../locales');
+const root = path.resolve(import.meta.dirname, '../../../locales');
 const LOCALES = ['en', 'de', 'fr', 'ja'] as const;
 const upload = (lng: string) => JSON.parse(fs.readFileSync(path.join(root, lng, 'upload.json'), 'utf8')) as Record<string, unknown>;
 const at = (ns: Record<string, unknown>, key: string): unknown =>

@@ -1,6 +1,6 @@
 /** The content site's calls: samples, the contact form, the site ajax endpoint, mail settings, the sitemap. */
 import { Type, type Static } from 'typebox';
-import type { SampleEntry as SampleEntryType } from '../../domain/work.js';
+import type { SampleEntry as SampleEntryType } from '../domain/work.js';
 import { AUTH, EventRecorded, FormText, routeGroup, type Same } from './common.js';
 
 export const SampleEntry = Type.Object({

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import * as ort from 'onnxruntime-node';
 import { upscaleTiled, type RunTile, type TileOptions } from './tiles.js';
 import type { Rgb } from './planes.js';
-import { decodeRgb } from '../../server/engines/image.js';
-import { esrganFile, session, type EsrganScale } from '../../server/engines/models.js';
-import { input, MODELS_DIR } from '../../server/engines/testkit.js';
+import { decodeRgb } from '../../../server/engines/image.js';
+import { esrganFile, session, type EsrganScale } from '../../../server/engines/models.js';
+import { input, MODELS_DIR } from '../../../tests/support/engines.js';
 
 /** The dense tiling as it was before the fast path: every output pixel accumulated in a Float32 band. */
 async function denseReference(img: Rgb, s: number, runTile: RunTile, opts: TileOptions): Promise<Rgb> {

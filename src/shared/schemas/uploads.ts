@@ -1,8 +1,8 @@
 /** Uploads: whole files, 5 MB slices with resume, by URL; list, delete, source and thumbnail; retention and quota. */
 import { Type, type Static } from 'typebox';
-import { UPLOAD_LIST_LIMIT } from '../../domain/constants.js';
-import type { UploadHistoryEntry } from '../../domain/work.js';
-import { LEVELS } from '../../domain/plans.js';
+import { UPLOAD_LIST_LIMIT } from '../domain/constants.js';
+import type { UploadHistoryEntry } from '../domain/work.js';
+import { LEVELS } from '../domain/plans.js';
 import { AUTH, Deleted, IdList, Uid, routeGroup, type Same } from './common.js';
 
 const UID = '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f';

@@ -1,6 +1,6 @@
 /** Saved workflows (signed-in users): a name and steps, each a feature with its parameters. */
 import { Type } from 'typebox';
-import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../domain/constants.js';
+import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../domain/constants.js';
 import { AUTH, Deleted, Paged, routeGroup } from './common.js';
 
 /** Largest page a client may ask for (the workspace uses 10). */

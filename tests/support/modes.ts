@@ -7,7 +7,7 @@
  * - `PIXMILL_TEST_MODE=scaleout` makes `testModeOverrides()` return those, so a test server helper
  *   can run every integration test in the scale-out mode without the tests knowing.
  *
- * Run as a script (`node --import tsx server/testing/modes.ts`) it prints whether the scale-out pass
+ * Run as a script (`node --import tsx tests/support/modes.ts`) it prints whether the scale-out pass
  * can run and exits 0 (yes) or 3 (services not answering).
  */
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import net from 'node:net';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import type { Config } from '../config.js';
+import type { Config } from '../../server/config.js';
 
 export const TEST_PG_URL = process.env.PIXMILL_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.PIXMILL_TEST_REDIS_URL || 'redis://127.0.0.1:6379';

@@ -2,8 +2,8 @@
  * For the client's unit tests (jsdom): the real server on a free port, and the axios clients
  * pointed at it over Node's http adapter (jsdom's XHR would apply browser CORS to a test origin).
  */
-import { startTestServer, type TestServer } from '../../server/testing/server.js';
-import { api, hideApi } from './client.js';
+import { startTestServer, type TestServer } from './server.js';
+import { api, hideApi } from '../../src/api/client.js';
 
 export async function startApiServer(): Promise<TestServer> {
   const srv = await startTestServer();

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig, type Config } from '../config.js';
-import { createContext } from '../bootstrap.js';
-import { buildApp } from '../app.js';
-import type { AppContext } from '../context.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { createContext } from '../../server/bootstrap.js';
+import { buildApp } from '../../server/app.js';
+import type { AppContext } from '../../server/context.js';
 import { testModeOverrides } from './modes.js';
 
 export interface TestServer {

@@ -1,6 +1,6 @@
 /** Promotions, subscription answers and analytics reports. */
 import { Type } from 'typebox';
-import { LEVELS } from '../../domain/plans.js';
+import { LEVELS } from '../domain/plans.js';
 import { AUTH, EventRecorded, Nullable, routeGroup } from './common.js';
 
 const account = routeGroup('account', AUTH.token);

@@ -2,13 +2,13 @@
  * Our own restoration nets (trained by scripts/train/restore_nets.py; data, steps and machine in
  * weights/README.md) on onnxruntime-node: the x2 enlarge net, the blind denoiser and the deblur net. Every graph
  * takes planar RGB 0..255 and gives planar RGB 0..255, so they run through the shared tiling
- * (src/imaging/tiles.ts) exactly as the on-device enlarge does.
+ * (src/shared/imaging/tiles.ts) exactly as the on-device enlarge does.
  */
 import * as ort from 'onnxruntime-node';
 import { session } from './models.js';
 import type { Rgb } from './image.js';
-import { OWN_NET_FILES, SR_TILE, DENOISE_TILE, ensembleTransforms, padToMultiple, type Transform } from '../../src/imaging/ownNets.js';
-import { upscaleTiled, type RunTile } from '../../src/imaging/tiles.js';
+import { OWN_NET_FILES, SR_TILE, DENOISE_TILE, ensembleTransforms, padToMultiple, type Transform } from '../../src/shared/imaging/netFiles.js';
+import { upscaleTiled, type RunTile } from '../../src/shared/imaging/tiles.js';
 
 export { OWN_NET_FILES };
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { EngineContext, EngineImage, ImageFormat } from './types.js';
-import { decodeRgb, sharpOf, type Rgb } from './image.js';
+import type { EngineContext, EngineImage, ImageFormat } from '../../server/engines/types.js';
+import { decodeRgb, sharpOf, type Rgb } from '../../server/engines/image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const MODELS_DIR = path.resolve(process.env.MODELS_DIR || path.join(root, 'models'));

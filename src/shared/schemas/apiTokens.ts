@@ -4,7 +4,7 @@
  * view, with the whole token only in the answer that created it.
  */
 import { Type, type Static } from 'typebox';
-import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../domain/apiPlans.js';
+import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../domain/apiPlans.js';
 import { Nullable, routeGroup, type Auth } from './common.js';
 
 /** The signed-in user's token as a field or its cookie: an API token is refused on these calls. */

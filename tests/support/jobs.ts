@@ -5,16 +5,16 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterEach, beforeEach } from 'vitest';
-import { loadConfig, type Config } from '../config.js';
-import { openDatabase } from '../repositories/db.js';
-import { BlobStore } from '../repositories/blobStore.js';
-import { composeServices } from '../bootstrap.js';
-import type { Deps } from '../services/index.js';
-import type { CreditService } from '../services/credits.js';
-import type { Principal, TokenService } from '../services/tokens.js';
-import type { JobService } from '../services/jobs.js';
-import type { Job } from '../repositories/schema.js';
-import { createTestDatabase, type TestDatabase } from '../testing/modes.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { openDatabase } from '../../server/repositories/db.js';
+import { BlobStore } from '../../server/repositories/blobStore.js';
+import { composeServices } from '../../server/bootstrap.js';
+import type { Deps } from '../../server/services/index.js';
+import type { CreditService } from '../../server/services/credits.js';
+import type { Principal, TokenService } from '../../server/services/tokens.js';
+import type { JobService } from '../../server/services/jobs.js';
+import type { Job } from '../../server/repositories/schema.js';
+import { createTestDatabase, type TestDatabase } from './modes.js';
 
 export interface ProcessingKit {
   deps: Deps;
@@ -116,7 +116,7 @@ export async function ledger(kit: ProcessingKit, transId: string) {
   return kit.deps.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('ref', '=', transId).orderBy('id').execute();
 }
 
-export const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures', name));
+export const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures', name));
 
 /** A large noisy JPEG (like a 16 MB camera file) made on the fly, so no big fixture is committed. */
 export async function bigJpeg(width = 5640, height = 3172): Promise<Buffer> {

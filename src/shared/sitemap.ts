@@ -1,10 +1,21 @@
 /** Every site link of spec §2 and the feature each feature page preselects. */
-import type { ModuleName, PresetName } from '../domain/modules.js';
-import type { Resources } from '../i18n/types.js';
+import type { ModuleName, PresetName } from './domain/modules.js';
 
-type SiteFeatures = Resources['site']['features'];
-/** The feature keys that have a page text (title and lead) in locales/<lng>/site.json. */
-export type FeatureKey = { [K in keyof SiteFeatures]: SiteFeatures[K] extends { title: string; lead: string } ? K : never }[keyof SiteFeatures];
+/** The feature keys of spec §2's popup workspace; each has a page text (title and lead) in locales/<lng>/site.json (checked in src/i18n/types.ts). */
+export const FEATURE_KEYS = [
+  'image_enlarger',
+  'denoise_ai',
+  'sharpen_ai',
+  'remove_background',
+  'toongineer_cartoonizer',
+  'photo_to_sketch',
+  'colorize_photo',
+  'photo_retoucher',
+  'image_enhancer',
+  'image_compressor',
+  'old_photo_restoration',
+] as const;
+export type FeatureKey = (typeof FEATURE_KEYS)[number];
 
 export interface FeaturePage {
   path: string;

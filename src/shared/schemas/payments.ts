@@ -4,8 +4,8 @@
  * providers' webhooks.
  */
 import { Type, type Static } from 'typebox';
-import { API_PLANS, API_PLAN_CURRENCIES } from '../../domain/apiPlans.js';
-import { PRODUCTS } from '../../domain/constants.js';
+import { API_PLANS, API_PLAN_CURRENCIES } from '../domain/apiPlans.js';
+import { PRODUCTS } from '../domain/constants.js';
 import { AUTH, routeGroup } from './common.js';
 
 /** One of these values (an enum in the document; a value outside it is 10001 naming the field), typed as their union. */

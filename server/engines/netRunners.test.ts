@@ -2,10 +2,10 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ensembleTransforms, OWN_NET_FILES, OWN_X2_BYTES, padToMultiple } from '../../src/imaging/ownNets.js';
+import { ensembleTransforms, OWN_NET_FILES, OWN_X2_BYTES, padToMultiple } from '../../src/shared/imaging/netFiles.js';
 import { decodeRgb, psnr } from './image.js';
-import { netDenoise, netUpscale } from './ownNets.js';
-import { input, MODELS_DIR } from './testkit.js';
+import { netDenoise, netUpscale } from './netRunners.js';
+import { input, MODELS_DIR } from '../../tests/support/engines.js';
 
 const weights = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
 
