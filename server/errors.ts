@@ -1,9 +1,12 @@
 /**
  * The typed error every server layer throws. Services throw it without knowing HTTP; the Fastify error
- * handler (server/app.ts) turns it into the response envelope {code, msg, data} of spec §7.
+ * handler (server/app.ts) turns it into the response envelope {code, msg, data} of spec §7. Every
+ * refusal is made from a reason of the catalogue (src/shared/domain/reasons.ts): its envelope code, HTTP
+ * status and English msg come from there, and `data` carries `reason`, `field` and the values it names.
  */
 import { CODE, CODE_TEXT } from '../src/shared/domain/codes.js';
-import { UPLOAD_REFUSAL, type UploadRefusal, type UploadRefusalData } from '../src/shared/domain/uploadRefusals.js';
+import { REASON_ANSWER, reasonMsg, refusalData, type Reason, type RefusalData } from '../src/shared/domain/reasons.js';
+import { UPLOAD_REFUSAL, UPLOAD_REFUSAL_REASON, type UploadRefusal, type UploadRefusalData } from '../src/shared/domain/uploadRefusals.js';
 
 export class ApiError extends Error {
   constructor(
@@ -17,11 +20,25 @@ export class ApiError extends Error {
   }
 }
 
-export const paramError = (msg = CODE_TEXT[CODE.PARAM_ERROR]) => new ApiError(CODE.PARAM_ERROR, msg);
-/** Missing or foreign ids answer like a missing one: no hint that the id exists for someone else. */
-export const notFound = (what = 'not found') => new ApiError(CODE.PARAM_ERROR, what, 404);
-export const unauthorized = (msg = 'verification failed') => new ApiError(CODE.VERIFICATION_FAILED, msg, 401);
+/** The values a refusal names besides its reason: the field to blame and the numbers of its text. */
+export type RefusalValues = Omit<RefusalData, 'reason'>;
 
-/** An upload refused for a reason the client translates: the spec's English msg, the reason's code as data.refusal. */
-export const uploadRefused = (reason: UploadRefusal, httpStatus = 200) =>
-  new ApiError(CODE.PARAM_ERROR, UPLOAD_REFUSAL[reason], httpStatus, { refusal: reason } satisfies UploadRefusalData);
+/** A refusal with a stable reason code: data.reason, data.field and the numbers it names; code, HTTP status and msg from the catalogue. */
+export const refused = (data: RefusalData, httpStatus?: number) => {
+  const full = refusalData(data.reason, data);
+  const answer = REASON_ANSWER[data.reason];
+  return new ApiError(answer?.code ?? CODE.PARAM_ERROR, reasonMsg(full), httpStatus ?? answer?.http ?? 200, full);
+};
+
+/** A refusal by its reason (most are the spec's parameter error 10001); never a sentence: the catalogue holds the text. */
+export const paramError = (reason: Reason, values: RefusalValues = {}) => refused({ ...values, reason });
+/** Missing or foreign ids answer like a missing one: no hint that the id exists for someone else. */
+export const notFound = (reason: Reason = 'routeNotFound', values: RefusalValues = {}) => refused({ ...values, reason }, 404);
+export const unauthorized = () => refused({ reason: 'unauthorized' });
+
+/** An upload refused for a reason the client translates: the spec's English msg, the reason in data.reason and the upload's code as data.refusal. */
+export const uploadRefused = (refusal: UploadRefusal, httpStatus = 200) => {
+  const reason = UPLOAD_REFUSAL_REASON[refusal];
+  const data = { ...refusalData(reason, refusal === 'fileRequired' ? { field: 'file' } : {}), refusal } satisfies UploadRefusalData & RefusalData;
+  return new ApiError(CODE.PARAM_ERROR, UPLOAD_REFUSAL[refusal], httpStatus, data);
+};

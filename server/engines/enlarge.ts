@@ -9,6 +9,7 @@
 import sharp from 'sharp';
 import type { ParamsOf } from '../../src/shared/domain/modules.js';
 import type { Engine, EngineImage } from './types.js';
+import { outputTooLarge } from '../../src/shared/domain/resultSize.js';
 import { netUpscale } from './netRunners.js';
 import { resizeRgb, runOnRgb, type Rgb } from './image.js';
 import { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings } from '../../src/shared/imaging/enlargeSteps.js';
@@ -16,8 +17,8 @@ import { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type
 /** The pure steps (settings rule, pre-denoise, detail gain, post-sharpen) are shared with the device. */
 export { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings };
 
-/** Largest output side we produce (JPEG allows 65535, but memory and the 5-minute limit do not). */
-export const ENLARGE_MAX_SIDE = 16384;
+/** Largest output side we produce: the one rule in src/shared/domain/resultSize.ts (outputTooLarge). */
+export { ENLARGE_MAX_SIDE_PX as ENLARGE_MAX_SIDE } from '../../src/shared/domain/constants.js';
 
 /** Net passes per scale; 6x ends with Lanczos ×1.5 after two x2 passes. */
 export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly 2[]>> = { 2: [2], 4: [2, 2], 6: [2, 2], 8: [2, 2, 2] };
@@ -87,8 +88,8 @@ export const enlargeEngine: Engine<'enlarge'> = {
   run: (input, params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       const s = enlargeSettings(params, img);
-      if (Math.max(img.w, img.h) * s.scale > ENLARGE_MAX_SIDE)
-        throw new Error(`the enlarged image would be ${img.w * s.scale}×${img.h * s.scale} px; at most ${ENLARGE_MAX_SIDE} px a side can be produced`);
+      const over = outputTooLarge(img.w, img.h, s.scale);
+      if (over) throw new Error(`the enlarged image would be ${over.w}×${over.h} px; at most ${over.max} px a side can be produced`);
       ctx.onProgress(0.02);
       const clean = preDenoise(img, s.preDenoise);
       const up = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.05 + 0.85 * f));

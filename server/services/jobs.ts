@@ -12,7 +12,8 @@ import type { Transform } from '../../src/shared/schemas/processing.js';
 import { parseJobConfig, type Step } from '../../src/shared/domain/modules.js';
 import { isSubscriber, megapixelsToPixels } from '../../src/shared/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
-import { notFound, paramError } from '../errors.js';
+import { notFound, paramError, refused } from '../errors.js';
+import { outputTooLarge, stepsScale } from '../../src/shared/domain/resultSize.js';
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/jobQueue.js';
 import type { ProgressRow } from '../repositories/jobRepository.js';
@@ -22,7 +23,8 @@ import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { Deps } from './index.js';
 import { decodeJconfig } from './jconfig.js';
-import { expiredError, RETENTION_TEXT } from './retention.js';
+import { checkJobConfig } from './jobConfigSchema.js';
+import { workExpired } from './retention.js';
 import type { Principal } from './tokens.js';
 
 /** POST transform's fields (src/shared/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
@@ -71,22 +73,29 @@ export class JobService {
     return this.runner.threads;
   }
 
-  /** POST /web_api/v1/transform: validates, charges one credit and queues the work, all or nothing. */
-  async transform(p: Principal, input: TransformInput): Promise<{ trans_id: string }> {
+  /**
+   * POST /web_api/v1/transform: validates, charges one credit and queues the work, all or nothing.
+   * `transId`: the work's id when the caller names it (the process call's Idempotency-Key); a new one otherwise.
+   */
+  async transform(p: Principal, input: TransformInput, transId: string = randomUUID()): Promise<{ trans_id: string }> {
     const { db } = this.deps;
     const raw = decodeJconfig(input.jconfig);
     const upload = await this.deps.services.uploads.readyUpload(p.accountId, input.uid);
     const parsed = parseJobConfig(raw, p.level);
-    if (!parsed.ok) throw paramError(parsed.error);
+    if (!parsed.ok) throw refused({ field: 'jconfig', ...parsed.error });
+    // The document's JobConfig schema holds too: what the rules above do not see (a field no job takes) is refused.
+    checkJobConfig(raw);
     for (const s of parsed.value.steps)
-      if (!engineFor(s.config.module)) throw paramError(`${s.config.module} is not available on this server yet`);
+      if (!engineFor(s.config.module)) throw paramError('moduleUnavailable', { field: 'jconfig', module: s.config.module });
     // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
     if (parsed.value.job !== 'compress' && upload.w * upload.h > megapixelsToPixels(p.limits.maxMegapixels))
-      throw paramError(`The image is larger than ${p.limits.maxMegapixels} MP, the limit of your plan`);
+      throw paramError('planMegapixels', { field: 'uid', mp: p.limits.maxMegapixels, w: upload.w, h: upload.h });
     if (parsed.value.job !== 'compress' && Math.max(upload.w, upload.h) > p.limits.maxSidePx)
-      throw paramError(`The image is longer than ${p.limits.maxSidePx} px on a side, the limit of your plan`);
+      throw paramError('planSide', { field: 'uid', max: p.limits.maxSidePx, w: upload.w, h: upload.h });
+    // A result over the largest side would fail in the engine: refused before a job exists or a credit is taken.
+    const over = outputTooLarge(upload.w, upload.h, stepsScale(parsed.value.steps.map((s) => s.config)));
+    if (over) throw refused({ reason: 'outputTooLarge', field: 'scale', ...over });
 
-    const transId = randomUUID();
     const now = Date.now();
     const { job, isWorkflow, steps } = parsed.value;
     await db.transaction().execute(async (trx) => {
@@ -94,9 +103,7 @@ export class JobService {
       await this.deps.services.credits.charge(p.accountId, transId, { compress: job === 'compress' }, trx);
       const batch = p.limits.batch;
       if ((await countActive(trx, p.accountId)) >= batch) {
-        throw paramError(
-          isSubscriber(p.level) ? `At most ${batch} images can be processed at the same time` : 'Only paid users can process multiple images at the same time',
-        );
+        throw isSubscriber(p.level) ? paramError('batchLimit', { max: batch }) : paramError('batchSubscribersOnly');
       }
       await insertQueued(trx, {
         trans_id: transId,
@@ -116,15 +123,15 @@ export class JobService {
   /** A work of this principal; another account's trans_id answers like a missing one. */
   async owned(p: Principal, transId: string): Promise<Job> {
     const job = await findOwnedJob(this.deps.db, p.accountId, transId);
-    if (!job) throw notFound('work not found');
+    if (!job) throw notFound('workNotFound');
     return job;
   }
 
   /** A finished work of this principal whose result is kept (an expired one answers 410 "expired"). */
   async finished(p: Principal, transId: string): Promise<FinishedWork> {
     const job = await this.owned(p, transId);
-    if (job.expired_at) throw expiredError(RETENTION_TEXT.work(this.deps.services.retention.daysFor(p.level)));
-    if (job.status !== 'finished' || !job.result_key) throw paramError('the work is not finished');
+    if (job.expired_at) throw workExpired(this.deps.services.retention.daysFor(p.level));
+    if (job.status !== 'finished' || !job.result_key) throw paramError('workNotFinished', { field: 'trans_id' });
     return job as FinishedWork;
   }
 
@@ -135,7 +142,7 @@ export class JobService {
 
   /** The progress answer from the work's row already read (the route reads it with the token: TokenService.resolveWithProgress). */
   async progressOf(job: ProgressRow | undefined): Promise<ProgressView> {
-    if (!job) throw notFound('work not found');
+    if (!job) throw notFound('workNotFound');
     const steps = (JSON.parse(job.steps_json) as Step[]).length;
     const view: ProgressView = {
       trans_id: job.trans_id,

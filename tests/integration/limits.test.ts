@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE } from '../../src/shared/domain/codes.js';
-import { PLAN_ID_BASIC, PLAN_ID_PRO } from '../../src/shared/domain/constants.js';
+import { ENLARGE_MAX_SIDE_PX, PLAN_ID_BASIC, PLAN_ID_PRO } from '../../src/shared/domain/constants.js';
 import { PSD_PRO_ONLY } from '../../src/shared/domain/modules.js';
 import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
 import type { TestServer } from '../support/server.js';
@@ -150,6 +150,26 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const p = await Caller.user(srv, email('pro8x'), 'pro');
     expect((await start(p, await uploadUid(p), jconf('enlarge', { scale: 8 }))).body.code).toBe(200);
     expect((await license(r)).used_num).toBe(1);
+  });
+
+  it('largest output: a scale whose result passes the largest side is refused with a reason code, no job and no credit; the scale that fits runs', async () => {
+    const p = await Caller.user(srv, email('maxside'), 'pro');
+    const uid = await uploadUid(p, 'wide.jpg', 'enlarge', await plainJpeg(4200, 1000)); // 4x would be 16800×4000
+    const jobsOf = async () => (await srv.ctx.db.selectFrom('jobs').select('trans_id').where('account_id', '=', p.accountId).execute()).length;
+    const ledger = async () => (await srv.ctx.db.selectFrom('credit_ledger').select('id').where('account_id', '=', p.accountId).where('kind', '=', 'charge').execute()).length;
+    const four = await start(p, uid, jconf('enlarge', { scale: 4 }));
+    expect(four.body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'outputTooLarge', field: 'scale', w: 16800, h: 4000, max: ENLARGE_MAX_SIDE_PX } });
+    // the same rule in a workflow's enlarge step and in a preset (se-hd enlarges 2x: 8200 px wide → 16400)
+    const flow4 = JSON.stringify({ job: 'workflow', flows: [{ name: 'denoise', config: { module: 'denoise', module_params: {} } }, { name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } }] });
+    expect((await start(p, uid, flow4)).body.data).toMatchObject({ reason: 'outputTooLarge' });
+    const wide = await uploadUid(p, 'pano.jpg', 'workflow', await plainJpeg(8200, 1000));
+    expect((await start(p, wide, JSON.stringify({ job: 'se-hd' }))).body.data).toMatchObject({ reason: 'outputTooLarge', w: 16400, h: 2000 });
+    expect(await jobsOf()).toBe(0);
+    expect(await ledger()).toBe(0);
+    expect((await license(p)).used_num).toBe(0);
+    expect((await start(p, uid, jconf('enlarge', { scale: 2 }))).body.code).toBe(200);
+    expect(await jobsOf()).toBe(1);
+    expect(await ledger()).toBe(1);
   });
 
   it('PSD and best colorize are Pro only', async () => {

@@ -16,7 +16,7 @@ import { keyGuard } from './keys.js';
 /** Every reason code with its English `msg` (the one place these sentences are written). */
 export const REASON = {
   /** the result of this scale would be larger than the largest output side (data: w, h, max) */
-  outputTooLarge: 'The result would be larger than the largest output we can make',
+  outputTooLarge: 'The result would be {{w}}×{{h}} px; at most {{max}} px a side can be made',
   /** the file has no bytes */
   emptyFile: 'The file is empty.',
   /** the image's pixel count is over the limit (data: w, h, mp) */
