@@ -101,14 +101,16 @@ export async function quality() {
     const img = await load(f);
     const out = await run('matting', img);
     const { data, info } = await sharp(out.data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    let opaque = 0, clear = 0;
+    let opaque = 0, clear = 0, solid = 0;
     const n = info.width * info.height;
     for (let i = 0; i < n; i++) {
       const a = data[i * 4 + 3]!;
+      if (a === 255) solid++;
       if (a > 240) opaque++;
       else if (a < 15) clear++;
     }
-    mt.push({ image: f, opaque: r2(opaque / n), transparent: r2(clear / n), partial: r2(1 - (opaque + clear) / n) });
+    // solid: fully opaque (α 255); α 241–254 passes for opaque here yet shows a checkerboard through it
+    mt.push({ image: f, opaque: r2(opaque / n), solid: r2(solid / n), transparent: r2(clear / n), partial: r2(1 - (opaque + clear) / n) });
     sheet.push({ label: `matting ${f}`, input: (await png(img)).data, output: out.extras!.white!.data });
   }
   results.matting = mt;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { decontaminate, solidInterior } from '../../src/shared/imaging/matte.js';
+import { boxMean } from '../../src/shared/imaging/planes.js';
 import { mattingEngine } from './matting.js';
 import { ctx, input, rgbOf } from '../../tests/support/engines.js';
 
@@ -9,10 +10,41 @@ async function alphaAt(png: Buffer) {
   return { info, a: (x: number, y: number) => data[(y * info.width + x) * 4 + 3]! };
 }
 
+/**
+ * How decisive a cut-out's matte is. The subject is α ≥ 128; its inside is farther than r px (1 % of
+ * the long side) from the subject's outline. `inside255`: the share of the inside that is fully opaque;
+ * `softAway`: the share of the picture that is partly transparent (α 1–254) yet farther than r px
+ * from the outline (a see-through subject or a ghost of the background, not an edge).
+ */
+async function matteShares(png: Buffer) {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width: w, height: h } = info;
+  const r = Math.max(3, Math.round(Math.max(w, h) / 100));
+  const alpha = (i: number) => data[i * 4 + 3]!;
+  const subject = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++) subject[i] = alpha(i) >= 128 ? 1 : 0;
+  const near = boxMean(subject, w, h, r);
+  let inside = 0, opaque = 0, softAway = 0;
+  for (let i = 0; i < w * h; i++) {
+    const a = alpha(i), edge = near[i]! > 1e-6 && near[i]! < 1 - 1e-6;
+    if (near[i]! >= 1 - 1e-6) {
+      inside++;
+      if (a === 255) opaque++;
+    }
+    if (a > 0 && a < 255 && !edge) softAway++;
+  }
+  return { inside255: opaque / inside, softAway: softAway / (w * h) };
+}
+
 describe('matting (IS-Net)', () => {
   it('makes the corners of chelsea transparent and keeps the cat opaque, at full resolution', async () => {
     const img = await input('chelsea.png');
-    const out = await mattingEngine.run(img, { rescale: 532 }, ctx());
+    const progress: number[] = [];
+    const out = await mattingEngine.run(img, { rescale: 532 }, ctx(progress));
+    // the job's progress moves through the engine's phases (it sat at 0 % until the end)
+    expect(progress.length).toBeGreaterThanOrEqual(10);
+    expect(progress.every((p, i) => i === 0 || p > progress[i - 1]!)).toBe(true);
+    expect(progress.filter((p) => p > 0.3 && p < 0.9).length).toBeGreaterThanOrEqual(5);
     expect(out.format).toBe('png');
     expect([out.width, out.height]).toEqual([451, 300]);
     const meta = await sharp(out.data).metadata();
@@ -35,6 +67,10 @@ describe('matting (IS-Net)', () => {
     const meta = await sharp(out.extras!.preview!.data).metadata();
     expect(Math.max(meta.width!, meta.height!)).toBe(320);
     expect(meta.hasAlpha).toBe(true);
+     // the cup: solid inside, and no faint ghost of the table (α 1–10) away from its outline
+    const m = await matteShares(out.data);
+    expect(m.inside255).toBeGreaterThan(0.999);
+    expect(m.softAway).toBeLessThan(0.002);
   });
 
   it('keeps a solid subject solid: the whole cat, muzzle included, is opaque', async () => {
@@ -45,6 +81,11 @@ describe('matting (IS-Net)', () => {
     let opaque = 0;
     for (let y = 0; y < 300; y++) for (let x = 0; x < 451; x++) if (a(x, y) > 240) opaque++;
     expect(opaque / (451 * 300)).toBeGreaterThan(0.7);
+     // decisive: the inside fully opaque (IS-Net alone leaves it at α 245–254, see-through on a
+    // checkerboard), soft only near the outline (the out-of-focus ear is the part left soft)
+    const m = await matteShares(out.data);
+    expect(m.inside255).toBeGreaterThan(0.96);
+    expect(m.softAway).toBeLessThan(0.06);
   });
 
   it('solidInterior leaves soft edges and real holes, fills translucent interiors', () => {

@@ -14,16 +14,24 @@ import { resizePlane, sharpOf, type Raster, type Rgb } from './image.js';
 import { ISNET_SIZE, isnetInput, maskPlane, refineMask } from '../../src/shared/imaging/isnetMask.js';
 import { decontaminate } from '../../src/shared/imaging/matte.js';
 
-export async function foregroundMask(img: Rgb, modelsDir: string, threads: number): Promise<Float32Array> {
+/**
+ * The refined foreground mask; `onProgress` hears 0..1 through its phases. Their shares, measured on a
+ * 5640×3172 photo (2 threads): loading and running the net (one call, nothing to hear from inside it)
+ * 35 %, the mask's resize 5 %, the guided filter and solid interior 60 %; on small photos the net is most of it.
+ */
+export async function foregroundMask(img: Rgb, modelsDir: string, threads: number, onProgress: (fraction: number) => void = () => undefined): Promise<Float32Array> {
   const S = ISNET_SIZE;
   const { data } = await sharpOf(img)
     .resize(S, S, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const s = await session(modelsDir, 'isnet.onnx', threads);
+  onProgress(0.05);
   const out = await s.run({ input: new ort.Tensor('float32', isnetInput(data), [1, 3, S, S]) });
+  onProgress(0.35);
   const full = await resizePlane(maskPlane(out[s.outputNames[0]!]!.data as Float32Array), S, S, img.w, img.h);
-  return refineMask(img, full);
+  onProgress(0.4);
+  return refineMask(img, full, (f) => onProgress(0.4 + 0.6 * f));
 }
 
 export function rgba(img: Rgb, alpha: Float32Array): Raster {
@@ -44,12 +52,19 @@ export const mattingEngine = pixelEngine(
   'neural',
   'IS-Net background removal (1024² mask, guided-filter edge refinement, solid interior, edge colour decontamination) → PNG with alpha; extras: white JPEG, rescale-px preview',
   async (img, params, ctx) => {
-    ctx.onProgress(0.05);
-    const alpha = await foregroundMask(img, ctx.modelsDir, ctx.threads);
-    ctx.onProgress(0.8);
-    const cutout = rgba(decontaminate(img, alpha), alpha);
+    // The job's progress through the engine's phases (their shares measured on a 5640×3172 photo,
+    // 2 threads: the mask 40 %, edge decontamination 50 %, the encodes the rest), so a long cut-out
+    // moves instead of sitting at 0 % until it is done.
+    ctx.onProgress(0.02);
+    const alpha = await foregroundMask(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.02 + 0.4 * f));
+    const cutout = rgba(
+      decontaminate(img, alpha, (f) => ctx.onProgress(0.42 + 0.5 * f)),
+      alpha,
+    );
     const white = await sharpOf(cutout).flatten({ background: '#ffffff' }).jpeg({ quality: 92 }).toBuffer();
+    ctx.onProgress(0.93);
     const preview = await sharpOf(cutout).resize(params.rescale, params.rescale, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    ctx.onProgress(0.95);
     // the cut-out needs its alpha: PNG whatever the input was
     return { image: cutout, format: 'png', extras: { white: { data: white, format: 'jpg' }, preview: { data: preview, format: 'png' } } };
   },

@@ -26,16 +26,41 @@ export function maskPlane(out: Float32Array): Float32Array {
 }
 
 /**
- * The mask resized to the picture (0..255), refined: a guided filter steered by the picture's luma
- * moves the uncertain band onto the picture's own edges (confident areas stay as predicted), then the
- * subject's interior is made solid.
+ * The mask resized to the picture (0..255), refined: where the net is sure, exactly clear or opaque
+ * (decisive); a guided filter steered by the picture's luma moves the uncertain band onto the
+ * picture's own edges (the sure areas stay as they are), then the subject's interior is made solid.
  */
-export function refineMask(img: Rgb, full: Float32Array): Float32Array {
+export function refineMask(img: Rgb, full: Float32Array, onProgress?: (fraction: number) => void): Float32Array {
+  const sure = decisive(full);
   const r = Math.max(2, Math.round(Math.max(img.w, img.h) / 500));
-  const refined = guidedFilter(luma(img), full, img.w, img.h, r, 60);
+  const refined = guidedFilter(luma(img), sure, img.w, img.h, r, 60);
+  // the guided filter is most of the time here (measured on a 5640×3172 photo: 85 %)
+  onProgress?.(0.85);
   for (let i = 0; i < refined.length; i++) {
-    const a = full[i]!;
-    refined[i] = a < 8 || a > 247 ? a : refined[i]!;
+    const a = sure[i]!;
+    refined[i] = a <= 0 || a >= 255 ? a : Math.min(255, Math.max(0, refined[i]!));
   }
-  return solidInterior(refined, img.w, img.h);
+  const solid = solidInterior(refined, img.w, img.h);
+  onProgress?.(1);
+  return solid;
+}
+
+/**
+ * Where IS-Net is sure (its 0..255 output at or below SURE_BACKGROUND, at or above SURE_SUBJECT) α is
+ * exactly 0 or 255; between, a linear ramp. Chosen on chelsea, coffee, astronaut, ladybird and two
+ * wallpapers (dragonfly, kite): 26/230 left the inside of the dragonfly's twig and body translucent,
+ * 51/204 began to cut the cat's out-of-focus ear; 38/217 (0.15 / 0.85) keeps ≥ 97 % of the subject's
+ * interior at 255 on all but the dragonfly's see-through wings.
+ */
+export const SURE_BACKGROUND = 38;
+export const SURE_SUBJECT = 217;
+
+/**
+ * The net's mask with its sure parts made exactly clear or opaque. Left as predicted, a subject's
+ * interior came out at α 245–254 (see-through on a checkerboard) and the background at 1–10 (a faint
+ * ghost of it in the cut-out); the uncertain band, where the true edge lies, keeps its ramp.
+ */
+export function decisive(mask: Float32Array): Float32Array {
+  const k = 255 / (SURE_SUBJECT - SURE_BACKGROUND);
+  return Float32Array.from(mask, (m) => (m <= SURE_BACKGROUND ? 0 : m >= SURE_SUBJECT ? 255 : (m - SURE_BACKGROUND) * k));
 }

@@ -40,7 +40,7 @@ export function solidInterior(alpha: Float32Array, w: number, h: number): Float3
  * the opaque pixels (α > 0.9). The means are box means, at a second, 4× wider radius where the
  * first finds too few such pixels. Without it the cut-out keeps a rim of the old background.
  */
-export function decontaminate(img: Rgb, alpha: Float32Array): Rgb {
+export function decontaminate(img: Rgb, alpha: Float32Array, onProgress?: (fraction: number) => void): Rgb {
   const { w, h } = img;
   const n = w * h;
   const a = Float32Array.from(alpha, (v) => Math.min(1, Math.max(0, v / 255)));
@@ -48,13 +48,19 @@ export function decontaminate(img: Rgb, alpha: Float32Array): Rgb {
   const bgW = Float32Array.from(a, (v) => (v < 0.1 ? 1 : 0));
   const fgW = Float32Array.from(a, (v) => (v > 0.9 ? 1 : 0));
   // local weighted means at two radii (box means: O(n) whatever the radius): weight sum, channel sums
+  // (16 box means: most of the time here, so the progress counts them)
+  let done = 0;
+  const counted = (plane: Float32Array) => {
+    onProgress?.((++done / 16) * 0.9);
+    return plane;
+  };
   const means = (wt: Float32Array) =>
     [r1, 4 * r1].map((r) => {
-      const W = boxMean(wt, w, h, r);
+      const W = counted(boxMean(wt, w, h, r));
       const C = [0, 1, 2].map((c) => {
         const p = new Float32Array(n);
         for (let i = 0; i < n; i++) p[i] = wt[i]! * img.data[i * 3 + c]!;
-        return boxMean(p, w, h, r);
+        return counted(boxMean(p, w, h, r));
       });
       return { W, C };
     });
@@ -74,5 +80,6 @@ export function decontaminate(img: Rgb, alpha: Float32Array): Rgb {
       out[i * 3 + c] = Math.round(F * (1 - t) + Fm * t);
     }
   }
+  onProgress?.(1);
   return { w, h, data: out };
 }
