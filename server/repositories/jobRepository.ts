@@ -27,12 +27,12 @@ export async function findOwnedJob(db: Db, accountId: number, transId: string): 
 }
 
 /** What a progress poll reads: one primary-key lookup of the columns the answer needs (no blobs, no keys). */
-export type ProgressRow = Pick<Job, 'trans_id' | 'status' | 'progress' | 'step_index' | 'steps_json' | 'error' | 'result_w' | 'result_h' | 'created_at'>;
+export type ProgressRow = Pick<Job, 'trans_id' | 'uid' | 'status' | 'progress' | 'step_index' | 'steps_json' | 'error' | 'result_w' | 'result_h' | 'created_at'>;
 
 export async function findOwnedProgress(db: Db, accountId: number, transId: string): Promise<ProgressRow | undefined> {
   return db
     .selectFrom('jobs')
-    .select(['trans_id', 'status', 'progress', 'step_index', 'steps_json', 'error', 'result_w', 'result_h', 'created_at'])
+    .select(['trans_id', 'uid', 'status', 'progress', 'step_index', 'steps_json', 'error', 'result_w', 'result_h', 'created_at'])
     .where('trans_id', '=', transId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();

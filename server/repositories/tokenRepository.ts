@@ -17,7 +17,7 @@ export interface TokenAccountRow {
 }
 
 const TOKEN_COLUMNS = ['token_hash', 'kind', 'account_id', 'bound_account_id', 'created_at', 'expires_at', 'session_hash'] as const;
-const PROGRESS_COLUMNS = ['trans_id', 'status', 'progress', 'step_index', 'steps_json', 'error', 'result_w', 'result_h', 'created_at'] as const;
+const PROGRESS_COLUMNS = ['trans_id', 'uid', 'status', 'progress', 'step_index', 'steps_json', 'error', 'result_w', 'result_h', 'created_at'] as const;
 /** Placeholders of the statement built once; replaced by the real values on every call. */
 const HASH_SLOT = '\u0000token_hash';
 const TRANS_SLOT = '\u0000trans_id';

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
-import type { ProgressData } from '../../src/shared/schemas/processing.js';
+import type { FailureReason, ProgressData } from '../../src/shared/schemas/processing.js';
 import type { HistoryRecord, Paged } from '../../src/shared/domain/work.js';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/shared/schemas/history.js';
 import type { FieldsOf } from '../../src/shared/schemas/common.js';
@@ -32,6 +32,7 @@ export type TransformInput = FieldsOf<typeof Transform>;
 
 /** GET progress's answer (its schema: src/shared/schemas/processing.ts). */
 export type ProgressView = Static<typeof ProgressData>;
+type FailureReasonCode = Static<typeof FailureReason>;
 
 /** One row of GET /api/job/record (src/shared/domain/work.ts, shared with the client). */
 export type HistoryItem = HistoryRecord;
@@ -41,6 +42,16 @@ export type FinishedWork = Job & { result_key: string };
 
 export type { Paged };
 
+
+/**
+ * Why a failed work failed, as a reason code the client translates: its time limit, the largest-output
+ * rule on its upload's size and steps (works started before transform refused them), else processFailed.
+ */
+function failureReason(job: Pick<Job, 'error' | 'steps_json'>, size: { w: number; h: number } | undefined): FailureReasonCode {
+  if (job.error === 'timeout') return 'processTimeout';
+  const scale = stepsScale((JSON.parse(job.steps_json) as Step[]).map((st) => st.config));
+  return size && outputTooLarge(size.w, size.h, scale) ? 'outputTooLarge' : 'processFailed';
+}
 
 export class JobService {
   readonly queue: JobQueue;
@@ -152,7 +163,10 @@ export class JobService {
       steps,
     };
     if (job.status === 'queued') view.queue_position = await queuePosition(this.deps.db, job);
-    if (job.status === 'failed') view.error = job.error === 'timeout' ? 'timeout' : 'Process failed';
+    if (job.status === 'failed') {
+      view.error = job.error === 'timeout' ? 'timeout' : 'Process failed';
+      view.reason = failureReason(job, await findUpload(this.deps.db, job.uid));
+    }
     if (job.status === 'finished' && job.result_w !== null && job.result_h !== null) Object.assign(view, { result_w: job.result_w, result_h: job.result_h });
     return view;
   }
@@ -181,6 +195,8 @@ export class JobService {
         finished_at: r.finished_at === null ? null : Number(r.finished_at),
         thumbsup: r.thumbsup,
         expired: r.expired_at !== null,
+        scale: stepsScale((JSON.parse(r.steps_json) as Step[]).map((st) => st.config)),
+        ...(r.status === 'failed' ? { reason: failureReason(r, r.w === null || r.h === null ? undefined : { w: r.w, h: r.h }) } : {}),
       })),
       current_page: page,
       total,

@@ -171,6 +171,21 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect(await jobsOf()).toBe(1);
     expect(await ledger()).toBe(1);
   });
+    // The history is the record a reloaded page reconciles with: the work's upload, status and scale.
+    const hist = (await p.get('/api/job/record', { limit: '50' })).body.data.datas;
+    expect(hist).toEqual([expect.objectContaining({ trans_id: two.data.trans_id, uid, status: 'queued', scale: 2 })]);
+    expect(hist[0].reason).toBeUndefined();
+
+    // A 4x work that failed in the engine before transform refused it: progress and history say why, as a code.
+    await srv.ctx.db
+      .updateTable('jobs')
+      .set({ status: 'failed', error: 'the enlarged image would be 16800×4000 px; at most 16384 px a side can be produced', steps_json: JSON.stringify([{ name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } }]) })
+      .where('trans_id', '=', two.data.trans_id)
+      .execute();
+    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'outputTooLarge' });
+    expect((await p.get('/api/job/record')).body.data.datas[0]).toMatchObject({ status: 'failed', scale: 4, reason: 'outputTooLarge' });
+    await srv.ctx.db.updateTable('jobs').set({ error: 'timeout' }).where('trans_id', '=', two.data.trans_id).execute();
+    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'processTimeout' });
 
   it('PSD and best colorize are Pro only', async () => {
     const b = await Caller.user(srv, email('psd'), 'basic');

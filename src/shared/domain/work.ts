@@ -17,6 +17,17 @@ export const WORK_STATUSES = [
 ] as const;
 export type WorkStatus = (typeof WORK_STATUSES)[number];
 
+/** Why a work failed on the server: reason codes of src/shared/domain/reasons.ts (progress and history answer them). */
+export const WORK_FAILURES = ['outputTooLarge', 'processTimeout', 'processFailed'] as const;
+export type WorkFailure = (typeof WORK_FAILURES)[number];
+
+/**
+ * The uploadError (an i18n key) of a work whose upload a reload or a closed tab cut off before the
+ * server had it and with nothing of it for this device to resume (src/db loadWorks): it is never
+ * "Ready", and its card asks for the file again.
+ */
+export const UPLOAD_INTERRUPTED = 'upload:interrupted';
+
 /** 'onDevice': kept in the browser for on-device processing, never uploaded (src/shared/domain/onDevice.ts) */
 export type UploadStatus = 'ready' | 'uploading' | 'success' | 'failed' | 'onDevice';
 
@@ -53,6 +64,8 @@ export interface Work {
   status: WorkStatus;
   /** why an upload failed (an i18n key of the upload namespace): the card says it, not just "Upload failed" */
   uploadError?: string;
+  /** why processing failed or was refused, as the server said it: the card says it, not just "Process failed" */
+  processError?: WorkFailure;
   selected: boolean;
   checked?: boolean;
   originImg?: string;
@@ -127,6 +140,10 @@ export interface HistoryRecord {
   thumbsup: number | null;
   /** retention deleted the result, source and thumbnail (the row is kept) */
   expired: boolean;
+  /** the result's size over the source's (enlarge steps; 1 for the rest) */
+  scale: number;
+  /** why it failed (a reason code of src/shared/domain/reasons.ts), when failed */
+  reason?: WorkFailure;
 }
 
 /** A page of a list answer (workflow list, history): spec §7 {datas[], current_page, total, last_page}. */

@@ -1,6 +1,7 @@
 /** History and feedback: the account's works, newest first, and thumbs up/down on a result. */
 import { Type } from 'typebox';
 import { AUTH, Nullable, Page, Paged, TransId, routeGroup } from './common.js';
+import { FailureReason } from './processing.js';
 
 /** Works a history page holds unless `limit` asks otherwise, and the most it answers. */
 export const HISTORY_DEFAULT_LIMIT = 10;
@@ -22,6 +23,8 @@ export const HistoryRecord = Type.Object({
   finished_at: Nullable(Type.Integer()),
   thumbsup: Nullable(Type.Integer({ description: '1 like, -1 dislike, 0 or null no opinion' })),
   expired: Type.Boolean({ description: 'the result is no longer kept' }),
+  scale: Type.Integer({ description: 'how many times larger than the source the result is (enlarge steps; 1 for the rest)' }),
+  reason: Type.Optional(FailureReason),
 });
 
 const poll = routeGroup('poll', AUTH.token);

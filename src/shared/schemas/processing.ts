@@ -1,5 +1,6 @@
 /** Processing: start a work (a feature or a workflow on an upload) and poll its progress. */
 import { Type } from 'typebox';
+import { WORK_FAILURES } from '../domain/work.js';
 import { AUTH, TransId, Uid, routeGroup } from './common.js';
 
 export const Transform = routeGroup('process', AUTH.tokenOrApi).post('/web_api/v1/transform', 'Starts a work on an upload (one credit)', {
@@ -16,6 +17,11 @@ export const Transform = routeGroup('process', AUTH.tokenOrApi).post('/web_api/v
   example: { uid: '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f', jconfig: '{"job":"enlarge","config":{"module":"enlarge","module_params":{"scale":2}}}' },
 });
 
+/** Why a work failed, as a reason code (src/shared/domain/reasons.ts); the client translates it. */
+export const FailureReason = Type.Enum([...WORK_FAILURES], {
+  description: 'why it failed, when fatal: outputTooLarge (the result would pass the largest side; the upload’s size times the scale), processTimeout, processFailed',
+});
+
 export const ProgressData = Type.Object({
   trans_id: TransId(),
   status: Type.Enum(['finish', 'fatal', 'progress'], { description: 'finish: done; fatal: failed; progress: queued or running' }),
@@ -24,6 +30,7 @@ export const ProgressData = Type.Object({
   steps: Type.Integer(),
   queue_position: Type.Optional(Type.Integer({ description: '1-based place among queued works, while waiting' })),
   error: Type.Optional(Type.String({ description: '"timeout" or "Process failed", when fatal' })),
+  reason: Type.Optional(FailureReason),
   result_w: Type.Optional(Type.Integer({ description: 'the result’s width, once finished' })),
   result_h: Type.Optional(Type.Integer()),
 });
