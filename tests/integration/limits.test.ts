@@ -167,7 +167,8 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect(await jobsOf()).toBe(0);
     expect(await ledger()).toBe(0);
     expect((await license(p)).used_num).toBe(0);
-    expect((await start(p, uid, jconf('enlarge', { scale: 2 }))).body.code).toBe(200);
+    const two = (await start(p, uid, jconf('enlarge', { scale: 2 }))).body;
+    expect(two.code).toBe(200);
     expect(await jobsOf()).toBe(1);
     expect(await ledger()).toBe(1);
   });
