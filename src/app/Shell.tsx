@@ -2,7 +2,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
-import { asksServer } from '../shared/domain/tabs.js';
+import { asksHistory, asksServer } from '../shared/domain/tabs.js';
 import { LANGUAGES, type Language } from '../shared/domain/locale.js';
 import { localizedPath, splitLanguage } from '../shared/domain/links.js';
 import { setLanguage } from '../i18n/index.js';
@@ -30,7 +30,8 @@ function useBoot() {
       .then(async (m) => {
         await m.useWorks.getState().load();
         // Works the server holds a job for ask it before they count as ready; the runner loads only then.
-        if (m.useWorks.getState().works.some(asksServer)) void import('../stores/processing.js').then((p) => p.reconcileStored());
+        // So do uploads the server may have a newer work for (a tab closed a moment after starting).
+        if (m.useWorks.getState().works.some((w) => asksServer(w) || asksHistory(w))) void import('../stores/processing.js').then((p) => p.reconcileStored());
       })
       .then(() => localDatabaseExists())
       .then((stored) => (stored ? import('../stores/uploads.js').then((m) => m.resumeInterruptedUploads()) : undefined))

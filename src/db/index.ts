@@ -8,7 +8,7 @@ import { LOCAL_STORAGE_EXPIRY_MS } from '../shared/domain/constants.js';
 import type { Level } from '../shared/domain/plans.js';
 import type { UploadStatus, Work } from '../shared/domain/work.js';
 import { DB_NAME } from './name.js';
-import { asksServer } from '../shared/domain/tabs.js';
+import { asksServer, newestFirst } from '../shared/domain/tabs.js';
 
 export type CacheKey = 'samples' | 'workflows' | 'uploadHistory';
 
@@ -169,7 +169,8 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     const originImg = URL.createObjectURL(u.bytes);
     return u.result ? { ...w, originImg, targetImg: URL.createObjectURL(u.result) } : { ...w, originImg };
   });
-  return [...orphans, ...withImages];
+  // Newest first, as the session showed them (the table's own order is by client id, which is random).
+  return newestFirst([...orphans, ...withImages]);
 }
 
 export async function putWorks(works: Work[], now: number = Date.now()): Promise<void> {

@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import * as endpoints from '../api/endpoints.js';
 import { handleError } from '../app/handleError.js';
-import { PRODUCTS } from '../shared/domain/constants.js';
+import { ENLARGE_MAX_SIDE_PX, PRODUCTS } from '../shared/domain/constants.js';
+import { largestSideFor } from '../shared/domain/resultSize.js';
 import { limitsFor } from '../shared/domain/plans.js';
 import { formatNumber, formatPrice } from '../shared/domain/locale.js';
 import { CurrencyPicker, useCurrency } from './account/CurrencyPicker.js';
@@ -90,6 +91,7 @@ export function PricingPage() {
                 <li data-testid={`limit-${p.level}`}>{t('pricing.resolution', { mp: formatNumber(lim.maxMegapixels, lng), mb: lim.maxFileBytes / 1048576 })}</li>
                 <li>{t('pricing.steps', { count: lim.workflowSteps })}</li>
                 <li>{t('pricing.scales')}</li>
+                <li data-testid={`largest-output-${p.level}`}>{t('pricing.largestOutput', { max: formatNumber(ENLARGE_MAX_SIDE_PX, lng), side4: formatNumber(largestSideFor(4), lng), side8: formatNumber(largestSideFor(8), lng) })}</li>
                 {lim.psd && <li>{t('pricing.psd')}</li>}
                 {lim.bestColorize && <li>{t('pricing.best')}</li>}
               </ul>

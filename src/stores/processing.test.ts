@@ -98,3 +98,29 @@ describe('stored works with a trans_id ask the server on load', () => {
     expect(await used()).toBe(usedBefore);
   });
 });
+
+describe('stored works without a trans_id are reconciled with the server record', () => {
+  it('a start whose trans_id never reached the page is found by its upload: finished -> Processed; failed -> ready with its reason', async () => {
+    const principal = await srv.ctx.services.tokens.resolve(token);
+    await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
+    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
+    const upload = () => srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
+    const [{ uid: doneUid }, { uid: failedUid }, { uid: idleUid }] = [await upload(), await upload(), await upload()];
+    const done = (await srv.ctx.services.jobs.transform(principal, { uid: doneUid, jconfig: JSON.stringify(DENOISE) })).trans_id;
+    await srv.ctx.db.updateTable('jobs').set({ status: 'finished', progress: 100, result_key: `results/${done}`, result_format: 'jpeg', result_w: 640, result_h: 427, finished_at: Date.now() }).where('trans_id', '=', done).execute();
+    const failed = (await srv.ctx.services.jobs.transform(principal, { uid: failedUid, jconfig: JSON.stringify(DENOISE) })).trans_id;
+    await srv.ctx.db.updateTable('jobs').set({ status: 'failed', error: 'timeout', finished_at: Date.now() }).where('trans_id', '=', failed).execute();
+
+    await clearAll();
+    // The tab closed a moment after Start: the cards were saved without the works' trans_ids.
+    await putWorks([work('lost', { uid: doneUid, status: 'processing', selected: false }), work('bad', { uid: failedUid, status: 'waiting', selected: false }), work('idle', { uid: idleUid, selected: false })]);
+    useWorks.setState({ works: [], loaded: false });
+    await useWorks.getState().load();
+    await reconcileStored();
+    const get = (cid: string) => useWorks.getState().works.find((w) => w.cid === cid);
+    await vi.waitFor(() => expect(get('lost')).toMatchObject({ status: 'finished', transId: done, zoomW: 640, zoomH: 427 }), { timeout: 10_000 });
+    expect(get('bad')).toMatchObject({ status: 'ready', processError: 'processTimeout' });
+    expect(get('idle')).toMatchObject({ status: 'ready' });
+    expect([get('idle')?.transId, get('idle')?.processError]).toEqual([undefined, undefined]);
+  });
+});

@@ -5,9 +5,10 @@ import { CODE } from '../shared/domain/codes.js';
 import { POLL_INTERVAL_MS, PROCESS_TIMEOUT_MS, SAMPLE_SIMULATION_MS } from '../shared/domain/constants.js';
 import { isWorkflowJob, type JobConfig } from '../shared/domain/modules.js';
 import { onDeviceJob } from '../shared/domain/onDevice.js';
-import { asksServer } from '../shared/domain/tabs.js';
+import { asksHistory, asksServer } from '../shared/domain/tabs.js';
 import { jobScale } from '../shared/domain/resultSize.js';
-import type { Work } from '../shared/domain/work.js';
+import { reasonOf } from '../shared/domain/reasons.js';
+import { WORK_FAILURES, type HistoryRecord, type Work, type WorkFailure } from '../shared/domain/work.js';
 import { i18n } from '../i18n/index.js';
 import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';
@@ -39,7 +40,7 @@ export function startProcessing(cfg: JobConfig): StartResult {
   const params = cfg as Work['params'];
   for (const w of works) {
     useWorks.getState().setProgress(w.cid, 0);
-    useWorks.getState().update(w.cid, { status: 'waiting', selected: false, checked: false, resultThumbnail: undefined, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false });
+    useWorks.getState().update(w.cid, { status: 'waiting', selected: false, checked: false, resultThumbnail: undefined, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false, processError: undefined });
   }
   if (!localStorage.getItem('pixmill.firstProcessReported')) {
     localStorage.setItem('pixmill.firstProcessReported', '1');
@@ -118,7 +119,9 @@ async function runOne(work: Work): Promise<void> {
       dialogs.open({ kind: 'insufficientCredits' });
       return;
     }
-    update(work.cid, { status: 'processFailed', endTime: Date.now() });
+    // A refusal with a reason the card can say (the result would pass the largest side) is kept on the card.
+    const reason = e instanceof ApiError ? reasonOf(e.data)?.reason : undefined;
+    update(work.cid, { status: 'processFailed', endTime: Date.now(), ...(isWorkFailure(reason) ? { processError: reason } : {}) });
     if (!(e instanceof ApiError)) dialogs.toast(i18n.t('errors:network'), 'error');
     return;
   }
@@ -135,7 +138,7 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
     const current = useWorks.getState().works.find((w) => w.cid === cid);
     if (!current || current.transId !== transId) return; // deleted or started again meanwhile
     if (!isWorkflow && Date.now() - startTime > PROCESS_TIMEOUT_MS) {
-      update(cid, { status: 'processFailed', endTime: Date.now() });
+      update(cid, { status: 'processFailed', endTime: Date.now(), processError: 'processTimeout' });
       return;
     }
     let p: endpoints.ProgressData;
@@ -150,7 +153,7 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
       return;
     }
     if (p.status === 'fatal') {
-      update(cid, { status: 'processFailed', endTime: Date.now() });
+      update(cid, { status: 'processFailed', endTime: Date.now(), processError: p.reason ?? 'processFailed' });
       return;
     }
     if (typeof p.progress === 'number') setProgress(cid, p.progress);
@@ -161,15 +164,57 @@ function resultDims(p: endpoints.ProgressData): Partial<Work> {
   return typeof p.result_w === 'number' && typeof p.result_h === 'number' ? { zoomW: p.result_w, zoomH: p.result_h } : {};
 }
 
+const isWorkFailure = (r: unknown): r is WorkFailure => (WORK_FAILURES as readonly unknown[]).includes(r);
+
 /**
  * On load: every stored work that has a trans_id asks the server before the spec's
  * reset-to-ready rule applies. finish -> Processed with its result (no new start, no new charge);
- * progress -> keeps polling; fatal or unknown to the server (deleted, expired, another account) ->
- * ready, as spec §4 resets it. A network failure keeps asking at the polling interval.
+ * progress -> keeps polling; fatal -> ready with the reason it failed on the card; unknown to the
+ * server (deleted, expired, another account) -> ready, as spec §4 resets it. A network failure keeps
+ * asking at the polling interval. Then the uploads without a trans_id are reconciled with the
+ * server's record of the caller's recent works (reconcileWithHistory).
  */
 export async function reconcileStored(): Promise<void> {
   const pending = useWorks.getState().works.filter(asksServer);
-  await Promise.all(pending.map((w) => reconcileOne(w.cid, w.transId as string, w)));
+  await Promise.all([...pending.map((w) => reconcileOne(w.cid, w.transId as string, w)), reconcileWithHistory()]);
+}
+
+/** Recent works asked for on load (one page of GET /api/job/record, newest first). */
+export const RECONCILE_RECENT = 50;
+
+/**
+ * The server is the record: a work started a moment before its tab closed (its trans_id never
+ * reached this device) is found by its upload among the caller's recent works. The newest work of
+ * an upload that the card does not hold yet is taken: finished -> Processed with its result,
+ * queued or running -> polled, failed -> ready with its reason. No start, no charge.
+ */
+export async function reconcileWithHistory(): Promise<void> {
+  if (!useWorks.getState().works.some(asksHistory)) return;
+  let recent: HistoryRecord[];
+  try {
+    recent = (await endpoints.history(1, RECONCILE_RECENT)).datas;
+  } catch {
+    return; // offline or refused: the stored state stands until the next load
+  }
+  const newest = new Map<string, HistoryRecord>();
+  for (const r of recent) if (!newest.has(r.uid)) newest.set(r.uid, r);
+  const { update, setProgress, bumpSuccess } = useWorks.getState();
+  for (const w of useWorks.getState().works) {
+    const r = w.uid ? newest.get(w.uid) : undefined;
+    if (!r || !asksHistory(w) || r.trans_id === w.transId || r.expired) continue;
+    const known = { operation: w.operation ?? r.job };
+    if (r.status === 'finished') {
+      update(w.cid, { ...known, status: 'finished', processed: true, selected: false, transId: r.trans_id, processError: undefined, endTime: r.finished_at ?? Date.now(), ...(r.result_w && r.result_h ? { zoomW: r.result_w, zoomH: r.result_h } : {}) });
+      setProgress(w.cid, 100);
+      bumpSuccess();
+      void import('./resultThumb.js').then((m) => m.makeResultThumbnail(w.cid)).catch(() => undefined);
+    } else if (r.status === 'failed') {
+      if (w.processError !== (r.reason ?? 'processFailed')) update(w.cid, { ...known, processError: r.reason ?? 'processFailed' });
+    } else {
+      update(w.cid, { ...known, status: 'processing', selected: false, transId: r.trans_id });
+      void pollUntilDone(w.cid, r.trans_id, Date.now(), isWorkflowJob(r.job));
+    }
+  }
 }
 
 async function reconcileOne(cid: string, transId: string, work: Work): Promise<void> {
@@ -199,5 +244,6 @@ async function reconcileOne(cid: string, transId: string, work: Work): Promise<v
     // The client timeout counts from now: the page was away while the server worked.
     return pollUntilDone(cid, transId, Date.now(), isWorkflowJob(work.params?.job));
   }
-  update(cid, { status: 'ready', transId: undefined, processed: false });
+  // A failed work comes back ready (spec §4) with the reason it failed, never as a plain "Ready".
+  update(cid, { status: 'ready', transId: undefined, processed: false, processError: p?.status === 'fatal' ? (p.reason ?? 'processFailed') : undefined });
 }

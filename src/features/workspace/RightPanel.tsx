@@ -1,5 +1,5 @@
 /** Right panel of the Uploaded tab: feature / workflow tabs, step settings and the start button. */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { canAddStep, chainError, entitlementError, FEATURE_MODULES, MEDIUM_PRESETS, type Medium, type ModuleName, type PresetName, type Step } from '../../shared/domain/modules.js';
@@ -13,7 +13,9 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { handleError } from '../../app/handleError.js';
 import { chainText, entitlementText } from './ruleErrors.js';
-import { isLockedModule, openUpgrade, StepSettings } from './StepSettings.js';
+import { isLockedModule, openUpgrade, StepSettings, type SelectedSize } from './StepSettings.js';
+import { jobScale, outputTooLarge } from '../../shared/domain/resultSize.js';
+import type { Work } from '../../shared/domain/work.js';
 import { DeviceChoice } from './DeviceChoice.js';
 import { TAB_SWITCH_AFTER_START_MS } from '../../shared/domain/constants.js';
 
@@ -52,6 +54,15 @@ export function useStartAction() {
       const e = entitlementError(level, s.config);
       if (e) {
         openUpgrade(panel.tab, 'upgrade_btn', entitlementText(e));
+        return;
+      }
+    }
+    // A result over the largest side cannot be made (the scales are disabled, but a preset or a newly selected image may still ask for one).
+    const scale = jobScale(currentJobConfig(panel) as Work['params']);
+    for (const w of useWorks.getState().works) {
+      const over = w.selected ? outputTooLarge(w.w, w.h, scale) : null;
+      if (over) {
+        dialogs.open({ kind: 'message', message: t('scaleTooLarge', { name: w.filename, scale, ...over }), tone: 'warning' });
         return;
       }
     }
@@ -127,10 +138,17 @@ export function RightPanel() {
   );
 }
 
+/** The selected works' sizes: the scale choice disables what the largest of them cannot take. */
+function useSelectedSizes(): SelectedSize[] {
+  const works = useWorks((s) => s.works);
+  return useMemo(() => works.filter((w) => w.selected && w.w > 0 && w.h > 0).map((w) => ({ w: w.w, h: w.h, name: w.filename })), [works]);
+}
+
 function FeatureTab() {
   const { t } = useTranslation('workspace');
   const { feature, setFeatureModule, setFeatureParam } = usePanel();
   const level = useUser((s) => s.level);
+  const sizes = useSelectedSizes();
   const [open, setOpen] = useState(true);
   return (
     <>
@@ -152,7 +170,7 @@ function FeatureTab() {
       </div>
       <p className="muted small">{t(`moduleHelp.${feature.config.module}`)}</p>
       <SettingsToggle open={open} onToggle={() => setOpen((v) => !v)} />
-      {open && <StepSettings module={feature.config.module} params={feature.config.module_params} level={level} source="feature" onChange={setFeatureParam} />}
+      {open && <StepSettings module={feature.config.module} params={feature.config.module_params} level={level} source="feature" sizes={sizes} onChange={setFeatureParam} />}
     </>
   );
 }
@@ -240,6 +258,7 @@ function StepCard({ index, step }: { index: number; step: Step }) {
   const { t } = useTranslation('workspace');
   const panel = usePanel();
   const level = useUser((s) => s.level);
+  const sizes = useSelectedSizes();
   const open = Boolean(panel.openSettings[index]);
   const selId = `step-${index}-module`;
   return (
@@ -272,7 +291,7 @@ function StepCard({ index, step }: { index: number; step: Step }) {
         )}
       </div>
       <SettingsToggle open={open} onToggle={() => panel.toggleSettings(index)} id={`toggle-step-${index}`} />
-      {open && <StepSettings module={step.config.module} params={step.config.module_params} level={level} source="workflow" onChange={(k, v) => panel.setStepParam(index, k, v)} />}
+      {open && <StepSettings module={step.config.module} params={step.config.module_params} level={level} source="workflow" sizes={sizes} onChange={(k, v) => panel.setStepParam(index, k, v)} />}
     </li>
   );
 }

@@ -3,6 +3,8 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MODULE_PARAMS, type ModuleName, type ModuleParams, type ParamSpec, type ParamValue } from '../../shared/domain/modules.js';
 import { limitsFor, type Level } from '../../shared/domain/plans.js';
+import { ENLARGE_MAX_SIDE_PX } from '../../shared/domain/constants.js';
+import { outputTooLarge } from '../../shared/domain/resultSize.js';
 import { dialogs } from '../../stores/dialogs.js';
 
 /** A param value the level may not choose, with the pricing medium of its upgrade prompt. */
@@ -22,15 +24,31 @@ export function openUpgrade(source: string, medium: string, message: string): vo
   dialogs.open({ kind: 'upgrade', source, medium, message });
 }
 
+/** A selected image's size and name: scales whose result it cannot take are disabled with the reason. */
+export interface SelectedSize {
+  w: number;
+  h: number;
+  name: string;
+}
+
 interface Props {
   module: ModuleName;
   params: ModuleParams;
   level: Level;
   source: string;
+  /** the selected works' sizes (enlarge disables the scales the largest of them cannot take) */
+  sizes?: readonly SelectedSize[];
   onChange(key: string, value: ParamValue): void;
 }
 
-export function StepSettings({ module, params, level, source, onChange }: Props) {
+/** The selected image with the longest side, which decides which scales can be made. */
+export function largestSelected(sizes: readonly SelectedSize[] | undefined): SelectedSize | undefined {
+  let best: SelectedSize | undefined;
+  for (const s of sizes ?? []) if (!best || Math.max(s.w, s.h) > Math.max(best.w, best.h)) best = s;
+  return best;
+}
+
+export function StepSettings({ module, params, level, source, sizes, onChange }: Props) {
   const { t } = useTranslation('workspace');
   const entries = Object.entries(MODULE_PARAMS[module]).filter(([, s]) => s.kind !== 'const');
   if (entries.length === 0) return <p className="muted small">{t('settings.none')}</p>;
@@ -46,13 +64,13 @@ export function StepSettings({ module, params, level, source, onChange }: Props)
   return (
     <div className="step-settings">
       {entries.map(([key, spec]) => (
-        <ParamControl key={key} name={key} spec={spec} value={params[key]} module={module} level={level} auto={params.autoparams === true} onChange={(v) => set(key, v)} />
+        <ParamControl key={key} name={key} spec={spec} value={params[key]} module={module} level={level} auto={params.autoparams === true} largest={largestSelected(sizes)} onChange={(v) => set(key, v)} />
       ))}
     </div>
   );
 }
 
-function ParamControl({ name, spec, value, module, level, auto, onChange }: { name: string; spec: ParamSpec; value: ParamValue | undefined; module: ModuleName; level: Level; auto: boolean; onChange(v: ParamValue): void }) {
+function ParamControl({ name, spec, value, module, level, auto, largest, onChange }: { name: string; spec: ParamSpec; value: ParamValue | undefined; module: ModuleName; level: Level; auto: boolean; largest?: SelectedSize; onChange(v: ParamValue): void }) {
   const { t } = useTranslation('workspace');
   const id = useId();
   const label = t(`params.${name}`, { defaultValue: name });
@@ -84,7 +102,9 @@ function ParamControl({ name, spec, value, module, level, auto, onChange }: { na
         </label>
       );
     }
-    case 'enum':
+    case 'enum': {
+      // Scales whose result the largest selected image cannot take (src/shared/domain/resultSize.ts) are off, with the reason below.
+      const tooLarge = module === 'enlarge' && name === 'scale' && largest ? spec.values.filter((opt) => outputTooLarge(largest.w, largest.h, Number(opt))) : [];
       return (
         <fieldset className="param">
           <legend>{label}</legend>
@@ -92,8 +112,9 @@ function ParamControl({ name, spec, value, module, level, auto, onChange }: { na
             {spec.values.map((opt) => {
               const locked = lockedParam(module, name, opt, level) !== null;
               const selected = String(value ?? spec.default) === String(opt);
+              const off = tooLarge.includes(opt);
               return (
-                <button key={String(opt)} type="button" role="radio" aria-checked={selected} className={selected ? 'on' : ''} onClick={() => onChange(opt)}>
+                <button key={String(opt)} type="button" role="radio" aria-checked={selected} className={selected ? 'on' : ''} disabled={off} data-testid={name === 'scale' ? `scale-${opt}` : undefined} onClick={() => onChange(opt)}>
                   {name === 'scale' ? `${opt}x` : t(`values.${opt}`, { defaultValue: String(opt) })}
                   {locked && (
                     <svg className="lock" role="img" aria-label={t('upgrade.locked')} width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
@@ -105,8 +126,14 @@ function ParamControl({ name, spec, value, module, level, auto, onChange }: { na
               );
             })}
           </div>
+          {largest && tooLarge.length > 0 && (
+            <p className="note warn small" data-testid="scale-limit">
+              {t('scaleLimit', { scales: tooLarge.map((o) => `${o}x`).join(', '), name: largest.name, w: largest.w, h: largest.h, max: ENLARGE_MAX_SIDE_PX })}
+            </p>
+          )}
         </fieldset>
       );
+    }
     default:
       return null;
   }

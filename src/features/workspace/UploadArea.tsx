@@ -172,6 +172,7 @@ function SampleGrid({ workType }: { workType: string }) {
             originImg: s.original,
             targetImg: s.processed,
             workType,
+            uploadStartTime: now,
             updatedAt: now,
           };
           add([work]);

@@ -5,9 +5,10 @@ import { sourceUrl, thumbnailUrl } from '../../api/endpoints.js';
 import { formatBytes, formatPercent } from '../../shared/domain/locale.js';
 import { localizedPath } from '../../shared/domain/links.js';
 import { mattingTargetName, shortenFilename } from '../../shared/domain/filename.js';
+import { ENLARGE_MAX_SIDE_PX } from '../../shared/domain/constants.js';
 import { resultSize } from '../../shared/domain/resultSize.js';
 import { statusKey } from '../../shared/domain/tabs.js';
-import type { EditorHandOff, Work } from '../../shared/domain/work.js';
+import { UPLOAD_INTERRUPTED, type EditorHandOff, type Work } from '../../shared/domain/work.js';
 import { useLang } from '../../app/lang.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';
@@ -17,8 +18,19 @@ import { operationLabel } from './operationLabel.js';
 import { canProcessOnDevice, OnDeviceAction } from './OnDevice.js';
 import { SizeLine } from './sizeNote.js';
 import { uploadErrorText } from '../../app/handleError.js';
+import { PickAgain } from './PickAgain.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
+
+/** Why the work's last run failed, in the user's language (the server's reason code, the card's own sizes). */
+function FailureText({ work }: { work: Work }) {
+  const { t } = useTranslation('workspace');
+  if (work.processError === 'outputTooLarge') {
+    const out = resultSize(work);
+    return <>{t('failure.outputTooLarge', { w: out.w, h: out.h, max: ENLARGE_MAX_SIDE_PX })}</>;
+  }
+  return <>{t(work.processError === 'processTimeout' ? 'failure.processTimeout' : 'failure.processFailed')}</>;
+}
 
 export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete(w: Work): void; highlighted?: boolean }) {
   const { t } = useTranslation('workspace');
@@ -118,6 +130,11 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
               : t('sizeGrew', { before: formatBytes(work.filesize, lng), after: formatBytes(work.resultBytes, lng) })}
           </span>
         )}
+        {work.processError && (work.status === 'processFailed' || work.status === 'ready') && (
+          <span className="work-reason warn" data-testid="process-reason" data-reason={work.processError}>
+            <FailureText work={work} />
+          </span>
+        )}
         {(work.status === 'uploadFailed' || work.status === 'imageTooLarge') && work.uploadError && (
           <span className="work-reason warn" data-testid="upload-reason">
             {uploadErrorText({ error: work.uploadError }, level)}
@@ -130,6 +147,7 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
         )}
       </div>
       <div className="work-actions">
+        {work.status === 'uploadFailed' && work.uploadError === UPLOAD_INTERRUPTED && <PickAgain work={work} />}
         {canProcessOnDevice(work) && <OnDeviceAction work={work} />}
         {finished && (
           <>

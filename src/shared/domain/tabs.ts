@@ -28,6 +28,25 @@ export function asksServer(w: Pick<Work, 'transId' | 'status' | 'sample' | 'onDe
   return !!w.transId && !w.sample && !w.onDevice && w.status !== 'finished';
 }
 
+/**
+ * A stored upload the server may hold a newer work for than this device knows (a tab closed a moment
+ * after starting, before the work's trans_id arrived): on load it is looked up among the caller's
+ * recent works (src/stores/processing.ts reconcileWithHistory).
+ */
+export function asksHistory(w: Pick<Work, 'uid' | 'transId' | 'status' | 'sample' | 'onDevice'>): boolean {
+  return !!w.uid && !w.sample && !w.onDevice && (w.status === 'ready' || w.status === 'processFailed');
+}
+
+/** When a work was added to the list (dropped, or a sample picked); works stored before this field existed use their last update. */
+export function addedAt(w: Pick<Work, 'uploadStartTime' | 'updatedAt'>): number {
+  return w.uploadStartTime ?? w.updatedAt;
+}
+
+/** The works list's one order: newest first, the same in the session and after a reload (a stable sort keeps equal times in place). */
+export function newestFirst<T extends Pick<Work, 'uploadStartTime' | 'updatedAt'>>(works: readonly T[]): T[] {
+  return [...works].sort((a, b) => addedAt(b) - addedAt(a));
+}
+
 /** Status text key for a work card (spec §4: uploading, ready, waiting; other failures read "upload failed"). */
 export function statusKey(status: WorkStatus) {
   switch (status) {
