@@ -18,7 +18,7 @@ import {
 import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { fitToPlan, renameForMime } from './fitPlan.js';
 import { UploadError, needsSlicing, sliceCount, uploadSliced, uploadWhole } from './uploader.js';
-import { validateFile } from './validate.js';
+import { tooLargeToOpen, validateFile } from './validate.js';
 
 /** What the UI hears about one upload (the bridge's UploadEvent). */
 export interface UploadEvent {
@@ -78,6 +78,8 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
   };
   const valid = await validateFile(file);
   if (!valid.ok) return refuse('uploadFailed', valid.filename, valid.error);
+  // A header that declares more pixels than we open is too large, not damaged (the decode would fail on it).
+  if (await tooLargeToOpen(file)) return refuse('imageTooLarge', valid.filename, 'upload:sourceTooLarge');
   let bitmap: ImageBitmap;
   let srcW: number, srcH: number;
   try {

@@ -1,8 +1,11 @@
 /** Upload validation of spec §5: JPG/JPEG/PNG only, judged by content (magic bytes) and by name. */
 import { extensionOf, sanitizeFilename, type ImageFormat } from '../src/shared/domain/filename.js';
+import { SOURCE_MAX_MEGAPIXELS } from '../src/shared/domain/constants.js';
+import { megapixelsToPixels } from '../src/shared/domain/plans.js';
+import { jpegFrameSize, JPEG_HEAD_BYTES } from './fitPlan.js';
 
 /** i18n keys (namespace `upload`) for the three alerts of spec §5. */
-export type ValidationError = 'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType';
+export type ValidationError = 'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType' | 'upload:emptyFile';
 
 export type Validation =
   | { ok: true; kind: ImageFormat; mime: 'image/jpeg' | 'image/png'; filename: string }
@@ -33,6 +36,8 @@ const OTHER_IMAGE_EXT = new Set(['gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'h
  */
 export function validateImage(name: string, mimeType: string, head: Uint8Array): Validation {
   const filename = sanitizeFilename(name);
+  // No bytes at all: say so, whatever the name (an empty file is no type).
+  if (head.length === 0) return { ok: false, error: 'upload:emptyFile', filename };
   const ext = extensionOf(name);
   const kind = sniffImageKind(head);
   if (ACCEPTED_EXT.has(ext)) {
@@ -43,6 +48,19 @@ export function validateImage(name: string, mimeType: string, head: Uint8Array):
     return { ok: false, error: 'upload:unsupportedFormat', filename };
   }
   return { ok: false, error: 'upload:onlyJpgPng', filename };
+}
+
+/** The pixel size a PNG (IHDR) or JPEG (start of frame) declares in its first bytes, before any decode; null when not found. */
+export function declaredSize(head: Uint8Array): { w: number; h: number } | null {
+  const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  if (sniffImageKind(head) === 'png') return head.length >= 24 && v.getUint32(12) === 0x49484452 ? { w: v.getUint32(16), h: v.getUint32(20) } : null;
+  return jpegFrameSize(head);
+}
+
+/** An image over SOURCE_MAX_MEGAPIXELS by its header: refused as too large before the browser tries (and fails) to decode it. */
+export async function tooLargeToOpen(file: Blob): Promise<{ w: number; h: number } | null> {
+  const d = declaredSize(new Uint8Array(await file.slice(0, JPEG_HEAD_BYTES).arrayBuffer()));
+  return d && d.w * d.h > megapixelsToPixels(SOURCE_MAX_MEGAPIXELS) ? d : null;
 }
 
 /** Reads the first bytes of a Blob/File and validates it. */

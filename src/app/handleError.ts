@@ -2,6 +2,7 @@
 import axios from 'axios';
 import { ApiError } from '../api/client.js';
 import { CODE } from '../shared/domain/codes.js';
+import { SOURCE_MAX_MEGAPIXELS } from '../shared/domain/constants.js';
 import { uploadRefusalText, type UploadRefusalInfo } from '../shared/domain/uploadRefusals.js';
 import { limitsFor, uploadQueueMax, type Level } from '../shared/domain/plans.js';
 import { formatNumber, LANGUAGES, type Language } from '../shared/domain/locale.js';
@@ -34,10 +35,12 @@ export function errorText(e: unknown): string | null {
 }
 
 /** The text of a failed or refused upload: the server's refusal translated from its code (its own text only when it has none), else the client's key. */
-export function uploadErrorText(failure: { error?: string; refusal?: UploadRefusalInfo }, level: Level = 'guest'): string {
-  // The plan's numbers the texts name (the same ones the upload zone and pricing show).
+export function uploadErrorText(failure: { error?: string; refusal?: UploadRefusalInfo; size?: { w?: number; h?: number } }, level: Level = 'guest'): string {
+  // The plan's numbers the texts name (the same ones the upload zone and pricing show), and the file's own size where a text names it.
   const lim = limitsFor(level);
-  const values = { mp: formatNumber(lim.maxMegapixels, ((LANGUAGES as readonly string[]).includes(i18n.language) ? i18n.language : 'en') as Language), side: lim.maxSidePx, count: uploadQueueMax(level) };
+  const lng = ((LANGUAGES as readonly string[]).includes(i18n.language) ? i18n.language : 'en') as Language;
+  const { w, h } = failure.size ?? {};
+  const values = { mp: formatNumber(lim.maxMegapixels, lng), side: lim.maxSidePx, count: uploadQueueMax(level), size: w && h ? ` (${w}×${h})` : '', maxMp: formatNumber(SOURCE_MAX_MEGAPIXELS, lng) };
   if (failure.refusal) {
     const { key, reason, mb } = uploadRefusalText(failure.refusal);
     return i18n.t(key, { ...values, mb, reason: reason || i18n.t('upload:uploadFailed') });

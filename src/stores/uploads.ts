@@ -45,8 +45,9 @@ export function uploads() {
         const key = e.refusal ? uploadRefusalText(e.refusal).key : e.error;
         update(e.cid, { uploadError: key ?? 'upload:uploadFailed', selected: false });
         if (e.refusal || (e.error && e.error !== 'upload:network')) {
-          const name = e.filename ?? works.find((w) => w.cid === e.cid)?.filename ?? '';
-          dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText(e, useUser.getState().level)}` });
+          const work = useWorks.getState().works.find((w) => w.cid === e.cid);
+          const name = e.filename ?? work?.filename ?? '';
+          dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText({ ...e, size: { w: work?.sourceW, h: work?.sourceH } }, useUser.getState().level)}` });
         }
       }
       // A new ready upload is selected while the plan's select limit has room (later uploads

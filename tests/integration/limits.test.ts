@@ -186,6 +186,21 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'outputTooLarge' });
     expect((await p.get('/api/job/record')).body.data.datas[0]).toMatchObject({ status: 'failed', scale: 4, reason: 'outputTooLarge' });
     await srv.ctx.db.updateTable('jobs').set({ error: 'timeout' }).where('trans_id', '=', two.data.trans_id).execute();
+  });
+
+  it('an empty file is refused as empty and a PNG declaring 50000×50000 as too large (not as a wrong type or damaged), naming the limit', async () => {
+    const g = await Caller.guest(srv);
+    expect((await g.upload(Buffer.alloc(0), 'empty.png', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'emptyFile' } });
+    // A PNG signature and an IHDR chunk declaring 50000×50000, nothing after it.
+    const ihdr = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(ihdr);
+    ihdr.writeUInt32BE(50000, 16);
+    ihdr.writeUInt32BE(50000, 20);
+    ihdr[24] = 8;
+    ihdr[25] = 2;
+    for (const job of ['sharpen', 'compress'])
+      expect((await g.upload(ihdr, 'huge.png', job)).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'imageTooLarge', mp: expect.any(Number) } });
+  });
     expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'processTimeout' });
 
   it('PSD and best colorize are Pro only', async () => {

@@ -137,7 +137,7 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
         )}
         {(work.status === 'uploadFailed' || work.status === 'imageTooLarge') && work.uploadError && (
           <span className="work-reason warn" data-testid="upload-reason">
-            {uploadErrorText({ error: work.uploadError }, level)}
+            {uploadErrorText({ error: work.uploadError, size: { w: work.sourceW, h: work.sourceH } }, level)}
           </span>
         )}
         {busy && (

@@ -43,6 +43,11 @@ export const CREDIT_REFRESH_AFTER_BULK_MS = 1000;
 export const TOKEN_RETRY_MS = 100;
 
 export const PREVIEW_MAX_SIDE_PX = 18_000;
+/**
+ * The most pixels an upload may have before anything is done with it (ours): the compressor keeps
+ * this many (the server's compress limit), every other feature shrinks the image to its plan first.
+ */
+export const SOURCE_MAX_MEGAPIXELS = 100;
 /** Largest side of an enlarged result (ours, not the spec's: JPEG allows 65535, but memory and the 5-minute job limit do not). */
 export const ENLARGE_MAX_SIDE_PX = 16_384;
 export const PREVIEW_THUMB_BOX = { width: 304, height: 190 } as const;
