@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../shared/domain/constants.js';
-import { WORK_STATUSES, type Work, type WorkStatus } from '../shared/domain/work.js';
+import { UPLOAD_INTERRUPTED, WORK_STATUSES, type Work, type WorkStatus } from '../shared/domain/work.js';
 import {
   clearAll,
   deleteWorks,
@@ -58,20 +58,44 @@ describe('loadWorks', () => {
     expect((await loadWorks(T0 + 2000)).every((w) => w.status === 'ready' || w.status === 'finished')).toBe(true);
   });
 
-  it('every other status is reset to ready too (spec §4), with or without a uid', async () => {
+  it('every other status is reset to ready too (spec §4) when the server has the image', async () => {
     const others = WORK_STATUSES.filter((s) => s !== 'ready' && s !== 'finished');
-    await putWorks(others.map((s) => work(`n-${s}`, s)), T0);
+    await putWorks(others.map((s) => work(`n-${s}`, s, { uid: `u-${s}` })), T0);
     const loaded = await loadWorks(T0 + 1000);
     expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual(Object.fromEntries(others.map((s) => [`n-${s}`, 'ready'])));
   });
 
-  it('only an upload this device resumes stays uploading (it ends in ready); the rest are ready', async () => {
-    await putWorks([work('a', 'uploading'), work('b', 'resizing'), work('c', 'uploadFailed'), work('d', 'waitingForNetwork')], T0);
+  it('a work neither the server nor this device holds is never ready: interrupted, the file asked for again', async () => {
+    const others = WORK_STATUSES.filter((s) => s !== 'finished');
+    await putWorks(others.map((s) => work(`n-${s}`, s, { selected: s === 'ready' })), T0);
+    const loaded = await loadWorks(T0 + 1000);
+    expect(new Set(loaded.map((w) => w.status))).toEqual(new Set(['uploadFailed']));
+    expect(loaded.every((w) => w.uploadError === UPLOAD_INTERRUPTED && !w.selected)).toBe(true);
+    // stored so
+    expect((await loadWorks(T0 + 2000)).every((w) => w.uploadError === UPLOAD_INTERRUPTED)).toBe(true);
+  });
+
+  it('a file cut off while it was resized (its row saved, no upload item yet) comes back interrupted, without a thumbnail and not ready', async () => {
+    await putWorks([work('r', 'resizing', { w: 0, h: 0 })], T0);
+    const [w] = await loadWorks(T0 + 1000);
+    expect([w?.status, w?.uploadError, w?.thumbnail]).toEqual(['uploadFailed', UPLOAD_INTERRUPTED, undefined]);
+  });
+
+  it('only an upload this device resumes stays uploading (it ends in ready); the rest ask for the file again', async () => {
+    await putWorks([work('a', 'uploading'), work('b', 'resizing'), work('c', 'uploadFailed'), work('d', 'waitingForNetwork'), work('e', 'uploadFailed', { uploadError: 'upload:network' })], T0);
     await putUploadItem(upload('a', { uploadStatus: 'uploading', totalSlices: 4, acked: [1, 2], uid: 'srv-a' }));
     await putUploadItem(upload('d', { uploadStatus: 'ready' }));
     await putUploadItem(upload('c', { uploadStatus: 'failed' }));
+    await putUploadItem(upload('e', { uploadStatus: 'failed' }));
     const loaded = await loadWorks(T0 + 1000);
-    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({ a: 'uploading', b: 'ready', c: 'ready', d: 'uploading' });
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, [w.status, w.uploadError]]))).toEqual({
+      a: ['uploading', undefined],
+      b: ['uploadFailed', UPLOAD_INTERRUPTED],
+      c: ['uploadFailed', UPLOAD_INTERRUPTED],
+      d: ['uploading', undefined],
+      // a failed upload keeps its own reason
+      e: ['uploadFailed', 'upload:network'],
+    });
   });
 
   it('an upload stored offline without its work row (page gone before the batched save) comes back as a work', async () => {

@@ -6,7 +6,7 @@
 import Dexie, { type Table } from 'dexie';
 import { LOCAL_STORAGE_EXPIRY_MS } from '../shared/domain/constants.js';
 import type { Level } from '../shared/domain/plans.js';
-import type { UploadStatus, Work } from '../shared/domain/work.js';
+import { UPLOAD_INTERRUPTED, type UploadStatus, type Work } from '../shared/domain/work.js';
 import { DB_NAME } from './name.js';
 import { asksServer, newestFirst } from '../shared/domain/tabs.js';
 
@@ -104,8 +104,8 @@ const RESUMABLE: readonly UploadStatus[] = ['ready', 'uploading'];
  * about the ones it holds a job for, see asksServer) — waiting, processing, failed,
  * refused or cut off while resizing alike. The one exception is an upload this device still holds and
  * resumes (bridge resumePending): it shows 'uploading' and ends in ready when the server has it. A
- * ready work the server never received (no uid) asks for the file again when started
- * (src/stores/processing.ts).
+ * work neither the server nor this device holds (its preparation cut off) is never ready: it shows
+ * failed, 'upload:interrupted', and asks for the file again.
  */
 export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   const d = getDb();
@@ -135,6 +135,16 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     if (r) {
       if (w.status === r.status && w.uploadError === r.error && !w.selected) return w;
       const next = { ...w, status: r.status, uploadError: r.error, selected: false };
+      changed.push(next);
+      return next;
+    }
+    // A work whose preparation was cut off (the page went away while the file was resized; nothing
+    // of it stored: no upload item, never on the server) cannot be started: it says so and asks for
+    // the file again (the card's "Choose the file again"), instead of a "Ready" card without a
+    // thumbnail whose start fails. An upload this device holds resumes (below).
+    if (!w.uid && !w.sample && !resumable.has(w.cid) && !local.has(w.cid) && !(w.status === 'uploadFailed' && w.uploadError)) {
+      if (w.status === 'imageTooLarge' && w.uploadError) return w;
+      const next = { ...w, status: 'uploadFailed' as const, uploadError: UPLOAD_INTERRUPTED, selected: false };
       changed.push(next);
       return next;
     }

@@ -13,7 +13,13 @@ const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies
 const LOCAL = new Set(['waitingForNetwork', 'uploadFailed']);
 const USED_KEY = 'pixmill.onDeviceUsed';
 
-export const canProcessOnDevice = (w: Work) => !w.sample && LOCAL.has(w.status) && FEATURES.includes(w.workType);
+/**
+ * Only a work whose prepared image this device holds: one that was decoded and fitted here (it has its
+ * size and thumbnail) and then waited for the network or failed to upload. A file refused while it was
+ * prepared (damaged, not an image, too large) or cut off by a reload has nothing here to run: offering
+ * the button there promised a result that could not come.
+ */
+export const canProcessOnDevice = (w: Work) => !w.sample && LOCAL.has(w.status) && FEATURES.includes(w.workType) && w.w > 0 && w.h > 0 && !!w.thumbnail;
 
 export function OnDeviceAction({ work }: { work: Work }) {
   const { t } = useTranslation('workspace');

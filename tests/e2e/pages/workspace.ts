@@ -71,6 +71,36 @@ export class Workspace {
     }, payload);
   }
 
+  /**
+   * Reloads the page the moment the works list has been saved with a work still being prepared
+   * (status resizing or compressing), before its fitted bytes are stored: what a reload or a closed
+   * tab does to a large file in the seconds its resize takes. Resolves with that work's cid.
+   */
+  async reloadWhilePreparing(): Promise<string> {
+    const cid = await this.page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const look = () => {
+            const open = indexedDB.open('pixmill');
+            open.onsuccess = () => {
+              const db = open.result;
+              if (!db.objectStoreNames.contains('works')) return void setTimeout(look, 20);
+              const all = db.transaction('works').objectStore('works').getAll();
+              all.onsuccess = () => {
+                const w = (all.result as { cid: string; status: string }[]).find((x) => x.status === 'resizing' || x.status === 'compressing');
+                if (!w) return void setTimeout(look, 20);
+                db.close();
+                resolve(w.cid);
+              };
+            };
+          };
+          look();
+        }),
+    );
+    await this.page.reload();
+    return cid;
+  }
+
   startButton(): Locator {
     return this.page.getByTestId('start');
   }
