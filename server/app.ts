@@ -16,13 +16,13 @@ import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
 import { PLAN_LIMITS } from '../src/shared/domain/plans.js';
 import type { AppContext } from './context.js';
 import type { TrustProxy } from './config.js';
-import { ApiError } from './errors.js';
+import { notFound, refused, type ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
 import { startLoopWatch } from './http/loopWatch.js';
 import { jsonDepthWithin, refuseNul } from './http/params.js';
-import { readRefusedBody, requestRefusal, REQUEST_TEXT } from './http/requestErrors.js';
+import { readRefusedBody, requestRefusal } from './http/requestErrors.js';
 import { BARE_ERROR_HEADERS, registerCrossSiteCheck, registerSecurityHeaders } from './http/security.js';
 import { validatorCompiler } from './http/validation.js';
 
@@ -43,7 +43,8 @@ function decodedPath(url: string): string {
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
 export const MAX_UPLOAD_BYTES = Math.max(...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes), CHUNK_SIZE_BYTES);
 
-const envelope = (reply: FastifyReply, status: number, msg: string) => reply.status(status).send({ code: CODE.PARAM_ERROR, msg, data: null });
+/** A refusal as its answer: the envelope {code, msg, data} (data.reason, data.field) with its HTTP status. */
+const answer = (reply: FastifyReply, e: ApiError) => reply.status(e.httpStatus).send({ code: e.code, msg: e.message, data: e.data });
 
 /**
  * Fastify's form of TRUST_PROXY. A hop count n trusts the n nearest hops, whoever they are (Fastify's
@@ -94,17 +95,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     // Answers written before routing (a URL that does not decode, e.g. `GET /%`) use the envelope too.
     frameworkErrors: (err, _req, reply) => {
-      const refusal = requestRefusal(err);
       reply.headers(BARE_ERROR_HEADERS);
-      return envelope(reply, refusal?.httpStatus ?? 400, refusal?.message ?? REQUEST_TEXT.badRequest);
+      return answer(reply, requestRefusal(err) ?? refused({ reason: 'badRequest' }));
     },
     // Requests that are not HTTP at all never reach Fastify: answer them with the envelope, then close.
     clientErrorHandler: (err, socket) => {
       if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
       const code = (err as NodeJS.ErrnoException).code;
-      const [status, text, msg] =
-        code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'Request timeout'] : code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'Request headers are too large'] : [400, 'Bad Request', REQUEST_TEXT.badRequest];
-      const body = JSON.stringify({ code: CODE.PARAM_ERROR, msg, data: null });
+      const [status, text, reason] =
+        code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ([408, 'Request Timeout', 'requestTimeout'] as const) : code === 'HPE_HEADER_OVERFLOW' ? ([431, 'Request Header Fields Too Large', 'headersTooLarge'] as const) : ([400, 'Bad Request', 'badRequest'] as const);
+      const refusal = refused({ reason }, status);
+      const body = JSON.stringify({ code: refusal.code, msg: refusal.message, data: refusal.data });
       const headers = Object.entries(BARE_ERROR_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('');
       if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`);
       socket.destroy(err);
@@ -121,7 +122,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (!jsonDepthWithin(body as string)) return done(new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.jsonTooDeep, 400), undefined);
+    if (!jsonDepthWithin(body as string)) return done(refused({ reason: 'jsonTooDeep' }), undefined);
     return parseJson(req, body as string, done);
   });
 
@@ -161,7 +162,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // browser tests ask for them (SERVE_TEST_PAGES=1), the test pages the build carries for them.
   app.addHook('onRequest', async (req, reply) => {
     const p = decodedPath(req.url);
-    if (NEVER_SERVED.test(p) || (!ctx.config.serveTestPages && TEST_PAGES.test(p))) return reply.status(404).send({ code: CODE.PARAM_ERROR, msg: 'not found', data: null });
+    if (NEVER_SERVED.test(p) || (!ctx.config.serveTestPages && TEST_PAGES.test(p))) return answer(reply, notFound());
   });
 
   // The built PWA; any other non-API GET falls back to index.html (client-side routes, language prefixes).

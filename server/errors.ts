@@ -5,6 +5,7 @@
  * status and English msg come from there, and `data` carries `reason`, `field` and the values it names.
  */
 import { CODE, CODE_TEXT } from '../src/shared/domain/codes.js';
+import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
 import { REASON_ANSWER, reasonMsg, refusalData, type Reason, type RefusalData } from '../src/shared/domain/reasons.js';
 import { UPLOAD_REFUSAL, UPLOAD_REFUSAL_REASON, type UploadRefusal, type UploadRefusalData } from '../src/shared/domain/uploadRefusals.js';
 
@@ -39,6 +40,7 @@ export const unauthorized = () => refused({ reason: 'unauthorized' });
 /** An upload refused for a reason the client translates: the spec's English msg, the reason in data.reason and the upload's code as data.refusal. */
 export const uploadRefused = (refusal: UploadRefusal, httpStatus = 200) => {
   const reason = UPLOAD_REFUSAL_REASON[refusal];
-  const data = { ...refusalData(reason, refusal === 'fileRequired' ? { field: 'file' } : {}), refusal } satisfies UploadRefusalData & RefusalData;
+  const values = refusal === 'fileRequired' ? { field: 'file' } : refusal === 'sliceTooLarge' ? { mb: CHUNK_SIZE_BYTES / (1024 * 1024) } : {};
+  const data = { ...refusalData(reason, values), refusal } satisfies UploadRefusalData & RefusalData;
   return new ApiError(CODE.PARAM_ERROR, UPLOAD_REFUSAL[refusal], httpStatus, data);
 };

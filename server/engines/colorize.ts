@@ -29,7 +29,8 @@ import { externalSession } from './models.js';
 import { detectFaces } from './faces.js';
 import { cloudColour, earthColour, outdoorOf, sceneRegions, skinColour, skyColour, skyColourAt, smoothstep, vegColour, vegColourAt } from './colorRegions.js';
 import { limitsFor } from '../../src/shared/domain/plans.js';
-import { PSD_PRO_ONLY, type ParamsOf } from '../../src/shared/domain/modules.js';
+import type { ParamsOf } from '../../src/shared/domain/modules.js';
+import { REASON } from '../../src/shared/domain/reasons.js';
 
 const EXEMPLAR_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets', 'exemplars');
 
@@ -274,7 +275,7 @@ function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(module: M, set
     async run(input, params, ctx) {
       const s = settings(params);
       // the job layer already refuses these; the engine keeps the rule too (defence in depth)
-      if (s.psd && !limitsFor(ctx.level).psd) throw new Error(PSD_PRO_ONLY);
+      if (s.psd && !limitsFor(ctx.level).psd) throw new Error(REASON.psdProOnly);
       return runOnRgb(input, ctx, async (img) => {
         ctx.onProgress(0.05);
         const { out } = await colorizeRgb(img, s.renderFactor, s.best, ctx);

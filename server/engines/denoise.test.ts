@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { defaultParams, parseParams } from '../../src/shared/domain/modules.js';
+import { reasonMsg } from '../../src/shared/domain/reasons.js';
 import { denoiseEngine, denoiseRgb } from './denoise.js';
 import { ctx, fromRgb, hfEnergy, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, toPlanes, type Rgb } from './image.js';
 
 const params = (p: Record<string, unknown>) => {
   const r = parseParams('denoise', p);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(reasonMsg(r.error));
   return r.value;
 };
 

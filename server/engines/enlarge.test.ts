@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultParams, parseParams } from '../../src/shared/domain/modules.js';
+import { reasonMsg } from '../../src/shared/domain/reasons.js';
 import { enlargeEngine, enlargeSettings } from './enlarge.js';
 import { ctx, input, rgbOf, fromRgb } from '../../tests/support/engines.js';
 import { psnr, resizeRgb, decodeRgb, gaussianNoise, gaussianBlur, toPlanes, fromPlanes, blockiness } from './image.js';
@@ -7,7 +8,7 @@ import { backProject, planPasses } from './enlarge.js';
 
 const params = (p: Record<string, unknown>) => {
   const r = parseParams('enlarge', p);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(reasonMsg(r.error));
   return r.value;
 };
 

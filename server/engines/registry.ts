@@ -5,6 +5,7 @@
  * params with the module's schema, so engines only ever see complete, typed params.
  */
 import { MODULES, parseParams, type ModuleName } from '../../src/shared/domain/modules.js';
+import { reasonMsg } from '../../src/shared/domain/reasons.js';
 import type { Engine, EngineContext, EngineImage, EngineResult } from './types.js';
 import { compressEngine } from './compress.js';
 import { enlargeEngine } from './enlarge.js';
@@ -58,6 +59,6 @@ export function assertAllEngines(engines: Readonly<Partial<Record<ModuleName, En
 /** Runs module's engine with its params parsed by the module's schema (missing keys take the schema's defaults). */
 export async function runModule<M extends ModuleName>(module: M, input: EngineImage, params: unknown, ctx: EngineContext): Promise<EngineResult> {
   const parsed = parseParams(module, params);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(reasonMsg(parsed.error));
   return engineFor(module).run(input, parsed.value, ctx);
 }

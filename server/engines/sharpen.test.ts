@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseParams } from '../../src/shared/domain/modules.js';
+import { reasonMsg } from '../../src/shared/domain/reasons.js';
 import { effectiveSharpness, sharpenEngine } from './sharpen.js';
 import { sharpenAutoEngine, autoSharpenRgb } from './sharpenAuto.js';
 import { ctx, fromRgb, hfEnergy, input, rgbOf } from '../../tests/support/engines.js';
@@ -7,7 +8,7 @@ import { decodeRgb, fromPlanes, gaussianBlur, luma, psnr, toPlanes, type Rgb } f
 
 const params = (p: Record<string, unknown>) => {
   const r = parseParams('sharpen', p);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(reasonMsg(r.error));
   return r.value;
 };
 const blurred = (img: Rgb, s: number) => fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, s)), img.w, img.h);

@@ -5,12 +5,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/shared/domain/apiPlans.js';
-import { CODE } from '../../src/shared/domain/codes.js';
 import type { AppContext } from '../context.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { refused, unauthorized } from '../errors.js';
 import type { ApiPrincipal } from '../services/apiTokens.js';
 import type { Principal } from '../services/tokens.js';
-import { REQUEST_TEXT } from './requestErrors.js';
 
 const FIELDS = ['user_token', 'guest_token_v2', 'token'] as const;
 const COOKIES = ['user_token', 'guest_token'] as const;
@@ -86,7 +84,7 @@ async function admitApiToken(req: FastifyRequest, reply: FastifyReply | undefine
     if (!r.isAllowed && r.isExceeded) {
       API_PRINCIPALS.delete(req);
       reply?.header('retry-after', r.ttlInSeconds);
-      throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.tooManyRequests, 429);
+      throw refused({ reason: 'rateLimited' });
     }
   }
   await ctx.services.apiTokens.recordUse(p.apiTokenHash);

@@ -4,9 +4,10 @@
  * returns by itself once the pool reconnects; no state is kept here.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { REASON, type RefusalData } from '../../src/shared/domain/reasons.js';
 
 export const UNAVAILABLE_CODE = 503;
-export const UNAVAILABLE_MSG = 'Service temporarily unavailable';
+export const UNAVAILABLE_MSG = REASON.serviceUnavailable;
 /** seconds a client should wait before retrying */
 export const RETRY_AFTER_S = 2;
 
@@ -40,7 +41,7 @@ export function isServiceUnavailable(err: unknown, depth = 0): boolean {
 }
 
 export function unavailableBody() {
-  return { code: UNAVAILABLE_CODE, msg: UNAVAILABLE_MSG, data: null };
+  return { code: UNAVAILABLE_CODE, msg: UNAVAILABLE_MSG, data: { reason: 'serviceUnavailable' } satisfies RefusalData };
 }
 
 /**

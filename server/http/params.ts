@@ -5,9 +5,8 @@
  */
 import { isServiceUnavailable } from './dbHealth.js';
 import type { FastifyRequest } from 'fastify';
-import { CODE } from '../../src/shared/domain/codes.js';
-import { ApiError } from '../errors.js';
-import { REQUEST_TEXT, requestRefusal } from './requestErrors.js';
+import { refused } from '../errors.js';
+import { requestRefusal } from './requestErrors.js';
 
 export type Fields = Record<string, unknown>;
 
@@ -27,7 +26,7 @@ export function hasNul(v: unknown, depth = 0): boolean {
  */
 export function refuseNul(req: FastifyRequest): void {
   if (hasNul(req.query) || hasNul(req.params) || hasNul(req.cookies) || (!Buffer.isBuffer(req.body) && hasNul(req.body)))
-    throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.nulByte, 400);
+    throw refused({ reason: 'nulByte' });
 }
 
 /** `a[]=x&a[]=y` and `a=x` land under `a`; later sources win for single values. */
@@ -79,17 +78,17 @@ async function eachPart(req: FastifyRequest, take: (part: Part) => Promise<void>
       const part = r.value;
       if (part.type === 'field' && (part as { valueTruncated?: boolean }).valueTruncated) {
         await parts.return?.(undefined);
-        throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.fieldTooLong, 413);
+        throw refused({ reason: 'fieldTooLong', field: part.fieldname });
       }
       if (part.type === 'field' && (hasNul(part.value) || part.fieldname.includes('\u0000'))) {
         await parts.return?.(undefined);
-        throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.nulByte, 400);
+        throw refused({ reason: 'nulByte' });
       }
       await take(part);
       next = parts.next();
     }
     // busboy ends quietly on a body cut between parts (and on an empty one): such a form is not whole.
-    if (!closed()) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.truncated, 400);
+    if (!closed()) throw refused({ reason: 'truncated' });
   } catch (e) {
     // a database or queue that stopped answering inside a part's handler (the token check) is a 503, not the sender's body
     if (isServiceUnavailable(e)) throw e;
@@ -132,7 +131,7 @@ export interface Multipart {
  * are read into memory (the workspace sends user_token first).
  */
 export async function readMultipart(req: FastifyRequest, beforeFile?: (fields: Record<string, string>) => Promise<void>): Promise<Multipart> {
-  if (!req.isMultipart()) throw new ApiError(CODE.PARAM_ERROR, REQUEST_TEXT.multipartExpected);
+  if (!req.isMultipart()) throw refused({ reason: 'multipartExpected' }, 200);
   const out: Multipart = { fields: {}, files: {} };
   let checked = false;
   await eachPart(req, async (part) => {

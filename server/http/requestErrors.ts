@@ -1,40 +1,15 @@
 /**
- * Refusals of malformed requests, each with its own HTTP status and text in the {code, msg, data}
- * envelope (code 10001): bad URLs, bodies that do not parse, bodies and forms over a limit. The
+ * Refusals of malformed requests, each with its own HTTP status and reason (src/shared/domain/reasons.ts)
+ * in the {code, msg, data} envelope (code 10001): bad URLs, bodies that do not parse, bodies and forms over a limit. The
  * Fastify error handler (server/app.ts) and the multipart reader (params.ts) both map through here,
  * so a broken request never becomes a 500 and never a vague "parameter error".
  */
-import { CODE } from '../../src/shared/domain/codes.js';
-import { UPLOAD_REFUSAL } from '../../src/shared/domain/uploadRefusals.js';
-import { ApiError } from '../errors.js';
+import type { Reason } from '../../src/shared/domain/reasons.js';
+import { ApiError, refused } from '../errors.js';
 import { schemaRefusal, validationFieldError } from './validation.js';
 
-export const REQUEST_TEXT = {
-  badUrl: 'Malformed URL',
-  fileTooLarge: UPLOAD_REFUSAL.fileTooLarge,
-  tooManyFiles: 'Too many files uploaded at once',
-  tooManyFields: 'Too many form fields',
-  tooManyParts: 'Too many form parts',
-  fieldTooLong: 'A form field is too long',
-  bodyTooLarge: 'Request body is too large',
-  badJson: 'Malformed JSON body',
-  emptyJson: 'Empty JSON body',
-  jsonTooDeep: 'JSON nested too deeply',
-  badContentLength: 'Request body size does not match Content-Length',
-  unsupportedType: 'Unsupported content type',
-  multipartExpected: 'multipart/form-data expected',
-  noBoundary: 'Malformed multipart body: no boundary',
-  truncated: 'Malformed multipart body: it ends before its closing boundary',
-  badMultipart: 'Malformed multipart body',
-  badFieldName: 'Forbidden form field name',
-  badJsonField: 'A form field declared as JSON is not valid JSON',
-  tooManyRequests: UPLOAD_REFUSAL.tooManyRequests,
-  badRequest: 'Bad request',
-  nulByte: 'Malformed parameter: it contains a NUL character',
-  badEncoding: 'Malformed parameter: invalid percent-encoding',
-} as const;
-
-const refuse = (status: number, msg: string) => new ApiError(CODE.PARAM_ERROR, msg, status);
+/** A malformed request's refusal: its reason, with the catalogue's status unless the request's own is given. */
+const refuse = (reason: Reason, status?: number) => refused({ reason }, status);
 
 /**
  * A body refused for its size before it was read (its Content-Length is over the limit) is still
@@ -52,30 +27,30 @@ export function readRefusedBody(err: unknown, contentLength: string | undefined)
 }
 
 /** Fastify, @fastify/multipart and body-parser error codes → the refusal they mean. */
-const BY_CODE: Record<string, [number, string]> = {
-  FST_ERR_BAD_URL: [400, REQUEST_TEXT.badUrl],
-  FST_ERR_MAX_PARAM_LENGTH: [414, REQUEST_TEXT.badUrl],
-  FST_REQ_FILE_TOO_LARGE: [413, REQUEST_TEXT.fileTooLarge],
-  FST_FILES_LIMIT: [413, REQUEST_TEXT.tooManyFiles],
-  FST_FIELDS_LIMIT: [413, REQUEST_TEXT.tooManyFields],
-  FST_PARTS_LIMIT: [413, REQUEST_TEXT.tooManyParts],
-  FST_PROTO_VIOLATION: [400, REQUEST_TEXT.badFieldName],
-  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, REQUEST_TEXT.multipartExpected],
-  FST_INVALID_JSON_FIELD_ERROR: [400, REQUEST_TEXT.badJsonField],
-  FST_MP_PREMATURE_CLOSE: [400, REQUEST_TEXT.truncated],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, REQUEST_TEXT.bodyTooLarge],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, REQUEST_TEXT.unsupportedType],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, REQUEST_TEXT.badContentLength],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, REQUEST_TEXT.emptyJson],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, REQUEST_TEXT.badJson],
+const BY_CODE: Record<string, [number, Reason]> = {
+  FST_ERR_BAD_URL: [400, 'badUrl'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'badUrl'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'fileTooLarge'],
+  FST_FILES_LIMIT: [413, 'tooManyFiles'],
+  FST_FIELDS_LIMIT: [413, 'tooManyFields'],
+  FST_PARTS_LIMIT: [413, 'tooManyParts'],
+  FST_PROTO_VIOLATION: [400, 'badFieldName'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'multipartExpected'],
+  FST_INVALID_JSON_FIELD_ERROR: [400, 'badJsonField'],
+  FST_MP_PREMATURE_CLOSE: [400, 'truncated'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'bodyTooLarge'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupportedType'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'badContentLength'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'emptyJson'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'badJson'],
 };
 
 /** busboy's parse errors carry no code; their texts are stable. */
-const BY_MESSAGE: Array<[RegExp, number, string]> = [
-  [/boundary not found|boundary required/i, 400, REQUEST_TEXT.noBoundary],
-  [/unexpected end of (multipart data|form|file)|terminated early/i, 400, REQUEST_TEXT.truncated],
-  [/malformed (part )?header|malformed urlencoded|multipart/i, 400, REQUEST_TEXT.badMultipart],
-  [/unsupported content type|missing content-type/i, 400, REQUEST_TEXT.multipartExpected],
+const BY_MESSAGE: Array<[RegExp, number, Reason]> = [
+  [/boundary not found|boundary required/i, 400, 'noBoundary'],
+  [/unexpected end of (multipart data|form|file)|terminated early/i, 400, 'truncated'],
+  [/malformed (part )?header|malformed urlencoded|multipart/i, 400, 'badMultipart'],
+  [/unsupported content type|missing content-type/i, 400, 'multipartExpected'],
 ];
 
 /**
@@ -88,21 +63,21 @@ export function requestRefusal(err: unknown, inBody = false): ApiError | null {
   const e = err as { code?: unknown; statusCode?: unknown; message?: unknown; name?: unknown; validation?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   const hit = BY_CODE[code];
-  if (hit) return refuse(hit[0], hit[1]);
+  if (hit) return refuse(hit[1], hit[0]);
   // A field that fails its route schema: a parameter error like any other (HTTP 200), naming the field.
   const fieldError = e.validation ? validationFieldError(e) : null;
   if (fieldError) return schemaRefusal(fieldError);
-  if (e.validation) return refuse(400, 'parameter error');
+  if (e.validation) return refuse('badRequest', 400);
   const status = typeof e.statusCode === 'number' ? e.statusCode : 0;
   const message = typeof e.message === 'string' ? e.message : '';
-  if (status === 429) return refuse(429, REQUEST_TEXT.tooManyRequests);
-  if (status === 413) return refuse(413, REQUEST_TEXT.bodyTooLarge);
+  if (status === 429) return refuse('rateLimited', 429);
+  if (status === 413) return refuse('bodyTooLarge', 413);
   // A JSON body that does not parse (secure-json-parse's SyntaxError, status 400 set by the parser).
-  if (e.name === 'SyntaxError' && status === 400) return refuse(400, REQUEST_TEXT.badJson);
+  if (e.name === 'SyntaxError' && status === 400) return refuse('badJson', 400);
   if (inBody || (status >= 400 && status < 500)) {
-    for (const [re, s, msg] of BY_MESSAGE) if (re.test(message)) return refuse(s, msg);
+    for (const [re, s, reason] of BY_MESSAGE) if (re.test(message)) return refuse(reason, s);
   }
-  if (status >= 400 && status < 500) return refuse(status, 'parameter error');
-  if (inBody && !code && !status) return refuse(400, REQUEST_TEXT.badMultipart);
+  if (status >= 400 && status < 500) return refuse('badRequest', status);
+  if (inBody && !code && !status) return refuse('badMultipart', 400);
   return null;
 }

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
-import { CODE } from '../../src/shared/domain/codes.js';
+import { REASON } from '../../src/shared/domain/reasons.js';
+import { refused } from '../errors.js';
 import type { Config } from '../config.js';
 
 /**
@@ -106,7 +107,7 @@ const STATE_CHANGING_GETS = new Set(['/api/promotion/share/bind', '/api/promotio
 /** Signed by the payment provider, sent without cookies from its own origin. */
 const EXEMPT = /^\/api\/payments\/webhook\//;
 
-export const CROSS_SITE_TEXT = 'cross-site request refused';
+export const CROSS_SITE_TEXT = REASON.crossSite;
 
 function originOf(value: string): string | null {
   try {
@@ -164,6 +165,7 @@ export function registerCrossSiteCheck(app: FastifyInstance, config: Config): vo
     const origin = req.headers.origin;
     const referer = req.headers.referer;
     req.log.warn({ origin: origin ?? (referer ? originOf(referer) : null), credentials: CREDENTIAL_COOKIES.test(req.headers.cookie ?? '') }, CROSS_SITE_TEXT);
-    return reply.status(403).send({ code: CODE.PARAM_ERROR, msg: CROSS_SITE_TEXT, data: null });
+    const refusal = refused({ reason: 'crossSite' });
+    return reply.status(refusal.httpStatus).send({ code: refusal.code, msg: refusal.message, data: refusal.data });
   });
 }

@@ -2,13 +2,15 @@
  * Request fields checked against their route schema (src/shared/schemas/): the TypeBox compiler checks,
  * after a conversion that forms need (every urlencoded or multipart value is text) and that never
  * guesses: "12" becomes 12 for an integer field, "1.5" stays text and fails. A failure becomes the
- * spec's parameter error 10001 naming the field, in `msg` (English) and in `data.field`.
+ * spec's parameter error 10001 naming the field, in `msg` (English) and in `data.field`, with its reason
+ * (`fieldRequired`, `fieldInvalid` or the field's upload refusal) in `data.reason`.
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CODE } from '../../src/shared/domain/codes.js';
-import { UPLOAD_REFUSAL, isUploadRefusal, type UploadRefusal } from '../../src/shared/domain/uploadRefusals.js';
+import { isReason, refusalData, type Reason } from '../../src/shared/domain/reasons.js';
+import { UPLOAD_REFUSAL, UPLOAD_REFUSAL_REASON, isUploadRefusal, type UploadRefusal } from '../../src/shared/domain/uploadRefusals.js';
 import { ApiError } from '../errors.js';
 
 type Json = Record<string, unknown>;
@@ -93,6 +95,10 @@ export interface FieldError {
   field: string;
   message: string;
   /** an upload refusal the client translates (the field's `x-refusal` in its schema) */
+  /** why: `fieldRequired`, `fieldInvalid`, or the reason of the field's upload refusal */
+  reason: Reason;
+  /** what the schema allows, where it says: min and max, or the choices */
+  limits?: { min?: number; max?: number; allowed?: unknown[] };
   refusal?: UploadRefusal;
 }
 
@@ -101,7 +107,15 @@ function refusalOf(s: Json | undefined): UploadRefusal | undefined {
   const r = s?.['x-refusal'];
   return isUploadRefusal(r) ? r : undefined;
 }
-const refused = (field: string, refusal: UploadRefusal): FieldError => ({ field, message: UPLOAD_REFUSAL[refusal], refusal });
+const refused = (field: string, refusal: UploadRefusal): FieldError => ({ field, message: UPLOAD_REFUSAL[refusal], reason: UPLOAD_REFUSAL_REASON[refusal], refusal });
+
+/** The limits a field's schema states (range or choices), for `data`: the client can name them in its own words. */
+function limitsOf(s: Json): FieldError['limits'] {
+  const choices = Array.isArray(s.enum) ? s.enum : members(s).length && members(s).every((m) => m.const !== undefined) ? members(s).map((m) => m.const) : undefined;
+  if (choices) return { allowed: choices };
+  const [min, max] = [s.minimum ?? s.minLength, s.maximum ?? s.maxLength] as [number | undefined, number | undefined];
+  return min === undefined && max === undefined ? undefined : { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+}
 
 interface CheckError {
   keyword: string;
@@ -119,7 +133,7 @@ export function fieldError(schema: unknown, value: unknown, errors: readonly Che
     const name = chosen.params.requiredProperties?.[0] ?? '';
     const field = [...pointer, name].filter(Boolean).join('.');
     const refusal = refusalOf(schemaAt(schema as Json, [...pointer, name]));
-    return refusal ? refused(field, refusal) : { field, message: `${field} is required` };
+    return refusal ? refused(field, refusal) : { field, message: `${field} is required`, reason: 'fieldRequired' };
   }
   const field = pointer.join('.') || 'body';
   const s = schemaAt(schema as Json, pointer) ?? {};
@@ -127,12 +141,15 @@ export function fieldError(schema: unknown, value: unknown, errors: readonly Che
   if (refusal) return refused(field, refusal);
   let v: unknown = value;
   for (const k of pointer) v = v && typeof v === 'object' ? (v as Json)[k] : undefined;
-  if (v === '' && typeof s.minLength === 'number' && s.minLength > 0) return { field, message: `${field} is required` };
+  if (v === '' && typeof s.minLength === 'number' && s.minLength > 0) return { field, message: `${field} is required`, reason: 'fieldRequired' };
   const want = expectation(s);
-  return { field, message: want ? `${field} must be ${want}` : `${field} is invalid` };
+  const limits = limitsOf(s);
+  return { field, message: want ? `${field} must be ${want}` : `${field} is invalid`, reason: 'fieldInvalid', ...(limits ? { limits } : {}) };
 }
 
-export const schemaRefusal = (e: FieldError) => new ApiError(CODE.PARAM_ERROR, e.message, 200, e.refusal ? { field: e.field, refusal: e.refusal } : { field: e.field });
+/** The refusal of a field that fails its schema: 10001 (HTTP 200), the text naming the field, data.reason and data.field (and what the field allows). */
+export const schemaRefusal = (e: FieldError) =>
+  new ApiError(CODE.PARAM_ERROR, e.message, 200, { ...refusalData(e.reason, { field: e.field, ...e.limits }), ...(e.refusal ? { refusal: e.refusal } : {}) });
 
 export type Checker = (value: unknown) => { value: unknown } | { error: FieldError };
 
@@ -155,14 +172,16 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) =>
   return (raw) => {
     const r = check(raw);
     if ('value' in r) return { value: r.value };
-    return { error: [{ keyword: 'schema', instancePath: `/${r.error.field}`, schemaPath: '#', params: { field: r.error.field, refusal: r.error.refusal }, message: r.error.message }] };
+    return { error: [{ keyword: 'schema', instancePath: `/${r.error.field}`, schemaPath: '#', params: { field: r.error.field, reason: r.error.reason, limits: r.error.limits, refusal: r.error.refusal }, message: r.error.message }] };
   };
 };
 
 /** The field error a Fastify validation error carries (from validatorCompiler), if any. */
 export function validationFieldError(err: { validation?: unknown }): FieldError | null {
-  const first = Array.isArray(err.validation) ? (err.validation[0] as { params?: { field?: unknown; refusal?: unknown }; message?: unknown } | undefined) : undefined;
+  const first = Array.isArray(err.validation) ? (err.validation[0] as { params?: Partial<Pick<FieldError, 'limits'>> & { field?: unknown; reason?: unknown; refusal?: unknown }; message?: unknown } | undefined) : undefined;
   if (!first || typeof first.message !== 'string') return null;
   const refusal = refusalOf({ 'x-refusal': first.params?.refusal });
-  return { field: typeof first.params?.field === 'string' ? first.params.field : '', message: first.message, ...(refusal ? { refusal } : {}) };
+  const reason = refusal ? UPLOAD_REFUSAL_REASON[refusal] : isReason(first.params?.reason) ? first.params.reason : 'fieldInvalid';
+  const limits = first.params?.limits;
+  return { field: typeof first.params?.field === 'string' ? first.params.field : '', message: first.message, reason, ...(limits ? { limits } : {}), ...(refusal ? { refusal } : {}) };
 }

@@ -7,8 +7,15 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { REASON } from '../../src/shared/domain/reasons.js';
 
-export class RemoteRefused extends Error {}
+/** A URL the server will not or could not fetch, with its reason (the catalogue's English text as message). */
+export class RemoteRefused extends Error {
+  constructor(readonly reason: RemoteReason) {
+    super(REASON[reason]);
+  }
+}
+type RemoteReason = 'urlInvalid' | 'urlPrivate' | 'urlFailed' | 'fileTooLarge' | 'urlTimeout';
 
 const BLOCKED = new net.BlockList();
 for (const [addr, prefix] of [
@@ -57,14 +64,6 @@ export interface FetchOptions {
   maxRedirects?: number;
 }
 
-export const REMOTE_TEXT = {
-  badUrl: 'Please enter a valid http or https image address.',
-  privateAddress: 'This address cannot be fetched.',
-  failed: 'The image could not be downloaded.',
-  tooLarge: 'Your file is too large',
-  timeout: 'The image download timed out.',
-} as const;
-
 /** A URL path segment decoded; one with a malformed escape (`%E0%A4%A`) is kept as it is (it was a 500). */
 export function safeDecode(segment: string): string {
   try {
@@ -74,18 +73,18 @@ export function safeDecode(segment: string): string {
   }
 }
 
-/** Returns the body bytes and the last URL's file name. Throws RemoteRefused with a user text. */
+/** Returns the body bytes and the last URL's file name. Throws RemoteRefused with its reason. */
 export async function fetchRemoteImage(rawUrl: string, opts: FetchOptions): Promise<{ data: Buffer; name: string }> {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new RemoteRefused(REMOTE_TEXT.badUrl);
+    throw new RemoteRefused('urlInvalid');
   }
   const deadline = Date.now() + opts.timeoutMs;
   for (let hop = 0; hop <= (opts.maxRedirects ?? 3); hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteRefused(REMOTE_TEXT.badUrl);
-    if (url.username || url.password) throw new RemoteRefused(REMOTE_TEXT.badUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteRefused('urlInvalid');
+    if (url.username || url.password) throw new RemoteRefused('urlInvalid');
     const res = await request(url, opts, deadline);
     if (res.redirect) {
       url = new URL(res.redirect, url);
@@ -94,24 +93,24 @@ export async function fetchRemoteImage(rawUrl: string, opts: FetchOptions): Prom
     const name = safeDecode(url.pathname.split('/').pop() || '') || 'image';
     return { data: res.data!, name };
   }
-  throw new RemoteRefused(REMOTE_TEXT.failed);
+  throw new RemoteRefused('urlFailed');
 }
 
 function request(url: URL, opts: FetchOptions, deadline: number): Promise<{ data?: Buffer; redirect?: string }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && !opts.allowPrivate && isPrivateAddress(host)) return Promise.reject(new RemoteRefused(REMOTE_TEXT.privateAddress));
+  if (net.isIP(host) && !opts.allowPrivate && isPrivateAddress(host)) return Promise.reject(new RemoteRefused('urlPrivate'));
   // The check runs on the resolved address the socket will use, not on a separate lookup.
   const lookup: net.LookupFunction = (hostname, options, cb) => {
     dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
       if (err) return cb(err, '', 0);
-      if (!opts.allowPrivate && isPrivateAddress(address as string)) return cb(new RemoteRefused(REMOTE_TEXT.privateAddress), '', 0);
+      if (!opts.allowPrivate && isPrivateAddress(address as string)) return cb(new RemoteRefused('urlPrivate'), '', 0);
       cb(null, address as string, family);
     });
   };
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) return reject(new RemoteRefused(REMOTE_TEXT.timeout));
+    if (remaining <= 0) return reject(new RemoteRefused('urlTimeout'));
     const req = lib.get(url, { lookup, headers: { accept: 'image/jpeg,image/png;q=0.9,*/*;q=0.1', 'user-agent': 'Pixmill/1' } }, (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && res.headers.location) {
@@ -120,12 +119,12 @@ function request(url: URL, opts: FetchOptions, deadline: number): Promise<{ data
       }
       if (status !== 200) {
         res.resume();
-        return reject(new RemoteRefused(REMOTE_TEXT.failed));
+        return reject(new RemoteRefused('urlFailed'));
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.maxBytes) {
         res.destroy();
-        return reject(new RemoteRefused(REMOTE_TEXT.tooLarge));
+        return reject(new RemoteRefused('fileTooLarge'));
       }
       const parts: Buffer[] = [];
       let size = 0;
@@ -133,16 +132,16 @@ function request(url: URL, opts: FetchOptions, deadline: number): Promise<{ data
         size += c.length;
         if (size > opts.maxBytes) {
           res.destroy();
-          reject(new RemoteRefused(REMOTE_TEXT.tooLarge));
+          reject(new RemoteRefused('fileTooLarge'));
           return;
         }
         parts.push(c);
       });
       res.on('end', () => resolve({ data: Buffer.concat(parts) }));
-      res.on('error', () => reject(new RemoteRefused(REMOTE_TEXT.failed)));
+      res.on('error', () => reject(new RemoteRefused('urlFailed')));
     });
-    const timer = setTimeout(() => req.destroy(new RemoteRefused(REMOTE_TEXT.timeout)), remaining);
+    const timer = setTimeout(() => req.destroy(new RemoteRefused('urlTimeout')), remaining);
     req.on('close', () => clearTimeout(timer));
-    req.on('error', (e) => reject(e instanceof RemoteRefused ? e : new RemoteRefused(REMOTE_TEXT.failed)));
+    req.on('error', (e) => reject(e instanceof RemoteRefused ? e : new RemoteRefused('urlFailed')));
   });
 }

@@ -7,9 +7,9 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 import type { FieldsOf } from '../../src/shared/schemas/common.js';
 import type { ChangePassword, Login, Register } from '../../src/shared/schemas/accounts.js';
 import { ACCOUNT_TEXT, changePasswordErrors, EMAIL_MAX, normalizeEmail, PASSWORD_MAX, registerErrors, type FieldErrors, type AccountView } from '../../src/shared/domain/account.js';
-import { CODE } from '../../src/shared/domain/codes.js';
 import { PLAN_LIMITS, planIdFor } from '../../src/shared/domain/plans.js';
-import { ApiError } from '../errors.js';
+import { REASON } from '../../src/shared/domain/reasons.js';
+import { paramError, refused } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';
@@ -68,8 +68,8 @@ export interface LoggedIn {
  * a text that names neither, so the login form does not tell who has an account. Code 2
  * is no longer sent by login (docs/OPERATIONS.md).
  */
-export const LOGIN_FAILED_TEXT = 'The email address or password is incorrect.';
-const loginFailed = () => new ApiError(CODE.WRONG_PASSWORD, LOGIN_FAILED_TEXT);
+export const LOGIN_FAILED_TEXT = REASON.loginFailed;
+const loginFailed = () => paramError('loginFailed');
 
 // A fixed hash to compare against when the email is unknown, so both answers take as long.
 let dummyHash: Promise<string> | null = null;
@@ -149,7 +149,7 @@ export class AccountService {
     if (Object.keys(errors).length) throw formError(errors);
     const a = await this.byId(accountId);
     // No stored password is longer than the register rule allows: a longer one is wrong without hashing it.
-    if (String(f.old_password).length > PASSWORD_MAX || !(await verifyPassword(String(f.old_password), a.password_hash))) throw new ApiError(CODE.WRONG_PASSWORD, undefined, 200, { errors: { old_password: 'wrong password' } });
+    if (String(f.old_password).length > PASSWORD_MAX || !(await verifyPassword(String(f.old_password), a.password_hash))) throw refused({ reason: 'wrongPassword', errors: { old_password: REASON.wrongPassword } });
     const password_hash = await hashPassword(String(f.password));
     const { sessions, tokens } = this.deps.services;
     return this.deps.db.transaction().execute(async (trx) => {

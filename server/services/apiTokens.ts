@@ -10,9 +10,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan } from '../../src/shared/domain/apiPlans.js';
 import type { ApiTokenView } from '../../src/shared/schemas/apiTokens.js';
-import { CODE } from '../../src/shared/domain/codes.js';
 import { creditsLeft, type Level } from '../../src/shared/domain/plans.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { refused, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import { ApiTokenRepository, monthKey, type ApiTokenRow } from '../repositories/apiTokenRepository.js';
 import * as ledger from '../repositories/creditRepository.js';
@@ -28,10 +27,13 @@ const newApiToken = () => `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64
 export const apiTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 export const isApiTokenShape = (t: unknown): t is string => typeof t === 'string' && API_TOKEN_SHAPE.test(t);
 
-export const API_PLAN_REQUIRED_TEXT = 'An API token is for Pro subscribers and API plan customers.';
+/** The older code of the refusal in `data.error` (kept beside `data.reason` for clients that read it). */
 export const API_PLAN_REQUIRED = 'api_plan_required';
 /** A signed-in account that may not hold an API token: the product's entitlement refusal (10001, like "only for subscribers"). */
-const apiPlanRequired = () => new ApiError(CODE.PARAM_ERROR, API_PLAN_REQUIRED_TEXT, 403, { error: API_PLAN_REQUIRED });
+const apiPlanRequired = () => refused({ reason: 'apiPlanRequired', error: API_PLAN_REQUIRED });
+
+/** Resets of one account this close together are one reset: the first answers the new token, the later ones a conflict. */
+export const RESET_GUARD_MS = 10_000;
 
 /** A principal that came from an API token (auth.ts keeps it for the request). */
 export interface ApiPrincipal extends Principal {

@@ -33,10 +33,12 @@ export class ContactService {
     const name = (input.name ?? '').trim();
     const email = (input.email ?? '').trim();
     const message = (input.message ?? '').trim();
-    if (!name || !email || !message) throw paramError('This field is required.');
+    const missing = !name ? 'name' : !email ? 'email' : !message ? 'message' : null;
+    if (missing) throw paramError('fieldRequired', { field: missing });
     // Lengths first: nothing below runs on a text longer than its field allows.
-    if (name.length > CONTACT_LIMITS.name || message.length > CONTACT_LIMITS.message) throw paramError('The message is too long');
-    if (!isContactEmail(email)) throw paramError('Email must be a valid format');
+    if (name.length > CONTACT_LIMITS.name) throw paramError('messageTooLong', { field: 'name', max: CONTACT_LIMITS.name });
+    if (message.length > CONTACT_LIMITS.message) throw paramError('messageTooLong', { field: 'message', max: CONTACT_LIMITS.message });
+    if (!isContactEmail(email)) throw paramError('emailInvalid', { field: 'email' });
     const locale = /^(en|de|fr|ja)$/.test(input.locale ?? '') ? input.locale! : 'en';
     return { id: await this.repo.insert({ name, email, message, locale, created_at: now }) };
   }

@@ -5,9 +5,8 @@
  * (max_num/used_num, compress_max/compress_used) that the license answer reports.
  */
 import type { Kysely } from 'kysely';
-import { CODE } from '../../src/shared/domain/codes.js';
 import { creditsLeft } from '../../src/shared/domain/plans.js';
-import { ApiError } from '../errors.js';
+import { paramError } from '../errors.js';
 import * as ledger from '../repositories/creditRepository.js';
 import type { Database } from '../repositories/schema.js';
 import type { Deps } from './index.js';
@@ -28,7 +27,7 @@ export interface Balance {
   compress_left: number;
 }
 
-export const insufficientCredits = () => new ApiError(CODE.INSUFFICIENT_CREDITS, 'Insufficient Credits');
+export const insufficientCredits = () => paramError('insufficientCredits');
 
 export class CreditService {
   constructor(private readonly deps: Deps) {}

@@ -5,10 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CODE } from '../../src/shared/domain/codes.js';
 import { parseParams, type Step } from '../../src/shared/domain/modules.js';
 import { creditsLeft } from '../../src/shared/domain/plans.js';
-import { ApiError, notFound, paramError } from '../errors.js';
+import { notFound, paramError } from '../errors.js';
 import { convertCompressed, downloadName, EXTRA_TYPES, extOf, extOfKey, extrasOf, zipOf, type ExtraType } from '../jobs/results.js';
 import { findBundle, insertBundle } from '../repositories/downloadBundleRepository.js';
 import type { Job } from '../repositories/schema.js';
@@ -99,7 +98,7 @@ export class DownloadService {
   /** A stored result with its size; a blob gone from the volume answers like a missing work, not a 500. */
   private async stored(r: { key: string; ext: string; name: string }): Promise<DownloadFile> {
     const size = await this.deps.blobs.size(r.key).catch(() => {
-      throw notFound('result not found');
+      throw notFound('resultNotFound');
     });
     return { ...r, size };
   }
@@ -113,15 +112,15 @@ export class DownloadService {
   /** POST /api/job/download_compress: the compress result, re-encoded as extra_type at the work's quality. */
   async compressed(p: Principal, transId: string, extraRaw: string | undefined): Promise<DownloadFile> {
     const job = await this.deps.services.jobs.finished(p, transId);
-    if (job.job !== 'compress') throw paramError('not a compress work');
+    if (job.job !== 'compress') throw paramError('notCompressWork', { field: 'trans_id' });
     const extra = extraRaw?.toLowerCase();
     const r = await this.resultOf(job);
     if (!extra || extra === r.ext) return this.stored(r);
-    if (!(EXTRA_TYPES as readonly string[]).includes(extra)) throw paramError(`extra_type must be one of ${EXTRA_TYPES.join(', ')}`);
+    if (!(EXTRA_TYPES as readonly string[]).includes(extra)) throw paramError('fieldInvalid', { field: 'extra_type', allowed: EXTRA_TYPES });
     // The quality the work ran with, read through the params schema (its default lives there only).
     const step = (JSON.parse(job.steps_json) as Step[])[0];
     const params = parseParams('compress', step?.config.module_params);
-    if (!params.ok) throw new Error(`stored compress params are invalid: ${params.error}`);
+    if (!params.ok) throw new Error(`stored compress params are invalid: ${params.error.reason} ${String(params.error.param ?? '')}`);
     const data = await this.convertOnce(p.accountId, r.key, extra as ExtraType, Number(params.value.quality));
     return { ext: extra, name: await this.nameOf(job, extra), data };
   }
@@ -131,11 +130,11 @@ export class DownloadService {
    * finished (else 10001), and the account neither expired nor out of credits (else 30004).
    */
   async bulkWorks(p: Principal, transIds: string[]): Promise<FinishedWork[]> {
-    if (!transIds.length) throw paramError('trans_ids is required');
-    if (transIds.length > BULK_MAX) throw paramError(`at most ${BULK_MAX} works per bulk download`);
+    if (!transIds.length) throw paramError('fieldRequired', { field: 'trans_ids' });
+    if (transIds.length > BULK_MAX) throw paramError('bulkTooMany', { max: BULK_MAX });
     const works = [];
     for (const id of transIds) works.push(await this.deps.services.jobs.finished(p, id));
-    if (p.level === 'expired' || creditsLeft(p.account.max_num, p.account.used_num) <= 0) throw new ApiError(CODE.NOT_ENOUGH_POINTS, 'Not enough points');
+    if (p.level === 'expired' || creditsLeft(p.account.max_num, p.account.used_num) <= 0) throw paramError('notEnoughPoints');
     return works;
   }
 
@@ -159,7 +158,7 @@ export class DownloadService {
   /** GET /api/v2/download/all/: the zip of a bundle made by point check (bundles live BUNDLE_TTL_MS, one account). */
   async zipOfBundle(p: Principal, bundleId: string): Promise<ZipDownload> {
     const transIds = await findBundle(this.deps.db, bundleId, p.accountId, Date.now() - BUNDLE_TTL_MS);
-    if (!transIds) throw notFound('download not found');
+    if (!transIds) throw notFound('downloadNotFound');
     return this.zip(await this.bulkWorks(p, transIds));
   }
 
@@ -167,7 +166,7 @@ export class DownloadService {
     const entries = [];
     for (const job of works) {
       const r = await this.resultOf(job);
-      if (!(await this.deps.blobs.exists(r.key))) throw notFound('result not found');
+      if (!(await this.deps.blobs.exists(r.key))) throw notFound('resultNotFound');
       entries.push({ path: this.deps.blobs.pathOf(r.key), name: r.name });
     }
     return { name: `pixmill-${new Date().toISOString().slice(0, 10)}.zip`, stream: zipOf(entries) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJobConfig, parseParams } from '../../src/shared/domain/modules.js';
-import { decodeJconfig, JCONFIG_TEXT, shapeError } from './jconfig.js';
+import { ApiError } from '../errors.js';
+import { decodeJconfig, shapeError } from './jconfig.js';
 
 const nested = (depth: number): unknown => {
   let v: unknown = 1;
@@ -10,16 +11,23 @@ const nested = (depth: number): unknown => {
 
 describe('decodeJconfig', () => {
   it.each([
-    ['missing', undefined, JCONFIG_TEXT.required],
-    ['empty', '', JCONFIG_TEXT.required],
-    ['not JSON', '{job:', JCONFIG_TEXT.notJson],
-    ['over 16 KB of text', JSON.stringify({ job: 'compress', pad: 'x'.repeat(16 * 1024) }), JCONFIG_TEXT.tooLarge],
-    ['100,000 deep as text (over 16 KB)', '['.repeat(100_000) + ']'.repeat(100_000), JCONFIG_TEXT.tooLarge],
-    ['9 deep as text', JSON.stringify(nested(9)), JCONFIG_TEXT.tooDeep],
-    ['100,000 deep as an object', nested(100_000), JCONFIG_TEXT.tooDeep],
-    ['a wide object', { job: 'compress', list: Array.from({ length: 20_000 }, () => 0) }, JCONFIG_TEXT.tooLarge],
-  ])('%s → 10001', (_, raw, msg) => {
-    expect(() => decodeJconfig(raw)).toThrow(msg);
+    ['missing', undefined, { reason: 'fieldRequired', field: 'jconfig' }],
+    ['empty', '', { reason: 'fieldRequired', field: 'jconfig' }],
+    ['not JSON', '{job:', { reason: 'jconfigNotJson', field: 'jconfig' }],
+    ['over 16 KB of text', JSON.stringify({ job: 'compress', pad: 'x'.repeat(16 * 1024) }), { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 }],
+    ['100,000 deep as text (over 16 KB)', '['.repeat(100_000) + ']'.repeat(100_000), { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 }],
+    ['9 deep as text', JSON.stringify(nested(9)), { reason: 'jconfigTooDeep', field: 'jconfig', max: 8 }],
+    ['100,000 deep as an object', nested(100_000), { reason: 'jconfigTooDeep', field: 'jconfig', max: 8 }],
+    ['a wide object', { job: 'compress', list: Array.from({ length: 20_000 }, () => 0) }, { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 }],
+  ])('%s → 10001 with its reason', (_, raw, data) => {
+    let err: unknown;
+    try {
+      decodeJconfig(raw);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 10001, data });
   });
 
   it('a workflow as text or object decodes', () => {
@@ -59,7 +67,7 @@ describe('strict params', () => {
 
   it('enlarge quality best: subscribers only', () => {
     const best = { job: 'enlarge', config: { module_params: { quality: 'best' } } };
-    expect(parseJobConfig(best, 'guest')).toEqual({ ok: false, error: 'Best quality is only for subscribers' });
+    expect(parseJobConfig(best, 'guest')).toEqual({ ok: false, error: { reason: 'bestEnlargeSubscribersOnly' } });
     expect(parseJobConfig(best, 'register').ok).toBe(false);
     expect(parseJobConfig(best, 'expired').ok).toBe(false);
     expect(parseJobConfig(best, 'basic').ok).toBe(true);

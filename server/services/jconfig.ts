@@ -9,12 +9,7 @@ export const JCONFIG_MAX_BYTES = 16 * 1024;
 /** A workflow is root → flows → step → config → module_params → value: 5 levels; 8 leaves room. */
 export const JCONFIG_MAX_DEPTH = 8;
 
-export const JCONFIG_TEXT = {
-  required: 'jconfig is required',
-  notJson: 'jconfig must be JSON',
-  tooLarge: `jconfig may be at most ${JCONFIG_MAX_BYTES / 1024} KB`,
-  tooDeep: `jconfig may be nested at most ${JCONFIG_MAX_DEPTH} levels deep`,
-} as const;
+const tooLarge = () => paramError('jconfigTooLarge', { max: JCONFIG_MAX_BYTES / 1024 });
 
 /**
  * Walks a JSON-like value without recursion: 'deep' past `maxDepth` levels, 'large' past `maxNodes`
@@ -35,18 +30,18 @@ export function shapeError(value: unknown, maxDepth: number, maxNodes: number): 
 
 /** The decoded jconfig from a form field (JSON text) or a JSON body (already an object), within the bounds. */
 export function decodeJconfig(raw: unknown): unknown {
-  if (raw === undefined || raw === null || raw === '') throw paramError(JCONFIG_TEXT.required);
+  if (raw === undefined || raw === null || raw === '') throw paramError('fieldRequired', { field: 'jconfig' });
   let value: unknown = raw;
   if (typeof raw === 'string') {
-    if (Buffer.byteLength(raw) > JCONFIG_MAX_BYTES) throw paramError(JCONFIG_TEXT.tooLarge);
+    if (Buffer.byteLength(raw) > JCONFIG_MAX_BYTES) throw tooLarge();
     try {
       value = JSON.parse(raw);
     } catch {
-      throw paramError(JCONFIG_TEXT.notJson);
+      throw paramError('jconfigNotJson');
     }
   }
   const shape = shapeError(value, JCONFIG_MAX_DEPTH, JCONFIG_MAX_BYTES);
-  if (shape) throw paramError(shape === 'deep' ? JCONFIG_TEXT.tooDeep : JCONFIG_TEXT.tooLarge);
-  if (typeof raw !== 'string' && Buffer.byteLength(JSON.stringify(value)) > JCONFIG_MAX_BYTES) throw paramError(JCONFIG_TEXT.tooLarge);
+  if (shape) throw shape === 'deep' ? paramError('jconfigTooDeep', { max: JCONFIG_MAX_DEPTH }) : tooLarge();
+  if (typeof raw !== 'string' && Buffer.byteLength(JSON.stringify(value)) > JCONFIG_MAX_BYTES) throw tooLarge();
   return value;
 }

@@ -5,8 +5,8 @@
  * during it every attempt is refused, a right password too. A successful login clears the record.
  * Stored in the database, so every API process of a scale-out deployment sees the same counts.
  */
-import { CODE } from '../../src/shared/domain/codes.js';
-import { ApiError } from '../errors.js';
+import { reasonMsg } from '../../src/shared/domain/reasons.js';
+import { refused, type ApiError } from '../errors.js';
 import { LoginThrottleRepository } from '../repositories/loginThrottleRepository.js';
 import type { Deps } from './index.js';
 
@@ -20,15 +20,15 @@ const IDLE_FORGET_MS = 24 * 60 * MINUTE_MS;
 
 /** An account-form refusal (code 1, text on the email field) with HTTP 429; the client can translate by `data.error`. */
 export const LOGIN_LOCKED_ERROR = 'login_locked';
-export const loginLockedText = (minutes: number) => `Too many failed logins for this email address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+export const loginLockedText = (minutes: number) => reasonMsg({ reason: 'loginLocked', minutes });
 
 /** The lock after `lockouts` earlier lockouts in a row: 15 min, 30, 60, … up to a day. */
 export const lockDuration = (lockouts: number) => Math.min(LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS * 2 ** Math.min(lockouts, 20));
 
 export function loginLocked(retryAfterMs: number): ApiError {
   const retry_after = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  const text = loginLockedText(Math.ceil(retry_after / 60));
-  return new ApiError(CODE.COMMON_PARAMETER_ERROR, text, 429, { error: LOGIN_LOCKED_ERROR, retry_after, errors: { email: text } });
+  const minutes = Math.ceil(retry_after / 60);
+  return refused({ reason: 'loginLocked', minutes, retry_after, error: LOGIN_LOCKED_ERROR, errors: { email: loginLockedText(minutes) } });
 }
 
 export class LoginThrottleService {

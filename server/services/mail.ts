@@ -1,7 +1,6 @@
 /** Marketing mail preferences (spec §7 Misc): signed unsubscribe links and the email status check. */
 import { ACCOUNT_TEXT, emailError, normalizeEmail } from '../../src/shared/domain/account.js';
-import { CODE } from '../../src/shared/domain/codes.js';
-import { ApiError } from '../errors.js';
+import { paramError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import { formError } from './forms.js';
 import type { Deps } from './index.js';
@@ -24,7 +23,7 @@ export class MailService {
   async unsubscribe(email: string | undefined, sig: string | undefined, caller: Principal | null): Promise<{ email: string; unsubscribed: true }> {
     const e = validEmail(email);
     const own = caller?.logged && caller.account.email === e;
-    if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw new ApiError(CODE.VALIDATION_INVALID);
+    if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw paramError('validationInvalid', { field: 'sig' });
     await this.accounts.optOut(e, Date.now());
     return { email: e, unsubscribed: true };
   }
@@ -38,7 +37,7 @@ export class MailService {
   async emailStatus(email: string | undefined, sig: string | undefined, caller: Principal | null): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {
     const e = validEmail(email);
     const own = caller?.logged && caller.account.email === e;
-    if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw new ApiError(CODE.VALIDATION_INVALID);
+    if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw paramError('validationInvalid', { field: 'sig' });
     const a = await this.accounts.byEmail(e);
     if (!a || a.kind !== 'user') throw formError({ email: ACCOUNT_TEXT.emailMissing });
     return { email: e, registered: true, mail_subscribed: !(await this.accounts.isOptedOut(e)) };

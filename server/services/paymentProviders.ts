@@ -120,7 +120,7 @@ export class LocalProvider implements PaymentProvider {
     } catch {
       throw new WebhookSignatureError('body is not JSON');
     }
-    if (typeof e.id !== 'string' || !e.id || e.id.length > 100 || !(PAYMENT_EVENT_TYPES as readonly unknown[]).includes(e.type)) throw paramError('unknown payment event');
+    if (typeof e.id !== 'string' || !e.id || e.id.length > 100 || !(PAYMENT_EVENT_TYPES as readonly unknown[]).includes(e.type)) throw paramError('paymentEventInvalid');
     return {
       id: e.id,
       type: e.type as PaymentEventType,

@@ -7,12 +7,12 @@
  * plans with `npm run admin`.
  */
 import { randomUUID } from 'node:crypto';
-import { API_PLAN_LEVEL, apiPlanNamed, apiPlanOfProduct, isApiPlanCurrency, type ApiPlanCurrency } from '../../src/shared/domain/apiPlans.js';
-import { CODE } from '../../src/shared/domain/codes.js';
+import { API_PLAN_CURRENCIES, API_PLAN_LEVEL, apiPlanNamed, apiPlanOfProduct, isApiPlanCurrency, type ApiPlanCurrency } from '../../src/shared/domain/apiPlans.js';
 import type { CheckoutView } from '../../src/shared/domain/plans.js';
 import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/shared/domain/constants.js';
 import { currencyFor } from '../../src/shared/domain/locale.js';
-import { ApiError, notFound, paramError, unauthorized } from '../errors.js';
+import { REASON } from '../../src/shared/domain/reasons.js';
+import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';
 import type { Config } from '../config.js';
@@ -25,10 +25,10 @@ import type { Principal } from './tokens.js';
 export type { CheckoutView };
 
 /** The refusal when the server has no payment provider (the pricing page shows it too). */
-export const PURCHASING_DISABLED_TEXT = 'Purchasing is not configured on this server.';
+export const PURCHASING_DISABLED_TEXT = REASON.purchasingDisabled;
+/** The older code of the refusal in `data.error` (the pricing page read it before `data.reason` existed). */
 export const PURCHASING_DISABLED_ERROR = 'purchasing_disabled';
-export const PROVIDER_FAILED_TEXT = 'The payment provider could not open a checkout. Please try again later.';
-const purchasingDisabled = () => new ApiError(CODE.PARAM_ERROR, PURCHASING_DISABLED_TEXT, 200, { error: PURCHASING_DISABLED_ERROR });
+const purchasingDisabled = () => refused({ reason: 'purchasingDisabled', error: PURCHASING_DISABLED_ERROR });
 
 /** Spec §9: USD for en and ja, EUR for de and fr; JPY only when chosen. */
 export function defaultCurrency(locale: string | undefined): Currency {
@@ -77,7 +77,7 @@ export class PaymentService {
   }
 
   private providerNamed(name: string): PaymentProvider {
-    if (!this.provider || this.provider.name !== name) throw notFound('unknown payment provider');
+    if (!this.provider || this.provider.name !== name) throw notFound('providerNotFound');
     return this.provider;
   }
 
@@ -85,12 +85,12 @@ export class PaymentService {
   async createCheckout(p: Principal, input: { product_id?: unknown; currency?: unknown; locale?: unknown; source?: unknown; medium?: unknown }): Promise<CheckoutView> {
     const { provider, email } = this.buyer(p);
     const product = PRODUCTS.find((x) => x.id === Number(input.product_id));
-    if (!product) throw paramError('unknown product_id');
+    if (!product) throw paramError('productUnknown');
     const locale = isLanguage(input.locale) ? input.locale : p.account.locale || 'en';
     let currency: Currency;
     if (input.currency === undefined || input.currency === '') currency = isCurrency(p.account.currency) ? p.account.currency : defaultCurrency(locale);
     else if (isCurrency(input.currency)) currency = input.currency;
-    else throw paramError(`currency must be one of ${CURRENCIES.join(', ')}`);
+    else throw paramError('fieldInvalid', { field: 'currency', allowed: CURRENCIES });
     return this.open(p, provider, { product, level: product.level, label: product.level === 'pro' ? 'Pixmill Pro' : 'Pixmill Basic', currency, amountMinor: toMinor(product.price[currency], currency), email, locale, source: input.source, medium: input.medium });
   }
 
@@ -103,8 +103,8 @@ export class PaymentService {
   async createApiCheckout(p: Principal, input: { email?: unknown; api_plan?: unknown; currency?: unknown; locale?: unknown }): Promise<CheckoutView> {
     const { provider, email } = this.buyer(p);
     const plan = apiPlanNamed(input.api_plan);
-    if (!plan) throw new ApiError(CODE.PARAM_ERROR, 'api_plan: unknown API plan', 200, { field: 'api_plan' });
-    if (typeof input.email !== 'string' || input.email.trim().toLowerCase() !== email.toLowerCase()) throw new ApiError(CODE.PARAM_ERROR, "email: not the signed-in account's address", 200, { field: 'email' });
+    if (!plan) throw paramError('apiPlanUnknown');
+    if (typeof input.email !== 'string' || input.email.trim().toLowerCase() !== email.toLowerCase()) throw paramError('emailNotOwn');
     const locale = isLanguage(input.locale) ? input.locale : p.account.locale || 'en';
     let currency: ApiPlanCurrency;
     if (input.currency === undefined || input.currency === '') {
@@ -112,7 +112,7 @@ export class PaymentService {
       const byLocale = defaultCurrency(locale);
       currency = isApiPlanCurrency(own) ? own : isApiPlanCurrency(byLocale) ? byLocale : 'USD';
     } else if (isApiPlanCurrency(input.currency)) currency = input.currency;
-    else throw new ApiError(CODE.PARAM_ERROR, 'currency: must be USD or EUR', 200, { field: 'currency' });
+    else throw paramError('fieldInvalid', { field: 'currency', allowed: API_PLAN_CURRENCIES });
     const product: Product = { id: plan.productId, level: API_PLAN_LEVEL, price: plan.price };
     return this.open(p, provider, { product, level: API_PLAN_LEVEL, label: `Pixmill API ${plan.credits} credits`, currency, amountMinor: toMinor(plan.price[currency], currency), email, locale });
   }
@@ -135,7 +135,7 @@ export class PaymentService {
     } catch {
       // The provider refused or could not be reached: the checkout never opened, and the buyer may try again.
       await this.payments.close(id, 'cancelled', Date.now());
-      throw new ApiError(CODE.PARAM_ERROR, PROVIDER_FAILED_TEXT, 502, { error: 'provider_failed' });
+      throw refused({ reason: 'providerFailed', error: 'provider_failed' });
     }
     await this.payments.setProviderSession(id, opened.ref, opened.url);
     return this.checkout(p, id);
@@ -144,7 +144,7 @@ export class PaymentService {
   /** GET /api/payments/checkout: the caller's own checkout (the checkout page shows it). */
   async checkout(p: Principal, id: unknown): Promise<CheckoutView> {
     const row = await this.owned(p, id);
-    if (!row) throw notFound('checkout not found');
+    if (!row) throw notFound('checkoutNotFound');
     return view(row);
   }
 
@@ -156,8 +156,8 @@ export class PaymentService {
   async payLocal(p: Principal, id: unknown): Promise<WebhookResult & { checkout: CheckoutView }> {
     const local = this.local;
     const row = await this.owned(p, id);
-    if (!row || row.provider !== 'local') throw notFound('checkout not found');
-    if (row.status !== 'open') throw paramError('This checkout is already closed.');
+    if (!row || row.provider !== 'local') throw notFound('checkoutNotFound');
+    if (row.status !== 'open') throw paramError('checkoutClosed');
     const delivery = local.signedDelivery({ id: `evt_${randomUUID()}`, type: 'checkout.completed', checkout_id: row.id, created: Date.now() });
     const result = await this.handleWebhook('local', delivery.body, delivery.headers);
     return { ...result, checkout: await this.checkout(p, row.id) };
@@ -170,7 +170,7 @@ export class PaymentService {
     try {
       event = provider.verifyWebhook(rawBody, headers);
     } catch (e) {
-      if (e instanceof WebhookSignatureError) throw new ApiError(CODE.VALIDATION_INVALID, undefined, 400);
+      if (e instanceof WebhookSignatureError) throw refused({ reason: 'validationInvalid' }, 400);
       throw e;
     }
     if ('ignored' in event) return { event_id: event.id, type: event.type, applied: false, duplicate: false };
@@ -181,9 +181,9 @@ export class PaymentService {
   private async apply(trx: Db, provider: string, event: PaymentEvent, rawBody: Buffer): Promise<WebhookResult> {
     const repo = new PaymentRepository(trx);
     const checkout = event.checkout_id ? await repo.providerCheckout(event.checkout_id, provider) : undefined;
-    if (event.checkout_id && !checkout) throw notFound('checkout not found');
+    if (event.checkout_id && !checkout) throw notFound('checkoutNotFound');
     const accountId = checkout?.account_id ?? event.account_id ?? null;
-    if (accountId === null) throw paramError('the event names no checkout or account');
+    if (accountId === null) throw paramError('paymentEventIncomplete');
     const base = { event_id: event.id, type: event.type };
     // The event row first: a replay (or a concurrent re-delivery) conflicts here and changes nothing.
     const fresh = await repo.recordEvent({ id: `${provider}:${event.id}`, provider, type: event.type, account_id: accountId, checkout_id: checkout?.id ?? null, payload_json: rawBody.toString('utf8').slice(0, 8192), created_at: Date.now() });
@@ -192,13 +192,13 @@ export class PaymentService {
     const now = Date.now();
     switch (event.type) {
       case 'checkout.completed': {
-        if (!checkout) throw paramError('checkout.completed needs a checkout_id');
+        if (!checkout) throw paramError('paymentEventIncomplete');
         // Only an open checkout pays; a second event id for the same checkout grants nothing more.
         if (!(await repo.close(checkout.id, 'paid', now))) return { ...base, applied: false, duplicate: false };
         if (checkout.level === API_PLAN_LEVEL) {
           // An API credit pack: its credits onto the balance, once per checkout.
           const plan = apiPlanOfProduct(checkout.product_id);
-          if (!plan) throw paramError('the checkout names no API plan');
+          if (!plan) throw paramError('paymentEventIncomplete');
           await this.deps.services.apiTokens.grantPackIn(trx, accountId, plan, `checkout:${checkout.id}`);
           return { ...base, applied: true, duplicate: false };
         }
@@ -206,7 +206,7 @@ export class PaymentService {
         return { ...base, applied: true, duplicate: false };
       }
       case 'checkout.cancelled':
-        if (!checkout) throw paramError('checkout.cancelled needs a checkout_id');
+        if (!checkout) throw paramError('paymentEventIncomplete');
         return { ...base, applied: await repo.close(checkout.id, 'cancelled', now), duplicate: false };
       case 'subscription.renewed':
         await plans.renewPlanIn(trx, accountId, PLAN_PERIOD_DAYS);
@@ -217,7 +217,7 @@ export class PaymentService {
   }
 
   private async owned(p: Principal, id: unknown): Promise<CheckoutRow | undefined> {
-    if (typeof id !== 'string' || !id || id.length > 64) throw paramError('checkout id is required');
+    if (typeof id !== 'string' || !id || id.length > 64) throw paramError('fieldRequired', { field: 'id' });
     return this.payments.ownedCheckout(id, p.accountId);
   }
 }

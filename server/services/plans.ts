@@ -8,10 +8,9 @@
  * carried into the new balance; the rest, the plan's unused credits, expire (an `expire` row).
  */
 import { randomBytes } from 'node:crypto';
-import { CODE } from '../../src/shared/domain/codes.js';
 import { PLAN_PERIOD_DAYS } from '../../src/shared/domain/constants.js';
 import { creditsLeft, PLAN_LIMITS, planIdFor } from '../../src/shared/domain/plans.js';
-import { ApiError, paramError } from '../errors.js';
+import { paramError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
@@ -48,7 +47,7 @@ export class PlanService {
 
   private async registered(repo: AccountRepository, accountId: number): Promise<Account> {
     const a = await repo.byIdOrThrow(accountId);
-    if (a.kind !== 'user') throw new ApiError(CODE.PARAM_ERROR, 'only registered accounts have plans');
+    if (a.kind !== 'user') throw paramError('notRegistered');
     return a;
   }
 
@@ -105,7 +104,7 @@ export class PlanService {
   async renewPlanIn(trx: Db, accountId: number, days = PLAN_PERIOD_DAYS): Promise<void> {
     const a = await new AccountRepository(trx).byIdOrThrow(accountId);
     const level = a.pid === planIdFor('pro') ? 'pro' : a.pid === planIdFor('basic') ? 'basic' : null;
-    if (!level) throw paramError('the account has no paid plan to renew');
+    if (!level) throw paramError('noPlanToRenew');
     await this.grantPlanIn(trx, accountId, level, days);
   }
 

@@ -80,7 +80,7 @@ export class ProfileService {
       if (v.length > NAME_MAX) throw formError({ [k]: ACCOUNT_TEXT.nameTooLong });
       set[k] = v;
     }
-    if (Object.keys(set).length === 0) throw paramError('nothing to update');
+    if (Object.keys(set).length === 0) throw paramError('nothingToUpdate');
     await this.accounts.update(p.accountId, { ...set, updated_at: Date.now() });
     const a = await this.accounts.byIdOrThrow(p.accountId);
     return { locale: a.locale, currency: a.currency, first_name: a.first_name, last_name: a.last_name };

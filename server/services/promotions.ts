@@ -15,12 +15,6 @@ export { SHARE_TYPES };
 const SHARE_CODE = /^[A-Z2-9]{8}$/;
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-export const PROMOTION_TEXT = {
-  badCode: 'This share code is not valid.',
-  ownCode: 'You cannot use your own share code.',
-  alreadyBound: 'A share code has already been used for this promotion.',
-} as const;
-
 const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 const isUnique = (e: unknown) => /unique|duplicate/i.test(String(e));
 
@@ -58,16 +52,16 @@ export class PromotionService {
   /** GET /api/promotion/share/bind: records who shared with this account, once per promotion type. */
   /** Binds the caller to a share code's owner; the answer names the code, never the owner's internal account id. */
   async shareBind(p: Principal, type: (typeof SHARE_TYPES)[number], codeRaw: string): Promise<{ bound: true; type: string; code: string }> {
-    // one text for a code of the wrong shape and an unknown one
+    // one reason for a code of the wrong shape and an unknown one
     const code = codeRaw.trim().toUpperCase();
-    if (!SHARE_CODE.test(code)) throw paramError(PROMOTION_TEXT.badCode);
+    if (!SHARE_CODE.test(code)) throw paramError('shareCodeInvalid');
     const owner = await this.promotions.ownerOf('share_code', code);
-    if (owner === undefined) throw paramError(PROMOTION_TEXT.badCode);
-    if (owner === p.accountId) throw paramError(PROMOTION_TEXT.ownCode);
+    if (owner === undefined) throw paramError('shareCodeInvalid');
+    if (owner === p.accountId) throw paramError('shareCodeOwn');
     const kind = `share_bind:${type}`;
     // The first code bound wins (the unique row decides between concurrent binds); repeating it is fine.
     await this.promotions.insertOnce(p.accountId, kind, '', code, Date.now());
-    if ((await this.promotions.value(p.accountId, kind)) !== code) throw paramError(PROMOTION_TEXT.alreadyBound);
+    if ((await this.promotions.value(p.accountId, kind)) !== code) throw paramError('shareCodeUsed');
     return { bound: true, type, code };
   }
 

@@ -8,10 +8,9 @@
  * a lease row makes one of several workers run it per interval.
  */
 import { randomUUID } from 'node:crypto';
-import { CODE } from '../../src/shared/domain/codes.js';
 import { UPLOADED_CACHE_EXPIRY_MS } from '../../src/shared/domain/constants.js';
 import { retentionClassOf, UPLOAD_QUOTAS, type Level } from '../../src/shared/domain/plans.js';
-import { ApiError } from '../errors.js';
+import { paramError } from '../errors.js';
 import { serverLogger } from '../jobs/log.js';
 import { extrasOf } from '../jobs/results.js';
 import * as repo from '../repositories/retentionRepository.js';
@@ -25,12 +24,8 @@ const LEASE = 'retention';
 /** First sweep shortly after start, so a restarted worker does not wait a whole interval. */
 const FIRST_RUN_DELAY_MS = 10_000;
 
-/** A kept-no-longer answer: code 10001 like other refusals, HTTP 410 Gone. */
-export const expiredError = (msg: string) => new ApiError(CODE.PARAM_ERROR, msg, 410);
-
-export const RETENTION_TEXT = {
-  work: (days: number) => `This result has expired: results are kept for ${days} days.`,
-} as const;
+/** A kept-no-longer answer for a work: code 10001 like other refusals, HTTP 410 Gone, naming the plan's retention in days. */
+export const workExpired = (days: number) => paramError('workExpired', { days });
 
 export interface RetentionReport {
   works: number;

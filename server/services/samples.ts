@@ -68,13 +68,13 @@ export class SampleService {
   async download(q: FieldsOf<typeof SampleDownload>): Promise<{ file: string; mime: string }> {
     const manifest = await this.info();
     const list = Object.hasOwn(manifest, q.job) ? manifest[q.job]! : null;
-    if (!list) throw notFound('sample not found');
+    if (!list) throw notFound('sampleNotFound');
     const entry = list[q.num ?? 0];
-    if (!entry) throw notFound('sample not found');
+    if (!entry) throw notFound('sampleNotFound');
     let url = q.type === 'original' ? entry.original : entry.processed;
     if (url.includes(SCALE_PLACEHOLDER)) {
       const rate = q.rate === undefined ? DEFAULT_RATE : Number(q.rate.replace(/x$/i, ''));
-      if (!SAMPLE_RATES.includes(rate)) throw paramError(`rate must be one of ${SAMPLE_RATES.join(', ')}`);
+      if (!SAMPLE_RATES.includes(rate)) throw paramError('fieldInvalid', { field: 'rate', allowed: SAMPLE_RATES });
       url = url.split(SCALE_PLACEHOLDER).join(String(rate));
     }
     return this.file(url);
@@ -82,11 +82,11 @@ export class SampleService {
 
   /** GET /api/job_utils/download/sample: a file named by its /samples/… path or its path inside samples. */
   async file(name: string | undefined): Promise<{ file: string; mime: string }> {
-    if (!name) throw paramError('name is required');
+    if (!name) throw paramError('fieldRequired', { field: 'name' });
     const rel = name.replace(/^\/?samples\//, '').replace(/^\/+/, '');
     const mime = IMAGE_TYPES[path.extname(rel).toLowerCase()];
     const file = path.resolve(this.dir, rel);
-    if (!mime || !file.startsWith(this.dir + path.sep)) throw notFound('sample not found');
+    if (!mime || !file.startsWith(this.dir + path.sep)) throw notFound('sampleNotFound');
     try {
       // Resolve symlinks too: the real file must still be inside the samples directory.
       const real = await fsp.realpath(file);
@@ -94,7 +94,7 @@ export class SampleService {
       if (!real.startsWith(realDir + path.sep) || !(await fsp.stat(real)).isFile()) throw new Error('outside');
       return { file: real, mime };
     } catch {
-      throw notFound('sample not found');
+      throw notFound('sampleNotFound');
     }
   }
 }

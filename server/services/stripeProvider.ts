@@ -109,6 +109,6 @@ export class StripeProvider implements PaymentProvider {
 
 function checkoutIdOf(s: Stripe.Checkout.Session): string {
   const id = s.client_reference_id ?? s.metadata?.checkout_id;
-  if (!id) throw paramError('the Checkout Session names no checkout');
+  if (!id) throw paramError('paymentEventIncomplete');
   return id;
 }

@@ -39,8 +39,7 @@ export class SubscriptionService {
   async isSubscribed(email: string | undefined, caller: Principal): Promise<{ subscribed: boolean }> {
     if (!caller.logged) throw unauthorized();
     if (email !== undefined && email !== '') {
-      const err = emailError(email);
-      if (err) throw paramError(err);
+      if (emailError(email)) throw paramError('emailInvalid', { field: 'email' });
       if (normalizeEmail(email) !== caller.account.email) throw unauthorized();
     }
     return { subscribed: isSubscriber(this.deps.services.license.levelOf(caller.account)) };
@@ -49,7 +48,7 @@ export class SubscriptionService {
   /** POST /api/cart/abandon: the pricing page tells us a checkout was left; kept as an event. */
   async cartAbandon(accountId: number | null, input: FieldsOf<typeof CartAbandon>): Promise<{ event_id: number }> {
     const productId = input.product_id ?? null;
-    if (productId !== null && !PRODUCTS.some((x) => x.id === productId)) throw paramError('unknown product_id');
+    if (productId !== null && !PRODUCTS.some((x) => x.id === productId)) throw paramError('productUnknown');
     const event_id = await this.deps.services.events.record('cart-abandon', accountId, {
       product_id: productId,
       currency: input.currency ?? null,

@@ -5,8 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { PLAN_LIMITS, type Level, type PlanLimits } from '../../src/shared/domain/plans.js';
-import { ApiError, unauthorized } from '../errors.js';
-import { CODE } from '../../src/shared/domain/codes.js';
+import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
@@ -176,7 +175,7 @@ export class TokenService {
    */
   async bind(userToken: string | undefined, guestToken: string | undefined): Promise<{ moved_uploads: number; moved_jobs: number }> {
     const user = await this.resolve(userToken);
-    if (!user.logged) throw new ApiError(CODE.PARAM_ERROR, 'token must belong to a logged-in user');
+    if (!user.logged) throw paramError('notUserToken');
     const guest = await this.guestRow(guestToken);
     if (guest.account_id === user.accountId) return { moved_uploads: 0, moved_jobs: 0 };
     return this.deps.db.transaction().execute(async (trx) => {
@@ -191,14 +190,14 @@ export class TokenService {
   async unbind(userToken: string | undefined, guestToken: string | undefined): Promise<void> {
     const user = await this.resolve(userToken);
     const guest = await this.guestRow(guestToken);
-    if (guest.bound_account_id !== user.accountId) throw new ApiError(CODE.PARAM_ERROR, 'guest token is not bound to this user');
+    if (guest.bound_account_id !== user.accountId) throw paramError('guestNotBound');
     await this.tokens.bindTo(guest.token_hash, null);
   }
 
   private async guestRow(guestToken: string | undefined) {
-    if (!guestToken || !TOKEN_SHAPE.test(guestToken)) throw new ApiError(CODE.PARAM_ERROR, 'guest_token_v2 required');
+    if (!guestToken || !TOKEN_SHAPE.test(guestToken)) throw paramError('fieldRequired', { field: 'guest_token_v2' });
     const row = (await this.liveRow(guestToken, Date.now()))?.token;
-    if (!row || row.kind !== 'guest') throw new ApiError(CODE.PARAM_ERROR, 'unknown guest token');
+    if (!row || row.kind !== 'guest') throw paramError('guestTokenUnknown');
     return row;
   }
 }

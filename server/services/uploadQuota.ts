@@ -10,11 +10,6 @@ import { lockAccount, quotaUsage } from '../repositories/uploadRepository.js';
 
 const MINUTE_MS = 60_000;
 
-export const QUOTA_TEXT = {
-  rate: (n: number) => `Too many uploads: your plan allows ${n} images a minute. Please wait a moment and try again.`,
-  storage: (limit: string) => `Your storage is full: your plan keeps up to ${limit} of uploads. Delete some uploads or wait until they expire.`,
-} as const;
-
 export function formatBytes(n: number): string {
   const gb = n / 1024 ** 3;
   return gb >= 1 ? `${+gb.toFixed(1)} GB` : `${Math.round(n / 1024 ** 2)} MB`;
@@ -29,11 +24,11 @@ export interface QuotaNeed {
   lock?: boolean;
 }
 
-/** Refuses with 10001 and its own text when `need` would pass the caller's quota. */
+/** Refuses with 10001 and its reason (uploadRateLimited, storageFull) when `need` would pass the caller's quota. */
 export async function checkUploadQuota(db: Db, p: { accountId: number; level: Level }, need: QuotaNeed, now = Date.now()): Promise<void> {
   if (need.lock) await lockAccount(db, p.accountId);
   const quota = UPLOAD_QUOTAS[p.level];
   const used = await quotaUsage(db, p.accountId, now - MINUTE_MS);
-  if (need.newUpload && used.recent >= quota.uploadsPerMinute) throw paramError(QUOTA_TEXT.rate(quota.uploadsPerMinute));
-  if (used.storedBytes + need.bytes > quota.storedBytes) throw paramError(QUOTA_TEXT.storage(formatBytes(quota.storedBytes)));
+  if (need.newUpload && used.recent >= quota.uploadsPerMinute) throw paramError('uploadRateLimited', { max: quota.uploadsPerMinute });
+  if (used.storedBytes + need.bytes > quota.storedBytes) throw paramError('storageFull', { limit: formatBytes(quota.storedBytes), bytes: quota.storedBytes });
 }

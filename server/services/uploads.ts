@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import type { UploadView as UploadViewSchema } from '../../src/shared/schemas/uploads.js';
 import { UPLOAD_LIST_LIMIT, UPLOADED_CACHE_EXPIRY_MS } from '../../src/shared/domain/constants.js';
 import type { UploadHistoryEntry } from '../../src/shared/domain/work.js';
-import { notFound, paramError, uploadRefused } from '../errors.js';
+import { notFound, paramError, refused, uploadRefused } from '../errors.js';
 import { megapixelsToPixels } from '../../src/shared/domain/plans.js';
 import { ConcurrencyGate } from './gates.js';
 import { sanitizeFilename } from '../../src/shared/domain/filename.js';
@@ -52,7 +52,7 @@ const thumbUrl = (uid: string) => `/web_api/v1/thumbnail?uid=${encodeURIComponen
 
 function refusal(e: unknown): never {
   if (e instanceof ImageRefused) throw uploadRefused(e.refusal);
-  if (e instanceof RemoteRefused) throw paramError(e.message);
+  if (e instanceof RemoteRefused) throw paramError(e.reason, { field: 'url' });
   throw e;
 }
 
@@ -191,10 +191,10 @@ export class UploadService {
    * Blobs go at once unless a work still refers to the upload (its preview "before" image); those go with retention.
    */
   async remove(p: Principal, uids: string[]): Promise<{ deleted: number }> {
-    if (uids.length === 0) throw paramError();
+    if (uids.length === 0) throw paramError('fieldRequired', { field: 'uid' });
     const db = this.deps.db;
     const rows = await repo.liveOwned(db, p.accountId, uids);
-    if (rows.length !== new Set(uids).size) throw paramError();
+    if (rows.length !== new Set(uids).size) throw refused({ reason: 'uploadNotFound', field: 'uid' }, 200);
     await repo.markDeleted(db, uids, Date.now(), p.accountId);
     const used = await repo.usedByWorks(db, uids);
     for (const r of rows) if (!used.has(r.uid)) await this.removeBlobs([...this.blobsOf(r), ...(await this.slices.chunkKeys(r))]);
@@ -210,7 +210,7 @@ export class UploadService {
   async readyUpload(accountId: number, uid: string): Promise<Upload & { blob_key: string }> {
     const row = uid && uid.length <= 64 ? await repo.findOwnedUpload(this.deps.db, accountId, uid, { statuses: ['ready'], withDeleted: true }) : undefined;
     if (row?.expired_at) throw uploadRefused('expired', 410);
-    if (!row || row.deleted_at !== null || !row.blob_key) throw notFound('upload not found');
+    if (!row || row.deleted_at !== null || !row.blob_key) throw notFound('uploadNotFound');
     return row as Upload & { blob_key: string };
   }
 
@@ -223,7 +223,7 @@ export class UploadService {
   /** GET /web_api/v1/thumbnail. */
   async thumbnail(p: Principal, uid: string): Promise<{ key: string; format: ImageFormat }> {
     const row = await this.owned(p.accountId, uid);
-    if (!row.thumb_key) throw notFound('upload not found');
+    if (!row.thumb_key) throw notFound('uploadNotFound');
     return { key: row.thumb_key, format: row.thumb_key.endsWith('.png') ? 'png' : 'jpeg' };
   }
 
@@ -234,7 +234,7 @@ export class UploadService {
   /** The caller's upload (ready, or any status with includeReceiving); not found for another account's uid. */
   async owned(accountId: number, uid: string, includeReceiving = false): Promise<Upload> {
     const row = uid && uid.length <= 64 ? await repo.findOwnedUpload(this.deps.db, accountId, uid, includeReceiving ? {} : { statuses: ['ready'] }) : undefined;
-    if (!row) throw notFound('upload not found');
+    if (!row) throw notFound('uploadNotFound');
     return row;
   }
 

@@ -2,22 +2,15 @@
  * Saved workflows (spec §3, §5, §7): a name and steps [{name, config}] with config stored as a JSON
  * string. Logged-in users only; steps follow the chain rules, the level's step count and entitlements.
  */
-import { CODE } from '../../src/shared/domain/codes.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/shared/domain/constants.js';
 import type { FieldsOf } from '../../src/shared/schemas/common.js';
 import type { WorkflowAdd } from '../../src/shared/schemas/workflows.js';
-import { chainError, entitlementError, isModuleName, ruleText, parseParams, type ModuleName, type ModuleParams } from '../../src/shared/domain/modules.js';
-import { ApiError, notFound, paramError } from '../errors.js';
+import { chainError, entitlementError, isModuleName, ruleRefusal, parseParams, type ModuleName, type ModuleParams } from '../../src/shared/domain/modules.js';
+import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
 import * as repo from '../repositories/workflowRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
-
-export const WORKFLOW_TEXT = {
-  noValid: 'There is no valid workflow',
-  nameTooLong: `The workflow name can be at most ${WORKFLOW_NAME_MAX} characters`,
-  loginRequired: 'verification failed',
-} as const;
 
 const STEP_NAME_MAX = 50;
 
@@ -57,7 +50,7 @@ export function parseIds(raw: unknown): number[] {
     .map((s) => s.trim())
     .filter(Boolean);
   const ids = list.map(Number);
-  if (ids.some((n) => !Number.isSafeInteger(n) || n < 1)) throw paramError('ids must be workflow ids');
+  if (ids.some((n) => !Number.isSafeInteger(n) || n < 1)) throw paramError('fieldInvalid', { field: 'ids' });
   return [...new Set(ids)];
 }
 
@@ -65,23 +58,23 @@ export class WorkflowService {
   constructor(private readonly deps: Deps) {}
 
   private guard(p: Principal): void {
-    if (!p.logged) throw new ApiError(CODE.VERIFICATION_FAILED, WORKFLOW_TEXT.loginRequired, 401);
+    if (!p.logged) throw unauthorized();
   }
 
   /** Validates name and flows for the caller's level; returns what is stored. */
   validate(p: Principal, input: WorkflowInput): { name: string; flows: FlowStep[] } {
     const rawName = (input.name ?? '').trim();
-    if ([...rawName].length > WORKFLOW_NAME_MAX) throw paramError(WORKFLOW_TEXT.nameTooLong);
+    if ([...rawName].length > WORKFLOW_NAME_MAX) throw paramError('workflowNameTooLong', { max: WORKFLOW_NAME_MAX });
     const name = rawName || `workflow_${Date.now()}`;
     const flows = parseJson(input.flows);
-    if (!Array.isArray(flows) || flows.length === 0) throw paramError(WORKFLOW_TEXT.noValid);
+    if (!Array.isArray(flows) || flows.length === 0) throw paramError('noValidWorkflow', { field: 'flows' });
     const steps: { name: string; module: ModuleName; params: ModuleParams }[] = [];
     for (const f of flows) {
       const o = (f && typeof f === 'object' ? f : {}) as Record<string, unknown>;
       const conf = parseJson(o.config) as Record<string, unknown> | undefined;
-      if (!conf || typeof conf !== 'object' || !isModuleName(conf.module)) throw paramError(WORKFLOW_TEXT.noValid);
+      if (!conf || typeof conf !== 'object' || !isModuleName(conf.module)) throw paramError('noValidWorkflow', { field: 'flows' });
       const params = parseParams(conf.module, conf.module_params);
-      if (!params.ok) throw paramError(params.error);
+      if (!params.ok) throw refused({ field: 'flows', ...params.error });
       const stepName = typeof o.name === 'string' && o.name.trim() ? o.name.trim().slice(0, STEP_NAME_MAX) : conf.module;
       steps.push({ name: stepName, module: conf.module, params: params.value });
     }
@@ -89,10 +82,10 @@ export class WorkflowService {
       steps.map((s) => s.module),
       p.limits.workflowSteps,
     );
-    if (chain) throw paramError(ruleText(chain));
+    if (chain) throw refused({ field: 'flows', ...ruleRefusal(chain) });
     for (const s of steps) {
       const e = entitlementError(p.level, { module: s.module, module_params: s.params });
-      if (e) throw paramError(ruleText(e));
+      if (e) throw refused({ field: 'flows', ...ruleRefusal(e) });
     }
     return { name, flows: steps.map((s) => ({ name: s.name, config: JSON.stringify({ module: s.module, module_params: s.params }) })) };
   }
@@ -125,7 +118,7 @@ export class WorkflowService {
   async remove(p: Principal, idsRaw: unknown): Promise<{ deleted: number }> {
     this.guard(p);
     const ids = parseIds(idsRaw);
-    if (ids.length === 0) throw paramError('id is required');
+    if (ids.length === 0) throw paramError('fieldRequired', { field: 'id' });
     await this.owned(p, ids);
     return { deleted: await repo.deleteWorkflows(this.deps.db, p.accountId, ids) };
   }
@@ -146,7 +139,7 @@ export class WorkflowService {
 
   private async owned(p: Principal, ids: number[]): Promise<Workflow[]> {
     const rows = await repo.ownedIn(this.deps.db, p.accountId, ids);
-    if (rows.length !== ids.length) throw notFound('workflow not found');
+    if (rows.length !== ids.length) throw notFound('workflowNotFound');
     return rows;
   }
 }

@@ -39,7 +39,7 @@ describe('change password (spec §5)', () => {
       expect(r.body.code, JSON.stringify(form)).toBe(CODE.COMMON_PARAMETER_ERROR);
       expect(r.body.data.errors[field]).toBe(text);
     }
-    expect((await change({ old_password: 'wrongpass1', password: 'newpass99', confirm_password: 'newpass99' })).body).toMatchObject({ code: CODE.WRONG_PASSWORD, msg: 'wrong password' });
+    expect((await change({ old_password: 'wrongpass1', password: 'newpass99', confirm_password: 'newpass99' })).body).toMatchObject({ code: CODE.WRONG_PASSWORD, data: { reason: 'wrongPassword' } });
 
     const oldSession = u.cookies.get('pixmill_session');
     const other = new Caller(srv);

@@ -54,7 +54,7 @@ describe('register, login, logout (spec §5 texts)', () => {
     expect(lic.body.data).toMatchObject({ user_level: 'register', pid: 0 });
 
     const again = await new Caller(srv).form('/api/account/register', { email: 'new.user@EXAMPLE.com', password: PW, confirm_password: PW }, false);
-    expect(again.body).toMatchObject({ code: 1, msg: 'This email address is already registered.' });
+    expect(again.body).toMatchObject({ code: 1, data: { reason: 'emailTaken' } });
   });
 
   it('login: one answer (code 3) for an unknown user and a wrong password, fresh session id, logout ends it', async () => {
@@ -63,9 +63,9 @@ describe('register, login, logout (spec §5 texts)', () => {
     const unknown = (await c.form('/api/account/login', { email: 'nobody@example.com', password: PW }, false)).body;
     const wrong = (await c.form('/api/account/login', { email: 'login@example.com', password: 'wrong1234' }, false)).body;
     // the two failures cannot be told apart (who has an account is not the login form's to say)
-    expect(unknown).toEqual({ code: 3, msg: LOGIN_FAILED_TEXT, data: null });
+    expect(unknown).toEqual({ code: 3, msg: LOGIN_FAILED_TEXT, data: { reason: 'loginFailed' } });
     expect(wrong).toEqual(unknown);
-    expect((await c.form('/api/account/login', { email: 'login@example.com' }, false)).body).toMatchObject({ code: 1, msg: 'This field is required.' });
+    expect((await c.form('/api/account/login', { email: 'login@example.com' }, false)).body).toMatchObject({ code: 1, data: { reason: 'fieldRequired' } });
     expect((await c.get('/api/account/me', {}, false)).body.code).toBe(6);
 
     const first = await c.form('/api/account/login', { email: 'LOGIN@example.com', password: PW }, false);
@@ -123,7 +123,7 @@ describe('site ajax endpoint', () => {
     for (const t of [ok.body.data.user_token, u.token]) expect((await u.form('/api/v2/license', { guest_token_v2: t }, false)).body.data.user_id).toBe(u.accountId);
 
     for (const nonce of ['', 'abc', n.body.data.nonce.replace(/.$/, (ch: string) => (ch === 'A' ? 'B' : 'A'))]) {
-      expect((await u.form('/site-ajax', { action: 'get_user_token', nonce }, false)).body).toMatchObject({ code: 5, msg: 'Validation is invalid' });
+      expect((await u.form('/site-ajax', { action: 'get_user_token', nonce }, false)).body).toMatchObject({ code: 5, data: { reason: 'validationInvalid' } });
     }
     // A nonce issued to an anonymous visitor does not work with a session, and the reverse.
     const anon = new Caller(srv);

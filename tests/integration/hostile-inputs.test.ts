@@ -11,7 +11,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUEST_TEXT } from '../../server/http/requestErrors.js';
+import { REASON } from '../../src/shared/domain/reasons.js';
 import type { TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
 import { jpeg, send, statusOf } from './security-helpers.js';
@@ -28,7 +28,7 @@ const STALL_LIMIT_MS = 5000;
 describe('NUL bytes are malformed parameters, on every route and in every body form', () => {
   it('query, form, JSON, multipart fields and cookies: 400 with the envelope, never a 500', async () => {
     const u = await Caller.user(srv, `nul-${Math.random().toString(36).slice(2)}@example.com`);
-    const refusal = { code: 10001, msg: REQUEST_TEXT.nulByte, data: null };
+    const refusal = { code: 10001, msg: REASON.nulByte, data: { reason: 'nulByte' } };
     const forms: Array<[string, Record<string, string>]> = [
       ['/api/account/login', { email: `x${NUL}@example.com`, password: 'passw0rdA1' }],
       ['/api/account/register', { email: 'n@example.com', password: `passw0rd${NUL}`, confirm_password: 'x' }],
@@ -69,7 +69,7 @@ describe('60 000-character inputs never stall the event loop', () => {
     'the contact form: `a@` + 60 000 dots + `@` is refused at once',
     async () => {
       const r = await send(srv.url, 'POST', '/api/contact/send', { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ name: 'n', email: `a@${'.'.repeat(60_000)}@`, message: 'hi' }).toString());
-      expect(r.body).toMatchObject({ code: 10001, msg: 'Email must be a valid format' });
+      expect(r.body).toMatchObject({ code: 10001, data: { reason: 'emailInvalid', field: 'email' } });
     },
     STALL_LIMIT_MS,
   );

@@ -36,7 +36,7 @@ describe('no payment provider (the default)', () => {
     const u = await Caller.user(srv, 'no-free-pro@example.com');
     expect((await u.get('/api/payments/config', {}, false)).body.data).toEqual({ purchasing: false, provider: 'none' });
     const c = await u.form('/api/payments/checkout', { product_id: '606838' });
-    expect(c.body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Purchasing is not configured on this server.', data: { error: 'purchasing_disabled' } });
+    expect(c.body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Purchasing is not configured on this server.', data: { reason: 'purchasingDisabled', error: 'purchasing_disabled' } });
     expect(await srv.ctx.db.selectFrom('payment_checkouts').select('id').execute()).toHaveLength(0);
     expect((await u.form('/api/payments/local/pay', { id: 'anything' })).status).toBe(404);
     const body = JSON.stringify({ id: 'evt_x', type: 'checkout.completed', account_id: u.accountId, created: Date.now() });
@@ -117,7 +117,7 @@ describe('Stripe', () => {
     const d = await Caller.user(srv, 'declined@example.com');
     const r = await d.form('/api/payments/checkout', { product_id: '606836' });
     expect(r.status).toBe(502);
-    expect(r.body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'The payment provider could not open a checkout. Please try again later.', data: { error: 'provider_failed' } });
+    expect(r.body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'The payment provider could not open a checkout. Please try again later.', data: { reason: 'providerFailed', error: 'provider_failed' } });
     const rows = await srv.ctx.db.selectFrom('payment_checkouts').select('status').where('account_id', '=', d.accountId).execute();
     expect(rows).toEqual([{ status: 'cancelled' }]);
   });

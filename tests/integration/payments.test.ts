@@ -88,7 +88,7 @@ describe('webhooks', () => {
     expect(after).toEqual(before);
     expect(await grants(u.accountId)).toBe(1);
     // Paying a closed checkout again is refused.
-    expect((await u.form('/api/payments/local/pay', { id: co.checkout_id })).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'This checkout is already closed.' });
+    expect((await u.form('/api/payments/local/pay', { id: co.checkout_id })).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'checkoutClosed' } });
   });
 
   it('concurrent first deliveries of one event apply it once; another event id for a paid checkout grants nothing', async () => {
@@ -117,7 +117,7 @@ describe('webhooks', () => {
     ] as [Buffer, string][]) {
       const r = await webhook(b, sig);
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ code: CODE.VALIDATION_INVALID, msg: 'Validation is invalid' });
+      expect(r.body).toMatchObject({ code: CODE.VALIDATION_INVALID, data: { reason: 'validationInvalid' } });
     }
     expect(await srv.ctx.db.selectFrom('payment_events').select('id').where('checkout_id', '=', co.checkout_id).execute()).toHaveLength(0);
     expect((await license(u)).user_level).toBe('register');
@@ -143,7 +143,7 @@ describe('webhooks', () => {
     expect(await license(u)).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: PLAN_LIMITS.expired.credits });
     await srv.ctx.db.updateTable('accounts').set({ used_num: sql<number>`max_num` }).where('id', '=', u.accountId).execute();
     const start = await u.form('/web_api/v1/transform', { uid, jconfig: JSON.stringify({ job: 'sharpen' }) });
-    expect(start.body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, msg: 'Insufficient Credits' });
+    expect(start.body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, data: { reason: 'insufficientCredits' } });
     expect((await u.get('/api/v2/subscribe_info')).body.data).toMatchObject({ level: 'expired', subscribed: false });
 
     // Buying again after expiry starts a new period from now.

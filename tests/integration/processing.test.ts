@@ -137,7 +137,7 @@ describe('processing over HTTP', () => {
       await c.waitEnd(r.body.data.trans_id);
     }
     const over = await c.transform(uid, COMPRESS);
-    expect(over.body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, msg: 'Insufficient Credits' });
+    expect(over.body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, data: { reason: 'insufficientCredits' } });
     expect((await c.license()).compress_used).toBe(allowed);
     expect(await srv.ctx.db.selectFrom('jobs').select('trans_id').execute()).toHaveLength(allowed);
   });
@@ -221,7 +221,7 @@ describe('processing over HTTP', () => {
     const t1 = (await c.transform(uid, COMPRESS)).body.data.trans_id;
     // Guests hold one slot: a second start while the first waits is refused, for free.
     const second = await c.transform(uid, COMPRESS);
-    expect(second.body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Only paid users can process multiple images at the same time' });
+    expect(second.body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'batchSubscribersOnly' } });
     expect((await c.license()).compress_used).toBe(1);
     await a.ctx.db.updateTable('jobs').set({ status: 'running', attempts: 1, progress: 50 }).where('trans_id', '=', t1).execute();
     await a.stop({ keepData: true });
@@ -302,10 +302,10 @@ describe('processing over HTTP', () => {
     const c = await Client.guest(srv);
     const uid = await c.upload(fixture('rocket.jpg'), 'rocket.jpg');
     const bad = async (jconfig: string) => (await c.post('/web_api/v1/transform', { uid, jconfig })).body;
-    expect(await bad('{not json')).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'jconfig must be JSON' });
-    expect(await bad('{"job":"nope"}')).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'unknown job' });
-    expect(await bad('{"job":"compress","config":{"module_params":{"quality":500}}}')).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'compress.quality must be between 1 and 100' });
-    expect(await bad('{"job":"enlarge","config":{"module_params":{"scale":4}}}')).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'This scale is only for subscribers' });
+    expect(await bad('{not json')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'jconfigNotJson' } });
+    expect(await bad('{"job":"nope"}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'unknownJob' } });
+    expect(await bad('{"job":"compress","config":{"module_params":{"quality":500}}}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'paramInvalid', module: 'compress', param: 'quality', min: 1, max: 100 } });
+    expect(await bad('{"job":"enlarge","config":{"module_params":{"scale":4}}}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'scaleSubscribersOnly' } });
     expect((await c.license()).compress_used).toBe(0);
   });
 

@@ -128,7 +128,7 @@ describe('misc', () => {
   it('profile/set: names and occupation required, other needs its text; guests refused', async () => {
     const u = await Caller.user(srv, 'profile@example.com');
     const bad = await u.form('/api/v2/profile/set', { first_name: '', last_name: 'Doe', occupation: 'other' });
-    expect(bad.body).toMatchObject({ code: 1, msg: 'This field is required.' });
+    expect(bad.body).toMatchObject({ code: 1, data: { reason: 'fieldRequired' } });
     expect(bad.body.data.errors).toEqual({ first_name: 'This field is required.', occupation_other: 'This field is required.' });
     expect((await u.form('/api/v2/profile/set', { first_name: 'Ann', last_name: 'Doe' })).body.data.errors).toEqual({ occupation: 'This field is required.' });
     expect((await u.form('/api/v2/profile/set', { first_name: 'Ann', last_name: 'Doe', occupation: 'astronaut' })).body.data.errors).toEqual({ occupation: 'Please choose an occupation.' });
@@ -158,7 +158,7 @@ describe('misc', () => {
     expect(stranger.code).toBe(5);
     expect((await g.form('/api/v2/common/email_status', { email: 'ghost@example.com' })).body).toEqual(stranger);
     const ghostSig = srv.ctx.services.accounts.unsubscribeSignature('ghost@example.com');
-    expect((await g.form('/api/v2/common/email_status', { email: 'ghost@example.com', sig: ghostSig })).body).toMatchObject({ code: 1, msg: 'This email address does not exist.' });
+    expect((await g.form('/api/v2/common/email_status', { email: 'ghost@example.com', sig: ghostSig })).body).toMatchObject({ code: 1, data: { reason: 'emailUnknown' } });
     expect((await g.form('/api/mail/unsubscribe', { email: 'mail@example.com' })).body.code).toBe(5);
     expect((await g.form('/api/mail/unsubscribe', { email: 'mail@example.com', sig: 'x'.repeat(32) })).body.code).toBe(5);
     const sig = srv.ctx.services.accounts.unsubscribeSignature('mail@example.com');
@@ -182,15 +182,15 @@ describe('misc', () => {
     const code = (await a.get('/api/promotion/share/code')).body.data.code;
     expect(code).toMatch(/^[A-Z2-9]{8}$/);
     expect((await a.get('/api/promotion/share/code')).body.data.code).toBe(code);
-    expect((await a.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body).toMatchObject({ code: 10001, msg: 'You cannot use your own share code.' });
+    expect((await a.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body).toMatchObject({ code: 10001, data: { reason: 'shareCodeOwn' } });
     expect((await b.get('/api/promotion/share/bind', { type: 'christmas', code })).body).toMatchObject({ code: 10001, msg: 'type must be one of anniversary_2021', data: { field: 'type' } });
-    expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: 'ZZZZZZZZ' })).body).toMatchObject({ code: 10001, msg: 'This share code is not valid.' });
+    expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: 'ZZZZZZZZ' })).body).toMatchObject({ code: 10001, data: { reason: 'shareCodeInvalid' } });
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: code.toLowerCase() })).body.data).toEqual({ bound: true, type: 'anniversary_2021', code });
     // no internal account id of the referrer in the answer
     expect(JSON.stringify((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.data)).not.toMatch(/referrer|"id"/);
     expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code })).body.code).toBe(200);
     const cCode = (await (await Caller.user(srv, 'share-c@example.com')).get('/api/promotion/share/code')).body.data.code;
-    expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: cCode })).body).toMatchObject({ code: 10001, msg: 'A share code has already been used for this promotion.' });
+    expect((await b.get('/api/promotion/share/bind', { type: 'anniversary_2021', code: cCode })).body).toMatchObject({ code: 10001, data: { reason: 'shareCodeUsed' } });
 
     const k1 = (await a.get('/api/promotion/giveaway/checkin')).body.data;
     expect(k1).toEqual({ day: new Date().toISOString().slice(0, 10), new_checkin: true, days: 1 });
@@ -210,7 +210,7 @@ describe('misc', () => {
     expect((await srv.ctx.services.events.recent(accountId, 'preview'))[0]).toMatchObject({ id: viaPayload.body.data.event_id, payload: { trans_id: 't9' } });
     expect((await g.form('/api/report', { event: 'hack' })).body.code).toBe(10001);
     expect((await g.form('/api/report', { event: 'preview', data: '[1]' })).body.code).toBe(10001);
-    expect((await g.form('/api/report', { event: 'preview', data: JSON.stringify({ x: 'y'.repeat(5000) }) })).body).toMatchObject({ code: 10001, msg: 'data is too large' });
+    expect((await g.form('/api/report', { event: 'preview', data: JSON.stringify({ x: 'y'.repeat(5000) }) })).body).toMatchObject({ code: 10001, data: { reason: 'reportDataInvalid' } });
     expect((await new Caller(srv).form('/api/report', { event: 'add_image' }, false)).body.code).toBe(200);
   });
 });

@@ -242,14 +242,14 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
       for (const base of [a, b]) {
         const r = await fetch(base + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) });
         expect(r.status).toBe(503);
-        expect(await r.json()).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: null });
+        expect(await r.json()).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } });
         const fd = new FormData();
         fd.set('user_token', token);
         fd.set('file', new Blob([fixture('chelsea.png')]), 'chelsea.png');
         expect((await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).status).toBe(503);
         // progress polls arriving together share one statement (pollBatch.ts): each gets the 503 it would get alone
         const polls = await Promise.all(Array.from({ length: 4 }, () => fetch(`${base}/web_api/v1/progress?${new URLSearchParams({ user_token: token, trans_id: transId })}`)));
-        expect(await Promise.all(polls.map(async (r) => [r.status, await r.json()]))).toEqual(polls.map(() => [503, { code: 503, msg: 'Service temporarily unavailable', data: null }]));
+        expect(await Promise.all(polls.map(async (r) => [r.status, await r.json()]))).toEqual(polls.map(() => [503, { code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } }]));
       }
     } finally {
       await pgRelay.start();

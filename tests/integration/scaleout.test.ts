@@ -73,7 +73,7 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
     try {
       const refused = await upload(srv.url, before, 'chelsea.png');
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: null });
+      expect(refused.body).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } });
       for (const [path, body] of [
         ['/api/v2/license', { guest_token_v2: before }],
         ['/api/v2/guest_token', {}],
@@ -81,7 +81,7 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
       ] as const) {
         const r = await post(srv.url, path, body);
         expect(r.status).toBe(503);
-        expect(r.body).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: null });
+        expect(r.body).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } });
         expect(Number(r.retryAfter)).toBeGreaterThan(0);
       }
       // The process itself stays up: its health route needs no database.

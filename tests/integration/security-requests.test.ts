@@ -35,7 +35,7 @@ describe('malformed requests answer the envelope, never a 500', () => {
     for (const p of ['/%', '/api/v2/point%', '/web_api/v1/%zz']) {
       const out = await rawSocket(srv.url, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(statusOf(out), p).toBe(400);
-      expect(bodyOf(out)).toEqual({ code: 10001, msg: 'Malformed URL', data: null });
+      expect(bodyOf(out)).toEqual({ code: 10001, msg: 'Malformed URL', data: { reason: 'badUrl' } });
       expect(out.toLowerCase()).toContain('x-content-type-options: nosniff');
     }
   });
@@ -43,7 +43,7 @@ describe('malformed requests answer the envelope, never a 500', () => {
   it('a request that is not HTTP', async () => {
     const out = await rawSocket(srv.url, 'HELLO THERE\r\n\r\n');
     expect(statusOf(out)).toBe(400);
-    expect(bodyOf(out)).toMatchObject({ code: 10001, msg: 'Bad request' });
+    expect(bodyOf(out)).toMatchObject({ code: 10001, data: { reason: 'badRequest' } });
   });
 
   it('multipart without a boundary, truncated, or garbage: 400 with its reason', async () => {
@@ -70,7 +70,7 @@ describe('malformed requests answer the envelope, never a 500', () => {
     fd.set('file', new Blob([Buffer.alloc(51 * 1024 * 1024, 1)]), 'big.jpg'); // over every plan's limit (50 MB)
     const big = await fetch(`${srv.url}/web_api/v1/upload`, { method: 'POST', body: fd });
     expect(big.status).toBe(413);
-    expect(await big.json()).toMatchObject({ code: 10001, msg: 'Your file is too large' });
+    expect(await big.json()).toMatchObject({ code: 10001, data: { reason: 'fileTooLarge' } });
   });
 
   it('bad JSON, empty JSON, unknown content types, oversize bodies', async () => {
@@ -98,7 +98,7 @@ describe('malformed requests answer the envelope, never a 500', () => {
     // the answer comes before any of the body is sent
     await until(() => got.includes('\r\n\r\n') && got.includes('}'));
     expect(statusOf(got)).toBe(413);
-    expect(bodyOf(got)).toMatchObject({ code: 10001, msg: 'Request body is too large' });
+    expect(bodyOf(got)).toMatchObject({ code: 10001, data: { reason: 'bodyTooLarge' } });
     expect(got.toLowerCase()).not.toContain('connection: close');
     // now the whole body, then a second request on the same connection
     got = '';
@@ -246,7 +246,7 @@ describe('cross-site requests with cookies (CSRF)', () => {
       for (const c of calls) {
         const r = await call(srv, c, { cookie, origin: EVIL });
         expect(r.status, c.name).toBe(403);
-        expect(r.body, c.name).toEqual({ code: 10001, msg: CROSS_SITE_TEXT, data: null });
+        expect(r.body, c.name).toEqual({ code: 10001, msg: CROSS_SITE_TEXT, data: { reason: 'crossSite' } });
       }
       const a = await srv.ctx.services.sessions.account(user.cookies.get('pixmill_session'));
       expect(a, 'still logged in').toBeTruthy();
@@ -300,7 +300,7 @@ describe('cross-site requests with cookies (CSRF)', () => {
         for (const [p, body] of [['/api/account/login', creds], ['/api/account/register', reg], ['/api/v2/guest_token', '']] as const) {
           const r = await send(srv.url, 'POST', p, { ...login, ...headers }, body);
           expect(r.status, `${p} ${JSON.stringify(headers)}`).toBe(403);
-          expect(r.body).toEqual({ code: 10001, msg: CROSS_SITE_TEXT, data: null });
+          expect(r.body).toEqual({ code: 10001, msg: CROSS_SITE_TEXT, data: { reason: 'crossSite' } });
           expect(r.headers['set-cookie']).toBeUndefined();
         }
       }

@@ -54,30 +54,28 @@ describe('workflows', () => {
     expect(wf.name).toMatch(/^workflow_\d+$/);
     expect(Number(wf.name.slice(9))).toBeGreaterThanOrEqual(before);
     expect((await user.form('/api/work_flow/add', { name: 'n'.repeat(50), flows: flows(step('denoise')) })).body.code).toBe(200);
-    expect((await user.form('/api/work_flow/add', { name: 'n'.repeat(51), flows: flows(step('denoise')) })).body).toMatchObject({ code: 10001, msg: 'The workflow name can be at most 50 characters' });
+    expect((await user.form('/api/work_flow/add', { name: 'n'.repeat(51), flows: flows(step('denoise')) })).body).toMatchObject({ code: 10001, data: { reason: 'workflowNameTooLong', max: 50 } });
   });
 
   it('step rules: no steps, chain order, step count by level, entitlements, bad params', async () => {
-    const refuse = async (c: Caller, f: string, msg: string | RegExp) => {
+    const refuse = async (c: Caller, f: string, data: Record<string, unknown>) => {
       const r = await c.form('/api/work_flow/add', { name: 'bad', flows: f });
-      expect(r.body.code).toBe(10001);
-      if (typeof msg === 'string') expect(r.body.msg).toBe(msg);
-      else expect(r.body.msg).toMatch(msg);
+      expect(r.body).toMatchObject({ code: 10001, data: { field: 'flows', ...data } });
     };
-    await refuse(user, '[]', 'There is no valid workflow');
-    await refuse(user, 'not json', 'There is no valid workflow');
-    await refuse(user, flows({ name: 'x', config: '{"module":"teleport"}' }), 'There is no valid workflow');
-    await refuse(user, flows(step('enlarge'), step('denoise')), 'enlarge must be the last step');
-    await refuse(user, flows(step('matting'), step('denoise')), 'matting must be the last step');
-    await refuse(user, flows(step('denoise'), step('sharpen'), step('perfect'), step('cartoonize')), 'A workflow has at most 3 steps');
-    await refuse(user, flows(step('enlarge', { scale: 4 })), 'This scale is only for subscribers');
-    await refuse(user, flows(step('colorize', { psd: true })), 'Only Pro user is allowed to generate the PSD file');
-    await refuse(user, flows(step('denoise', { remove_noise: 101 })), /denoise\.remove_noise/);
-    await refuse(user, flows(step('denoise', { nonsense: 1 })), /unknown param/);
+    await refuse(user, '[]', { reason: 'noValidWorkflow' });
+    await refuse(user, 'not json', { reason: 'noValidWorkflow' });
+    await refuse(user, flows({ name: 'x', config: '{"module":"teleport"}' }), { reason: 'noValidWorkflow' });
+    await refuse(user, flows(step('enlarge'), step('denoise')), { reason: 'lastStepOnly', module: 'enlarge' });
+    await refuse(user, flows(step('matting'), step('denoise')), { reason: 'lastStepOnly', module: 'matting' });
+    await refuse(user, flows(step('denoise'), step('sharpen'), step('perfect'), step('cartoonize')), { reason: 'tooManySteps', max: 3 });
+    await refuse(user, flows(step('enlarge', { scale: 4 })), { reason: 'scaleSubscribersOnly', scale: 4 });
+    await refuse(user, flows(step('colorize', { psd: true })), { reason: 'psdProOnly' });
+    await refuse(user, flows(step('denoise', { remove_noise: 101 })), { reason: 'paramInvalid', module: 'denoise', param: 'remove_noise', min: 0, max: 100 });
+    await refuse(user, flows(step('denoise', { nonsense: 1 })), { reason: 'paramUnknown', param: 'nonsense' });
     // Pro: 5 steps, 8x and PSD are fine; 6 steps are not.
     const five = flows(step('denoise'), step('sharpen'), step('perfect'), step('colorize', { psd: true }), step('enlarge', { scale: 8 }));
     expect((await pro.form('/api/work_flow/add', { name: 'five', flows: five })).body.code).toBe(200);
-    await refuse(pro, flows(step('denoise'), step('sharpen'), step('perfect'), step('cartoonize'), step('face_enhancer'), step('enlarge')), 'A workflow has at most 5 steps');
+    await refuse(pro, flows(step('denoise'), step('sharpen'), step('perfect'), step('cartoonize'), step('face_enhancer'), step('enlarge')), { reason: 'tooManySteps', max: 5 });
   });
 
   it('paging: page from 1, 10 per page, total and last_page', async () => {

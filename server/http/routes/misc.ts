@@ -9,6 +9,7 @@ import { principalOf, tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
 import { paramError, unauthorized } from '../../errors.js';
+import { EVENT_PAYLOAD_MAX_CHARS } from '../../services/events.js';
 
 /**
  * Anonymous callers may write analytics and look up addresses, but never without limit:
@@ -68,10 +69,10 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
       }
     }
     // JSON text must hold an object too (the schema checks the object form)
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw paramError('data must be a JSON object');
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw paramError('reportDataInvalid', { max: EVENT_PAYLOAD_MAX_CHARS });
     const p = await optionalPrincipal(req);
     const id = await events.record(q.event, p?.accountId ?? null, data as Record<string, unknown>).catch((e: unknown) => {
-      if (e instanceof RangeError) throw paramError('data is too large');
+      if (e instanceof RangeError) throw paramError('reportDataInvalid', { max: EVENT_PAYLOAD_MAX_CHARS });
       throw e;
     });
     return ok({ event_id: id });

@@ -13,6 +13,7 @@ import { ensureModel } from '../../engines/models.js';
 import { openApiSchema } from '../schemaRoute.js';
 import { OWN_NET_FILES } from '../../../src/shared/imaging/netFiles.js';
 import { ModelFile } from '../../../src/shared/schemas/models.js';
+import type { RefusalData } from '../../../src/shared/domain/reasons.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -36,7 +37,7 @@ export async function modelRoutes(app: FastifyInstance, ctx: AppContext): Promis
   };
   app.get<{ Params: { name: string } }>('/models/:name', { schema: openApiSchema(ModelFile) }, async (req, reply) => {
     const locate = Object.hasOwn(files, req.params.name) ? files[req.params.name] : undefined;
-    if (!locate) return reply.status(404).send({ code: 404, msg: 'Not Found', data: null });
+    if (!locate) return reply.status(404).send({ code: 404, msg: 'Not Found', data: { reason: 'routeNotFound' } satisfies RefusalData });
     const { size, parts } = locate();
     reply.header('content-type', 'application/octet-stream').header('content-length', size).header('cache-control', IMMUTABLE);
     // Same origin only, and loadable by a cross-origin isolated page (COEP require-corp).

@@ -4,13 +4,12 @@
  * credit notifications the workspace sends on upload, start and download.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CODE } from '../../../src/shared/domain/codes.js';
 import type { AppContext } from '../../context.js';
 import { tokenOf } from '../auth.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
 import { Nonce, SiteAjax } from '../../../src/shared/schemas/site.js';
-import { ApiError, unauthorized } from '../../errors.js';
+import { paramError, unauthorized } from '../../errors.js';
 import { sessionIdOf } from './accounts.js';
 
 /** action (either spelling) → the event kind recorded. */
@@ -39,7 +38,7 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const action = f.action.replace(/-/g, '_');
     const sid = sessionIdOf(req);
     if (action === 'nonce') return ok({ nonce: nonces.issue(sid) });
-    if (!nonces.check(f.nonce, sid)) throw new ApiError(CODE.VALIDATION_INVALID);
+    if (!nonces.check(f.nonce, sid)) throw paramError('validationInvalid', { field: 'nonce' });
     if (action === 'get_user_token') {
       // A new token each time (only hashes are stored), tied to the session so logout ends it.
       const account = await sessions.account(sid);

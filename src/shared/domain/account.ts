@@ -1,5 +1,6 @@
 /** Account form rules of spec §5 (register, profile), shared by the site pages and the server. */
 import type { Level } from './plans.js';
+import type { Reason } from './reasons.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 48;
@@ -20,6 +21,20 @@ export const ACCOUNT_TEXT = {
   /** spec §5: the occupation survey needs at least one option */
   survey: 'Please select at least 1 option',
 } as const;
+
+/** The catalogue's reason (src/shared/domain/reasons.ts) of each form rule's text: the code the server answers beside it. */
+export const ACCOUNT_REASON: Readonly<Record<keyof typeof ACCOUNT_TEXT, Reason>> = {
+  required: 'fieldRequired',
+  email: 'emailInvalid',
+  emailTaken: 'emailTaken',
+  emailMissing: 'emailUnknown',
+  password: 'passwordWeak',
+  passwordMismatch: 'passwordMismatch',
+  passwordSame: 'passwordSame',
+  nameTooLong: 'nameTooLong',
+  occupation: 'occupationRequired',
+  survey: 'surveyRequired',
+};
 
 /** Occupation choices of the profile survey; 'other' needs a free text. */
 export const OCCUPATIONS = ['photographer', 'designer', 'marketing', 'ecommerce', 'developer', 'student', 'personal', 'other'] as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canAddStep, chainError, defaultParams, entitlementError, FEATURE_MODULES, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, PSD_PRO_ONLY, ruleText } from './modules.js';
+import { canAddStep, chainError, defaultParams, entitlementError, FEATURE_MODULES, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, ruleRefusal } from './modules.js';
+import { reasonMsg } from './reasons.js';
 
 describe('module params (spec §3, §5, §9)', () => {
   it('defaults follow the spec', () => {
@@ -32,6 +33,12 @@ describe('module params (spec §3, §5, §9)', () => {
     expect(parseParams('denoise', [1]).ok).toBe(false);
     expect(parseParams('denoise', 'x').ok).toBe(false);
   });
+  it('says why by reason code, naming the param and what it allows (no sentence)', () => {
+    expect(parseParams('denoise', { remove_noise: 101 })).toEqual({ ok: false, error: { reason: 'paramInvalid', module: 'denoise', param: 'remove_noise', min: 0, max: 100 } });
+    expect(parseParams('enlarge', { scale: 3 })).toEqual({ ok: false, error: { reason: 'paramInvalid', module: 'enlarge', param: 'scale', allowed: [2, 4, 6, 8] } });
+    expect(parseParams('denoise', { nope: 1 })).toEqual({ ok: false, error: { reason: 'paramUnknown', module: 'denoise', param: 'nope' } });
+    expect(parseParams('denoise', 'x')).toEqual({ ok: false, error: { reason: 'paramsNotObject', module: 'denoise' } });
+  });
 });
 
 describe('workflow chain rules', () => {
@@ -45,8 +52,8 @@ describe('workflow chain rules', () => {
   ] as const)('%o (max %i) → %o', (mods, max, err, text) => {
     const got = chainError(mods, max);
     expect(got).toEqual(err);
-    // The API's English msg comes from the code in one place.
-    expect(got && ruleText(got)).toBe(text);
+    // The API's English msg comes from the reason's catalogue text in one place.
+    expect(got && reasonMsg(ruleRefusal(got))).toBe(text);
   });
   it.each([
     [[], 3, true],
@@ -61,7 +68,7 @@ describe('entitlements (spec §5, §6)', () => {
   it('PSD only for pro', () => {
     const cfg = { module: 'colorize' as const, module_params: { ...defaultParams('colorize'), psd: true } };
     expect(entitlementError('basic', cfg)).toEqual({ code: 'psdProOnly' });
-    expect(ruleText({ code: 'psdProOnly' })).toBe(PSD_PRO_ONLY);
+    expect(ruleRefusal({ code: 'psdProOnly' })).toEqual({ reason: 'psdProOnly' });
     expect(entitlementError('pro', cfg)).toBeNull();
   });
   it('scales above 2x only for subscribers', () => {
@@ -95,8 +102,8 @@ describe('parseJobConfig', () => {
       { name: 'b', config: { module: 'enlarge', module_params: { scale: 2 } } },
     ];
     expect(parseJobConfig({ job: 'workflow', flows }, 'register').ok).toBe(true);
-    expect(parseJobConfig({ job: 'workflow', flows: [...flows].reverse() }, 'register')).toEqual({ ok: false, error: 'enlarge must be the last step' });
-    expect(parseJobConfig({ job: 'workflow', flows: [] }, 'pro')).toEqual({ ok: false, error: 'There is no valid workflow' });
+    expect(parseJobConfig({ job: 'workflow', flows: [...flows].reverse() }, 'register')).toEqual({ ok: false, error: { reason: 'lastStepOnly', module: 'enlarge' } });
+    expect(parseJobConfig({ job: 'workflow', flows: [] }, 'pro')).toEqual({ ok: false, error: { reason: 'noValidWorkflow' } });
   });
   it.each([[null], ['x'], [{ job: 'nope' }], [{ job: 'denoise', config: { module: 'sharpen' } }], [{ job: 'enlarge', config: { module_params: { scale: 8 } } }]])(
     'refuses %o for a guest',

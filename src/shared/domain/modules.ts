@@ -5,6 +5,7 @@
 import { DEFAULT_COMPRESS_QUALITY, MATTING_DEFAULT_RESCALE } from './constants.js';
 import { keyGuard } from './keys.js';
 import { limitsFor, type Level } from './plans.js';
+import type { RefusalData } from './reasons.js';
 
 export const MODULES = [
   'enlarge',
@@ -122,30 +123,33 @@ export function defaultParams<M extends ModuleName>(module: M): ParamsOf<M> & Mo
   return out as ParamsOf<M> & ModuleParams;
 }
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A value, or why not: the refusal's reason and the values it names (src/shared/domain/reasons.ts); never a sentence. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: RefusalData };
+
+/** What a param allows, when a value is refused: its range or its choices. */
+type Allows = { min?: number; max?: number; allowed?: readonly ParamValue[] };
 
 const DECIMAL = /^-?\d{1,9}$/;
 
-function coerce(spec: ParamSpec, raw: unknown): Result<ParamValue> {
+function coerce(spec: ParamSpec, raw: unknown): { ok: true; value: ParamValue } | { ok: false; allows: Allows } {
   switch (spec.kind) {
     case 'const':
-      return raw === spec.value ? { ok: true, value: spec.value } : { ok: false, error: `must be ${spec.value}` };
+      return raw === spec.value ? { ok: true, value: spec.value } : { ok: false, allows: { allowed: [spec.value] } };
     case 'bool':
       if (typeof raw === 'boolean') return { ok: true, value: raw };
       if (raw === 0 || raw === 1 || raw === '0' || raw === '1' || raw === 'true' || raw === 'false')
         return { ok: true, value: raw === 1 || raw === '1' || raw === 'true' };
-      return { ok: false, error: 'must be a boolean' };
+      return { ok: false, allows: { allowed: [true, false] } };
     case 'int': {
       // Strict: a JSON number, or plain decimal digits; never arrays, hex, exponents or blanks.
       const n = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : raw;
-      if (typeof n !== 'number' || !Number.isInteger(n)) return { ok: false, error: 'must be an integer' };
-      if (n < spec.min || n > spec.max) return { ok: false, error: `must be between ${spec.min} and ${spec.max}` };
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < spec.min || n > spec.max) return { ok: false, allows: { min: spec.min, max: spec.max } };
       return { ok: true, value: n };
     }
     case 'enum': {
       // The value itself; for numeric choices also its text, with the spec's "x" suffix ("4", "4x").
       const hit = spec.values.find((v) => v === raw || (typeof v === 'number' && typeof raw === 'string' && new RegExp(`^${v}x?$`, 'i').test(raw)));
-      return hit === undefined ? { ok: false, error: `must be one of ${spec.values.join(', ')}` } : { ok: true, value: hit };
+      return hit === undefined ? { ok: false, allows: { allowed: spec.values } } : { ok: true, value: hit };
     }
   }
 }
@@ -153,15 +157,15 @@ function coerce(spec: ParamSpec, raw: unknown): Result<ParamValue> {
 /** Validates module params: unknown keys are refused, missing keys take the spec default. */
 export function parseParams<M extends ModuleName>(module: M, raw: unknown): Result<ParamsOf<M> & ModuleParams> {
   if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw)))
-    return { ok: false, error: 'module_params must be an object' };
+    return { ok: false, error: { reason: 'paramsNotObject', module } };
   const input = (raw ?? {}) as Record<string, unknown>;
   const schema = MODULE_PARAMS[module];
-  for (const key of Object.keys(input)) if (!(key in schema)) return { ok: false, error: `unknown param ${key}` };
+  for (const key of Object.keys(input)) if (!(key in schema)) return { ok: false, error: { reason: 'paramUnknown', module, param: key } };
   const out: ModuleParams = defaultParams(module);
   for (const [key, spec] of Object.entries(schema)) {
     if (input[key] === undefined) continue;
     const r = coerce(spec, input[key]);
-    if (!r.ok) return { ok: false, error: `${module}.${key} ${r.error}` };
+    if (!r.ok) return { ok: false, error: { reason: 'paramInvalid', module, param: key, ...r.allows } };
     out[key] = r.value;
   }
   return { ok: true, value: out as ParamsOf<M> & ModuleParams };
@@ -214,7 +218,7 @@ export const isPreset = keyGuard(PRESETS);
 
 /**
  * Why a workflow's chain of steps is refused: a code with its data. The client translates it
- * (workspace:noValidWorkflow / tooManySteps / lastStepOnly); the server's `msg` takes ruleText().
+ * (workspace:noValidWorkflow / tooManySteps / lastStepOnly); the server answers it as ruleRefusal()'s reason.
  */
 export type ChainError =
   | { code: 'noSteps' }
@@ -239,7 +243,7 @@ export function canAddStep(modules: readonly ModuleName[], maxSteps: number): bo
 
 /**
  * Why a level may not run a step (spec §5, §6): a code with its data. The client shows the upgrade
- * dialog with workspace:upgrade.<psd|pro|scale>; the server's `msg` takes ruleText().
+ * dialog with workspace:upgrade.<psd|pro|scale>; the server answers it as ruleRefusal()'s reason.
  */
 export type EntitlementError =
   | { code: 'psdProOnly' }
@@ -260,31 +264,21 @@ export function entitlementError(level: Level, s: Step['config']): EntitlementEr
 
 export type RuleError = ChainError | EntitlementError;
 
-/**
- * The API's English `msg` for a rule failure (the spec's envelope text; the client never reads it
- * back, it translates the code). The one place these sentences are written.
- */
-export function ruleText(e: RuleError): string {
+/** The refusal of a rule failure: the catalogue's reason (src/shared/domain/reasons.ts) and the values it names. */
+export function ruleRefusal(e: RuleError): RefusalData {
   switch (e.code) {
     case 'noSteps':
-      return 'There is no valid workflow';
+      return { reason: 'noValidWorkflow' };
     case 'tooManySteps':
-      return `A workflow has at most ${e.max} steps`;
+      return { reason: 'tooManySteps', max: e.max };
     case 'lastStepOnly':
-      return `${e.module} must be the last step`;
-    case 'psdProOnly':
-      return PSD_PRO_ONLY;
-    case 'bestColorizeProOnly':
-      return 'Only Pro users can use the best colorize mode';
+      return { reason: 'lastStepOnly', module: e.module };
     case 'scaleSubscribersOnly':
-      return 'This scale is only for subscribers';
-    case 'bestEnlargeSubscribersOnly':
-      return 'Best quality is only for subscribers';
+      return { reason: 'scaleSubscribersOnly', scale: e.scale };
+    default:
+      return { reason: e.code };
   }
 }
-
-/** The spec's text for a PSD request below Pro (also thrown by the colorize engine). */
-export const PSD_PRO_ONLY = 'Only Pro user is allowed to generate the PSD file';
 
 /** The job configuration sent as `jconfig` on transform. */
 export type JobConfig =
@@ -306,39 +300,39 @@ export function isWorkflowJob(job: unknown): job is 'workflow' | PresetName {
 
 /** Parses and validates a jconfig (already JSON-decoded) for a level. */
 export function parseJobConfig(raw: unknown, level: Level): Result<ParsedJob> {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, error: 'jconfig must be an object' };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, error: { reason: 'jconfigNotObject' } };
   const cfg = raw as Record<string, unknown>;
   const job = cfg.job;
   let steps: Step[];
   const isWorkflow = isWorkflowJob(job);
   if (isModuleName(job)) {
     const c = (cfg.config ?? {}) as Record<string, unknown>;
-    if (c.module !== undefined && c.module !== job) return { ok: false, error: 'config.module must match job' };
+    if (c.module !== undefined && c.module !== job) return { ok: false, error: { reason: 'moduleMismatch' } };
     const params = parseParams(job, c.module_params);
     if (!params.ok) return params;
     steps = [{ name: job, config: { module: job, module_params: params.value } }];
   } else if (isPreset(job)) {
     steps = PRESETS[job].map((s) => ({ name: s.name, config: { module: s.config.module, module_params: { ...s.config.module_params } } }));
   } else if (job === 'workflow') {
-    if (!Array.isArray(cfg.flows)) return { ok: false, error: 'There is no valid workflow' };
+    if (!Array.isArray(cfg.flows)) return { ok: false, error: { reason: 'noValidWorkflow' } };
     steps = [];
     for (const f of cfg.flows as unknown[]) {
       const fc = (f as { config?: unknown; name?: unknown } | null)?.config;
       const conf = (typeof fc === 'string' ? safeJson(fc) : fc) as { module?: unknown; module_params?: unknown } | undefined;
-      if (!conf || !isModuleName(conf.module)) return { ok: false, error: 'There is no valid workflow' };
+      if (!conf || !isModuleName(conf.module)) return { ok: false, error: { reason: 'noValidWorkflow' } };
       const params = parseParams(conf.module, conf.module_params);
       if (!params.ok) return params;
       const name = (f as { name?: unknown }).name;
       steps.push({ name: typeof name === 'string' ? name.slice(0, 50) : conf.module, config: { module: conf.module, module_params: params.value } });
     }
     const chain = chainError(steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
-    if (chain) return { ok: false, error: ruleText(chain) };
+    if (chain) return { ok: false, error: ruleRefusal(chain) };
   } else {
-    return { ok: false, error: 'unknown job' };
+    return { ok: false, error: { reason: 'unknownJob' } };
   }
   for (const s of steps) {
     const e = entitlementError(level, s.config);
-    if (e) return { ok: false, error: ruleText(e) };
+    if (e) return { ok: false, error: ruleRefusal(e) };
   }
   return { ok: true, value: { job: String(job), isWorkflow, steps } };
 }

@@ -24,11 +24,11 @@ export const REASON = {
 
   // The developer API's refusals (docs/api.md).
   /** a required request field is missing (data: field) */
-  fieldRequired: 'A required field is missing',
+  fieldRequired: '{{field}} is required',
   /** a request field fails its schema: type, range or choice (data: field; min, max or allowed where the schema says) */
-  fieldInvalid: 'A field has a value this call does not take',
+  fieldInvalid: '{{field}} is invalid',
   /** a field the call does not take; calls that spend credits refuse extra fields (data: field) */
-  fieldUnknown: 'A field this call does not take',
+  fieldUnknown: '{{field}} is not a field of this call',
   /** no call has this path */
   routeNotFound: 'not found',
   /** the path exists, the method does not (the Allow header lists the methods) */
@@ -59,8 +59,6 @@ export const REASON = {
   badRequest: 'Bad request',
   /** a parameter holds a NUL character */
   nulByte: 'Malformed parameter: it contains a NUL character',
-  /** a parameter's percent-encoding is broken */
-  badEncoding: 'Malformed parameter: invalid percent-encoding',
   /** the body is larger than the call takes */
   bodyTooLarge: 'Request body is too large',
   /** the body's length is not its Content-Length */
@@ -85,6 +83,12 @@ export const REASON = {
   badFieldName: 'Forbidden form field name',
   /** a form field declared as JSON is not JSON */
   badJsonField: 'A form field declared as JSON is not valid JSON',
+  /** the request did not arrive whole in time */
+  requestTimeout: 'Request timeout',
+  /** the request's headers are larger than the server reads */
+  headersTooLarge: 'Request headers are too large',
+  /** a state-changing call from another site (no Origin of ours) */
+  crossSite: 'cross-site request refused',
   /** a form field is longer than the form takes */
   fieldTooLong: 'A form field is too long',
   /** more files than the call takes */
@@ -200,7 +204,8 @@ export const REASON = {
   /** no such sample */
   sampleNotFound: 'sample not found',
 
-  // Accounts and tokens.
+  // Accounts and tokens. The account forms answer their field reasons with code 1 and every field's in
+  // data.reasons (server/services/forms.ts); elsewhere they are parameter errors like any other.
   /** the email address or password is wrong (login) */
   loginFailed: 'The email address or password is incorrect.',
   /** the old password is wrong (change password) */
@@ -273,7 +278,7 @@ export const REASON = {
   paymentEventIncomplete: 'the payment event names no checkout or account it applies to',
 
   /** the analytics report's data is not a JSON object, or too large */
-  reportDataInvalid: 'data must be a JSON object of at most 8 KB',
+  reportDataInvalid: 'data must be a JSON object of at most {{max}} characters',
 } as const satisfies Record<string, string>;
 export type Reason = keyof typeof REASON;
 
@@ -305,7 +310,6 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   badUrl: MALFORMED,
   badRequest: MALFORMED,
   nulByte: MALFORMED,
-  badEncoding: MALFORMED,
   bodyTooLarge: TOO_LARGE,
   badContentLength: MALFORMED,
   unsupportedType: { http: 415 },
@@ -317,6 +321,9 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   badMultipart: MALFORMED,
   badFieldName: MALFORMED,
   badJsonField: MALFORMED,
+  requestTimeout: { http: 408 },
+  headersTooLarge: { http: 431 },
+  crossSite: { http: 403 },
   fieldTooLong: TOO_LARGE,
   tooManyFiles: TOO_LARGE,
   tooManyFields: TOO_LARGE,
@@ -350,15 +357,12 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   loginFailed: { code: CODE.WRONG_PASSWORD },
   wrongPassword: { code: CODE.WRONG_PASSWORD, field: 'old_password' },
   loginLocked: { code: CODE.COMMON_PARAMETER_ERROR, http: 429, field: 'email' },
-  emailInvalid: { code: CODE.COMMON_PARAMETER_ERROR },
-  emailTaken: { code: CODE.COMMON_PARAMETER_ERROR, field: 'email' },
-  emailUnknown: { code: CODE.COMMON_PARAMETER_ERROR, field: 'email' },
-  passwordWeak: { code: CODE.COMMON_PARAMETER_ERROR },
-  passwordMismatch: { code: CODE.COMMON_PARAMETER_ERROR, field: 'confirm_password' },
-  passwordSame: { code: CODE.COMMON_PARAMETER_ERROR, field: 'password' },
-  nameTooLong: { code: CODE.COMMON_PARAMETER_ERROR },
-  occupationRequired: { code: CODE.COMMON_PARAMETER_ERROR, field: 'occupation' },
-  surveyRequired: { code: CODE.COMMON_PARAMETER_ERROR, field: 'occupations' },
+  emailTaken: { field: 'email' },
+  emailUnknown: { field: 'email' },
+  passwordMismatch: { field: 'confirm_password' },
+  passwordSame: { field: 'password' },
+  occupationRequired: { field: 'occupation' },
+  surveyRequired: { field: 'occupations' },
   validationInvalid: { code: CODE.VALIDATION_INVALID },
   notUserToken: { field: 'token' },
   guestNotBound: { field: 'guest_token_v2' },
@@ -391,14 +395,25 @@ export function reasonOf(data: unknown): RefusalData | undefined {
 
 /** The refusal's data: the reason, the field it always blames (unless one is given) and the values. */
 export function refusalData(reason: Reason, values: Omit<RefusalData, 'reason'> = {}): RefusalData {
-  const field = values.field ?? REASON_ANSWER[reason]?.field;
-  return { reason, ...(field === undefined ? {} : { field }), ...values };
+  const field = typeof values.field === 'string' ? values.field : REASON_ANSWER[reason]?.field;
+  return { ...values, reason, ...(field === undefined ? {} : { field }) } as RefusalData;
 }
 
-/** The English `msg` of a refusal: the reason's text with its `{{name}}` placeholders filled from `data` (lists joined by ", "). */
+/** Reasons whose `msg` says what the value may be, from `data.allowed` or `data.min` and `data.max`. */
+const SAYS_ALLOWED: ReadonlySet<Reason> = new Set(['fieldInvalid', 'paramInvalid']);
+
+/**
+ * The English `msg` of a refusal: the reason's text with its `{{name}}` placeholders filled from `data`
+ * (lists joined by ", "); an invalid value's text adds what the value may be ("… (one of 2, 4, 6, 8)").
+ */
 export function reasonMsg(data: RefusalData): string {
-  return REASON[data.reason].replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => {
+  const text = REASON[data.reason].replace(/{{\s*(\w+)\s*}}/g, (whole, name: string) => {
     const v = data[name];
     return Array.isArray(v) ? v.join(', ') : v === undefined || v === null ? whole : String(v);
   });
+  if (!SAYS_ALLOWED.has(data.reason)) return text;
+  const { allowed, min, max } = data;
+  if (Array.isArray(allowed)) return `${text} (one of ${allowed.join(', ')})`;
+  if (typeof min === 'number' && typeof max === 'number') return `${text} (from ${min} to ${max})`;
+  return text;
 }

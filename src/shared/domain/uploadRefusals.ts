@@ -5,6 +5,7 @@
  */
 import { CHUNK_SIZE_BYTES } from './constants.js';
 import { keyGuard } from './keys.js';
+import type { Reason } from './reasons.js';
 
 const MB = 1024 * 1024;
 
@@ -30,6 +31,25 @@ export const UPLOAD_REFUSAL = {
 export type UploadRefusal = keyof typeof UPLOAD_REFUSAL;
 
 export const isUploadRefusal = keyGuard(UPLOAD_REFUSAL);
+
+/** The catalogue's reason (src/shared/domain/reasons.ts, the answer's `data.reason`) of each upload refusal. */
+export const UPLOAD_REFUSAL_REASON: Readonly<Record<UploadRefusal, Reason>> = {
+  fileTooLarge: 'fileTooLarge',
+  imageTooLarge: 'imageTooLarge',
+  unsupported: 'unsupportedImage',
+  empty: 'emptyFile',
+  corrupt: 'damagedImage',
+  tooManyRequests: 'rateLimited',
+  sliceRefused: 'sliceRefused',
+  expired: 'uploadExpired',
+  fileRequired: 'fieldRequired',
+  badJob: 'badJob',
+  slicesNumbers: 'slicesNumbers',
+  sliceTotalMismatch: 'sliceTotalMismatch',
+  sliceTooLarge: 'sliceTooLarge',
+  sliceNeedsUid: 'sliceNeedsUid',
+  sliceEmpty: 'sliceEmpty',
+};
 
 /** The envelope's `data` on an upload refusal. */
 export interface UploadRefusalData {
