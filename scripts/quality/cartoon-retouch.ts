@@ -248,7 +248,7 @@ export function meansMatched(img: Rgb, ref: Rgb): Rgb {
 
 /**
  * se-night's first step is our denoise net, which was trained on clean crops of most photos above
- * (scripts/train/photos.py), so their night figures flatter it. This measures the preset again on
+ * (scripts/train/data.py, RESTORE), so their night figures flatter it. This measures the preset again on
  * photos the nets never saw: tests/fixtures/wallpapers/ (Debian wallpapers kept out of the nets' training).
  * `exposure_known`: the result with its channel means scaled to the original's, an upper bound that
  * tells how much of the gap is the brightness the low-light model chose.

@@ -1,6 +1,6 @@
 /**
  * denoise (DenoiseStable): our own blind denoising net (server/engines/netRunners.ts, trained by
- * scripts/train/restore_nets.py), see denoiseWithNet. denoiseRgb below is the classical denoiser it
+ * scripts/train/train.py from a recipe), see denoiseWithNet. denoiseRgb below is the classical denoiser it
  * replaced (kept for `npm run quality` / bench comparisons and the classical steps of other engines):
  * luma: non-local means whose
  * filtering strength follows the measured noise σ × remove_noise; chroma: guided filter steered

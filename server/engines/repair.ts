@@ -716,7 +716,7 @@ export interface RepairOptions {
  * pixel above NET_SEED (hysteresis: a faint stretch counts when it continues a sure one); the
  * classical detector's finds are added, except pixels at or below NET_CLEAN (the net is sure they
  * are the photo: a lit edge beside a line candidate, a texture highlight). Chosen on photos neither
- * net was trained on nor the validation set holds (scripts/train/defects.py, DEV; figures in
+ * net was trained on nor the validation set holds (scripts/train/data.py, beside SCRATCH; figures in
  * docs/lab/quality.md).
  */
 const NET_LOW = -2, NET_SEED = 2, NET_CLEAN = -3;

@@ -1,6 +1,6 @@
 /**
  * The repair engine's learned part, the defect net: a small U-Net of our own
- * (`server/engines/weights/scratch-repair.onnx`, trained by `scripts/train/scratch_net.py` on our
+ * (`server/engines/weights/scratch-repair.onnx`, trained by `scripts/train/train.py`, recipe `scratch`, on our
  * own synthetic scratches and dust over the tuned repair photos and photos from Debian packages;
  * provenance in weights/README.md). Per pixel it gives the log-odds that a scratch or a dust speck
  * covers it. It works at full, ½, ¼ and ⅛ resolution, so its input sides are multiples of 8 (edges

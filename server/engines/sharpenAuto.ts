@@ -1,6 +1,6 @@
 /**
  * sharpen_auto (DpedSharpenStable): our own deblur net (server/engines/netRunners.ts, trained by
- * scripts/train/restore_nets.py on Gaussian, defocus and motion blur with light noise and JPEG, and on
+ * scripts/train/train.py, recipe deblur, on Gaussian, defocus and motion blur with light noise and JPEG, and on
  * sharp pairs that must pass through unchanged), so a soft photo gets its edges back and a sharp one is
  * left alone without a threshold of ours deciding which is which.
  *
