@@ -42,7 +42,7 @@ test('my account: plan details, survey with the spec text, history from the serv
   await expect(page.getByTestId('survey-student')).toBeChecked();
   await expect(page.getByTestId('survey-photographer')).not.toBeChecked();
   await acct.open('/de');
-  await expect(page.getByTestId('plan-free')).toHaveText('Du hast 3 kostenlose Credits zum Ausprobieren.');
+  await expect(page.getByTestId('plan-free')).toHaveText('Sie haben 3 kostenlose Credits zum Ausprobieren.');
   await expect(page.getByTestId('plan-low')).toHaveCount(0);
 
   // Once a credit is spent (a sharpen started through the API), the low-credit warning comes. A free

@@ -97,7 +97,7 @@ test.describe('without the service worker', () => {
     await page.goto('/de/denoise-ai/');
     const hero = new Hero(page);
     expect(await hero.settled()).toBe('unavailable');
-    await expect(hero.figure()).toHaveText('Die Vorher-Nachher-Beispiele brauchen eine Verbindung. Sie laden, sobald du wieder online bist.');
+    await expect(hero.figure()).toHaveText('Die Vorher-Nachher-Beispiele brauchen eine Verbindung. Sie werden geladen, sobald Sie wieder online sind.');
     await expect(hero.figure().locator('img')).toHaveCount(0);
     await page.screenshot({ path: 'tests/e2e/screenshots/pwa-offline-hero-unavailable-de.png' });
   });
