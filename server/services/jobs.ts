@@ -23,7 +23,7 @@ import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { Deps } from './index.js';
 import { decodeJconfig } from './jconfig.js';
-import { checkJobConfig } from './jobConfigSchema.js';
+import { checkJobConfig } from './schemaCheck.js';
 import { workExpired } from './retention.js';
 import type { Principal } from './tokens.js';
 
