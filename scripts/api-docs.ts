@@ -3,7 +3,8 @@
  * throw-away embedded context with the OpenAPI generator (@fastify/swagger) registered as the server
  * registers it, and writes the document to src/pages/content/openapi.json — the copy the /api-docs/ page
  * shows, offline too; the server serves the same document at /api-docs/openapi.json. Also writes
- * src/pages/content/serverFacts.json, the server-only lifetimes the privacy page states.
+ * src/pages/content/serverFacts.json, the server-only lifetimes the privacy page states, and the
+ * TypeScript client's generated half, clients/typescript/pixmill.gen.ts (scripts/api-client.ts).
  * scripts/api-docs.test.ts fails when either file no longer matches the server.
  */
 import fs from 'node:fs';
@@ -22,6 +23,8 @@ import { LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS, LOGIN_WINDOW_MS } from '../server/ser
 import { SESSION_TTL_MS } from '../server/services/sessions.js';
 import { GUEST_TOKEN_TTL_MS, TOKEN_REFRESH_MS, TOKENS_PER_SESSION, USER_TOKEN_TTL_MS } from '../server/services/tokens.js';
 import type { AppContext } from '../server/context.js';
+import { renderRouteTable, ROUTE_TABLE_FILE } from './route-table.js';
+import { CLIENT_FILE, renderClient } from './api-client.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_FILE = path.join(root, 'src', 'pages', 'content', 'openapi.json');
@@ -109,6 +112,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   fs.mkdirSync(path.dirname(OPENAPI_FILE), { recursive: true });
   fs.writeFileSync(OPENAPI_FILE, renderJson(docs.document));
   fs.writeFileSync(SERVER_FACTS_FILE, renderJson(collectServerFacts()));
+  fs.writeFileSync(ROUTE_TABLE_FILE, renderRouteTable());
+  // the TypeScript client's types and call table follow the document (scripts/api-client.ts)
+  fs.mkdirSync(path.dirname(CLIENT_FILE), { recursive: true });
+  fs.writeFileSync(CLIENT_FILE, renderClient(docs.document));
   console.log(`api-docs: ${Object.keys(docs.document.paths).length} paths of ${docs.routes.length} routes → ${path.relative(root, OPENAPI_FILE)}`);
   process.exit(0);
 }

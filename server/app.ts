@@ -10,8 +10,8 @@ import rateLimit from '@fastify/rate-limit';
 import { rateLimitStore } from './http/rateLimitStore.js';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { SECURITY_SCHEMES, TAGS } from '../src/shared/schemas/common.js';
-import { CODE } from '../src/shared/domain/codes.js';
+import { ErrorEnvelope, SECURITY_SCHEMES, TAGS } from '../src/shared/schemas/common.js';
+import { JobConfigSchema } from '../src/shared/schemas/jobConfig.js';
 import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
 import { PLAN_LIMITS } from '../src/shared/domain/plans.js';
 import type { AppContext } from './context.js';
@@ -20,6 +20,7 @@ import { notFound, refused, type ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
+import { recordRouteMethods } from './http/methods.js';
 import { startLoopWatch } from './http/loopWatch.js';
 import { jsonDepthWithin, refuseNul } from './http/params.js';
 import { readRefusedBody, requestRefusal } from './http/requestErrors.js';
@@ -61,10 +62,16 @@ export const OPENAPI_INFO = {
     title: 'Pixmill API',
     version: '1',
     description:
-      'Every call answers the envelope {code, msg, data}: code 200 on success, else an error code with its English text. Fields may be sent as query parameters, a urlencoded or JSON body, or multipart form fields; a field that fails its schema answers code 10001 naming the field.',
+      'Every call answers the envelope {code, msg, data}: code 200 on success, else an error code with its English text and, in data.reason, a stable reason code (data.field names the field at fault). Fields may be sent as query parameters, a urlencoded or JSON body, or multipart form fields; a field that fails its schema answers code 10001 naming the field. An API token travels as `X-Api-Key`, `Authorization: Bearer` or the `api_token` field; its calls answer X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset. POST /api/v1/process answers the processed image in one call (docs/api.md).',
+    license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
   },
+  // Relative: the document is served by the API it describes (a client joins its paths to the host it fetched it from).
+  servers: [{ url: '/', description: 'the server that serves this document' }],
   tags: TAGS.map((t) => ({ ...t })),
-  components: { securitySchemes: structuredClone(SECURITY_SCHEMES) as unknown as Record<string, never> },
+  components: {
+    securitySchemes: structuredClone(SECURITY_SCHEMES) as unknown as Record<string, never>,
+    schemas: structuredClone({ ErrorEnvelope, JobConfig: JobConfigSchema }) as unknown as Record<string, never>,
+  },
 };
 
 /** The document's generator: @fastify/swagger reading every route's schema as it is registered. */
@@ -153,6 +160,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     return reply.status(500).send({ code: 500, msg: 'Something went wrong, please try again.', data: null });
   });
 
+  const methodsOf = recordRouteMethods(app);
   await registerRoutes(app, ctx);
 
   /** A build output named with its content hash (assets/ and lazy locales/), possibly its precompressed copy. */
@@ -185,7 +193,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     if (req.method === 'GET' && !isApi && fs.existsSync(index)) {
       return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(index));
     }
-    return reply.status(404).send({ code: CODE.PARAM_ERROR, msg: 'not found', data: null });
+    // A path a call has, asked with another method: 405 and the methods it takes (whatever the credentials).
+    const allowed = methodsOf(decodedPath(req.url));
+    if (allowed.length) {
+      reply.header('allow', allowed.join(', '));
+      throw refused({ reason: 'methodNotAllowed' });
+    }
+    throw refused({ reason: 'routeNotFound' });
   });
 
   // Diagnosis only (LOOP_WATCH_MS, LOOP_WATCH_FILE): gaps of the event loop, see loopWatch.ts.

@@ -3,7 +3,7 @@
  * guest tokens, and developer API tokens (docs/api.md), which act as their account on the calls of
  * API_TOKEN_ROUTES only.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/shared/domain/apiPlans.js';
 import type { AppContext } from '../context.js';
 import { refused, unauthorized } from '../errors.js';
@@ -16,14 +16,16 @@ const COOKIES = ['user_token', 'guest_token'] as const;
 export const API_TOKEN_FIELD = 'api_token';
 
 /**
- * The calls an API token may make, as "METHOD route": upload (whole and sliced), start a work, poll
- * it, download its result and the source or preview of one's own works, the licence (credits) and
- * the subscription answer. Everything else — account pages, profile and password, token management,
- * logout, payments — refuses a request that carries an API token with code 6 (HTTP 401), even when
+ * The calls an API token may make, as "METHOD route": the synchronous process call, upload (whole,
+ * sliced and by URL), start a work, poll it, download its result and the source or preview of one's
+ * own works, the licence (credits) and the subscription answer. Everything else — account pages,
+ * profile and password, token management, logout, payments — refuses a request that carries an API token with code 6 (HTTP 401), even when
  * it carries a valid session too. This is the only list; docs/api.md names the same calls.
  */
 export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
+  'POST /api/v1/process',
   'POST /web_api/v1/upload',
+  'POST /api/job_utils/upload_url',
   'POST /api/v2/upload_slice',
   'POST /api/v2/upload_slice/status',
   'POST /web_api/v1/transform',
@@ -49,18 +51,31 @@ function pick(src: unknown, names: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** `Authorization: Bearer <token>`, then an api_token field (query, parsed body). */
+/** The header an API token may travel in, as remove.bg's API takes it (beside `Authorization: Bearer`). */
+export const API_KEY_HEADER = 'x-api-key';
+
+/** `Authorization: Bearer <token>`, then `X-Api-Key: <token>`, then an api_token field (query, parsed body). */
 export function apiCredentialOf(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (typeof h === 'string') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
     if (m) return m[1];
   }
+  const key = req.headers[API_KEY_HEADER];
+  if (typeof key === 'string' && key.trim()) return key.trim();
   return pick(req.query, [API_TOKEN_FIELD]) ?? pick(req.body, [API_TOKEN_FIELD]);
 }
 
 /** The principal an admitted API token made for this request (set by admitApiToken). */
 const API_PRINCIPALS = new WeakMap<FastifyRequest, ApiPrincipal>();
+/** The token's rate-limit window as this request left it: written as X-RateLimit-* headers on the answer. */
+interface RateWindow {
+  limit: number;
+  remaining: number;
+  /** seconds until the window starts again */
+  reset: number;
+}
+const RATE_WINDOWS = new WeakMap<FastifyRequest, RateWindow>();
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 const LIMITERS = new WeakMap<AppContext, Limiter>();
 
@@ -72,7 +87,7 @@ export const isApiRequest = (req: FastifyRequest) => API_PRINCIPALS.has(req);
  * account (else code 6), its rate limit (per token, API_TOKEN_RATE_LIMIT_PER_MINUTE; else HTTP 429),
  * then its use is recorded. The principal is kept for the request.
  */
-async function admitApiToken(req: FastifyRequest, reply: FastifyReply | undefined, ctx: AppContext, token: string): Promise<ApiPrincipal> {
+async function admitApiToken(req: FastifyRequest, ctx: AppContext, token: string): Promise<ApiPrincipal> {
   const known = API_PRINCIPALS.get(req);
   if (known) return known;
   if (!API_TOKEN_ROUTES.has(routeKey(req))) throw unauthorized();
@@ -81,10 +96,10 @@ async function admitApiToken(req: FastifyRequest, reply: FastifyReply | undefine
   if (limiter) {
     API_PRINCIPALS.set(req, p);
     const r = await limiter(req);
+    if (!r.isAllowed) RATE_WINDOWS.set(req, { limit: r.max, remaining: r.remaining, reset: r.ttlInSeconds });
     if (!r.isAllowed && r.isExceeded) {
       API_PRINCIPALS.delete(req);
-      reply?.header('retry-after', r.ttlInSeconds);
-      throw refused({ reason: 'rateLimited' });
+      throw refused({ reason: 'rateLimited', max: r.max, retry_after: r.ttlInSeconds });
     }
   }
   await ctx.services.apiTokens.recordUse(p.apiTokenHash);
@@ -110,9 +125,21 @@ export function registerApiTokenGate(app: FastifyInstance, ctx: AppContext): voi
       }),
     );
   }
-  app.addHook('preHandler', async (req, reply) => {
+  app.addHook('preHandler', async (req) => {
+    // A path or method that no call has answers 404/405 whatever the credentials (app.ts).
+    if (req.is404) return;
     const token = apiCredentialOf(req);
-    if (token !== undefined) await admitApiToken(req, reply, ctx, token);
+    if (token !== undefined) await admitApiToken(req, ctx, token);
+  });
+  // Every answer to a call an API token made says where its rate limit stands (a refusal too),
+  // whichever way the token came (header, field, multipart field read by the handler).
+  app.addHook('onSend', async (req, reply, payload) => {
+    const w = RATE_WINDOWS.get(req);
+    if (w) {
+      reply.header('x-ratelimit-limit', w.limit).header('x-ratelimit-remaining', w.remaining).header('x-ratelimit-reset', w.reset);
+      if (reply.statusCode === 429) reply.header('retry-after', w.reset);
+    }
+    return payload;
   });
 }
 
@@ -129,7 +156,7 @@ export function principalOf(req: FastifyRequest, ctx: AppContext, names?: readon
   const api = API_PRINCIPALS.get(req);
   if (api) return Promise.resolve(api);
   const credential = apiCredentialOf(req);
-  if (credential !== undefined) return admitApiToken(req, undefined, ctx, credential);
+  if (credential !== undefined) return admitApiToken(req, ctx, credential);
   return ctx.services.tokens.resolve(tokenOf(req, names));
 }
 
@@ -140,7 +167,7 @@ export function principalOf(req: FastifyRequest, ctx: AppContext, names?: readon
 export function principalOfFields(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>): Promise<Principal> {
   const api = API_PRINCIPALS.get(req);
   if (api) return Promise.resolve(api);
-  if (fields[API_TOKEN_FIELD]) return admitApiToken(req, undefined, ctx, fields[API_TOKEN_FIELD]);
+  if (fields[API_TOKEN_FIELD]) return admitApiToken(req, ctx, fields[API_TOKEN_FIELD]);
   const token = FIELDS.map((n) => fields[n]).find((v) => !!v) ?? tokenOf(req);
   return ctx.services.tokens.resolve(token);
 }

@@ -11,6 +11,7 @@ import { Compile } from 'typebox/compile';
 import { CODE } from '../../src/shared/domain/codes.js';
 import { isReason, refusalData, type Reason } from '../../src/shared/domain/reasons.js';
 import { UPLOAD_REFUSAL, UPLOAD_REFUSAL_REASON, isUploadRefusal, type UploadRefusal } from '../../src/shared/domain/uploadRefusals.js';
+import { TOKEN_FIELDS } from '../../src/shared/schemas/common.js';
 import { ApiError } from '../errors.js';
 
 type Json = Record<string, unknown>;
@@ -23,9 +24,10 @@ const numeric = (s: Json): boolean => typesOf(s).some((t) => t === 'integer' || 
 const textual = (s: Json): boolean => typesOf(s).includes('string') || typeof s.const === 'string' || enumHas(s, 'string') || members(s).some(textual);
 
 /**
- * A value as its schema wants it, where a form could only send text: numeric text → number, a number →
- * text, "true"/"false" → boolean; an empty text for a field that is not text → absent. Objects and
- * arrays are converted member by member. Anything else is left for the check to refuse.
+ * A value as its schema wants it, where a form could only send text: numeric text → number,
+ * "true"/"false" → boolean; an empty text for a field that is not text → absent. Objects and arrays are
+ * converted member by member. Anything else is left for the check to refuse: a JSON number where text
+ * is wanted too (`"uid": 123` is a refused field, not a lookup of upload "123" answering 404).
  */
 export function convert(schema: unknown, value: unknown): unknown {
   const s = (schema ?? {}) as Json;
@@ -36,7 +38,6 @@ export function convert(schema: unknown, value: unknown): unknown {
     if (typesOf(s).includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
     return value;
   }
-  if (typeof value === 'number' && textual(s) && !numeric(s)) return String(value);
   if (Array.isArray(value)) {
     const item = (s.items as Json | undefined) ?? members(s).find((m) => typesOf(m).includes('array'))?.items;
     return item ? value.map((v) => convert(item, v)) : value;
@@ -94,11 +95,11 @@ export function expectation(s: Json): string | undefined {
 export interface FieldError {
   field: string;
   message: string;
-  /** an upload refusal the client translates (the field's `x-refusal` in its schema) */
   /** why: `fieldRequired`, `fieldInvalid`, or the reason of the field's upload refusal */
   reason: Reason;
   /** what the schema allows, where it says: min and max, or the choices */
   limits?: { min?: number; max?: number; allowed?: unknown[] };
+  /** an upload refusal the client translates (the field's `x-refusal` in its schema) */
   refusal?: UploadRefusal;
 }
 
@@ -129,6 +130,11 @@ export function fieldError(schema: unknown, value: unknown, errors: readonly Che
   const first = [...errors].sort((a, b) => a.instancePath.split('/').length - b.instancePath.split('/').length)[0];
   const chosen = required && (!first || required.instancePath.split('/').length <= first.instancePath.split('/').length) ? required : first;
   const pointer = (chosen?.instancePath ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (chosen?.keyword === 'additionalProperties') {
+    const extra = (chosen.params.additionalProperties as string[] | undefined)?.[0] ?? '';
+    const field = [...pointer, extra].filter(Boolean).join('.');
+    return { field, message: `${field} is not a field this call takes`, reason: 'fieldUnknown' };
+  }
   if (chosen?.keyword === 'required') {
     const name = chosen.params.requiredProperties?.[0] ?? '';
     const field = [...pointer, name].filter(Boolean).join('.');
@@ -153,9 +159,20 @@ export const schemaRefusal = (e: FieldError) =>
 
 export type Checker = (value: unknown) => { value: unknown } | { error: FieldError };
 
+/**
+ * A schema that refuses fields it does not take (`additionalProperties: false`, the calls that spend
+ * credits) still takes the token fields: they are the call's auth, not its fields (TOKEN_FIELDS).
+ */
+function withTokenFields(schema: TSchema): TSchema {
+  const s = schema as unknown as Json;
+  if (s.additionalProperties !== false || !s.properties) return schema;
+  const tokens = Object.fromEntries(TOKEN_FIELDS.map((n) => [n, { type: 'string' }]));
+  return { ...s, properties: { ...tokens, ...(s.properties as Json) } } as unknown as TSchema;
+}
+
 /** A compiled check of one schema: converts, checks, and names the first failing field. */
 export function compileCheck(schema: TSchema): Checker {
-  const check = Compile(schema);
+  const check = Compile(withTokenFields(schema));
   return (raw) => {
     const value = convert(schema, raw ?? {});
     if (check.Check(value)) return { value };

@@ -29,6 +29,7 @@ import { DownloadService } from './downloads.js';
 import { RetentionService } from './retention.js';
 import { ContactService } from './contact.js';
 import { ApiTokenService } from './apiTokens.js';
+import { ProcessService } from './process.js';
 
 export interface Deps {
   config: Config;
@@ -60,6 +61,7 @@ export interface Services {
   downloads: DownloadService;
   retention: RetentionService;
   apiTokens: ApiTokenService;
+  process: ProcessService;
 }
 
 /** `processing`: the job queue and runner, built by the composition root (server/bootstrap.ts) for JobService. */
@@ -88,6 +90,7 @@ export function createServices(base: Omit<Deps, 'services'>, processing: Process
     downloads: new DownloadService(deps),
     retention: new RetentionService(deps),
     apiTokens: new ApiTokenService(deps),
+    process: new ProcessService(deps),
   };
   deps.services = services;
   return services;

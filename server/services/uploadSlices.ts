@@ -12,6 +12,7 @@ import type { Upload } from '../repositories/schema.js';
 import * as repo from '../repositories/uploadRepository.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
+import { fileTooLarge } from './sizeRefusals.js';
 import { checkUploadQuota } from './uploadQuota.js';
 import { sanitizeFilename, type UploadService, type UploadView } from './uploads.js';
 
@@ -84,7 +85,7 @@ export class SliceReceiver {
   /** The first slice: checks the declared size and the magic bytes, then creates the upload (status receiving). */
   private async startSliced(p: Principal, name: string, job: string, total: number, chunk: Buffer, thumbnail: Buffer | undefined): Promise<Upload> {
     const { maxBytes } = this.uploads.limitsFor(p, job);
-    if (total > Math.ceil(maxBytes / CHUNK_SIZE_BYTES)) throw uploadRefused('fileTooLarge');
+    if (total > Math.ceil(maxBytes / CHUNK_SIZE_BYTES)) throw fileTooLarge(maxBytes);
     const format = sniffFormat(chunk);
     if (!format) throw uploadRefused('unsupported');
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: chunk.length });
@@ -130,9 +131,10 @@ export class SliceReceiver {
   private async keepSlice(p: Principal, row: Upload, blobNum: number, chunk: Buffer): Promise<void> {
     const db = this.deps.db;
     if (await repo.findChunk(db, row.uid, blobNum)) return;
-    if (row.received_bytes + chunk.length > this.uploads.limitsFor(p, row.job).maxBytes) {
+    const { maxBytes } = this.uploads.limitsFor(p, row.job);
+    if (row.received_bytes + chunk.length > maxBytes) {
       await this.abandon(row);
-      throw uploadRefused('fileTooLarge');
+      throw fileTooLarge(maxBytes);
     }
     const key = this.deps.blobs.newKey('chunks');
     await this.deps.blobs.write(key, chunk);
@@ -158,7 +160,7 @@ export class SliceReceiver {
       for (const key of await this.chunkKeys(row)) parts.push(await this.deps.blobs.read(key));
       const original = Buffer.concat(parts);
       const limits = this.uploads.limitsFor(p, row.job);
-      if (original.length > limits.maxBytes) throw uploadRefused('fileTooLarge');
+      if (original.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes, original.length);
       const stored = await this.uploads.store(original, limits, null, row.thumb_key);
       await repo.markReady(db, uid, stored);
       await this.uploads.removeBlobs(await this.chunkKeys(row));

@@ -26,6 +26,7 @@ import * as repo from '../repositories/uploadRepository.js';
 import { checkUploadQuota } from './uploadQuota.js';
 import type { Deps } from './index.js';
 import type { Principal } from './tokens.js';
+import { fileTooLarge, imageTooLarge } from './sizeRefusals.js';
 import { SliceReceiver, type SliceInput, type SliceView } from './uploadSlices.js';
 
 /** Compress jobs may send bigger images than the level's resolution limit; this caps the decoder anyway. */
@@ -50,7 +51,10 @@ const JOB_SHAPE = /^[a-z0-9_-]{0,40}$/;
 
 const thumbUrl = (uid: string) => `/web_api/v1/thumbnail?uid=${encodeURIComponent(uid)}`;
 
-function refusal(e: unknown): never {
+/** An image or remote fetch refused: its own refusal, naming the plan's limit when it is a size (`limits`). */
+function refusal(e: unknown, limits?: { maxBytes?: number; maxPixels: number; maxSide: number }): never {
+  if (e instanceof ImageRefused && e.refusal === 'imageTooLarge' && limits) throw imageTooLarge(limits);
+  if (e instanceof RemoteRefused && e.reason === 'fileTooLarge' && limits?.maxBytes !== undefined) throw fileTooLarge(limits.maxBytes);
   if (e instanceof ImageRefused) throw uploadRefused(e.refusal);
   if (e instanceof RemoteRefused) throw paramError(e.reason, { field: 'url' });
   throw e;
@@ -82,7 +86,7 @@ export class UploadService {
     const job = this.checkJob(input.job);
     if (!input.file) throw uploadRefused('fileRequired');
     const limits = this.limitsFor(p, job);
-    if (input.file.length > limits.maxBytes) throw uploadRefused('fileTooLarge');
+    if (input.file.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes, input.file.length);
     const size = input.file.length;
     // Checked before the costly decode, and again under the account lock with the insert.
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: size });
@@ -121,7 +125,7 @@ export class UploadService {
 
   /** Validates the bytes and writes original, working copy and thumbnail blobs (whole uploads and assembled slices). */
   async store(original: Buffer, limits: { maxPixels: number; maxSide: number }, thumb: Thumbnail | null, thumbKey?: string | null) {
-    const image = await validateImage(original, limits.maxPixels, limits.maxSide).catch(refusal);
+    const image = await validateImage(original, limits.maxPixels, limits.maxSide).catch((e: unknown) => refusal(e, limits));
     const blobs = this.deps.blobs;
     const ext = extOf(image.format);
     const originalKey = blobs.newKey('originals', ext);
@@ -167,7 +171,8 @@ export class UploadService {
   async uploadFromUrl(p: Principal, url: string, type: string | undefined): Promise<UploadView> {
     const job = this.checkJob(type);
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: 0 });
-    const { maxBytes } = this.limitsFor(p, job);
+    const limits = this.limitsFor(p, job);
+    const { maxBytes } = limits;
     // Outbound fetches are limited per caller and per process: nobody turns the server
     // into a pool of parallel downloaders.
     const remote = await URL_FETCHES.run(String(p.accountId), () =>
@@ -175,7 +180,7 @@ export class UploadService {
         maxBytes,
         timeoutMs: URL_FETCH_TIMEOUT_MS,
         allowPrivate: this.deps.config.allowPrivateUrls,
-      }).catch(refusal),
+      }).catch((e: unknown) => refusal(e, limits)),
     );
     return this.uploadWhole(p, { file: remote.data, filename: remote.name, job, sourceUrl: url.slice(0, 2000) });
   }

@@ -3,7 +3,7 @@
  * string. Logged-in users only; steps follow the chain rules, the level's step count and entitlements.
  */
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/shared/domain/constants.js';
-import type { FieldsOf } from '../../src/shared/schemas/common.js';
+import { MAX_ID, type FieldsOf } from '../../src/shared/schemas/common.js';
 import type { WorkflowAdd } from '../../src/shared/schemas/workflows.js';
 import { chainError, entitlementError, isModuleName, ruleRefusal, parseParams, type ModuleName, type ModuleParams } from '../../src/shared/domain/modules.js';
 import { notFound, paramError, refused, unauthorized } from '../errors.js';
@@ -50,7 +50,8 @@ export function parseIds(raw: unknown): number[] {
     .map((s) => s.trim())
     .filter(Boolean);
   const ids = list.map(Number);
-  if (ids.some((n) => !Number.isSafeInteger(n) || n < 1)) throw paramError('fieldInvalid', { field: 'ids' });
+  // An id past the database's integer (MAX_ID) is no workflow's: refused here, never looked up (PostgreSQL answered 500).
+  if (ids.some((n) => !Number.isSafeInteger(n) || n < 1 || n > MAX_ID)) throw paramError('fieldInvalid', { field: 'ids', min: 1, max: MAX_ID });
   return [...new Set(ids)];
 }
 

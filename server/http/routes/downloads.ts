@@ -11,16 +11,18 @@ import { route } from '../schemaRoute.js';
 
 const BULK_TOKENS = ['guest_token_v2', 'user_token', 'token'];
 
+/** Sends a result file (download, preview, the synchronous process call): its type, name and bytes. */
+export function sendResultFile(ctx: AppContext, reply: FastifyReply, f: DownloadFile, kind: 'attachment' | 'inline') {
+  reply.type(contentTypeOf(f.ext)).header('content-disposition', disposition(kind, f.name)).header('x-content-type-options', 'nosniff');
+  if ('data' in f) return reply.header('cache-control', 'private, no-store').send(f.data);
+  return reply.header('content-length', f.size).header('cache-control', 'private, max-age=3600').send(ctx.blobs.stream(f.key));
+}
+
 export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { downloads } = ctx.services;
   const auth = { authenticate: (req: FastifyRequest) => principalOf(req, ctx) };
   const bulkAuth = { authenticate: (req: FastifyRequest) => principalOf(req, ctx, BULK_TOKENS) };
-
-  function sendFile(reply: FastifyReply, f: DownloadFile, kind: 'attachment' | 'inline') {
-    reply.type(contentTypeOf(f.ext)).header('content-disposition', disposition(kind, f.name)).header('x-content-type-options', 'nosniff');
-    if ('data' in f) return reply.header('cache-control', 'private, no-store').send(f.data);
-    return reply.header('content-length', f.size).header('cache-control', 'private, max-age=3600').send(ctx.blobs.stream(f.key));
-  }
+  const sendFile = (reply: FastifyReply, f: DownloadFile, kind: 'attachment' | 'inline') => sendResultFile(ctx, reply, f, kind);
 
   function sendZip(reply: FastifyReply, z: ZipDownload) {
     return reply.type('application/zip').header('content-disposition', disposition('attachment', z.name)).header('cache-control', 'private, no-store').send(z.stream);

@@ -102,13 +102,19 @@ function fieldsOf(op: Json): { fields: ApiField[]; bodyTypes: string[]; example:
   return { fields, bodyTypes, example };
 }
 
+/** The success envelope among a 200's schemas (the spec answers refusals with HTTP 200 too, as their own envelope). */
+function successOf(schema: Json): Json | undefined {
+  const code = (s: Json) => asObj(asObj(s.properties).code);
+  return [schema, ...asArr(schema.anyOf).map(asObj)].find((s) => code(s).const === 200 || asArr(code(s).enum).includes(200));
+}
+
 function answerOf(op: Json): ApiCall['answer'] {
   const ok = asObj(asObj(op.responses)['200']);
   const content = asObj(ok.content);
-  const json = asObj(content['application/json']);
-  const data = asObj(asObj(asObj(json.schema).properties).data);
-  if (Object.keys(json).length && Object.keys(asObj(json.schema).properties ?? {}).includes('code')) return { kind: 'json', fields: Object.keys(asObj(data.properties)) };
-  return { kind: 'file', types: Object.keys(content) };
+  const files = Object.keys(content).filter((t) => t !== 'application/json');
+  if (files.length) return { kind: 'file', types: files };
+  const success = successOf(asObj(asObj(content['application/json']).schema));
+  return { kind: 'json', fields: Object.keys(asObj(asObj(asObj(success?.properties).data).properties)) };
 }
 
 /** The page's view of an OpenAPI 3 document. */

@@ -13,7 +13,10 @@
  *     envelope's `data` on success) or `file` (the call answers a file), an `example` of the fields, and
  *     `auth` where the route differs from its group.
  *     Field options that matter: `description` (shown in the docs), limits (`minLength`, `maximum`, …)
- *     and `examples`. Keep additional properties allowed: token fields travel beside the others.
+ *     and `examples`. Calls that spend credits refuse fields they do not take: give their fields
+ *     `{ additionalProperties: false }` (token fields still travel beside the others: the check allows
+ *     them, server/http/validation.ts); other calls keep additional properties allowed.
+ *     Integer ids are bounded (`Id()`, at most MAX_ID): a larger one is a refused field, not a lookup.
  *  2. In server/http/routes/<group>.ts register it: `route(app, Schema, async (fields, req, reply) => …)`
  *     (`fields` is typed `Static<typeof Schema.fields>`, already checked and converted: numbers are
  *     numbers). `from` picks where fields come from: 'any' (default: query, urlencoded/JSON body and
@@ -26,6 +29,8 @@
  *     offline (scripts/api-docs.test.ts fails while it differs from the server's document).
  */
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
+import { CODE } from '../domain/codes.js';
+import { REASON_CODES } from '../domain/reasons.js';
 
 /** The developer's groups of the docs, in their order on the page. */
 export const TAGS = [
@@ -52,10 +57,14 @@ export const SECURITY_SCHEMES = {
   user_token_cookie: { type: 'apiKey', in: 'cookie', name: 'user_token', description: 'The user token cookie the workspace sets.' },
   guest_token_cookie: { type: 'apiKey', in: 'cookie', name: 'guest_token', description: 'The guest token cookie the workspace sets.' },
   session: { type: 'apiKey', in: 'cookie', name: 'pixmill_session', description: 'The content site’s login session (set by login and register).' },
+  api_key: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API token (My account → Developer API, or POST /api/v2/api_token/get), as the `X-Api-Key` header.' },
   api_token: { type: 'http', scheme: 'bearer', description: 'An API token (POST /api/v2/api_token/get), as `Authorization: Bearer <token>`.' },
   api_token_field: { type: 'apiKey', in: 'query', name: 'api_token', description: 'An API token as the `api_token` query or form field.' },
 } as const;
 export type SecurityName = keyof typeof SECURITY_SCHEMES;
+
+/** The request fields a token may travel in (they are `auth`, never a route's fields, and every call takes them). */
+export const TOKEN_FIELDS = ['user_token', 'guest_token_v2', 'token', 'api_token'] as const;
 
 /** OpenAPI security requirements: any one of the listed schemes; an empty entry means "or none". */
 export type Auth = ReadonlyArray<Partial<Record<SecurityName, []>>>;
@@ -76,7 +85,9 @@ export const AUTH = {
   /** the session when there is one */
   optionalSession: [...any('session'), {}] as Auth,
   /** a token as above, or an API token */
-  tokenOrApi: any('user_token', 'guest_token_v2', 'user_token_cookie', 'guest_token_cookie', 'api_token', 'api_token_field'),
+  tokenOrApi: any('user_token', 'guest_token_v2', 'user_token_cookie', 'guest_token_cookie', 'api_key', 'api_token', 'api_token_field'),
+  /** an API token only (the developer API's own calls) */
+  api: any('api_key', 'api_token', 'api_token_field'),
 } as const;
 
 /** The answer of every JSON call (spec §7): `{code: 200, msg: 'ok', data}`. */
@@ -87,17 +98,34 @@ export const Envelope = <D extends TSchema>(data: D) =>
     data,
   });
 
-/** An error answer: the spec's code (10001 parameter error, 10012 insufficient credits, 6 verification failed, …) and its English text. */
+/** Every envelope code an error answer may carry (spec §7–§8, and 500/503 for faults and outages). */
+export const ERROR_CODES = [...new Set([...Object.values(CODE).filter((c) => c !== CODE.OK), 500, 503])].sort((a, b) => a - b);
+
+/** An error answer: the spec's code (10001 parameter error, 10012 insufficient credits, 6 verification failed, …), its English text and its reason. */
 export const ErrorEnvelope = Type.Object(
   {
-    code: Type.Integer({ description: 'the spec’s code: 1–6 account forms, 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 500 server fault' }),
-    msg: Type.String({ description: 'English text; clients translate by code' }),
-    data: Type.Union([Type.Null(), Type.Object({ field: Type.Optional(Type.String({ description: 'the request field that failed its schema' })) })]),
+    code: Type.Enum(ERROR_CODES, {
+      description: 'the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 500 server fault, 503 service unavailable',
+    }),
+    msg: Type.String({ description: 'English text; clients switch on data.reason, never on the text' }),
+    data: Type.Union([
+      Type.Null(),
+      Type.Object({
+        reason: Type.Optional(Type.Enum(REASON_CODES, { description: 'the refusal’s stable code (the catalogue of src/shared/domain/reasons.ts)' })),
+        field: Type.Optional(Type.String({ description: 'the request field at fault, as a path for nested fields (jconfig.config.module_params.scale)' })),
+      }),
+    ]),
   },
-  { examples: [{ code: 10001, msg: 'uid is required', data: { field: 'uid' } }] },
+  { examples: [{ code: 10001, msg: 'uid is required', data: { reason: 'fieldRequired', field: 'uid' } }] },
 );
+/** Where the document keeps ErrorEnvelope once (every operation's error answers refer to it). */
+export const ERROR_ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';
 
 // Identifiers and formats used by several groups: one place for each.
+/** The largest integer id a database column holds (PostgreSQL `integer`): larger ids are refused as fields, never looked up. */
+export const MAX_ID = 2_147_483_647;
+/** A row's integer id (workflows, events, products). */
+export const Id = (o: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...o });
 export const Uid = (o: { description?: string } = {}) =>
   Type.String({ minLength: 1, maxLength: 64, description: 'an upload’s id (from the upload calls)', examples: ['3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f'], ...o });
 export const TransId = (o: { description?: string } = {}) =>
@@ -149,6 +177,8 @@ export interface RouteOptions<F extends TObject = TObject, D extends TSchema = T
   file?: FileAnswer;
   /** one example of the request fields (tokens left out) */
   example?: Static<F>;
+  /** answers besides 200 and the error answers the server gives every call of its kind (schemaRoute.ts), by HTTP status */
+  statuses?: Readonly<Record<number, { description: string; data?: TSchema }>>;
 }
 
 export interface RouteSchema<F extends TObject = TObject, D extends TSchema = TSchema> extends RouteOptions<F, D> {

@@ -1,6 +1,6 @@
 /** History and feedback: the account's works, newest first, and thumbs up/down on a result. */
 import { Type } from 'typebox';
-import { AUTH, Nullable, Page, Paged, TransId, routeGroup } from './common.js';
+import { AUTH, MAX_ID, Nullable, Page, Paged, TransId, routeGroup } from './common.js';
 import { FailureReason } from './processing.js';
 
 /** Works a history page holds unless `limit` asks otherwise, and the most it answers. */
@@ -31,7 +31,7 @@ const poll = routeGroup('poll', AUTH.token);
 
 export const JobRecord = poll.get('/api/job/record', 'The caller’s works, newest first', {
   fields: Type.Object({
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: HISTORY_DEFAULT_LIMIT, description: `works per page (at most ${HISTORY_MAX_LIMIT} are answered)` })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: HISTORY_DEFAULT_LIMIT, description: `works per page (at most ${HISTORY_MAX_LIMIT} are answered)` })),
     page: Type.Optional(Page),
   }),
   data: Paged(HistoryRecord),

@@ -1,7 +1,7 @@
 /** Promotions, subscription answers and analytics reports. */
 import { Type } from 'typebox';
 import { LEVELS } from '../domain/plans.js';
-import { AUTH, EventRecorded, Nullable, routeGroup } from './common.js';
+import { AUTH, EventRecorded, Id, Nullable, routeGroup } from './common.js';
 
 const account = routeGroup('account', AUTH.token);
 /** These GETs change state, so a cookie alone is refused (AUTH.tokenField). */
@@ -48,7 +48,7 @@ export const IsSubscribed = account.get('/api/v2/is_subscribed', 'Whether the si
 const Short = (description: string) => Type.Optional(Type.String({ maxLength: 64, description }));
 
 export const CartAbandon = routeGroup('payments', AUTH.optionalToken).post('/api/cart/abandon', 'Records a checkout left on the pricing page', {
-  fields: Type.Object({ product_id: Type.Optional(Type.Integer({ minimum: 1, description: 'a product of subscribe_info' })), currency: Short('the currency shown'), source: Short('utm source'), medium: Short('utm medium') }),
+  fields: Type.Object({ product_id: Type.Optional(Id({ description: 'a product of subscribe_info' })), currency: Short('the currency shown'), source: Short('utm source'), medium: Short('utm medium') }),
   data: EventRecorded,
   example: { product_id: 2, currency: 'EUR' },
 });

@@ -3,14 +3,14 @@ import { Type, type Static } from 'typebox';
 import { UPLOAD_LIST_LIMIT } from '../domain/constants.js';
 import type { UploadHistoryEntry } from '../domain/work.js';
 import { LEVELS } from '../domain/plans.js';
-import { AUTH, Deleted, IdList, Uid, routeGroup, type Same } from './common.js';
+import { AUTH, Deleted, IdList, MAX_ID, Uid, routeGroup, type Same } from './common.js';
 
 const UID = '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f';
 /** The feature the upload is for (its limits apply): enlarge, compress, …; empty for none. */
 const Job = (description = 'the feature the image is for (its plan limits apply), e.g. enlarge, compress') =>
   Type.String({ pattern: '^[a-z0-9_-]{0,40}$', description, examples: ['enlarge'], 'x-refusal': 'badJob' });
 /** Slice numbers: refused as the upload refusal the client translates. */
-const SliceNumber = (description: string) => Type.Integer({ minimum: 1, description, 'x-refusal': 'slicesNumbers' });
+const SliceNumber = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description, 'x-refusal': 'slicesNumbers' });
 
 export const UploadView = Type.Object({
   uid: Uid(),
@@ -71,6 +71,7 @@ export const SliceStatus = upload.post('/api/v2/upload_slice/status', 'Which sli
 });
 
 export const UploadUrl = upload.post('/api/job_utils/upload_url', 'Uploads an image the server fetches from a URL', {
+  auth: AUTH.tokenOrApi,
   fields: Type.Object({
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'an http(s) URL of a public image' }),
     type: Type.Optional(Job('the feature the image is for (or `job`)')),

@@ -1,7 +1,7 @@
 /** Saved workflows (signed-in users): a name and steps, each a feature with its parameters. */
 import { Type } from 'typebox';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../domain/constants.js';
-import { AUTH, Deleted, Paged, routeGroup } from './common.js';
+import { AUTH, Deleted, Id, MAX_ID, Paged, routeGroup } from './common.js';
 
 /** Largest page a client may ask for (the workspace uses 10). */
 export const WORKFLOW_PAGE_LIMIT_MAX = 100;
@@ -17,7 +17,7 @@ export const WorkflowView = Type.Object({
   updated_at: Type.Integer(),
 });
 
-const WorkflowId = Type.Integer({ minimum: 1, description: 'a workflow’s id' });
+const WorkflowId = Id({ description: 'a workflow’s id' });
 const Ids = Type.Union([Type.String({ maxLength: 10_000, description: 'one id or a comma-separated list (empty: none)' }), WorkflowId, Type.Array(WorkflowId, { maxItems: 1000 })], {
   description: 'workflow ids: one, a comma-separated list or repeated ids[]',
 });
@@ -39,7 +39,7 @@ const WorkflowIds = Type.Object({ id: Type.Optional(WorkflowId), ids: Type.Optio
 
 export const WorkflowList = workflows.get('/api/work_flow/list', 'The caller’s saved workflows, newest first', {
   fields: Type.Object({
-    page: Type.Optional(Type.Integer({ minimum: WORKFLOW_FIRST_PAGE, default: WORKFLOW_FIRST_PAGE })),
+    page: Type.Optional(Type.Integer({ minimum: WORKFLOW_FIRST_PAGE, maximum: MAX_ID, default: WORKFLOW_FIRST_PAGE })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: WORKFLOW_PAGE_LIMIT_MAX, default: WORKFLOW_PAGE_SIZE })),
   }),
   data: Type.Object({ ...Paged(WorkflowView).properties, per_page: Type.Integer() }),

@@ -1,0 +1,1577 @@
+// Generated from the OpenAPI document (src/pages/content/openapi.json) by scripts/api-client.ts: do not edit.
+// `npm run api-docs` writes it again; clients/typescript/client.ts is the fetch wrapper over it.
+
+/** Pixmill API 1: the OpenAPI document's version this file was made from. */
+export const API_VERSION = "1";
+
+export type ErrorEnvelope = {
+  /** the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 500 server fault, 503 service unavailable */
+  code: 1 | 2 | 3 | 5 | 6 | 500 | 503 | 10001 | 10012 | 30004;
+  /** English text; clients switch on data.reason, never on the text */
+  msg: string;
+  data: null | {
+    /** the refusal’s stable code (the catalogue of src/shared/domain/reasons.ts) */
+    reason?: "outputTooLarge" | "emptyFile" | "imageTooLarge" | "fieldRequired" | "fieldInvalid" | "fieldUnknown" | "routeNotFound" | "methodNotAllowed" | "unauthorized" | "rateLimited" | "apiTokenResetConflict" | "fileTooLarge" | "imageTooLong" | "insufficientCredits" | "processFailed" | "processTimeout" | "stillProcessing" | "badUrl" | "badRequest" | "nulByte" | "bodyTooLarge" | "badContentLength" | "unsupportedType" | "badJson" | "emptyJson" | "jsonTooDeep" | "multipartExpected" | "noBoundary" | "truncated" | "badMultipart" | "badFieldName" | "badJsonField" | "requestTimeout" | "headersTooLarge" | "crossSite" | "fieldTooLong" | "tooManyFiles" | "tooManyFields" | "tooManyParts" | "serviceUnavailable" | "unsupportedImage" | "damagedImage" | "sliceRefused" | "uploadExpired" | "badJob" | "slicesNumbers" | "sliceTotalMismatch" | "sliceTooLarge" | "sliceNeedsUid" | "sliceEmpty" | "uploadRateLimited" | "storageFull" | "urlInvalid" | "urlPrivate" | "urlFailed" | "urlTimeout" | "uploadNotFound" | "jconfigNotJson" | "jconfigNotObject" | "jconfigTooLarge" | "jconfigTooDeep" | "unknownJob" | "moduleMismatch" | "paramsNotObject" | "paramUnknown" | "paramInvalid" | "moduleUnavailable" | "noValidWorkflow" | "tooManySteps" | "lastStepOnly" | "psdProOnly" | "bestColorizeProOnly" | "scaleSubscribersOnly" | "bestEnlargeSubscribersOnly" | "planMegapixels" | "planSide" | "batchLimit" | "batchSubscribersOnly" | "workflowNameTooLong" | "workflowNotFound" | "workNotFound" | "workNotFinished" | "workExpired" | "resultNotFound" | "notCompressWork" | "bulkTooMany" | "downloadNotFound" | "notEnoughPoints" | "sampleNotFound" | "loginFailed" | "wrongPassword" | "loginLocked" | "emailInvalid" | "emailTaken" | "emailUnknown" | "passwordWeak" | "passwordMismatch" | "passwordSame" | "nameTooLong" | "occupationRequired" | "surveyRequired" | "nothingToUpdate" | "messageTooLong" | "validationInvalid" | "notUserToken" | "guestNotBound" | "guestTokenUnknown" | "apiPlanRequired" | "notRegistered" | "noPlanToRenew" | "shareCodeInvalid" | "shareCodeOwn" | "shareCodeUsed" | "purchasingDisabled" | "providerFailed" | "providerNotFound" | "productUnknown" | "apiPlanUnknown" | "emailNotOwn" | "checkoutNotFound" | "checkoutClosed" | "paymentEventInvalid" | "paymentEventIncomplete" | "reportDataInvalid";
+    /** the request field at fault, as a path for nested fields (jconfig.config.module_params.scale) */
+    field?: string;
+  };
+};
+
+/** What to run: one feature with its params, a preset, or a workflow of steps. `job` tells the variants apart. */
+export type JobConfig = {
+  job: "enlarge";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "enlarge";
+    /** enlarge’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "EnlargeStable";
+      /** choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+      autoparams?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+      /** noise suppression strength: 0–100 (its decimal text also taken) */
+      suppress_noise?: number | string;
+      /** deblur strength: 0–100 (its decimal text also taken) */
+      remove_blur?: number | string;
+      /** enlargement factor: 2, 4, 6, 8 (also as text with an "x": "4x") */
+      scale?: (2 | 4 | 6 | 8) | string;
+      /** quality: high, best */
+      quality?: "high" | "best";
+    };
+  };
+} | {
+  job: "denoise";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "denoise";
+    /** denoise’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "DenoiseStable";
+      /** noise removal strength: 0–100 (its decimal text also taken) */
+      remove_noise?: number | string;
+      /** sharpening strength: 0–100 (its decimal text also taken) */
+      sharpen?: number | string;
+      /** how much fine original detail may go with the noise: 0–100 (its decimal text also taken) */
+      remove_original_detail?: number | string;
+      /** choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+      autoparams?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+    };
+  };
+} | {
+  job: "sharpen";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "sharpen";
+    /** sharpen’s params; a missing one takes its default */
+    module_params?: {
+      /** sharpening strength: 0–100 (its decimal text also taken) */
+      sharpness?: number | string;
+      /** noise suppression strength: 0–100 (its decimal text also taken) */
+      suppress_noise?: number | string;
+      /** film grain added back: 0–100 (its decimal text also taken) */
+      add_grain?: number | string;
+      /** choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+      autoparams?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+    };
+  };
+} | {
+  job: "sharpen_auto";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "sharpen_auto";
+    /** sharpen_auto’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "DpedSharpenStable";
+    };
+  };
+} | {
+  job: "matting";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "matting";
+    /** matting’s params; a missing one takes its default */
+    module_params?: {
+      /** the size the background net sees (larger: finer edges, slower): 532, 320 (also as text with an "x": "4x") */
+      rescale?: (532 | 320) | string;
+    };
+  };
+} | {
+  job: "colorize";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "colorize";
+    /** colorize’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "ColorizeStable_pth";
+      /** colour detail (higher: more, slower): 1–50 (its decimal text also taken) */
+      render_factor?: number | string;
+      /** also a layered PSD (Pro) (true/false; 1/0 also taken) */
+      psd?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+      /** best colorize mode (Pro) (true/false; 1/0 also taken) */
+      isBest?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+      /** quality: 1–100 (its decimal text also taken) */
+      quality?: number | string;
+    };
+  };
+} | {
+  job: "colorize_pro";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "colorize_pro";
+    /** colorize_pro’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "ColorizeStable_pth";
+      /** colour detail (higher: more, slower): 1–50 (its decimal text also taken) */
+      render_factor?: number | string;
+      /** also a layered PSD (Pro) (true/false; 1/0 also taken) */
+      psd?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+    };
+  };
+} | {
+  job: "portrait";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "portrait";
+    /** portrait’s params; a missing one takes its default */
+    module_params?: {
+      /** the portrait has one face (detected and framed) (true/false; 1/0 also taken) */
+      single_face?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+    };
+  };
+} | {
+  job: "cartoonize";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "cartoonize";
+    /** cartoonize’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "CartoonizeStable";
+    };
+  };
+} | {
+  job: "face_enhancer";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "face_enhancer";
+    /** face_enhancer’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "FaceEnhancerStable";
+    };
+  };
+} | {
+  job: "perfect";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "perfect";
+    /** perfect’s params; a missing one takes its default */
+    module_params?: {
+      /** the model; only this value */
+      model_name?: "perfect_2k";
+    };
+  };
+} | {
+  job: "repair";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "repair";
+    /** repair’s params; a missing one takes its default */
+    module_params?: Record<string, never>;
+  };
+} | {
+  job: "compress";
+  config?: {
+    /** the same as job (may be left out) */
+    module?: "compress";
+    /** compress’s params; a missing one takes its default */
+    module_params?: {
+      /** quality: 1–100 (its decimal text also taken) */
+      quality?: number | string;
+    };
+  };
+} | {
+  job: "se-night";
+} | {
+  job: "se-hd";
+} | {
+  job: "se-portrait-enhancement";
+} | {
+  job: "se-old-repair";
+} | {
+  job: "workflow";
+  /** the workflow’s name */
+  name?: string;
+  /** the steps in order (3 for subscribers below Pro, 5 for Pro; enlarge and matting only last) */
+  flows: Array<{
+    /** the step’s label (shown in the history) */
+    name?: string;
+    /** the step: module and module_params */
+    config: string | {
+      module: "enlarge";
+      /** enlarge’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "EnlargeStable";
+        /** choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+        autoparams?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+        /** noise suppression strength: 0–100 (its decimal text also taken) */
+        suppress_noise?: number | string;
+        /** deblur strength: 0–100 (its decimal text also taken) */
+        remove_blur?: number | string;
+        /** enlargement factor: 2, 4, 6, 8 (also as text with an "x": "4x") */
+        scale?: (2 | 4 | 6 | 8) | string;
+        /** quality: high, best */
+        quality?: "high" | "best";
+      };
+    } | {
+      module: "denoise";
+      /** denoise’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "DenoiseStable";
+        /** noise removal strength: 0–100 (its decimal text also taken) */
+        remove_noise?: number | string;
+        /** sharpening strength: 0–100 (its decimal text also taken) */
+        sharpen?: number | string;
+        /** how much fine original detail may go with the noise: 0–100 (its decimal text also taken) */
+        remove_original_detail?: number | string;
+        /** choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+        autoparams?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+      };
+    } | {
+      module: "sharpen";
+      /** sharpen’s params; a missing one takes its default */
+      module_params?: {
+        /** sharpening strength: 0–100 (its decimal text also taken) */
+        sharpness?: number | string;
+        /** noise suppression strength: 0–100 (its decimal text also taken) */
+        suppress_noise?: number | string;
+        /** film grain added back: 0–100 (its decimal text also taken) */
+        add_grain?: number | string;
+        /** choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+        autoparams?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+      };
+    } | {
+      module: "sharpen_auto";
+      /** sharpen_auto’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "DpedSharpenStable";
+      };
+    } | {
+      module: "matting";
+      /** matting’s params; a missing one takes its default */
+      module_params?: {
+        /** the size the background net sees (larger: finer edges, slower): 532, 320 (also as text with an "x": "4x") */
+        rescale?: (532 | 320) | string;
+      };
+    } | {
+      module: "colorize";
+      /** colorize’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "ColorizeStable_pth";
+        /** colour detail (higher: more, slower): 1–50 (its decimal text also taken) */
+        render_factor?: number | string;
+        /** also a layered PSD (Pro) (true/false; 1/0 also taken) */
+        psd?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+        /** best colorize mode (Pro) (true/false; 1/0 also taken) */
+        isBest?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+        /** quality: 1–100 (its decimal text also taken) */
+        quality?: number | string;
+      };
+    } | {
+      module: "colorize_pro";
+      /** colorize_pro’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "ColorizeStable_pth";
+        /** colour detail (higher: more, slower): 1–50 (its decimal text also taken) */
+        render_factor?: number | string;
+        /** also a layered PSD (Pro) (true/false; 1/0 also taken) */
+        psd?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+      };
+    } | {
+      module: "portrait";
+      /** portrait’s params; a missing one takes its default */
+      module_params?: {
+        /** the portrait has one face (detected and framed) (true/false; 1/0 also taken) */
+        single_face?: boolean | (0 | 1 | "0" | "1" | "true" | "false");
+      };
+    } | {
+      module: "cartoonize";
+      /** cartoonize’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "CartoonizeStable";
+      };
+    } | {
+      module: "face_enhancer";
+      /** face_enhancer’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "FaceEnhancerStable";
+      };
+    } | {
+      module: "perfect";
+      /** perfect’s params; a missing one takes its default */
+      module_params?: {
+        /** the model; only this value */
+        model_name?: "perfect_2k";
+      };
+    } | {
+      module: "repair";
+      /** repair’s params; a missing one takes its default */
+      module_params?: Record<string, never>;
+    } | {
+      module: "compress";
+      /** compress’s params; a missing one takes its default */
+      module_params?: {
+        /** quality: 1–100 (its decimal text also taken) */
+        quality?: number | string;
+      };
+    };
+  }>;
+};
+
+/** GET /api/health: Answers while the server is up */
+export type GetHealthFields = Record<string, unknown>;
+export type GetHealthData = {
+  status: "up";
+};
+
+/** GET /api-docs/openapi.json: This API’s OpenAPI 3.1 document */
+export type GetApiDocsOpenapiJsonFields = Record<string, unknown>;
+export type GetApiDocsOpenapiJsonData = unknown;
+
+/** GET /sitemap.xml: Every site page in en and its /de/, /fr/, /ja/ alternates */
+export type GetSitemapXmlFields = Record<string, unknown>;
+export type GetSitemapXmlData = never;
+
+/** POST /api/v2/guest_token: A new guest token (a guest account with a few free credits) */
+export type PostGuestTokenFields = Record<string, never>;
+export type PostGuestTokenData = {
+  /** send it as guest_token_v2 */
+  token: string;
+};
+
+/** POST /api/v2/bind_token: Moves a guest’s uploads, works and workflows to the signed-in user */
+export type PostBindTokenFields = {
+  /** the signed-in user’s token (or user_token) */
+  token?: string;
+  /** the guest token whose work moves to the user */
+  guest_token_v2?: string;
+};
+export type PostBindTokenData = {
+  moved_uploads: number;
+  moved_jobs: number;
+};
+
+/** POST /api/v2/unbind_token: Ends a guest token’s binding to the user */
+export type PostUnbindTokenFields = {
+  /** the signed-in user’s token (or user_token) */
+  token?: string;
+  /** the guest token whose work moves to the user */
+  guest_token_v2?: string;
+};
+export type PostUnbindTokenData = null;
+
+/** GET /api/v2/point: The caller’s credits */
+export type GetPointFields = Record<string, unknown>;
+export type GetPointData = {
+  max_num: number;
+  used_num: number;
+  left_credits: number;
+};
+
+/** POST /api/v2/license: The caller’s plan, credits and limits */
+export type PostLicenseFields = Record<string, never>;
+export type PostLicenseData = {
+  user_id: number;
+  pid: number;
+  is_expired: boolean;
+  /** credits granted */
+  max_num: number;
+  /** credits spent */
+  used_num: number;
+  user_level: "guest" | "register" | "basic" | "pro" | "expired";
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  left_credits: number;
+  /** few credits left, once some were spent */
+  low_credit_warning: boolean;
+  compress_max: number;
+  compress_used: number;
+  plan_expires_at: number | null;
+};
+
+/** POST /web_api/v1/upload: Uploads a whole image (multipart) */
+export type PostUploadFields = {
+  /** the feature the image is for (its plan limits apply), e.g. enlarge, compress */
+  job?: string;
+  /** the file name, when the file part has none */
+  name?: string;
+  /** the image: JPG, JPEG or PNG (other formats are refused) */
+  file: Blob;
+  /** an optional 80×80 preview made by the client */
+  thumbnail?: Blob;
+};
+export type PostUploadData = {
+  data: {
+    /** an upload’s id (from the upload calls) */
+    uid: string;
+    filename: string;
+    /** bytes */
+    filesize: number;
+    w: number;
+    h: number;
+    /** the working copy’s format */
+    format: "jpeg" | "png";
+    job: string;
+    /** URL of the 80×80 thumbnail */
+    thumbnail: string;
+    sha256: string;
+  };
+};
+
+/** POST /api/v2/upload_slice: Uploads one slice (at most 5 MB) of a large image; the last one completes it */
+export type PostUploadSliceFields = {
+  /** the upload’s id, from the first slice’s answer */
+  uid?: string;
+  /** this slice’s number, from 1 */
+  blob_num: number;
+  /** how many slices the file has */
+  total_blob_num: number;
+  /** the file name (first slice) */
+  name?: string;
+  /** the feature the image is for (first slice) */
+  job?: string;
+  /** the slice’s bytes */
+  file: Blob;
+  /** an optional preview (first slice) */
+  thumbnail?: Blob;
+};
+export type PostUploadSliceData = {
+  /** an upload’s id (from the upload calls) */
+  uid: string;
+  filename?: string;
+  /** bytes */
+  filesize?: number;
+  w?: number;
+  h?: number;
+  /** the working copy’s format */
+  format?: "jpeg" | "png";
+  job?: string;
+  /** URL of the 80×80 thumbnail */
+  thumbnail?: string;
+  sha256?: string;
+  blob_num: number;
+  total_blob_num: number;
+  /** slice numbers received so far */
+  received: number[];
+  /** the last slice arrived: the upload is assembled */
+  done: boolean;
+};
+
+/** POST /api/v2/upload_slice/status: Which slices of an upload arrived (to resume) */
+export type PostUploadSliceStatusFields = {
+  /** an upload’s id (from the upload calls) */
+  uid: string;
+};
+export type PostUploadSliceStatusData = {
+  /** an upload’s id (from the upload calls) */
+  uid: string;
+  total_blob_num: number;
+  received: number[];
+  done: boolean;
+  status: string;
+};
+
+/** POST /api/job_utils/upload_url: Uploads an image the server fetches from a URL */
+export type PostJobUtilsUploadUrlFields = {
+  /** an http(s) URL of a public image */
+  url: string;
+  /** the feature the image is for (or `job`) */
+  type?: string;
+  /** the feature the image is for */
+  job?: string;
+};
+export type PostJobUtilsUploadUrlData = {
+  data: {
+    /** an upload’s id (from the upload calls) */
+    uid: string;
+    filename: string;
+    /** bytes */
+    filesize: number;
+    w: number;
+    h: number;
+    /** the working copy’s format */
+    format: "jpeg" | "png";
+    job: string;
+    /** URL of the 80×80 thumbnail */
+    thumbnail: string;
+    sha256: string;
+  };
+};
+
+/** POST /web_api/v1/upload/list: The caller’s uploads still kept */
+export type PostUploadListFields = {
+  limit?: number;
+};
+export type PostUploadListData = {
+  datas: Array<{
+    /** an upload’s id (from the upload calls) */
+    uid: string;
+    name: string;
+    file_size: number;
+    thumbnail: string;
+    w: number;
+    h: number;
+    /** width of the working copy (after auto-orientation) */
+    x: number;
+    y: number;
+  }>;
+  /** how long this caller’s uploads and results are kept */
+  retention_days: number;
+};
+
+/** GET /api/v2/retention: How long the caller’s files are kept, and the upload quota */
+export type GetRetentionFields = Record<string, unknown>;
+export type GetRetentionData = {
+  level: "guest" | "register" | "basic" | "pro" | "expired";
+  retention_days: number;
+  unfinished_upload_hours: number;
+  uploads_per_minute: number;
+  stored_bytes_limit: number;
+  stored_bytes_used: number;
+};
+
+/** POST /web_api/v1/upload/delete: Deletes uploads (and their works’ results) */
+export type PostUploadDeleteFields = {
+  /** an upload’s id (from the upload calls) */
+  uid?: string;
+  /** uploads, as a comma-separated list or repeated uids[] */
+  uids?: string | string[];
+};
+export type PostUploadDeleteData = {
+  deleted: number;
+};
+
+/** GET /web_api/v1/download/src: An upload’s working copy */
+export type GetDownloadSrcFields = {
+  /** an upload’s id (from the upload calls) */
+  uid: string;
+  /** accepted for the client’s call shape; the source is always the working copy */
+  zoom_type?: string;
+};
+export type GetDownloadSrcData = never;
+
+/** GET /web_api/v1/thumbnail: An upload’s 80×80 thumbnail */
+export type GetThumbnailFields = {
+  /** an upload’s id (from the upload calls) */
+  uid: string;
+};
+export type GetThumbnailData = never;
+
+/** POST /web_api/v1/transform: Starts a work on an upload (one credit) */
+export type PostTransformFields = {
+  /** an upload’s id (from the upload calls) */
+  uid: string;
+  /** the job: a feature with its module_params, a preset or a workflow (JobConfig; JSON text in forms) */
+  jconfig: JobConfig | string;
+  /** a label the client keeps with the work */
+  zoom_type?: string;
+};
+export type PostTransformData = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+  /** credits left after this work’s charge (compress works: compress credits left) */
+  credits_left?: number;
+};
+
+/** GET /web_api/v1/progress: A work’s progress (poll every few seconds until finish or fatal) */
+export type GetProgressFields = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+};
+export type GetProgressData = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+  /** finish: done; fatal: failed; progress: queued or running */
+  status: "finish" | "fatal" | "progress";
+  progress: number;
+  /** 1-based step being run (workflows) */
+  step: number;
+  steps: number;
+  /** 1-based place among queued works, while waiting */
+  queue_position?: number;
+  /** "timeout" or "Process failed", when fatal */
+  error?: string;
+  /** why it failed, when fatal: outputTooLarge (the result would pass the largest side; the upload’s size times the scale), processTimeout, processFailed */
+  reason?: "outputTooLarge" | "processTimeout" | "processFailed";
+  /** the result’s width, once finished */
+  result_w?: number;
+  result_h?: number;
+};
+
+/** POST /api/v1/process: Processes one image and answers the result (upload, start, wait and download in one call) */
+export type PostProcessFields = {
+  /** an http(s) URL of a public JPG or PNG, instead of file */
+  url?: string;
+  /** the job: a feature with its module_params, a preset or a workflow (JobConfig; JSON text in forms) */
+  jconfig?: JobConfig | string;
+  /** a feature or preset, instead of jconfig; its params as further fields */
+  feature?: "enlarge" | "denoise" | "sharpen" | "sharpen_auto" | "matting" | "colorize" | "colorize_pro" | "portrait" | "cartoonize" | "face_enhancer" | "perfect" | "repair" | "compress" | "se-night" | "se-hd" | "se-portrait-enhancement" | "se-old-repair";
+  /** seconds to wait for the result before answering 202 */
+  wait?: number;
+  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken); denoise: choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken); sharpen: choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+  autoparams?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: noise suppression strength: 0–100 (its decimal text also taken); sharpen: noise suppression strength: 0–100 (its decimal text also taken) */
+  suppress_noise?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: deblur strength: 0–100 (its decimal text also taken) */
+  remove_blur?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: enlargement factor: 2, 4, 6, 8 (also as text with an "x": "4x") */
+  scale?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: quality: high, best; colorize: quality: 1–100 (its decimal text also taken); compress: quality: 1–100 (its decimal text also taken) */
+  quality?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). denoise: noise removal strength: 0–100 (its decimal text also taken) */
+  remove_noise?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). denoise: sharpening strength: 0–100 (its decimal text also taken) */
+  sharpen?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). denoise: how much fine original detail may go with the noise: 0–100 (its decimal text also taken) */
+  remove_original_detail?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). sharpen: sharpening strength: 0–100 (its decimal text also taken) */
+  sharpness?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). sharpen: film grain added back: 0–100 (its decimal text also taken) */
+  add_grain?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). matting: the size the background net sees (larger: finer edges, slower): 532, 320 (also as text with an "x": "4x") */
+  rescale?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). colorize: colour detail (higher: more, slower): 1–50 (its decimal text also taken); colorize_pro: colour detail (higher: more, slower): 1–50 (its decimal text also taken) */
+  render_factor?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). colorize: also a layered PSD (Pro) (true/false; 1/0 also taken); colorize_pro: also a layered PSD (Pro) (true/false; 1/0 also taken) */
+  psd?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). colorize: best colorize mode (Pro) (true/false; 1/0 also taken) */
+  isBest?: string | number | boolean;
+  /** a param of the chosen feature (with `feature`, not jconfig). portrait: the portrait has one face (detected and framed) (true/false; 1/0 also taken) */
+  single_face?: string | number | boolean;
+  /** the image: JPG, JPEG or PNG (or send url) */
+  file?: Blob;
+};
+export type PostProcessData = never;
+export type PostProcessData202 = {
+  reason: "stillProcessing";
+  /** a work’s id (from transform) */
+  trans_id: string;
+  status: "progress";
+  progress: number;
+  /** 1-based place among queued works, while waiting */
+  queue_position?: number;
+  /** credits left after this work’s charge (compress works: compress credits left) */
+  credits_left: number;
+};
+
+/** GET /web_api/v1/download/: Downloads a finished work’s result */
+export type GetDownloadFields = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+  /** a result variant, when the work made several */
+  zoom_type?: string;
+};
+export type GetDownloadData = never;
+
+/** GET /web_api/v1/download: Downloads a finished work’s result */
+export type GetDownloadAliasFields = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+  /** a result variant, when the work made several */
+  zoom_type?: string;
+};
+export type GetDownloadAliasData = never;
+
+/** GET /web_api/v1/preview: A finished work’s result, shown inline */
+export type GetPreviewFields = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+};
+export type GetPreviewData = never;
+
+/** POST /api/job/download_compress: A compress work’s result, converted to another format */
+export type PostJobDownloadCompressFields = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+  /** jpg, png or webp; the work’s own format when left out */
+  extra_type?: string;
+};
+export type PostJobDownloadCompressData = never;
+
+/** POST /api/v2/point/check: Checks that works may be downloaded together; optionally makes a bundle id for the zip */
+export type PostPointCheckFields = {
+  /** one work */
+  trans_id?: string;
+  /** works, as a comma-separated list or repeated trans_ids[] (at most 100) */
+  trans_ids?: string | string[];
+  /** 1: answer a download_all_id for GET /api/v2/download/all/ */
+  need_download_temp_id?: 1 | 0;
+};
+export type PostPointCheckData = {
+  max_num: number;
+  used_num: number;
+  /** valid one hour, for this account */
+  download_all_id?: string;
+};
+
+/** GET /api/v2/download/all: The zip of a bundle made by point check */
+export type GetDownloadAllAliasFields = {
+  /** from POST /api/v2/point/check */
+  download_all_id: string;
+};
+export type GetDownloadAllAliasData = never;
+
+/** POST /api/v2/download/all: A zip of several finished works’ results */
+export type PostDownloadAllFields = {
+  /** one work */
+  trans_id?: string;
+  /** works, as a comma-separated list or repeated trans_ids[] (at most 100) */
+  trans_ids?: string | string[];
+};
+export type PostDownloadAllData = never;
+
+/** GET /api/v2/download/all/: The zip of a bundle made by point check */
+export type GetDownloadAllFields = {
+  /** from POST /api/v2/point/check */
+  download_all_id: string;
+};
+export type GetDownloadAllData = never;
+
+/** GET /api/job/record: The caller’s works, newest first */
+export type GetJobRecordFields = {
+  /** works per page (at most 100 are answered) */
+  limit?: number;
+  /** page number from 1 */
+  page?: number;
+};
+export type GetJobRecordData = {
+  datas: Array<{
+    /** a work’s id (from transform) */
+    trans_id: string;
+    /** the upload it was made from */
+    uid: string;
+    /** the feature (or "workflow") */
+    job: string;
+    status: "queued" | "running" | "finished" | "failed";
+    filename: string | null;
+    w: number | null;
+    h: number | null;
+    result_w: number | null;
+    result_h: number | null;
+    /** ms since 1970 */
+    created_at: number;
+    finished_at: number | null;
+    thumbsup: number | null;
+    /** the result is no longer kept */
+    expired: boolean;
+    /** how many times larger than the source the result is (enlarge steps; 1 for the rest) */
+    scale: number;
+    /** why it failed, when fatal: outputTooLarge (the result would pass the largest side; the upload’s size times the scale), processTimeout, processFailed */
+    reason?: "outputTooLarge" | "processTimeout" | "processFailed";
+  }>;
+  current_page: number;
+  total: number;
+  last_page: number;
+};
+
+/** POST /api/v2/thumbsup: Rates a result */
+export type PostThumbsupFields = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+  /** 1 like, -1 dislike, 0 no opinion */
+  thumbsup: 1 | -1 | 0;
+};
+export type PostThumbsupData = {
+  /** a work’s id (from transform) */
+  trans_id: string;
+  thumbsup: number;
+};
+
+/** GET /api/v2/sample/info: Sample images, by feature type */
+export type GetSampleInfoFields = Record<string, unknown>;
+export type GetSampleInfoData = Record<string, Array<{
+  name: string;
+  /** URL path under /samples/ */
+  original: string;
+  /** URL path under /samples/; may hold the literal {scale} placeholder */
+  processed: string;
+  w: number;
+  h: number;
+}>>;
+
+/** GET /api/v2/sample/download: One sample image, before or after */
+export type GetSampleDownloadFields = {
+  /** the feature type (a key of sample/info) */
+  job: string;
+  type: "original" | "processed";
+  /** the sample’s index */
+  num?: number;
+  /** the scale of an enlarge sample: 1, 2, 4, 6 or 8 (a trailing x is allowed) */
+  rate?: string;
+};
+export type GetSampleDownloadData = never;
+
+/** GET /api/job_utils/download/sample: A sample file by its /samples/… path */
+export type GetJobUtilsDownloadSampleFields = {
+  /** the path (or `path`) */
+  name?: string;
+  path?: string;
+};
+export type GetJobUtilsDownloadSampleData = never;
+
+/** GET /api/work_flow/list: The caller’s saved workflows, newest first */
+export type GetWorkFlowListFields = {
+  page?: number;
+  limit?: number;
+};
+export type GetWorkFlowListData = {
+  datas: Array<{
+    id: number;
+    name: string;
+    flows: Array<{
+      /** the step’s label */
+      name: string;
+      /** JSON text of {module, module_params} */
+      config: string;
+    }>;
+    /** shown in the workspace */
+    active: boolean;
+    created_at: number;
+    updated_at: number;
+  }>;
+  current_page: number;
+  total: number;
+  last_page: number;
+  per_page: number;
+};
+
+/** POST /api/work_flow/add: Saves a new workflow */
+export type PostWorkFlowAddFields = {
+  /** the workflow’s name (at most 50 characters once trimmed); a dated name when empty */
+  name?: string;
+  /** the steps, in order: [{name, config: {module, module_params}}] (config may be its JSON text) */
+  flows: string | Array<{
+    name?: string;
+    config: string | {
+      /** the feature’s module, e.g. enlarge */
+      module: string;
+      /** its parameters */
+      module_params?: Record<string, unknown>;
+    };
+  }>;
+};
+export type PostWorkFlowAddData = {
+  id: number;
+};
+
+/** POST /api/work_flow/update: Renames a workflow or replaces its steps */
+export type PostWorkFlowUpdateFields = {
+  /** a workflow’s id */
+  id: number;
+  /** the workflow’s name (at most 50 characters once trimmed); a dated name when empty */
+  name?: string;
+  /** the steps, in order: [{name, config: {module, module_params}}] (config may be its JSON text) */
+  flows: string | Array<{
+    name?: string;
+    config: string | {
+      /** the feature’s module, e.g. enlarge */
+      module: string;
+      /** its parameters */
+      module_params?: Record<string, unknown>;
+    };
+  }>;
+};
+export type PostWorkFlowUpdateData = {
+  id: number;
+  name: string;
+  flows: Array<{
+    /** the step’s label */
+    name: string;
+    /** JSON text of {module, module_params} */
+    config: string;
+  }>;
+  /** shown in the workspace */
+  active: boolean;
+  created_at: number;
+  updated_at: number;
+};
+
+/** POST /api/work_flow/delete: Deletes workflows (all the caller’s, or none) */
+export type PostWorkFlowDeleteFields = {
+  /** a workflow’s id */
+  id?: number;
+  /** workflow ids: one, a comma-separated list or repeated ids[] */
+  ids?: string | number | number[];
+};
+export type PostWorkFlowDeleteData = {
+  deleted: number;
+};
+
+/** POST /api/work_flow/active_flows: Picks the workflows shown in the workspace (without ids: reads them) */
+export type PostWorkFlowActiveFlowsFields = {
+  /** a workflow’s id */
+  id?: number;
+  /** workflow ids: one, a comma-separated list or repeated ids[] */
+  ids?: string | number | number[];
+};
+export type PostWorkFlowActiveFlowsData = {
+  datas: Array<{
+    id: number;
+    name: string;
+    flows: Array<{
+      /** the step’s label */
+      name: string;
+      /** JSON text of {module, module_params} */
+      config: string;
+    }>;
+    /** shown in the workspace */
+    active: boolean;
+    created_at: number;
+    updated_at: number;
+  }>;
+};
+
+/** GET /api/v2/subscribe_info: The plans on sale and the caller’s plan */
+export type GetSubscribeInfoFields = Record<string, unknown>;
+export type GetSubscribeInfoData = {
+  products: Array<{
+    id: number;
+    level: string;
+    price: Record<string, number>;
+  }>;
+  level: "guest" | "register" | "basic" | "pro" | "expired";
+  subscribed: boolean;
+  expires_at: number | null;
+};
+
+/** GET /api/v2/is_subscribed: Whether the signed-in caller is on a live paid plan */
+export type GetIsSubscribedFields = {
+  /** must be the caller’s own address, when sent */
+  email?: string;
+};
+export type GetIsSubscribedData = {
+  subscribed: boolean;
+};
+
+/** POST /api/cart/abandon: Records a checkout left on the pricing page */
+export type PostCartAbandonFields = {
+  /** a product of subscribe_info */
+  product_id?: number;
+  /** the currency shown */
+  currency?: string;
+  /** utm source */
+  source?: string;
+  /** utm medium */
+  medium?: string;
+};
+export type PostCartAbandonData = {
+  event_id: number;
+};
+
+/** GET /site-ajax/nonce: A nonce for the site ajax endpoint, bound to the session */
+export type GetSiteAjaxNonceFields = Record<string, unknown>;
+export type GetSiteAjaxNonceData = {
+  nonce: string;
+};
+
+/** POST /site-ajax: The site ajax endpoint: a user token for the session, or a credit notification */
+export type PostSiteAjaxFields = {
+  /** what to do (either spelling) */
+  action: "nonce" | "get_user_token" | "get-user-token" | "credit_transform" | "credit-transform" | "credit_upload" | "credit-upload" | "credit_download" | "credit-download";
+  /** from /site-ajax/nonce (every action but nonce) */
+  nonce?: string;
+  pid?: string;
+  trans_id?: string;
+  uid?: string;
+};
+export type PostSiteAjaxData = {
+  nonce: string;
+} | {
+  user_token: string;
+} | {
+  event_id: number;
+};
+
+/** POST /api/v2/user_info/update: Language and currency (anyone), names (signed-in users); only the fields sent change */
+export type PostUserInfoUpdateFields = {
+  /** the site language */
+  locale?: "en" | "de" | "fr" | "ja";
+  /** the currency prices are shown in */
+  currency?: "USD" | "EUR" | "JPY";
+  /** first name */
+  first_name?: string;
+  /** last name */
+  last_name?: string;
+};
+export type PostUserInfoUpdateData = {
+  locale: string;
+  currency: string;
+  first_name: string;
+  last_name: string;
+};
+
+/** POST /api/v2/profile/set: Sets the profile: names and occupation */
+export type PostProfileSetFields = {
+  /** first name */
+  first_name?: string;
+  /** last name */
+  last_name?: string;
+  /** occupation */
+  occupation?: string;
+  /** the free text when occupation is other */
+  occupation_other?: string;
+};
+export type PostProfileSetData = {
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  occupation_other: string;
+};
+
+/** POST /api/mail/unsubscribe: Stops mail to an address (the link in every mail, or the signed-in owner) */
+export type PostMailUnsubscribeFields = {
+  /** the address */
+  email?: string;
+  /** the signature from the mail’s link */
+  sig?: string;
+};
+export type PostMailUnsubscribeData = {
+  email: string;
+  unsubscribed: true;
+};
+
+/** POST /api/v2/common/email_status: Whether an address has an account and still receives mail (its owner, or with the mail link’s signature) */
+export type PostCommonEmailStatusFields = {
+  /** the address */
+  email?: string;
+  sig?: string;
+};
+export type PostCommonEmailStatusData = {
+  email: string;
+  registered: true;
+  mail_subscribed: boolean;
+};
+
+/** POST /api/v2/common/count_down: The caller’s offer countdown (starts on the first call) */
+export type PostCommonCountDownFields = Record<string, never>;
+export type PostCommonCountDownData = {
+  start_at: number;
+  end_at: number;
+  remaining_ms: number;
+};
+
+/** GET /api/promotion/share/code: The caller’s share code */
+export type GetPromotionShareCodeFields = Record<string, unknown>;
+export type GetPromotionShareCodeData = {
+  code: string;
+};
+
+/** GET /api/promotion/share/bind: Binds the caller to the owner of a share code (once per promotion) */
+export type GetPromotionShareBindFields = {
+  /** the promotion */
+  type: "anniversary_2021";
+  /** the share code (8 letters and digits) */
+  code: string;
+};
+export type GetPromotionShareBindData = {
+  bound: true;
+  type: string;
+  code: string;
+};
+
+/** GET /api/promotion/giveaway/checkin: The daily check-in (one per UTC day) */
+export type GetPromotionGiveawayCheckinFields = Record<string, unknown>;
+export type GetPromotionGiveawayCheckinData = {
+  day: string;
+  new_checkin: boolean;
+  days: number;
+};
+
+/** POST /api/report: An analytics event of the workspace */
+export type PostReportFields = {
+  event: "preview" | "preview_drag" | "download_all" | "add_credits_popup" | "add_image" | "first_image_process";
+  /** the event’s details: an object (or its JSON text) */
+  data?: Record<string, unknown> | string;
+  /** the same as data (older clients) */
+  payload?: Record<string, unknown> | string;
+};
+export type PostReportData = {
+  event_id: number;
+};
+
+/** POST /api/account/register: Creates an account and signs in (sets the session cookie) */
+export type PostAccountRegisterFields = {
+  /** the address */
+  email?: string;
+  /** the password (8 characters or more, letters and digits) */
+  password?: string;
+  /** the password (8 characters or more, letters and digits) */
+  confirm_password?: string;
+};
+export type PostAccountRegisterData = {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  occupation_other: string;
+  pid: number;
+  /** guest, register, basic, pro or expired */
+  level: string;
+  max_num: number;
+  used_num: number;
+  plan_expires_at: number | null;
+  /** occupation survey answers */
+  survey: string[];
+  /** send it as user_token */
+  user_token: string;
+};
+
+/** POST /api/account/login: Signs in (sets the session cookie) and answers a user token */
+export type PostAccountLoginFields = {
+  /** the address */
+  email?: string;
+  /** the password (8 characters or more, letters and digits) */
+  password?: string;
+};
+export type PostAccountLoginData = {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  occupation_other: string;
+  pid: number;
+  /** guest, register, basic, pro or expired */
+  level: string;
+  max_num: number;
+  used_num: number;
+  plan_expires_at: number | null;
+  /** occupation survey answers */
+  survey: string[];
+  /** send it as user_token */
+  user_token: string;
+};
+
+/** POST /api/account/logout: Ends the session and the user token sent; unbinds the guest token sent */
+export type PostAccountLogoutFields = {
+  /** a guest token to unbind (else the guest_token cookie) */
+  guest_token_v2?: string;
+};
+export type PostAccountLogoutData = null;
+
+/** GET /api/account/me: The signed-in account */
+export type GetAccountMeFields = Record<string, unknown>;
+export type GetAccountMeData = {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  occupation: string;
+  occupation_other: string;
+  pid: number;
+  /** guest, register, basic, pro or expired */
+  level: string;
+  max_num: number;
+  used_num: number;
+  plan_expires_at: number | null;
+  /** occupation survey answers */
+  survey: string[];
+};
+
+/** POST /api/account/password: Changes the password; every other session and user token ends */
+export type PostAccountPasswordFields = {
+  /** the password (8 characters or more, letters and digits) */
+  old_password?: string;
+  /** the password (8 characters or more, letters and digits) */
+  password?: string;
+  /** the password (8 characters or more, letters and digits) */
+  confirm_password?: string;
+};
+export type PostAccountPasswordData = {
+  /** the caller’s new user token */
+  user_token: string;
+};
+
+/** POST /api/v2/survey/set: The occupation survey: one or more occupations */
+export type PostSurveySetFields = {
+  /** occupations (a list, or a comma-separated text) */
+  occupations?: string | string[];
+  /** the free text when other is chosen */
+  occupation_other?: string;
+};
+export type PostSurveySetData = {
+  survey: string[];
+};
+
+/** GET /api/payments/config: Whether this server sells plans, and through which provider */
+export type GetPaymentsConfigFields = Record<string, unknown>;
+export type GetPaymentsConfigData = {
+  purchasing: boolean;
+  provider: string;
+};
+
+/** GET /api/payments/checkout: One of the caller’s checkouts */
+export type GetPaymentsCheckoutFields = {
+  /** a checkout’s id */
+  id: string;
+};
+export type GetPaymentsCheckoutData = {
+  /** a checkout’s id */
+  checkout_id: string;
+  /** local or stripe */
+  provider: string;
+  /** the plan’s or API pack’s product id */
+  product_id: number;
+  /** basic, pro, or api for an API credit pack */
+  level: string;
+  /** the price in the currency’s units */
+  amount: number;
+  currency: string;
+  status: "open" | "paid" | "cancelled";
+  /** where the browser pays */
+  url: string;
+};
+
+/** POST /api/payments/checkout: Opens a checkout for a plan (Basic or Pro) */
+export type PostPaymentsCheckoutFields = {
+  /** 606836 basic, 606838 pro */
+  product_id: 606836 | 606838;
+  /** USD, EUR or JPY; the account’s currency (else its language’s) when absent */
+  currency?: "USD" | "EUR" | "JPY";
+  /** the language of the checkout page */
+  locale?: string;
+  /** where the buyer came from (kept, first 64 characters) */
+  source?: string;
+  medium?: string;
+};
+export type PostPaymentsCheckoutData = {
+  /** a checkout’s id */
+  checkout_id: string;
+  /** local or stripe */
+  provider: string;
+  /** the plan’s or API pack’s product id */
+  product_id: number;
+  /** basic, pro, or api for an API credit pack */
+  level: string;
+  /** the price in the currency’s units */
+  amount: number;
+  currency: string;
+  status: "open" | "paid" | "cancelled";
+  /** where the browser pays */
+  url: string;
+};
+
+/** POST /api/payments/local/pay: The local provider’s pay step (PAYMENT_PROVIDER=local only) */
+export type PostPaymentsLocalPayFields = {
+  /** a checkout’s id */
+  id: string;
+};
+export type PostPaymentsLocalPayData = {
+  event_id: string;
+  type: string;
+  applied: boolean;
+  duplicate: boolean;
+  checkout: {
+    /** a checkout’s id */
+    checkout_id: string;
+    /** local or stripe */
+    provider: string;
+    /** the plan’s or API pack’s product id */
+    product_id: number;
+    /** basic, pro, or api for an API credit pack */
+    level: string;
+    /** the price in the currency’s units */
+    amount: number;
+    currency: string;
+    status: "open" | "paid" | "cancelled";
+    /** where the browser pays */
+    url: string;
+  };
+};
+
+/** GET /api/v2/checkout: Opens a checkout for an API credit pack */
+export type GetCheckoutFields = {
+  /** the signed-in account’s email address */
+  email: string;
+  /** the API credit pack */
+  api_plan: "api_500" | "api_2000" | "api_10000";
+  /** USD or EUR; the account’s currency when it is one of them, else by its language */
+  currency?: "USD" | "EUR";
+};
+export type GetCheckoutData = {
+  /** a checkout’s id */
+  checkout_id: string;
+  /** local or stripe */
+  provider: string;
+  /** the plan’s or API pack’s product id */
+  product_id: number;
+  /** basic, pro, or api for an API credit pack */
+  level: string;
+  /** the price in the currency’s units */
+  amount: number;
+  currency: string;
+  status: "open" | "paid" | "cancelled";
+  /** where the browser pays */
+  url: string;
+};
+
+/** POST /api/payments/webhook/{provider}: A payment provider’s signed event delivery */
+export type PostPaymentsWebhookProviderFields = Record<string, never>;
+export type PostPaymentsWebhookProviderData = {
+  event_id: string;
+  type: string;
+  applied: boolean;
+  duplicate: boolean;
+};
+
+/** GET /models/{name}: An on-device model file (immutable under its name) */
+export type GetModelsNameFields = Record<string, unknown>;
+export type GetModelsNameData = never;
+
+/** GET /api/contact/info: The contact address */
+export type GetContactInfoFields = Record<string, unknown>;
+export type GetContactInfoData = {
+  email: string;
+};
+
+/** POST /api/contact/send: Sends the contact form */
+export type PostContactSendFields = {
+  /** your name */
+  name?: string;
+  /** your address */
+  email?: string;
+  /** the message */
+  message?: string;
+  /** en, de, fr or ja */
+  locale?: string;
+};
+export type PostContactSendData = {
+  id: number;
+};
+
+/** POST /api/v2/api_token/get: Creates the caller’s API token, or shows the existing one’s metadata */
+export type PostApiTokenGetFields = {
+  /** false: only show the existing token’s metadata (data is null when there is none); the account page asks so before the user chooses to create one */
+  create?: boolean;
+};
+export type PostApiTokenGetData = {
+  api_token: string | null;
+  /** the token’s visible form: prefix and last four characters */
+  masked: string;
+  /** true when this answer created the token */
+  created: boolean;
+  /** ms since 1970 */
+  created_at: number;
+  last_used_at: number | null;
+  /** calls made with this token in the current month (UTC) */
+  calls_this_month: number;
+  /** why the account may hold a token: a Pro subscription or an API credit pack */
+  entitlement: "pro" | "api_plan";
+  /** credits left; each processed image uses one, as in the workspace */
+  credits: number;
+  /** API pack credits still owned (within credits left): plan changes keep them; plan credits are spent first */
+  api_pack_credits: number;
+  /** calls a minute this token may make */
+  rate_limit_per_minute: number;
+} | null;
+
+/** POST /api/v2/api_token/reset: Replaces the caller’s API token; the old one stops working at once */
+export type PostApiTokenResetFields = Record<string, never>;
+export type PostApiTokenResetData = {
+  api_token: string | null;
+  /** the token’s visible form: prefix and last four characters */
+  masked: string;
+  /** true when this answer created the token */
+  created: boolean;
+  /** ms since 1970 */
+  created_at: number;
+  last_used_at: number | null;
+  /** calls made with this token in the current month (UTC) */
+  calls_this_month: number;
+  /** why the account may hold a token: a Pro subscription or an API credit pack */
+  entitlement: "pro" | "api_plan";
+  /** credits left; each processed image uses one, as in the workspace */
+  credits: number;
+  /** API pack credits still owned (within credits left): plan changes keep them; plan credits are spent first */
+  api_pack_credits: number;
+  /** calls a minute this token may make */
+  rate_limit_per_minute: number;
+};
+
+/** A call that answers a file: its bytes, type and name, the HTTP status and headers. */
+export interface FileAnswer {
+  kind: 'file';
+  status: 200;
+  bytes: ArrayBuffer;
+  type: string;
+  /** from Content-Disposition, when the answer names one */
+  filename?: string;
+  headers: Headers;
+}
+/** A JSON answer: the envelope's data (code 200), the HTTP status and headers. */
+export interface JsonAnswer<T, S extends number = 200> {
+  kind: 'json';
+  status: S;
+  data: T;
+  headers: Headers;
+}
+
+/** Every operation by its operationId: method, path, where its fields go and what it answers. */
+export const OPERATIONS = {
+  getHealth: { method: "GET", path: "/api/health", body: "query", json: false, answer: "json" },
+  getApiDocsOpenapiJson: { method: "GET", path: "/api-docs/openapi.json", body: "query", json: false, answer: "json" },
+  getSitemapXml: { method: "GET", path: "/sitemap.xml", body: "query", json: false, answer: "file" },
+  postGuestToken: { method: "POST", path: "/api/v2/guest_token", body: "form", json: false, answer: "json" },
+  postBindToken: { method: "POST", path: "/api/v2/bind_token", body: "form", json: true, answer: "json" },
+  postUnbindToken: { method: "POST", path: "/api/v2/unbind_token", body: "form", json: true, answer: "json" },
+  getPoint: { method: "GET", path: "/api/v2/point", body: "query", json: false, answer: "json" },
+  postLicense: { method: "POST", path: "/api/v2/license", body: "form", json: false, answer: "json" },
+  postUpload: { method: "POST", path: "/web_api/v1/upload", body: "multipart", json: false, answer: "json" },
+  postUploadSlice: { method: "POST", path: "/api/v2/upload_slice", body: "multipart", json: false, answer: "json" },
+  postUploadSliceStatus: { method: "POST", path: "/api/v2/upload_slice/status", body: "form", json: true, answer: "json" },
+  postJobUtilsUploadUrl: { method: "POST", path: "/api/job_utils/upload_url", body: "form", json: true, answer: "json" },
+  postUploadList: { method: "POST", path: "/web_api/v1/upload/list", body: "form", json: true, answer: "json" },
+  getRetention: { method: "GET", path: "/api/v2/retention", body: "query", json: false, answer: "json" },
+  postUploadDelete: { method: "POST", path: "/web_api/v1/upload/delete", body: "form", json: true, answer: "json" },
+  getDownloadSrc: { method: "GET", path: "/web_api/v1/download/src", body: "query", json: false, answer: "file" },
+  getThumbnail: { method: "GET", path: "/web_api/v1/thumbnail", body: "query", json: false, answer: "file" },
+  postTransform: { method: "POST", path: "/web_api/v1/transform", body: "form", json: true, answer: "json" },
+  getProgress: { method: "GET", path: "/web_api/v1/progress", body: "query", json: false, answer: "json" },
+  postProcess: { method: "POST", path: "/api/v1/process", body: "multipart", json: true, answer: "file" },
+  getDownload: { method: "GET", path: "/web_api/v1/download/", body: "query", json: false, answer: "file" },
+  getDownloadAlias: { method: "GET", path: "/web_api/v1/download", body: "query", json: false, answer: "file" },
+  getPreview: { method: "GET", path: "/web_api/v1/preview", body: "query", json: false, answer: "file" },
+  postJobDownloadCompress: { method: "POST", path: "/api/job/download_compress", body: "form", json: true, answer: "file" },
+  postPointCheck: { method: "POST", path: "/api/v2/point/check", body: "form", json: true, answer: "json" },
+  getDownloadAllAlias: { method: "GET", path: "/api/v2/download/all", body: "query", json: false, answer: "file" },
+  postDownloadAll: { method: "POST", path: "/api/v2/download/all", body: "form", json: true, answer: "file" },
+  getDownloadAll: { method: "GET", path: "/api/v2/download/all/", body: "query", json: false, answer: "file" },
+  getJobRecord: { method: "GET", path: "/api/job/record", body: "query", json: false, answer: "json" },
+  postThumbsup: { method: "POST", path: "/api/v2/thumbsup", body: "form", json: true, answer: "json" },
+  getSampleInfo: { method: "GET", path: "/api/v2/sample/info", body: "query", json: false, answer: "json" },
+  getSampleDownload: { method: "GET", path: "/api/v2/sample/download", body: "query", json: false, answer: "file" },
+  getJobUtilsDownloadSample: { method: "GET", path: "/api/job_utils/download/sample", body: "query", json: false, answer: "file" },
+  getWorkFlowList: { method: "GET", path: "/api/work_flow/list", body: "query", json: false, answer: "json" },
+  postWorkFlowAdd: { method: "POST", path: "/api/work_flow/add", body: "form", json: true, answer: "json" },
+  postWorkFlowUpdate: { method: "POST", path: "/api/work_flow/update", body: "form", json: true, answer: "json" },
+  postWorkFlowDelete: { method: "POST", path: "/api/work_flow/delete", body: "form", json: true, answer: "json" },
+  postWorkFlowActiveFlows: { method: "POST", path: "/api/work_flow/active_flows", body: "form", json: true, answer: "json" },
+  getSubscribeInfo: { method: "GET", path: "/api/v2/subscribe_info", body: "query", json: false, answer: "json" },
+  getIsSubscribed: { method: "GET", path: "/api/v2/is_subscribed", body: "query", json: false, answer: "json" },
+  postCartAbandon: { method: "POST", path: "/api/cart/abandon", body: "form", json: true, answer: "json" },
+  getSiteAjaxNonce: { method: "GET", path: "/site-ajax/nonce", body: "query", json: false, answer: "json" },
+  postSiteAjax: { method: "POST", path: "/site-ajax", body: "form", json: true, answer: "json" },
+  postUserInfoUpdate: { method: "POST", path: "/api/v2/user_info/update", body: "form", json: true, answer: "json" },
+  postProfileSet: { method: "POST", path: "/api/v2/profile/set", body: "form", json: true, answer: "json" },
+  postMailUnsubscribe: { method: "POST", path: "/api/mail/unsubscribe", body: "form", json: true, answer: "json" },
+  postCommonEmailStatus: { method: "POST", path: "/api/v2/common/email_status", body: "form", json: true, answer: "json" },
+  postCommonCountDown: { method: "POST", path: "/api/v2/common/count_down", body: "form", json: false, answer: "json" },
+  getPromotionShareCode: { method: "GET", path: "/api/promotion/share/code", body: "query", json: false, answer: "json" },
+  getPromotionShareBind: { method: "GET", path: "/api/promotion/share/bind", body: "query", json: false, answer: "json" },
+  getPromotionGiveawayCheckin: { method: "GET", path: "/api/promotion/giveaway/checkin", body: "query", json: false, answer: "json" },
+  postReport: { method: "POST", path: "/api/report", body: "form", json: true, answer: "json" },
+  postAccountRegister: { method: "POST", path: "/api/account/register", body: "form", json: true, answer: "json" },
+  postAccountLogin: { method: "POST", path: "/api/account/login", body: "form", json: true, answer: "json" },
+  postAccountLogout: { method: "POST", path: "/api/account/logout", body: "form", json: true, answer: "json" },
+  getAccountMe: { method: "GET", path: "/api/account/me", body: "query", json: false, answer: "json" },
+  postAccountPassword: { method: "POST", path: "/api/account/password", body: "form", json: true, answer: "json" },
+  postSurveySet: { method: "POST", path: "/api/v2/survey/set", body: "form", json: true, answer: "json" },
+  getPaymentsConfig: { method: "GET", path: "/api/payments/config", body: "query", json: false, answer: "json" },
+  getPaymentsCheckout: { method: "GET", path: "/api/payments/checkout", body: "query", json: false, answer: "json" },
+  postPaymentsCheckout: { method: "POST", path: "/api/payments/checkout", body: "form", json: true, answer: "json" },
+  postPaymentsLocalPay: { method: "POST", path: "/api/payments/local/pay", body: "form", json: true, answer: "json" },
+  getCheckout: { method: "GET", path: "/api/v2/checkout", body: "query", json: false, answer: "json" },
+  postPaymentsWebhookProvider: { method: "POST", path: "/api/payments/webhook/{provider}", body: "form", json: false, answer: "json" },
+  getModelsName: { method: "GET", path: "/models/{name}", body: "query", json: false, answer: "file" },
+  getContactInfo: { method: "GET", path: "/api/contact/info", body: "query", json: false, answer: "json" },
+  postContactSend: { method: "POST", path: "/api/contact/send", body: "form", json: true, answer: "json" },
+  postApiTokenGet: { method: "POST", path: "/api/v2/api_token/get", body: "form", json: true, answer: "json" },
+  postApiTokenReset: { method: "POST", path: "/api/v2/api_token/reset", body: "form", json: false, answer: "json" },
+} as const;
+export type OperationId = keyof typeof OPERATIONS;
+
+/** Each operation's request fields and answer. */
+export interface Operations {
+  getHealth: { fields: GetHealthFields; answer: JsonAnswer<GetHealthData> };
+  getApiDocsOpenapiJson: { fields: GetApiDocsOpenapiJsonFields; answer: JsonAnswer<GetApiDocsOpenapiJsonData> };
+  getSitemapXml: { fields: GetSitemapXmlFields; answer: FileAnswer };
+  postGuestToken: { fields: PostGuestTokenFields; answer: JsonAnswer<PostGuestTokenData> };
+  postBindToken: { fields: PostBindTokenFields; answer: JsonAnswer<PostBindTokenData> };
+  postUnbindToken: { fields: PostUnbindTokenFields; answer: JsonAnswer<PostUnbindTokenData> };
+  getPoint: { fields: GetPointFields; answer: JsonAnswer<GetPointData> };
+  postLicense: { fields: PostLicenseFields; answer: JsonAnswer<PostLicenseData> };
+  postUpload: { fields: PostUploadFields; answer: JsonAnswer<PostUploadData> };
+  postUploadSlice: { fields: PostUploadSliceFields; answer: JsonAnswer<PostUploadSliceData> };
+  postUploadSliceStatus: { fields: PostUploadSliceStatusFields; answer: JsonAnswer<PostUploadSliceStatusData> };
+  postJobUtilsUploadUrl: { fields: PostJobUtilsUploadUrlFields; answer: JsonAnswer<PostJobUtilsUploadUrlData> };
+  postUploadList: { fields: PostUploadListFields; answer: JsonAnswer<PostUploadListData> };
+  getRetention: { fields: GetRetentionFields; answer: JsonAnswer<GetRetentionData> };
+  postUploadDelete: { fields: PostUploadDeleteFields; answer: JsonAnswer<PostUploadDeleteData> };
+  getDownloadSrc: { fields: GetDownloadSrcFields; answer: FileAnswer };
+  getThumbnail: { fields: GetThumbnailFields; answer: FileAnswer };
+  postTransform: { fields: PostTransformFields; answer: JsonAnswer<PostTransformData> };
+  getProgress: { fields: GetProgressFields; answer: JsonAnswer<GetProgressData> };
+  postProcess: { fields: PostProcessFields; answer: FileAnswer | JsonAnswer<PostProcessData202, 202> };
+  getDownload: { fields: GetDownloadFields; answer: FileAnswer };
+  getDownloadAlias: { fields: GetDownloadAliasFields; answer: FileAnswer };
+  getPreview: { fields: GetPreviewFields; answer: FileAnswer };
+  postJobDownloadCompress: { fields: PostJobDownloadCompressFields; answer: FileAnswer };
+  postPointCheck: { fields: PostPointCheckFields; answer: JsonAnswer<PostPointCheckData> };
+  getDownloadAllAlias: { fields: GetDownloadAllAliasFields; answer: FileAnswer };
+  postDownloadAll: { fields: PostDownloadAllFields; answer: FileAnswer };
+  getDownloadAll: { fields: GetDownloadAllFields; answer: FileAnswer };
+  getJobRecord: { fields: GetJobRecordFields; answer: JsonAnswer<GetJobRecordData> };
+  postThumbsup: { fields: PostThumbsupFields; answer: JsonAnswer<PostThumbsupData> };
+  getSampleInfo: { fields: GetSampleInfoFields; answer: JsonAnswer<GetSampleInfoData> };
+  getSampleDownload: { fields: GetSampleDownloadFields; answer: FileAnswer };
+  getJobUtilsDownloadSample: { fields: GetJobUtilsDownloadSampleFields; answer: FileAnswer };
+  getWorkFlowList: { fields: GetWorkFlowListFields; answer: JsonAnswer<GetWorkFlowListData> };
+  postWorkFlowAdd: { fields: PostWorkFlowAddFields; answer: JsonAnswer<PostWorkFlowAddData> };
+  postWorkFlowUpdate: { fields: PostWorkFlowUpdateFields; answer: JsonAnswer<PostWorkFlowUpdateData> };
+  postWorkFlowDelete: { fields: PostWorkFlowDeleteFields; answer: JsonAnswer<PostWorkFlowDeleteData> };
+  postWorkFlowActiveFlows: { fields: PostWorkFlowActiveFlowsFields; answer: JsonAnswer<PostWorkFlowActiveFlowsData> };
+  getSubscribeInfo: { fields: GetSubscribeInfoFields; answer: JsonAnswer<GetSubscribeInfoData> };
+  getIsSubscribed: { fields: GetIsSubscribedFields; answer: JsonAnswer<GetIsSubscribedData> };
+  postCartAbandon: { fields: PostCartAbandonFields; answer: JsonAnswer<PostCartAbandonData> };
+  getSiteAjaxNonce: { fields: GetSiteAjaxNonceFields; answer: JsonAnswer<GetSiteAjaxNonceData> };
+  postSiteAjax: { fields: PostSiteAjaxFields; answer: JsonAnswer<PostSiteAjaxData> };
+  postUserInfoUpdate: { fields: PostUserInfoUpdateFields; answer: JsonAnswer<PostUserInfoUpdateData> };
+  postProfileSet: { fields: PostProfileSetFields; answer: JsonAnswer<PostProfileSetData> };
+  postMailUnsubscribe: { fields: PostMailUnsubscribeFields; answer: JsonAnswer<PostMailUnsubscribeData> };
+  postCommonEmailStatus: { fields: PostCommonEmailStatusFields; answer: JsonAnswer<PostCommonEmailStatusData> };
+  postCommonCountDown: { fields: PostCommonCountDownFields; answer: JsonAnswer<PostCommonCountDownData> };
+  getPromotionShareCode: { fields: GetPromotionShareCodeFields; answer: JsonAnswer<GetPromotionShareCodeData> };
+  getPromotionShareBind: { fields: GetPromotionShareBindFields; answer: JsonAnswer<GetPromotionShareBindData> };
+  getPromotionGiveawayCheckin: { fields: GetPromotionGiveawayCheckinFields; answer: JsonAnswer<GetPromotionGiveawayCheckinData> };
+  postReport: { fields: PostReportFields; answer: JsonAnswer<PostReportData> };
+  postAccountRegister: { fields: PostAccountRegisterFields; answer: JsonAnswer<PostAccountRegisterData> };
+  postAccountLogin: { fields: PostAccountLoginFields; answer: JsonAnswer<PostAccountLoginData> };
+  postAccountLogout: { fields: PostAccountLogoutFields; answer: JsonAnswer<PostAccountLogoutData> };
+  getAccountMe: { fields: GetAccountMeFields; answer: JsonAnswer<GetAccountMeData> };
+  postAccountPassword: { fields: PostAccountPasswordFields; answer: JsonAnswer<PostAccountPasswordData> };
+  postSurveySet: { fields: PostSurveySetFields; answer: JsonAnswer<PostSurveySetData> };
+  getPaymentsConfig: { fields: GetPaymentsConfigFields; answer: JsonAnswer<GetPaymentsConfigData> };
+  getPaymentsCheckout: { fields: GetPaymentsCheckoutFields; answer: JsonAnswer<GetPaymentsCheckoutData> };
+  postPaymentsCheckout: { fields: PostPaymentsCheckoutFields; answer: JsonAnswer<PostPaymentsCheckoutData> };
+  postPaymentsLocalPay: { fields: PostPaymentsLocalPayFields; answer: JsonAnswer<PostPaymentsLocalPayData> };
+  getCheckout: { fields: GetCheckoutFields; answer: JsonAnswer<GetCheckoutData> };
+  postPaymentsWebhookProvider: { fields: PostPaymentsWebhookProviderFields; answer: JsonAnswer<PostPaymentsWebhookProviderData> };
+  getModelsName: { fields: GetModelsNameFields; answer: FileAnswer };
+  getContactInfo: { fields: GetContactInfoFields; answer: JsonAnswer<GetContactInfoData> };
+  postContactSend: { fields: PostContactSendFields; answer: JsonAnswer<PostContactSendData> };
+  postApiTokenGet: { fields: PostApiTokenGetFields; answer: JsonAnswer<PostApiTokenGetData> };
+  postApiTokenReset: { fields: PostApiTokenResetFields; answer: JsonAnswer<PostApiTokenResetData> };
+}

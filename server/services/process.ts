@@ -1,0 +1,176 @@
+/**
+ * The synchronous call (POST /api/v1/process, docs/api.md): one request uploads an image, starts one
+ * work and answers its result. It is the four-call flow in one: UploadService stores the image with the
+ * plan's limits, JobService.transform checks the jconfig, charges the credit and queues the work on the
+ * same queue, DownloadService answers the result. Only the waiting is new: the work's row is read
+ * until it ends (both run modes: the runner may be another process), at most `wait` seconds.
+ *
+ * - A client that goes away while waiting stops the wait, not the work: the work still runs, its one
+ *   credit stays charged (refunded if the work fails, as always), and its result can be fetched with
+ *   its trans_id, or by sending the same request again with the same Idempotency-Key.
+ * - Idempotency-Key: the work's trans_id is derived from the account and the key, so a repeat finds
+ *   the same work (no second upload, no second charge) and two repeats racing insert one row: the
+ *   loser's transaction, charge included, rolls back and it waits for the winner's work.
+ * - At most SYNC_WAITS waits at once per account and per process (429 beyond): a waiting call holds a
+ *   connection and reads a row every second at most, so their number is bounded.
+ */
+import { createHash } from 'node:crypto';
+import { isModuleName, isPreset, MODULE_PARAMS } from '../../src/shared/domain/modules.js';
+import { creditsLeft } from '../../src/shared/domain/plans.js';
+import { ApiError, refused } from '../errors.js';
+import type { DownloadFile } from './downloads.js';
+import { ConcurrencyGate } from './gates.js';
+import type { Deps } from './index.js';
+import type { ProgressView } from './jobs.js';
+import { decodeJconfig } from './jconfig.js';
+import { fieldRefusal } from './schemaCheck.js';
+import type { Principal } from './tokens.js';
+
+/** Waits at once: per account (a Pro account's batch) and per API process. */
+export const SYNC_WAITS = { perAccount: 10, total: 200 } as const;
+/** Row reads while waiting: first after this, then each gap 1.5× the last, at most POLL_MAX_MS. */
+const POLL_FIRST_MS = 100;
+const POLL_MAX_MS = 1000;
+/** Idempotency-Key: printable ASCII, as Stripe's and IETF's drafts take it. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export interface ProcessInput {
+  /** the image's bytes, or `url` to fetch it from */
+  file?: { data: Buffer; filename: string };
+  url?: string;
+  /** the job: jconfig (JSON text or object), or a feature (or preset) with its params as fields */
+  jconfig?: unknown;
+  feature?: string;
+  params: Record<string, unknown>;
+  /** seconds to wait for the result (1–SYNC_WAIT_MAX_S of the route schema) */
+  wait: number;
+  idempotencyKey?: string;
+  /** aborted when the client goes away */
+  signal: AbortSignal;
+}
+
+export type ProcessOutcome =
+  /** the work finished: its result file */
+  | { status: 'finished'; transId: string; file: DownloadFile; charged: number; creditsLeft: number }
+  /** the wait ended (or the client left) while the work still runs */
+  | { status: 'running'; transId: string; progress: ProgressView; charged: number; creditsLeft: number };
+
+/** The jconfig a feature and its param fields mean: a preset takes no params, a module its own. */
+export function jconfigOf(feature: string, params: Record<string, unknown>): unknown {
+  const names = Object.keys(params);
+  if (isPreset(feature)) {
+    if (names.length) throw fieldRefusal('fieldUnknown', names[0]!);
+    return { job: feature };
+  }
+  if (!isModuleName(feature)) throw refused({ reason: 'unknownJob', field: 'feature' });
+  const own = MODULE_PARAMS[feature];
+  const stranger = names.find((n) => !Object.hasOwn(own, n));
+  if (stranger) throw refused({ reason: 'paramUnknown', field: stranger, module: feature, param: stranger });
+  return { job: feature, config: { module: feature, module_params: params } };
+}
+
+/** The trans_id a key names for an account: a UUID's shape from SHA-256 (another account's same key names another work). */
+export function transIdForKey(accountId: number, key: string): string {
+  const h = createHash('sha256').update(`${accountId}\n${key}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+export class ProcessService {
+  private readonly gate = new ConcurrencyGate(SYNC_WAITS.perAccount, SYNC_WAITS.total);
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Checks the request's shape before anything is stored: one image source, one job, a well-formed key. */
+  validate(input: Omit<ProcessInput, 'signal' | 'wait'>): { jconfig: unknown } {
+    if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyKey))
+      throw fieldRefusal('fieldInvalid', 'Idempotency-Key', 'at most 255 printable ASCII characters', { max: 255 });
+    if (input.file && input.url) throw fieldRefusal('fieldInvalid', 'url', 'left out when a file is sent');
+    if (!input.file && !input.url) throw fieldRefusal('fieldRequired', 'file');
+    if (input.jconfig !== undefined && input.jconfig !== '') {
+      const other = input.feature !== undefined ? 'feature' : Object.keys(input.params)[0];
+      if (other !== undefined) throw fieldRefusal('fieldInvalid', other, 'left out when jconfig is sent');
+      return { jconfig: decodeJconfig(input.jconfig) };
+    }
+    if (input.feature === undefined || input.feature === '') throw fieldRefusal('fieldRequired', 'jconfig');
+    return { jconfig: jconfigOf(input.feature, input.params) };
+  }
+
+  /** The work an Idempotency-Key already started for this caller, if any. */
+  async replayed(p: Principal, key: string | undefined): Promise<string | undefined> {
+    if (key === undefined) return undefined;
+    const transId = transIdForKey(p.accountId, key);
+    return (await this.exists(p, transId)) ? transId : undefined;
+  }
+
+  private async exists(p: Principal, transId: string): Promise<boolean> {
+    return this.deps.services.jobs.owned(p, transId).then(
+      () => true,
+      (e: unknown) => {
+        if (e instanceof ApiError && e.httpStatus === 404) return false;
+        throw e;
+      },
+    );
+  }
+
+  /** Uploads, starts (charging one credit) and waits for one work; or, for a replayed key, waits for the work it started. */
+  async run(p: Principal, input: ProcessInput): Promise<ProcessOutcome> {
+    return this.gate.run(String(p.accountId), async () => {
+      const { jconfig } = this.validate(input);
+      const job = (jconfig as { job?: unknown }).job;
+      const compress = job === 'compress';
+      let transId = await this.replayed(p, input.idempotencyKey);
+      let charged = 0;
+      if (!transId) {
+        const uploadJob = isModuleName(job) ? job : '';
+        const uploads = this.deps.services.uploads;
+        const upload = input.file
+          ? await uploads.uploadWhole(p, { file: input.file.data, filename: input.file.filename, job: uploadJob })
+          : await uploads.uploadFromUrl(p, input.url!, uploadJob);
+        const wanted = input.idempotencyKey === undefined ? undefined : transIdForKey(p.accountId, input.idempotencyKey);
+        try {
+          transId = (await this.deps.services.jobs.transform(p, { uid: upload.uid, jconfig: jconfig as object }, wanted)).trans_id;
+          charged = 1;
+        } catch (e) {
+          // Two requests with one key: the other's work won the insert (this charge rolled back with it).
+          if (!wanted || !(await this.exists(p, wanted))) throw e;
+          transId = wanted;
+        } finally {
+          // The work keeps its own reference to the upload; a replay's or a refusal's upload is not left in the list.
+          if (transId === undefined || charged === 0) await uploads.remove(p, [upload.uid]).catch(() => undefined);
+        }
+      }
+      const progress = await this.waitFor(p, transId, input.wait * 1000, input.signal);
+      const balance = await this.deps.services.credits.balance(p.accountId);
+      const left = compress ? balance.compress_left : creditsLeft(balance.max_num, balance.used_num);
+      if (progress.status === 'progress') return { status: 'running', transId, progress, charged, creditsLeft: left };
+      if (progress.status === 'fatal') throw refused({ reason: progress.error === 'timeout' ? 'processTimeout' : 'processFailed', trans_id: transId });
+      return { status: 'finished', transId, file: await this.deps.services.downloads.result(p, transId), charged, creditsLeft: left };
+    });
+  }
+
+  /** Reads the work's row until it ends, `ms` pass or `signal` aborts; answers its last progress. */
+  private async waitFor(p: Principal, transId: string, ms: number, signal: AbortSignal): Promise<ProgressView> {
+    const jobs = this.deps.services.jobs;
+    const deadline = Date.now() + ms;
+    let gap = POLL_FIRST_MS;
+    for (;;) {
+      const progress = await jobs.progress(p, transId);
+      const left = deadline - Date.now();
+      if (progress.status !== 'progress' || left <= 0 || signal.aborted) return progress;
+      await sleep(Math.min(gap, left), signal);
+      gap = Math.min(POLL_MAX_MS, gap * 1.5);
+    }
+  }
+}
