@@ -18,6 +18,8 @@ export interface ApiTokensTable {
   /** 'YYYY-MM' (UTC) of the month calls_month counts */
   calls_month_key: string;
   calls_month: number;
+  /** when a reset last replaced the token; null when it was only created (migration 011) */
+  reset_at: number | null;
 }
 
 export interface ApiCreditGrantsTable {
@@ -45,7 +47,7 @@ export interface ApiTokenAccountRow {
   hasApiPack: boolean;
 }
 
-const TOKEN_COLUMNS = ['account_id', 'token_hash', 'hint', 'created_at', 'last_used_at', 'calls_month_key', 'calls_month'] as const;
+const TOKEN_COLUMNS = ['account_id', 'token_hash', 'hint', 'created_at', 'last_used_at', 'calls_month_key', 'calls_month', 'reset_at'] as const;
 
 /** The month a call counts in: 'YYYY-MM' in UTC. */
 export const monthKey = (at: number) => new Date(at).toISOString().slice(0, 7);
@@ -97,13 +99,19 @@ export class ApiTokenRepository {
     return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  /** A new token in place of the account's token (or its first): the old hash is gone in the same statement. */
-  async replace(accountId: number, hash: string, hint: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('api_tokens')
-      .values({ account_id: accountId, token_hash: hash, hint, created_at: now, last_used_at: null, calls_month_key: '', calls_month: 0 })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ token_hash: hash, hint, created_at: now, last_used_at: null, calls_month_key: '', calls_month: 0 }))
-      .execute();
+  /**
+   * A new token in place of `oldHash`, only while it is still the account's token: one statement, so of
+   * resets racing from the same old token exactly one replaces it (PostgreSQL re-reads the row after a
+   * concurrent update and finds the hash gone; SQLite runs one write at a time). Answers whether it did.
+   */
+  async replaceIf(accountId: number, oldHash: string, hash: string, hint: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('api_tokens')
+      .set({ token_hash: hash, hint, created_at: now, reset_at: now, last_used_at: null, calls_month_key: '', calls_month: 0 })
+      .where('account_id', '=', accountId)
+      .where('token_hash', '=', oldHash)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   /** One call made with the token: last use now, and one more call this month (the count restarts in a new month). */

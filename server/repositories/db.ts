@@ -15,6 +15,7 @@ import * as m007 from './migrations/007_contact_messages.js';
 import * as m008 from './migrations/008_events_retention.js';
 import * as m009 from './migrations/009_api_tokens.js';
 import * as m010 from './migrations/010_pack_credits.js';
+import * as m011 from './migrations/011_api_token_reset.js';
 
 /**
  * Every migration, in order: the name is its file's name, the number unique and one above the last.
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '008_events_retention': m008,
   '009_api_tokens': m009,
   '010_pack_credits': m010,
+  '011_api_token_reset': m011,
 };
 
 /**

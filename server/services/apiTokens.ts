@@ -75,11 +75,25 @@ export class ApiTokenService {
     return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, null);
   }
 
-  /** POST api_token/reset: a new token, shown once; the old one stops working with this write. */
+  /**
+   * POST api_token/reset: a new token, shown once; the old one stops working with this write.
+   * Resets of one account are serialised: of resets racing, or sent within RESET_GUARD_MS of each
+   * other, the first answers the new token and the others a conflict (HTTP 409, reason
+   * apiTokenResetConflict, data.retry_after), never a token the next reset replaces a moment later.
+   * The write names the hash it read, so of two that read the same token one replaces it (both DB modes).
+   */
   async reset(p: Principal): Promise<ApiTokenView> {
     const entitlement = await this.entitled(p);
     const token = newApiToken();
-    await this.repo.replace(p.accountId, apiTokenHash(token), token.slice(-4), Date.now());
+    const hash = apiTokenHash(token);
+    const now = Date.now();
+    const current = await this.repo.byAccount(p.accountId);
+    // ms until another reset may run: the guard after the last reset (a lost race: a whole guard)
+    const wait = current?.reset_at == null ? 0 : RESET_GUARD_MS - (now - Number(current.reset_at));
+    const conflict = (ms: number) => refused({ reason: 'apiTokenResetConflict', retry_after: Math.ceil(ms / 1000) }, 409);
+    if (wait > 0) throw conflict(wait);
+    const won = current === undefined ? await this.repo.create(p.accountId, hash, token.slice(-4), now) : await this.repo.replaceIf(p.accountId, current.token_hash, hash, token.slice(-4), now);
+    if (!won) throw conflict(RESET_GUARD_MS);
     return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token);
   }
 
