@@ -27,7 +27,8 @@ describe('route schemas', () => {
   it('names a field of the wrong shape with what it must be', async () => {
     expect((await user.form('/api/v2/thumbsup', { trans_id: 'x', thumbsup: '5' })).body).toEqual({ code: 10001, msg: 'thumbsup must be one of 1, -1, 0', data: { reason: 'fieldInvalid', field: 'thumbsup', allowed: [1, -1, 0] } });
     expect((await user.form('/api/v2/thumbsup', { trans_id: 'x', thumbsup: '1.0x' })).body).toMatchObject({ code: 10001, data: { field: 'thumbsup' } });
-    expect((await user.get('/api/job/record', { limit: 'x' })).body).toEqual({ code: 10001, msg: 'limit must be an integer ≥ 1', data: { reason: 'fieldInvalid', field: 'limit', min: 1 } });
+    // integers a request carries are bounded (ids and counts at most 2^31 − 1, docs/api.md)
+    expect((await user.get('/api/job/record', { limit: 'x' })).body).toEqual({ code: 10001, msg: 'limit must be an integer from 1 to 2147483647', data: { reason: 'fieldInvalid', field: 'limit', min: 1, max: 2147483647 } });
     expect((await user.get('/api/job/record', { limit: '1.5' })).body).toMatchObject({ code: 10001, data: { field: 'limit' } });
     expect((await user.get('/api/job/record', { page: '0' })).body).toMatchObject({ code: 10001, msg: 'page must be an integer from 1 to 1000000', data: { reason: 'fieldInvalid', field: 'page', min: 1, max: 1000000 } });
   });
