@@ -101,3 +101,80 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
   }
   return rows;
 }
+
+/**
+ * `npm run bench nets`: the v2 nets in the product against today's engine (the v1 nets, bench/v1Nets.ts)
+ * in the same run, at the default params: 2.8 MP x2 (the bench photo, a JPEG q 92: the mixed net alone)
+ * and the same photo at q 97 (both nets blended), 2.8 MP x4, 1 MP x8, 2.8 MP denoise, each as a ratio to
+ * today's engine; each net's cost per 384² tile against today's x2 net / denoiser; and the seconds per
+ * input MP of one x2 / x4 pass (what enlarge's planPasses budgets with, PASS_S_PER_MP).
+ */
+export async function benchNets(opts: { threads?: number; log?: (s: string) => void } = {}): Promise<BenchRow[]> {
+  const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
+  const log = opts.log ?? ((s: string) => process.stdout.write(`  ${s}\n`));
+  const { default: sharp } = await import('sharp');
+  const { decodeRgb, runOnRgb } = await import('../server/engines/image.js');
+  const { netUpscale, srNets } = await import('../server/engines/netRunners.js');
+  const { OWN_NET_FILES } = await import('../src/shared/imaging/netFiles.js');
+  const { v1Denoise, v1Enlarge, v1Files } = await import('./v1Nets.js');
+  const ctx = engineContext([], 'jpeg', threads);
+  const rows: BenchRow[] = [];
+  const v1 = v1Files();
+  for (const f of Object.values(OWN_NET_FILES)) ensureModel(MODELS_DIR, f);
+
+  // raw cost per 384² tile, 2 threads, median of 3 after a warm-up
+  const T = 384;
+  const tile = new Float32Array(3 * T * T).map((_, i) => (i * 2654435761) % 256);
+  const tileS = async (file: string) => {
+    const { externalSession } = await import('../server/engines/models.js');
+    const s = file.startsWith('/') ? await externalSession(MODELS_DIR, file, threads) : await session(MODELS_DIR, file, threads);
+    const run = () => s.run({ input: new ort.Tensor('float32', tile, [1, 3, T, T]) });
+    await run();
+    const ts: number[] = [];
+    for (let i = 0; i < 3; i++) ts.push(await time(run));
+    return median(ts);
+  };
+  const base = { x2: await tileS(v1.x2), denoise: await tileS(v1.denoise) };
+  rows.push({ name: `v1 x2 net, one ${T}² tile`, value: base.x2, unit: 's', note: `${threads} threads, median of 3` });
+  for (const [role, file] of Object.entries(OWN_NET_FILES)) {
+    if (role === 'deblur') continue;
+    const t = await tileS(file);
+    const vs = role === 'denoise' ? base.denoise : base.x2;
+    rows.push({ name: `${file} one ${T}² tile / v1 ${role === 'denoise' ? 'denoiser' : 'x2 net'}`, value: t / vs, unit: '×', note: `${t.toFixed(2)} s` });
+    log(`${file}: ${t.toFixed(2)} s per ${T}² tile (${(t / vs).toFixed(2)}× v1)`);
+  }
+
+  const photo = await benchPhoto();
+  const rgb = await decodeRgb(photo.data); // the type of a decoded picture
+  const mp = (photo.width * photo.height) / 1e6;
+  const oneMp = await sharp(photo.data).resize(1224, 817).jpeg({ quality: 92 }).toBuffer();
+  const oneMpImg = { data: oneMp, width: 1224, height: 817, format: 'jpeg' as const };
+  const q97 = { ...photo, data: await sharp(photo.data).jpeg({ quality: 97 }).toBuffer() };
+  await runModule('enlarge', oneMpImg, { scale: 2 }, ctx); // warm both x2 sessions' first use out of the timings
+  // today's engine inside the same decode and JPEG encode as the module run
+  const old = (input: typeof photo, work: (img: typeof rgb) => Promise<typeof rgb>) => () => runOnRgb(input, ctx, async (img) => ({ image: await work(img) }));
+  const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+    [`enlarge x2 ${mp.toFixed(1)} MP (JPEG q 92: mixed net)`, () => runModule('enlarge', photo, { scale: 2 }, ctx), old(photo, (x) => v1Enlarge(x, 2, MODELS_DIR, threads))],
+    [`enlarge x2 ${mp.toFixed(1)} MP (JPEG q 97: both nets blended)`, () => runModule('enlarge', q97, { scale: 2 }, ctx), old(q97, (x) => v1Enlarge(x, 2, MODELS_DIR, threads))],
+    [`enlarge x4 ${mp.toFixed(1)} MP`, () => runModule('enlarge', photo, { scale: 4 }, ctx), old(photo, (x) => v1Enlarge(x, 4, MODELS_DIR, threads))],
+    ['enlarge x8 1.0 MP', () => runModule('enlarge', oneMpImg, { scale: 8 }, ctx), old(oneMpImg, (x) => v1Enlarge(x, 8, MODELS_DIR, threads))],
+    [`denoise ${mp.toFixed(1)} MP`, () => runModule('denoise', photo, {}, ctx), old(photo, (x) => v1Denoise(x, MODELS_DIR, threads))],
+  ];
+  for (const [name, ours, old] of pairs) {
+    const a = await time(ours);
+    const b = await time(old);
+    rows.push({ name: `${name}, v2 nets (defaults)`, value: a, unit: 's', note: 'whole engine, JPEG out, one run' });
+    rows.push({ name: `${name}, today's engine (v1 nets)`, value: b, unit: 's', note: 'the v1 steps in the same decode / JPEG encode, one run' });
+    rows.push({ name: `${name}: v2 / v1`, value: a / b, unit: '×', key: true });
+    log(`${name}: v2 ${a.toFixed(1)} s, v1 ${b.toFixed(1)} s (${(a / b).toFixed(2)}×)`);
+  }
+
+  // one pass of one net per input MP (planPasses' PASS_S_PER_MP), on the 1 MP photo
+  const one = await decodeRgb(oneMp);
+  for (const scale of [2, 4] as const) {
+    const t = await time(() => netUpscale(one, srNets(scale, 1), MODELS_DIR, threads));
+    rows.push({ name: `one x${scale} pass of one net, s per input MP`, value: t / ((one.w * one.h) / 1e6), unit: 's/MP', note: 'planPasses budgets PASS_S_PER_MP above this, for load' });
+    log(`x${scale} pass: ${(t / ((one.w * one.h) / 1e6)).toFixed(1)} s/MP`);
+  }
+  return rows;
+}

@@ -31,20 +31,16 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
 
   // Server side first (its model files: models/ for our x2 net, the small IS-Net built into a temp dir).
   process.env.ISNET_VARIANT = 'small';
-  const { netUpscale } = await import('../server/engines/netRunners.js');
+  const { deviceEnlarge2x } = await import('../server/engines/enlarge.js');
   const { foregroundMask } = await import('../server/engines/matting.js');
   const { decodeRgb } = await import('../server/engines/image.js');
-  const steps = await import('../src/shared/imaging/enlargeSteps.js');
   const { defaultParams } = await import('../src/shared/domain/modules.js');
   const img = await decodeRgb(png);
   const modelsDir = path.join(root, 'models');
-  // The server engine's enlarge 2x at the default params, as the device runs it: settings, pre-denoise,
-  // our x2 net's tiles, detail gain, post-sharpen (without the engine's decode/encode, like the device's ms).
-  const serverX2 = async (x: typeof img) => {
-    const st = steps.enlargeSettings(defaultParams('enlarge'), x);
-    const clean = steps.preDenoise(x, st.preDenoise);
-    return steps.postSharpen(steps.keepDetail(await netUpscale(clean, 2, modelsDir, THREADS), clean, 2, st.detailGain), st.postSharpen, 2);
-  };
+  // The server's enlarge 2x steps at the default params on the device's net, as the device runs them:
+  // settings, pre-denoise, the x2Small net's tiles, detail gain, post-sharpen (without the engine's
+  // decode/encode, like the device's ms).
+  const serverX2 = (x: typeof img) => deviceEnlarge2x(x, defaultParams('enlarge'), modelsDir, THREADS);
   await serverX2(img); // session warm-up
   let t = performance.now();
   await serverX2(img);

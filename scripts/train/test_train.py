@@ -28,7 +28,7 @@ import train  # noqa: E402
 
 RECIPES = sorted(glob.glob(os.path.join(HERE, 'recipes', '*.json')))
 FILE_DIRS = [os.path.join(data.ROOT, 'server', 'engines', 'weights'), os.path.join(data.ROOT, '..', 'shared', 'nets')]
-COMMITTED = {'pixmill-sr-x2-v1', 'pixmill-denoise-v1', 'pixmill-deblur-v1', 'scratch-repair'}
+COMMITTED = {'pixmill-sr-x2-v2', 'pixmill-sr-x2-v2-clean', 'pixmill-sr-x4-v2', 'pixmill-sr-x4-v2-clean', 'pixmill-sr-x2-small-v2', 'pixmill-denoise-v2', 'pixmill-denoise-v1', 'pixmill-deblur-v1', 'scratch-repair'}
 data.SETS['test'] = [(f'tests/fixtures/{f}', 'tests/fixtures', 'CC0') for f in ('coffee.png', 'chelsea.png')]
 
 
@@ -82,7 +82,7 @@ class RecipesDescribeTheFiles(unittest.TestCase):
     def test_a_net_of_another_width_does_not_load(self):
         spec = {'arch': 'SRNet', 'scale': 2, 'channels': 64, 'blocks': 8}
         with self.assertRaises(SystemExit):
-            nets.load_onnx_weights(nets.build(spec), spec, os.path.join(FILE_DIRS[0], 'pixmill-sr-x2-v1.onnx'))
+            nets.load_onnx_weights(nets.build(spec), spec, os.path.join(FILE_DIRS[0], 'pixmill-sr-x2-small-v2.onnx'))
 
 
 class TrainingRuns(unittest.TestCase):

@@ -54,8 +54,11 @@ describe('enlarge (our x2 net, chained)', () => {
     await expect(enlargeEngine.run({ data, width: 2100, height: 10, format: 'png' }, params({ scale: 8 }), ctx())).rejects.toThrow(/at most 16384 px/);
   });
 
-  it('remove_blur sets how much restored detail is kept (sharper above the default); suppress_noise acts on heavy noise only', async () => {
-    const img = await input('chelsea.png', { crop: { left: 150, top: 80, width: 48, height: 48 } });
+  it('remove_blur sets how much restored detail is kept (sharper above the default); suppress_noise acts on measured noise only', async () => {
+    // the cat's ear and the wall behind it, downscaled by 2: measured clean (no blocks, no noise), so the clean net at any suppress_noise
+    const { default: sharp } = await import('sharp');
+    const src = await input('chelsea.png', { crop: { left: 330, top: 100, width: 96, height: 96 } });
+    const img = await fromRgb(await rgbOf(await sharp(src.data).resize(48, 48, { kernel: 'cubic' }).png().toBuffer()));
     const run = async (x: typeof img, p: Record<string, unknown>) => rgbOf((await enlargeEngine.run(x, params({ scale: 2, ...p }), ctx())).data);
     const { hfEnergy } = await import('../../tests/support/engines.js');
     const base = hfEnergy(await run(img, { suppress_noise: 0, remove_blur: 75 }));
@@ -80,7 +83,7 @@ describe('enlarge (our x2 net, chained)', () => {
     expect(enlargeSettings(auto, img).preDenoise).toBe(0);
     expect(enlargeSettings(auto, soft).postSharpen).toBeGreaterThan(enlargeSettings(auto, img).postSharpen);
     expect(enlargeSettings({ ...defaultParams('enlarge'), quality: 'best' }).ensemble).toBe(8);
-    expect(enlargeSettings(defaultParams('enlarge'), img)).toMatchObject({ ensemble: 1, preDenoise: 0, detailGain: 1, postSharpen: 0 });
+    expect(enlargeSettings(defaultParams('enlarge'), img)).toMatchObject({ ensemble: 1, preDenoise: 0, detailGain: 1, postSharpen: 0, mixedShare: 0 });
   });
 
   it('best (self-ensemble) is at least as close to the original as high', async () => {
@@ -103,17 +106,14 @@ describe('enlarge (our x2 net, chained)', () => {
   });
 
   it('tiles blend without seams: small tiles give the same picture as one big tile', async () => {
-    const { netUpscale } = await import('./netRunners.js');
-    const { upscaleTiled } = await import('../../src/shared/imaging/tiles.js');
+    const { netUpscale, srNets } = await import('./netRunners.js');
     const { MODELS_DIR } = await import('../../tests/support/engines.js');
     const img = await decodeRgb((await input('motorcycle_left.png', { crop: { left: 250, top: 180, width: 100, height: 76 } })).data);
-    const whole = await netUpscale(img, 2, MODELS_DIR, 2);
-    // the same net through 32-px tiles
-    const { session } = await import('./models.js');
-    const { OWN_NET_FILES, SR_TILE } = await import('../../src/shared/imaging/netFiles.js');
-    const ort = await import('onnxruntime-node');
-    const sess = await session(MODELS_DIR, OWN_NET_FILES.x2, 2);
-    const tiled = await upscaleTiled(img, 2, async (t, tw, th) => (await sess.run({ input: new ort.Tensor('float32', t, [1, 3, th, tw]) })).output!.data as Float32Array, undefined, { ...SR_TILE, tile: 32 });
+    // the blend of the clean and the mixed net, in one tile and in 32-px tiles
+    const nets = srNets(2, 0.5);
+    expect(nets.nets).toHaveLength(2);
+    const whole = await netUpscale(img, { ...nets, tile: { ...nets.tile, tile: 128 } }, MODELS_DIR, 2);
+    const tiled = await netUpscale(img, { ...nets, tile: { ...nets.tile, tile: 32 } }, MODELS_DIR, 2);
     expect(psnr(tiled.data, whole.data)).toBeGreaterThan(45);
   });
 
@@ -145,12 +145,36 @@ describe('enlarge (our x2 net, chained)', () => {
     expect(err()).toBeLessThan(before * 0.25);
   });
 
-  it('plans passes inside the job limit: x8 of 2.8 MP ends on Lanczos, small inputs stay neural, an ensemble shrinks to fit', () => {
-    expect(planPasses(8, 0.5).map((p) => p.engine)).toEqual(['net', 'net', 'net']);
+  it('plans passes inside the job limit: x8 of 2.8 MP ends on Lanczos, small inputs stay neural, an ensemble shrinks to fit, a blend gives way to one net', () => {
+    expect(planPasses(8, 0.3).map((p) => [p.factor, p.engine])).toEqual([[4, 'net'], [2, 'net']]);
     expect(planPasses(8, 2.8).at(-1)!.engine).toBe('lanczos');
-    expect(planPasses(2, 0.2, 8)[0]).toEqual({ factor: 2, engine: 'net', ensemble: 8 });
-    expect(planPasses(2, 5, 8)[0]!.ensemble).toBe(4);
-    expect(planPasses(2, 20, 8)[0]).toMatchObject({ engine: 'net', ensemble: 1 });
+    expect(planPasses(2, 0.2, 8)[0]).toEqual({ factor: 2, engine: 'net', ensemble: 8, blend: false });
+    expect(planPasses(2, 2, 8)[0]!.ensemble).toBe(2);
+    expect(planPasses(2, 5, 8)[0]).toMatchObject({ engine: 'net', ensemble: 1 });
+    expect(planPasses(2, 2.8, 1, true)[0]).toMatchObject({ engine: 'net', blend: true });
+    expect(planPasses(2, 5, 1, true)[0]).toMatchObject({ engine: 'net', blend: false });
+    expect(planPasses(2, 20, 1)[0]!.engine).toBe('lanczos');
+  });
+
+  it('a phone-like JPEG (q 75) comes out without blocks, where the clean net alone redraws them; a clean PNG gets the clean net', async () => {
+    const { gridBlockiness, gradeInput } = await import('../../src/shared/imaging/inputGrade.js');
+    const { luma } = await import('./image.js');
+    const { default: sharp } = await import('sharp');
+    // the flat backdrop and the rim of coffee.png (a photo no other enlarge test uses), downscaled by 2, saved at q 75
+    const png = await sharp((await input('coffee.png', { crop: { left: 0, top: 0, width: 256, height: 192 } })).data).resize(128, 96, { kernel: 'cubic' }).png().toBuffer();
+    const jpeg = await sharp(png).jpeg({ quality: 75 }).toBuffer();
+    const img = { data: jpeg, width: 128, height: 96, format: 'jpeg' as const };
+    const blocks = async (p: Record<string, unknown>) => {
+      const up = await rgbOf((await enlargeEngine.run(img, params({ scale: 2, ...p }), ctx())).data);
+      return gridBlockiness(luma(up), up.w, up.h, 16);
+    };
+    const measured = await blocks({});
+    expect(measured).toBeLessThan(1.15);
+    // suppress_noise 0 = the clean net whatever the photo: the blocks come back
+    expect(await blocks({ suppress_noise: 0 })).toBeGreaterThan(measured + 0.1);
+    const rgb = await rgbOf(png);
+    expect(enlargeSettings(defaultParams('enlarge'), rgb, gradeInput(jpeg, luma(rgb), 128, 96)).mixedShare).toBe(1);
+    expect(enlargeSettings(defaultParams('enlarge'), rgb, gradeInput(png, luma(rgb), 128, 96)).mixedShare).toBeLessThan(0.2);
   });
 
   it('keeps the colour at the image border (mirrored tile margins, no dark rim)', async () => {

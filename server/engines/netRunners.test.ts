@@ -4,14 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ensembleTransforms, OWN_NET_FILES, OWN_X2_BYTES, padToMultiple } from '../../src/shared/imaging/netFiles.js';
 import { decodeRgb, psnr } from './image.js';
-import { netDenoise, netUpscale } from './netRunners.js';
+import { netDenoise, netUpscale, srNets } from './netRunners.js';
 import { input, MODELS_DIR } from '../../tests/support/engines.js';
 
 const weights = path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights');
 
 describe('our own nets', () => {
   it('the device is told the x2 net’s real download size', () => {
-    expect(OWN_X2_BYTES).toBe(statSync(path.join(weights, OWN_NET_FILES.x2)).size);
+    expect(OWN_X2_BYTES).toBe(statSync(path.join(weights, OWN_NET_FILES.x2Small)).size);
   });
 
   it('pads a tile by reflection to the multiple a net needs', () => {
@@ -28,8 +28,8 @@ describe('our own nets', () => {
   it('the self-ensemble averages eight distinct flips/transposes and returns the same geometry', async () => {
     expect(new Set(ensembleTransforms(8).map((t) => t.join('+'))).size).toBe(8);
     const img = await decodeRgb((await input('chelsea.png', { crop: { left: 100, top: 60, width: 37, height: 23 } })).data);
-    const one = await netUpscale(img, 2, MODELS_DIR, 2);
-    const eight = await netUpscale(img, 2, MODELS_DIR, 2, () => {}, 8);
+    const one = await netUpscale(img, srNets(2, 0), MODELS_DIR, 2);
+    const eight = await netUpscale(img, srNets(2, 0), MODELS_DIR, 2, () => {}, 8);
     expect([eight.w, eight.h]).toEqual([74, 46]);
     // the same picture, not a mirrored one: close to the single pass, far from its mirror image
     const mirrored = { ...one, data: new Uint8Array(one.data.length) };

@@ -75,7 +75,7 @@ async function backend(): Promise<string> {
  * defaults when none are given). 'best' (the self-ensemble) stays a server feature.
  */
 export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined, picked?: OnDeviceEnlarge): Promise<OnDeviceResult> {
-  const sess = await session(OWN_NETS.x2, onProgress);
+  const sess = await session(OWN_NETS.x2Small, onProgress);
   const t0 = performance.now();
   const img = await pixels(blob);
   const s = enlargeSettings({ ...defaultParams('enlarge'), ...picked, scale: 2, quality: 'high' }, img);

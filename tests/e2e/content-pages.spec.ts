@@ -166,7 +166,7 @@ test.describe('content pages', () => {
     await expect(steps).toContainText('Install Pixmill');
     const table = page.getByTestId('ondevice-table');
     await expect(table.locator('tbody tr')).toHaveCount(3);
-    await expect(table.locator('tbody tr').nth(0)).toContainText(`${MB(MODEL_BYTES[OWN_NETS.x2])} model + ${MB(RUNTIME_BYTES)} runtime`);
+    await expect(table.locator('tbody tr').nth(0)).toContainText(`${MB(MODEL_BYTES[OWN_NETS.x2Small])} model + ${MB(RUNTIME_BYTES)} runtime`);
     await expect(table.locator('tbody tr').nth(1)).toContainText(`${MB(MODEL_BYTES['isnet-small'])} model`);
     await expect(page.locator('#storage')).toContainText(`for ${LOCAL_STORAGE_EXPIRY_MS / 3_600_000} hours, the app clears it`);
     await expect(page.locator('#update')).toContainText(`every ${UPDATE_CHECK_MS / 60_000} minutes`);

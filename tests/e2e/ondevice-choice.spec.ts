@@ -65,7 +65,7 @@ test('enlarge 2x on this device: nothing uploaded, free, in Processed, downloads
 
   // The model came from /models/ through the worker: the listener hears the worker's requests too,
   // so the absence of uploads, transform and progress below is a real absence.
-  expect(sent.paths).toContain(`/models/${OWN_NET_FILES.x2}`);
+  expect(sent.paths).toContain(`/models/${OWN_NET_FILES.x2Small}`);
   expect(sent.serverWork()).toEqual([]);
 
   // Reload: the choice is remembered, the result is still here and still downloads.

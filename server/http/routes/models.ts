@@ -29,8 +29,8 @@ function isnetSmall(): { size: number; parts: string[] } {
 
 export async function modelRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const files: Record<string, () => { size: number; parts: string[] }> = {
-    [OWN_NET_FILES.x2]: () => {
-      const file = ensureModel(ctx.config.modelsDir, OWN_NET_FILES.x2);
+    [OWN_NET_FILES.x2Small]: () => {
+      const file = ensureModel(ctx.config.modelsDir, OWN_NET_FILES.x2Small);
       return { size: fs.statSync(file).size, parts: [file] };
     },
     'isnet-small.onnx': isnetSmall,

@@ -73,7 +73,7 @@ function StorageUsage() {
 
 export function DesktopAppPage() {
   const { t } = useTranslation('site');
-  const esrgan = MB(MODEL_BYTES[OWN_NETS.x2]);
+  const esrgan = MB(MODEL_BYTES[OWN_NETS.x2Small]);
   const isnet = MB(MODEL_BYTES['isnet-small']);
   const runtime = MB(RUNTIME_BYTES);
   const sections: Section[] = [

@@ -5,22 +5,31 @@
  * DOM API, so both sides produce the same pixels from the same model output. The order is
  * preDenoise(settings.preDenoise) → our x2 / x4 net → keepDetail(settings.detailGain) → postSharpen(settings.postSharpen).
  *
- * What the sliders mean with our nets (trained to undo downscaling, mild blur, sensor noise and JPEG):
- *  - suppress_noise: the net already cleans light noise; the pre-denoise adds to it only where the
- *    measured noise is heavy (σ above NOISE_FLOOR, which clean photos and the benchmark sets stay under),
- *    scaled by the slider.
+ * What the sliders mean with our nets (the server blends a "clean" net, sharpest on clean inputs, with a
+ * "mixed" one trained to undo blur, sensor noise and JPEG; the device runs one small mixed net):
+ *  - suppress_noise: how far the photo's measured compression and noise (inputGrade.ts, mixedShare)
+ *    move the server from the clean net to the mixed one: 0 = the clean net always (every block and
+ *    grain carried into the enlargement, at its sharpest), the default 75 = the measured share, 100 =
+ *    a third more of the mixed net; a clean photo stays on the clean net at any setting. Heavy noise
+ *    (σ above NOISE_FLOOR, which clean photos and the benchmark sets stay under) also gets the
+ *    edge-preserving pre-denoise, scaled by the slider.
  *  - remove_blur: 0 keeps 60 % of the detail the net restores (a softer look), the default 75 and above
  *    all of it; above 75 a luma unsharp mask adds edge contrast for visibly soft photos.
- *  - autoparams: both from the picture (noise σ and in-focus blur), as before.
- *  - quality 'best': the net's self-ensemble (the mean over eight flips/transposes, about +0.1 dB, 8× the time).
+ *  - autoparams: the pre-denoise and sharpening from the picture (noise σ and in-focus blur), and the
+ *    measured mixed-net share as it is.
+ *  - quality 'best': the nets' self-ensemble (the mean over eight flips/transposes, about +0.1 dB, 8× the time).
  */
 import type { ParamsOf } from '../domain/modules.js';
+import type { InputGrade } from './inputGrade.js';
+import { mixedShare } from './inputGrade.js';
 import { clamp, clamp255, estimateFocusBlur, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './planes.js';
 
 /** Self-ensemble size for quality 'best' (1 for 'high'). */
 export const BEST_ENSEMBLE = 8;
 /** Luma noise σ (estimateNoise) under which the pre-denoise stays off; texture alone reads up to ~8 here. */
 export const NOISE_FLOOR = 8;
+/** suppress_noise at which the mixed-net share is the measured one (the module's default). */
+const MEASURED_SHARE_AT = 75;
 /** remove_blur at and above which the net's detail is kept whole (the module's default). */
 const FULL_DETAIL_AT = 75;
 
@@ -33,9 +42,11 @@ export interface EnlargeSettings {
   detailGain: number;
   /** post-sharpen strength 0..100 */
   postSharpen: number;
+  /** share of the mixed-degradation net against the clean one, 0..1 (the server's nets; 0 without a grade) */
+  mixedShare: number;
 }
 
-export function enlargeSettings(params: ParamsOf<'enlarge'>, img?: Rgb): EnlargeSettings {
+export function enlargeSettings(params: ParamsOf<'enlarge'>, img?: Rgb, grade?: InputGrade): EnlargeSettings {
   let suppressNoise = params.suppress_noise;
   let removeBlur = params.remove_blur;
   const y = img ? luma(img) : undefined;
@@ -48,12 +59,14 @@ export function enlargeSettings(params: ParamsOf<'enlarge'>, img?: Rgb): Enlarge
     removeBlur = Math.round(clamp(FULL_DETAIL_AT + (blur - 0.3) * 250, FULL_DETAIL_AT, 100));
   }
   const need = clamp((sigma - NOISE_FLOOR) / 6, 0, 1);
+  const measured = grade ? mixedShare(grade) : 0;
   return {
     scale: params.scale,
     ensemble: params.quality === 'best' ? BEST_ENSEMBLE : 1,
     preDenoise: Math.round(suppressNoise * need),
     detailGain: 0.6 + 0.4 * Math.min(1, removeBlur / FULL_DETAIL_AT),
     postSharpen: Math.round(clamp(((removeBlur - FULL_DETAIL_AT) / (100 - FULL_DETAIL_AT)) * 100, 0, 100)),
+    mixedShare: params.autoparams ? measured : clamp((measured * params.suppress_noise) / MEASURED_SHARE_AT, 0, 1),
   };
 }
 

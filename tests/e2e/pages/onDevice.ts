@@ -7,7 +7,8 @@ import { expect, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { defaultParams, type ParamsOf } from '../../../src/shared/domain/modules.js';
 import type { OnDeviceOptions } from '../../../src/shared/domain/onDevice.js';
-import { enlargeEngine } from '../../../server/engines/enlarge.js';
+import { deviceEnlarge2x } from '../../../server/engines/enlarge.js';
+import { decodeRgb } from '../../../server/engines/image.js';
 import { controlledBySw } from './offline.js';
 import { Workspace } from './workspace.js';
 import { UploadHarness } from './pwaHarness.js';
@@ -17,7 +18,7 @@ import { UploadHarness } from './pwaHarness.js';
  * refused), so its card offers to process on the device; the card must name the first-use download.
  */
 /** What the workspace says the first on-device enlarge downloads: our x2 net and the WASM runtime, in MB with one decimal. */
-export const ENLARGE_FIRST_USE = `First use downloads ${((MODEL_BYTES[OWN_NETS.x2] + RUNTIME_BYTES) / 1e6).toFixed(1)} MB once`;
+export const ENLARGE_FIRST_USE = `First use downloads ${((MODEL_BYTES[OWN_NETS.x2Small] + RUNTIME_BYTES) / 1e6).toFixed(1)} MB once`;
 
 export async function deviceOnlyWork(page: Page, context: BrowserContext, featurePath: string, firstDownload: string) {
   await page.goto(featurePath);
@@ -70,17 +71,14 @@ export function psnr(a: Uint8Array, b: Uint8Array): number {
 const MODELS_DIR = path.resolve(import.meta.dirname, '../../../models');
 
 /**
- * The server's whole enlarge engine (settings rule, pre-denoise, our x2 net, detail gain,
- * post-sharpen) on these bytes with these params (the module's defaults unless told), as raw RGB.
+ * The server's enlarge 2x steps (settings rule, pre-denoise, the on-device x2 net with the device's
+ * tiling, detail gain, post-sharpen: `deviceEnlarge2x`) on these bytes with these params (the module's
+ * defaults unless told), as raw RGB. The server's own engine runs bigger nets; this is the same code
+ * path on the net the device downloads.
  */
 export async function serverEnlarge2x(bytes: Buffer, picked: Partial<ParamsOf<'enlarge'>> = {}): Promise<Buffer> {
-  const meta = await sharp(bytes).metadata();
-  const res = await enlargeEngine.run(
-    { data: bytes, width: meta.width!, height: meta.height!, format: meta.format === 'png' ? 'png' : 'jpeg' },
-    { ...defaultParams('enlarge'), ...picked, scale: 2, quality: 'high' },
-    { threads: Math.min(2, os.cpus().length), modelsDir: MODELS_DIR, level: 'pro', output: 'png', onProgress: () => undefined },
-  );
-  return sharp(res.data).removeAlpha().raw().toBuffer();
+  const out = await deviceEnlarge2x(await decodeRgb(bytes), { ...defaultParams('enlarge'), ...picked }, MODELS_DIR, Math.min(2, os.cpus().length));
+  return Buffer.from(out.data);
 }
 
 /** A PNG's pixels as raw RGB (alpha dropped). */
