@@ -139,7 +139,8 @@ class PairStream(IterableDataset):
     def __iter__(self):
         info = get_worker_info()
         w = info.id if info else 0
-        torch.set_num_threads(1)  # the deblur kernels convolve in the worker
+        if info:
+            torch.set_num_threads(1)  # the deblur kernels convolve in the worker
         rng = np.random.default_rng(2026 + 97 * w + self.data['seed'] + 7919 * self.start)
         make, p, n = PAIRS[self.data['pairs']], self.data['patch'], self.data['batch']
         while True:

@@ -104,7 +104,7 @@ def train_one(job, pyramid, args, threads):
     if ck:
         net.load_state_dict(ck['net'])
         step, init = ck['step'], ck['init']
-        p0 = ck['p'] if args.seconds else 0.0
+        p0 = ck['p'] if args.seconds and ck['p'] < 1 else 0.0  # a finished run given more seconds: a new cosine
     elif job.get('init_file'):
         nets.load_onnx_weights(net, spec, job['init_file'])
         with open(job['init_file'], 'rb') as f:
@@ -230,7 +230,7 @@ def run_jobs(jobs, args):
             pending.remove(j)
             if args.seconds:
                 left = args.seconds - (time.time() - t0)
-                j['seconds'] = max(1.0, args.seconds * j['after'] - (time.time() - t0) if j['after'] else left)
+                j['seconds'] = max(1.0, args.seconds * j['after'] - (time.time() - t0) if j.get('after') else left)
             if j.get('base'):
                 j['init_ckpt'] = os.path.join(args.out, next(b for b in jobs if b['recipe']['name'] == j['base'])['recipe']['file'] + '.ckpt')
             proc = ctx.Process(target=train_one, args=(j, pyramids[j['pyramid']], args, threads))
