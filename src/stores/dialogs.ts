@@ -45,7 +45,8 @@ export const useDialogs = create<DialogState>((set) => ({
   stack: [],
   open(dialog) {
     const id = nextId++;
-    set((s) => ({ stack: [...s.stack, { id, dialog }] }));
+    // A dialog takes the user's attention: a toast shown before it (the "ready" moment) would only cover it.
+    set((s) => ({ stack: [...s.stack, { id, dialog }], toast: null }));
     return id;
   },
   close(id) {
