@@ -17,9 +17,10 @@ export function AccountPage() {
     <div className="container page">
       <h1>{t('account.title')}</h1>
       <dl className="facts">
-        <div>
+        <div className="fact-wide">
           <dt>{t('auth.email')}</dt>
-          <dd data-testid="account-email">{email}</dd>
+          {/* An address wraps after its @ (never inside a word) when the box is narrower than the address. */}
+          <dd data-testid="account-email" className="email">{emailWithBreak(email)}</dd>
         </div>
         <div>
           <dt>{t('account.plan')}</dt>
@@ -48,5 +49,23 @@ export function AccountPage() {
       {/* Plan details, the occupation survey and the processing history (the account side's sections). */}
       <AccountSections />
     </div>
+  );
+}
+
+/** The address with line-break opportunities after its @ and before the dots of its domain: `name@` / `mail` / `.example.com`, never inside a word. */
+function emailWithBreak(email: string | null | undefined) {
+  const at = email ? email.lastIndexOf('@') : -1;
+  if (!email || at < 0) return email;
+  const labels = email.slice(at + 1).split('.');
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      {labels.map((label, i) => (
+        <span key={i}>
+          <wbr />
+          {i > 0 ? `.${label}` : label}
+        </span>
+      ))}
+    </>
   );
 }
