@@ -3,12 +3,14 @@
  * time. Beyond the spec, a sliced upload resumes from the slices the server acknowledged.
  */
 import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
+import { ROUTE_TABLE } from '../src/shared/routeTable.js';
 import { CODE, type Envelope as BaseEnvelope } from '../src/shared/domain/codes.js';
 import { refusalOf, type UploadRefusalInfo } from '../src/shared/domain/uploadRefusals.js';
 
-export const UPLOAD_PATH = '/web_api/v1/upload';
-export const SLICE_PATH = '/api/v2/upload_slice';
-export const SLICE_STATUS_PATH = '/api/v2/upload_slice/status';
+// The upload routes' paths, from the route table (written from their schemas: src/shared/schemas/uploads.ts).
+export const UPLOAD_PATH = ROUTE_TABLE.Upload[1];
+export const SLICE_PATH = ROUTE_TABLE.UploadSlice[1];
+export const SLICE_STATUS_PATH = ROUTE_TABLE.SliceStatus[1];
 
 export type UploadErrorKey = 'upload:network' | 'upload:uploadFailed';
 

@@ -2,6 +2,8 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig } from 'axios';
 import { CODE, type Envelope } from '../shared/domain/codes.js';
 import { TOKEN_RETRY_MS } from '../shared/domain/constants.js';
+import { reasonOf } from '../shared/domain/reasons.js';
+import { loadReasons } from '../i18n/index.js';
 import { COOKIE, getCookie } from '../lib/cookies.js';
 
 export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
@@ -22,21 +24,27 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The refusal of an envelope that is not code 200, once the texts of its reason are loaded (a
+ * handler translates data.reason synchronously: errorText(), the forms' field errors).
+ */
+export async function refusalOf(b: Envelope): Promise<ApiError> {
+  if (reasonOf(b.data)) await loadReasons().catch(() => undefined);
+  return new ApiError(b.code, b.msg, b.data);
+}
+
 /** Unwraps the envelope: data on 200, ApiError otherwise (also for HTTP errors that carry an envelope). */
 export async function call<T>(client: AxiosInstance, config: AxiosRequestConfig): Promise<T> {
+  let body: Envelope<T>;
   try {
-    const res = await client.request<Envelope<T>>(config);
-    const body = res.data;
-    if (!body || typeof body !== 'object' || !('code' in body)) throw new ApiError(500, 'Something went wrong, please try again.');
-    if (body.code !== CODE.OK) throw new ApiError(body.code, body.msg, body.data);
-    return body.data;
+    body = (await client.request<Envelope<T>>(config)).data;
   } catch (e) {
-    if (axios.isAxiosError(e) && e.response?.data && typeof e.response.data === 'object' && 'code' in e.response.data) {
-      const b = e.response.data as Envelope;
-      throw new ApiError(b.code, b.msg, b.data);
-    }
+    if (axios.isAxiosError(e) && e.response?.data && typeof e.response.data === 'object' && 'code' in e.response.data) throw await refusalOf(e.response.data as Envelope);
     throw e;
   }
+  if (!body || typeof body !== 'object' || !('code' in body)) throw new ApiError(500, 'Something went wrong, please try again.');
+  if (body.code !== CODE.OK) throw await refusalOf(body);
+  return body.data;
 }
 
 /** Spec §7: requests without a user_token are queued and retried every 100 ms until one exists. */

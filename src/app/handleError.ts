@@ -2,6 +2,7 @@
 import axios from 'axios';
 import { ApiError } from '../api/client.js';
 import { CODE } from '../shared/domain/codes.js';
+import { reasonOf, type Reason } from '../shared/domain/reasons.js';
 import { SOURCE_MAX_MEGAPIXELS } from '../shared/domain/constants.js';
 import { uploadRefusalText, type UploadRefusalInfo } from '../shared/domain/uploadRefusals.js';
 import { limitsFor, uploadQueueMax, type Level } from '../shared/domain/plans.js';
@@ -14,10 +15,21 @@ export function isAbort(e: unknown): boolean {
   return (e instanceof DOMException && e.name === 'AbortError') || axios.isCancel(e) || (e as { code?: string })?.code === 'ERR_CANCELED';
 }
 
-/** The catalogue text of an error, or null when it should be ignored. */
+/**
+ * The translated text of a refusal's reason (data.reason, src/shared/domain/reasons.ts), with the values
+ * it names (field, max, …); null when the answer carries none or this client has no text for it.
+ */
+export function reasonText(data: unknown): string | null {
+  const r = reasonOf(data);
+  return r && i18n.exists(`reasons:${r.reason}`) ? i18n.t(`reasons:${r.reason as Reason}`, r) : null;
+}
+
+/** The catalogue text of an error, or null when it should be ignored: its reason's text where it has one, else its code's. */
 export function errorText(e: unknown): string | null {
   if (isAbort(e)) return null;
   if (e instanceof ApiError) {
+    const reason = reasonText(e.data);
+    if (reason) return reason;
     const known: Record<number, AnyKey> = {
       [CODE.COMMON_PARAMETER_ERROR]: 'errors:code.1',
       [CODE.USERNAME_NOT_EXIST]: 'errors:code.2',

@@ -2,6 +2,8 @@
 import { i18n } from './index.js';
 import type { Resources } from './types.js';
 import type { FeatureKey } from '../shared/sitemap.js';
+import type { Reason } from '../shared/domain/reasons.js';
+import type { Same } from '../shared/schemas/common.js';
 
 type Leaves<T> = { [K in keyof T & string]: T[K] extends string ? K : `${K}.${Leaves<T[K]>}` }[keyof T & string];
 
@@ -27,3 +29,8 @@ type FeatureTextKey = { [K in keyof SiteFeatures]: SiteFeatures[K] extends { tit
 export type SitemapFeaturesHaveTexts = FeatureKey extends FeatureTextKey ? true : never;
 const _sitemapFeaturesHaveTexts: SitemapFeaturesHaveTexts = true;
 void _sitemapFeaturesHaveTexts;
+
+/** Compile-time check: the reasons namespace has a text for every refusal reason of the catalogue, and none besides (src/i18n/reasons.test.ts checks all four languages). */
+export type ReasonsHaveTexts = Same<KeyOf<'reasons'>, Reason>;
+const _reasonsHaveTexts: ReasonsHaveTexts = true;
+void _reasonsHaveTexts;

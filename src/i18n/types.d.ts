@@ -3,6 +3,7 @@ import type account from '../../locales/en/account.json';
 import type common from '../../locales/en/common.json';
 import type errors from '../../locales/en/errors.json';
 import type pwa from '../../locales/en/pwa.json';
+import type reasons from '../../locales/en/reasons.json';
 import type site from '../../locales/en/site.json';
 import type upload from '../../locales/en/upload.json';
 import type workspace from '../../locales/en/workspace.json';
@@ -13,6 +14,7 @@ export interface Resources {
   common: typeof common;
   errors: typeof errors;
   pwa: typeof pwa;
+  reasons: typeof reasons;
   site: typeof site;
   upload: typeof upload;
   workspace: typeof workspace;

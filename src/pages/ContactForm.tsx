@@ -3,13 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLang } from '../app/lang.js';
 import { errorText } from '../app/handleError.js';
-
-async function api<T>(url: string, init?: RequestInit): Promise<T> {
-  const r = await fetch(url, { credentials: 'same-origin', ...init });
-  const body = (await r.json()) as { code: number; msg: string; data: T };
-  if (body.code !== 200) throw new Error(body.msg);
-  return body.data;
-}
+import { callRoute } from '../api/callRoute.js';
 
 export function ContactForm() {
   const { t } = useTranslation('site');
@@ -19,7 +13,7 @@ export function ContactForm() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    void api<{ email: string }>('/api/contact/info')
+    void callRoute('ContactInfo', {})
       .then((d) => setAddress(d.email))
       .catch(() => undefined);
   }, []);
@@ -27,14 +21,15 @@ export function ContactForm() {
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    f.set('locale', lng);
     setState('busy');
     setError(null);
     try {
-      await api('/api/contact/send', { method: 'POST', body: new URLSearchParams([...f.entries()].map(([k, v]) => [k, String(v)])) });
+      const text = (k: string) => String(f.get(k) ?? '');
+      await callRoute('ContactSend', { name: text('name'), email: text('email'), message: text('message'), locale: lng });
       setState('sent');
     } catch (err) {
-      setError(err instanceof Error && err.message ? err.message : errorText(err));
+      // The server's reason, translated (a missing field, an address that is not one, a text too long).
+      setError(errorText(err));
       setState('idle');
     }
   };

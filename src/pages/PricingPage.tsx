@@ -30,7 +30,7 @@ export function PricingPage() {
     endpoints.paymentsConfig().then((c) => setPurchasing(c.purchasing), () => undefined);
   }, []);
   // Logged-in users open a checkout for the product, in their language's currency.
-  const choose = async (productId: number) => {
+  const choose = async (productId: (typeof PRODUCTS)[number]['id']) => {
     setBusy(true);
     try {
       const c = await endpoints.createCheckout({ product_id: productId, currency, locale: lng, source: source ?? 'pricing', medium: params.get('medium') ?? undefined });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
 import { CODE } from '../shared/domain/codes.js';
-import { errorText } from '../app/handleError.js';
+import { errorText, reasonText } from '../app/handleError.js';
 import { changePasswordErrors, OCCUPATIONS, profileErrors } from '../shared/domain/account.js';
 import { Field } from './account/Field.js';
 import { isAccountText, translateErrors, useAccountT } from './account/i18n.js';
@@ -120,7 +120,10 @@ export function PasswordForm() {
     // The server's form answers (code 1 with a field text, code 3 wrong password) go under their field.
     (err): Record<string, string> | null => {
       if (err instanceof ApiError && err.code === CODE.WRONG_PASSWORD) return { old_password: errorText(err) ?? '' };
-      if (err instanceof ApiError && err.code === CODE.COMMON_PARAMETER_ERROR && isAccountText(err.message)) return { password: translate({ password: err.message }).password };
+      if (err instanceof ApiError && err.code === CODE.COMMON_PARAMETER_ERROR) {
+        const text = reasonText(err.data) ?? (isAccountText(err.message) ? translate({ password: err.message }).password : null);
+        if (text) return { password: text };
+      }
       return null;
     },
   );

@@ -3,9 +3,7 @@
  * bootstrap does that once per pair); logout must unbind it, or the logged-out browser's guest token
  * would keep acting for the account.
  */
-import { api, call, form } from '../api/client.js';
-
-export const unbindToken = (userToken: string, guestToken: string) => call<null>(api, { method: 'POST', url: '/api/v2/unbind_token', data: form({ token: userToken, guest_token_v2: guestToken }) });
+import { unbindToken } from '../api/endpoints.js';
 
 /**
  * The "already bound" mark of an account and a guest token. Keyed by the account's email: the user

@@ -1,11 +1,11 @@
 /** Work actions shared by the list and the preview: download (single and bulk), delete, image links. */
 import axios from 'axios';
-import { ApiError, waitForUserToken } from '../../api/client.js';
+import { ApiError, refusalOf, waitForUserToken } from '../../api/client.js';
 import * as endpoints from '../../api/endpoints.js';
-import { CODE } from '../../shared/domain/codes.js';
+import { CODE, type Envelope } from '../../shared/domain/codes.js';
 import { CREDIT_REFRESH_AFTER_BULK_MS } from '../../shared/domain/constants.js';
 import type { Work } from '../../shared/domain/work.js';
-import { handleError } from '../../app/handleError.js';
+import { errorText, handleError } from '../../app/handleError.js';
 import { i18n } from '../../i18n/index.js';
 import { dialogs, useDialogs } from '../../stores/dialogs.js';
 import { useUser } from '../../stores/user.js';
@@ -58,8 +58,7 @@ export async function downloadWork(work: Work): Promise<void> {
     const token = await waitForUserToken();
     const res = await axios.get<Blob>(endpoints.downloadUrl(work.transId ?? '', token), { responseType: 'blob', withCredentials: true });
     if (res.data.type.includes('json')) {
-      const body = JSON.parse(await res.data.text()) as { code: number; msg: string };
-      throw new ApiError(body.code, body.msg);
+      throw await refusalOf(JSON.parse(await res.data.text()) as Envelope);
     }
     save(res.data, filenameFrom(res.headers['content-disposition'] as string | undefined, work.filename));
   } catch (e) {
@@ -142,7 +141,7 @@ export async function deleteNow(works: Work[]): Promise<void> {
     await endpoints.uploadDelete([...new Set(remote.map((w) => w.uid as string))]);
     useWorks.getState().remove(remote.map((w) => w.cid));
   } catch (e) {
-    if (e instanceof ApiError && e.code === CODE.PARAM_ERROR) dialogs.toast(i18n.t('errors:code.10001'), 'error');
+    if (e instanceof ApiError && e.code === CODE.PARAM_ERROR) dialogs.toast(errorText(e) ?? i18n.t('errors:code.10001'), 'error');
     else handleError(e);
   }
 }

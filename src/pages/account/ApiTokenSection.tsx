@@ -11,14 +11,12 @@ import { L, useLang } from '../../app/lang.js';
 import { apiPlanCheckout, apiTokenCreate, apiTokenReset, apiTokenView, type ApiTokenView } from '../../api/apiTokens.js';
 import { ApiError } from '../../api/client.js';
 import { API_PLANS, type ApiPlan } from '../../shared/domain/apiPlans.js';
+import { reasonOf } from '../../shared/domain/reasons.js';
 import { currencyFor } from '../../shared/domain/locale.js';
 import { useUser } from '../../stores/user.js';
 import { formatDay, formatMoney } from './format.js';
 import { useAccountT } from './i18n.js';
 import './apiTokenSection.css';
-
-/** The server's refusal for an account that may not hold a token (services/apiTokens.ts API_PLAN_REQUIRED). */
-const API_PLAN_REQUIRED = 'api_plan_required';
 
 type State = { kind: 'loading' } | { kind: 'not-entitled' } | { kind: 'none' } | { kind: 'token'; view: ApiTokenView };
 
@@ -37,7 +35,7 @@ export function ApiTokenSection() {
     apiTokenView()
       .then((view) => setState(view ? { kind: 'token', view } : { kind: 'none' }))
       .catch((e: unknown) => {
-        if (e instanceof ApiError && (e.data as { error?: string } | null)?.error === API_PLAN_REQUIRED) setState({ kind: 'not-entitled' });
+        if (e instanceof ApiError && reasonOf(e.data)?.reason === 'apiPlanRequired') setState({ kind: 'not-entitled' });
         else handleError(e);
       });
   }, []);

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { KeyOf } from '../../i18n/keys.js';
 import { ApiError } from '../../api/client.js';
-import { errorText } from '../../app/handleError.js';
+import { errorText, reasonText } from '../../app/handleError.js';
 import { ACCOUNT_TEXT } from '../../shared/domain/account.js';
 import { CODE, CODE_TEXT } from '../../shared/domain/codes.js';
 
@@ -43,10 +43,15 @@ export function translateErrors(t: AT, errors: Record<string, string>): Record<s
   return Object.fromEntries(Object.entries(errors).map(([f, text]) => [f, fieldText(t, text)]));
 }
 
-/** A failed form call: field errors from `data.errors` (code 1), else one message for the whole form. */
+/**
+ * A failed form call: each field's reason from `data.reasons` (code 1; its text from `data.errors` where
+ * this client has no text for the reason), else one message for the whole form.
+ */
 export function formFailure(t: AT, e: unknown): { fields: Record<string, string>; message: string | null } {
   if (e instanceof ApiError) {
-    const errs = (e.data as { errors?: Record<string, string> } | null)?.errors;
+    const { errors: errs, reasons } = (e.data ?? {}) as { errors?: Record<string, string>; reasons?: Record<string, string> };
+    if (reasons && Object.keys(reasons).length)
+      return { fields: Object.fromEntries(Object.entries(reasons).map(([f, reason]) => [f, reasonText({ reason }) ?? fieldText(t, errs?.[f] ?? '')])), message: null };
     if (errs && Object.keys(errs).length) return { fields: translateErrors(t, errs), message: null };
     if (e.code === CODE.WRONG_PASSWORD) return { fields: {}, message: t('errors.wrongPassword') };
   }

@@ -11,6 +11,7 @@ import { LEVELS, type Level } from '../../shared/domain/plans.js';
 import type { Work } from '../../shared/domain/work.js';
 import type { OnDeviceOptions } from '../../shared/domain/onDevice.js';
 import { i18n } from '../../i18n/index.js';
+import { ROUTE_TABLE } from '../../shared/routeTable.js';
 import { loadWorks, putWorks } from '../../db/index.js';
 import { getUploadManager, imageWorker, type UploadEvent } from '../../worker-bridge/index.js';
 import { HoldToCompare } from '../HoldToCompare.js';
@@ -24,7 +25,7 @@ const job = q.get('job') ?? 'enlarge';
 async function getToken(): Promise<string> {
   const saved = localStorage.getItem('harness-token');
   if (saved) return saved;
-  const res = await fetch('/api/v2/guest_token', { method: 'POST' });
+  const res = await fetch(ROUTE_TABLE.GuestToken[1], { method: 'POST' });
   const env = (await res.json()) as Envelope<{ token: string }>;
   if (env.code !== CODE.OK) throw new Error('no guest token');
   localStorage.setItem('harness-token', env.data.token);

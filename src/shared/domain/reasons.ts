@@ -282,9 +282,10 @@ export const REASON = {
 } as const satisfies Record<string, string>;
 export type Reason = keyof typeof REASON;
 
-export const isReason = keyGuard(REASON);
+// Pure: a bundle that uses only reasonOf or the types (the browser client) leaves the English texts out.
+export const isReason = /* @__PURE__ */ keyGuard(REASON);
 /** Every reason code, in the catalogue's order (the document's enum). */
-export const REASON_CODES = Object.keys(REASON) as Reason[];
+export const REASON_CODES = /* @__PURE__ */ Object.keys(REASON) as Reason[];
 
 /** How a reason is answered when not as a parameter error (10001, HTTP 200), and the field it always blames. */
 export interface ReasonAnswer {
@@ -387,10 +388,14 @@ export interface RefusalData {
   [k: string]: unknown;
 }
 
-/** The reason an answer's `data` carries, if any. */
+/**
+ * The refusal an answer's `data` carries, if any. It checks the shape only, not the catalogue, so the
+ * browser bundle does without the English texts: the client knows a code by its translation
+ * (locales/<lng>/reasons.json), the server makes its refusals from the catalogue.
+ */
 export function reasonOf(data: unknown): RefusalData | undefined {
   const d = data as { reason?: unknown } | null | undefined;
-  return d && isReason(d.reason) ? (d as RefusalData) : undefined;
+  return d && typeof d.reason === 'string' && d.reason !== '' ? (d as RefusalData) : undefined;
 }
 
 /** The refusal's data: the reason, the field it always blames (unless one is given) and the values. */
