@@ -2,6 +2,32 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importBoundaries from './eslint-rules/import-boundaries.js';
+
+/** The server's files and the scripts it runs with (npm start, the models' conversion, the operator command). */
+const SERVER = ['server/', 'scripts/start.mjs', 'scripts/convert-models.ts', 'scripts/admin.ts'];
+
+/**
+ * Who may import whom (eslint-rules/import-boundaries.js resolves each relative import against its file;
+ * *.test.* files are exempt). scripts/lint-boundaries.test.ts shows each zone refusing a wrong-way import.
+ */
+const BOUNDARIES = [
+  // The server runs in Node beside the browser's code: it shares only the code made to be shared.
+  { files: SERVER, deny: ['src/', 'src-worker/'], allow: ['src/shared/'], message: 'the server imports only the shared code (src/shared/)' },
+  // The image worker shares src/shared/ like the server, and the IndexedDB layer (src/db/): the page and the
+  // worker are two threads of one browser app that read and write the same Dexie database (the upload
+  // queue's items and works), so both use its one wrapper module instead of two copies of the schema.
+  { files: ['src-worker/'], deny: ['src/', 'server/'], allow: ['src/shared/', 'src/db/'], message: 'the worker imports only the shared code (src/shared/) and the IndexedDB layer (src/db/)' },
+  // The UI talks to the worker through the bridge only (Comlink, the upload manager), and never carries server code.
+  { files: ['src/'], except: ['src/shared/', 'src/worker-bridge/'], deny: ['src-worker/', 'server/'], message: 'the UI reaches the worker only through src/worker-bridge/, and never imports server code' },
+  { files: ['src/worker-bridge/'], deny: ['server/'], message: 'the bridge never imports server code' },
+  // State sits below the pages that show it.
+  { files: ['src/stores/'], deny: ['src/pages/'], message: 'stores do not import pages (put what both need in src/stores/ or src/shared/)' },
+  // The shared code depends on nothing of its users.
+  { files: ['src/shared/'], deny: ['src/', 'server/', 'src-worker/', 'tests/', 'scripts/', 'bench/'], allow: ['src/shared/'], message: 'the shared code imports only itself' },
+  // Test harnesses are for tests, benches and measurement scripts; nothing that ships loads them.
+  { files: [...SERVER, 'src/', 'src-worker/', 'scripts/api-docs.ts', 'scripts/config-docs.ts'], deny: ['tests/'], message: 'the harnesses in tests/ are for tests only' },
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'models/', 'data/', '.tmp/', 'bench/results/', 'public/', 'tests/e2e/screenshots/', 'dev-dist/'] },
@@ -21,6 +47,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.{ts,tsx,mjs,js}'],
+    plugins: { pixmill: { rules: { 'import-boundaries': importBoundaries } } },
+    rules: { 'pixmill/import-boundaries': ['error', { zones: BOUNDARIES }] },
+  },
+  {
     files: ['src/**/*.tsx', 'src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
@@ -32,7 +63,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // zustand and Dexie are reached only through their one wrapper module each (STYLE.md practice 4).
+    // zustand and Dexie are reached only through their one wrapper module each (practice 4 of the team's
+    // style guide, shared/design/STYLE.md, which lives beside this repository rather than in it).
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/stores/**', 'src/db/**'],
     rules: {
