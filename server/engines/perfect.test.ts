@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLowLight, perfectEngine, perfectRgb } from './perfect.js';
+import { atLeastSqrt, isLowLight, perfectEngine, perfectRgb } from './perfect.js';
 import { denoiseEngine } from './denoise.js';
 import { ctx, fromRgb, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, luma, psnr, type Rgb } from './image.js';
@@ -89,6 +89,17 @@ describe('perfect (auto retouch)', () => {
     // classical NLM denoise first 1.82 without the clean-up after the brightening, 1.19 / 0.78 with
     // it at ε factor 1 / 3; with our denoise net first 0.90 at factor 1
     expect(wiggle(px, flatMask(ref, 3))).toBeLessThan(1.2);
+  });
+
+  it('the low-light step never ends darker than a square-root brightening of its input, and a brighter result is kept as it is', () => {
+    const w = 64, h = 48;
+    const grey = (v: number): Rgb => ({ w, h, data: Uint8Array.from({ length: w * h * 3 }, (_, i) => v + ((i >> 4) % 5)) });
+    const input = grey(14); // mean luma 16
+    // MAXIM under-brightened (mean 31): lifted to 255·√(16/255) ≈ 64
+    expect(meanLuma(atLeastSqrt(grey(29), input))).toBeGreaterThan(62);
+    expect(meanLuma(atLeastSqrt(grey(29), input))).toBeLessThan(66);
+    const bright = grey(79);
+    expect(atLeastSqrt(bright, input)).toBe(bright);
   });
 
   it('the classical retouch (kept for comparison) also removes a cast', async () => {
