@@ -92,6 +92,8 @@ interface Operation {
   data: string;
   /** JSON answers besides 200 with a 2xx status (the synchronous call's 202), by status */
   accepted: Record<string, string>;
+  /** the call takes an API token (X-Api-Key): the others refuse a request that carries one */
+  apiKey: boolean;
 }
 
 function operationsOf(docIn: Json): Operation[] {
@@ -132,6 +134,7 @@ function operationsOf(docIn: Json): Operation[] {
         answer,
         data,
         accepted,
+        apiKey: (Array.isArray(op.security) ? op.security : []).some((r) => 'api_key' in asObj(r)),
       });
     }
   }
@@ -184,9 +187,9 @@ export function renderClient(docIn: unknown): string {
     '  headers: Headers;',
     '}',
     '',
-    '/** Every operation by its operationId: method, path, where its fields go and what it answers. */',
+    '/** Every operation by its operationId: method, path, where its fields go, what it answers, whether it takes the API key. */',
     'export const OPERATIONS = {',
-    ...ops.map((op) => `  ${key(op.id)}: { method: ${JSON.stringify(op.method)}, path: ${JSON.stringify(op.path)}, body: ${JSON.stringify(op.body)}, json: ${op.json}, answer: ${JSON.stringify(op.answer)} },`),
+    ...ops.map((op) => `  ${key(op.id)}: { method: ${JSON.stringify(op.method)}, path: ${JSON.stringify(op.path)}, body: ${JSON.stringify(op.body)}, json: ${op.json}, answer: ${JSON.stringify(op.answer)}, apiKey: ${op.apiKey} },`),
     '} as const;',
     'export type OperationId = keyof typeof OPERATIONS;',
     '',

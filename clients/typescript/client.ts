@@ -18,7 +18,7 @@ export * from './pixmill.gen.js';
 export interface ClientOptions {
   /** the server, e.g. https://pixmill.example (the document's paths are joined to it) */
   baseUrl: string;
-  /** an API token, sent as X-Api-Key */
+  /** an API token, sent as X-Api-Key on the calls that take one (the document says which) */
   apiKey?: string;
   /** another fetch (tests, proxies) */
   fetch?: typeof fetch;
@@ -69,7 +69,8 @@ export function createClient(opts: ClientOptions) {
   async function call<K extends OperationId>(id: K, fields: Operations[K]['fields'], options: CallOptions = {}): Promise<Operations[K]['answer']> {
     const op = OPERATIONS[id];
     const entries = Object.entries(fields as Record<string, Value>).filter(([, v]) => v !== undefined && v !== null);
-    const headers: Record<string, string> = { ...(opts.apiKey ? { 'x-api-key': opts.apiKey } : {}), ...options.headers };
+    // the key goes only to the calls that take it: the others refuse a request that carries an API token
+    const headers: Record<string, string> = { ...(opts.apiKey && op.apiKey ? { 'x-api-key': opts.apiKey } : {}), ...options.headers };
     const url = new URL(base + op.path);
     let body: FormData | URLSearchParams | string | undefined;
     if (op.body === 'query') {

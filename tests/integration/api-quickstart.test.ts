@@ -1,31 +1,38 @@
 /**
  * The developer quick start of /api-docs/, run as written against a real server: the curl steps with
- * the real curl binary and the Node script with node, their placeholders (host, token, <uid>,
- * <trans_id>) filled in and nothing else changed. Then what the API token must never do.
+ * the real curl binary, the Node script with node and the TypeScript client's script with tsx, their
+ * placeholders (host, token, <uid>, <trans_id>) filled in and nothing else changed — the photo too is the
+ * quick start's own (a sample every API plan accepts). Then the whole quick start through the generated
+ * client (clients/typescript), and what the API token must never do.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
 import { CODE } from '../../src/shared/domain/codes.js';
-import { CURL_STEPS, NODE_SCRIPT, QUICK_START_FILES, QUICK_START_SLOTS, type QuickStartStep } from '../../src/pages/content/apiQuickStart.js';
+import { CLIENT_SCRIPT, CURL_STEPS, NODE_SCRIPT, QUICK_START_FEATURE, QUICK_START_FILES, QUICK_START_JCONFIG, QUICK_START_PHOTO_PATH, QUICK_START_SLOTS, type QuickStartStep } from '../../src/pages/content/apiQuickStart.js';
+import { createClient } from '../../clients/typescript/client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { Caller, fixture } from './api-helpers.js';
+import { Caller } from './api-helpers.js';
 import { until } from './until.js';
 
 const run = promisify(execFile);
-/** The photo the quick start enlarges: small, so the 2x enlarge takes little time on a shared machine. */
-const PHOTO = { w: 160, h: 107 };
+/** The quick start's photo (the enlarge sample) and its result at 2x. */
+const PHOTO = { w: 200, h: 150 };
+const RESULT = [PHOTO.w * QUICK_START_FEATURE.scale, PHOTO.h * QUICK_START_FEATURE.scale];
+const root = path.resolve(import.meta.dirname, '../..');
 
 let srv: TestServer;
 let dir: string;
 beforeAll(async () => {
   srv = await startTestServer();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-quickstart-'));
-  await sharp(fixture('LadyBird.jpg')).resize(PHOTO.w, PHOTO.h, { fit: 'fill' }).jpeg().toFile(path.join(dir, QUICK_START_FILES.photo));
 }, 60_000);
 afterAll(async () => {
   await srv?.stop();
@@ -46,24 +53,42 @@ async function curlStep(token: string, s: QuickStartStep, slots: { uid?: string;
   return stdout;
 }
 const json = (s: string) => JSON.parse(s) as { code: number; msg: string; data: any };
+const result = async () => {
+  const meta = await sharp(path.join(dir, QUICK_START_FILES.result)).metadata();
+  return [meta.format, meta.width, meta.height];
+};
 
 const charges = async (accountId: number) =>
   (await srv.ctx.db.selectFrom('credit_ledger').select('ref').where('account_id', '=', accountId).where('kind', '=', 'charge').execute()).length;
 
-async function proWithToken(tag: string) {
-  const u = await Caller.user(srv, `quickstart-${tag}-${Date.now()}@example.com`, 'pro');
+/** A Pro account, or a pack-only account (the smallest API plan: an API pack without a subscription), with its API token. */
+async function developerWithToken(tag: string, kind: 'pro' | 'pack' = 'pro') {
+  const u = await Caller.user(srv, `quickstart-${tag}-${Date.now()}@example.com`, kind === 'pro' ? 'pro' : undefined);
+  if (kind === 'pack') await srv.ctx.services.apiTokens.grantPack(u.accountId, API_PLANS[0]!, `quickstart-${u.accountId}`);
   const r = await u.form('/api/v2/api_token/get');
   expect(r.body.code).toBe(CODE.OK);
   return { u, token: r.body.data.api_token as string };
 }
+const proWithToken = (tag: string) => developerWithToken(tag);
 
 describe('the quick start, as /api-docs/ shows it', () => {
   let a: Awaited<ReturnType<typeof proWithToken>>;
   let transId = '';
 
-  it('curl: upload, transform (enlarge 2x), poll, download — one credit charged, a real image twice the size', async () => {
-    a = await proWithToken('curl');
-    const before = await a.u.form('/api/v2/license');
+  it('curl, on the smallest API plan: the photo, then one synchronous call — the image twice the size, one credit', async () => {
+    a = await developerWithToken('curl', 'pack');
+    const before = (await a.u.form('/api/v2/license')).body.data;
+    await curlStep(a.token, 'photo');
+    expect((await sharp(path.join(dir, QUICK_START_FILES.photo)).metadata()).width).toBe(PHOTO.w);
+    expect(await curlStep(a.token, 'process')).toBe('200\n');
+    expect(await result()).toEqual(['jpeg', ...RESULT]);
+    expect(await charges(a.u.accountId)).toBe(1);
+    const after = (await a.u.form('/api/v2/license')).body.data;
+    expect(after.used_num).toBe(before.used_num + 1);
+  }, 300_000);
+
+  it('curl: the same in four calls — upload, transform, poll, download; polling charges nothing', async () => {
+    fs.rmSync(path.join(dir, QUICK_START_FILES.result), { force: true });
     const up = json(await curlStep(a.token, 'upload'));
     expect(up.code, up.msg).toBe(CODE.OK);
     const uid = up.data.data.uid as string;
@@ -81,30 +106,70 @@ describe('the quick start, as /api-docs/ shows it', () => {
     expect(end.data.status).toBe('finish');
 
     await curlStep(a.token, 'download', { transId });
-    const meta = await sharp(path.join(dir, QUICK_START_FILES.result)).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', PHOTO.w * 2, PHOTO.h * 2]);
+    expect(await result()).toEqual(['jpeg', ...RESULT]);
 
-    // exactly one charge for one processed image; polling the finished work again charges nothing
-    expect(await charges(a.u.accountId)).toBe(1);
+    // one charge for each processed image; polling the finished work again charges nothing
+    expect(await charges(a.u.accountId)).toBe(2);
     for (let i = 0; i < 3; i++) expect(json(await curlStep(a.token, 'progress', { transId })).data.status).toBe('finish');
-    expect(await charges(a.u.accountId)).toBe(1);
-    const after = await a.u.form('/api/v2/license');
-    expect(after.body.data.used_num).toBe(before.body.data.used_num + 1);
+    expect(await charges(a.u.accountId)).toBe(2);
   }, 300_000);
 
-  it('Node: the same calls in one script', async () => {
+  it('Node: the synchronous call in one script', async () => {
     const b = await proWithToken('node');
     fs.rmSync(path.join(dir, QUICK_START_FILES.result), { force: true });
+    await curlStep(b.token, 'photo');
     fs.writeFileSync(path.join(dir, 'quickstart.mjs'), NODE_SCRIPT);
     const { stdout } = await run(process.execPath, ['quickstart.mjs', QUICK_START_FILES.photo], {
       cwd: dir,
       env: { PATH: process.env.PATH, PIXMILL_HOST: srv.url, PIXMILL_API_TOKEN: b.token },
       timeout: 240_000,
     });
-    expect(stdout).toContain(`saved ${QUICK_START_FILES.result}`);
-    const meta = await sharp(path.join(dir, QUICK_START_FILES.result)).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', PHOTO.w * 2, PHOTO.h * 2]);
+    const left = (await srv.ctx.services.credits.balance(b.u.accountId)).left;
+    expect(stdout).toBe(`saved ${QUICK_START_FILES.result}; ${left} credits left\n`);
+    expect(await result()).toEqual(['jpeg', ...RESULT]);
     expect(await charges(b.u.accountId)).toBe(1);
+  }, 300_000);
+
+  it('TypeScript: the client script as shown, beside a copy of clients/typescript', async () => {
+    const c = await proWithToken('client');
+    fs.rmSync(path.join(dir, QUICK_START_FILES.result), { force: true });
+    await curlStep(c.token, 'photo');
+    fs.cpSync(path.join(root, 'clients', 'typescript'), path.join(dir, 'clients', 'typescript'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'quickstart.mts'), CLIENT_SCRIPT);
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    await run(process.execPath, ['--import', tsx, 'quickstart.mts'], { cwd: dir, env: { PATH: process.env.PATH, PIXMILL_HOST: srv.url, PIXMILL_API_TOKEN: c.token }, timeout: 240_000 });
+    expect(await result()).toEqual(['jpeg', ...RESULT]);
+    expect(await charges(c.u.accountId)).toBe(1);
+  }, 300_000);
+
+  it('every step through the generated client: photo, process, and the four calls', async () => {
+    const d = await proWithToken('generated');
+    const api = createClient({ baseUrl: srv.url, apiKey: d.token });
+    const params = new URLSearchParams(QUICK_START_PHOTO_PATH.split('?')[1]);
+    const photo = await api.call('getSampleDownload', { job: params.get('job')!, type: params.get('type') as 'original' });
+    expect(photo.kind).toBe('file');
+    const bytes = new Blob([photo.bytes]);
+    const out = await api.call('postProcess', { file: bytes, ...QUICK_START_FEATURE });
+    if (out.kind !== 'file') throw new Error(`still running: ${JSON.stringify(out.data)}`);
+    expect(out.filename).toMatch(/_enlarge\.jpg$/);
+    expect(out.headers.get('x-credits-charged')).toBe('1');
+    expect((await sharp(Buffer.from(out.bytes)).metadata()).width).toBe(RESULT[0]);
+
+    const up = await api.call('postUpload', { job: 'enlarge', file: bytes });
+    const started = await api.call('postTransform', { uid: up.data.data.uid, jconfig: JSON.parse(QUICK_START_JCONFIG) });
+    const id = started.data.trans_id;
+    const done = await until(
+      async () => (await api.call('getProgress', { trans_id: id })).data.status,
+      (s) => s !== 'progress',
+      { timeoutMs: 240_000, intervalMs: 500 },
+    );
+    expect(done).toBe('finish');
+    const file = await api.call('getDownload', { trans_id: id });
+    expect((await sharp(Buffer.from(file.bytes)).metadata()).height).toBe(RESULT[1]);
+    // a refusal is a typed error: its status, code and reason
+    const refusal = await api.call('postProcess', { file: bytes, feature: 'enlarge', scale: 3 }).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ status: 400, code: CODE.PARAM_ERROR, reason: 'paramInvalid' });
+    expect(await charges(d.u.accountId)).toBe(2);
   }, 300_000);
 
   it("another account's trans_id answers not-found to the quick start's own poll and download", async () => {

@@ -97,8 +97,10 @@ describe('whole-file upload', () => {
     ];
     for (const [data, name, msg, refusal, reason] of cases) {
       const r = await pro.upload(data, name, 'compress');
-      expect(r.status).toBe(200);
-      expect(r.body, name).toEqual({ code: 10001, msg, data: { reason, refusal } });
+      // a size refusal names the plan's limit and says it with its HTTP status (422: pixels); the others stay 200
+      const tooLarge = refusal === 'imageTooLarge';
+      expect(r.status).toBe(tooLarge ? 422 : 200);
+      expect(r.body, name).toEqual({ code: 10001, msg, data: { reason, refusal, ...(tooLarge ? { mp: 100, max_side: 30_000 } : {}) } });
     }
     const noFile = await pro.multipart('/web_api/v1/upload', { job: 'enlarge' }, {});
     expect(noFile.body).toEqual({ code: 10001, msg: 'file is required', data: { reason: 'fieldRequired', field: 'file', refusal: 'fileRequired' } });
