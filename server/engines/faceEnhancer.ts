@@ -6,8 +6,9 @@
  *     resolution (small heads only: up to ENLARGE_UP_TO px a side),
  *  2. cleaned by the denoise engine (our denoising net) at a light setting (JPEG blocks and noise go,
  *     pores stay),
- *  3. sharpened by sharpen_auto (our deblur net; its whole change is kept, see restoreCrop),
- *  4. reduced back to the crop's size and blended into the picture with a soft, feathered mask:
+ *  3. reduced back to the crop's size and sharpened there by sharpen_auto (our deblur net; its whole
+ *     change is kept, see restoreCrop),
+ *  4. blended into the picture with a soft, feathered mask:
  *     the face oval from the FaceMesh landmarks at full weight, the head around it (hair, ears)
  *     at part weight, fading to nothing before the crop's edge.
  * The engines are called through their own engine functions, so their nets (and any newer ones)
@@ -125,14 +126,19 @@ export const ENLARGE_UP_TO = 400;
  *    2466: the block grid is not drawn), face PSNR against the clean picture ½ 27.91 → 27.65, ⅓ 27.25
  *    → 27.10 (input 28.13 / 27.33), halo ½ 1.14 → 1.17, ⅓ 1.09 → 1.12.
  * Half looked soft beside the input on the real faces; whole is visibly crisper without a halo.
+ * sharpen_auto runs after the reduction, at the picture's own scale: run on the ×2 crop, half of what it
+ * restored was averaged away again by the reduction. On a degraded half-size astronaut (blur σ 1.2,
+ * noise σ 6, JPEG q35; 50-px face) the mean change in the face oval went 0.81 → 2.28 levels, its detail
+ * 169 → 243 (clean 1599), PSNR against the clean face 24.62 → 25.23 dB (24.83 before); the cameraman
+ * (64-px face) 0.37 → 1.26 levels, 30.33 → 31.10 dB. Still a modest change on such faces.
  */
 export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
   const sub: EngineContext = { ...ctx, output: 'png', onProgress: () => {} };
   const input = await asInput(crop);
   const up = Math.max(crop.w, crop.h) <= ENLARGE_UP_TO ? await enlargeEngine.run(input, { ...defaultParams('enlarge'), scale: 2 }, sub) : input;
-  const clean = await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: FACE_DENOISE, sharpen: 0 }, sub);
-  const out = await decodeRgb((await sharpenAutoEngine.run(clean, defaultParams('sharpen_auto'), sub)).data);
-  return out.w === crop.w && out.h === crop.h ? out : resizeRgb(out, crop.w, crop.h, 'lanczos3');
+  const cleanUp = await decodeRgb((await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: FACE_DENOISE, sharpen: 0 }, sub)).data);
+  const clean = cleanUp.w === crop.w && cleanUp.h === crop.h ? cleanUp : await resizeRgb(cleanUp, crop.w, crop.h, 'lanczos3');
+  return decodeRgb((await sharpenAutoEngine.run(await asInput(clean), defaultParams('sharpen_auto'), sub)).data);
 }
 
 /**
