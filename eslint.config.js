@@ -30,7 +30,7 @@ const BOUNDARIES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'models/', 'data/', '.tmp/', 'bench/results/', 'public/', 'tests/e2e/screenshots/', 'dev-dist/'] },
+  { ignores: ['dist/', 'dist-test/', 'node_modules/', 'models/', 'data/', '.tmp/', 'bench/results/', 'public/', 'tests/e2e/screenshots/', 'dev-dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -18,6 +18,8 @@ export default defineConfig({
   workers: WORKERS,
   retries: 0,
   reporter: [['list'], ['json']],
+  // The upload harness's build of its own (dist-test/), made when stale; the servers read it per request.
+  globalSetup: './tests/e2e/global-setup.ts',
   use: {
     baseURL: `http://127.0.0.1:${workerPort}`,
     launchOptions: {

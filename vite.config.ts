@@ -14,8 +14,26 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Server paths that must always reach the network (never cached, never the SPA fallback). */
 const API_PATH = /^\/(api|web_api|site-ajax)(\/|$)/;
 const DAY_S = 24 * 60 * 60;
-/** Statically imported by the upload test harness only (never by the site's entry): kept out of the shell chunk. */
-const HARNESS_ONLY = /[\\/](src[\\/]pwa[\\/]harness|src[\\/]pwa[\\/](HoldToCompare|PwaStatus|register)\.tsx?|src[\\/]db[\\/]index\.ts|src[\\/]worker-bridge|src-worker|node_modules[\\/](dexie|comlink|workbox-window))([\\/.]|$)/;
+/**
+ * The browser tests' pages (the upload harness, src/pwa/harness/) are a build of their own, never part
+ * of the product's: `vite build --mode test-pages` writes them to dist-test/, served under /test-pages/
+ * only when SERVE_TEST_PAGES=1 (the e2e servers). The e2e global setup builds it when it is stale.
+ */
+const TEST_PAGES_DIR = 'dist-test';
+const testPages = defineConfig({
+  plugins: [react()],
+  base: '/test-pages/',
+  // The harness registers the product's own service worker (/sw.js) and needs none of public/.
+  publicDir: false,
+  worker: { format: 'es' },
+  build: {
+    outDir: TEST_PAGES_DIR,
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    rollupOptions: { input: { harness: here('./src/pwa/harness/upload-harness.html') } },
+  },
+});
 
 /**
  * The hero samples (manifest + one before/after pair per feature page, src/features/showcase/heroSamples.ts)
@@ -63,7 +81,7 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+const app = defineConfig({
   plugins: [
     react(),
     VitePWA({
@@ -89,9 +107,9 @@ export default defineConfig({
         ],
       },
       workbox: {
-        // The app shell: every built script, style, page and icon (source maps and the test harness excluded).
+        // The app shell: every built script, style, page and icon (source maps excluded).
         globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest,woff2}'],
-        globIgnores: ['**/*.map', 'src/pwa/harness/**', '**/harness-*.js', 'samples/**', 'locales/**'],
+        globIgnores: ['**/*.map', 'samples/**', 'locales/**'],
         // sw.js without a source map (it named the build machine's path).
         sourcemap: false,
         // Only the heroes' samples are precached (≈ 0.97 MB; the rest are cached at run time: pixmill-samples below).
@@ -151,15 +169,15 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     rollupOptions: {
-      // The upload harness is a test page for the browser tests (kept out of the precache above).
-      input: { main: here('./index.html'), harness: here('./src/pwa/harness/upload-harness.html') },
+      // The site only: the browser tests' pages are the test-pages build (above).
+      input: { main: here('./index.html') },
       output: {
         // Non-English texts are lazy chunks under /locales/: cached at run time (pixmill-locales), not precached.
         // What the site's entry imports statically is one 'shell' chunk instead of some twenty small
         // ones (each response costs headers and a request slot on a slow first load). Pages, dialogs,
         // Dexie, the worker bridge and the PWA status stay lazy chunks of their own.
         codeSplitting: {
-          groups: [{ name: (id) => (HARNESS_ONLY.test(id) ? null : 'shell'), tags: ['$initial'] }],
+          groups: [{ name: 'shell', tags: ['$initial'] }],
         },
         chunkFileNames: (chunk) => (chunk.facadeModuleId && /\/locales\/\w+\/\w+\.json$/.test(chunk.facadeModuleId) ? 'locales/[name]-[hash].js' : 'assets/[name]-[hash].js'),
       },
@@ -167,3 +185,5 @@ export default defineConfig({
   },
   server: { proxy: Object.fromEntries(['/api', '/web_api', '/site-ajax', '/models', '/api-docs'].map((p) => [p, 'http://127.0.0.1:8080'])) },
 });
+
+export default defineConfig(({ mode }) => (mode === 'test-pages' ? testPages : app));

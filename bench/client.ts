@@ -13,14 +13,17 @@ import type { BenchRow } from './run.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const IMAGE = path.join(root, 'tests/fixtures/elephants-5640x3172.jpg');
-const HARNESS = '/src/pwa/harness/upload-harness.html';
+/** The upload harness: the test pages' build (npm run build:test-pages), served under /test-pages/. */
+const HARNESS = '/test-pages/src/pwa/harness/upload-harness.html';
+const TEST_PAGES_DIR = path.join(root, 'dist-test');
 const RUNS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchClient(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
-  if (!fs.existsSync(path.join(clientDir, HARNESS))) throw new Error(`no built client with the upload harness in ${clientDir} (run npx vite build)`);
-  const srv = await startTestServer({ clientDir });
+  if (!fs.existsSync(path.join(clientDir, 'index.html'))) throw new Error(`no built client in ${clientDir} (run npx vite build)`);
+  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', '')))) throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
+  const srv = await startTestServer({ clientDir, serveTestPages: true, testPagesDir: TEST_PAGES_DIR });
   const rows: BenchRow[] = [];
   try {
     const pro = await srv.ctx.services.accounts.register({ email: 'bench-client@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });

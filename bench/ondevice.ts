@@ -17,12 +17,15 @@ import type { BenchRow } from './run.js';
 type BrowserGlobal = any;
 
 const root = path.resolve(import.meta.dirname, '..');
-const HARNESS = '/src/pwa/harness/upload-harness.html';
+/** The upload harness: the test pages' build (npm run build:test-pages), served under /test-pages/. */
+const HARNESS = '/test-pages/src/pwa/harness/upload-harness.html';
+const TEST_PAGES_DIR = path.join(root, 'dist-test');
 const THREADS = Math.min(2, os.cpus().length);
 
 export async function benchOnDevice(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
-  if (!fs.existsSync(path.join(clientDir, HARNESS))) throw new Error(`no built client in ${clientDir} (run npx vite build)`);
+  if (!fs.existsSync(path.join(clientDir, 'index.html'))) throw new Error(`no built client in ${clientDir} (run npx vite build)`);
+  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', '')))) throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
   // 1000×1000 (1 MP) PNG from a real photo: PNG so both sides decode the very same pixels.
   const png = await sharp(path.join(root, 'tests/fixtures/LadyBird.jpg')).resize(1000, 1000, { fit: 'cover' }).png().toBuffer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ondevice-'));
@@ -50,7 +53,7 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
   await foregroundMask(img, tmp, THREADS);
   const serverMatting = performance.now() - t;
 
-  const srv = await startTestServer({ clientDir });
+  const srv = await startTestServer({ clientDir, serveTestPages: true, testPagesDir: TEST_PAGES_DIR });
   try {
     const wasm = await deviceTimes(srv.url, file, BASE_ARGS);
     const where = `headless Chromium, ${wasm.enlarge.backend}${wasm.isolated ? '' : ' (not isolated)'}; server: onnxruntime-node, ${THREADS} threads`;

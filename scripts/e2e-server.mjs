@@ -10,7 +10,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: path.resolve(import.meta.dirname, '..'),
   stdio: 'inherit',
   // The browser tests buy plans through the built-in free provider (never on by default).
-  // The upload harness pages are served to the browser tests only (SERVE_TEST_PAGES).
+  // The upload harness (its own build, dist-test/) is served to the browser tests only (SERVE_TEST_PAGES).
   env: { ...process.env, DATA_DIR: dataDir, PAYMENT_PROVIDER: 'local', SERVE_TEST_PAGES: '1' },
 });
 const stop = () => child.kill('SIGTERM');

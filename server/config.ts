@@ -31,10 +31,12 @@ export interface Config {
   /** directory holding the built PWA (served at /) */
   clientDir: string;
   /**
-   * whether the built test pages (the upload harness under /src/pwa/harness/) are served
-   * (SERVE_TEST_PAGES=1: the browser tests only). Off by default; source maps are never served.
+   * whether the browser tests' pages (the upload harness, a build of their own in testPagesDir) are
+   * served under /test-pages/ (SERVE_TEST_PAGES=1: the browser tests only). Off by default.
    */
   serveTestPages: boolean;
+  /** directory holding the test pages' build (`vite build --mode test-pages`) */
+  testPagesDir: string;
   /** how long one request may take to arrive whole, ms (REQUEST_TIMEOUT_MS, default 120 000; 408 after) */
   requestTimeoutMs: number;
   /** run the job runner in this process (false for `start:api` in scale-out) */
@@ -211,7 +213,8 @@ export const SETTINGS = {
   ISNET_VARIANT: choice(['medium', 'small'], 'medium', 'IS-Net weights for background removal (`medium` fp16 or `small` quint8)'),
   MODELS_DIR: dir('models', "converted ONNX models; an operator's own colorization model placed there as `colorize.onnx` replaces the classical colorizer"),
   CLIENT_DIR: dir('dist', 'the built PWA served at `/` (tests point it at another build)'),
-  SERVE_TEST_PAGES: flag(false, '`1` serves the built test pages (the upload harness; browser tests only); source maps are never served'),
+  SERVE_TEST_PAGES: flag(false, '`1` serves the browser tests\' pages (the upload harness, built apart from the PWA) under `/test-pages/`; browser tests only'),
+  TEST_PAGES_DIR: dir('dist-test', 'the test pages\' build (`npm run build:test-pages`), served only with `SERVE_TEST_PAGES=1`'),
   REQUEST_TIMEOUT_MS: integer(120_000, 'how long one request may take to arrive whole, ms (408 after; at least 1000)', { min: 1000 }),
   RUN_JOBS: flag(true, '`0` = API only (scale-out `start:api`): this process runs no jobs'),
   GUEST_TOKEN_RATE_LIMIT: integer(30, 'guest tokens per minute per client address'),
@@ -372,6 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runJobs: s.RUN_JOBS,
     guestTokenRateLimit: s.GUEST_TOKEN_RATE_LIMIT,
     logLevel: s.LOG_LEVEL,
+    testPagesDir: s.TEST_PAGES_DIR,
     allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
     trustProxy: s.TRUST_PROXY,
     ...parsePublicUrl(s.PUBLIC_URL, s.PORT),

@@ -2,7 +2,7 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig } from 'axios';
 import { CODE, type Envelope } from '../shared/domain/codes.js';
 import { TOKEN_RETRY_MS } from '../shared/domain/constants.js';
-import { reasonOf } from '../shared/domain/reasons.js';
+import { reasonOf } from '../shared/domain/refusal.js';
 import { loadReasons } from '../i18n/index.js';
 import { COOKIE, getCookie } from '../lib/cookies.js';
 

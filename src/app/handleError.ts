@@ -2,7 +2,8 @@
 import axios from 'axios';
 import { ApiError } from '../api/client.js';
 import { CODE } from '../shared/domain/codes.js';
-import { reasonOf, type Reason } from '../shared/domain/reasons.js';
+import { reasonOf } from '../shared/domain/refusal.js';
+import type { Reason } from '../shared/domain/reasons.js';
 import { SOURCE_MAX_MEGAPIXELS } from '../shared/domain/constants.js';
 import { uploadRefusalText, type UploadRefusalInfo } from '../shared/domain/uploadRefusals.js';
 import { limitsFor, uploadQueueMax, type Level } from '../shared/domain/plans.js';

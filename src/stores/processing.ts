@@ -7,7 +7,7 @@ import { isWorkflowJob, type JobConfig } from '../shared/domain/modules.js';
 import { onDeviceJob } from '../shared/domain/onDevice.js';
 import { asksHistory, asksServer } from '../shared/domain/tabs.js';
 import { jobScale } from '../shared/domain/resultSize.js';
-import { reasonOf } from '../shared/domain/reasons.js';
+import { reasonOf } from '../shared/domain/refusal.js';
 import { WORK_FAILURES, type HistoryRecord, type Work, type WorkFailure } from '../shared/domain/work.js';
 import { i18n } from '../i18n/index.js';
 import { dialogs } from './dialogs.js';

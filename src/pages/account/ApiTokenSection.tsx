@@ -11,7 +11,7 @@ import { L, useLang } from '../../app/lang.js';
 import { apiPlanCheckout, apiTokenCreate, apiTokenReset, apiTokenView, type ApiTokenView } from '../../api/apiTokens.js';
 import { ApiError } from '../../api/client.js';
 import { API_PLANS, type ApiPlan } from '../../shared/domain/apiPlans.js';
-import { reasonOf } from '../../shared/domain/reasons.js';
+import { reasonOf } from '../../shared/domain/refusal.js';
 import { currencyFor } from '../../shared/domain/locale.js';
 import { useUser } from '../../stores/user.js';
 import { formatDay, formatMoney } from './format.js';

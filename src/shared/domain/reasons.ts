@@ -12,6 +12,7 @@
  */
 import { CODE } from './codes.js';
 import { keyGuard } from './keys.js';
+import type { RefusalData } from './refusal.js';
 
 /** Every reason code with its English `msg` (the one place these sentences are written). */
 export const REASON = {
@@ -381,22 +382,8 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   reportDataInvalid: { field: 'data' },
 };
 
-/** The envelope's `data` on a refusal: the reason's code, the field to blame and the numbers it names. */
-export interface RefusalData {
-  reason: Reason;
-  field?: string;
-  [k: string]: unknown;
-}
-
-/**
- * The refusal an answer's `data` carries, if any. It checks the shape only, not the catalogue, so the
- * browser bundle does without the English texts: the client knows a code by its translation
- * (locales/<lng>/reasons.json), the server makes its refusals from the catalogue.
- */
-export function reasonOf(data: unknown): RefusalData | undefined {
-  const d = data as { reason?: unknown } | null | undefined;
-  return d && typeof d.reason === 'string' && d.reason !== '' ? (d as RefusalData) : undefined;
-}
+// The refusal's shape and reasonOf live in ./refusal.ts, without the English texts: the browser imports them from there.
+export { reasonOf, type RefusalData } from './refusal.js';
 
 /** The refusal's data: the reason, the field it always blames (unless one is given) and the values. */
 export function refusalData(reason: Reason, values: Omit<RefusalData, 'reason'> = {}): RefusalData {
