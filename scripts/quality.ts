@@ -6,6 +6,9 @@
  *  - matting: alpha coverage (share of opaque/transparent pixels) on chelsea and coffee
  *  - the papers' benchmarks (Set5, Set14, Urban100, CBSD68 from QUALITY_BENCH_DIR): quality/papers.ts;
  *    `npm run quality -- papers` runs that section alone (URBAN100_LIMIT=n: the first n Urban100 images)
+ *  - phone-like JPEGs (q 70–90) enlarged x2: blockiness and 1:1 crops beside today's engine:
+ *    `npm run quality -- phone-jpeg` (quality/phoneJpeg.ts)
+ *  - the int8 nets against fp32 on Set5 / Set14 / CBSD68 through the engines: `npm run quality -- int8` (quality/int8.ts)
  * Writes bench/results/quality.json and bench/results/quality-sheet.png (input | output per engine).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -149,7 +152,17 @@ async function writeSheet(rows: { label: string; input: Buffer; output: Buffer }
   await sharp({ create: { width: W, height: H, channels: 3, background: '#202020' } }).composite(comps).png().toFile(file);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === 'papers') {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === 'phone-jpeg') {
+  // `npm run quality -- phone-jpeg`: enlarge x2 of phone-like JPEGs, blockiness and 1:1 crops (scripts/quality/phoneJpeg.ts)
+  const { phoneJpegSection } = await import('./quality/phoneJpeg.js');
+  const out = await phoneJpegSection(root);
+  writeFileSync(path.join(root, 'bench', 'results', 'quality-phone-jpeg.json'), JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2));
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === 'int8') {
+  // `npm run quality -- int8`: the int8 nets against fp32 through the engines (scripts/quality/int8.ts)
+  const { int8Section } = await import('./quality/int8.js');
+  const out = await int8Section(ctx);
+  writeFileSync(path.join(root, 'bench', 'results', 'quality-int8.json'), JSON.stringify({ date: new Date().toISOString(), ...out }, null, 2));
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === 'papers') {
   // `npm run quality -- papers`: the papers' benchmarks alone (QUALITY_BENCH_DIR)
   const t0 = Date.now();
   const papers = await papersSection(ctx, { urban100Limit: Number(process.env.URBAN100_LIMIT) || undefined });

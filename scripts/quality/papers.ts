@@ -11,7 +11,7 @@
  *    RGB PSNR over the whole image (all 68, and the first 20 as ../shared/nets/README.md measured the raw
  *    nets); beside today's engine on the v1 denoiser.
  *  - sharpen_auto on CBSD68 blurred by a Gaussian of σ = 1.6 (RGB PSNR); beside the previous classical engine.
- * Then a table of every figure beside the papers' own (PAPERS). The sets are read at run time from
+ * Then a table of every figure beside the papers' own (PAPERS). PAPERS_ONLY=sr / denoise runs one half. The sets are read at run time from
  * QUALITY_BENCH_DIR (folders Set5 / CSet5, Set14 / CSet14, Urban100 / CUrban100, CBSD68; PNG); they are
  * never committed and never trained or tuned on. Without QUALITY_BENCH_DIR the section says so and is skipped.
  */
@@ -54,12 +54,12 @@ export const HIDDEN_SCENES = [
 const r2 = (v: number) => Math.round(v * 100) / 100;
 const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / Math.max(1, a.length);
 
-function setDir(root: string, name: string): string | undefined {
+export function setDir(root: string, name: string): string | undefined {
   for (const d of [name, `C${name}`]) if (existsSync(path.join(root, d))) return path.join(root, d);
   return undefined;
 }
 
-async function readSet(dir: string, limit = Infinity): Promise<{ name: string; img: Rgb }[]> {
+export async function readSet(dir: string, limit = Infinity): Promise<{ name: string; img: Rgb }[]> {
   const files = readdirSync(dir).filter((f) => /\.(png|bmp|jpe?g|tif)$/i.test(f)).sort().slice(0, limit);
   return Promise.all(files.map(async (f) => ({ name: f, img: await decodeRgb(await sharp(path.join(dir, f)).toColourspace('srgb').removeAlpha().png().toBuffer()) })));
 }
@@ -77,8 +77,10 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
     ['Set14', setDir(root, 'Set14'), Infinity],
     ['Urban100', setDir(root, 'Urban100'), opts.urban100Limit ?? 10],
   ];
+  // PAPERS_ONLY=sr or =denoise runs one half (two processes share a loaded machine's cores better)
+  const only = process.env.PAPERS_ONLY;
   for (const [set, dir, limit] of sets) {
-    if (!dir) continue;
+    if (!dir || only === 'denoise') continue;
     const imgs = await readSet(dir, limit);
     for (const scale of [2, 4] as const) {
       const rows = { bicubic: [] as number[], v1: [] as number[], pixmill: [] as number[], pixmill_best: [] as number[], mixed_share: [] as number[] };
@@ -99,7 +101,7 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
   // hidden scenes at x2: photos never trained on, downscaled to 1024 px wide as the HR
   {
     const rows = { bicubic: [] as number[], v1: [] as number[], pixmill: [] as number[], mixed_share: [] as number[] };
-    for (const f of HIDDEN_SCENES.filter((f) => existsSync(f))) {
+    for (const f of HIDDEN_SCENES.filter((f) => existsSync(f) && only !== 'denoise')) {
       const hr = modcrop(await decodeRgb(await sharp(f).resize(1024).removeAlpha().png().toBuffer()), 2);
       const lr = matlabResize(hr, 1 / 2);
       rows.bicubic.push(psnrY(matlabResize(lr, 2), hr, 2));
@@ -116,7 +118,7 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
   }
 
   const cb = setDir(root, 'BSD68');
-  if (cb) {
+  if (cb && only !== 'sr') {
     const imgs = await readSet(cb);
     for (const sigma of [15, 25, 50]) {
       const rows = { noisy: [] as number[], v1: [] as number[], pixmill: [] as number[] };

@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { flatNoise, gradeInput, gridBlockiness, jpegQuality, jpegQuantTables, mixedShare } from './inputGrade.js';
+import { flatNoise, GRADE_FULL_PIXELS, gradeInput, gridBlockiness, jpegQuality, jpegQuantTables, mixedShare } from './inputGrade.js';
 import { luma, type Rgb } from './planes.js';
 
 const fixture = (f: string) => path.resolve(import.meta.dirname, '../../../tests/fixtures', f);
-/** A crop of a real photo downscaled by 2 (a clean input, as the papers make theirs) as PNG bytes: edges, texture and flat parts. */
-const photo = () =>
-  sharp(readFileSync(fixture('motorcycle_left.png'))).extract({ left: 100, top: 60, width: 512, height: 384 }).resize(256, 192, { kernel: 'cubic' }).png().toBuffer();
+/** A real photo downscaled (a clean input, as the papers make theirs; over GRADE_FULL_PIXELS) as PNG bytes: fur, edges and a plain wall. */
+const photo = () => sharp(readFileSync(fixture('chelsea.png'))).resize(400, 270, { kernel: 'cubic' }).png().toBuffer();
 const rgbOf = async (bytes: Buffer): Promise<Rgb> => {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { w: info.width, h: info.height, data: new Uint8Array(data) };
@@ -69,6 +68,14 @@ describe('input grade (which enlarge net a photo gets)', () => {
     expect(exJpeg.jpegQuality).toBeUndefined();
     expect(exJpeg.blockiness).toBeGreaterThan(clean.blockiness + 0.05);
     expect(mixedShare(exJpeg)).toBeGreaterThan(mixedShare(clean) + 0.2);
+  });
+
+  it('a small picture needs stronger evidence: blockiness and noise count in proportion to its pixels', () => {
+    const noisy = { blockiness: 1.2, noise: 1.6 };
+    expect(mixedShare({ ...noisy, pixels: GRADE_FULL_PIXELS })).toBe(1);
+    expect(mixedShare({ ...noisy, pixels: GRADE_FULL_PIXELS / 10 })).toBe(0);
+    // a JPEG's own table counts whatever its size
+    expect(mixedShare({ jpegQuality: 75, blockiness: 1, noise: 0, pixels: 64 * 64 })).toBe(1);
   });
 
   it('sensor noise on a PNG moves it toward the mixed net', async () => {
