@@ -630,35 +630,35 @@ export type PostProcessFields = {
   feature?: "enlarge" | "denoise" | "sharpen" | "sharpen_auto" | "matting" | "colorize" | "colorize_pro" | "portrait" | "cartoonize" | "face_enhancer" | "perfect" | "repair" | "compress" | "se-night" | "se-hd" | "se-portrait-enhancement" | "se-old-repair";
   /** seconds to wait for the result before answering 202 */
   wait?: number;
-  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken); denoise: choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken); sharpen: choose the strengths from the photo (the other strengths are then upper bounds) (true/false; 1/0 also taken) */
+  /** with feature enlarge or denoise or sharpen: its choose the strengths from the photo (the other strengths are then upper bounds) (type, range and default: JobConfig) */
   autoparams?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: noise suppression strength: 0–100 (its decimal text also taken); sharpen: noise suppression strength: 0–100 (its decimal text also taken) */
+  /** with feature enlarge or sharpen: its noise suppression strength (type, range and default: JobConfig) */
   suppress_noise?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: deblur strength: 0–100 (its decimal text also taken) */
+  /** with feature enlarge: its deblur strength (type, range and default: JobConfig) */
   remove_blur?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: enlargement factor: 2, 4, 6, 8 (also as text with an "x": "4x") */
+  /** with feature enlarge: its enlargement factor (type, range and default: JobConfig) */
   scale?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). enlarge: quality: high, best; colorize: quality: 1–100 (its decimal text also taken); compress: quality: 1–100 (its decimal text also taken) */
+  /** with feature enlarge or colorize or compress: its quality (type, range and default: JobConfig) */
   quality?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). denoise: noise removal strength: 0–100 (its decimal text also taken) */
+  /** with feature denoise: its noise removal strength (type, range and default: JobConfig) */
   remove_noise?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). denoise: sharpening strength: 0–100 (its decimal text also taken) */
+  /** with feature denoise: its sharpening strength (type, range and default: JobConfig) */
   sharpen?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). denoise: how much fine original detail may go with the noise: 0–100 (its decimal text also taken) */
+  /** with feature denoise: its how much fine original detail may go with the noise (type, range and default: JobConfig) */
   remove_original_detail?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). sharpen: sharpening strength: 0–100 (its decimal text also taken) */
+  /** with feature sharpen: its sharpening strength (type, range and default: JobConfig) */
   sharpness?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). sharpen: film grain added back: 0–100 (its decimal text also taken) */
+  /** with feature sharpen: its film grain added back (type, range and default: JobConfig) */
   add_grain?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). matting: the size the background net sees (larger: finer edges, slower): 532, 320 (also as text with an "x": "4x") */
+  /** with feature matting: its the size the background net sees (larger: finer edges, slower) (type, range and default: JobConfig) */
   rescale?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). colorize: colour detail (higher: more, slower): 1–50 (its decimal text also taken); colorize_pro: colour detail (higher: more, slower): 1–50 (its decimal text also taken) */
+  /** with feature colorize or colorize_pro: its colour detail (higher: more, slower) (type, range and default: JobConfig) */
   render_factor?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). colorize: also a layered PSD (Pro) (true/false; 1/0 also taken); colorize_pro: also a layered PSD (Pro) (true/false; 1/0 also taken) */
+  /** with feature colorize or colorize_pro: its also a layered PSD (Pro) (type, range and default: JobConfig) */
   psd?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). colorize: best colorize mode (Pro) (true/false; 1/0 also taken) */
+  /** with feature colorize: its best colorize mode (Pro) (type, range and default: JobConfig) */
   isBest?: string | number | boolean;
-  /** a param of the chosen feature (with `feature`, not jconfig). portrait: the portrait has one face (detected and framed) (true/false; 1/0 also taken) */
+  /** with feature portrait: its the portrait has one face (detected and framed) (type, range and default: JobConfig) */
   single_face?: string | number | boolean;
   /** the image: JPG, JPEG or PNG (or send url) */
   file?: Blob;

@@ -147,7 +147,7 @@ export class ProcessService {
           if (!wanted || !(await this.exists(p, wanted))) throw e;
           transId = wanted;
         } finally {
-          // The work keeps its own reference to the upload; a replay's or a refusal's upload is not left in the list.
+          // The work's upload stays, like any upload (the work's source); a refused call's or a replay's goes at once.
           if (transId === undefined || charged === 0) await uploads.remove(p, [upload.uid]).catch(() => undefined);
         }
       }

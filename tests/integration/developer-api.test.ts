@@ -117,7 +117,7 @@ describe('POST /api/v1/process', () => {
     const prog = await fetch(`${srv.url}/web_api/v1/progress?trans_id=${transId}`, { headers: { 'x-api-key': key } });
     expect((await envelope(prog)).data.status).toBe('finish');
     expect(await charges(u.accountId)).toBe(1);
-    // and the synchronous upload is not left in the caller's upload list
+    // its upload is an ordinary upload (the work's source), the one in the caller's list
     expect((await u.form('/web_api/v1/upload/list')).body.data.datas).toHaveLength(1);
   }, 120_000);
 
@@ -242,6 +242,19 @@ describe('POST /api/v1/process while the work waits in the queue', () => {
     expect(await charges(u.accountId, idle)).toBe(2);
     // the server goes on answering the same caller
     expect((await fetch(`${idle.url}/api/v2/point`, { headers: { 'x-api-key': key } })).status).toBe(200);
+  }, 60_000);
+
+  it('a flood of calls at once: each answers 202 or 429 (waits and works at once are capped), never 500; only the started works are charged', async () => {
+    const { u, key } = await developer('pro', idle);
+    const img = await photo();
+    const answers = await Promise.all(Array.from({ length: 16 }, () => processCall(key, { feature: 'sharpen', wait: '1' }, img, { s: idle })));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.every((st) => st === 202 || st === 429), statuses.join(',')).toBe(true);
+    const started = statuses.filter((st) => st === 202).length;
+    expect(started).toBeGreaterThan(0);
+    expect(started).toBeLessThanOrEqual(10);
+    for (const r of answers.filter((a) => a.status === 429)) expect((await envelope(r)).data.reason).toMatch(/^(rateLimited|batchLimit)$/);
+    expect(await charges(u.accountId, idle)).toBe(started);
   }, 60_000);
 });
 

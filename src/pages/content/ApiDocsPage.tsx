@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../usePageTitle.js';
+import { ApiFeatures, ApiReasons } from './ApiFeatures.js';
 import { ApiQuickStart } from './ApiQuickStart.js';
 import { EnglishOnly } from './Article.js';
 import { apiView, type ApiCall } from './openApiView.js';
@@ -117,6 +118,7 @@ export function ApiDocsPage() {
       </p>
       <EnglishOnly />
       <ApiQuickStart />
+      <ApiFeatures features={VIEW.features} />
       <nav className="toc" aria-label={t('content.api_docs.groups')}>
         <ol>
           {VIEW.groups.map((g) => (
@@ -147,6 +149,7 @@ export function ApiDocsPage() {
           </table>
         </div>
       </section>
+      <ApiReasons />
       {VIEW.groups.map((g) => (
         <section key={g.name} className="api-group" id={`api-${g.name}`} aria-labelledby={`api-${g.name}-h`} data-testid="api-group">
           <h2 id={`api-${g.name}-h`}>{isGroup(g.name) ? t(GROUP_KEYS[g.name]) : g.name}</h2>

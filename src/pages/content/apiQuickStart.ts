@@ -52,27 +52,27 @@ export const CURL_STEPS: readonly CurlStep[] = [
   },
   {
     step: 'process',
-    command: `curl -s ${KEY} -F file=@${QUICK_START_FILES.photo} -F feature=${QUICK_START_FEATURE.feature} -F scale=${QUICK_START_FEATURE.scale} -o ${QUICK_START_FILES.result} -w '%{http_code}\\n' "${HOST}/api/v1/process"`,
-    answer: `200  (${QUICK_START_FILES.result}: the photo, twice the size; another status: ${QUICK_START_FILES.result} holds the refusal, {"code":…,"msg":…,"data":{"reason":…}})`,
+    command: `curl -s ${KEY} \\\n  -F file=@${QUICK_START_FILES.photo} -F feature=${QUICK_START_FEATURE.feature} -F scale=${QUICK_START_FEATURE.scale} \\\n  -o ${QUICK_START_FILES.result} -w '%{http_code}\\n' "${HOST}/api/v1/process"`,
+    answer: `200\n(${QUICK_START_FILES.result}: the photo, twice the size. Another status: ${QUICK_START_FILES.result} holds\nthe refusal, {"code":…,"msg":…,"data":{"reason":…}})`,
   },
   {
     step: 'upload',
-    command: `curl -s ${KEY} -F job=enlarge -F file=@${QUICK_START_FILES.photo} "${HOST}/web_api/v1/upload"`,
+    command: `curl -s ${KEY} \\\n  -F job=enlarge -F file=@${QUICK_START_FILES.photo} "${HOST}/web_api/v1/upload"`,
     answer: '{"code":200,"msg":"ok","data":{"data":{"uid":"…","w":200,"h":150,…}}}',
   },
   {
     step: 'transform',
-    command: `curl -s ${KEY} --data-urlencode "uid=${QUICK_START_SLOTS.uid}" --data-urlencode 'jconfig=${QUICK_START_JCONFIG}' "${HOST}/web_api/v1/transform"`,
+    command: `curl -s ${KEY} \\\n  --data-urlencode "uid=${QUICK_START_SLOTS.uid}" \\\n  --data-urlencode 'jconfig=${QUICK_START_JCONFIG}' \\\n  "${HOST}/web_api/v1/transform"`,
     answer: '{"code":200,"msg":"ok","data":{"trans_id":"…","credits_left":…}}',
   },
   {
     step: 'progress',
-    command: `curl -s ${KEY} "${HOST}/web_api/v1/progress?trans_id=${QUICK_START_SLOTS.transId}"`,
+    command: `curl -s ${KEY} \\\n  "${HOST}/web_api/v1/progress?trans_id=${QUICK_START_SLOTS.transId}"`,
     answer: '{"code":200,"msg":"ok","data":{"status":"finish",…}}',
   },
   {
     step: 'download',
-    command: `curl -s ${KEY} -o ${QUICK_START_FILES.result} "${HOST}/web_api/v1/download/?trans_id=${QUICK_START_SLOTS.transId}"`,
+    command: `curl -s ${KEY} -o ${QUICK_START_FILES.result} \\\n  "${HOST}/web_api/v1/download/?trans_id=${QUICK_START_SLOTS.transId}"`,
   },
 ];
 

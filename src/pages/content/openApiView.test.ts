@@ -40,4 +40,16 @@ describe('apiView', () => {
     expect(typeText({ anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] })).toBe('string | string[]');
     expect(typeText({ enum: ['a', 'b'] })).toBe('"a" | "b"');
   });
+
+  it('reads the feature catalogue: every job of JobConfig, its params with type and default, and a working example', () => {
+    const jobs = view.features.map((f) => f.job);
+    expect(jobs).toEqual(expect.arrayContaining(['enlarge', 'compress', 'se-hd', 'workflow']));
+    const enlarge = view.features.find((f) => f.job === 'enlarge')!;
+    expect(enlarge.params.find((p) => p.name === 'scale')).toMatchObject({ type: '2 | 4 | 6 | 8', default: '2' });
+    expect(enlarge.params.find((p) => p.name === 'suppress_noise')).toMatchObject({ type: 'integer 0–100', default: '75' });
+    expect(JSON.parse(enlarge.example)).toMatchObject({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } });
+    expect(view.features.find((f) => f.job === 'se-hd')!.params).toEqual([]);
+    // jconfig names the catalogue's schema
+    expect(view.groups.flatMap((g) => g.calls).find((c) => c.path === '/web_api/v1/transform')!.fields.find((f) => f.name === 'jconfig')!.type).toBe('JobConfig | string');
+  });
 });

@@ -46,11 +46,31 @@ export interface ApiScheme {
   description: string;
 }
 
+/** One param of a feature (the document's JobConfig): its type, its default and what it does. */
+export interface ApiFeatureParam {
+  name: string;
+  type: string;
+  /** the default as JSON, '' for a fixed value (a model name) */
+  default: string;
+  description: string;
+}
+
+/** One job a jconfig may name (a feature, a preset or a workflow), with its params and an example. */
+export interface ApiFeature {
+  job: string;
+  description: string;
+  params: ApiFeatureParam[];
+  /** the example jconfig, as JSON */
+  example: string;
+}
+
 export interface ApiView {
   title: string;
   description: string;
   groups: ApiGroup[];
   schemes: ApiScheme[];
+  /** the feature catalogue: the variants of components.schemas.JobConfig */
+  features: ApiFeature[];
   count: number;
 }
 
@@ -63,6 +83,7 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** A schema in a few words: its type with its bounds, its choices, or its alternatives. */
 export function typeText(schemaIn: unknown): string {
   const s = asObj(schemaIn);
+  if (typeof s.$ref === 'string') return s.$ref.split('/').pop() ?? 'any';
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (s.const !== undefined) return JSON.stringify(s.const);
   const alts = asArr(s.anyOf).length ? asArr(s.anyOf) : asArr(s.oneOf);
@@ -117,6 +138,29 @@ function answerOf(op: Json): ApiCall['answer'] {
   return { kind: 'json', fields: Object.keys(asObj(asObj(asObj(success?.properties).data).properties)) };
 }
 
+/** A param's type as the catalogue shows it: its first form (the others, texts for forms, are in its description). */
+const paramType = (schema: Json) => typeText(asArr(schema.anyOf)[0] ?? schema);
+
+/** The feature catalogue: every variant of JobConfig, its job, params and example. */
+export function featuresOf(docIn: unknown): ApiFeature[] {
+  const jobConfig = asObj(asObj(asObj(asObj(docIn).components).schemas).JobConfig);
+  return asArr(jobConfig.anyOf).map((v) => {
+    const variant = asObj(v);
+    const props = asObj(variant.properties);
+    const job = asObj(props.job);
+    const params = asObj(asObj(asObj(asObj(props.config).properties).module_params).properties);
+    return {
+      job: text(asArr(job.enum)[0] ?? job.const ?? variant.title),
+      description: text(variant.description),
+      params: Object.entries(params).map(([name, raw]) => {
+        const p = asObj(raw);
+        return { name, type: paramType(p), default: p.default === undefined ? '' : JSON.stringify(p.default), description: text(p.description) };
+      }),
+      example: asArr(variant.examples).length ? JSON.stringify(asArr(variant.examples)[0], null, 2) : '',
+    };
+  });
+}
+
 /** The page's view of an OpenAPI 3 document. */
 export function apiView(docIn: unknown): ApiView {
   const doc = asObj(docIn);
@@ -158,5 +202,5 @@ export function apiView(docIn: unknown): ApiView {
     const where = s.type === 'http' ? `header Authorization: ${text(s.scheme) === 'bearer' ? 'Bearer …' : text(s.scheme)}` : `${text(s.in)} ${text(s.name)}`;
     return { name, where, description: text(s.description) };
   });
-  return { title: text(info.title), description: text(info.description), groups: groups.filter((g) => g.calls.length), schemes, count };
+  return { title: text(info.title), description: text(info.description), groups: groups.filter((g) => g.calls.length), schemes, features: featuresOf(doc), count };
 }

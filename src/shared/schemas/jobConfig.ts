@@ -166,15 +166,15 @@ export const JOB_CONFIG_REF = '#/components/schemas/JobConfig';
 export function featureParamFields(): Record<string, TSchema> {
   const byName = new Map<string, string[]>();
   for (const m of MODULES)
-    for (const [name, spec] of Object.entries(MODULE_PARAMS[m])) {
-      if (spec.kind === 'const') continue;
-      const s = paramSchema(name, spec) as { description?: string };
-      byName.set(name, [...(byName.get(name) ?? []), `${m}: ${s.description ?? name}`]);
-    }
+    for (const [name, spec] of Object.entries(MODULE_PARAMS[m])) if (spec.kind !== 'const') byName.set(name, [...(byName.get(name) ?? []), m]);
   return Object.fromEntries(
-    [...byName].map(([name, uses]) => [
+    [...byName].map(([name, modules]) => [
       name,
-      Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()], { description: `a param of the chosen feature (with \`feature\`, not jconfig). ${uses.join('; ')}` })),
+      Type.Optional(
+        Type.Union([Type.String(), Type.Number(), Type.Boolean()], {
+          description: `with feature ${modules.join(' or ')}: its ${PARAM_TEXT[name] ?? name} (type, range and default: JobConfig)`,
+        }),
+      ),
     ]),
   );
 }
