@@ -133,7 +133,7 @@ export function fieldError(schema: unknown, value: unknown, errors: readonly Che
   if (chosen?.keyword === 'additionalProperties') {
     const extra = (chosen.params.additionalProperties as string[] | undefined)?.[0] ?? '';
     const field = [...pointer, extra].filter(Boolean).join('.');
-    return { field, message: `${field} is not a field this call takes`, reason: 'fieldUnknown' };
+    return { field, message: `${field} is not a field of this call`, reason: 'fieldUnknown' };
   }
   if (chosen?.keyword === 'required') {
     const name = chosen.params.requiredProperties?.[0] ?? '';

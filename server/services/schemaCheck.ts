@@ -1,6 +1,6 @@
 /**
  * Values checked against a schema beyond a route's own fields, with refusals that name the field the
- * way the route schemas do ("jconfig.config.extra is not a field this call takes"). Used for the
+ * way the route schemas do ("jconfig.config.extra is not a field of this call"). Used for the
  * decoded jconfig and the synchronous process call's fields that depend on each other.
  *
  * A decoded jconfig is checked against the document's JobConfig schema (src/shared/schemas/jobConfig.ts,
@@ -83,7 +83,7 @@ export function firstFailure(schema: Json, value: unknown, path: string[] = []):
 
 /** A refused field: 10001 (HTTP 200) with the text naming it, data.reason and data.field, as a route schema's refusal reads. */
 export function fieldRefusal(reason: SchemaFailure['reason'], field: string, want?: string, limits?: FieldError['limits']) {
-  const message = reason === 'fieldRequired' ? `${field} is required` : reason === 'fieldUnknown' ? `${field} is not a field this call takes` : want ? `${field} must be ${want}` : `${field} is invalid`;
+  const message = reason === 'fieldRequired' ? `${field} is required` : reason === 'fieldUnknown' ? `${field} is not a field of this call` : want ? `${field} must be ${want}` : `${field} is invalid`;
   return schemaRefusal({ field, message, reason, ...(limits ? { limits } : {}) });
 }
 
