@@ -630,35 +630,35 @@ export type PostProcessFields = {
   feature?: "enlarge" | "denoise" | "sharpen" | "sharpen_auto" | "matting" | "colorize" | "colorize_pro" | "portrait" | "cartoonize" | "face_enhancer" | "perfect" | "repair" | "compress" | "se-night" | "se-hd" | "se-portrait-enhancement" | "se-old-repair";
   /** seconds to wait for the result before answering 202 */
   wait?: number;
-  /** with feature enlarge or denoise or sharpen: its choose the strengths from the photo (the other strengths are then upper bounds) (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature enlarge or denoise or sharpen, its choose the strengths from the photo (the other strengths are then upper bounds) (JobConfig has its type, range and default) */
   autoparams?: string | number | boolean;
-  /** with feature enlarge or sharpen: its noise suppression strength (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature enlarge or sharpen, its noise suppression strength (JobConfig has its type, range and default) */
   suppress_noise?: string | number | boolean;
-  /** with feature enlarge: its deblur strength (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature enlarge, its deblur strength (JobConfig has its type, range and default) */
   remove_blur?: string | number | boolean;
-  /** with feature enlarge: its enlargement factor (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature enlarge, its enlargement factor (JobConfig has its type, range and default) */
   scale?: string | number | boolean;
-  /** with feature enlarge or colorize or compress: its quality (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature enlarge or colorize or compress, its quality (JobConfig has its type, range and default) */
   quality?: string | number | boolean;
-  /** with feature denoise: its noise removal strength (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature denoise, its noise removal strength (JobConfig has its type, range and default) */
   remove_noise?: string | number | boolean;
-  /** with feature denoise: its sharpening strength (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature denoise, its sharpening strength (JobConfig has its type, range and default) */
   sharpen?: string | number | boolean;
-  /** with feature denoise: its how much fine original detail may go with the noise (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature denoise, its how much fine original detail may go with the noise (JobConfig has its type, range and default) */
   remove_original_detail?: string | number | boolean;
-  /** with feature sharpen: its sharpening strength (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature sharpen, its sharpening strength (JobConfig has its type, range and default) */
   sharpness?: string | number | boolean;
-  /** with feature sharpen: its film grain added back (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature sharpen, its film grain added back (JobConfig has its type, range and default) */
   add_grain?: string | number | boolean;
-  /** with feature matting: its the size the background net sees (larger: finer edges, slower) (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature matting, its the size the background net sees (larger: finer edges, slower) (JobConfig has its type, range and default) */
   rescale?: string | number | boolean;
-  /** with feature colorize or colorize_pro: its colour detail (higher: more, slower) (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature colorize or colorize_pro, its colour detail (higher: more, slower) (JobConfig has its type, range and default) */
   render_factor?: string | number | boolean;
-  /** with feature colorize or colorize_pro: its also a layered PSD (Pro) (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature colorize or colorize_pro, its also a layered PSD (Pro) (JobConfig has its type, range and default) */
   psd?: string | number | boolean;
-  /** with feature colorize: its best colorize mode (Pro) (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature colorize, its best colorize mode (Pro) (JobConfig has its type, range and default) */
   isBest?: string | number | boolean;
-  /** with feature portrait: its the portrait has one face (detected and framed) (type, range and default: JobConfig) */
+  /** text, a number or true/false: with feature portrait, its the portrait has one face (detected and framed) (JobConfig has its type, range and default) */
   single_face?: string | number | boolean;
   /** the image: JPG, JPEG or PNG (or send url) */
   file?: Blob;

@@ -172,7 +172,7 @@ export function featureParamFields(): Record<string, TSchema> {
       name,
       Type.Optional(
         Type.Union([Type.String(), Type.Number(), Type.Boolean()], {
-          description: `with feature ${modules.join(' or ')}: its ${PARAM_TEXT[name] ?? name} (type, range and default: JobConfig)`,
+          description: `text, a number or true/false: with feature ${modules.join(' or ')}, its ${PARAM_TEXT[name] ?? name} (JobConfig has its type, range and default)`,
         }),
       ),
     ]),
