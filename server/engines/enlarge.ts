@@ -68,7 +68,11 @@ export function planPasses(scale: ParamsOf<'enlarge'>['scale'], mp: number, ense
   });
 }
 
-/** The mixed-net share of passes after the first: they enlarge a net's output, which carries no blocks or noise. */
+/**
+ * The mixed-net share of passes after the first: they enlarge a net's output, which carries no blocks or
+ * noise. x8 of the four held-out crops (MATLAB bicubic ÷8, x4 clean net first): the clean x2 net second
+ * 29.75 dB Y-PSNR, the mixed one 29.56 (lower on all four).
+ */
 export const LATER_PASS_SHARE = 0;
 
 export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: string, threads: number, onProgress: (f: number) => void): Promise<Rgb> {
