@@ -23,6 +23,7 @@ const SECTIONS: Section[] = [
   { name: 'tiling', module: './tiling.js', fn: 'benchTiling' },
   { name: 'repair', module: './repair.js', fn: 'benchRepair' },
   { name: 'engines', module: './engines.js', fn: 'benchEngines' },
+  { name: 'int8', module: './int8.js', fn: 'benchInt8' },
   { name: 'nets', module: './engines.js', fn: 'benchNets' },
   { name: 'maxim', module: './maxim.js', fn: 'benchMaxim' },
   { name: 'client', module: './client.js', fn: 'benchClient' },

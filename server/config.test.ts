@@ -22,7 +22,7 @@ describe('settings', () => {
     const c = loadConfig({});
     expect([c.port, c.host, c.queuePrefix, c.slotNice, c.runJobs, c.serveTestPages, c.paymentProvider, c.contactEmail]).toEqual([8080, '0.0.0.0', 'pixmill', 10, true, false, 'none', 'support@pixmill.example']);
     expect([c.loopWatchMs, c.loopWatchFile]).toEqual([0, `${c.dataDir}/loop-watch.jsonl`]);
-    expect(engineSettings({})).toEqual({ spin: 'auto', isnetVariant: 'medium' });
+    expect(engineSettings({})).toEqual({ spin: 'auto', int8: true, isnetVariant: 'medium' });
   });
 
   it('clamps integers to their range and falls back to the default on what is not a number', () => {
@@ -35,7 +35,9 @@ describe('settings', () => {
   it('refuses a choice it does not know, naming the variable', () => {
     expect(() => readSettings({ ISNET_VARIANT: 'large' })).toThrow(/^ISNET_VARIANT: must be one of medium, small/);
     expect(() => engineSettings({ ENGINE_SPIN: 'yes' })).toThrow(/one of auto, 1, 0/);
-    expect(engineSettings({ ENGINE_SPIN: '0', ISNET_VARIANT: 'small' })).toEqual({ spin: 'off', isnetVariant: 'small' });
+    expect(engineSettings({ ENGINE_SPIN: '0', ISNET_VARIANT: 'small' })).toEqual({ spin: 'off', int8: true, isnetVariant: 'small' });
+    expect(engineSettings({ ENGINE_INT8: '0' }).int8).toBe(false);
+    expect(() => engineSettings({ ENGINE_INT8: '1' })).toThrow(/one of auto, 0/);
   });
 
   it('machine-dependent defaults give way to a set value', () => {

@@ -210,6 +210,7 @@ export const SETTINGS = {
   ENGINE_RESERVED_CORES: computedInteger('1 from 4 cores, else 0', 'cores kept out of the engine thread count for the API (0 … cores − 1)'),
   SLOT_NICE: integer(10, 'OS nice value of the processing slot processes (0 = normal priority, up to 19)', { min: 0, max: 19 }),
   ENGINE_SPIN: choice(['auto', '1', '0'], 'auto', "onnxruntime's idle-thread spinning: `1` on, `0` off, auto = off when slot threads fill the cores"),
+  ENGINE_INT8: choice(['auto', '0'], 'auto', 'our enlarge and denoise nets in int8 where a calibrated int8 version is kept (`auto`; `server/engines/README.md`, "int8") or `0`: always fp32'),
   ISNET_VARIANT: choice(['medium', 'small'], 'medium', 'IS-Net weights for background removal (`medium` fp16 or `small` quint8)'),
   MODELS_DIR: dir('models', "converted ONNX models; an operator's own colorization model placed there as `colorize.onnx` replaces the classical colorizer"),
   CLIENT_DIR: dir('dist', 'the built PWA served at `/` (tests point it at another build)'),
@@ -325,6 +326,8 @@ export function bullmqSettings(env: NodeJS.ProcessEnv = process.env): BullmqSett
 export interface EngineSettings {
   /** onnxruntime idle-thread spinning: forced on/off, or auto */
   spin: 'auto' | 'on' | 'off';
+  /** run the int8 versions of our nets where one is kept (ENGINE_INT8) */
+  int8: boolean;
   isnetVariant: 'medium' | 'small';
 }
 
@@ -332,6 +335,7 @@ export function engineSettings(env: NodeJS.ProcessEnv = process.env): EngineSett
   const spin = SETTINGS.ENGINE_SPIN.read(env.ENGINE_SPIN);
   return {
     spin: spin === '1' ? 'on' : spin === '0' ? 'off' : 'auto',
+    int8: SETTINGS.ENGINE_INT8.read(env.ENGINE_INT8) === 'auto',
     isnetVariant: SETTINGS.ISNET_VARIANT.read(env.ISNET_VARIANT),
   };
 }
@@ -371,11 +375,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     modelsDir: s.MODELS_DIR,
     clientDir: s.CLIENT_DIR,
     serveTestPages: s.SERVE_TEST_PAGES,
+    testPagesDir: s.TEST_PAGES_DIR,
     requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
     runJobs: s.RUN_JOBS,
     guestTokenRateLimit: s.GUEST_TOKEN_RATE_LIMIT,
     logLevel: s.LOG_LEVEL,
-    testPagesDir: s.TEST_PAGES_DIR,
     allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
     trustProxy: s.TRUST_PROXY,
     ...parsePublicUrl(s.PUBLIC_URL, s.PORT),

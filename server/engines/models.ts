@@ -3,7 +3,7 @@
  * how it is (re)built, and one memoised onnxruntime session per model and thread count.
  */
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import * as ort from 'onnxruntime-node';
 import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
 import { convertTfGraphStatic } from './convert/tfgraphStatic.js';
+import { quantizeWithRecipe, type Int8Recipe } from './convert/quantize.js';
 import { OWN_NET_FILES } from '../../src/shared/imaging/netFiles.js';
 import { engineSettings } from '../config.js';
 
@@ -99,6 +100,30 @@ const isnetResources = () => path.join(pkgDir('@imgly/background-removal-data'),
 /** Our own trained weights, kept in the repository (scripts/train/; see weights/README.md). */
 const ownWeights = (file: string) => path.join(path.dirname(fileURLToPath(import.meta.url)), 'weights', file);
 
+/**
+ * Int8 versions of our nets: one per calibration recipe committed beside a net (weights/<net>.int8.json,
+ * scripts/quantize-nets.ts), built from the fp32 file at `npm run models` (a second or so each). A
+ * recipe is committed only where int8 keeps the papers' figures within 0.05 dB and runs faster
+ * (README, "int8"); `runFile` then hands the engines the int8 file.
+ */
+const INT8_RECIPES: readonly string[] = readdirSync(ownWeights('.')).filter((f) => f.endsWith('.int8.json'));
+const int8File = (net: string) => net.replace(/\.onnx$/, '.int8.onnx');
+const int8Source = (recipeFile: string): ModelSource => {
+  const recipe = () => JSON.parse(readFileSync(ownWeights(recipeFile), 'utf8')) as Int8Recipe;
+  const net = recipeFile.replace(/\.int8\.json$/, '.onnx');
+  return {
+    file: int8File(net),
+    version: '1',
+    sources: () => [ownWeights(net), ownWeights(recipeFile)],
+    build: () => quantizeWithRecipe(readFileSync(ownWeights(net)), recipe()),
+  };
+};
+
+/** The file the engines run for one of our nets: its int8 version where a recipe is committed, unless ENGINE_INT8=0. */
+export function runFile(net: string): string {
+  return engineSettings().int8 && INT8_RECIPES.includes(net.replace(/\.onnx$/, '.int8.json')) ? int8File(net) : net;
+}
+
 export const MODEL_SOURCES: ModelSource[] = [
   ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
   ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
@@ -108,6 +133,7 @@ export const MODEL_SOURCES: ModelSource[] = [
     sources: () => [ownWeights(file)],
     build: () => readFileSync(ownWeights(file)),
   })),
+  ...INT8_RECIPES.map(int8Source),
   { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
   { file: 'facemesh.onnx', version: '1', sources: () => [facemeshJson()], build: () => convertTfGraphModel(facemeshJson()).onnx },
   {

@@ -7,7 +7,7 @@
  */
 import * as ort from 'onnxruntime-node';
 import path from 'node:path';
-import { externalSession, session } from './models.js';
+import { externalSession, runFile, session } from './models.js';
 import type { Rgb } from './image.js';
 import { OWN_NET_FILES, SR_TILE_V2, DENOISE_TILE, ensembleTransforms, padToMultiple, type Transform } from '../../src/shared/imaging/netFiles.js';
 import { upscaleTiled, type RunTile, type TileOptions } from '../../src/shared/imaging/tiles.js';
@@ -32,7 +32,8 @@ const BLEND_EDGE = 0.02;
 
 async function runner(modelsDir: string, files: readonly { file: string; weight: number }[], threads: number, scale: number, multiple = 1): Promise<RunTile> {
   // an absolute path is a file outside MODELS_DIR's list (the bench's and quality's earlier nets)
-  const open = (file: string) => (path.isAbsolute(file) ? externalSession(modelsDir, file, threads) : session(modelsDir, file, threads));
+  // runFile: the net's int8 version where one is kept (models.ts, ENGINE_INT8)
+  const open = (file: string) => (path.isAbsolute(file) ? externalSession(modelsDir, file, threads) : session(modelsDir, runFile(file), threads));
   const sessions = await Promise.all(files.map(async ({ file, weight }) => ({ sess: await open(file), weight })));
   return async (input, tw, th) => {
     const { data, pw, ph } = padToMultiple(input, tw, th, multiple);
