@@ -32,12 +32,13 @@ export { ENLARGE_MAX_SIDE_PX as ENLARGE_MAX_SIDE } from '../../src/shared/domain
 export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 4)[]>> = { 2: [2], 4: [4], 6: [4, 2], 8: [4, 2] };
 
 /**
- * Seconds per input megapixel of one pass of one net on 2 threads without ensemble (npm run bench,
- * measured under load), with room for a more loaded machine. A pass runs on the nets only while the
+ * Seconds per input megapixel of one pass of one net on 2 threads without ensemble, with room for a
+ * loaded machine: `npm run bench nets` measured an x4 pass at 2.0× an x2 pass per input MP in one run
+ * (27 and 55 s/MP with 10–15 jobs on the 2 cores, where today's v1 x2 engine ran ~10× its calm time). A pass runs on the nets only while the
  * plan stays inside NEURAL_BUDGET_S (an ensemble shrinks to fit first, then a blend of the two nets
  * gives way to the nearer one), else on Lanczos, so the largest inputs stay inside the 5-minute job limit.
  */
-export const PASS_S_PER_MP: Readonly<Record<2 | 4, number>> = { 2: 18, 4: 20 };
+export const PASS_S_PER_MP: Readonly<Record<2 | 4, number>> = { 2: 18, 4: 36 };
 export const NEURAL_BUDGET_S = 120;
 
 export type PassEngine = 'net' | 'lanczos';
