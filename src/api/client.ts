@@ -25,11 +25,19 @@ export class ApiError extends Error {
 }
 
 /**
+ * Refusals the client answers by itself rather than by showing their text (a guest's GET
+ * /api/account/me is `unauthorized` on every first visit): their texts are not fetched for them, so a
+ * first load carries no reasons chunk; shown anyway, they read as their code's text.
+ */
+const ANSWERED_BY_CLIENT: ReadonlySet<string> = new Set(['unauthorized']);
+
+/**
  * The refusal of an envelope that is not code 200, once the texts of its reason are loaded (a
  * handler translates data.reason synchronously: errorText(), the forms' field errors).
  */
 export async function refusalOf(b: Envelope): Promise<ApiError> {
-  if (reasonOf(b.data)) await loadReasons().catch(() => undefined);
+  const r = reasonOf(b.data);
+  if (r && !ANSWERED_BY_CLIENT.has(r.reason)) await loadReasons().catch(() => undefined);
   return new ApiError(b.code, b.msg, b.data);
 }
 
