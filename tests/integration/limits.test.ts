@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE } from '../../src/shared/domain/codes.js';
 import { ENLARGE_MAX_SIDE_PX, PLAN_ID_BASIC, PLAN_ID_PRO } from '../../src/shared/domain/constants.js';
-import { PSD_PRO_ONLY } from '../../src/shared/domain/modules.js';
+import { REASON } from '../../src/shared/domain/reasons.js';
 import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
 import type { TestServer } from '../support/server.js';
 import { Caller, fixture, startApiServer } from './api-helpers.js';
@@ -90,7 +90,7 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const a = await uploadUid(g, 'rocket.jpg', 'sharpen');
     const b = await uploadUid(g, 'chelsea.png', 'sharpen');
     expect((await start(g, a, jconf('sharpen'))).body.code).toBe(200);
-    expect((await start(g, b, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Only paid users can process multiple images at the same time' });
+    expect((await start(g, b, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'batchSubscribersOnly' } });
     expect((await license(g)).used_num).toBe(1);
   });
 
@@ -126,18 +126,18 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const b = await Caller.user(srv, email('batch'), 'basic');
     const uid = await uploadUid(b, 'rocket.jpg', 'sharpen');
     for (let i = 0; i < PLAN_LIMITS.basic.batch; i++) expect((await start(b, uid, jconf('sharpen'))).body.code).toBe(200);
-    expect((await start(b, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'At most 5 images can be processed at the same time' });
+    expect((await start(b, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'batchLimit', max: 5 } });
     expect((await license(b)).used_num).toBe(5);
     const p = await Caller.user(srv, email('batchpro'), 'pro');
     const puid = await uploadUid(p, 'rocket.jpg', 'sharpen');
     for (let i = 0; i < PLAN_LIMITS.pro.batch; i++) expect((await start(p, puid, jconf('sharpen'))).body.code).toBe(200);
-    expect((await start(p, puid, jconf('sharpen'))).body.msg).toBe('At most 10 images can be processed at the same time');
+    expect((await start(p, puid, jconf('sharpen'))).body.data).toMatchObject({ reason: 'batchLimit', max: 10 });
   });
 
   it('scales 4x and above: a Basic 4x enlarge is accepted, a register 4x refused, Pro 8x accepted', async () => {
     const r = await Caller.user(srv, email('reg4x'));
     const ruid = await uploadUid(r);
-    expect((await start(r, ruid, jconf('enlarge', { scale: 4 }))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'This scale is only for subscribers' });
+    expect((await start(r, ruid, jconf('enlarge', { scale: 4 }))).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'scaleSubscribersOnly' } });
     expect((await start(r, ruid, jconf('enlarge', { scale: 2 }))).body.code).toBe(200);
 
     const b = await Caller.user(srv, email('basic4x'), 'basic');
@@ -171,7 +171,6 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect(two.code).toBe(200);
     expect(await jobsOf()).toBe(1);
     expect(await ledger()).toBe(1);
-  });
     // The history is the record a reloaded page reconciles with: the work's upload, status and scale.
     const hist = (await p.get('/api/job/record', { limit: '50' })).body.data.datas;
     expect(hist).toEqual([expect.objectContaining({ trans_id: two.data.trans_id, uid, status: 'queued', scale: 2 })]);
@@ -186,6 +185,7 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'outputTooLarge' });
     expect((await p.get('/api/job/record')).body.data.datas[0]).toMatchObject({ status: 'failed', scale: 4, reason: 'outputTooLarge' });
     await srv.ctx.db.updateTable('jobs').set({ error: 'timeout' }).where('trans_id', '=', two.data.trans_id).execute();
+    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'processTimeout' });
   });
 
   it('an empty file is refused as empty and a PNG declaring 50000×50000 as too large (not as a wrong type or damaged), naming the limit', async () => {
@@ -201,14 +201,13 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     for (const job of ['sharpen', 'compress'])
       expect((await g.upload(ihdr, 'huge.png', job)).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'imageTooLarge', mp: expect.any(Number) } });
   });
-    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'processTimeout' });
 
   it('PSD and best colorize are Pro only', async () => {
     const b = await Caller.user(srv, email('psd'), 'basic');
     const uid = await uploadUid(b, 'rocket.jpg', 'colorize');
-    expect((await start(b, uid, jconf('colorize', { psd: true }))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: PSD_PRO_ONLY });
-    expect((await start(b, uid, jconf('colorize', { isBest: true }))).body.msg).toBe('Only Pro users can use the best colorize mode');
-    expect((await start(b, uid, jconf('colorize_pro'))).body.msg).toBe('Only Pro users can use the best colorize mode');
+    expect((await start(b, uid, jconf('colorize', { psd: true }))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: REASON.psdProOnly, data: { reason: 'psdProOnly', field: 'jconfig' } });
+    expect((await start(b, uid, jconf('colorize', { isBest: true }))).body.data).toMatchObject({ reason: 'bestColorizeProOnly' });
+    expect((await start(b, uid, jconf('colorize_pro'))).body.data).toMatchObject({ reason: 'bestColorizeProOnly' });
     expect((await license(b)).used_num).toBe(0);
     const p = await Caller.user(srv, email('psdpro'), 'pro');
     const puid = await uploadUid(p, 'rocket.jpg', 'colorize');
@@ -220,26 +219,26 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const four = flow('denoise', 'sharpen', 'denoise', 'enlarge');
     const b = await Caller.user(srv, email('steps'), 'basic');
     const uid = await uploadUid(b, 'rocket.jpg', 'workflow');
-    expect((await start(b, uid, four)).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'A workflow has at most 3 steps' });
+    expect((await start(b, uid, four)).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'tooManySteps', max: 3 } });
     expect((await start(b, uid, flow('denoise', 'sharpen', 'enlarge'))).body.code).toBe(200);
     const saved = await b.form('/api/work_flow/add', { name: 'four', flows: JSON.stringify(JSON.parse(four).flows) });
-    expect(saved.body.msg).toBe('A workflow has at most 3 steps');
+    expect(saved.body.data).toMatchObject({ reason: 'tooManySteps', max: 3 });
     const p = await Caller.user(srv, email('stepspro'), 'pro');
     const puid = await uploadUid(p, 'rocket.jpg', 'workflow');
     expect((await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'enlarge'))).body.code).toBe(200);
-    expect((await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'denoise', 'enlarge'))).body.msg).toBe('A workflow has at most 5 steps');
+    expect((await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'denoise', 'enlarge'))).body.data).toMatchObject({ reason: 'tooManySteps', max: 5 });
   });
 
   it('resolution: above 2.8 MP refused for free levels, accepted for Basic (14 MP)', async () => {
     const img = await plainJpeg(2400, 1600); // 3.84 MP
     const g = await Caller.guest(srv);
-    expect((await g.upload(img, 'wide.jpg', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Image too large' });
+    expect((await g.upload(img, 'wide.jpg', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'imageTooLarge' } });
     const b = await Caller.user(srv, email('mp'), 'basic');
     const uid = await uploadUid(b, 'wide.jpg', 'sharpen', img);
     expect((await start(b, uid, jconf('sharpen'))).body.code).toBe(200);
     // An upload made on a plan that then expired is refused on start (guest-like limits).
     await srv.ctx.services.accounts.expirePlan(b.accountId);
-    expect((await start(b, uid, jconf('sharpen'))).body.msg).toBe('The image is larger than 2.8 MP, the limit of your plan');
+    expect((await start(b, uid, jconf('sharpen'))).body.data).toMatchObject({ reason: 'planMegapixels', mp: 2.8 });
   });
 
   it('file size: above 5 MB refused for free levels, accepted for paid (10 MB; compress 50 MB)', async () => {
@@ -247,8 +246,8 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect(big.length).toBeGreaterThan(PLAN_LIMITS.guest.maxFileBytes);
     expect(big.length).toBeLessThan(PLAN_LIMITS.basic.maxFileBytes);
     const r = await Caller.user(srv, email('size'));
-    expect((await r.upload(big, 'noise.png', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Your file is too large' });
-    expect((await r.upload(big, 'noise.png', 'compress')).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: 'Your file is too large' });
+    expect((await r.upload(big, 'noise.png', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'fileTooLarge' } });
+    expect((await r.upload(big, 'noise.png', 'compress')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'fileTooLarge' } });
     const b = await Caller.user(srv, email('sizeb'), 'basic');
     expect((await b.upload(big, 'noise.png', 'sharpen')).body.code).toBe(200);
     expect((await b.upload(big, 'noise.png', 'compress')).body.code).toBe(200);
@@ -271,9 +270,9 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const uid = await uploadUid(p);
     await srv.ctx.services.accounts.expirePlan(p.accountId);
     expect(await license(p)).toMatchObject({ user_level: 'expired', left_credits: PLAN_LIMITS.expired.credits });
-    expect((await start(p, uid, jconf('enlarge', { scale: 8 }))).body.msg).toBe('This scale is only for subscribers');
+    expect((await start(p, uid, jconf('enlarge', { scale: 8 }))).body.data).toMatchObject({ reason: 'scaleSubscribersOnly' });
     await srv.ctx.db.updateTable('accounts').set({ used_num: sql<number>`max_num` }).where('id', '=', p.accountId).execute();
-    expect((await start(p, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, msg: 'Insufficient Credits' });
+    expect((await start(p, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, data: { reason: 'insufficientCredits' } });
     // Guest-like compress allowance remains.
     expect((await license(p)).compress_max - (await license(p)).compress_used).toBe(PLAN_LIMITS.expired.compressCredits);
   });
