@@ -96,7 +96,7 @@ describe('runUpload + prepareUpload', () => {
       status: 'uploadFailed',
       error: 'upload:uploadFailed',
       filename: 'elephants.jpg',
-      refusal: { code: 10001, msg: 'Your file is too large', reason: 'fileTooLarge', status: 200 },
+      refusal: { code: 10001, msg: 'Your file is too large', reason: 'fileTooLarge', status: 413 },
     });
   });
 });

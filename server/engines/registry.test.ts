@@ -47,7 +47,7 @@ describe('engine registry', () => {
 
   it('runModule refuses params the schema refuses, before the engine runs', async () => {
     const img = await input('astronaut.png', { width: 16 });
-    await expect(runModule('sharpen', img, { sharpness: 101 }, ctx())).rejects.toThrow(/sharpen.sharpness must be between 0 and 100/);
-    await expect(runModule('enlarge', img, { scale: 3 }, ctx())).rejects.toThrow(/enlarge.scale must be one of/);
+    await expect(runModule('sharpen', img, { sharpness: 101 }, ctx())).rejects.toThrow('sharpen.sharpness is invalid (from 0 to 100)');
+    await expect(runModule('enlarge', img, { scale: 3 }, ctx())).rejects.toThrow(/^enlarge\.scale is invalid/);
   });
 });

@@ -43,7 +43,7 @@ function suite(name: string, available: boolean, open: () => Promise<Db>, close:
       expect(await jobs.nextQueued(db, [])).toBe('t1');
       expect(await jobs.nextQueued(db, ['t1'])).toBe('t2');
       expect(await jobs.findOwnedJob(db, ids.b, 't1')).toBeUndefined();
-      expect(await jobs.findOwnedProgress(db, ids.a, 't1')).toEqual({ trans_id: 't1', status: 'queued', progress: 0, step_index: 0, steps_json: '[]', error: null, result_w: null, result_h: null, created_at: T0 });
+      expect(await jobs.findOwnedProgress(db, ids.a, 't1')).toEqual({ trans_id: 't1', status: 'queued', progress: 0, step_index: 0, steps_json: '[]', error: null, result_w: null, result_h: null, created_at: T0, uid: 'u1' });
       expect((await jobs.findAccount(db, ids.a)).id).toBe(ids.a);
     });
 

@@ -47,6 +47,7 @@ test('profile and password forms validate with the spec texts and save on the se
   await page.getByTestId('login-email').fill('nobody-here@example.com');
   await page.getByTestId('login-password').fill('whatever1');
   await page.getByTestId('login-submit').click();
-  // An unknown address gets the same answer as a wrong password (code 3), so the form tells nobody who has an account
-  await expect(page.getByRole('alert')).toHaveText('wrong password');
+  // An unknown address gets the same answer as a wrong password (code 3, reason loginFailed), so the form tells
+  // nobody who has an account; the form shows the reason's text from the catalogue, not the API's short msg
+  await expect(page.getByRole('alert')).toHaveText('The email address or password is incorrect.');
 });

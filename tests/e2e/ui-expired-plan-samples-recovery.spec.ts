@@ -103,17 +103,21 @@ test('on load, stored works that are neither ready nor finished are all reset to
     });
     const tx = db.transaction(['works', 'meta'], 'readwrite');
     const now = Date.now();
+    // Each of them reached the server (an uid): its bytes are there, so ready can start it again.
     statuses.forEach((status, i) =>
-      tx.objectStore('works').put({ cid: `stored-${status}`, uid: i % 2 ? `u-${i}` : undefined, filename: `${status}.jpg`, filesize: 1000, w: 40, h: 30, status, selected: false, workType: 'denoise', updatedAt: now }),
+      tx.objectStore('works').put({ cid: `stored-${status}`, uid: `u-${i}`, filename: `${status}.jpg`, filesize: 1000, w: 40, h: 30, status, selected: false, workType: 'denoise', updatedAt: now }),
     );
+    // One whose preparation was cut off (no uid, no bytes on this device) cannot be ready: it asks for the file again.
+    tx.objectStore('works').put({ cid: 'stored-cut-off', filename: 'cut-off.jpg', filesize: 1000, w: 40, h: 30, status: 'waiting', selected: false, workType: 'denoise', updatedAt: now });
     tx.objectStore('meta').put({ key: 'lastUpdate', value: now });
     await new Promise((ok) => (tx.oncomplete = ok));
     db.close();
   }, statuses);
   await page.reload();
   await expect(page.getByTestId('workspace')).toBeVisible({ timeout: 30_000 });
-  // Six in the Uploaded tab, all ready; the finished one stays finished.
+  // Six in the Uploaded tab, all ready; the cut-off one failed (interrupted); the finished one stays finished.
   await expect(ws.card('ready')).toHaveCount(statuses.length - 1, { timeout: 30_000 });
+  await expect(ws.card('uploadFailed')).toHaveCount(1);
   await ws.tab('processed').click();
   await expect(ws.card('finished')).toHaveCount(1);
 });
