@@ -1,22 +1,22 @@
 // The on-device models run on onnxruntime-web's WebGPU provider when the browser gives an
 // adapter, on WASM otherwise (with the reason logged). Headless Chromium here has no GPU, but with
-// --enable-unsafe-webgpu and SwiftShader's Vulkan it gives a software WebGPU adapter: the enlarge 2x and
-// the background removal then run on WebGPU and must still match the server engine (PSNR ≥ 40 dB).
-// This file launches its own Chromium for that (the global config keeps --disable-gpu for everyone).
+// --enable-unsafe-webgpu and SwiftShader's Vulkan it gives a software WebGPU adapter: the enlarge 2x then
+// runs on WebGPU and must still match the server engine (PSNR ≥ 40 dB). This file launches its own
+// Chromium for that (the global config keeps --disable-gpu for everyone).
+// Background removal on WebGPU was checked here too, but SwiftShader took 354 s for its fixed 1024² input
+// (a quarter of the whole browser suite's time on two workers); the provider and session path it took is
+// the one the enlarge takes, and its WASM parity with the server stays in ondevice-matting.spec.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { decodeRgb } from '../../server/engines/image.js';
 import { psnr, runInWorker, serverEnlarge2x } from './pages/onDevice.js';
 import { fixture } from './pages/pwaHarness.js';
 
-// Software WebGPU runs beside the other browser worker: the background removal took 4.8 min on a loaded
-// machine (its 1024² input is fixed), so the limit leaves room above that.
+// Software WebGPU runs beside the other browser worker: the 120×80 enlarge took 2.6 min on a loaded machine.
 test.setTimeout(480_000);
 
-const THREADS = Math.min(2, os.cpus().length);
 /** SwiftShader's software WebGPU adapter in headless Chromium (no GPU on this machine). */
 const WEBGPU_ARGS = ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader'];
 
@@ -42,23 +42,5 @@ test('enlarge 2x runs on WebGPU and matches the server (PSNR ≥ 40 dB)', async 
   fs.rmSync(dir, { recursive: true, force: true });
   const db = psnr(device.data, server);
   console.log(`WebGPU enlarge parity PSNR ${db.toFixed(2)} dB (${r.ms.toFixed(0)} ms)`);
-  expect(db).toBeGreaterThanOrEqual(40);
-});
-
-test('background removal runs on WebGPU and matches the server (RGBA PSNR ≥ 40 dB)', async ({ page }) => {
-  const r = await runInWorker(page, 'matting', fixture('chelsea.png'));
-  expect(r.backend).toBe('webgpu');
-  const device = await sharp(r.png).raw().toBuffer({ resolveWithObject: true });
-  expect([device.info.width, device.info.height, device.info.channels]).toEqual([451, 300, 4]);
-  const modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isnet-small-'));
-  process.env.ISNET_VARIANT = 'small';
-  const { foregroundMask, rgba } = await import('../../server/engines/matting.js');
-  const { decontaminate } = await import('../../src/shared/imaging/matte.js');
-  const img = await decodeRgb(fs.readFileSync(fixture('chelsea.png')));
-  const alpha = await foregroundMask(img, modelsDir, THREADS);
-  const server = rgba(decontaminate(img, alpha), alpha);
-  fs.rmSync(modelsDir, { recursive: true, force: true });
-  const db = psnr(device.data, server.data);
-  console.log(`WebGPU matting parity PSNR RGBA ${db.toFixed(2)} dB (${r.ms.toFixed(0)} ms)`);
   expect(db).toBeGreaterThanOrEqual(40);
 });
