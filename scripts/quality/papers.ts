@@ -54,8 +54,9 @@ export const HIDDEN_SCENES = [
 const r2 = (v: number) => Math.round(v * 100) / 100;
 const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / Math.max(1, a.length);
 
+/** The set's colour folder (CSet5) before its namesake (Set5 is the grey copy in the usual download). */
 export function setDir(root: string, name: string): string | undefined {
-  for (const d of [name, `C${name}`]) if (existsSync(path.join(root, d))) return path.join(root, d);
+  for (const d of [`C${name}`, name]) if (existsSync(path.join(root, d))) return path.join(root, d);
   return undefined;
 }
 
