@@ -166,18 +166,17 @@ async function missingOctaves(crop: Rgb): Promise<1 | 2 | 3> {
 export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
   const sub: EngineContext = { ...ctx, output: 'png', onProgress: () => {} };
   const k = await missingOctaves(crop);
-  if (k > 1) {
-    // A face soft all over (an old print, a blurred or upscaled photo): restored at 1/k of its size, where its
-    // blur is about the one-pixel softness our nets undo, and enlarged back by the enlarge net (x2, or x4 then reduced)
-    const small = await resizeRgb(crop, Math.max(8, Math.round(crop.w / k)), Math.max(8, Math.round(crop.h / k)), 'lanczos3');
-    const up = await enlargeEngine.run(await asInput(small), { ...defaultParams('enlarge'), scale: k === 2 ? 2 : 4 }, sub);
-    const cleanUp = await decodeRgb((await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: SOFT_FACE_DENOISE, sharpen: 0 }, sub)).data);
-    const clean = await resizeRgb(cleanUp, crop.w, crop.h, 'lanczos3');
-    return decodeRgb((await sharpenAutoEngine.run(await asInput(clean), defaultParams('sharpen_auto'), sub)).data);
-  }
-  const input = await asInput(crop);
-  const up = Math.max(crop.w, crop.h) <= ENLARGE_UP_TO ? await enlargeEngine.run(input, { ...defaultParams('enlarge'), scale: 2 }, sub) : input;
-  const cleanUp = await decodeRgb((await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: FACE_DENOISE, sharpen: 0 }, sub)).data);
+  const enlarge = async (img: Rgb, scale: 2 | 4) => enlargeEngine.run(await asInput(img), { ...defaultParams('enlarge'), scale }, sub);
+  // A head soft all over (an old print, a blurred or upscaled photo) is restored at 1/k of its size, where its
+  // blur is about the one-pixel softness our nets undo, and enlarged back (×2, or ×4 and reduced below)
+  const up =
+    k > 1
+      ? await enlarge(await resizeRgb(crop, Math.max(8, Math.round(crop.w / k)), Math.max(8, Math.round(crop.h / k)), 'lanczos3'), k === 2 ? 2 : 4)
+      : Math.max(crop.w, crop.h) <= ENLARGE_UP_TO
+        ? await enlarge(crop, 2)
+        : await asInput(crop);
+  const removeNoise = k > 1 ? SOFT_FACE_DENOISE : FACE_DENOISE;
+  const cleanUp = await decodeRgb((await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: removeNoise, sharpen: 0 }, sub)).data);
   const clean = cleanUp.w === crop.w && cleanUp.h === crop.h ? cleanUp : await resizeRgb(cleanUp, crop.w, crop.h, 'lanczos3');
   return decodeRgb((await sharpenAutoEngine.run(await asInput(clean), defaultParams('sharpen_auto'), sub)).data);
 }
