@@ -99,17 +99,7 @@ describe('face_enhancer restores the face (enlarge → denoise → sharpen_auto 
     const { w, h } = img;
     const oval = new Float32Array(w * h);
     fillPolygon(oval, w, h, 0, 0, FACE_OVAL.map((i) => mesh!.points[i]!));
-    const hf = (o: Rgb) => {
-      let s = 0, n = 0;
-      for (let y = 1; y < h - 1; y++)
-        for (let x = 1; x < w - 1; x++) {
-          const i = y * w + x;
-          if (!oval[i]) continue;
-          const l = 4 * luma(o.data, i) - luma(o.data, i - 1) - luma(o.data, i + 1) - luma(o.data, i - w) - luma(o.data, i + w);
-          s += l * l; n++;
-        }
-      return s / n;
-    };
+    const hf = (o: Rgb) => hfIn(o, oval);
     // measured 1183 → 1695 (+43 %, with sharpen_auto's whole change); the clean half-size picture has 1601
     expect(hf(out)).toBeGreaterThan(hf(img) * 1.1);
     // no pixel outside the crop's blend mask changes
