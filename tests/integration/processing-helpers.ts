@@ -1,5 +1,7 @@
 /** HTTP helpers for the processing integration tests: real requests against startTestServer(). */
-import type { TestServer } from '../support/server.js';
+import { afterEach } from 'vitest';
+import { createTestDatabase, detectScaleout, type TestDatabase } from '../support/modes.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import type { Envelope } from './api-helpers.js';
 
 export { FIXTURES, fixture, type Envelope } from './api-helpers.js';
@@ -91,4 +93,41 @@ export function storedZipEntries(zip: Buffer): Map<string, Buffer> {
     p += 46 + nameLen + extraLen + commentLen;
   }
   return out;
+}
+
+/**
+ * The servers of one processing test file, stopped (and their PostgreSQL databases dropped) after each test.
+ * PIXMILL_PROCESSING_DB=postgres runs the file on PostgreSQL (a fresh database per data dir; a server started
+ * on the same dataDir reopens the same one), with the jobs-table queue.
+ */
+export async function processingServers(): Promise<{
+  server(overrides?: Parameters<typeof startTestServer>[0]): Promise<TestServer>;
+  /** a server the test stopped itself (a restart keeps its data dir and database) */
+  forget(s: TestServer): void;
+}> {
+  const onPg = process.env.PIXMILL_PROCESSING_DB === 'postgres';
+  const pgAvail = onPg ? await detectScaleout() : undefined;
+  if (onPg && !pgAvail?.available) throw new Error(`PIXMILL_PROCESSING_DB=postgres but PostgreSQL does not answer: ${pgAvail?.reason}`);
+  const databases = new Map<string, TestDatabase>();
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.stop();
+    for (const db of databases.values()) await db.drop();
+    databases.clear();
+  });
+  const forget = (s: TestServer) => void servers.splice(servers.indexOf(s), 1);
+  const server = async (overrides: Parameters<typeof startTestServer>[0] = {}) => {
+    if (onPg) {
+      const reuse = overrides.dataDir ? databases.get(overrides.dataDir) : undefined;
+      const db = reuse ?? (await createTestDatabase(pgAvail!.pgUrl));
+      const s = await startTestServer({ ...overrides, databaseUrl: db.url });
+      databases.set(s.dataDir, db);
+      servers.push(s);
+      return s;
+    }
+    const s = await startTestServer(overrides);
+    servers.push(s);
+    return s;
+  };
+  return { server, forget };
 }

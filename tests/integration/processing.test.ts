@@ -1,44 +1,17 @@
-/** Processing over real HTTP: guest flow, credits, failures, the hard kill, restart, ownership, bulk download. */
+/** Processing over real HTTP: guest flow, credits, failures, the hard kill, restart, ownership, bulk download (the neural engines' runs: processing-engines.test.ts). */
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { CODE } from '../../src/shared/domain/codes.js';
 import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import type { TestServer } from '../support/server.js';
 import { bigJpeg } from '../support/jobs.js';
-import { Client, COMPRESS, fixture, storedZipEntries } from './processing-helpers.js';
+import { Client, COMPRESS, fixture, processingServers, storedZipEntries } from './processing-helpers.js';
 import { childPids } from '../support/modesCluster.js';
 import { until } from './until.js';
-import { createTestDatabase, detectScaleout, type TestDatabase } from '../support/modes.js';
 
-// PIXMILL_PROCESSING_DB=postgres runs this file on PostgreSQL (a fresh database per data dir; the
-// restart test reopens the same one), with the jobs-table queue.
-const onPg = process.env.PIXMILL_PROCESSING_DB === 'postgres';
-const pgAvail = onPg ? await detectScaleout() : undefined;
-if (onPg && !pgAvail?.available) throw new Error(`PIXMILL_PROCESSING_DB=postgres but PostgreSQL does not answer: ${pgAvail?.reason}`);
-const databases = new Map<string, TestDatabase>();
-
-const servers: TestServer[] = [];
-async function server(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  let databaseUrl: string | undefined;
-  if (onPg) {
-    const reuse = overrides.dataDir ? databases.get(overrides.dataDir) : undefined;
-    const db = reuse ?? (await createTestDatabase(pgAvail!.pgUrl));
-    databaseUrl = db.url;
-    const s = await startTestServer({ ...overrides, databaseUrl });
-    databases.set(s.dataDir, db);
-    servers.push(s);
-    return s;
-  }
-  const s = await startTestServer(overrides);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.stop();
-  for (const db of databases.values()) await db.drop();
-  databases.clear();
-});
+// PIXMILL_PROCESSING_DB=postgres runs this file on PostgreSQL (processingServers).
+const { server, forget } = await processingServers();
 
 const ledgerKinds = async (srv: TestServer, transId: string) =>
   (await srv.ctx.db.selectFrom('credit_ledger').select('kind').where('ref', '=', transId).orderBy('id').execute()).map((r) => r.kind);
@@ -225,7 +198,7 @@ describe('processing over HTTP', () => {
     expect((await c.license()).compress_used).toBe(1);
     await a.ctx.db.updateTable('jobs').set({ status: 'running', attempts: 1, progress: 50 }).where('trans_id', '=', t1).execute();
     await a.stop({ keepData: true });
-    servers.splice(servers.indexOf(a), 1);
+    forget(a);
 
     const b = await server({ dataDir: a.dataDir });
     const cb = new Client(b, c.token);
@@ -239,7 +212,7 @@ describe('processing over HTTP', () => {
     const t2 = (await cb.transform(uid, COMPRESS)).body.data.trans_id;
     await b.ctx.db.updateTable('jobs').set({ status: 'running', attempts: 2 }).where('trans_id', '=', t2).execute();
     await b.stop({ keepData: true });
-    servers.splice(servers.indexOf(b), 1);
+    forget(b);
     const d = await server({ dataDir: a.dataDir });
     const cd = new Client(d, c.token);
     expect((await cd.waitEnd(t2)).data).toMatchObject({ status: 'fatal', error: 'Process failed' });
@@ -307,47 +280,5 @@ describe('processing over HTTP', () => {
     expect(await bad('{"job":"compress","config":{"module_params":{"quality":500}}}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'paramInvalid', module: 'compress', param: 'quality', min: 1, max: 100 } });
     expect(await bad('{"job":"enlarge","config":{"module_params":{"scale":4}}}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'scaleSubscribersOnly' } });
     expect((await c.license()).compress_used).toBe(0);
-  });
-
-  it('matting in a worker thread: PNG with alpha named matting-<name>.png, extras by zoom_type', async () => {
-    const srv = await server();
-    const c = await Client.guest(srv);
-    const uid = await c.upload(fixture('chelsea.png'), 'chelsea.png', 'matting');
-    const transId = (await c.transform(uid, { job: 'matting' }, { zoom_type: 'large' })).body.data.trans_id;
-    expect((await c.waitEnd(transId)).data.status).toBe('finish');
-    const dl = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token });
-    expect(dl.headers.get('content-disposition')).toContain('filename="matting-chelsea.png"');
-    const meta = await sharp(Buffer.from(await dl.arrayBuffer())).metadata();
-    expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 451, 300, true]);
-    const job = await srv.ctx.db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
-    const extras = JSON.parse(job.extras_json ?? '{}') as Record<string, string>;
-    // The matting engine declares extra outputs (white background JPEG, preview); each is reachable by zoom_type.
-    expect(Object.keys(extras).length).toBeGreaterThan(0);
-    for (const [variant, key] of Object.entries(extras)) {
-      const ex = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token, zoom_type: variant });
-      expect(ex.headers.get('content-disposition')).toContain(`matting-chelsea.${key.split('.').pop()}`);
-      expect(Buffer.from(await ex.arrayBuffer()).equals(await srv.ctx.blobs.read(key))).toBe(true);
-    }
-  });
-
-  it('runs the se-night preset workflow (denoise → perfect)', async () => {
-    const srv = await server();
-    const c = await Client.guest(srv);
-    const uid = await c.upload(fixture('rocket.jpg'), 'rocket.jpg', 'workflow');
-    const transId = (await c.transform(uid, { job: 'se-night' })).body.data.trans_id;
-    const end = await c.waitEnd(transId);
-    expect(end.data).toMatchObject({ status: 'finish', steps: 2, step: 2 });
-    const dl = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token });
-    expect(dl.headers.get('content-disposition')).toContain('rocket_se-night.jpg');
-    const out = Buffer.from(await dl.arrayBuffer());
-    const meta = await sharp(out).metadata();
-    expect([meta.width, meta.height]).toEqual([640, 427]);
-    // A real result differs from its input.
-    const a = await sharp(fixture('rocket.jpg')).raw().toBuffer();
-    const b = await sharp(out).raw().toBuffer();
-    let diff = 0;
-    for (let i = 0; i < a.length; i++) diff += Math.abs(a[i]! - b[i]!);
-    expect(diff / a.length).toBeGreaterThan(0.5);
-    expect((await c.license()).used_num).toBe(1);
   });
 });
