@@ -1,13 +1,10 @@
 /** Page objects and operator helpers for the account e2e tests (register, plans, the admin command). */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { expect, type Locator, type Page } from '@playwright/test';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const PASSWORD = 'passw0rdE2E';
 export const uniqueEmail = (tag: string) => `e2e-${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
@@ -53,11 +50,26 @@ export function serverDataDir(email: string): string {
   throw new Error(`no e2e server database holds ${email}`);
 }
 
-/** `npm run admin -- <args>` against the running e2e server's database. */
+/**
+ * The operator command (`npm run admin -- <args>`: scripts/admin.ts's runAdmin) against the running e2e
+ * server's database, run in this test worker: a separate `node --import tsx scripts/admin.ts` per call
+ * loaded the whole server each time (about 4 s of a core, ~17 calls a run); here the modules load once
+ * per worker. That the command works as a separate process is tests/integration/accounts-plans.test.ts's.
+ */
 export async function admin(email: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const [{ createContext }, { loadConfig }, { runAdmin }] = await Promise.all([
+    import('../../../server/bootstrap.js'),
+    import('../../../server/config.js'),
+    import('../../../scripts/admin.js'),
+  ]);
   const env = { ...process.env, DATA_DIR: serverDataDir(email), DATABASE_URL: '', LOG_LEVEL: 'silent' };
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: ROOT, env, timeout: 60_000 });
-  return JSON.parse(stdout) as Record<string, unknown>;
+  const ctx = await createContext(loadConfig(env, { runJobs: false, logLevel: 'silent' }));
+  try {
+    // the JSON the command prints, as the command line gives it
+    return JSON.parse(JSON.stringify(await runAdmin(ctx, args))) as Record<string, unknown>;
+  } finally {
+    await ctx.close();
+  }
 }
 
 /** The logged-in browser's user token (the workspace keeps it in the user_token cookie). */
