@@ -9,6 +9,8 @@ const PORT = Number(process.env.E2E_PORT ?? 8181);
  * Playwright sets TEST_PARALLEL_INDEX (0 or 1) in each worker before it reads this file.
  */
 const WORKERS = 2;
+/** The review suite's files (project `review`, outside `npm test`). */
+const REVIEW_ONLY = 'review-*.spec.ts';
 const workerPort = PORT + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
 export default defineConfig({
@@ -27,11 +29,16 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
-  // The WebGPU spec launches its own Chromium (a worker of its own) and is the longest file: as a
-  // project of its own, listed first, it starts at once beside the rest instead of after it.
+  // Two projects (docs/testing.md "Two browser suites"):
+  // - browser: the gate `npm test` runs. A fresh context installs the service worker, which precaches the
+  //   app (~80 files, ~2 s of a core per test here), so the service worker is blocked unless a file is about
+  //   it: the PWA, offline and on-device files say `test.use({ serviceWorkers: 'allow' })`.
+  // - review: `npm run test:review`, run by hand before a release: the screenshots for looking at in the
+  //   languages and sizes the gate does not shoot, and the software-WebGPU parity check (SwiftShader
+  //   takes two minutes of a core for a 120×80 enlarge). Each file there says so in its header.
   projects: [
-    { name: 'webgpu', testMatch: 'ondevice-webgpu.spec.ts' },
-    { name: 'browser', testIgnore: 'ondevice-webgpu.spec.ts' },
+    { name: 'browser', testIgnore: REVIEW_ONLY, use: { serviceWorkers: 'block' } },
+    { name: 'review', testMatch: REVIEW_ONLY },
   ],
   webServer: Array.from({ length: WORKERS }, (_, i) => ({
     command: `node scripts/e2e-server.mjs`,

@@ -103,7 +103,7 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
 }
 
 const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-/** SwiftShader's Vulkan gives headless Chromium a software WebGPU adapter (tests/e2e/ondevice-webgpu.spec.ts). */
+/** SwiftShader's Vulkan gives headless Chromium a software WebGPU adapter (tests/e2e/review-ondevice-webgpu.spec.ts). */
 const WEBGPU_ARGS = ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader', '--disable-background-networking', '--no-first-run'];
 
 interface DeviceRun {

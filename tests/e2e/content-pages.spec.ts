@@ -196,25 +196,30 @@ test.describe('content pages', () => {
     expect(await c.installPromptCalls()).toBe(1);
   });
 
-  test('desktop app: in a real Chromium profile the browser offers installation and our button appears', async ({ baseURL }, info) => {
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-install-'));
-    const context = await chromium.launchPersistentContext(profile, { ...info.project.use.launchOptions, baseURL });
-    try {
-      const page = context.pages()[0] ?? (await context.newPage());
-      const c = new ContentPages(page);
-      await c.open('/download-win/');
-      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-      await page.reload(); // installable once the service worker controls the page
-      await expect(c.installPanel()).toHaveAttribute('data-state', 'available');
-      await expect(page.getByTestId('install-button')).toHaveText('Install Pixmill');
-      // The browser's own dialog opens (headless shows it nowhere and never answers): the spent offer disables the button.
-      await page.getByTestId('install-button').click();
-      await expect(c.installPanel()).toHaveAttribute('data-state', 'asking');
-      await expect(page.getByTestId('install-button')).toBeDisabled();
-    } finally {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    }
+  // Installability needs the service worker (the browser project blocks it by default: playwright.config.ts).
+  test.describe('with the service worker', () => {
+    test.use({ serviceWorkers: 'allow' });
+
+    test('desktop app: in a real Chromium profile the browser offers installation and our button appears', async ({ baseURL }, info) => {
+      const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-install-'));
+      const context = await chromium.launchPersistentContext(profile, { ...info.project.use.launchOptions, baseURL });
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        const c = new ContentPages(page);
+        await c.open('/download-win/');
+        await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+        await page.reload(); // installable once the service worker controls the page
+        await expect(c.installPanel()).toHaveAttribute('data-state', 'available');
+        await expect(page.getByTestId('install-button')).toHaveText('Install Pixmill');
+        // The browser's own dialog opens (headless shows it nowhere and never answers): the spent offer disables the button.
+        await page.getByTestId('install-button').click();
+        await expect(c.installPanel()).toHaveAttribute('data-state', 'asking');
+        await expect(page.getByTestId('install-button')).toBeDisabled();
+      } finally {
+        await context.close();
+        fs.rmSync(profile, { recursive: true, force: true });
+      }
+    });
   });
 
   test('desktop app in German: translated title and install chrome, the English-only note', async ({ page }) => {

@@ -5,6 +5,9 @@ import { admin, AuthPage, uniqueEmail } from './pages/account.js';
 import { controlledBySw, storedQueue } from './pages/offline.js';
 import { Workspace } from './pages/workspace.js';
 
+// the offline queue and Background Sync run through the service worker (the browser project blocks it by default: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 test.setTimeout(240_000);
 
 test('offline drop → waiting for network → reload keeps them → online uploads them without a click', async ({ page, context }) => {

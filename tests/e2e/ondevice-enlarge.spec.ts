@@ -8,6 +8,9 @@ import sharp from 'sharp';
 import { deviceOnlyWork, ENLARGE_FIRST_USE, psnr, rgbBytes, runInWorker, serverEnlarge2x, storedBytes } from './pages/onDevice.js';
 import { fixture } from './pages/pwaHarness.js';
 
+// the on-device model and the offline run come from the service worker’s cache (the browser project blocks it by default: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 test.setTimeout(240_000);
 
 test('offline: enlarge 2x on the device at the default params, downloaded, same as the server (PSNR ≥ 40 dB)', async ({ page, context }) => {

@@ -5,6 +5,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { chromium, expect, test } from '@playwright/test';
 
+// the installable PWA: its service worker is what is tested (the browser project blocks it by default: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 test('Chromium finds no installability errors and reads the manifest', async ({ request, baseURL }, info) => {
   // Installation is never offered in incognito, and test contexts are incognito: use a real profile.
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-install-'));

@@ -7,6 +7,9 @@ import { fixture, UploadHarness } from './pages/pwaHarness.js';
 import { controlledBySw } from './pages/offline.js';
 import { Hero } from './pages/showcase.js';
 
+// the service worker and its caches are what is tested (the browser project blocks it by default: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 const clientDir = () => process.env.CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist');
 
 test('offline reload shows the workspace, its stored works and the offline notice', async ({ page, context }) => {

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server.js';
 
+// a new service worker version is what is tested (the browser project blocks it by default: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 // Its own server over a copy of the build, so the test can "deploy" a new version.
 let srv: TestServer;
 let clientDir: string;

@@ -6,6 +6,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 
+// the service worker must load under the CSP too (the browser project blocks it by default: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 const FIXTURE = path.resolve('tests/fixtures/chelsea.png');
 
 /** Every CSP violation the browser reports, in the page and in its workers. */

@@ -81,23 +81,28 @@ test('feature page: Upload image is the file picker, a finished job is a ready m
   await expect(popup).toBeHidden();
 });
 
-test('offline: one banner in view, no error dialog', async ({ page, context }) => {
-  await page.goto('/image-enlarger/');
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-  await context.setOffline(true);
-  for (const path of ['/image-enlarger/', '/', '/batch-process/']) {
-    await page.goto(path);
-    await expect(page.getByTestId('pwa-offline')).toHaveCount(1);
-    await expect(page.getByTestId('pwa-offline')).toBeInViewport();
-    await expect(page.getByTestId('message-dialog')).toHaveCount(0);
-    await expect(page.getByRole('dialog')).toHaveCount(0);
-  }
-  await page.screenshot({ path: shot('first-impression-offline') });
-  await context.setOffline(false);
-  await expect(page.getByTestId('pwa-offline')).toHaveCount(0);
-  await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
+// Offline is a state the service worker gives (the browser project blocks it by default: playwright.config.ts).
+test.describe('with the service worker', () => {
+  test.use({ serviceWorkers: 'allow' });
+
+  test('offline: one banner in view, no error dialog', async ({ page, context }) => {
+    await page.goto('/image-enlarger/');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    await context.setOffline(true);
+    for (const path of ['/image-enlarger/', '/', '/batch-process/']) {
+      await page.goto(path);
+      await expect(page.getByTestId('pwa-offline')).toHaveCount(1);
+      await expect(page.getByTestId('pwa-offline')).toBeInViewport();
+      await expect(page.getByTestId('message-dialog')).toHaveCount(0);
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
+    await page.screenshot({ path: shot('first-impression-offline') });
+    await context.setOffline(false);
+    await expect(page.getByTestId('pwa-offline')).toHaveCount(0);
+    await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
+  });
 });
 
 test('preview: wheel zoom around the pointer, drag pan at that zoom, back to fit', async ({ page, context, baseURL }) => {

@@ -10,6 +10,9 @@ import { deviceOnlyWork, ENLARGE_FIRST_USE } from './pages/onDevice.js';
 import { truncatedJpeg } from './pages/uploadFiles.js';
 import { fixture, Workspace } from './pages/workspace.js';
 
+// the on-device card's work comes from the service worker's cache (the browser project blocks it by default: playwright.config.ts)
+test.use({ serviceWorkers: 'allow' });
+
 test('a reload while a large file is prepared: interrupted, choose the file again, then ready with a thumbnail', async ({ page }) => {
   const ws = new Workspace(page);
   await ws.open();

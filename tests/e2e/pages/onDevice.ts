@@ -1,6 +1,7 @@
 /** Helpers for on-device processing checks: the server's engine on the same bytes, PSNR. */
 import { MODEL_BYTES, RUNTIME_BYTES } from '../../../src/shared/onDeviceModels.js';
 import { OWN_NETS } from '../../../src/shared/imaging/netFiles.js';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
@@ -11,7 +12,7 @@ import { deviceEnlarge2x } from '../../../server/engines/enlarge.js';
 import { decodeRgb } from '../../../server/engines/image.js';
 import { controlledBySw } from './offline.js';
 import { Workspace } from './workspace.js';
-import { UploadHarness } from './pwaHarness.js';
+import { fixture, UploadHarness } from './pwaHarness.js';
 
 /**
  * A feature page under the service worker with a work that could not reach the server (uploads are
@@ -104,4 +105,15 @@ export async function runInWorker(page: Page, feature: 'enlarge' | 'matting', fi
     return { b64: btoa(s), backend: res.backend as string, ms: res.ms as number };
   }, [feature, options] as const);
   return { png: Buffer.from(r.b64, 'base64'), backend: r.backend, ms: r.ms };
+}
+
+/**
+ * The cat's face from chelsea.png (120×80) in a file of its own: one tile at x2, so a provider check costs
+ * seconds, not a whole photo's run. `bytes` for the server's side; `remove()` when done.
+ */
+export async function catFace(): Promise<{ file: string; bytes: Buffer; remove(): void }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cat-face-'));
+  const file = path.join(dir, 'chelsea-face.png');
+  await sharp(fixture('chelsea.png')).extract({ left: 190, top: 60, width: 120, height: 80 }).png().toFile(file);
+  return { file, bytes: fs.readFileSync(file), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
