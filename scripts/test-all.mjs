@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck and lint, unit + server integration (vitest), then browser end-to-end (Playwright + Debian Chromium).
+// `npm test`: typecheck and lint, unit + server integration (vitest), then browser end-to-end (Playwright + Debian Chromium, the gate's project).
 // Ends with the time of each step and one summary line "N passed, N failed, N skipped" counted from both runners' JSON reports.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +17,15 @@ const run = (name, cmd, args, env = {}) => {
   times.push([name, seconds(t0)]);
   return status;
 };
+/** Runs a step with its output on ours without blocking the event loop (a step beside it keeps being read). */
+const runAsync = (name, cmd, args) =>
+  new Promise((resolve) => {
+    const t0 = Date.now();
+    spawn(cmd, args, { cwd: root, stdio: 'inherit' }).on('close', (code) => {
+      times.push([name, seconds(t0)]);
+      resolve(code ?? 1);
+    });
+  });
 /** Runs a step beside others, its output held back and printed in one piece when it ends (no interleaved logs). */
 const runBeside = (name, cmd, args) =>
   new Promise((resolve) => {
@@ -33,21 +42,22 @@ const runBeside = (name, cmd, args) =>
     });
   });
 
-// The tools hold the line first: a type error or a lint error fails the run. tsc and eslint each use one
-// core, so the typecheck runs beside lint and the build of the PWA (which the browser tests need at the end).
+// A type error or a lint error fails the run. tsc and eslint each use one core: the typecheck (the longest
+// of the three) runs beside lint, the build of the PWA (which the browser tests need at the end) and then
+// the unit and server tests, so neither core waits for it.
 let failedSteps = 0;
-const [typecheck, lintAndBuild] = await Promise.all([
+const vitestJson = path.join(out, 'vitest.json');
+fs.rmSync(vitestJson, { force: true });
+const [typecheck, lintBuildVitest] = await Promise.all([
   runBeside('typecheck', 'npm', ['run', '--silent', 'typecheck']),
   (async () =>
     ((await runBeside('lint', 'npm', ['run', '--silent', 'lint'])) ? 1 : 0) +
     ((await runBeside('build', 'npm', ['run', '--silent', 'build'])) ? 1 : 0) +
     // the browser tests' own pages (the upload harness), kept out of the product's build
-    ((await runBeside('build test pages', 'npm', ['run', '--silent', 'build:test-pages'])) ? 1 : 0))(),
+    ((await runBeside('build test pages', 'npm', ['run', '--silent', 'build:test-pages'])) ? 1 : 0) +
+    ((await runAsync('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])) ? 1 : 0))(),
 ]);
-failedSteps += (typecheck ? 1 : 0) + lintAndBuild;
-const vitestJson = path.join(out, 'vitest.json');
-fs.rmSync(vitestJson, { force: true });
-failedSteps += run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) ? 1 : 0;
+failedSteps += (typecheck ? 1 : 0) + lintBuildVitest;
 
 // The server integration suite again in the scale-out mode (PostgreSQL + BullMQ), when both answer locally.
 const scaleoutJson = path.join(out, 'vitest-scaleout.json');
@@ -58,10 +68,11 @@ if (probe.status === 0) {
   failedSteps += run('vitest scale-out', 'npx', ['vitest', 'run', 'tests/integration', '--exclude', 'tests/integration/scaleout*', '--reporter=default', '--reporter=json', `--outputFile.json=${scaleoutJson}`], { PIXMILL_TEST_MODE: 'scaleout' }) ? 1 : 0;
 }
 
-// The browser tests run against the PWA built above.
+// The browser tests run against the PWA built above: the gate's project (the review suite, screenshots for
+// looking at and the software-WebGPU check, is `npm run test:review`; docs/testing.md).
 const pwJson = path.join(out, 'playwright.json');
 fs.rmSync(pwJson, { force: true });
-failedSteps += run('playwright', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }) ? 1 : 0;
+failedSteps += run('playwright', 'npx', ['playwright', 'test', '--project', 'browser'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }) ? 1 : 0;
 
 let passed = 0, failed = 0, skipped = 0;
 try {
