@@ -12,9 +12,16 @@ const LINKS = [
   '/term-of-use/', '/user-agreement/', '/author/', '/sitemap/',
 ];
 
-test('every site link of spec §2 is a real page in en and fr', async ({ page }) => {
-  for (const prefix of ['', '/fr']) {
-    for (const link of LINKS) {
+/**
+ * Under /fr, one link of each kind of page (home, storefront, blog, account, feature, tool, workspace,
+ * editor, content, sitemap): the language routes are made from the same list for every prefix
+ * (src/app/App.tsx), so these show the prefix works for each kind; every link is opened in English.
+ */
+const FR_LINKS = ['/', '/pricing/', '/posts/', '/login/', '/my-account/workflow/', '/image-enlarger/', '/upload/', '/batch-process/', '/image-editor/', '/image-resizer/', '/old-photo-restoration/', '/api-docs/', '/author/', '/sitemap/'];
+
+test('every site link of spec §2 is a real page in en, and each kind of page in fr', async ({ page }) => {
+  for (const [prefix, links] of [['', LINKS], ['/fr', FR_LINKS]] as const) {
+    for (const link of links) {
       await page.goto(prefix + link);
       const h1 = page.locator('h1').first();
       await expect(h1, prefix + link).toBeVisible();
