@@ -1,34 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-/**
- * The files that take longest here, longest first (`.tmp/vitest.json` after `npm test`). On a clean clone
- * vitest knows no durations and would start them in name order, so one of them could start last and run
- * alone on one core while the other waits; starting them first lets the short files fill the gaps.
- */
-const SLOW_FIRST = [
-  'tests/integration/scaleout-faults.test.ts',
-  'tests/integration/processing-engines.test.ts',
-  'server/engines/perfect.test.ts',
-  'tests/integration/processing.test.ts',
-  'scripts/convert-models.test.ts',
-  'server/engines/registry.test.ts',
-  'server/engines/matting.test.ts',
-  'tests/integration/api-quickstart.test.ts',
-  'server/jobs/runner.test.ts',
-  'scripts/train/train.test.ts',
-];
-
-class SlowFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => {
-      const i = SLOW_FIRST.findIndex((p) => f.moduleId.endsWith(`/${p}`));
-      return i < 0 ? SLOW_FIRST.length : i;
-    };
-    // stable: the rest keeps vitest's own order (its recorded durations, when it has them)
-    return (await super.sort(files)).map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
-  }
-}
 
 export default defineConfig({
   test: {
@@ -38,7 +8,6 @@ export default defineConfig({
     // 2 cores: engines and integration servers are CPU-heavy, so keep parallel files low.
     maxWorkers: 2,
     pool: 'forks',
-    sequence: { sequencer: SlowFirst },
     projects: [
       // The client's and the worker's tests: each file in a fresh module graph (some fake timers, some
       // run in jsdom).
