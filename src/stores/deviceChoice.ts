@@ -15,6 +15,8 @@ export const useDeviceChoice = create<DeviceChoiceState>((set, get) => ({
     if (get().loaded) return;
     // The choice lives in the local database, which loads only when asked (the workspace's first JS stays small).
     const on = await import('../db/index.js').then((db) => db.getOnDeviceChoice()).catch(() => false);
+    // a choice the user made while the database loaded is newer than the stored one
+    if (get().loaded) return;
     set({ on, loaded: true });
   },
   set(on) {
