@@ -9,7 +9,7 @@ import { startApiServer, useToken } from '../../tests/support/testServer.js';
 import type { Work } from '../shared/domain/work.js';
 import { useDialogs } from './dialogs.js';
 import { reconcileStored, startProcessing } from './processing.js';
-import { clearAll, putWorks } from '../db/index.js';
+import { clearAll, loadWorks, putWorks } from '../db/index.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
 
@@ -59,6 +59,35 @@ describe('against the server', () => {
     useWorks.setState({ works: [work('bad', { uid: 'no-such-upload' })] });
     expect(startProcessing(DENOISE)).toBe('started');
     await vi.waitFor(() => expect(useWorks.getState().works[0].status).toBe('processFailed'), { timeout: 30_000 });
+  });
+});
+
+describe('a start is stored on this device before the server takes it', () => {
+  it('when the server receives the start, the card is already stored with its upload (a tab closed right after Start keeps it)', async () => {
+    const principal = await srv.ctx.services.tokens.resolve(token);
+    await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
+    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
+    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
+    await clearAll();
+    // What this device holds at the moment the server is asked to start (the real call goes on).
+    const jobs = srv.ctx.services.jobs;
+    const transform = jobs.transform.bind(jobs);
+    let storedThen: Work[] | undefined;
+    const spy = vi.spyOn(jobs, 'transform').mockImplementation(async (...args) => {
+      storedThen = await loadWorks();
+      return transform(...args);
+    });
+    try {
+      useWorks.setState({ works: [work('kept', { uid })], loaded: true });
+      expect(startProcessing(DENOISE)).toBe('started');
+      await vi.waitFor(() => expect(useWorks.getState().works[0].transId).toBeTruthy(), { timeout: 30_000 });
+    } finally {
+      spy.mockRestore();
+      useWorks.setState({ loaded: false });
+      // No runner here: the work is ended as a runner would end it, so the guest may start the next.
+      await srv.ctx.db.updateTable('jobs').set({ status: 'failed', error: 'timeout', finished_at: Date.now() }).where('status', '=', 'queued').execute();
+    }
+    expect(storedThen?.map((w) => [w.cid, w.uid])).toEqual([['kept', uid]]);
   });
 });
 

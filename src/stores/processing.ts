@@ -12,7 +12,7 @@ import { WORK_FAILURES, type HistoryRecord, type Work, type WorkFailure } from '
 import { i18n } from '../i18n/index.js';
 import { dialogs } from './dialogs.js';
 import { useUser } from './user.js';
-import { useWorks } from './works.js';
+import { saveWorksNow, useWorks } from './works.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let running = false;
@@ -109,6 +109,8 @@ async function runOne(work: Work): Promise<void> {
   }
   let transId: string;
   try {
+    // The card is stored with its upload before the server takes the work (saveWorksNow).
+    await saveWorksNow().catch((e) => console.warn('local save failed', e));
     transId = (await endpoints.transform(work.uid, work.params ?? { job: 'denoise' }, work.operation === 'matting' ? 'large' : undefined)).trans_id;
   } catch (e) {
     if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {

@@ -121,20 +121,32 @@ export const useWorks = create<WorksState>((set, get) => ({
 let persistTimer: ReturnType<typeof setTimeout> | undefined;
 const persist = () => {
   persistTimer = undefined;
-  putWorks(useWorks.getState().works).catch((e) => console.warn('local save failed', e));
+  return putWorks(useWorks.getState().works);
 };
 useWorks.subscribe((s, prev) => {
   if (!s.loaded || s.works === prev.works) return;
   clearTimeout(persistTimer);
-  persistTimer = setTimeout(persist, 250);
+  persistTimer = setTimeout(() => void persist().catch((e) => console.warn('local save failed', e)), 250);
 });
+
+/**
+ * Writes the works list now, ending a batch still waiting. The runner awaits it before the server
+ * hears of a start: a tab closed (or reloaded) a moment after Start keeps the card with its upload,
+ * which the server's record of recent works then finishes (src/stores/processing.ts
+ * reconcileWithHistory); a batch still waiting would have lost it.
+ */
+export function saveWorksNow(): Promise<void> {
+  if (!useWorks.getState().loaded) return Promise.resolve();
+  clearTimeout(persistTimer);
+  return persist();
+}
+
 // A burst still waiting when the page is hidden or left is written then (best effort: the browser may
 // end the page before the write lands; uploads and refusals are stored on their own, see src/db).
 if (typeof addEventListener === 'function') {
   const flush = () => {
     if (persistTimer === undefined) return;
-    clearTimeout(persistTimer);
-    persist();
+    saveWorksNow().catch((e) => console.warn('local save failed', e));
   };
   addEventListener('pagehide', flush);
   addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
