@@ -1,4 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The scale-out project (the integration suite again on PostgreSQL + BullMQ) joins the run when
+ * PIXMILL_SCALEOUT_PASS=1: `npm test` sets it once PostgreSQL and Redis answer (tests/support/modes.ts).
+ * Run in the same vitest run as the first pass, its files fill the cores where the first pass's last
+ * files would leave one idle, and the run starts vitest once.
+ */
+const SCALEOUT_PASS = process.env.PIXMILL_SCALEOUT_PASS === '1';
 
 export default defineConfig({
   test: {
@@ -16,8 +24,7 @@ export default defineConfig({
       // server (Fastify, Kysely, BullMQ, onnxruntime, sharp) for every file cost ~1 s of a core per file
       // (~135 s of the main pass: 401 -> 354 s). They mock nothing and set no environment; each test starts
       // its own servers, databases and data dirs, so nothing of one file reaches the next but module caches.
-      // The scale-out pass (PIXMILL_TEST_MODE=scaleout) keeps a fresh process per file: shared, it measured
-      // slower (179 s against 152 s), its tests' time growing more than the imports saved.
+      // (PIXMILL_TEST_MODE=scaleout set by hand runs them in that mode, a process per file as below.)
       {
         extends: true,
         test: {
@@ -26,6 +33,24 @@ export default defineConfig({
           isolate: process.env.PIXMILL_TEST_MODE === 'scaleout',
         },
       },
+      // The integration suite in the scale-out mode, a fresh process per file: shared, it measured slower
+      // (179 s against 152 s), its tests' time growing more than the imports saved. The `scaleout*` files
+      // start their own clusters (the server project runs them); processing-engines.test.ts runs once: its
+      // two works run the same engine code in either mode, and a work's scale-out path is processing.test.ts's.
+      ...(SCALEOUT_PASS
+        ? [
+            {
+              extends: true,
+              test: {
+                name: 'scaleout',
+                include: ['tests/integration/**/*.test.ts'],
+                exclude: [...configDefaults.exclude, 'tests/integration/scaleout*', 'tests/integration/processing-engines.test.ts'],
+                isolate: true,
+                env: { PIXMILL_TEST_MODE: 'scaleout' },
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck and lint, unit + server integration (vitest), then browser end-to-end (Playwright + Debian Chromium, the gate's project).
+// `npm test`: typecheck and lint, unit + server integration (vitest; the integration suite in both modes), then browser end-to-end (Playwright + Debian Chromium, the gate's project).
 // Ends with the time of each step and one summary line "N passed, N failed, N skipped" counted from both runners' JSON reports.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,10 +18,10 @@ const run = (name, cmd, args, env = {}) => {
   return status;
 };
 /** Runs a step with its output on ours without blocking the event loop (a step beside it keeps being read). */
-const runAsync = (name, cmd, args) =>
+const runAsync = (name, cmd, args, env = {}) =>
   new Promise((resolve) => {
     const t0 = Date.now();
-    spawn(cmd, args, { cwd: root, stdio: 'inherit' }).on('close', (code) => {
+    spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).on('close', (code) => {
       times.push([name, seconds(t0)]);
       resolve(code ?? 1);
     });
@@ -42,6 +42,12 @@ const runBeside = (name, cmd, args) =>
     });
   });
 
+// The server integration suite runs again in the scale-out mode (PostgreSQL + BullMQ) when both answer
+// locally: vitest's `scaleout` project (vitest.config.ts), in the same vitest run as the first pass.
+const probe = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/modes.ts'], { cwd: root, encoding: 'utf8' });
+console.log(`${(probe.stdout || probe.stderr || 'scale-out pass SKIPPED: probe failed').trim()}\n`);
+const scaleout = probe.status === 0 ? { PIXMILL_SCALEOUT_PASS: '1' } : {};
+
 // A type error or a lint error fails the run. tsc and eslint each use one core: the typecheck (the longest
 // of the three) runs beside lint, the build of the PWA (which the browser tests need at the end) and then
 // the unit and server tests, so neither core waits for it.
@@ -55,20 +61,9 @@ const [typecheck, lintBuildVitest] = await Promise.all([
     ((await runBeside('build', 'npm', ['run', '--silent', 'build'])) ? 1 : 0) +
     // the browser tests' own pages (the upload harness), kept out of the product's build
     ((await runBeside('build test pages', 'npm', ['run', '--silent', 'build:test-pages'])) ? 1 : 0) +
-    ((await runAsync('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])) ? 1 : 0))(),
+    ((await runAsync('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`], scaleout)) ? 1 : 0))(),
 ]);
 failedSteps += (typecheck ? 1 : 0) + lintBuildVitest;
-
-// The server integration suite again in the scale-out mode (PostgreSQL + BullMQ), when both answer locally.
-const scaleoutJson = path.join(out, 'vitest-scaleout.json');
-fs.rmSync(scaleoutJson, { force: true });
-const probe = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/modes.ts'], { cwd: root, encoding: 'utf8' });
-console.log(`\n${(probe.stdout || probe.stderr || 'scale-out pass SKIPPED: probe failed').trim()}`);
-if (probe.status === 0) {
-  // processing-engines.test.ts runs once: its two works (IS-Net matting, MAXIM in se-night) run the same engine
-  // code in either mode, and the scale-out path of a work is processing.test.ts's (~26 s of a core saved).
-  failedSteps += run('vitest scale-out', 'npx', ['vitest', 'run', 'tests/integration', '--exclude', 'tests/integration/scaleout*', '--exclude', 'tests/integration/processing-engines.test.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${scaleoutJson}`], { PIXMILL_TEST_MODE: 'scaleout' }) ? 1 : 0;
-}
 
 // The browser tests run against the PWA built above: the gate's project (the review suite, screenshots for
 // looking at and the software-WebGPU check, is `npm run test:review`; docs/testing.md).
@@ -81,10 +76,6 @@ try {
   const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
   passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + (v.numTodoTests ?? 0);
 } catch { failed += 1; console.error('no vitest report'); }
-if (fs.existsSync(scaleoutJson)) {
-  const v = JSON.parse(fs.readFileSync(scaleoutJson, 'utf8'));
-  passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + (v.numTodoTests ?? 0);
-}
 try {
   const p = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
   passed += p.stats.expected; failed += p.stats.unexpected; skipped += p.stats.skipped; passed += p.stats.flaky;
