@@ -18,6 +18,14 @@ const DENOISE = { job: 'denoise', config: { module: 'denoise', module_params: { 
 
 let srv: TestServer;
 let token: string;
+const ROCKET = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
+/** The test guest with its credits back, and a way to store rocket.jpg on the server as its upload (the uid). */
+async function guestWithCredits() {
+  const principal = await srv.ctx.services.tokens.resolve(token);
+  await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
+  const upload = async () => (await srv.ctx.services.uploads.uploadWhole(principal, { file: ROCKET, filename: 'rocket.jpg', job: 'denoise' })).uid;
+  return { principal, upload };
+}
 beforeAll(async () => {
   srv = await startApiServer();
   // No job runs here: the tests write each job's outcome themselves (a slot process cannot start from
@@ -43,8 +51,7 @@ describe('startProcessing: what may start', () => {
 describe('against the server', () => {
   it("spec §8: 10012 on start — credits 0, level expired, work removed, the rest back to ready, the dialog opens", async () => {
     const principal = await srv.ctx.services.tokens.resolve(token);
-    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
-    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
+    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: ROCKET, filename: 'rocket.jpg', job: 'denoise' });
     // The guest's three credits are spent elsewhere.
     await srv.ctx.db.updateTable('accounts').set({ used_num: 3 }).where('id', '=', principal.accountId).execute();
     useWorks.setState({ works: [work('w2', { uid }), work('w1', { uid })] });
@@ -64,10 +71,8 @@ describe('against the server', () => {
 
 describe('a start is stored on this device before the server takes it', () => {
   it('when the server receives the start, the card is already stored with its upload (a tab closed right after Start keeps it)', async () => {
-    const principal = await srv.ctx.services.tokens.resolve(token);
-    await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
-    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
-    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
+    const { upload } = await guestWithCredits();
+    const uid = await upload();
     await clearAll();
     // What this device holds at the moment the server is asked to start (the real call goes on).
     const jobs = srv.ctx.services.jobs;
@@ -93,10 +98,8 @@ describe('a start is stored on this device before the server takes it', () => {
 
 describe('stored works with a trans_id ask the server on load', () => {
   it('finished while away -> finished with no new charge; running -> keeps polling; unknown -> ready', async () => {
-    const principal = await srv.ctx.services.tokens.resolve(token);
-    await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
-    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
-    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
+    const { principal, upload } = await guestWithCredits();
+    const uid = await upload();
     const done = (await srv.ctx.services.jobs.transform(principal, { uid, jconfig: JSON.stringify(DENOISE) })).trans_id;
     // The runner is stopped (beforeAll): the jobs' outcome is written as the runner would write it.
     const settle = async (transId: string, status: 'finished' | 'running') => {
@@ -130,11 +133,8 @@ describe('stored works with a trans_id ask the server on load', () => {
 
 describe('stored works without a trans_id are reconciled with the server record', () => {
   it('a start whose trans_id never reached the page is found by its upload: finished -> Processed; failed -> ready with its reason', async () => {
-    const principal = await srv.ctx.services.tokens.resolve(token);
-    await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
-    const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
-    const upload = () => srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
-    const [{ uid: doneUid }, { uid: failedUid }, { uid: idleUid }] = [await upload(), await upload(), await upload()];
+    const { principal, upload } = await guestWithCredits();
+    const [doneUid, failedUid, idleUid] = [await upload(), await upload(), await upload()];
     const done = (await srv.ctx.services.jobs.transform(principal, { uid: doneUid, jconfig: JSON.stringify(DENOISE) })).trans_id;
     await srv.ctx.db.updateTable('jobs').set({ status: 'finished', progress: 100, result_key: `results/${done}`, result_format: 'jpeg', result_w: 640, result_h: 427, finished_at: Date.now() }).where('trans_id', '=', done).execute();
     const failed = (await srv.ctx.services.jobs.transform(principal, { uid: failedUid, jconfig: JSON.stringify(DENOISE) })).trans_id;
