@@ -13,31 +13,90 @@ const SERVER = ['server/', 'scripts/start.mjs', 'scripts/convert-models.ts', 'sc
  */
 const BOUNDARIES = [
   // The server runs in Node beside the browser's code: it shares only the code made to be shared.
-  { files: SERVER, deny: ['src/', 'src-worker/'], allow: ['src/shared/'], message: 'the server imports only the shared code (src/shared/)' },
+  {
+    files: SERVER,
+    deny: ['src/', 'src-worker/'],
+    allow: ['src/shared/'],
+    message: 'the server imports only the shared code (src/shared/)',
+  },
   // The image worker shares src/shared/ like the server, and the IndexedDB layer (src/db/): the page and the
   // worker are two threads of one browser app that read and write the same Dexie database (the upload
   // queue's items and works), so both use its one wrapper module instead of two copies of the schema.
-  { files: ['src-worker/'], deny: ['src/', 'server/'], allow: ['src/shared/', 'src/db/'], message: 'the worker imports only the shared code (src/shared/) and the IndexedDB layer (src/db/)' },
+  {
+    files: ['src-worker/'],
+    deny: ['src/', 'server/'],
+    allow: ['src/shared/', 'src/db/'],
+    message: 'the worker imports only the shared code (src/shared/) and the IndexedDB layer (src/db/)',
+  },
   // The UI talks to the worker through the bridge only (Comlink, the upload manager), and never carries server code.
-  { files: ['src/'], except: ['src/shared/', 'src/worker-bridge/'], deny: ['src-worker/', 'server/'], message: 'the UI reaches the worker only through src/worker-bridge/, and never imports server code' },
+  {
+    files: ['src/'],
+    except: ['src/shared/', 'src/worker-bridge/'],
+    deny: ['src-worker/', 'server/'],
+    message: 'the UI reaches the worker only through src/worker-bridge/, and never imports server code',
+  },
   { files: ['src/worker-bridge/'], deny: ['server/'], message: 'the bridge never imports server code' },
   // State sits below the pages that show it.
-  { files: ['src/stores/'], deny: ['src/pages/'], message: 'stores do not import pages (put what both need in src/stores/ or src/shared/)' },
+  {
+    files: ['src/stores/'],
+    deny: ['src/pages/'],
+    message: 'stores do not import pages (put what both need in src/stores/ or src/shared/)',
+  },
   // The shared code depends on nothing of its users.
-  { files: ['src/shared/'], deny: ['src/', 'server/', 'src-worker/', 'tests/', 'scripts/', 'bench/'], allow: ['src/shared/'], message: 'the shared code imports only itself' },
+  {
+    files: ['src/shared/'],
+    deny: ['src/', 'server/', 'src-worker/', 'tests/', 'scripts/', 'bench/'],
+    allow: ['src/shared/'],
+    message: 'the shared code imports only itself',
+  },
   // Test harnesses are for tests, benches and measurement scripts; nothing that ships loads them.
-  { files: [...SERVER, 'src/', 'src-worker/', 'scripts/api-docs.ts', 'scripts/config-docs.ts'], deny: ['tests/'], message: 'the harnesses in tests/ are for tests only' },
+  {
+    files: [...SERVER, 'src/', 'src-worker/', 'scripts/api-docs.ts', 'scripts/config-docs.ts'],
+    deny: ['tests/'],
+    message: 'the harnesses in tests/ are for tests only',
+  },
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-test/', 'node_modules/', 'models/', 'data/', '.tmp/', 'bench/results/', 'public/', 'tests/e2e/screenshots/', 'dev-dist/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-test/',
+      'node_modules/',
+      'models/',
+      'data/',
+      '.tmp/',
+      'bench/results/',
+      'public/',
+      'tests/e2e/screenshots/',
+      'dev-dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx,mjs,js}'],
-    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { console: 'readonly', process: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', globalThis: 'readonly' } },
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        fetch: 'readonly',
+        globalThis: 'readonly',
+      },
+    },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
@@ -59,7 +118,14 @@ export default tseslint.config(
   {
     // Tests read untyped JSON answers and assert on their values; migrations use Kysely<any> on purpose
     // (a migration must not depend on today's schema types, Kysely's documented practice).
-    files: ['tests/**', '**/*.test.{ts,tsx}', 'server/repositories/migrations/**', 'bench/**', 'scripts/loadtest.ts', 'scripts/hostile.ts'],
+    files: [
+      'tests/**',
+      '**/*.test.{ts,tsx}',
+      'server/repositories/migrations/**',
+      'bench/**',
+      'scripts/loadtest.ts',
+      'scripts/hostile.ts',
+    ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
@@ -68,7 +134,15 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/stores/**', 'src/db/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'zustand', message: 'use the hooks in src/stores' }, { name: 'dexie', message: 'use the repositories in src/db' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zustand', message: 'use the hooks in src/stores' },
+            { name: 'dexie', message: 'use the repositories in src/db' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -21,7 +21,8 @@ const DAY_S = 24 * 60 * 60;
  * where the harness, while it was a second entry of this build, had put them by importing them statically.
  * Check a change with `npm run bench firstload`.
  */
-const WORKSPACE_SMALL_SHARED = /[\\/]src[\\/](shared[\\/](domain[\\/](modules|onDevice|filename|work)|onDeviceModels)|pwa[\\/]updateCheck)\.ts$/;
+const WORKSPACE_SMALL_SHARED =
+  /[\\/]src[\\/](shared[\\/](domain[\\/](modules|onDevice|filename|work)|onDeviceModels)|pwa[\\/]updateCheck)\.ts$/;
 
 /**
  * The browser tests' pages (the upload harness, src/pwa/harness/) are a build of their own, never part
@@ -55,7 +56,13 @@ function heroSamplePrecache(): { url: string; revision: string }[] {
   const manifest = JSON.parse(fs.readFileSync(file('/samples/manifest.json'), 'utf8'));
   return heroSampleUrls(manifest)
     .filter((u) => fs.existsSync(file(u)))
-    .map((url) => ({ url, revision: crypto.createHash('md5').update(fs.readFileSync(file(url))).digest('hex') }));
+    .map((url) => ({
+      url,
+      revision: crypto
+        .createHash('md5')
+        .update(fs.readFileSync(file(url)))
+        .digest('hex'),
+    }));
 }
 
 /**
@@ -75,7 +82,10 @@ function precompress(): Plugin {
       order: 'post',
       sequential: true,
       handler() {
-        const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+        const walk = (dir: string): string[] =>
+          fs
+            .readdirSync(dir, { withFileTypes: true })
+            .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
         for (const file of walk(outDir)) {
           // Hashed assets only: files a deploy rewrites in place (sw.js, index.html, the manifest) must never
           // be shadowed by a stale .br/.gz.
@@ -83,7 +93,10 @@ function precompress(): Plugin {
           if (!/^(assets|locales)\/.+\.(js|mjs|css|svg|json)$/.test(rel) || fs.statSync(file).size < 1024) continue;
           const bytes = fs.readFileSync(file);
           fs.writeFileSync(`${file}.gz`, zlib.gzipSync(bytes, { level: 9 }));
-          fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+          fs.writeFileSync(
+            `${file}.br`,
+            zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+          );
         }
       },
     },
@@ -149,7 +162,8 @@ const app = defineConfig({
           // On-device processing (issue 17): the ONNX models and the onnxruntime-web WASM, fetched on
           // first use only (never precached: the app shell stays small) and kept for offline use.
           {
-            urlPattern: ({ url }: { url: URL }) => url.pathname.startsWith('/models/') || /^\/assets\/ort-wasm[^/]*\.wasm$/.test(url.pathname),
+            urlPattern: ({ url }: { url: URL }) =>
+              url.pathname.startsWith('/models/') || /^\/assets\/ort-wasm[^/]*\.wasm$/.test(url.pathname),
             handler: 'CacheFirst' as const,
             options: {
               cacheName: 'pixmill-models',
@@ -186,13 +200,23 @@ const app = defineConfig({
         // ones (each response costs headers and a request slot on a slow first load). Pages, dialogs,
         // Dexie, the worker bridge and the PWA status stay lazy chunks of their own.
         codeSplitting: {
-          groups: [{ name: 'shell', tags: ['$initial'] }, { name: 'shell', test: WORKSPACE_SMALL_SHARED }],
+          groups: [
+            { name: 'shell', tags: ['$initial'] },
+            { name: 'shell', test: WORKSPACE_SMALL_SHARED },
+          ],
         },
-        chunkFileNames: (chunk) => (chunk.facadeModuleId && /\/locales\/\w+\/\w+\.json$/.test(chunk.facadeModuleId) ? 'locales/[name]-[hash].js' : 'assets/[name]-[hash].js'),
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId && /\/locales\/\w+\/\w+\.json$/.test(chunk.facadeModuleId)
+            ? 'locales/[name]-[hash].js'
+            : 'assets/[name]-[hash].js',
       },
     },
   },
-  server: { proxy: Object.fromEntries(['/api', '/web_api', '/site-ajax', '/models', '/api-docs'].map((p) => [p, 'http://127.0.0.1:8080'])) },
+  server: {
+    proxy: Object.fromEntries(
+      ['/api', '/web_api', '/site-ajax', '/models', '/api-docs'].map((p) => [p, 'http://127.0.0.1:8080']),
+    ),
+  },
 });
 
 export default defineConfig(({ mode }) => (mode === 'test-pages' ? testPages : app));

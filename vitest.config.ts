@@ -45,7 +45,11 @@ export default defineConfig({
               test: {
                 name: 'scaleout',
                 include: ['tests/integration/**/*.test.ts'],
-                exclude: [...configDefaults.exclude, 'tests/integration/scaleout*', 'tests/integration/processing-engines.test.ts'],
+                exclude: [
+                  ...configDefaults.exclude,
+                  'tests/integration/scaleout*',
+                  'tests/integration/processing-engines.test.ts',
+                ],
                 isolate: false,
                 env: { PIXMILL_TEST_MODE: 'scaleout' },
               },

@@ -20,14 +20,26 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 /** A noisy JPEG of about `target` bytes inside the guest's 2.8 MP resolution limit. */
 async function jpegOfAbout(target: number): Promise<Buffer> {
   let quality = 95;
   let buf = Buffer.alloc(0);
   for (let i = 0; i < 6; i++) {
-    buf = await sharp({ create: { width: 1980, height: 1400, channels: 3, background: '#7a8090', noise: { type: 'gaussian', mean: 120, sigma: 45 } } })
+    buf = await sharp({
+      create: {
+        width: 1980,
+        height: 1400,
+        channels: 3,
+        background: '#7a8090',
+        noise: { type: 'gaussian', mean: 120, sigma: 45 },
+      },
+    })
       .jpeg({ quality, chromaSubsampling: '4:4:4' })
       .toBuffer();
     if (Math.abs(buf.length - target) < target * 0.15) break;
@@ -43,11 +55,14 @@ export async function benchApi(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     const base = srv.url;
-    const guestToken = async () => ((await (await fetch(`${base}/api/v2/guest_token`, { method: 'POST' })).json()) as Env).data.token as string;
+    const guestToken = async () =>
+      ((await (await fetch(`${base}/api/v2/guest_token`, { method: 'POST' })).json()) as Env).data.token as string;
 
     // --- progress polling on a real finished work
     const token = await guestToken();
-    const small = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#446688' } }).jpeg().toBuffer();
+    const small = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#446688' } })
+      .jpeg()
+      .toBuffer();
     const fd = new FormData();
     fd.set('user_token', token);
     fd.set('job', 'compress');
@@ -55,7 +70,10 @@ export async function benchApi(): Promise<BenchRow[]> {
     const up = (await (await fetch(`${base}/web_api/v1/upload`, { method: 'POST', body: fd })).json()) as Env;
     const uid = up.data.data.uid as string;
     const start = (await (
-      await fetch(`${base}/web_api/v1/transform`, { method: 'POST', body: new URLSearchParams({ user_token: token, uid, jconfig: JSON.stringify({ job: 'compress' }) }) })
+      await fetch(`${base}/web_api/v1/transform`, {
+        method: 'POST',
+        body: new URLSearchParams({ user_token: token, uid, jconfig: JSON.stringify({ job: 'compress' }) }),
+      })
     ).json()) as Env;
     const transId = start.data.trans_id as string;
     const progressUrl = `${base}/web_api/v1/progress?trans_id=${transId}&user_token=${token}`;
@@ -75,7 +93,12 @@ export async function benchApi(): Promise<BenchRow[]> {
     const seq: number[] = [];
     for (let i = 0; i < POLLS; i++) seq.push(await poll());
     seq.sort((a, b) => a - b);
-    rows.push({ name: 'progress poll p50 (sequential)', value: percentile(seq, 50), unit: 'ms', note: `${POLLS} requests, one at a time` });
+    rows.push({
+      name: 'progress poll p50 (sequential)',
+      value: percentile(seq, 50),
+      unit: 'ms',
+      note: `${POLLS} requests, one at a time`,
+    });
     rows.push({ name: 'progress poll p99 (sequential)', value: percentile(seq, 99), unit: 'ms' });
 
     const conc: number[] = [];
@@ -88,7 +111,12 @@ export async function benchApi(): Promise<BenchRow[]> {
     );
     const wall = (performance.now() - t0) / 1000;
     conc.sort((a, b) => a - b);
-    rows.push({ name: `progress poll p50 (${CONCURRENCY} concurrent)`, value: percentile(conc, 50), unit: 'ms', note: `${POLLS} requests` });
+    rows.push({
+      name: `progress poll p50 (${CONCURRENCY} concurrent)`,
+      value: percentile(conc, 50),
+      unit: 'ms',
+      note: `${POLLS} requests`,
+    });
     rows.push({ name: `progress poll p99 (${CONCURRENCY} concurrent)`, value: percentile(conc, 99), unit: 'ms' });
     rows.push({ name: `progress polls per second (${CONCURRENCY} concurrent)`, value: POLLS / wall, unit: 'req/s' });
     // baseline: the bare /api/health route of the same server (same plugins and hooks), same concurrency
@@ -103,15 +131,34 @@ export async function benchApi(): Promise<BenchRow[]> {
       }),
     );
     const bareRps = POLLS / ((performance.now() - h0) / 1000);
-    rows.push({ name: `bare /api/health per second (${CONCURRENCY} concurrent)`, value: bareRps, unit: 'req/s', note: 'baseline, same server and run' });
-    rows.push({ name: 'progress / bare route throughput (embedded, SQLite)', value: POLLS / wall / bareRps, unit: 'ratio', note: 'goal ≥ 0.5', key: true });
+    rows.push({
+      name: `bare /api/health per second (${CONCURRENCY} concurrent)`,
+      value: bareRps,
+      unit: 'req/s',
+      note: 'baseline, same server and run',
+    });
+    rows.push({
+      name: 'progress / bare route throughput (embedded, SQLite)',
+      value: POLLS / wall / bareRps,
+      unit: 'ratio',
+      note: 'goal ≥ 0.5',
+      key: true,
+    });
 
     // A Pro account: enough credits for the round trips, and a compress limit (50 MB) that admits a
     // 4 MB file in several slices.
     const now = Date.now();
     const { id } = await srv.ctx.db
       .insertInto('accounts')
-      .values({ kind: 'user', email: 'bench@example.com', pid: PLAN_ID_PRO, max_num: 500, compress_max: 500, created_at: now, updated_at: now })
+      .values({
+        kind: 'user',
+        email: 'bench@example.com',
+        pid: PLAN_ID_PRO,
+        max_num: 500,
+        compress_max: 500,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const t = await srv.ctx.services.tokens.userTokenFor(id);
@@ -121,12 +168,16 @@ export async function benchApi(): Promise<BenchRow[]> {
     rfd.set('user_token', t);
     rfd.set('job', 'compress');
     rfd.set('file', new Blob([small]), 'bench.jpg');
-    const ruid = ((await (await fetch(`${base}/web_api/v1/upload`, { method: 'POST', body: rfd })).json()) as Env).data.data.uid as string;
+    const ruid = ((await (await fetch(`${base}/web_api/v1/upload`, { method: 'POST', body: rfd })).json()) as Env).data
+      .data.uid as string;
     const trips: number[] = [];
     for (let i = 0; i < ROUND_TRIPS; i++) {
       const s0 = performance.now();
       const st = (await (
-        await fetch(`${base}/web_api/v1/transform`, { method: 'POST', body: new URLSearchParams({ user_token: t, uid: ruid, jconfig: JSON.stringify({ job: 'compress' }) }) })
+        await fetch(`${base}/web_api/v1/transform`, {
+          method: 'POST',
+          body: new URLSearchParams({ user_token: t, uid: ruid, jconfig: JSON.stringify({ job: 'compress' }) }),
+        })
       ).json()) as Env;
       const url = `${base}/web_api/v1/progress?trans_id=${st.data.trans_id}&user_token=${t}`;
       for (;;) {
@@ -143,7 +194,8 @@ export async function benchApi(): Promise<BenchRow[]> {
     hfd.set('user_token', t);
     hfd.set('job', 'enlarge');
     hfd.set('file', new Blob([heavy]), 'heavy.jpg');
-    const huid = ((await (await fetch(`${base}/web_api/v1/upload`, { method: 'POST', body: hfd })).json()) as Env).data.data.uid as string;
+    const huid = ((await (await fetch(`${base}/web_api/v1/upload`, { method: 'POST', body: hfd })).json()) as Env).data
+      .data.uid as string;
     const phase = async (busy: boolean) => {
       const works: string[] = [];
       if (busy)
@@ -151,7 +203,11 @@ export async function benchApi(): Promise<BenchRow[]> {
           const st = (await (
             await fetch(`${base}/web_api/v1/transform`, {
               method: 'POST',
-              body: new URLSearchParams({ user_token: t, uid: huid, jconfig: JSON.stringify({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } }) }),
+              body: new URLSearchParams({
+                user_token: t,
+                uid: huid,
+                jconfig: JSON.stringify({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } }),
+              }),
             })
           ).json()) as Env;
           if (st.code !== 200) throw new Error(`enlarge refused: ${JSON.stringify(st)}`);
@@ -177,21 +233,43 @@ export async function benchApi(): Promise<BenchRow[]> {
       );
       eld.disable();
       // let the works end before the next figures
-      for (const u of works) for (;;) {
-        const r = (await (await fetch(u)).json()) as Env;
-        if (r.data.status !== 'progress') break;
-        await new Promise((res) => setTimeout(res, 200));
-      }
+      for (const u of works)
+        for (;;) {
+          const r = (await (await fetch(u)).json()) as Env;
+          if (r.data.status !== 'progress') break;
+          await new Promise((res) => setTimeout(res, 200));
+        }
       lat.sort((a, b) => a - b);
       return { p99: percentile(lat, 99), eldP99: eld.percentile(99) / 1e6, eldMax: eld.max / 1e6 };
     };
     const idle = await phase(false);
     const busy = await phase(true);
-    rows.push({ name: 'API event-loop delay p99, idle slot', value: idle.eldP99, unit: 'ms', note: `embedded mode, this process; ${CONCURRENCY} pollers, ${POLLS} polls` });
-    rows.push({ name: 'API event-loop delay p99, slot running enlarge', value: busy.eldP99, unit: 'ms', note: `max ${busy.eldMax.toFixed(0)} ms; the engine runs in the slot process at nice 10`, key: true });
-    rows.push({ name: 'progress poll p99, idle slot / slot running enlarge', value: busy.p99, unit: 'ms', note: `idle ${idle.p99.toFixed(1)} ms; ratio ${(busy.p99 / idle.p99).toFixed(2)}` });
+    rows.push({
+      name: 'API event-loop delay p99, idle slot',
+      value: idle.eldP99,
+      unit: 'ms',
+      note: `embedded mode, this process; ${CONCURRENCY} pollers, ${POLLS} polls`,
+    });
+    rows.push({
+      name: 'API event-loop delay p99, slot running enlarge',
+      value: busy.eldP99,
+      unit: 'ms',
+      note: `max ${busy.eldMax.toFixed(0)} ms; the engine runs in the slot process at nice 10`,
+      key: true,
+    });
+    rows.push({
+      name: 'progress poll p99, idle slot / slot running enlarge',
+      value: busy.p99,
+      unit: 'ms',
+      note: `idle ${idle.p99.toFixed(1)} ms; ratio ${(busy.p99 / idle.p99).toFixed(2)}`,
+    });
 
-    rows.push({ name: 'work round trip p50 (640×480 compress, warm slot)', value: median(trips), unit: 'ms', note: `${ROUND_TRIPS} works; transform → progress finish, polled every 10 ms` });
+    rows.push({
+      name: 'work round trip p50 (640×480 compress, warm slot)',
+      value: median(trips),
+      unit: 'ms',
+      note: `${ROUND_TRIPS} works; transform → progress finish, polled every 10 ms`,
+    });
 
     // --- upload throughput: one whole-file request vs the slice endpoint (1 MB slices, one in flight)
     const file = await jpegOfAbout(4 * 1024 * 1024);
@@ -226,8 +304,18 @@ export async function benchApi(): Promise<BenchRow[]> {
       }
       sliced.push(mb / ((performance.now() - s0) / 1000));
     }
-    rows.push({ name: 'upload whole-file (1 request)', value: median(whole), unit: 'MB/s', note: `${mb.toFixed(2)} MB JPEG, median of ${UPLOAD_ROUNDS}; includes validation, auto-orient, thumbnail` });
-    rows.push({ name: `upload sliced (${Math.ceil(file.length / SLICE_BYTES)} × 1 MB, one in flight)`, value: median(sliced), unit: 'MB/s', note: 'same file; includes reassembly and the same validation' });
+    rows.push({
+      name: 'upload whole-file (1 request)',
+      value: median(whole),
+      unit: 'MB/s',
+      note: `${mb.toFixed(2)} MB JPEG, median of ${UPLOAD_ROUNDS}; includes validation, auto-orient, thumbnail`,
+    });
+    rows.push({
+      name: `upload sliced (${Math.ceil(file.length / SLICE_BYTES)} × 1 MB, one in flight)`,
+      value: median(sliced),
+      unit: 'MB/s',
+      note: 'same file; includes reassembly and the same validation',
+    });
     rows.push({ name: 'whole-file / sliced throughput ratio', value: median(whole) / median(sliced), unit: 'x' });
   } finally {
     await srv.stop();

@@ -21,12 +21,18 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchClient(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
-  if (!fs.existsSync(path.join(clientDir, 'index.html'))) throw new Error(`no built client in ${clientDir} (run npx vite build)`);
-  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', '')))) throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
+  if (!fs.existsSync(path.join(clientDir, 'index.html')))
+    throw new Error(`no built client in ${clientDir} (run npx vite build)`);
+  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', ''))))
+    throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
   const srv = await startTestServer({ clientDir, serveTestPages: true, testPagesDir: TEST_PAGES_DIR });
   const rows: BenchRow[] = [];
   try {
-    const pro = await srv.ctx.services.accounts.register({ email: 'bench-client@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+    const pro = await srv.ctx.services.accounts.register({
+      email: 'bench-client@example.com',
+      password: 'abcd1234',
+      confirm_password: 'abcd1234',
+    });
     await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
     const token = await srv.ctx.services.tokens.userTokenFor(pro.id);
 
@@ -50,8 +56,18 @@ export async function benchClient(): Promise<BenchRow[]> {
     const s = median(sliced);
     const w = median(whole);
     rows.push(
-      { name: 'upload 16 MB, 4×5 MB slices', value: mb / (s / 1000), unit: 'MB/s', note: `median of ${RUNS}, ${s.toFixed(0)} ms, one slice in flight` },
-      { name: 'upload 16 MB, one request', value: mb / (w / 1000), unit: 'MB/s', note: `median of ${RUNS}, ${w.toFixed(0)} ms` },
+      {
+        name: 'upload 16 MB, 4×5 MB slices',
+        value: mb / (s / 1000),
+        unit: 'MB/s',
+        note: `median of ${RUNS}, ${s.toFixed(0)} ms, one slice in flight`,
+      },
+      {
+        name: 'upload 16 MB, one request',
+        value: mb / (w / 1000),
+        unit: 'MB/s',
+        note: `median of ${RUNS}, ${w.toFixed(0)} ms`,
+      },
       { name: 'sliced / single-request time', value: s / w, unit: 'ratio', note: 'same bytes, same server, same run' },
     );
   } finally {
@@ -63,7 +79,14 @@ export async function benchClient(): Promise<BenchRow[]> {
 async function benchWorkerResize(base: string): Promise<BenchRow[]> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const context = await browser.newContext({ serviceWorkers: 'block' });
@@ -105,7 +128,11 @@ async function benchWorkerResize(base: string): Promise<BenchRow[]> {
         }),
       );
     // EXIF orientation survives the scaled decode: the same photo stored with orientation 6 fits as a portrait.
-    await page.setInputFiles('#bench-file', { name: 'rotated.jpg', mimeType: 'image/jpeg', buffer: await sharp(IMAGE).withMetadata({ orientation: 6 }).jpeg({ quality: 95 }).toBuffer() });
+    await page.setInputFiles('#bench-file', {
+      name: 'rotated.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await sharp(IMAGE).withMetadata({ orientation: 6 }).jpeg({ quality: 95 }).toBuffer(),
+    });
     const rotated = await page.evaluate(async () => {
       const g = globalThis as any;
       return g.__harness.fit(g.document.querySelector('#bench-file').files[0], 'guest', 'enlarge');
@@ -117,11 +144,34 @@ async function benchWorkerResize(base: string): Promise<BenchRow[]> {
     const note = `5640×3172 16 MB JPEG → ${cold.w}×${cold.h}, ${(cold.bytes / 2 ** 20).toFixed(2)} MB (scaled decode, resize, JPEG encode, 80×80 thumbnail) in the ${cold.runtime}`;
     return [
       { name: 'worker fit for guest, first call', value: cold.ms, unit: 'ms', note: 'includes worker start' },
-      { name: 'worker fit for guest', value: m, unit: 'ms', note: `median of ${warm.length}; ${note}; goal ≤ 1000`, key: true },
-      { name: 'baseline: full-size decode alone (main thread)', value: d, unit: 'ms', note: `median of ${RUNS}, same page; what every fit paid before`, key: true },
+      {
+        name: 'worker fit for guest',
+        value: m,
+        unit: 'ms',
+        note: `median of ${warm.length}; ${note}; goal ≤ 1000`,
+        key: true,
+      },
+      {
+        name: 'baseline: full-size decode alone (main thread)',
+        value: d,
+        unit: 'ms',
+        note: `median of ${RUNS}, same page; what every fit paid before`,
+        key: true,
+      },
       { name: 'fit / full-size decode', value: m / d, unit: 'ratio', key: true },
-      { name: 'orientation 6 photo fitted as', value: rotated.w / rotated.h, unit: 'w/h', note: `${rotated.w}×${rotated.h} from stored 5640×3172 (portrait expected)` },
-      { name: 'main-thread long tasks > 200 ms', value: longTasks.filter((t) => t.duration > 200).length, unit: 'tasks', note: `longest ${Math.round(Math.max(0, ...longTasks.map((t) => t.duration)))} ms of ${longTasks.length} long tasks (PerformanceObserver 'longtask'), whole page life`, key: true },
+      {
+        name: 'orientation 6 photo fitted as',
+        value: rotated.w / rotated.h,
+        unit: 'w/h',
+        note: `${rotated.w}×${rotated.h} from stored 5640×3172 (portrait expected)`,
+      },
+      {
+        name: 'main-thread long tasks > 200 ms',
+        value: longTasks.filter((t) => t.duration > 200).length,
+        unit: 'tasks',
+        note: `longest ${Math.round(Math.max(0, ...longTasks.map((t) => t.duration)))} ms of ${longTasks.length} long tasks (PerformanceObserver 'longtask'), whole page life`,
+        key: true,
+      },
     ];
   } finally {
     await browser.close();

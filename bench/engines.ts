@@ -20,7 +20,9 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
-export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]; threads?: number; log?: (s: string) => void } = {}): Promise<BenchRow[]> {
+export async function benchEngines(
+  opts: { runs?: number; modules?: ModuleName[]; threads?: number; log?: (s: string) => void } = {},
+): Promise<BenchRow[]> {
   const runs = opts.runs ?? 3;
   const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
   const log = opts.log ?? ((s: string) => process.stdout.write(`  ${s}\n`));
@@ -36,7 +38,8 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
   const s = await session(modelsDir, 'esrgan-slim-x2.onnx', threads);
   await s.run({ input: new ort.Tensor('float32', tile, [1, 3, 256, 256]) }); // warm-up
   const ortT: number[] = [];
-  for (let i = 0; i < runs; i++) ortT.push(await time(() => s.run({ input: new ort.Tensor('float32', tile, [1, 3, 256, 256]) })));
+  for (let i = 0; i < runs; i++)
+    ortT.push(await time(() => s.run({ input: new ort.Tensor('float32', tile, [1, 3, 256, 256]) })));
   const { loadLayersReference, tfjsWasm } = await import('../server/engines/convert/tfjsReference.js');
   const tf = await tfjsWasm();
   const json = MODEL_SOURCES.find((m) => m.file === 'esrgan-slim-x2.onnx')!.sources()[0]!;
@@ -53,8 +56,18 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
   const tfT: number[] = [];
   for (let i = 0; i < runs; i++) tfT.push(await time(predict));
   x.dispose();
-  rows.push({ name: 'esrgan-slim x2 256² tile, onnxruntime', value: median(ortT), unit: 's', note: `${threads} threads` });
-  rows.push({ name: 'esrgan-slim x2 256² tile, tfjs-wasm', value: median(tfT), unit: 's', note: 'tfjs-backend-wasm 4.11, 1 thread (no worker threads in Node)' });
+  rows.push({
+    name: 'esrgan-slim x2 256² tile, onnxruntime',
+    value: median(ortT),
+    unit: 's',
+    note: `${threads} threads`,
+  });
+  rows.push({
+    name: 'esrgan-slim x2 256² tile, tfjs-wasm',
+    value: median(tfT),
+    unit: 's',
+    note: 'tfjs-backend-wasm 4.11, 1 thread (no worker threads in Node)',
+  });
   rows.push({ name: 'ratio tfjs-wasm / onnxruntime', value: median(tfT) / median(ortT), unit: '×' });
   log(`tile: ort ${median(ortT).toFixed(3)} s, tfjs ${median(tfT).toFixed(3)} s`);
 
@@ -64,7 +77,12 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     await runModule(m, img, {}, ctx).catch(() => undefined); // warm sessions; errors surface below
     const ts: number[] = [];
     for (let i = 0; i < runs; i++) ts.push(await time(() => runModule(m, img, {}, ctx)));
-    rows.push({ name: `${m} ${img.width}×${img.height}`, value: median(ts), unit: 's', note: `median of ${runs}, ${mp.toFixed(2)} MP, defaults` });
+    rows.push({
+      name: `${m} ${img.width}×${img.height}`,
+      value: median(ts),
+      unit: 's',
+      note: `median of ${runs}, ${mp.toFixed(2)} MP, defaults`,
+    });
     log(`${m}: ${ts.map((t) => t.toFixed(2)).join(', ')} s`);
   }
   // our nets against what they replaced, on the same photo in the same run (quote the ratios)
@@ -73,18 +91,49 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     const { upscaleTiled } = await import('../server/engines/esrgan.js');
     const { denoiseRgb } = await import('../server/engines/denoise.js');
     const rgb = await decodeRgb(img.data);
-    const ours = { enlarge: rows.find((r) => r.name === `enlarge ${img.width}×${img.height}`)?.value, denoise: rows.find((r) => r.name === `denoise ${img.width}×${img.height}`)?.value };
+    const ours = {
+      enlarge: rows.find((r) => r.name === `enlarge ${img.width}×${img.height}`)?.value,
+      denoise: rows.find((r) => r.name === `denoise ${img.width}×${img.height}`)?.value,
+    };
     const esr = await time(() => upscaleTiled(rgb, 'slim', 2, modelsDir, threads));
-    rows.push({ name: `ESRGAN-slim x2 ${img.width}×${img.height} (the enlarge net it replaced)`, value: esr, unit: 's', note: 'tiles only, one run' });
-    if (ours.enlarge) rows.push({ name: 'enlarge x2 (our net, whole engine) / ESRGAN-slim x2 tiles', value: ours.enlarge / esr, unit: '×' });
-    const nlm = await time(async () => denoiseRgb(rgb, { removeNoise: 75, sharpen: 75, removeOriginalDetail: 0, autoparams: false }));
-    rows.push({ name: `classical NLM denoise ${img.width}×${img.height} (the denoiser it replaced)`, value: nlm, unit: 's', note: 'one run' });
-    if (ours.denoise) rows.push({ name: 'denoise (our net, whole engine) / classical NLM', value: ours.denoise / nlm, unit: '×' });
+    rows.push({
+      name: `ESRGAN-slim x2 ${img.width}×${img.height} (the enlarge net it replaced)`,
+      value: esr,
+      unit: 's',
+      note: 'tiles only, one run',
+    });
+    if (ours.enlarge)
+      rows.push({
+        name: 'enlarge x2 (our net, whole engine) / ESRGAN-slim x2 tiles',
+        value: ours.enlarge / esr,
+        unit: '×',
+      });
+    const nlm = await time(async () =>
+      denoiseRgb(rgb, { removeNoise: 75, sharpen: 75, removeOriginalDetail: 0, autoparams: false }),
+    );
+    rows.push({
+      name: `classical NLM denoise ${img.width}×${img.height} (the denoiser it replaced)`,
+      value: nlm,
+      unit: 's',
+      note: 'one run',
+    });
+    if (ours.denoise)
+      rows.push({ name: 'denoise (our net, whole engine) / classical NLM', value: ours.denoise / nlm, unit: '×' });
     const { autoSharpenRgb } = await import('../server/engines/sharpenAuto.js');
     const unsharp = await time(async () => autoSharpenRgb(rgb));
     const deblur = rows.find((r) => r.name === `sharpen_auto ${img.width}×${img.height}`)?.value;
-    rows.push({ name: `classical sharpen_auto ${img.width}×${img.height} (the unsharp mask the deblur net replaced)`, value: unsharp, unit: 's', note: 'one run' });
-    if (deblur) rows.push({ name: 'sharpen_auto (our deblur net, whole engine) / classical', value: deblur / unsharp, unit: '×' });
+    rows.push({
+      name: `classical sharpen_auto ${img.width}×${img.height} (the unsharp mask the deblur net replaced)`,
+      value: unsharp,
+      unit: 's',
+      note: 'one run',
+    });
+    if (deblur)
+      rows.push({
+        name: 'sharpen_auto (our deblur net, whole engine) / classical',
+        value: deblur / unsharp,
+        unit: '×',
+      });
     log(`ESRGAN-slim x2 ${esr.toFixed(2)} s, NLM ${nlm.toFixed(2)} s, classical sharpen_auto ${unsharp.toFixed(2)} s`);
   }
   // heavier enlarge settings, one run each: must stay well below the 5-minute job limit
@@ -96,7 +145,12 @@ export async function benchEngines(opts: { runs?: number; modules?: ModuleName[]
     { scale: 8, quality: 'best' },
   ] as const) {
     const t = await time(() => runModule('enlarge', img, p, ctx));
-    rows.push({ name: `enlarge x${p.scale} ${p.quality} ${img.width}×${img.height}`, value: t, unit: 's', note: 'one run' });
+    rows.push({
+      name: `enlarge x${p.scale} ${p.quality} ${img.width}×${img.height}`,
+      value: t,
+      unit: 's',
+      note: 'one run',
+    });
     log(`enlarge x${p.scale} ${p.quality}: ${t.toFixed(2)} s`);
   }
   return rows;
@@ -127,7 +181,9 @@ export async function benchNets(opts: { threads?: number; log?: (s: string) => v
   const tile = new Float32Array(3 * T * T).map((_, i) => (i * 2654435761) % 256);
   const tileS = async (file: string) => {
     const { externalSession } = await import('../server/engines/models.js');
-    const s = file.startsWith('/') ? await externalSession(MODELS_DIR, file, threads) : await session(MODELS_DIR, file, threads);
+    const s = file.startsWith('/')
+      ? await externalSession(MODELS_DIR, file, threads)
+      : await session(MODELS_DIR, file, threads);
     const run = () => s.run({ input: new ort.Tensor('float32', tile, [1, 3, T, T]) });
     await run();
     const ts: number[] = [];
@@ -140,7 +196,12 @@ export async function benchNets(opts: { threads?: number; log?: (s: string) => v
     if (role === 'deblur') continue;
     const t = await tileS(file);
     const vs = role === 'denoise' ? base.denoise : base.x2;
-    rows.push({ name: `${file} one ${T}² tile / v1 ${role === 'denoise' ? 'denoiser' : 'x2 net'}`, value: t / vs, unit: '×', note: `${t.toFixed(2)} s` });
+    rows.push({
+      name: `${file} one ${T}² tile / v1 ${role === 'denoise' ? 'denoiser' : 'x2 net'}`,
+      value: t / vs,
+      unit: '×',
+      note: `${t.toFixed(2)} s`,
+    });
     log(`${file}: ${t.toFixed(2)} s per ${T}² tile (${(t / vs).toFixed(2)}× v1)`);
   }
 
@@ -152,19 +213,45 @@ export async function benchNets(opts: { threads?: number; log?: (s: string) => v
   const q97 = { ...photo, data: await sharp(photo.data).jpeg({ quality: 97 }).toBuffer() };
   await runModule('enlarge', oneMpImg, { scale: 2 }, ctx); // warm both x2 sessions' first use out of the timings
   // today's engine inside the same decode and JPEG encode as the module run
-  const old = (input: typeof photo, work: (img: typeof rgb) => Promise<typeof rgb>) => () => runOnRgb(input, ctx, async (img) => ({ image: await work(img) }));
+  const old = (input: typeof photo, work: (img: typeof rgb) => Promise<typeof rgb>) => () =>
+    runOnRgb(input, ctx, async (img) => ({ image: await work(img) }));
   const pairs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
-    [`enlarge x2 ${mp.toFixed(1)} MP (JPEG q 92: mixed net)`, () => runModule('enlarge', photo, { scale: 2 }, ctx), old(photo, (x) => v1Enlarge(x, 2, MODELS_DIR, threads))],
-    [`enlarge x2 ${mp.toFixed(1)} MP (JPEG q 97: both nets blended)`, () => runModule('enlarge', q97, { scale: 2 }, ctx), old(q97, (x) => v1Enlarge(x, 2, MODELS_DIR, threads))],
-    [`enlarge x4 ${mp.toFixed(1)} MP`, () => runModule('enlarge', photo, { scale: 4 }, ctx), old(photo, (x) => v1Enlarge(x, 4, MODELS_DIR, threads))],
-    ['enlarge x8 1.0 MP', () => runModule('enlarge', oneMpImg, { scale: 8 }, ctx), old(oneMpImg, (x) => v1Enlarge(x, 8, MODELS_DIR, threads))],
-    [`denoise ${mp.toFixed(1)} MP`, () => runModule('denoise', photo, {}, ctx), old(photo, (x) => v1Denoise(x, MODELS_DIR, threads))],
+    [
+      `enlarge x2 ${mp.toFixed(1)} MP (JPEG q 92: mixed net)`,
+      () => runModule('enlarge', photo, { scale: 2 }, ctx),
+      old(photo, (x) => v1Enlarge(x, 2, MODELS_DIR, threads)),
+    ],
+    [
+      `enlarge x2 ${mp.toFixed(1)} MP (JPEG q 97: both nets blended)`,
+      () => runModule('enlarge', q97, { scale: 2 }, ctx),
+      old(q97, (x) => v1Enlarge(x, 2, MODELS_DIR, threads)),
+    ],
+    [
+      `enlarge x4 ${mp.toFixed(1)} MP`,
+      () => runModule('enlarge', photo, { scale: 4 }, ctx),
+      old(photo, (x) => v1Enlarge(x, 4, MODELS_DIR, threads)),
+    ],
+    [
+      'enlarge x8 1.0 MP',
+      () => runModule('enlarge', oneMpImg, { scale: 8 }, ctx),
+      old(oneMpImg, (x) => v1Enlarge(x, 8, MODELS_DIR, threads)),
+    ],
+    [
+      `denoise ${mp.toFixed(1)} MP`,
+      () => runModule('denoise', photo, {}, ctx),
+      old(photo, (x) => v1Denoise(x, MODELS_DIR, threads)),
+    ],
   ];
   for (const [name, ours, old] of pairs) {
     const a = await time(ours);
     const b = await time(old);
     rows.push({ name: `${name}, v2 nets (defaults)`, value: a, unit: 's', note: 'whole engine, JPEG out, one run' });
-    rows.push({ name: `${name}, today's engine (v1 nets)`, value: b, unit: 's', note: 'the v1 steps in the same decode / JPEG encode, one run' });
+    rows.push({
+      name: `${name}, today's engine (v1 nets)`,
+      value: b,
+      unit: 's',
+      note: 'the v1 steps in the same decode / JPEG encode, one run',
+    });
     rows.push({ name: `${name}: v2 / v1`, value: a / b, unit: '×', key: true });
     log(`${name}: v2 ${a.toFixed(1)} s, v1 ${b.toFixed(1)} s (${(a / b).toFixed(2)}×)`);
   }
@@ -173,7 +260,12 @@ export async function benchNets(opts: { threads?: number; log?: (s: string) => v
   const one = await decodeRgb(oneMp);
   for (const scale of [2, 4] as const) {
     const t = await time(() => netUpscale(one, srNets(scale, 1), MODELS_DIR, threads));
-    rows.push({ name: `one x${scale} pass of one net, s per input MP`, value: t / ((one.w * one.h) / 1e6), unit: 's/MP', note: 'planPasses budgets PASS_S_PER_MP above this, for load' });
+    rows.push({
+      name: `one x${scale} pass of one net, s per input MP`,
+      value: t / ((one.w * one.h) / 1e6),
+      unit: 's/MP',
+      note: 'planPasses budgets PASS_S_PER_MP above this, for load',
+    });
     log(`x${scale} pass: ${(t / ((one.w * one.h) / 1e6)).toFixed(1)} s/MP`);
   }
   return rows;

@@ -25,7 +25,12 @@ const root = path.resolve(import.meta.dirname, '..');
 const RUNS = 3;
 const DEFAULT_BASELINE_REF = '0185db5';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+const SLOW_4G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
 /** The pages measured: the storefront and the workspace (the heaviest page a first visit can open). */
 const PAGES = [
   { key: 'home', path: '/' },
@@ -95,7 +100,12 @@ async function measure(browser: Browser, clientDir: string, encodings: Set<strin
       const loads: Load[] = [];
       for (let i = 0; i < RUNS; i++) loads.push(await coldLoad(browser, srv.url + p.path));
       for (const l of loads) for (const e of l.encodings) encodings.add(e);
-      out[p.key] = { js: median(loads.map((l) => l.js)), all: median(loads.map((l) => l.all)), scripts: median(loads.map((l) => l.scripts)), fcp: median(loads.map((l) => l.fcp)) };
+      out[p.key] = {
+        js: median(loads.map((l) => l.js)),
+        all: median(loads.map((l) => l.all)),
+        scripts: median(loads.map((l) => l.scripts)),
+        fcp: median(loads.map((l) => l.fcp)),
+      };
     }
   } finally {
     await srv.stop();
@@ -129,13 +139,17 @@ function baselineClient(ref: string): string {
   const tar = execFileSync('git', ['archive', '--format=tar', sha], { cwd: root, maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules')), path.join(dir, 'node_modules'));
-  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], { cwd: dir, stdio: 'inherit' });
+  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   return dist;
 }
 
 export async function benchFirstLoad(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
-  if (!fs.existsSync(path.join(clientDir, 'index.html'))) throw new Error(`no built client in ${clientDir} (run npx vite build)`);
+  if (!fs.existsSync(path.join(clientDir, 'index.html')))
+    throw new Error(`no built client in ${clientDir} (run npx vite build)`);
   const ref = process.env.FIRSTLOAD_BASELINE_REF ?? DEFAULT_BASELINE_REF;
   let baseDir: string | undefined;
   let baseError = '';
@@ -148,7 +162,14 @@ export async function benchFirstLoad(): Promise<BenchRow[]> {
   }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const encodings = new Set<string>();
   let now: Measured;
@@ -169,18 +190,62 @@ export async function benchFirstLoad(): Promise<BenchRow[]> {
     return `; baseline ${ref}: ${unit === 'KB' ? (v / 1024).toFixed(1) : v.toFixed(0)} ${unit}`.trimEnd();
   };
   const rows: BenchRow[] = [
-    { name: 'home: JS transferred', value: now.home.js / 1024, unit: 'KB', key: true, note: `${now.home.scripts} scripts, ${how}${was('home', 'js', 'KB')}` },
-    { name: 'home: first contentful paint', value: now.home.fcp, unit: 'ms', key: true, note: `${how}${was('home', 'fcp', 'ms')}` },
-    { name: 'home: all bytes transferred', value: now.home.all / 1024, unit: 'KB', note: `HTML, CSS, JS, images, API answers${was('home', 'all', 'KB')}` },
-    { name: 'workspace: JS transferred', value: now.workspace.js / 1024, unit: 'KB', key: true, note: `/batch-process/, ${now.workspace.scripts} scripts, ${how}${was('workspace', 'js', 'KB')}` },
-    { name: 'every page: largest JS transferred', value: worst.js / 1024, unit: 'KB', key: true, note: `${worst.path} of ${worst.pages} site pages (en), one cold load each, unthrottled; goal ≤ 200` },
-    { name: 'workspace: first contentful paint', value: now.workspace.fcp, unit: 'ms', note: `${how}${was('workspace', 'fcp', 'ms')}` },
+    {
+      name: 'home: JS transferred',
+      value: now.home.js / 1024,
+      unit: 'KB',
+      key: true,
+      note: `${now.home.scripts} scripts, ${how}${was('home', 'js', 'KB')}`,
+    },
+    {
+      name: 'home: first contentful paint',
+      value: now.home.fcp,
+      unit: 'ms',
+      key: true,
+      note: `${how}${was('home', 'fcp', 'ms')}`,
+    },
+    {
+      name: 'home: all bytes transferred',
+      value: now.home.all / 1024,
+      unit: 'KB',
+      note: `HTML, CSS, JS, images, API answers${was('home', 'all', 'KB')}`,
+    },
+    {
+      name: 'workspace: JS transferred',
+      value: now.workspace.js / 1024,
+      unit: 'KB',
+      key: true,
+      note: `/batch-process/, ${now.workspace.scripts} scripts, ${how}${was('workspace', 'js', 'KB')}`,
+    },
+    {
+      name: 'every page: largest JS transferred',
+      value: worst.js / 1024,
+      unit: 'KB',
+      key: true,
+      note: `${worst.path} of ${worst.pages} site pages (en), one cold load each, unthrottled; goal ≤ 200`,
+    },
+    {
+      name: 'workspace: first contentful paint',
+      value: now.workspace.fcp,
+      unit: 'ms',
+      note: `${how}${was('workspace', 'fcp', 'ms')}`,
+    },
   ];
   if (base) {
     rows.push(
-      { name: 'baseline home: JS transferred', value: base.home.js / 1024, unit: 'KB', note: `${ref}, ${base.home.scripts} scripts` },
+      {
+        name: 'baseline home: JS transferred',
+        value: base.home.js / 1024,
+        unit: 'KB',
+        note: `${ref}, ${base.home.scripts} scripts`,
+      },
       { name: 'baseline home: first contentful paint', value: base.home.fcp, unit: 'ms', note: ref },
-      { name: 'baseline workspace: JS transferred', value: base.workspace.js / 1024, unit: 'KB', note: `${ref}, ${base.workspace.scripts} scripts` },
+      {
+        name: 'baseline workspace: JS transferred',
+        value: base.workspace.js / 1024,
+        unit: 'KB',
+        note: `${ref}, ${base.workspace.scripts} scripts`,
+      },
     );
   }
   return rows;

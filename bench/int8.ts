@@ -21,7 +21,12 @@ import type { BenchRow } from './run.js';
 const WEIGHTS = path.resolve(import.meta.dirname, '..', 'server', 'engines', 'weights');
 type Opts = ort.InferenceSession.SessionOptions;
 
-const input = (side: number) => new ort.Tensor('float32', new Float32Array(3 * side * side).map((_, i) => 128 + 60 * Math.sin(i / 7) + 30 * Math.sin(i / 131)), [1, 3, side, side]);
+const input = (side: number) =>
+  new ort.Tensor(
+    'float32',
+    new Float32Array(3 * side * side).map((_, i) => 128 + 60 * Math.sin(i / 7) + 30 * Math.sin(i / 131)),
+    [1, 3, side, side],
+  );
 
 /** Fastest of `runs` interleaved runs of each session on one input, seconds. */
 async function fastest(sessions: ort.InferenceSession[], x: ort.Tensor, runs = 3): Promise<number[]> {
@@ -44,21 +49,43 @@ export async function benchInt8(opts: { threads?: number; engineCalls?: boolean 
   const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
   const base = sessionOptions(threads);
   const rows: BenchRow[] = [];
-  const nets = readdirSync(WEIGHTS).filter((f) => f.endsWith('.int8.json')).map((f) => f.replace(/\.int8\.json$/, '.onnx'));
-  if (!nets.length) return [{ name: 'int8 nets', value: 0, unit: 'nets', note: 'no int8 recipe is committed (server/engines/weights/*.int8.json)' }];
+  const nets = readdirSync(WEIGHTS)
+    .filter((f) => f.endsWith('.int8.json'))
+    .map((f) => f.replace(/\.int8\.json$/, '.onnx'));
+  if (!nets.length)
+    return [
+      {
+        name: 'int8 nets',
+        value: 0,
+        unit: 'nets',
+        note: 'no int8 recipe is committed (server/engines/weights/*.int8.json)',
+      },
+    ];
 
   // one server tile per net
   for (const net of nets) {
     const side = net.includes('denoise') ? 512 + 2 * 48 : 384 + 2 * 36;
-    const [f, q] = await fastest([await open(net, base), await open(net.replace(/\.onnx$/, '.int8.onnx'), base)], input(side));
-    rows.push({ name: `${net.replace(/\.onnx$/, '')} tile ${side}²: fp32 / int8 time`, value: f! / q!, unit: 'ratio', note: `fp32 ${f!.toFixed(2)} s, int8 ${q!.toFixed(2)} s; ${threads} threads`, key: true });
+    const [f, q] = await fastest(
+      [await open(net, base), await open(net.replace(/\.onnx$/, '.int8.onnx'), base)],
+      input(side),
+    );
+    rows.push({
+      name: `${net.replace(/\.onnx$/, '')} tile ${side}²: fp32 / int8 time`,
+      value: f! / q!,
+      unit: 'ratio',
+      note: `fp32 ${f!.toFixed(2)} s, int8 ${q!.toFixed(2)} s; ${threads} threads`,
+      key: true,
+    });
   }
 
   // whole engine calls at default params
   if (opts.engineCalls ?? true) {
     const img = await benchPhoto();
     const ctx = engineContext([], 'jpeg', threads);
-    for (const [module, params] of [['enlarge', { scale: 2 }], ['denoise', {}]] as const) {
+    for (const [module, params] of [
+      ['enlarge', { scale: 2 }],
+      ['denoise', {}],
+    ] as const) {
       const t = { fp32: Infinity, int8: Infinity };
       for (const mode of ['fp32', 'int8', 'int8', 'fp32'] as const) {
         process.env.ENGINE_INT8 = mode === 'fp32' ? '0' : 'auto';
@@ -67,7 +94,13 @@ export async function benchInt8(opts: { threads?: number; engineCalls?: boolean 
         t[mode] = Math.min(t[mode], (performance.now() - t0) / 1000);
       }
       delete process.env.ENGINE_INT8;
-      rows.push({ name: `${module} ${img.width}×${img.height} defaults: fp32 / int8 engine time`, value: t.fp32 / t.int8, unit: 'ratio', note: `fp32 ${t.fp32.toFixed(1)} s, int8 ${t.int8.toFixed(1)} s (faster of 2 each)`, key: true });
+      rows.push({
+        name: `${module} ${img.width}×${img.height} defaults: fp32 / int8 engine time`,
+        value: t.fp32 / t.int8,
+        unit: 'ratio',
+        note: `fp32 ${t.fp32.toFixed(1)} s, int8 ${t.int8.toFixed(1)} s (faster of 2 each)`,
+        key: true,
+      });
     }
   }
 
@@ -79,7 +112,12 @@ export async function benchInt8(opts: { threads?: number; engineCalls?: boolean 
       const side = tile + 2 * 36;
       const [f, q] = await fastest(pair, input(side), 2);
       const perMp = (s: number) => s / ((tile * tile) / 1e6);
-      rows.push({ name: `${x2.replace(/\.onnx$/, '')} tile ${tile} (+36 margins): s per input MP`, value: perMp(q!), unit: 's/MP', note: `int8; fp32 ${perMp(f!).toFixed(2)} s/MP; fp32 / int8 ${(f! / q!).toFixed(2)}` });
+      rows.push({
+        name: `${x2.replace(/\.onnx$/, '')} tile ${tile} (+36 margins): s per input MP`,
+        value: perMp(q!),
+        unit: 's/MP',
+        note: `int8; fp32 ${perMp(f!).toFixed(2)} s/MP; fp32 / int8 ${(f! / q!).toFixed(2)}`,
+      });
     }
 
     // session options on the int8 x2 tile, each against the product's options in the same loop
@@ -97,7 +135,12 @@ export async function benchInt8(opts: { threads?: number; engineCalls?: boolean 
     const product = await open(file, base);
     for (const [name, o] of variants) {
       const [p, v] = await fastest([product, await open(file, o)], input(side));
-      rows.push({ name: `int8 x2 tile, ${name}: product / this time`, value: p! / v!, unit: 'ratio', note: `product options ${p!.toFixed(2)} s (${threads} threads, all optimisations, arena, sequential, spinning ${JSON.stringify(base.extra)}), this ${v!.toFixed(2)} s` });
+      rows.push({
+        name: `int8 x2 tile, ${name}: product / this time`,
+        value: p! / v!,
+        unit: 'ratio',
+        note: `product options ${p!.toFixed(2)} s (${threads} threads, all optimisations, arena, sequential, spinning ${JSON.stringify(base.extra)}), this ${v!.toFixed(2)} s`,
+      });
     }
   }
   return rows;

@@ -28,7 +28,12 @@ interface AutocannonResult {
   non2xx?: number;
 }
 // autocannon ships no type declarations; this is the part used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: { url: string; connections: number; duration: number; pipelining: number }) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining: number;
+}) => Promise<AutocannonResult>;
 
 const CLIENTS = 200;
 /** progress polling under processing load: each client polls every POLL_MS (jittered) for POLL_S */
@@ -67,7 +72,13 @@ async function pollPhase(urls: string[]) {
     }),
   );
   eld.disable();
-  return { n: lat.length, p50: percentile(lat, 50), p99: percentile(lat, 99), errors, eldP99: eld.percentile(99) / 1e6 };
+  return {
+    n: lat.length,
+    p50: percentile(lat, 50),
+    p99: percentile(lat, 99),
+    errors,
+    eldP99: eld.percentile(99) / 1e6,
+  };
 }
 const HOSTILE = 1000;
 
@@ -105,15 +116,19 @@ function probeReader(c: Cluster) {
   const lines: ProbeReport[][] = c.apis.map(() => []);
   c.apis.forEach((p, i) =>
     p.child.stderr?.on('data', (b: Buffer) => {
-      for (const l of b.toString().split('\n')) if (l.startsWith('PIXMILL_PROBE ')) lines[i]!.push(JSON.parse(l.slice('PIXMILL_PROBE '.length)) as ProbeReport);
+      for (const l of b.toString().split('\n'))
+        if (l.startsWith('PIXMILL_PROBE ')) lines[i]!.push(JSON.parse(l.slice('PIXMILL_PROBE '.length)) as ProbeReport);
     }),
   );
   return async function mark(): Promise<ProbeReport[]> {
     const before = lines.map((l) => l.length);
     for (const p of c.apis) p.child.kill('SIGUSR2');
     const end = Date.now() + 5000;
-    while (lines.some((l, i) => l.length === before[i]) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    return lines.map((l, i) => (l.length > before[i]! ? l[l.length - 1]! : null)).filter((r): r is ProbeReport => r !== null);
+    while (lines.some((l, i) => l.length === before[i]) && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 20));
+    return lines
+      .map((l, i) => (l.length > before[i]! ? l[l.length - 1]! : null))
+      .filter((r): r is ProbeReport => r !== null);
   };
 }
 
@@ -185,11 +200,18 @@ function apiFigures(r: ProbeReport[]) {
   };
 }
 
-const sum = (o: Record<string, number>, prefix: string) => Math.round(Object.entries(o).filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v, 0));
+const sum = (o: Record<string, number>, prefix: string) =>
+  Math.round(
+    Object.entries(o)
+      .filter(([k]) => k.startsWith(prefix))
+      .reduce((a, [, v]) => a + v, 0),
+  );
 
 /** autocannon on one progress URL per API process, at once, for a few seconds. */
 async function pollSaturation(urls: string[], seconds: number) {
-  const results = await Promise.all(urls.map((url) => autocannon({ url, connections: 25, duration: seconds, pipelining: 1 })));
+  const results = await Promise.all(
+    urls.map((url) => autocannon({ url, connections: 25, duration: seconds, pipelining: 1 })),
+  );
   const lat = results.map((r) => r.latency);
   return {
     requests: results.reduce((a, r) => a + r.requests.total, 0),
@@ -206,15 +228,32 @@ async function pollSaturation(urls: string[], seconds: number) {
  */
 export async function pollWork(apiUrls: string[]): Promise<{ token: string; transId: string; progressUrls: string[] }> {
   const base = apiUrls[0]!;
-  const g = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+  const g = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{
+    token: string;
+  }>;
   const token = g.data.token;
   const fd = new FormData();
   fd.set('user_token', token);
   fd.set('job', 'compress');
-  fd.set('file', new Blob([await sharp({ create: { width: 64, height: 64, channels: 3, background: '#406080' } }).jpeg().toBuffer()]), 'poll.jpg');
-  const up = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{ data: { uid: string } }>;
+  fd.set(
+    'file',
+    new Blob([
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#406080' } })
+        .jpeg()
+        .toBuffer(),
+    ]),
+    'poll.jpg',
+  );
+  const up = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{
+    data: { uid: string };
+  }>;
   const jconfig = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } });
-  const tr = (await (await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig }) })).json()) as Envelope<{ trans_id: string }>;
+  const tr = (await (
+    await fetch(base + '/web_api/v1/transform', {
+      method: 'POST',
+      body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig }),
+    })
+  ).json()) as Envelope<{ trans_id: string }>;
   const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
   return { token, transId: tr.data.trans_id, progressUrls: apiUrls.map((u) => `${u}/web_api/v1/progress?${q}`) };
 }
@@ -255,7 +294,15 @@ export async function benchLoad(): Promise<BenchRow[]> {
     const { token, transId, progressUrls } = await pollWork(c.apiUrls);
     // autocannon on progress, then on the bare /api/health route of the same processes (same plugins and hooks, no work): the ratio is what progress costs
     const reads = await progressReadCost(c, token, transId);
-    const { sat, bare, ratios, errors: satErrors } = await saturationPair(progressUrls, c.apiUrls.map((u) => `${u}/api/health`));
+    const {
+      sat,
+      bare,
+      ratios,
+      errors: satErrors,
+    } = await saturationPair(
+      progressUrls,
+      c.apiUrls.map((u) => `${u}/api/health`),
+    );
 
     // progress under processing load: the same 200 clients polling with idle workers (baseline) and with both workers running enlarge
     await mark();
@@ -263,73 +310,230 @@ export async function benchLoad(): Promise<BenchRow[]> {
     const idle = await pollPhase(progressUrls);
     const idleApi = apiFigures(await mark());
     const idleGenWait = ownRunqWaitMs() - genWait;
-    const heavyImg = await sharp({ create: { width: 1152, height: 864, channels: 3, background: '#7a8090', noise: { type: 'gaussian', mean: 120, sigma: 40 } } }).jpeg({ quality: 90 }).toBuffer();
+    const heavyImg = await sharp({
+      create: {
+        width: 1152,
+        height: 864,
+        channels: 3,
+        background: '#7a8090',
+        noise: { type: 'gaussian', mean: 120, sigma: 40 },
+      },
+    })
+      .jpeg({ quality: 90 })
+      .toBuffer();
     const enlarge = JSON.stringify({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } });
     const heavyUrls: string[] = [];
     for (let i = 0; i < HEAVY_WORKS; i++) {
       const api = c.apiUrls[i % c.apiUrls.length]!;
-      const gt = (await (await fetch(api + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+      const gt = (await (await fetch(api + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{
+        token: string;
+      }>;
       const hf = new FormData();
       hf.set('user_token', gt.data.token);
       hf.set('job', 'enlarge');
       hf.set('file', new Blob([heavyImg]), `heavy-${i}.jpg`);
-      const hu = (await (await fetch(api + '/web_api/v1/upload', { method: 'POST', body: hf })).json()) as Envelope<{ data: { uid: string } }>;
+      const hu = (await (await fetch(api + '/web_api/v1/upload', { method: 'POST', body: hf })).json()) as Envelope<{
+        data: { uid: string };
+      }>;
       const ht = (await (
-        await fetch(api + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: gt.data.token, uid: hu.data.data.uid, jconfig: enlarge }) })
+        await fetch(api + '/web_api/v1/transform', {
+          method: 'POST',
+          body: new URLSearchParams({ user_token: gt.data.token, uid: hu.data.data.uid, jconfig: enlarge }),
+        })
       ).json()) as Envelope<{ trans_id: string }>;
       if (ht.code !== 200) throw new Error(`heavy work refused: ${JSON.stringify(ht)}`);
-      heavyUrls.push(`${api}/web_api/v1/progress?${new URLSearchParams({ user_token: gt.data.token, trans_id: ht.data.trans_id })}`);
+      heavyUrls.push(
+        `${api}/web_api/v1/progress?${new URLSearchParams({ user_token: gt.data.token, trans_id: ht.data.trans_id })}`,
+      );
     }
     await mark();
     genWait = ownRunqWaitMs();
     const busy = await pollPhase([...progressUrls, ...heavyUrls]);
     const busyApi = apiFigures(await mark());
     const busyGenWait = ownRunqWaitMs() - genWait;
-    const heavyState = await Promise.all(heavyUrls.map(async (u) => ((await (await fetch(u)).json()) as Envelope<{ status: string }>).data.status));
+    const heavyState = await Promise.all(
+      heavyUrls.map(async (u) => ((await (await fetch(u)).json()) as Envelope<{ status: string }>).data.status),
+    );
     const stillRunning = heavyState.filter((st) => st === 'progress').length;
 
     const hostile1 = await runHostile(c, { count: HOSTILE, concurrency: 16, limitMs: 40_000 });
     const hostile2 = await runHostile(c, { count: HOSTILE, concurrency: 16, limitMs: 40_000 });
     const l = load.latencyMs;
     const rows: BenchRow[] = [
-      { name: 'load: simulated clients', value: load.clients, unit: 'clients', note: '2 API + 2 worker processes, PostgreSQL + BullMQ, loopback' },
+      {
+        name: 'load: simulated clients',
+        value: load.clients,
+        unit: 'clients',
+        note: '2 API + 2 worker processes, PostgreSQL + BullMQ, loopback',
+      },
       { name: 'load: requests', value: load.requests, unit: 'req', note: `${load.durationS} s` },
-      { name: 'load: errors', value: load.errors, unit: 'errors', note: load.errorSamples.slice(0, 2).join(' ; ') || 'goal 0', key: true },
-      { name: 'load: works completed', value: load.worksCompleted, unit: 'works', note: `failed ${load.worksFailed}, unfinished ${load.worksUnfinished}, results verified ${load.resultsVerified}` },
-      { name: 'load: upload p50', value: l.upload?.p50 ?? NaN, unit: 'ms', note: `${CLIENTS} uploads at once`, key: true },
+      {
+        name: 'load: errors',
+        value: load.errors,
+        unit: 'errors',
+        note: load.errorSamples.slice(0, 2).join(' ; ') || 'goal 0',
+        key: true,
+      },
+      {
+        name: 'load: works completed',
+        value: load.worksCompleted,
+        unit: 'works',
+        note: `failed ${load.worksFailed}, unfinished ${load.worksUnfinished}, results verified ${load.resultsVerified}`,
+      },
+      {
+        name: 'load: upload p50',
+        value: l.upload?.p50 ?? NaN,
+        unit: 'ms',
+        note: `${CLIENTS} uploads at once`,
+        key: true,
+      },
       { name: 'load: upload p99', value: l.upload?.p99 ?? NaN, unit: 'ms' },
-      { name: 'load: progress poll p50', value: l.progress?.p50 ?? NaN, unit: 'ms', note: `${l.progress?.n ?? 0} polls every 2 s` },
-      { name: 'load: progress poll p99', value: l.progress?.p99 ?? NaN, unit: 'ms', note: 'polls overlap the 200-upload burst', key: true },
+      {
+        name: 'load: progress poll p50',
+        value: l.progress?.p50 ?? NaN,
+        unit: 'ms',
+        note: `${l.progress?.n ?? 0} polls every 2 s`,
+      },
+      {
+        name: 'load: progress poll p99',
+        value: l.progress?.p99 ?? NaN,
+        unit: 'ms',
+        note: 'polls overlap the 200-upload burst',
+        key: true,
+      },
       { name: 'load: transform p50', value: l.transform?.p50 ?? NaN, unit: 'ms' },
       { name: 'load: guest_token p50', value: l.guest_token?.p50 ?? NaN, unit: 'ms' },
-      { name: 'load: RSS API processes before/after', value: sum(load.rssAfterMiB, 'api'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'api')} MiB` },
-      { name: 'load: RSS workers (+sandboxes) before/after', value: sum(load.rssAfterMiB, 'worker'), unit: 'MiB', note: `before ${sum(load.rssBeforeMiB, 'worker')} MiB` },
-      { name: 'progress read: one prepared join', value: reads.joined.wall, unit: 'ms', note: `token + account + work in one round trip (on PostgreSQL the batched statement, here one poll per batch), ${reads.n} reads; client CPU ${reads.joined.cpu.toFixed(3)} ms per read`, key: true },
-      { name: 'progress read: baseline three reads', value: reads.three.wall, unit: 'ms', note: `token, account, work as separate queries (before), same run, interleaved; client CPU ${reads.three.cpu.toFixed(3)} ms per read` },
-      { name: 'autocannon: progress polls', value: sat.rps, unit: 'req/s', note: `best of ${ratios.length} rounds interleaved with the bare route, ${sat.requests} requests, 2×25 connections, 6 s; errors in all rounds ${satErrors.progress}` },
+      {
+        name: 'load: RSS API processes before/after',
+        value: sum(load.rssAfterMiB, 'api'),
+        unit: 'MiB',
+        note: `before ${sum(load.rssBeforeMiB, 'api')} MiB`,
+      },
+      {
+        name: 'load: RSS workers (+sandboxes) before/after',
+        value: sum(load.rssAfterMiB, 'worker'),
+        unit: 'MiB',
+        note: `before ${sum(load.rssBeforeMiB, 'worker')} MiB`,
+      },
+      {
+        name: 'progress read: one prepared join',
+        value: reads.joined.wall,
+        unit: 'ms',
+        note: `token + account + work in one round trip (on PostgreSQL the batched statement, here one poll per batch), ${reads.n} reads; client CPU ${reads.joined.cpu.toFixed(3)} ms per read`,
+        key: true,
+      },
+      {
+        name: 'progress read: baseline three reads',
+        value: reads.three.wall,
+        unit: 'ms',
+        note: `token, account, work as separate queries (before), same run, interleaved; client CPU ${reads.three.cpu.toFixed(3)} ms per read`,
+      },
+      {
+        name: 'autocannon: progress polls',
+        value: sat.rps,
+        unit: 'req/s',
+        note: `best of ${ratios.length} rounds interleaved with the bare route, ${sat.requests} requests, 2×25 connections, 6 s; errors in all rounds ${satErrors.progress}`,
+      },
       { name: 'autocannon: progress poll p50', value: sat.p50, unit: 'ms' },
       { name: 'autocannon: progress poll p99', value: sat.p99, unit: 'ms' },
-      { name: 'autocannon: bare /api/health (baseline)', value: bare.rps, unit: 'req/s', note: `same processes, same run, best of ${ratios.length} rounds, p99 ${bare.p99} ms, errors in all rounds ${satErrors.bare}` },
-      { name: 'autocannon: progress / bare route throughput', value: sat.rps / bare.rps, unit: 'ratio', note: `goal ≥ 0.5; best of each side; round by round ${ratios.map((r) => r.toFixed(2)).join(', ')}`, key: true },
-      { name: 'poll, idle workers: p50', value: idle.p50, unit: 'ms', note: `baseline: ${CLIENTS} clients polling every ~${POLL_MS} ms for ${POLL_S} s, ${idle.n} polls, errors ${idle.errors}` },
+      {
+        name: 'autocannon: bare /api/health (baseline)',
+        value: bare.rps,
+        unit: 'req/s',
+        note: `same processes, same run, best of ${ratios.length} rounds, p99 ${bare.p99} ms, errors in all rounds ${satErrors.bare}`,
+      },
+      {
+        name: 'autocannon: progress / bare route throughput',
+        value: sat.rps / bare.rps,
+        unit: 'ratio',
+        note: `goal ≥ 0.5; best of each side; round by round ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
+        key: true,
+      },
+      {
+        name: 'poll, idle workers: p50',
+        value: idle.p50,
+        unit: 'ms',
+        note: `baseline: ${CLIENTS} clients polling every ~${POLL_MS} ms for ${POLL_S} s, ${idle.n} polls, errors ${idle.errors}`,
+      },
       { name: 'poll, idle workers: p99', value: idle.p99, unit: 'ms', key: true },
-      { name: 'poll under processing load: p50', value: busy.p50, unit: 'ms', note: `${CLIENTS} clients, ${busy.n} polls while ${HEAVY_WORKS} enlarge x2 works (1 MP) ran on both workers; ${stillRunning} still running at the end` },
+      {
+        name: 'poll under processing load: p50',
+        value: busy.p50,
+        unit: 'ms',
+        note: `${CLIENTS} clients, ${busy.n} polls while ${HEAVY_WORKS} enlarge x2 works (1 MP) ran on both workers; ${stillRunning} still running at the end`,
+      },
       { name: 'poll under processing load: p99', value: busy.p99, unit: 'ms', note: 'goal ≤ 50', key: true },
       { name: 'poll under processing load: errors', value: busy.errors, unit: 'errors', note: 'goal 0', key: true },
       { name: 'poll under load / idle p99', value: busy.p99 / idle.p99, unit: 'ratio' },
-      { name: 'load generator event-loop delay p99', value: busy.eldP99, unit: 'ms', note: `this process, under load (idle phase ${idle.eldP99.toFixed(1)} ms): high means the figures above include client-side waiting` },
-      { name: 'load generator waiting for a core', value: busyGenWait / POLL_S / 10, unit: '%', note: `of the ${POLL_S} s under load (idle phase ${(idleGenWait / POLL_S / 10).toFixed(1)} %): runnable but not running (schedstat)` },
-      { name: 'poll under processing load: API server-side p99', value: busyApi.srvP99, unit: 'ms', note: `request parsed → response sent in the API processes (idle workers: ${idleApi.srvP99.toFixed(1)} ms; p50 ${busyApi.srvP50.toFixed(1)} / idle ${idleApi.srvP50.toFixed(1)} ms)`, key: true },
-      { name: 'API event-loop delay p99 under processing load', value: busyApi.eldP99, unit: 'ms', note: `worst API process; max ${busyApi.eldMax.toFixed(0)} ms (idle workers: p99 ${idleApi.eldP99.toFixed(1)}, max ${idleApi.eldMax.toFixed(0)} ms)` },
-      { name: 'API waiting for a core, per poll', value: busyApi.waitPerPollMs, unit: 'ms', note: `run-queue wait of the API processes' threads (schedstat) / polls, under load (idle workers: ${idleApi.waitPerPollMs.toFixed(2)} ms); API CPU ${(busyApi.cpuShare * 100).toFixed(0)} % of a core (idle ${(idleApi.cpuShare * 100).toFixed(0)} %), waiting ${(busyApi.waitShare * 100).toFixed(0)} % (idle ${(idleApi.waitShare * 100).toFixed(0)} %)` },
-      { name: 'hostile: inputs answered', value: hostile1.answered + hostile2.answered, unit: 'inputs', note: `of ${hostile1.inputs + hostile2.inputs}, two passes` },
-      { name: 'hostile: clear answers', value: hostile1.clear + hostile2.clear, unit: 'inputs', note: 'HTTP < 500 with {code, msg}' },
-      { name: 'hostile: unclear answers', value: hostile1.unclear + hostile2.unclear, unit: 'inputs', note: [...hostile1.unclearSamples, ...hostile2.unclearSamples].slice(0, 2).join(' ; ') || 'goal 0' },
-      { name: 'hostile: accepted though malformed', value: hostile1.acceptedButShouldRefuse + hostile2.acceptedButShouldRefuse, unit: 'inputs', note: 'goal 0' },
-      { name: 'hostile: server crashes', value: hostile1.processesCrashed.length + hostile2.processesCrashed.length, unit: 'processes', note: hostile2.healthyAfter ? 'health OK after' : 'health FAILED after' },
+      {
+        name: 'load generator event-loop delay p99',
+        value: busy.eldP99,
+        unit: 'ms',
+        note: `this process, under load (idle phase ${idle.eldP99.toFixed(1)} ms): high means the figures above include client-side waiting`,
+      },
+      {
+        name: 'load generator waiting for a core',
+        value: busyGenWait / POLL_S / 10,
+        unit: '%',
+        note: `of the ${POLL_S} s under load (idle phase ${(idleGenWait / POLL_S / 10).toFixed(1)} %): runnable but not running (schedstat)`,
+      },
+      {
+        name: 'poll under processing load: API server-side p99',
+        value: busyApi.srvP99,
+        unit: 'ms',
+        note: `request parsed → response sent in the API processes (idle workers: ${idleApi.srvP99.toFixed(1)} ms; p50 ${busyApi.srvP50.toFixed(1)} / idle ${idleApi.srvP50.toFixed(1)} ms)`,
+        key: true,
+      },
+      {
+        name: 'API event-loop delay p99 under processing load',
+        value: busyApi.eldP99,
+        unit: 'ms',
+        note: `worst API process; max ${busyApi.eldMax.toFixed(0)} ms (idle workers: p99 ${idleApi.eldP99.toFixed(1)}, max ${idleApi.eldMax.toFixed(0)} ms)`,
+      },
+      {
+        name: 'API waiting for a core, per poll',
+        value: busyApi.waitPerPollMs,
+        unit: 'ms',
+        note: `run-queue wait of the API processes' threads (schedstat) / polls, under load (idle workers: ${idleApi.waitPerPollMs.toFixed(2)} ms); API CPU ${(busyApi.cpuShare * 100).toFixed(0)} % of a core (idle ${(idleApi.cpuShare * 100).toFixed(0)} %), waiting ${(busyApi.waitShare * 100).toFixed(0)} % (idle ${(idleApi.waitShare * 100).toFixed(0)} %)`,
+      },
+      {
+        name: 'hostile: inputs answered',
+        value: hostile1.answered + hostile2.answered,
+        unit: 'inputs',
+        note: `of ${hostile1.inputs + hostile2.inputs}, two passes`,
+      },
+      {
+        name: 'hostile: clear answers',
+        value: hostile1.clear + hostile2.clear,
+        unit: 'inputs',
+        note: 'HTTP < 500 with {code, msg}',
+      },
+      {
+        name: 'hostile: unclear answers',
+        value: hostile1.unclear + hostile2.unclear,
+        unit: 'inputs',
+        note: [...hostile1.unclearSamples, ...hostile2.unclearSamples].slice(0, 2).join(' ; ') || 'goal 0',
+      },
+      {
+        name: 'hostile: accepted though malformed',
+        value: hostile1.acceptedButShouldRefuse + hostile2.acceptedButShouldRefuse,
+        unit: 'inputs',
+        note: 'goal 0',
+      },
+      {
+        name: 'hostile: server crashes',
+        value: hostile1.processesCrashed.length + hostile2.processesCrashed.length,
+        unit: 'processes',
+        note: hostile2.healthyAfter ? 'health OK after' : 'health FAILED after',
+      },
       { name: 'hostile: RSS API before pass 1', value: sum(hostile1.rssBeforeMiB, 'api'), unit: 'MiB' },
       { name: 'hostile: RSS API after pass 1', value: sum(hostile1.rssAfterMiB, 'api'), unit: 'MiB' },
-      { name: 'hostile: RSS API after pass 2', value: sum(hostile2.rssAfterMiB, 'api'), unit: 'MiB', note: 'bounded if close to pass 1' },
+      {
+        name: 'hostile: RSS API after pass 2',
+        value: sum(hostile2.rssAfterMiB, 'api'),
+        unit: 'MiB',
+        note: 'bounded if close to pass 1',
+      },
     ];
     return rows;
   } finally {

@@ -34,10 +34,15 @@ function peakGflops(threads: number): { gflops: number; note: string } {
   }
   const lanes = / avx512f/.test(flags) ? 16 : / avx2/.test(flags) ? 8 : 4;
   const perCycle = 2 * lanes * (/ fma/.test(flags) ? 2 : 1);
-  return { gflops: (perCycle * mhz * threads) / 1000, note: `${lanes * 32}-bit vectors, ${(mhz / 1000).toFixed(2)} GHz × ${threads} cores` };
+  return {
+    gflops: (perCycle * mhz * threads) / 1000,
+    note: `${lanes * 32}-bit vectors, ${(mhz / 1000).toFixed(2)} GHz × ${threads} cores`,
+  };
 }
 
-export async function benchMaxim(opts: { runs?: number; threads?: number; log?: (s: string) => void } = {}): Promise<BenchRow[]> {
+export async function benchMaxim(
+  opts: { runs?: number; threads?: number; log?: (s: string) => void } = {},
+): Promise<BenchRow[]> {
   const runs = opts.runs ?? 2;
   const threads = opts.threads ?? Number(process.env.ENGINE_THREADS || 2);
   const log = opts.log ?? ((s: string) => process.stdout.write(`  ${s}\n`));
@@ -50,7 +55,11 @@ export async function benchMaxim(opts: { runs?: number; threads?: number; log?: 
     const t0 = performance.now();
     const bytes = convertTfGraphStatic(maximJson(task), [1, 256, 256, 3], stats);
     const convertS = (performance.now() - t0) / 1000;
-    const s = await ort.InferenceSession.create(bytes, { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
+    const s = await ort.InferenceSession.create(bytes, {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
     const x = new Float32Array(256 * 256 * 3).map((_, i) => ((i * 2654435761) % 256) / 255);
     const feed = () => ({ xs_0: new ort.Tensor('float32', x, [1, 256, 256, 3]) });
     await s.run(feed()); // warm-up
@@ -63,8 +72,18 @@ export async function benchMaxim(opts: { runs?: number; threads?: number; log?: 
     const sec = median(ts);
     tileSec[task] = sec;
     const gflop = (2 * stats.macs) / 1e9;
-    rows.push({ name: `maxim-${task} GFLOP per 256² tile`, value: gflop, unit: 'GFLOP', note: `${stats.onnxNodes} ONNX nodes; conversion ${convertS.toFixed(1)} s` });
-    rows.push({ name: `maxim-${task} 256² tile`, value: sec, unit: 's', note: `${(gflop / sec).toFixed(1)} GFLOP/s = ${((100 * gflop) / sec / peak.gflops).toFixed(1)} % of peak` });
+    rows.push({
+      name: `maxim-${task} GFLOP per 256² tile`,
+      value: gflop,
+      unit: 'GFLOP',
+      note: `${stats.onnxNodes} ONNX nodes; conversion ${convertS.toFixed(1)} s`,
+    });
+    rows.push({
+      name: `maxim-${task} 256² tile`,
+      value: sec,
+      unit: 's',
+      note: `${(gflop / sec).toFixed(1)} GFLOP/s = ${((100 * gflop) / sec / peak.gflops).toFixed(1)} % of peak`,
+    });
     log(`${task}: ${gflop.toFixed(1)} GFLOP, ${sec.toFixed(2)} s a tile`);
   }
 
@@ -100,6 +119,11 @@ export async function benchMaxim(opts: { runs?: number; threads?: number; log?: 
   rows.push({ name: 'se-night 2.8 MP (denoise → perfect)', value: median(nightT), unit: 's' });
   // tiled denoising: 256² tiles overlapping by 32 px over 2048×1367
   const tiles = Math.ceil((2048 - 32) / 224) * Math.ceil((1367 - 32) / 224);
-  rows.push({ name: 'MAXIM denoising 2.8 MP (projected)', value: tiles * tileSec.denoising!, unit: 's', note: `${tiles} tiles × ${tileSec.denoising!.toFixed(1)} s` });
+  rows.push({
+    name: 'MAXIM denoising 2.8 MP (projected)',
+    value: tiles * tileSec.denoising!,
+    unit: 's',
+    note: `${tiles} tiles × ${tileSec.denoising!.toFixed(1)} s`,
+  });
   return rows;
 }

@@ -24,10 +24,15 @@ const THREADS = Math.min(2, os.cpus().length);
 
 export async function benchOnDevice(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
-  if (!fs.existsSync(path.join(clientDir, 'index.html'))) throw new Error(`no built client in ${clientDir} (run npx vite build)`);
-  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', '')))) throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
+  if (!fs.existsSync(path.join(clientDir, 'index.html')))
+    throw new Error(`no built client in ${clientDir} (run npx vite build)`);
+  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', ''))))
+    throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
   // 1000×1000 (1 MP) PNG from a real photo: PNG so both sides decode the very same pixels.
-  const png = await sharp(path.join(root, 'tests/fixtures/LadyBird.jpg')).resize(1000, 1000, { fit: 'cover' }).png().toBuffer();
+  const png = await sharp(path.join(root, 'tests/fixtures/LadyBird.jpg'))
+    .resize(1000, 1000, { fit: 'cover' })
+    .png()
+    .toBuffer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ondevice-'));
   const file = path.join(tmp, 'one-mp.png');
   fs.writeFileSync(file, png);
@@ -58,14 +63,34 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
     const wasm = await deviceTimes(srv.url, file, BASE_ARGS);
     const where = `headless Chromium, ${wasm.enlarge.backend}${wasm.isolated ? '' : ' (not isolated)'}; server: onnxruntime-node, ${THREADS} threads`;
     const rows: BenchRow[] = [
-      { name: 'on-device enlarge 2x, 1 MP', value: wasm.enlarge.ms, unit: 'ms', note: `1000×1000 → ${wasm.enlarge.w}×${wasm.enlarge.h}; ${where}` },
-      { name: 'server engine enlarge 2x, 1 MP', value: serverEnlarge, unit: 'ms', note: 'our x2 net in tiles with the default settings' },
+      {
+        name: 'on-device enlarge 2x, 1 MP',
+        value: wasm.enlarge.ms,
+        unit: 'ms',
+        note: `1000×1000 → ${wasm.enlarge.w}×${wasm.enlarge.h}; ${where}`,
+      },
+      {
+        name: 'server engine enlarge 2x, 1 MP',
+        value: serverEnlarge,
+        unit: 'ms',
+        note: 'our x2 net in tiles with the default settings',
+      },
       { name: 'enlarge device/server', value: wasm.enlarge.ms / serverEnlarge, unit: 'x' },
-      { name: 'on-device enlarge, first call', value: wasm.coldEnlarge, unit: 'ms', note: 'runtime + 1.4 MB model download, session' },
+      {
+        name: 'on-device enlarge, first call',
+        value: wasm.coldEnlarge,
+        unit: 'ms',
+        note: 'runtime + 1.4 MB model download, session',
+      },
       { name: 'on-device matting, 1 MP', value: wasm.matting.ms, unit: 'ms', note: `IS-Net small; ${where}` },
       { name: 'server engine matting, 1 MP', value: serverMatting, unit: 'ms', note: 'foregroundMask, IS-Net small' },
       { name: 'matting device/server', value: wasm.matting.ms / serverMatting, unit: 'x' },
-      { name: 'on-device matting, first call', value: wasm.coldMatting, unit: 'ms', note: '44 MB model download, session' },
+      {
+        name: 'on-device matting, first call',
+        value: wasm.coldMatting,
+        unit: 'ms',
+        note: '44 MB model download, session',
+      },
     ];
     // WebGPU: SwiftShader's software adapter (no GPU here), so this says whether the WebGPU path runs and
     // what it costs emulated on the CPU, not what a real GPU gives. On a 256×256 crop (1 MP takes the
@@ -85,14 +110,29 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
         const note = '256×256 → 512×512; headless Chromium, WebGPU on SwiftShader (software adapter on the CPU)';
         rows.push(
           { name: 'on-device enlarge 2x, 256², WebGPU (SwiftShader)', value: gpu.enlarge.ms, unit: 'ms', note },
-          { name: 'on-device enlarge 2x, 256², WASM', value: wasmSmall.enlarge.ms, unit: 'ms', note: '256×256, same browser flags as above' },
+          {
+            name: 'on-device enlarge 2x, 256², WASM',
+            value: wasmSmall.enlarge.ms,
+            unit: 'ms',
+            note: '256×256, same browser flags as above',
+          },
           { name: 'server engine enlarge 2x, 256²', value: serverSmall, unit: 'ms' },
           { name: 'enlarge 256² WebGPU/server', value: gpu.enlarge.ms / serverSmall, unit: 'x' },
           { name: 'enlarge 256² WASM/server', value: wasmSmall.enlarge.ms / serverSmall, unit: 'x' },
-          { name: 'on-device enlarge, WebGPU first call', value: gpu.coldEnlarge, unit: 'ms', note: '26.8 MB runtime, session, shader compiles' },
+          {
+            name: 'on-device enlarge, WebGPU first call',
+            value: gpu.coldEnlarge,
+            unit: 'ms',
+            note: '26.8 MB runtime, session, shader compiles',
+          },
         );
       } catch (e) {
-        rows.push({ name: 'on-device WebGPU', value: NaN, unit: 'ms', note: `not measured: ${e instanceof Error ? e.message : String(e)}` });
+        rows.push({
+          name: 'on-device WebGPU',
+          value: NaN,
+          unit: 'ms',
+          note: `not measured: ${e instanceof Error ? e.message : String(e)}`,
+        });
       }
     }
     return rows;
@@ -102,9 +142,25 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
   }
 }
 
-const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const BASE_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** SwiftShader's Vulkan gives headless Chromium a software WebGPU adapter (tests/e2e/review-ondevice-webgpu.spec.ts). */
-const WEBGPU_ARGS = ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader', '--disable-background-networking', '--no-first-run'];
+const WEBGPU_ARGS = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--use-angle=swiftshader',
+  '--disable-background-networking',
+  '--no-first-run',
+];
 
 interface DeviceRun {
   ms: number;
@@ -114,7 +170,12 @@ interface DeviceRun {
 }
 
 /** Enlarge and matting in one browser: the first call per feature loads the runtime and model, the second is timed. */
-async function deviceTimes(url: string, file: string, args: string[], features: ('enlarge' | 'matting')[] = ['enlarge', 'matting']) {
+async function deviceTimes(
+  url: string,
+  file: string,
+  args: string[],
+  features: ('enlarge' | 'matting')[] = ['enlarge', 'matting'],
+) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args });
   try {
     const page = await (await browser.newContext({ serviceWorkers: 'block' })).newPage();

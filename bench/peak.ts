@@ -14,13 +14,21 @@ export interface CpuPeak {
   gflops(cores: number): number;
 }
 
-export function cpuPeak(cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : ''): CpuPeak {
+export function cpuPeak(
+  cpuinfo = fs.existsSync('/proc/cpuinfo') ? fs.readFileSync('/proc/cpuinfo', 'utf8') : '',
+): CpuPeak {
   const flags = new Set((/^flags\s*:\s*(.*)$/m.exec(cpuinfo)?.[1] ?? '').split(/\s+/));
   const mhzs = [...cpuinfo.matchAll(/^cpu MHz\s*:\s*([\d.]+)/gm)].map((m) => Number(m[1]));
   const mhz = mhzs.length ? Math.max(...mhzs) : (os.cpus()[0]?.speed ?? 0);
   // Two FMA ports per core on the x86 server cores this runs on (Skylake-SP and later, Zen 2+).
   const [isa, flopsPerCycle] =
-    flags.has('avx512f') && flags.has('fma') ? ['avx512f+fma', 16 * 2 * 2] : flags.has('avx2') && flags.has('fma') ? ['avx2+fma', 8 * 2 * 2] : flags.has('avx') ? ['avx', 8 * 2] : ['sse', 4 * 2];
+    flags.has('avx512f') && flags.has('fma')
+      ? ['avx512f+fma', 16 * 2 * 2]
+      : flags.has('avx2') && flags.has('fma')
+        ? ['avx2+fma', 8 * 2 * 2]
+        : flags.has('avx')
+          ? ['avx', 8 * 2]
+          : ['sse', 4 * 2];
   return { flopsPerCycle, mhz, isa, gflops: (cores) => (cores * mhz * 1e6 * flopsPerCycle) / 1e9 };
 }
 
@@ -33,7 +41,9 @@ interface KerasLayer {
 
 /** Multiply-adds × 2 of every Conv2D, per pixel of the model's input (UpSampling2D multiplies the area). */
 export function kerasFlopsPerInputPixel(modelJson: string): number {
-  const m = JSON.parse(fs.readFileSync(modelJson, 'utf8')) as { modelTopology: { model_config?: { config: { layers: KerasLayer[] } }; config?: { layers: KerasLayer[] } } };
+  const m = JSON.parse(fs.readFileSync(modelJson, 'utf8')) as {
+    modelTopology: { model_config?: { config: { layers: KerasLayer[] } }; config?: { layers: KerasLayer[] } };
+  };
   const layers = (m.modelTopology.model_config ?? m.modelTopology).config!.layers;
   const ch = new Map<string, number>();
   const area = new Map<string, number>();
@@ -54,7 +64,10 @@ export function kerasFlopsPerInputPixel(modelJson: string): number {
         break;
       }
       case 'Concatenate':
-        ch.set(l.name, cin.reduce((x, y) => x + y, 0));
+        ch.set(
+          l.name,
+          cin.reduce((x, y) => x + y, 0),
+        );
         break;
       case 'UpSampling2D': {
         const [sh, sw] = l.config.size ?? [2, 2];

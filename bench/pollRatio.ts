@@ -19,8 +19,18 @@ try {
     if (r.data.status === 'finish') break;
     await new Promise((res) => setTimeout(res, 100));
   }
-  const { sat, bare, ratios, errors } = await saturationPair(progress, c.apiUrls.map((u) => `${u}/api/health`), ROUNDS, SECONDS);
-  console.log(`rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')}; errors progress ${errors.progress}, bare ${errors.bare}; load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const { sat, bare, ratios, errors } = await saturationPair(
+    progress,
+    c.apiUrls.map((u) => `${u}/api/health`),
+    ROUNDS,
+    SECONDS,
+  );
+  console.log(
+    `rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')}; errors progress ${errors.progress}, bare ${errors.bare}; load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`best: progress ${sat.rps} / bare ${bare.rps} = ${(sat.rps / bare.rps).toFixed(3)}`);
 } finally {
   await c.stop();

@@ -18,7 +18,14 @@ interface Latest {
 export const START = '<!-- bench:start -->';
 export const END = '<!-- bench:end -->';
 
-const fmt = (v: number) => (!Number.isFinite(v) ? String(v) : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
+const fmt = (v: number) =>
+  !Number.isFinite(v)
+    ? String(v)
+    : Math.abs(v) >= 100
+      ? v.toFixed(0)
+      : Math.abs(v) >= 1
+        ? v.toFixed(2)
+        : v.toPrecision(3);
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderTable(latest: Latest): string {
@@ -32,7 +39,8 @@ export function renderTable(latest: Latest): string {
   for (const [section, rows] of Object.entries(latest.sections)) {
     if (!Array.isArray(rows)) continue;
     const when = (latest.sectionStarted?.[section] ?? latest.started).slice(0, 16).replace('T', ' ');
-    for (const r of rows.filter((x) => x.key)) lines.push(`| ${when} | ${section} | ${cell(r.name)} | ${fmt(r.value)} ${r.unit} | ${cell(r.note ?? '')} |`);
+    for (const r of rows.filter((x) => x.key))
+      lines.push(`| ${when} | ${section} | ${cell(r.name)} | ${fmt(r.value)} ${r.unit} | ${cell(r.note ?? '')} |`);
   }
   return lines.join('\n');
 }

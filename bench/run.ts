@@ -34,9 +34,18 @@ const SECTIONS: Section[] = [
 
 const only = process.argv.slice(2);
 const root = path.resolve(import.meta.dirname, '..');
-const report: { started: string; machine: Record<string, unknown>; sections: Record<string, BenchRow[] | { error: string }> } = {
+const report: {
+  started: string;
+  machine: Record<string, unknown>;
+  sections: Record<string, BenchRow[] | { error: string }>;
+} = {
   started: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, memGiB: Math.round(os.totalmem() / 2 ** 30) },
+  machine: {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model,
+    node: process.version,
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+  },
   sections: {},
 };
 
@@ -61,13 +70,23 @@ const historyDir = path.join(outDir, 'history');
 fs.mkdirSync(historyDir, { recursive: true });
 // One JSON per run, named by its start time: a regression shows against the previous run of a section.
 const previous = previousRows(historyDir);
-fs.writeFileSync(path.join(historyDir, `${report.started.replace(/[:.]/g, '-')}.json`), JSON.stringify(report, null, 2));
+fs.writeFileSync(
+  path.join(historyDir, `${report.started.replace(/[:.]/g, '-')}.json`),
+  JSON.stringify(report, null, 2),
+);
 // latest.json: this run's sections plus, for sections not run now, the last run of each (with its own start time).
 const latestFile = path.join(outDir, 'latest.json');
 const latest = mergeLatest(latestFile, report);
 fs.writeFileSync(latestFile, JSON.stringify(latest, null, 2));
 
-const fmt = (v: number) => (!Number.isFinite(v) ? String(v) : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
+const fmt = (v: number) =>
+  !Number.isFinite(v)
+    ? String(v)
+    : Math.abs(v) >= 100
+      ? v.toFixed(0)
+      : Math.abs(v) >= 1
+        ? v.toFixed(2)
+        : v.toPrecision(3);
 for (const [name, rows] of Object.entries(report.sections)) {
   console.log(`\n## ${name}`);
   if (!Array.isArray(rows)) {
@@ -78,16 +97,27 @@ for (const [name, rows] of Object.entries(report.sections)) {
   for (const r of rows) {
     const before = previous.get(`${name}\u0000${r.name}`);
     // the change against the previous stored run; a ratio across runs is only a hint on a shared machine
-    const delta = before !== undefined && before.value !== 0 && Number.isFinite(before.value) ? `  [prev ${fmt(before.value)}, ${r.value >= before.value ? '+' : ''}${(((r.value - before.value) / Math.abs(before.value)) * 100).toFixed(0)} %]` : '';
-    console.log(`  ${r.name.padEnd(w)}  ${fmt(r.value).padStart(10)} ${r.unit}${r.note ? `  (${r.note})` : ''}${delta}`);
+    const delta =
+      before !== undefined && before.value !== 0 && Number.isFinite(before.value)
+        ? `  [prev ${fmt(before.value)}, ${r.value >= before.value ? '+' : ''}${(((r.value - before.value) / Math.abs(before.value)) * 100).toFixed(0)} %]`
+        : '';
+    console.log(
+      `  ${r.name.padEnd(w)}  ${fmt(r.value).padStart(10)} ${r.unit}${r.note ? `  (${r.note})` : ''}${delta}`,
+    );
   }
 }
-console.log(`\nwritten: bench/results/latest.json and bench/results/history/; docs/benchmarks.md table: node --import tsx bench/readme.ts`);
+console.log(
+  `\nwritten: bench/results/latest.json and bench/results/history/; docs/benchmarks.md table: node --import tsx bench/readme.ts`,
+);
 
 /** Rows of the newest earlier run per section (history files sort by their ISO names). */
 function previousRows(dir: string): Map<string, BenchRow> {
   const out = new Map<string, BenchRow>();
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().reverse();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .reverse();
   const seen = new Set<string>();
   for (const f of files) {
     let run: typeof report;

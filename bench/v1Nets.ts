@@ -27,7 +27,14 @@ export function v1Files(): { x2: string; denoise: string } {
   mkdirSync(dir, { recursive: true });
   const get = (name: string) => {
     const out = path.join(dir, name);
-    if (!existsSync(out)) writeFileSync(out, execFileSync('git', ['show', `${V1_COMMIT}:server/engines/weights/${name}`], { cwd: ROOT, maxBuffer: 64 << 20 }));
+    if (!existsSync(out))
+      writeFileSync(
+        out,
+        execFileSync('git', ['show', `${V1_COMMIT}:server/engines/weights/${name}`], {
+          cwd: ROOT,
+          maxBuffer: 64 << 20,
+        }),
+      );
     return out;
   };
   return { x2: get('pixmill-sr-x2-v1.onnx'), denoise: get('pixmill-denoise-v1.onnx') };
@@ -55,5 +62,17 @@ export async function v1Enlarge(img: Rgb, scale: 2 | 4 | 6 | 8, modelsDir: strin
 /** Denoise as the engine ran it with the v1 net, at the module's default params. */
 export function v1Denoise(img: Rgb, modelsDir: string, threads: number): Promise<Rgb> {
   const p = defaultParams('denoise');
-  return denoiseWithNet(img, { removeNoise: p.remove_noise, sharpen: p.sharpen, removeOriginalDetail: p.remove_original_detail, autoparams: p.autoparams }, modelsDir, threads, () => {}, v1Files().denoise);
+  return denoiseWithNet(
+    img,
+    {
+      removeNoise: p.remove_noise,
+      sharpen: p.sharpen,
+      removeOriginalDetail: p.remove_original_detail,
+      autoparams: p.autoparams,
+    },
+    modelsDir,
+    threads,
+    () => {},
+    v1Files().denoise,
+  );
 }

@@ -15,7 +15,10 @@ const under = (p, prefixes) => prefixes.some((x) => (x.endsWith('/') ? p.startsW
 export default {
   meta: {
     type: 'problem',
-    docs: { description: 'keeps imports flowing the way the architecture says (server and worker → shared code; UI → worker only through the bridge; …)' },
+    docs: {
+      description:
+        'keeps imports flowing the way the architecture says (server and worker → shared code; UI → worker only through the bridge; …)',
+    },
     schema: [
       {
         type: 'object',

@@ -66,7 +66,8 @@ export async function runAdmin(ctx: AppContext, argv: string[]): Promise<unknown
   const { accounts, plans, credits } = ctx.services;
   if (cmd === 'expire-due') return { expired: await plans.expireDue() };
   // The contact form's messages, newest first (the second argument, when given, is how many).
-  if (cmd === 'messages') return { messages: await ctx.services.contact.latest(Number(email) > 0 ? Number(email) : 50) };
+  if (cmd === 'messages')
+    return { messages: await ctx.services.contact.latest(Number(email) > 0 ? Number(email) : 50) };
   if (!cmd || !email) throw new UsageError(USAGE);
   const found = await accounts.byEmail(email);
   if (!found || found.kind !== 'user') throw new UsageError(`no registered account with the email ${email}`);

@@ -22,7 +22,8 @@ const pascal = (s: string) => s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
 /** A description as a one-line doc comment (no comment terminator inside). */
-const doc = (s: unknown, pad: string) => (typeof s === 'string' && s ? `${pad}/** ${s.replace(/\*\//g, '*∕').replace(/\s+/g, ' ')} */\n` : '');
+const doc = (s: unknown, pad: string) =>
+  typeof s === 'string' && s ? `${pad}/** ${s.replace(/\*\//g, '*∕').replace(/\s+/g, ' ')} */\n` : '';
 
 /** A schema as a TypeScript type (the forms the route schemas use: objects, arrays, unions, enums, consts, refs). */
 export function tsType(schemaIn: unknown, pad = ''): string {
@@ -31,7 +32,10 @@ export function tsType(schemaIn: unknown, pad = ''): string {
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   const alts = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : []) as unknown[];
-  if (alts.length) return [...new Set(alts.map((a) => tsType(a, pad)))].map((t) => (t.includes('\n') || !t.includes(' | ') ? t : `(${t})`)).join(' | ');
+  if (alts.length)
+    return [...new Set(alts.map((a) => tsType(a, pad)))]
+      .map((t) => (t.includes('\n') || !t.includes(' | ') ? t : `(${t})`))
+      .join(' | ');
   if (Array.isArray(s.type)) return s.type.map((t) => tsType({ ...s, type: t }, pad)).join(' | ');
   switch (s.type) {
     case 'null':
@@ -59,9 +63,17 @@ function objectType(s: Json, pad: string): string {
   const required = new Set((Array.isArray(s.required) ? s.required : []) as string[]);
   const names = Object.keys(props);
   const extra = s.additionalProperties;
-  if (!names.length) return extra === false ? 'Record<string, never>' : extra && typeof extra === 'object' ? `Record<string, ${tsType(extra, pad)}>` : 'Record<string, unknown>';
+  if (!names.length)
+    return extra === false
+      ? 'Record<string, never>'
+      : extra && typeof extra === 'object'
+        ? `Record<string, ${tsType(extra, pad)}>`
+        : 'Record<string, unknown>';
   const inner = `${pad}  `;
-  const lines = names.map((n) => `${doc(asObj(props[n]).description, inner)}${inner}${key(n)}${required.has(n) ? '' : '?'}: ${tsType(props[n], inner)};`);
+  const lines = names.map(
+    (n) =>
+      `${doc(asObj(props[n]).description, inner)}${inner}${key(n)}${required.has(n) ? '' : '?'}: ${tsType(props[n], inner)};`,
+  );
   if (extra && typeof extra === 'object') lines.push(`${inner}[name: string]: unknown;`);
   return `{\n${lines.join('\n')}\n${pad}}`;
 }
@@ -108,7 +120,19 @@ function operationsOf(docIn: Json): Operation[] {
       let fields: string;
       if (method === 'get') {
         const params = (Array.isArray(op.parameters) ? op.parameters : []).map(asObj).filter((x) => x.in === 'query');
-        fields = objectType({ type: 'object', properties: Object.fromEntries(params.map((x) => [x.name, { ...asObj(x.schema), description: x.description ?? asObj(x.schema).description }])), required: params.filter((x) => x.required).map((x) => x.name) }, '');
+        fields = objectType(
+          {
+            type: 'object',
+            properties: Object.fromEntries(
+              params.map((x) => [
+                x.name,
+                { ...asObj(x.schema), description: x.description ?? asObj(x.schema).description },
+              ]),
+            ),
+            required: params.filter((x) => x.required).map((x) => x.name),
+          },
+          '',
+        );
       } else {
         const body = asObj(asObj(content[types[0] ?? '']).schema);
         fields = Object.keys(asObj(body.properties)).length ? tsType(body) : 'Record<string, never>';
@@ -116,7 +140,10 @@ function operationsOf(docIn: Json): Operation[] {
       const responses = asObj(op.responses);
       const ok = asObj(asObj(responses['200']).content);
       const answer = Object.keys(ok).some((t) => t !== 'application/json') ? 'file' : 'json';
-      const data = answer === 'json' ? tsType(asObj(asObj(successOf(asObj(asObj(ok['application/json']).schema))).properties).data) : 'never';
+      const data =
+        answer === 'json'
+          ? tsType(asObj(asObj(successOf(asObj(asObj(ok['application/json']).schema))).properties).data)
+          : 'never';
       const accepted: Record<string, string> = {};
       for (const [status, r] of Object.entries(responses)) {
         if (!/^2\d\d$/.test(status) || status === '200') continue;
@@ -179,7 +206,7 @@ export function renderClient(docIn: unknown): string {
     '  filename?: string;',
     '  headers: Headers;',
     '}',
-    '/** A JSON answer: the envelope\'s data (code 200), the HTTP status and headers. */',
+    "/** A JSON answer: the envelope's data (code 200), the HTTP status and headers. */",
     'export interface JsonAnswer<T, S extends number = 200> {',
     "  kind: 'json';",
     '  status: S;',
@@ -189,11 +216,14 @@ export function renderClient(docIn: unknown): string {
     '',
     '/** Every operation by its operationId: method, path, where its fields go, what it answers, whether it takes the API key. */',
     'export const OPERATIONS = {',
-    ...ops.map((op) => `  ${key(op.id)}: { method: ${JSON.stringify(op.method)}, path: ${JSON.stringify(op.path)}, body: ${JSON.stringify(op.body)}, json: ${op.json}, answer: ${JSON.stringify(op.answer)}, apiKey: ${op.apiKey} },`),
+    ...ops.map(
+      (op) =>
+        `  ${key(op.id)}: { method: ${JSON.stringify(op.method)}, path: ${JSON.stringify(op.path)}, body: ${JSON.stringify(op.body)}, json: ${op.json}, answer: ${JSON.stringify(op.answer)}, apiKey: ${op.apiKey} },`,
+    ),
     '} as const;',
     'export type OperationId = keyof typeof OPERATIONS;',
     '',
-    '/** Each operation\'s request fields and answer. */',
+    "/** Each operation's request fields and answer. */",
     'export interface Operations {',
     ...ops.map((op) => `  ${key(op.id)}: { fields: ${pascal(op.id)}Fields; answer: ${answerOf(op)} };`),
     '}',

@@ -9,9 +9,23 @@ import { startTestServer, type TestServer } from '../tests/support/server.js';
 import { route } from '../server/http/schemaRoute.js';
 import { ok } from '../server/http/envelope.js';
 import { Thumbsup } from '../src/shared/schemas/history.js';
-import { collectApiDocs, collectServerFacts, documentOf, OPENAPI_FILE, openApiPath, renderJson, SERVER_FACTS_FILE, type ApiDocs } from './api-docs.js';
+import {
+  collectApiDocs,
+  collectServerFacts,
+  documentOf,
+  OPENAPI_FILE,
+  openApiPath,
+  renderJson,
+  SERVER_FACTS_FILE,
+  type ApiDocs,
+} from './api-docs.js';
 
-type Operation = { tags?: string[]; parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }; security?: unknown[] };
+type Operation = {
+  tags?: string[];
+  parameters?: { name: string }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  security?: unknown[];
+};
 
 describe('OpenAPI document (scripts/api-docs.ts)', () => {
   let srv: TestServer;
@@ -52,8 +66,16 @@ describe('OpenAPI document (scripts/api-docs.ts)', () => {
   });
 
   it('follows a schema change with no hand-edited docs', async () => {
-    const changed = { ...Thumbsup, fields: Type.Object({ ...Thumbsup.fields?.properties, comment: Type.Optional(Type.String({ maxLength: 200, description: 'why' })) }) };
-    const body = (d: ApiDocs) => (d.document.paths['/api/v2/thumbsup']!.post as Operation).requestBody!.content['application/json']!.schema.properties!;
+    const changed = {
+      ...Thumbsup,
+      fields: Type.Object({
+        ...Thumbsup.fields?.properties,
+        comment: Type.Optional(Type.String({ maxLength: 200, description: 'why' })),
+      }),
+    };
+    const body = (d: ApiDocs) =>
+      (d.document.paths['/api/v2/thumbsup']!.post as Operation).requestBody!.content['application/json']!.schema
+        .properties!;
     const before = await documentOf(async (app) => route(app, Thumbsup, async () => ok(null)));
     const after = await documentOf(async (app) => route(app, changed, async () => ok(null)));
     expect(Object.keys(body(before))).toEqual(['trans_id', 'thumbsup']);

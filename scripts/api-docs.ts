@@ -21,7 +21,12 @@ import { ENLARGE_MAX_SIDE } from '../server/engines/enlarge.js';
 import { BUNDLE_TTL_MS } from '../server/services/downloads.js';
 import { LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS, LOGIN_WINDOW_MS } from '../server/services/loginThrottle.js';
 import { SESSION_TTL_MS } from '../server/services/sessions.js';
-import { GUEST_TOKEN_TTL_MS, TOKEN_REFRESH_MS, TOKENS_PER_SESSION, USER_TOKEN_TTL_MS } from '../server/services/tokens.js';
+import {
+  GUEST_TOKEN_TTL_MS,
+  TOKEN_REFRESH_MS,
+  TOKENS_PER_SESSION,
+  USER_TOKEN_TTL_MS,
+} from '../server/services/tokens.js';
 import type { AppContext } from '../server/context.js';
 import { renderRouteTable, ROUTE_TABLE_FILE } from './route-table.js';
 import { CLIENT_FILE, renderClient } from './api-client.js';
@@ -53,7 +58,8 @@ export async function documentOf(register: (app: FastifyInstance) => Promise<voi
   const app = Fastify({ logger: false });
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (r) => {
-    for (const method of (Array.isArray(r.method) ? r.method : [r.method]).filter((m) => m !== 'HEAD')) routes.push({ method, url: r.url });
+    for (const method of (Array.isArray(r.method) ? r.method : [r.method]).filter((m) => m !== 'HEAD'))
+      routes.push({ method, url: r.url });
   });
   try {
     await app.register(rateLimit, { global: false });
@@ -69,7 +75,19 @@ export async function documentOf(register: (app: FastifyInstance) => Promise<voi
 /** The document of the server's routes, built on a throw-away embedded context. */
 export async function collectApiDocs(): Promise<ApiDocs> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-api-docs-'));
-  const config = loadConfig({}, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: undefined, redisUrl: undefined, paymentProvider: 'local', runJobs: false });
+  const config = loadConfig(
+    {},
+    {
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      dataDir,
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      paymentProvider: 'local',
+      runJobs: false,
+    },
+  );
   let ctx: AppContext | undefined;
   try {
     ctx = await createContext(config);
@@ -116,6 +134,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   // the TypeScript client's types and call table follow the document (scripts/api-client.ts)
   fs.mkdirSync(path.dirname(CLIENT_FILE), { recursive: true });
   fs.writeFileSync(CLIENT_FILE, renderClient(docs.document));
-  console.log(`api-docs: ${Object.keys(docs.document.paths).length} paths of ${docs.routes.length} routes → ${path.relative(root, OPENAPI_FILE)}`);
+  console.log(
+    `api-docs: ${Object.keys(docs.document.paths).length} paths of ${docs.routes.length} routes → ${path.relative(root, OPENAPI_FILE)}`,
+  );
   process.exit(0);
 }

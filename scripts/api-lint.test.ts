@@ -21,7 +21,9 @@ type Json = Record<string, any>;
 const doc = JSON.parse(fs.readFileSync(OPENAPI_FILE, 'utf8')) as Json;
 const source = fs.readFileSync(OPENAPI_FILE, 'utf8');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-const operations = Object.entries(doc.paths as Json).flatMap(([p, item]) => METHODS.filter((m) => item[m]).map((m) => ({ key: `${m.toUpperCase()} ${p}`, op: item[m] as Json })));
+const operations = Object.entries(doc.paths as Json).flatMap(([p, item]) =>
+  METHODS.filter((m) => item[m]).map((m) => ({ key: `${m.toUpperCase()} ${p}`, op: item[m] as Json })),
+);
 
 describe('the API document', () => {
   it('passes Redocly’s recommended lint with no error and no warning (redocly.yaml: the trailing-slash rule off, and why)', async () => {
@@ -29,8 +31,15 @@ describe('the API document', () => {
     const problems = await lintFromString({ source, absoluteRef: OPENAPI_FILE, config });
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} ${p.location[0]?.pointer ?? ''}`)).toEqual([]);
     // without the exception, the spec's two trailing-slash paths are its only errors
-    const plain = await lintFromString({ source, absoluteRef: OPENAPI_FILE, config: await createConfig({ extends: ['recommended'] }) });
-    expect(plain.filter((p) => p.severity === 'error').map((p) => p.ruleId)).toEqual(['no-path-trailing-slash', 'no-path-trailing-slash']);
+    const plain = await lintFromString({
+      source,
+      absoluteRef: OPENAPI_FILE,
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    expect(plain.filter((p) => p.severity === 'error').map((p) => p.ruleId)).toEqual([
+      'no-path-trailing-slash',
+      'no-path-trailing-slash',
+    ]);
   }, 60_000);
 
   it('has servers, an operationId on every operation (unique) and its 4xx answers; calls an API token makes document 429', () => {
@@ -54,7 +63,16 @@ describe('the API document', () => {
     const walk = (s: unknown, at: string) => {
       if (!s || typeof s !== 'object') return;
       const o = s as Json;
-      if (o.type === 'integer' && !(typeof o.maximum === 'number' && o.maximum <= MAX_ID && typeof o.minimum === 'number' && o.minimum >= -MAX_ID - 1)) loose.push(at);
+      if (
+        o.type === 'integer' &&
+        !(
+          typeof o.maximum === 'number' &&
+          o.maximum <= MAX_ID &&
+          typeof o.minimum === 'number' &&
+          o.minimum >= -MAX_ID - 1
+        )
+      )
+        loose.push(at);
       for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
     };
     for (const { key, op } of operations) {
@@ -67,7 +85,16 @@ describe('the API document', () => {
 
   it('documents refusals once: the envelope codes and every reason code as enums', () => {
     const error = doc.components.schemas.ErrorEnvelope as Json;
-    expect(error.properties.code.enum).toEqual(expect.arrayContaining([CODE.COMMON_PARAMETER_ERROR, CODE.VERIFICATION_FAILED, CODE.PARAM_ERROR, CODE.INSUFFICIENT_CREDITS, CODE.NOT_ENOUGH_POINTS, 500]));
+    expect(error.properties.code.enum).toEqual(
+      expect.arrayContaining([
+        CODE.COMMON_PARAMETER_ERROR,
+        CODE.VERIFICATION_FAILED,
+        CODE.PARAM_ERROR,
+        CODE.INSUFFICIENT_CREDITS,
+        CODE.NOT_ENOUGH_POINTS,
+        500,
+      ]),
+    );
     const data = (error.properties.data.anyOf as Json[]).find((d) => d.type === 'object')!;
     expect(data.properties.reason.enum).toEqual(REASON_CODES);
     const process = doc.paths['/api/v1/process'].post.responses;
@@ -78,7 +105,8 @@ describe('the API document', () => {
     const variants = doc.components.schemas.JobConfig.anyOf as Json[];
     // @fastify/swagger writes a const as a one-value enum
     expect(variants.map((v) => v.properties.job.enum[0])).toEqual([...JOB_NAMES]);
-    const transform = doc.paths['/web_api/v1/transform'].post.requestBody.content['application/json'].schema.properties.jconfig;
+    const transform =
+      doc.paths['/web_api/v1/transform'].post.requestBody.content['application/json'].schema.properties.jconfig;
     expect(transform.anyOf[0]).toEqual({ $ref: '#/components/schemas/JobConfig' });
     for (const v of variants) {
       const example = v.examples[0];

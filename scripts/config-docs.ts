@@ -16,10 +16,19 @@ const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
 /** The table, one row per variable in the order server/config.ts defines them. */
 export function settingsTable(): string {
   const rows = [
-    ...Object.entries(SETTINGS).map(([name, s]: [string, Setting<unknown>]) => [`\`${name}\``, s.choices ? s.choices.join(' / ') : s.type, s.default, s.meaning]),
+    ...Object.entries(SETTINGS).map(([name, s]: [string, Setting<unknown>]) => [
+      `\`${name}\``,
+      s.choices ? s.choices.join(' / ') : s.type,
+      s.default,
+      s.meaning,
+    ]),
     ...Object.entries(SETTING_PATTERNS).map(([name, s]) => [`\`${name}\``, s.type, s.default, s.meaning]),
   ];
-  return ['| variable | type | default | meaning |', '|---|---|---|---|', ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+  return [
+    '| variable | type | default | meaning |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** The document with its table replaced by the one the definitions give. */

@@ -5,12 +5,26 @@ import path from 'node:path';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import * as tfCore from '@tensorflow/tfjs-core';
-import { convertAll, ensureModel, maximFile, maximJson, MAXIM_SIZES, MODEL_SOURCES, type MaximTask } from '../server/engines/models.js';
+import {
+  convertAll,
+  ensureModel,
+  maximFile,
+  maximJson,
+  MAXIM_SIZES,
+  MODEL_SOURCES,
+  type MaximTask,
+} from '../server/engines/models.js';
 import { OWN_NET_FILES } from '../src/shared/imaging/netFiles.js';
 import { convertTfGraphStatic } from '../server/engines/convert/tfgraphStatic.js';
 import sharp from 'sharp';
 import { detectFaces } from '../server/engines/faces.js';
-import { einsumJs, loadGraphReference, loadLayersReference, registerWasmEinsum, tfjsWasm } from '../server/engines/convert/tfjsReference.js';
+import {
+  einsumJs,
+  loadGraphReference,
+  loadLayersReference,
+  registerWasmEinsum,
+  tfjsWasm,
+} from '../server/engines/convert/tfjsReference.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pixmill-models-'));
 const source = (file: string) => MODEL_SOURCES.find((m) => m.file === file)!.sources()[0]!;
@@ -27,7 +41,8 @@ function pseudoRandom(n: number, seed: number, scale: number): Float32Array {
 
 const nhwcToNchw = (x: Float32Array, h: number, w: number, c: number) => {
   const out = new Float32Array(x.length);
-  for (let y = 0; y < h; y++) for (let xx = 0; xx < w; xx++) for (let k = 0; k < c; k++) out[(k * h + y) * w + xx] = x[(y * w + xx) * c + k]!;
+  for (let y = 0; y < h; y++)
+    for (let xx = 0; xx < w; xx++) for (let k = 0; k < c; k++) out[(k * h + y) * w + xx] = x[(y * w + xx) * c + k]!;
   return out;
 };
 
@@ -62,9 +77,14 @@ describe('convert-models', () => {
     const range = size === 'thick' ? 1 : 255;
     const x = pseudoRandom(h * w * 3, 7, 255);
     const ref = await loadLayersReference(source(`esrgan-${size}-x${scale}.onnx`));
-    const tIn = tf.tensor4d(x.map((v) => v / (255 / range)), [1, h, w, 3]);
+    const tIn = tf.tensor4d(
+      x.map((v) => v / (255 / range)),
+      [1, h, w, 3],
+    );
     const tOut = ref.predict(tIn) as ReturnType<typeof tf.tensor4d>;
-    const refOut = nhwcToNchw((await tOut.data()) as Float32Array, h * scale, w * scale, 3).map((v) => v * (255 / range));
+    const refOut = nhwcToNchw((await tOut.data()) as Float32Array, h * scale, w * scale, 3).map(
+      (v) => v * (255 / range),
+    );
     tIn.dispose();
     tOut.dispose();
     // ESRGAN is converted on demand only (bench / quality compare against it)
@@ -82,7 +102,10 @@ describe('convert-models', () => {
     const ref = await loadGraphReference(source('blazeface.onnx'));
     const names = ['Identity', 'Identity_1', 'Identity_2', 'Identity_3'];
     const tIn = tf.tensor4d(x, [1, 256, 256, 3]);
-    const refOut = ref.execute(tIn, names.map((n) => `${n}:0`)) as ReturnType<typeof tf.tensor>[];
+    const refOut = ref.execute(
+      tIn,
+      names.map((n) => `${n}:0`),
+    ) as ReturnType<typeof tf.tensor>[];
     const s = await ort.InferenceSession.create(path.join(dir, 'blazeface.onnx'));
     const out = await s.run({ input: new ort.Tensor('float32', x, [1, 256, 256, 3]) });
     for (let i = 0; i < names.length; i++) {
@@ -106,21 +129,31 @@ describe('convert-models', () => {
     const [face] = await detectFaces({ data, w: info.width, h: info.height }, dir, 1);
     expect(face).toBeDefined();
     const side = Math.round(Math.max(face!.w, face!.h) * 1.5);
-    const left = Math.max(0, Math.round(face!.x + face!.w / 2 - side / 2)), top = Math.max(0, Math.round(face!.y + face!.h / 2 - side / 2));
-    const crop = await sharp(img).removeAlpha().extract({ left, top, width: Math.min(side, info.width - left), height: Math.min(side, info.height - top) })
-      .resize(192, 192, { fit: 'fill' }).raw().toBuffer();
+    const left = Math.max(0, Math.round(face!.x + face!.w / 2 - side / 2)),
+      top = Math.max(0, Math.round(face!.y + face!.h / 2 - side / 2));
+    const crop = await sharp(img)
+      .removeAlpha()
+      .extract({ left, top, width: Math.min(side, info.width - left), height: Math.min(side, info.height - top) })
+      .resize(192, 192, { fit: 'fill' })
+      .raw()
+      .toBuffer();
     const inputs = [pseudoRandom(192 * 192 * 3, 5, 1), Float32Array.from(crop, (v) => v / 255)];
     const names = ['Identity', 'Identity_1', 'Identity_2']; // contours 266, face flag 1, mesh 468×3
     const flags: number[] = [];
     for (const x of inputs) {
       const tIn = tf.tensor4d(x, [1, 192, 192, 3]);
-      const refOut = ref.execute(tIn, names.map((n) => `${n}:0`)) as ReturnType<typeof tf.tensor>[];
+      const refOut = ref.execute(
+        tIn,
+        names.map((n) => `${n}:0`),
+      ) as ReturnType<typeof tf.tensor>[];
       const out = await s.run({ input_1: new ort.Tensor('float32', x, [1, 192, 192, 3]) });
       for (let i = 0; i < names.length; i++) {
         const r = (await refOut[i]!.data()) as Float32Array;
         expect(out[names[i]!]!.dims).toEqual(refOut[i]!.shape);
         // landmark coordinates span 0..192 px: 1e-3 px relative to that
-        expect(maxAbsDiff(out[names[i]!]!.data as Float32Array, r)).toBeLessThan(names[i] === 'Identity_1' ? 1e-5 : 2e-3);
+        expect(maxAbsDiff(out[names[i]!]!.data as Float32Array, r)).toBeLessThan(
+          names[i] === 'Identity_1' ? 1e-5 : 2e-3,
+        );
       }
       flags.push((out.Identity_1!.data as Float32Array)[0]!);
       tIn.dispose();
@@ -151,8 +184,16 @@ describe('convert-models', () => {
     const prev = tfCore.getBackend();
     await tfCore.setBackend('cpu');
     for (const [eq, sa, sb] of cases) {
-      const a = pseudoRandom(sa.reduce((p, v) => p * v, 1), 3, 2);
-      const b = pseudoRandom(sb.reduce((p, v) => p * v, 1), 5, 2);
+      const a = pseudoRandom(
+        sa.reduce((p, v) => p * v, 1),
+        3,
+        2,
+      );
+      const b = pseudoRandom(
+        sb.reduce((p, v) => p * v, 1),
+        5,
+        2,
+      );
       const ref = await tfCore.einsum(eq, tfCore.tensor(a, sa), tfCore.tensor(b, sb)).data();
       const mine = einsumJs(eq, { shape: sa, dtype: 'float32', data: a }, { shape: sb, dtype: 'float32', data: b });
       expect(maxAbsDiff(mine.data, ref)).toBeLessThan(1e-5);
@@ -179,13 +220,22 @@ describe('convert-models', () => {
     tOut.dispose();
   }, 180_000);
 
-  it.each(['enhancement', 'denoising'] as const)('MAXIM %s uses only the op types checked above and converts to a loadable model', async (task: MaximTask) => {
-    const opsOf = (t: MaximTask) => new Set((JSON.parse(readFileSync(maximJson(t), 'utf8')).modelTopology.node as { op: string }[]).map((n) => n.op));
-    const checked = opsOf('retouching');
-    for (const op of opsOf(task)) expect(checked.has(op), op).toBe(true);
-    const [h, w] = MAXIM_SIZES[task][0]!;
-    const s = await ort.InferenceSession.create(ensureModel(dir, maximFile(task, h, w)), { graphOptimizationLevel: 'disabled' });
-    expect(s.inputNames).toEqual(['xs_0']);
-    expect(s.outputNames).toEqual(['Identity']);
-  }, 60_000);
+  it.each(['enhancement', 'denoising'] as const)(
+    'MAXIM %s uses only the op types checked above and converts to a loadable model',
+    async (task: MaximTask) => {
+      const opsOf = (t: MaximTask) =>
+        new Set(
+          (JSON.parse(readFileSync(maximJson(t), 'utf8')).modelTopology.node as { op: string }[]).map((n) => n.op),
+        );
+      const checked = opsOf('retouching');
+      for (const op of opsOf(task)) expect(checked.has(op), op).toBe(true);
+      const [h, w] = MAXIM_SIZES[task][0]!;
+      const s = await ort.InferenceSession.create(ensureModel(dir, maximFile(task, h, w)), {
+        graphOptimizationLevel: 'disabled',
+      });
+      expect(s.inputNames).toEqual(['xs_0']);
+      expect(s.outputNames).toEqual(['Identity']);
+    },
+    60_000,
+  );
 });

@@ -7,8 +7,16 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const children = [
-  spawn(process.execPath, ['--watch-path=server', '--watch-path=src/shared/domain', '--import', 'tsx', 'server/main.ts'], { cwd: root, stdio: 'inherit', env: { PORT: '8080', PUBLIC_URL: 'http://localhost:5173', ...process.env } }),
-  spawn(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), '--port', '5173', '--strictPort'], { cwd: root, stdio: 'inherit' }),
+  spawn(
+    process.execPath,
+    ['--watch-path=server', '--watch-path=src/shared/domain', '--import', 'tsx', 'server/main.ts'],
+    { cwd: root, stdio: 'inherit', env: { PORT: '8080', PUBLIC_URL: 'http://localhost:5173', ...process.env } },
+  ),
+  spawn(
+    process.execPath,
+    [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), '--port', '5173', '--strictPort'],
+    { cwd: root, stdio: 'inherit' },
+  ),
 ];
 const stop = (code = 0) => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');

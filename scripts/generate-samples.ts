@@ -17,7 +17,9 @@ import { gaussianNoise } from '../server/engines/image.js';
 import { PLAN_LIMITS } from '../src/shared/domain/plans.js';
 
 /** Every enlarge scale any plan offers: the sample has a result for each (spec: 2X, 4X, 6X, 8X). */
-export const SAMPLE_SCALES: readonly number[] = [...new Set(Object.values(PLAN_LIMITS).flatMap((l) => l.scales))].sort((a, b) => a - b);
+export const SAMPLE_SCALES: readonly number[] = [...new Set(Object.values(PLAN_LIMITS).flatMap((l) => l.scales))].sort(
+  (a, b) => a - b,
+);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.join(root, 'tests', 'fixtures');
@@ -38,7 +40,12 @@ interface Source {
 
 const SAMPLES: Record<string, Source[]> = {
   enlarge: [
-    { name: 'Motorcycle', file: 'motorcycle_left.png', side: 200, crop: { left: 160, top: 120, width: 360, height: 270 } },
+    {
+      name: 'Motorcycle',
+      file: 'motorcycle_left.png',
+      side: 200,
+      crop: { left: 160, top: 120, width: 360, height: 270 },
+    },
     { name: 'Cat', file: 'chelsea.png', side: 200, crop: { left: 110, top: 40, width: 240, height: 180 } },
   ],
   denoise: [
@@ -75,10 +82,17 @@ const SAMPLES: Record<string, Source[]> = {
   compress: [{ name: 'Yellow flower', file: 'YellowFlower.jpg', side: 800 }],
 };
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 async function before(src: Source): Promise<EngineImage> {
-  let s = sharp(readFileSync(path.join(fixtures, src.file))).rotate().removeAlpha().toColourspace('srgb');
+  let s = sharp(readFileSync(path.join(fixtures, src.file)))
+    .rotate()
+    .removeAlpha()
+    .toColourspace('srgb');
   if (src.crop) s = s.extract(src.crop);
   s = s.resize(src.side, src.side, { fit: 'inside' });
   if (src.prep === 'gray') s = s.grayscale().toColourspace('srgb');
@@ -90,7 +104,9 @@ async function before(src: Source): Promise<EngineImage> {
     const n = gaussianNoise(data.length, 20, 3);
     data = Buffer.from(Uint8Array.from(data, (v, i) => Math.max(0, Math.min(255, Math.round(v + n[i]!)))));
   }
-  const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality: 90 }).toBuffer();
+  const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
   return { data: jpeg, width: info.width, height: info.height, format: 'jpeg' };
 }
 
@@ -103,7 +119,8 @@ type Manifest = Record<string, { name: string; original: string; processed: stri
 /** Writes every sample type, or only `only` (the other types' files and manifest entries are kept). */
 export async function generateSamples(log: (s: string) => void = console.log, only: readonly string[] = []) {
   const unknown = only.filter((t) => !(t in SAMPLES));
-  if (unknown.length) throw new Error(`unknown sample types: ${unknown.join(', ')} (known: ${Object.keys(SAMPLES).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`unknown sample types: ${unknown.join(', ')} (known: ${Object.keys(SAMPLES).join(', ')})`);
   const manifestFile = path.join(outDir, 'manifest.json');
   let manifest: Manifest = {};
   if (only.length) {
@@ -130,11 +147,16 @@ export async function generateSamples(log: (s: string) => void = console.log, on
           const out = await runModule(module, img, { ...params, scale }, ctx);
           const file = await toJpeg(out.data, scale > 4 ? 78 : 82);
           writeFileSync(path.join(outDir, type, `${base}-x${scale}.jpg`), file);
-          log(`  x${scale}: ${out.width}×${out.height}, ${(file.length / 1024).toFixed(0)} KB, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+          log(
+            `  x${scale}: ${out.width}×${out.height}, ${(file.length / 1024).toFixed(0)} KB, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+          );
         }
         processed = `${base}-x{scale}.jpg`;
       } else if (module === 'portrait') {
-        for (const [k, single] of [[1, true], [2, false]] as const) {
+        for (const [k, single] of [
+          [1, true],
+          [2, false],
+        ] as const) {
           const out = await runModule(module, img, { ...params, single_face: single }, ctx);
           writeFileSync(path.join(outDir, type, `${base}-${k}.jpg`), await toJpeg(out.data));
         }
@@ -142,7 +164,10 @@ export async function generateSamples(log: (s: string) => void = console.log, on
       } else if (module === 'matting') {
         const out = await runModule(module, img, params, ctx);
         processed = `${base}-cutout.png`;
-        writeFileSync(path.join(outDir, type, processed), await sharp(out.data).png({ palette: true, quality: 90, effort: 7 }).toBuffer());
+        writeFileSync(
+          path.join(outDir, type, processed),
+          await sharp(out.data).png({ palette: true, quality: 90, effort: 7 }).toBuffer(),
+        );
       } else if (module === 'compress') {
         const big = { ...img, data: await sharp(img.data).jpeg({ quality: 98 }).toBuffer() };
         writeFileSync(path.join(outDir, type, original), big.data);
@@ -154,7 +179,13 @@ export async function generateSamples(log: (s: string) => void = console.log, on
         processed = `${base}-${slug(type)}.jpg`;
         writeFileSync(path.join(outDir, type, processed), await toJpeg(out.data));
       }
-      manifest[type]!.push({ name: src.name, original: `/samples/${type}/${original}`, processed: `/samples/${type}/${processed}`, w: img.width, h: img.height });
+      manifest[type]!.push({
+        name: src.name,
+        original: `/samples/${type}/${original}`,
+        processed: `/samples/${type}/${processed}`,
+        w: img.width,
+        h: img.height,
+      });
       log(`${type}: ${src.name}`);
     }
   }
@@ -163,7 +194,8 @@ export async function generateSamples(log: (s: string) => void = console.log, on
   writeFileSync(manifestFile, JSON.stringify(ordered, null, 2) + '\n');
   writeFileSync(path.join(outDir, 'LICENSES.md'), LICENSES);
   let total = 0;
-  for (const d of readdirSync(outDir, { recursive: true, withFileTypes: true })) if (d.isFile()) total += statSync(path.join(d.parentPath, d.name)).size;
+  for (const d of readdirSync(outDir, { recursive: true, withFileTypes: true }))
+    if (d.isFile()) total += statSync(path.join(d.parentPath, d.name)).size;
   log(`samples: ${Object.values(manifest).flat().length} pairs, ${(total / 1e6).toFixed(2)} MB in public/samples`);
   return manifest;
 }

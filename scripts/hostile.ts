@@ -84,17 +84,23 @@ async function pngBomb(side: number): Promise<Buffer> {
   const block = Buffer.alloc((side + 1) * 64);
   for (let y = 0; y < side; y += 64) {
     const rows = Math.min(64, side - y);
-    if (!z.write(rows === 64 ? block : block.subarray(0, (side + 1) * rows))) await new Promise((r) => z.once('drain', r));
+    if (!z.write(rows === 64 ? block : block.subarray(0, (side + 1) * rows)))
+      await new Promise((r) => z.once('drain', r));
   }
   z.end();
   await done;
-  return Buffer.concat([PNG_SIG, ihdr(side, side), pngChunk('IDAT', Buffer.concat(parts)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIG,
+    ihdr(side, side),
+    pngChunk('IDAT', Buffer.concat(parts)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** JPEG with its frame header's dimensions rewritten. */
 function patchJpegDims(jpeg: Buffer, w: number, h: number): Buffer {
   const out = Buffer.from(jpeg);
-  for (let i = 2; i < out.length - 9; ) {
+  for (let i = 2; i < out.length - 9;) {
     if (out[i] !== 0xff) break;
     const marker = out[i + 1]!;
     const len = out.readUInt16BE(i + 2);
@@ -132,14 +138,26 @@ function answerOf(status: number, raw: string): Answer {
 }
 
 /** A clear answer: below HTTP 500, an envelope with a numeric code and a message. */
-const isClear = (a: Answer) => a.status < 500 && a.body !== null && typeof a.body.code === 'number' && typeof a.body.msg === 'string' && a.body.msg.length > 0;
+const isClear = (a: Answer) =>
+  a.status < 500 &&
+  a.body !== null &&
+  typeof a.body.code === 'number' &&
+  typeof a.body.msg === 'string' &&
+  a.body.msg.length > 0;
 
 const BOUNDARY = 'hostileBoundary7MA4YWxkTrZu0gW';
 function multipartBody(fields: Record<string, string>, file?: { name: string; data: Buffer }): Buffer {
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: image/jpeg\r\n\r\n`), file.data, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(parts);
@@ -163,7 +181,12 @@ export class HostileClient {
   proToken(i: number) {
     return this.proTokens[i % this.proTokens.length]!;
   }
-  async post(path: string, body: FormData | URLSearchParams | string | Buffer, headers: Record<string, string> = {}, base = this.base()): Promise<Answer> {
+  async post(
+    path: string,
+    body: FormData | URLSearchParams | string | Buffer,
+    headers: Record<string, string> = {},
+    base = this.base(),
+  ): Promise<Answer> {
     const res = await fetch(base + path, { method: 'POST', body, headers, signal: AbortSignal.timeout(30_000) });
     return answerOf(res.status, await res.text());
   }
@@ -196,7 +219,11 @@ export class HostileClient {
     const first = await this.slice(token, { file, blob_num: '1', total });
     return { first, uid: first.body?.data?.uid as string | undefined };
   }
-  slice(token: string | null, f: { file: Buffer | null; blob_num: string; total: string; uid?: string; name?: string }, base?: string): Promise<Answer> {
+  slice(
+    token: string | null,
+    f: { file: Buffer | null; blob_num: string; total: string; uid?: string; name?: string },
+    base?: string,
+  ): Promise<Answer> {
     const fd = new FormData();
     if (token !== null) fd.set('user_token', token);
     fd.set('job', 'compress');
@@ -213,8 +240,12 @@ export class HostileClient {
 export async function generateInputs(count: number, seed = 20261121): Promise<HostileInput[]> {
   const rnd = prng(seed);
   const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
-  const jpeg = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 200, g: 80, b: 20 } } }).jpeg({ quality: 90 }).toBuffer();
-  const png = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 20, g: 80, b: 200 } } }).png().toBuffer();
+  const jpeg = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 200, g: 80, b: 20 } } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  const png = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 20, g: 80, b: 200 } } })
+    .png()
+    .toBuffer();
   const bombs = [await pngBomb(8000), await pngBomb(20000)];
   const oversize = Buffer.concat([jpeg.subarray(0, 4), Buffer.alloc(6 * 1024 * 1024, 7)]);
   const MAGICS = [
@@ -230,22 +261,39 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
   const kinds: Array<() => HostileInput> = [
     () => {
       const cut = int(2, jpeg.length - 3);
-      return { kind: 'truncated-jpeg', refuse: true, send: (h) => h.upload(h.token(cut), jpeg.subarray(0, cut), 'cut.jpg') };
+      return {
+        kind: 'truncated-jpeg',
+        refuse: true,
+        send: (h) => h.upload(h.token(cut), jpeg.subarray(0, cut), 'cut.jpg'),
+      };
     },
     () => {
       const cut = int(8, png.length - 13);
-      return { kind: 'truncated-png', refuse: true, send: (h) => h.upload(h.token(cut), png.subarray(0, cut), 'cut.png') };
+      return {
+        kind: 'truncated-png',
+        refuse: true,
+        send: (h) => h.upload(h.token(cut), png.subarray(0, cut), 'cut.png'),
+      };
     },
     () => {
       const m = MAGICS[int(0, MAGICS.length - 1)]!;
       const body = Buffer.concat([m, rand(int(0, 2000))]);
-      return { kind: 'wrong-magic', refuse: true, send: (h) => h.upload(h.token(body.length), body, rnd() < 0.5 ? 'evil.jpg' : 'evil.png') };
+      return {
+        kind: 'wrong-magic',
+        refuse: true,
+        send: (h) => h.upload(h.token(body.length), body, rnd() < 0.5 ? 'evil.jpg' : 'evil.png'),
+      };
     },
     () => ({ kind: 'random-bytes', refuse: true, send: (h) => h.upload(h.token(1), rand(int(1, 4096)), 'noise.jpg') }),
     () => ({ kind: 'zero-bytes', refuse: true, send: (h) => h.upload(h.token(2), Buffer.alloc(0), 'empty.jpg') }),
     () => {
       const w = int(30_000, 0x7fffffff);
-      const body = Buffer.concat([PNG_SIG, ihdr(w, int(30_000, 0x7fffffff), 2), pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(64))), pngChunk('IEND', Buffer.alloc(0))]);
+      const body = Buffer.concat([
+        PNG_SIG,
+        ihdr(w, int(30_000, 0x7fffffff), 2),
+        pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(64))),
+        pngChunk('IEND', Buffer.alloc(0)),
+      ]);
       return { kind: 'huge-dims-png', refuse: true, send: (h) => h.upload(h.token(w), body, 'huge.png') };
     },
     () => {
@@ -253,8 +301,16 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
       return { kind: 'huge-dims-jpeg', refuse: true, send: (h) => h.upload(h.token(3), body, 'huge.jpg') };
     },
     // 64 MP for a job under the guest's 2.8 MP limit, 400 MP for compress (whose own limit is by file size and 100 MP)
-    () => ({ kind: 'png-bomb-64mp-enlarge', refuse: true, send: (h) => h.upload(h.token(4), bombs[0]!, 'bomb.png', 'enlarge') }),
-    () => ({ kind: 'png-bomb-400mp-compress', refuse: true, send: (h) => h.upload(h.token(4), bombs[1]!, 'bomb.png', 'compress') }),
+    () => ({
+      kind: 'png-bomb-64mp-enlarge',
+      refuse: true,
+      send: (h) => h.upload(h.token(4), bombs[0]!, 'bomb.png', 'enlarge'),
+    }),
+    () => ({
+      kind: 'png-bomb-400mp-compress',
+      refuse: true,
+      send: (h) => h.upload(h.token(4), bombs[1]!, 'bomb.png', 'compress'),
+    }),
     () => {
       const body = Buffer.from(jpeg);
       const at = int(200, body.length - 10);
@@ -264,11 +320,28 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
     },
     () => ({ kind: 'oversize', refuse: true, send: (h) => h.upload(h.token(5), oversize, 'big.jpg') }),
     () => ({ kind: 'no-file', refuse: true, send: (h) => h.upload(h.token(6), null, 'none.jpg') }),
-    () => ({ kind: 'not-multipart', refuse: true, send: (h) => h.post('/web_api/v1/upload', JSON.stringify({ file: 'AAAA' }), { 'content-type': 'application/json' }) }),
-    () => ({ kind: 'bad-token', refuse: true, send: (h) => h.upload(rnd() < 0.5 ? 'g_' + 'A'.repeat(30) : '../../etc/passwd', jpeg, 'ok.jpg') }),
+    () => ({
+      kind: 'not-multipart',
+      refuse: true,
+      send: (h) =>
+        h.post('/web_api/v1/upload', JSON.stringify({ file: 'AAAA' }), { 'content-type': 'application/json' }),
+    }),
+    () => ({
+      kind: 'bad-token',
+      refuse: true,
+      send: (h) => h.upload(rnd() < 0.5 ? 'g_' + 'A'.repeat(30) : '../../etc/passwd', jpeg, 'ok.jpg'),
+    }),
     () => ({ kind: 'no-token', refuse: true, send: (h) => h.upload(null, jpeg, 'ok.jpg') }),
-    () => ({ kind: 'bad-job', refuse: true, send: (h) => h.upload(h.token(7), jpeg, 'ok.jpg', '<script>alert(1)</script>') }),
-    () => ({ kind: 'hostile-filename', refuse: false, send: (h) => h.upload(h.token(8), jpeg, '../../etc/passwd\u0000.jpg') }),
+    () => ({
+      kind: 'bad-job',
+      refuse: true,
+      send: (h) => h.upload(h.token(7), jpeg, 'ok.jpg', '<script>alert(1)</script>'),
+    }),
+    () => ({
+      kind: 'hostile-filename',
+      refuse: false,
+      send: (h) => h.upload(h.token(8), jpeg, '../../etc/passwd\u0000.jpg'),
+    }),
     () => {
       const choices: [string, string][] = [
         ['0', '1'],
@@ -284,7 +357,11 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
         ['2', '2'],
       ];
       const [b, t] = choices[int(0, choices.length - 1)]!;
-      return { kind: 'slice-bad-numbers', refuse: true, send: (h) => h.slice(h.proToken(9), { file: jpeg, blob_num: b, total: t }) };
+      return {
+        kind: 'slice-bad-numbers',
+        refuse: true,
+        send: (h) => h.slice(h.proToken(9), { file: jpeg, blob_num: b, total: t }),
+      };
     },
     () => ({
       kind: 'slice-duplicate',
@@ -322,11 +399,24 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
         return h.slice(h.proToken(13), { file: jpeg.subarray(100), blob_num: '2', total: '2', uid });
       },
     }),
-    () => ({ kind: 'slice-unknown-uid', refuse: true, send: (h) => h.slice(h.proToken(14), { file: jpeg, blob_num: '2', total: '2', uid: '00000000-0000-4000-8000-000000000000' }) }),
-    () => ({ kind: 'slice-empty', refuse: true, send: (h) => h.slice(h.proToken(15), { file: Buffer.alloc(0), blob_num: '1', total: '1' }) }),
+    () => ({
+      kind: 'slice-unknown-uid',
+      refuse: true,
+      send: (h) =>
+        h.slice(h.proToken(14), { file: jpeg, blob_num: '2', total: '2', uid: '00000000-0000-4000-8000-000000000000' }),
+    }),
+    () => ({
+      kind: 'slice-empty',
+      refuse: true,
+      send: (h) => h.slice(h.proToken(15), { file: Buffer.alloc(0), blob_num: '1', total: '1' }),
+    }),
     () => {
       const m = MAGICS[int(0, MAGICS.length - 1)]!;
-      return { kind: 'slice-wrong-magic', refuse: true, send: (h) => h.slice(h.proToken(16), { file: Buffer.concat([m, rand(300)]), blob_num: '1', total: '1' }) };
+      return {
+        kind: 'slice-wrong-magic',
+        refuse: true,
+        send: (h) => h.slice(h.proToken(16), { file: Buffer.concat([m, rand(300)]), blob_num: '1', total: '1' }),
+      };
     },
     () => ({
       kind: 'slice-concurrent-last',
@@ -338,14 +428,23 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
         const { first, uid } = await h.firstSlice(tok, jpeg.subarray(0, half), '2');
         if (!uid) return first;
         const base = h.base();
-        const lasts = await Promise.all(Array.from({ length: 6 }, (_, i) => h.slice(tok, { file: jpeg.subarray(half), blob_num: '2', total: '2', uid }, i % 2 ? h.base() : base)));
+        const lasts = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            h.slice(tok, { file: jpeg.subarray(half), blob_num: '2', total: '2', uid }, i % 2 ? h.base() : base),
+          ),
+        );
         return lasts.find((a) => !isClear(a)) ?? lasts.find((a) => a.body?.code !== 200) ?? lasts[5]!;
       },
     }),
     () => ({
       kind: 'multipart-no-boundary',
       refuse: true,
-      send: (h) => h.post('/web_api/v1/upload', multipartBody({ user_token: h.token(18), job: 'compress' }, { name: 'a.jpg', data: jpeg }), { 'content-type': 'multipart/form-data' }),
+      send: (h) =>
+        h.post(
+          '/web_api/v1/upload',
+          multipartBody({ user_token: h.token(18), job: 'compress' }, { name: 'a.jpg', data: jpeg }),
+          { 'content-type': 'multipart/form-data' },
+        ),
     }),
     () => {
       const at = rnd();
@@ -356,13 +455,20 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
         send: (h) => {
           const full = multipartBody({ user_token: h.token(19), job: 'compress' }, { name: 'a.jpg', data: jpeg });
           // cut anywhere before the closing delimiter is complete
-          return h.post(route, full.subarray(0, 1 + Math.floor(at * (full.length - 5))), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+          return h.post(route, full.subarray(0, 1 + Math.floor(at * (full.length - 5))), {
+            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          });
         },
       };
     },
     () => {
       const garbage = rand(int(0, 3000));
-      return { kind: 'multipart-garbage', refuse: true, send: (h) => h.post('/web_api/v1/upload', garbage, { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }) };
+      return {
+        kind: 'multipart-garbage',
+        refuse: true,
+        send: (h) =>
+          h.post('/web_api/v1/upload', garbage, { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }),
+      };
     },
     () => {
       const n = int(21, 200);
@@ -372,13 +478,16 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
         send: (h) => {
           const fields: Record<string, string> = { user_token: h.token(20), job: 'compress' };
           for (let i = 0; i < n; i++) fields[`f${i}`] = 'x';
-          return h.post('/web_api/v1/upload', multipartBody(fields, { name: 'a.jpg', data: jpeg }), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+          return h.post('/web_api/v1/upload', multipartBody(fields, { name: 'a.jpg', data: jpeg }), {
+            'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          });
         },
       };
     },
     () => {
       const depth = int(1_000, 200_000);
-      const deep = rnd() < 0.5 ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+      const deep =
+        rnd() < 0.5 ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
       const asJson = rnd() < 0.5;
       return {
         kind: 'deep-jconfig',
@@ -390,7 +499,9 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
           const uid = (up.body?.data?.data as { uid?: string } | undefined)?.uid;
           if (!uid) return up;
           return asJson
-            ? h.post('/web_api/v1/transform', `{"user_token":"${tok}","uid":"${uid}","jconfig":${deep}}`, { 'content-type': 'application/json' })
+            ? h.post('/web_api/v1/transform', `{"user_token":"${tok}","uid":"${uid}","jconfig":${deep}}`, {
+                'content-type': 'application/json',
+              })
             : h.post('/web_api/v1/transform', new URLSearchParams({ user_token: tok, uid, jconfig: deep }));
         },
       };
@@ -398,14 +509,24 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
     () => {
       const paths = ['/%', '/api/v2/point%', '/web_api/v1/%zz', '/%E0%A4%A', '/api/%c0%af'];
       const p = paths[int(0, paths.length - 1)]!;
-      return { kind: 'bad-url', refuse: true, send: (h) => h.raw(`GET ${p}?user_token=${h.token(22)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`) };
+      return {
+        kind: 'bad-url',
+        refuse: true,
+        send: (h) =>
+          h.raw(`GET ${p}?user_token=${h.token(22)} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+      };
     },
     () => {
       const ip = `${int(1, 223)}.${int(0, 255)}.${int(0, 255)}.${int(1, 254)}`;
       return {
         kind: 'spoofed-xff-login',
         refuse: true,
-        send: (h) => h.post('/api/account/login', new URLSearchParams({ email: `nobody${int(0, 1e6)}@example.com`, password: 'wrong-passw0rd' }), { 'x-forwarded-for': ip, 'x-real-ip': ip }),
+        send: (h) =>
+          h.post(
+            '/api/account/login',
+            new URLSearchParams({ email: `nobody${int(0, 1e6)}@example.com`, password: 'wrong-passw0rd' }),
+            { 'x-forwarded-for': ip, 'x-real-ip': ip },
+          ),
       };
     },
     () => {
@@ -421,7 +542,11 @@ export async function generateInputs(count: number, seed = 20261121): Promise<Ho
       return {
         kind: 'cross-origin-cookie-post',
         refuse: true,
-        send: (h) => h.post(p, new URLSearchParams(f), { origin: 'https://evil.example', cookie: `user_token=${h.proToken(23)}; guest_token=${h.token(23)}` }),
+        send: (h) =>
+          h.post(p, new URLSearchParams(f), {
+            origin: 'https://evil.example',
+            cookie: `user_token=${h.proToken(23)}; guest_token=${h.token(23)}`,
+          }),
       };
     },
   ];
@@ -457,15 +582,23 @@ export async function proAccounts(c: Deployment, n: number): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < n; i++) {
     const email = `hostile-pro-${Date.now().toString(36)}-${i}@example.com`;
-    const res = await fetch(c.apiUrls[0] + '/api/account/register', { method: 'POST', body: new URLSearchParams({ email, password: 'Hostile-passw0rd', confirm_password: 'Hostile-passw0rd' }) });
+    const res = await fetch(c.apiUrls[0] + '/api/account/register', {
+      method: 'POST',
+      body: new URLSearchParams({ email, password: 'Hostile-passw0rd', confirm_password: 'Hostile-passw0rd' }),
+    });
     const r = (await res.json()) as Envelope<{ user_token: string }>;
     if (r.code !== 200) throw new Error(`register: ${JSON.stringify(r)}`);
-    const admin = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, 'admin.ts'), 'grant', email, 'pro'], { env: c.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const admin = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve(import.meta.dirname, 'admin.ts'), 'grant', email, 'pro'],
+      { env: c.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     admin.stdout.on('data', (d: Buffer) => (out += d));
     admin.stderr.on('data', (d: Buffer) => (out += d));
     const code = await new Promise<number | null>((resolve) => admin.once('exit', resolve));
-    if (code !== 0 || !/"level":\s*"pro"/.test(out)) throw new Error(`admin grant ${email} pro failed (${code}): ${out.slice(0, 300)}`);
+    if (code !== 0 || !/"level":\s*"pro"/.test(out))
+      throw new Error(`admin grant ${email} pro failed (${code}): ${out.slice(0, 300)}`);
     tokens.push(r.data.user_token);
   }
   return tokens;
@@ -477,18 +610,27 @@ async function spoofedXffCheck(base: string): Promise<HostileReport['spoofedXff'
   const sent = 35;
   for (let i = 0; i < sent; i++) {
     const ip = `198.18.${i}.${(i * 7) % 250}`;
-    const res = await fetch(base + '/api/account/login', { method: 'POST', body: new URLSearchParams({ email: `xff${i}@example.com`, password: 'wrong-passw0rd' }), headers: { 'x-forwarded-for': ip } });
+    const res = await fetch(base + '/api/account/login', {
+      method: 'POST',
+      body: new URLSearchParams({ email: `xff${i}@example.com`, password: 'wrong-passw0rd' }),
+      headers: { 'x-forwarded-for': ip },
+    });
     await res.arrayBuffer();
     if (res.status === 429) limited++;
   }
   return { sent, limited, held: limited > 0 };
 }
 
-export async function runHostile(c: Deployment, opts: { count: number; concurrency: number; limitMs: number }): Promise<HostileReport> {
+export async function runHostile(
+  c: Deployment,
+  opts: { count: number; concurrency: number; limitMs: number },
+): Promise<HostileReport> {
   const inputs = await generateInputs(opts.count);
   const tokens: string[] = [];
   for (let i = 0; i < 20; i++) {
-    const r = (await (await fetch(c.apiUrls[i % c.apiUrls.length] + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+    const r = (await (
+      await fetch(c.apiUrls[i % c.apiUrls.length] + '/api/v2/guest_token', { method: 'POST' })
+    ).json()) as Envelope<{ token: string }>;
     if (r.code !== 200) throw new Error(`guest_token: ${JSON.stringify(r)}`);
     tokens.push(r.data.token);
   }
@@ -524,7 +666,8 @@ export async function runHostile(c: Deployment, opts: { count: number; concurren
         a = await input.send(h);
       } catch (e) {
         report.unclear++;
-        if (report.unclearSamples.length < 20) report.unclearSamples.push(`${input.kind}: no answer (${e instanceof Error ? e.message : String(e)})`);
+        if (report.unclearSamples.length < 20)
+          report.unclearSamples.push(`${input.kind}: no answer (${e instanceof Error ? e.message : String(e)})`);
         k.answers['no answer'] = (k.answers['no answer'] ?? 0) + 1;
         continue;
       }
@@ -547,9 +690,18 @@ export async function runHostile(c: Deployment, opts: { count: number; concurren
   report.durationS = Math.round((performance.now() - t0) / 100) / 10;
   report.spoofedXff = await spoofedXffCheck(c.apiUrls[0]!);
   const procs = [...c.apis, ...c.workers];
-  report.processesCrashed = procs.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null).map((p) => `${p.name}: ${p.log().split('\n').slice(-3).join(' | ')}`);
+  report.processesCrashed = procs
+    .filter((p) => p.child.exitCode !== null || p.child.signalCode !== null)
+    .map((p) => `${p.name}: ${p.log().split('\n').slice(-3).join(' | ')}`);
   report.processesAlive = procs.length - report.processesCrashed.length;
-  const health = await Promise.all(c.apiUrls.map((u) => fetch(u + '/api/health').then((r) => r.ok, () => false)));
+  const health = await Promise.all(
+    c.apiUrls.map((u) =>
+      fetch(u + '/api/health').then(
+        (r) => r.ok,
+        () => false,
+      ),
+    ),
+  );
   report.healthyAfter = health.every(Boolean);
   report.rssAfterMiB = rssOfCluster(c);
   return report;
@@ -594,9 +746,20 @@ export async function startEmbedded(): Promise<Target> {
     PIXMILL_TEST_MODE: '',
     ...loopWatchEnv(path.join(dataDir, 'loop-watch.jsonl')),
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
-  const keep = (b: Buffer) => lines.push(...b.toString().split('\n').filter(Boolean).map((l) => l.slice(0, 400)));
+  const keep = (b: Buffer) =>
+    lines.push(
+      ...b
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.slice(0, 400)),
+    );
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -615,7 +778,13 @@ export async function startEmbedded(): Promise<Target> {
   const end = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`embedded server exited:\n${proc.log()}`);
-    if (await fetch(url + '/api/health').then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(url + '/api/health').then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > end) throw new Error(`embedded server not ready:\n${proc.log()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -638,9 +807,16 @@ export async function startEmbedded(): Promise<Target> {
 /** The scale-out deployment of loadtest.ts (2 API + 2 workers on PostgreSQL + Redis). */
 export async function startScaleout(): Promise<Target> {
   const avail = await detectScaleout();
-  if (!avail.available) throw new Error(`the scale-out mode needs PostgreSQL and Redis on their local ports: ${avail.reason}`);
+  if (!avail.available)
+    throw new Error(`the scale-out mode needs PostgreSQL and Redis on their local ports: ${avail.reason}`);
   const loopWatchFile = path.join(os.tmpdir(), `pixmill-hostile-loop-${process.pid}-${Date.now()}.jsonl`);
-  const c = await startCluster({ apis: 2, workers: 2, pgUrl: avail.pgUrl, redisUrl: avail.redisUrl, env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error', ...loopWatchEnv(loopWatchFile) } });
+  const c = await startCluster({
+    apis: 2,
+    workers: 2,
+    pgUrl: avail.pgUrl,
+    redisUrl: avail.redisUrl,
+    env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error', ...loopWatchEnv(loopWatchFile) },
+  });
   return {
     mode: 'scaleout',
     loopWatchFile,
@@ -672,7 +848,13 @@ function loopGaps(file: string | undefined, from: number): { gaps: LoopGap[]; en
 // The stall classes: regex stalls, NUL bytes, the login race, anonymous write bursts.
 
 /** One request from a chosen loopback source address (127.0.0.x), so per-address limits see many clients. */
-function requestFrom(base: string, from: string, method: string, p: string, body?: { type: string; data: Buffer | string }): Promise<Answer> {
+function requestFrom(
+  base: string,
+  from: string,
+  method: string,
+  p: string,
+  body?: { type: string; data: Buffer | string },
+): Promise<Answer> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { connection: 'close' };
@@ -680,11 +862,14 @@ function requestFrom(base: string, from: string, method: string, p: string, body
       headers['content-type'] = body.type;
       headers['content-length'] = String(Buffer.byteLength(body.data));
     }
-    const req = http.request({ host: u.hostname, port: u.port, method, path: p, localAddress: from, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(answerOf(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))));
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, method, path: p, localAddress: from, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(answerOf(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))));
+      },
+    );
     req.setTimeout(60_000, () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end(body?.data);
@@ -710,22 +895,61 @@ function textFields(t: { user: string; guest: string; pro: string; nonce: string
   };
   add('/api/contact/send', 'json', { name: 'n', email: 'a@example.com', message: 'hello', locale: 'en' });
   add('/api/account/login', 'json', { email: 'a@example.com', password: 'passw0rdA1' });
-  add('/api/account/register', 'json', { email: 'a@example.com', password: 'passw0rdA1', confirm_password: 'passw0rdA1' });
-  add('/api/account/password', 'json', { user_token: t.user, old_password: 'x', password: 'passw0rdA2', confirm_password: 'passw0rdA2' }, ['old_password', 'password', 'confirm_password']);
-  add('/api/v2/user_info/update', 'json', { user_token: t.user, locale: 'en', currency: 'EUR', first_name: 'a', last_name: 'b' });
-  add('/api/v2/profile/set', 'json', { user_token: t.user, first_name: 'a', last_name: 'b', occupation: 'other', occupation_other: 'x' }, ['first_name', 'last_name', 'occupation', 'occupation_other']);
-  add('/api/v2/survey/set', 'json', { user_token: t.user, occupations: 'other', occupation_other: 'x' }, ['occupations', 'occupation_other']);
+  add('/api/account/register', 'json', {
+    email: 'a@example.com',
+    password: 'passw0rdA1',
+    confirm_password: 'passw0rdA1',
+  });
+  add(
+    '/api/account/password',
+    'json',
+    { user_token: t.user, old_password: 'x', password: 'passw0rdA2', confirm_password: 'passw0rdA2' },
+    ['old_password', 'password', 'confirm_password'],
+  );
+  add('/api/v2/user_info/update', 'json', {
+    user_token: t.user,
+    locale: 'en',
+    currency: 'EUR',
+    first_name: 'a',
+    last_name: 'b',
+  });
+  add(
+    '/api/v2/profile/set',
+    'json',
+    { user_token: t.user, first_name: 'a', last_name: 'b', occupation: 'other', occupation_other: 'x' },
+    ['first_name', 'last_name', 'occupation', 'occupation_other'],
+  );
+  add('/api/v2/survey/set', 'json', { user_token: t.user, occupations: 'other', occupation_other: 'x' }, [
+    'occupations',
+    'occupation_other',
+  ]);
   add('/api/work_flow/add', 'json', { user_token: t.user, name: 'w', flows: '[]' }, ['name', 'flows']);
-  add('/api/work_flow/update', 'json', { user_token: t.user, id: '1', name: 'w', flows: '[]' }, ['id', 'name', 'flows']);
+  add('/api/work_flow/update', 'json', { user_token: t.user, id: '1', name: 'w', flows: '[]' }, [
+    'id',
+    'name',
+    'flows',
+  ]);
   add('/api/work_flow/delete', 'json', { user_token: t.user, id: '1' }, ['id']);
-  add('/web_api/v1/transform', 'json', { user_token: t.guest, uid: 'u', jconfig: '{}' }, ['uid', 'jconfig', 'user_token']);
-  add('/api/job_utils/upload_url', 'json', { user_token: t.guest, url: 'http://example.invalid/a.jpg', type: 'compress' }, ['url', 'type']);
+  add('/web_api/v1/transform', 'json', { user_token: t.guest, uid: 'u', jconfig: '{}' }, [
+    'uid',
+    'jconfig',
+    'user_token',
+  ]);
+  add(
+    '/api/job_utils/upload_url',
+    'json',
+    { user_token: t.guest, url: 'http://example.invalid/a.jpg', type: 'compress' },
+    ['url', 'type'],
+  );
   add('/api/v2/upload_slice/status', 'json', { user_token: t.guest, uid: 'u' }, ['uid']);
   add('/web_api/v1/upload/delete', 'json', { user_token: t.guest, uid: 'u' }, ['uid']);
   add('/web_api/v1/upload/list', 'json', { user_token: t.guest, limit: '5' }, ['limit']);
   add('/api/v2/point/check', 'json', { user_token: t.guest, trans_ids: 'a' }, ['trans_ids']);
   add('/api/v2/download/all', 'json', { user_token: t.guest, trans_ids: 'a' }, ['trans_ids']);
-  add('/api/job/download_compress', 'json', { user_token: t.guest, trans_id: 'a', extra_type: 'png' }, ['trans_id', 'extra_type']);
+  add('/api/job/download_compress', 'json', { user_token: t.guest, trans_id: 'a', extra_type: 'png' }, [
+    'trans_id',
+    'extra_type',
+  ]);
   add('/api/v2/thumbsup', 'json', { user_token: t.guest, trans_id: 'a', thumbsup: '1' }, ['trans_id', 'thumbsup']);
   add('/api/v2/bind_token', 'json', { token: t.user, guest_token_v2: t.guest }, ['guest_token_v2', 'token']);
   add('/api/v2/license', 'json', { guest_token_v2: t.guest }, ['guest_token_v2']);
@@ -733,14 +957,44 @@ function textFields(t: { user: string; guest: string; pro: string; nonce: string
   add('/site-ajax', 'json', { action: 'credit_upload', nonce: t.nonce, pid: '1', trans_id: 'a', uid: 'u' });
   add('/api/cart/abandon', 'json', { product_id: '606838', currency: 'EUR', source: 's', medium: 'm' });
   add('/api/mail/unsubscribe', 'json', { email: 'a@example.com', sig: 'x' });
-  add('/api/v2/common/email_status', 'json', { user_token: t.user, email: 'a@example.com', sig: 'x' }, ['email', 'sig']);
-  add('/api/payments/checkout', 'json', { user_token: t.user, product_id: '606838', currency: 'EUR' }, ['product_id', 'currency']);
-  add('/web_api/v1/upload', 'multipart', { user_token: t.guest, job: 'compress', name: 'a.jpg', filename: 'a.jpg' }, ['job', 'name', 'filename', 'user_token']);
-  add('/api/v2/upload_slice', 'multipart', { user_token: t.pro, job: 'compress', name: 'a.jpg', blob_num: '1', total_blob_num: '1', uid: '', filename: 'a.jpg' }, ['name', 'blob_num', 'total_blob_num', 'uid', 'filename']);
+  add('/api/v2/common/email_status', 'json', { user_token: t.user, email: 'a@example.com', sig: 'x' }, [
+    'email',
+    'sig',
+  ]);
+  add('/api/payments/checkout', 'json', { user_token: t.user, product_id: '606838', currency: 'EUR' }, [
+    'product_id',
+    'currency',
+  ]);
+  add('/web_api/v1/upload', 'multipart', { user_token: t.guest, job: 'compress', name: 'a.jpg', filename: 'a.jpg' }, [
+    'job',
+    'name',
+    'filename',
+    'user_token',
+  ]);
+  add(
+    '/api/v2/upload_slice',
+    'multipart',
+    {
+      user_token: t.pro,
+      job: 'compress',
+      name: 'a.jpg',
+      blob_num: '1',
+      total_blob_num: '1',
+      uid: '',
+      filename: 'a.jpg',
+    },
+    ['name', 'blob_num', 'total_blob_num', 'uid', 'filename'],
+  );
   add('/web_api/v1/progress', 'query', { user_token: t.guest, trans_id: 'a' }, ['trans_id']);
-  add('/web_api/v1/download/', 'query', { user_token: t.guest, trans_id: 'a', zoom_type: 'x' }, ['trans_id', 'zoom_type']);
+  add('/web_api/v1/download/', 'query', { user_token: t.guest, trans_id: 'a', zoom_type: 'x' }, [
+    'trans_id',
+    'zoom_type',
+  ]);
   add('/api/v2/is_subscribed', 'query', { user_token: t.user, email: 'a@example.com' }, ['email']);
-  add('/api/promotion/share/bind', 'query', { user_token: t.user, type: 'anniversary_2021', code: 'ABCDEFGH' }, ['type', 'code']);
+  add('/api/promotion/share/bind', 'query', { user_token: t.user, type: 'anniversary_2021', code: 'ABCDEFGH' }, [
+    'type',
+    'code',
+  ]);
   add('/api/job/record', 'query', { user_token: t.guest, limit: '5', page: '1' }, ['limit', 'page']);
   add('/web_api/v1/download/src', 'query', { user_token: t.guest, uid: 'u' }, ['uid']);
   add('/api/v2/sample/download', 'query', { name: 'a', rate: '2' }, ['name', 'rate']);
@@ -763,7 +1017,11 @@ function longTexts(n: number): Array<[string, string]> {
   ];
 }
 
-function bodyFor(c: FieldCase, value: string, jpeg: Buffer): { path: string; body?: { type: string; data: Buffer | string } } {
+function bodyFor(
+  c: FieldCase,
+  value: string,
+  jpeg: Buffer,
+): { path: string; body?: { type: string; data: Buffer | string } } {
   const fields = { ...c.fields, [c.field]: value };
   if (c.as === 'query') return { path: `${c.route}?${new URLSearchParams(fields).toString()}` };
   if (c.as === 'json') return { path: c.route, body: { type: 'application/json', data: JSON.stringify(fields) } };
@@ -774,7 +1032,10 @@ function bodyFor(c: FieldCase, value: string, jpeg: Buffer): { path: string; bod
 
 export interface StallReport {
   /** requests sent per class, and how they were answered (HTTP status/envelope code → count) */
-  classes: Record<string, { sent: number; answers: Record<string, number>; http500: number; unclear: number; samples: string[] }>;
+  classes: Record<
+    string,
+    { sent: number; answers: Record<string, number>; http500: number; unclear: number; samples: string[] }
+  >;
   /** the probe of other clients: /api/health on every API process, back to back */
   probe: {
     requests: number;
@@ -853,7 +1114,9 @@ function startProbe(urls: string[]) {
         p99Ms: Math.round(sorted[Math.floor(sorted.length * 0.99)] ?? 0),
         stallsOver200ms: over.length,
         stallsNotFromMachineLoad: over.length,
-        worst: over.slice(0, 10).map((t) => `${Math.round(t.ms)} ms during ${t.phase} at ${new Date(t.at).toISOString()}`),
+        worst: over
+          .slice(0, 10)
+          .map((t) => `${Math.round(t.ms)} ms during ${t.phase} at ${new Date(t.at).toISOString()}`),
         stallSpans: over.map((t) => [t.at - t.ms, t.at]),
       };
     },
@@ -864,22 +1127,39 @@ function startProbe(urls: string[]) {
 export async function runStallClasses(c: Deployment, opts: { concurrency: number }): Promise<StallReport> {
   const base = c.apiUrls[0]!;
   const t0 = performance.now();
-  const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 90, g: 120, b: 30 } } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 90, g: 120, b: 30 } } })
+    .jpeg()
+    .toBuffer();
   const register = async (email: string) => {
-    const r = (await (await fetch(base + '/api/account/register', { method: 'POST', body: new URLSearchParams({ email, password: 'Hostile-passw0rd', confirm_password: 'Hostile-passw0rd' }) })).json()) as Envelope<{ user_token: string }>;
+    const r = (await (
+      await fetch(base + '/api/account/register', {
+        method: 'POST',
+        body: new URLSearchParams({ email, password: 'Hostile-passw0rd', confirm_password: 'Hostile-passw0rd' }),
+      })
+    ).json()) as Envelope<{ user_token: string }>;
     if (r.code !== 200) throw new Error(`register: ${JSON.stringify(r)}`);
     return r.data.user_token;
   };
   const stamp = Date.now().toString(36);
   const user = await register(`h28-user-${stamp}@example.com`);
   const [pro] = await proAccounts(c, 1);
-  const guest = ((await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>).data.token;
+  const guest = (
+    (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>
+  ).data.token;
   const nonce = ((await (await fetch(base + '/site-ajax/nonce')).json()) as Envelope<{ nonce: string }>).data.nonce;
   const fields = textFields({ user, guest, pro: pro!, nonce });
 
   const report: StallReport = {
     classes: {},
-    probe: { requests: 0, maxMs: 0, p99Ms: 0, stallsOver200ms: 0, stallsNotFromMachineLoad: 0, worst: [], stallSpans: [] },
+    probe: {
+      requests: 0,
+      maxMs: 0,
+      p99Ms: 0,
+      stallsOver200ms: 0,
+      stallsNotFromMachineLoad: 0,
+      worst: [],
+      stallSpans: [],
+    },
     race: { parallel: 0, evaluated: 0, locked: 0, rightPasswordRefused: false, held: false },
     bursts: {},
     http500: 0,
@@ -900,7 +1180,8 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
     const key = a ? `${a.status}/${a.body?.code ?? '-'}` : 'no answer';
     k.answers[key] = (k.answers[key] ?? 0) + 1;
     const clear = a !== null && isClear(a);
-    if (cls === 'nul-bytes' && a?.status === 200 && a.body?.code === 200 && k.samples.length < 10) k.samples.push(`accepted: ${label}`);
+    if (cls === 'nul-bytes' && a?.status === 200 && a.body?.code === 200 && k.samples.length < 10)
+      k.samples.push(`accepted: ${label}`);
     if (a && a.status >= 500) {
       k.http500++;
       report.http500++;
@@ -908,14 +1189,19 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
     if (!clear) {
       k.unclear++;
       report.unclear++;
-      if (k.samples.length < 10) k.samples.push(`${label}: ${a ? `HTTP ${a.status} ${a.raw}` : `no answer (${err instanceof Error ? err.message : String(err)})`}`);
+      if (k.samples.length < 10)
+        k.samples.push(
+          `${label}: ${a ? `HTTP ${a.status} ${a.raw}` : `no answer (${err instanceof Error ? err.message : String(err)})`}`,
+        );
     }
   };
   const pool = async <T>(items: T[], n: number, fn: (item: T) => Promise<void>) => {
     let i = 0;
-    await Promise.all(Array.from({ length: n }, async () => {
-      while (i < items.length) await fn(items[i++]!);
-    }));
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        while (i < items.length) await fn(items[i++]!);
+      }),
+    );
   };
 
   const slowest: Array<{ ms: number; label: string; at: string }> = [];
@@ -924,7 +1210,8 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
     // 1. 60 000 repeated characters in every text field (12 000 in GET queries).
     probe.phase('regex-60k');
     const jobs: Array<{ c: FieldCase; name: string; value: string }> = [];
-    for (const fc of fields) for (const [name, value] of longTexts(fc.as === 'query' ? 12_000 : 60_000)) jobs.push({ c: fc, name, value });
+    for (const fc of fields)
+      for (const [name, value] of longTexts(fc.as === 'query' ? 12_000 : 60_000)) jobs.push({ c: fc, name, value });
     await pool(jobs, opts.concurrency, async (j) => {
       const { path: p, body } = bodyFor(j.c, j.value, jpeg);
       const label = `${j.c.route} ${j.c.field}=${j.name}`;
@@ -941,7 +1228,8 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
     probe.phase('nul-bytes');
     // 2. A NUL byte in every string field: a 400 10001, never a 500 (PostgreSQL refuses NUL in text).
     const nuls: Array<{ c: FieldCase; value: string }> = [];
-    for (const fc of fields) for (const value of ['a\u0000b', '\u0000', `${fc.fields[fc.field] ?? ''}\u0000`]) nuls.push({ c: fc, value });
+    for (const fc of fields)
+      for (const value of ['a\u0000b', '\u0000', `${fc.fields[fc.field] ?? ''}\u0000`]) nuls.push({ c: fc, value });
     await pool(nuls, opts.concurrency, async (j) => {
       const { path: p, body } = bodyFor(j.c, j.value, jpeg);
       const label = `${j.c.route} ${j.c.field}=${JSON.stringify(j.value)}`;
@@ -960,13 +1248,19 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
     const parallel = 30;
     const answers = await Promise.all(
       Array.from({ length: parallel }, (_, i) =>
-        requestFrom(nextBase(), nextAddress(), 'POST', '/api/account/login', { type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ email, password: `wrong${i}pass` }).toString() }).then(
+        requestFrom(nextBase(), nextAddress(), 'POST', '/api/account/login', {
+          type: 'application/x-www-form-urlencoded',
+          data: new URLSearchParams({ email, password: `wrong${i}pass` }).toString(),
+        }).then(
           (a) => (record('login-race', 'wrong password', a), a),
           (e: unknown) => (record('login-race', 'wrong password', null, e), null),
         ),
       ),
     );
-    const right = await requestFrom(nextBase(), nextAddress(), 'POST', '/api/account/login', { type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ email, password: 'Hostile-passw0rd' }).toString() });
+    const right = await requestFrom(nextBase(), nextAddress(), 'POST', '/api/account/login', {
+      type: 'application/x-www-form-urlencoded',
+      data: new URLSearchParams({ email, password: 'Hostile-passw0rd' }).toString(),
+    });
     record('login-race', 'right password', right);
     const evaluated = answers.filter((a) => a?.body?.code === 3).length;
     const locked = answers.filter((a) => a?.status === 429).length;
@@ -977,12 +1271,64 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
     // 4. Anonymous write bursts from one address: each route's per-address limit must hold (per API process).
     const burstFrom = nextAddress();
     const bursts: Array<[string, number, number, () => { type: string; data: string }]> = [
-      ['/api/report', 100, 60, () => ({ type: 'application/json', data: JSON.stringify({ event: 'preview', data: { pad: 'x'.repeat(3900) } }) })],
-      ['/site-ajax', 160, 120, () => ({ type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ action: 'credit_upload', nonce, pid: '1' }).toString() })],
-      ['/api/cart/abandon', 30, 10, () => ({ type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ product_id: '606838' }).toString() })],
-      ['/api/v2/common/email_status', 50, 30, () => ({ type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ email: 'someone@example.com' }).toString() })],
-      ['/api/contact/send', 20, 5, () => ({ type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ name: 'n', email: 'a@example.com', message: 'x'.repeat(4000) }).toString() })],
-      ['/api/account/register', 50, 30, () => ({ type: 'application/x-www-form-urlencoded', data: new URLSearchParams({ email: `b${Math.random().toString(36).slice(2)}@example.com`, password: 'passw0rdA1', confirm_password: 'passw0rdA1' }).toString() })],
+      [
+        '/api/report',
+        100,
+        60,
+        () => ({
+          type: 'application/json',
+          data: JSON.stringify({ event: 'preview', data: { pad: 'x'.repeat(3900) } }),
+        }),
+      ],
+      [
+        '/site-ajax',
+        160,
+        120,
+        () => ({
+          type: 'application/x-www-form-urlencoded',
+          data: new URLSearchParams({ action: 'credit_upload', nonce, pid: '1' }).toString(),
+        }),
+      ],
+      [
+        '/api/cart/abandon',
+        30,
+        10,
+        () => ({
+          type: 'application/x-www-form-urlencoded',
+          data: new URLSearchParams({ product_id: '606838' }).toString(),
+        }),
+      ],
+      [
+        '/api/v2/common/email_status',
+        50,
+        30,
+        () => ({
+          type: 'application/x-www-form-urlencoded',
+          data: new URLSearchParams({ email: 'someone@example.com' }).toString(),
+        }),
+      ],
+      [
+        '/api/contact/send',
+        20,
+        5,
+        () => ({
+          type: 'application/x-www-form-urlencoded',
+          data: new URLSearchParams({ name: 'n', email: 'a@example.com', message: 'x'.repeat(4000) }).toString(),
+        }),
+      ],
+      [
+        '/api/account/register',
+        50,
+        30,
+        () => ({
+          type: 'application/x-www-form-urlencoded',
+          data: new URLSearchParams({
+            email: `b${Math.random().toString(36).slice(2)}@example.com`,
+            password: 'passw0rdA1',
+            confirm_password: 'passw0rdA1',
+          }).toString(),
+        }),
+      ],
     ];
     for (const [route, perProcess, limit, body] of bursts) {
       // every API process counts on its own: send enough that each must refuse some
@@ -990,16 +1336,20 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
       probe.phase(`burst ${route}`);
       let accepted = 0;
       let limited = 0;
-      await pool(Array.from({ length: n }, (_, i) => i), 8, async () => {
-        try {
-          const a = await requestFrom(nextBase(), burstFrom, 'POST', route, body());
-          record('anonymous-bursts', route, a);
-          if (a.status === 429) limited++;
-          else if (a.status < 300) accepted++;
-        } catch (e) {
-          record('anonymous-bursts', route, null, e);
-        }
-      });
+      await pool(
+        Array.from({ length: n }, (_, i) => i),
+        8,
+        async () => {
+          try {
+            const a = await requestFrom(nextBase(), burstFrom, 'POST', route, body());
+            record('anonymous-bursts', route, a);
+            if (a.status === 429) limited++;
+            else if (a.status < 300) accepted++;
+          } catch (e) {
+            record('anonymous-bursts', route, null, e);
+          }
+        },
+      );
       // the limit is kept per API process (in memory): n processes let n × limit through at most
       const most = limit * c.apiUrls.length;
       report.bursts[route] = { sent: n, accepted, limited, limit: most, held: accepted <= most && limited > 0 };
@@ -1008,14 +1358,26 @@ export async function runStallClasses(c: Deployment, opts: { concurrency: number
     report.probe = await probe.stop();
     const { gaps } = loopGaps(c.loopWatchFile, watchFrom);
     // A probe stall that overlaps a gap where an API process waited for a core is the machine's load.
-    const starved = gaps.filter((g) => g.kind === 'starved').map((g) => [Date.parse(g.at) - g.gapMs, Date.parse(g.at)] as const);
-    report.probe.stallsNotFromMachineLoad = report.probe.stallSpans.filter(([a, b]) => !starved.some(([x, y]) => a < y && x < b)).length;
+    const starved = gaps
+      .filter((g) => g.kind === 'starved')
+      .map((g) => [Date.parse(g.at) - g.gapMs, Date.parse(g.at)] as const);
+    report.probe.stallsNotFromMachineLoad = report.probe.stallSpans.filter(
+      ([a, b]) => !starved.some(([x, y]) => a < y && x < b),
+    ).length;
     report.serverLoop = {
       blockedOver200ms: gaps.filter((g) => g.kind === 'blocked').length,
       starvedOver200ms: gaps.filter((g) => g.kind === 'starved').length,
-      gaps: gaps.slice(0, 20).map((g) => `${g.kind} ${g.gapMs} ms (main thread on a core ${g.cpuMs} ms, waiting for one ${g.waitMs} ms) pid ${g.pid} at ${g.at}`),
+      gaps: gaps
+        .slice(0, 20)
+        .map(
+          (g) =>
+            `${g.kind} ${g.gapMs} ms (main thread on a core ${g.cpuMs} ms, waiting for one ${g.waitMs} ms) pid ${g.pid} at ${g.at}`,
+        ),
     };
-    report.slowestRegexRequests = slowest.sort((a, b) => b.ms - a.ms).slice(0, Number(process.env.HOSTILE_SLOWEST ?? 10)).map((x) => `${x.ms} ms ${x.label} (done ${x.at})`);
+    report.slowestRegexRequests = slowest
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, Number(process.env.HOSTILE_SLOWEST ?? 10))
+      .map((x) => `${x.ms} ms ${x.label} (done ${x.at})`);
   }
   report.durationS = Math.round((performance.now() - t0) / 100) / 10;
   report.loadAverage1m = Math.round(os.loadavg()[0]! * 10) / 10;
@@ -1043,23 +1405,42 @@ export function passed(r: { uploads: HostileReport; stalls: StallReport }): bool
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const opts = { count: num(process.env.HOSTILE_COUNT, 1000), concurrency: num(process.env.HOSTILE_CONCURRENCY, 16), limitMs: num(process.env.HOSTILE_LIMIT_S, 90) * 1000 };
+  const opts = {
+    count: num(process.env.HOSTILE_COUNT, 1000),
+    concurrency: num(process.env.HOSTILE_CONCURRENCY, 16),
+    limitMs: num(process.env.HOSTILE_LIMIT_S, 90) * 1000,
+  };
   const modes = (process.env.HOSTILE_MODES || 'sqlite,scaleout').split(',').map((m) => m.trim()) as Target['mode'][];
-  const hardStop = setTimeout(() => {
-    console.error('hostile: hard time limit reached');
-    process.exit(2);
-  }, modes.length * (opts.limitMs + 240_000));
+  const hardStop = setTimeout(
+    () => {
+      console.error('hostile: hard time limit reached');
+      process.exit(2);
+    },
+    modes.length * (opts.limitMs + 240_000),
+  );
   hardStop.unref();
   const results: Record<string, { uploads: HostileReport; stalls: StallReport; passed: boolean }> = {};
   for (const mode of modes) {
-    console.log(mode === 'sqlite' ? 'hostile: starting the embedded server (SQLite) …' : 'hostile: starting 2 API + 2 worker processes (PostgreSQL + Redis) …');
+    console.log(
+      mode === 'sqlite'
+        ? 'hostile: starting the embedded server (SQLite) …'
+        : 'hostile: starting 2 API + 2 worker processes (PostgreSQL + Redis) …',
+    );
     const c = mode === 'sqlite' ? await startEmbedded() : await startScaleout();
     try {
-      console.log(`hostile [${mode}]: ${opts.count} malformed inputs, ${opts.concurrency} at a time, at most ${opts.limitMs / 1000} s`);
+      console.log(
+        `hostile [${mode}]: ${opts.count} malformed inputs, ${opts.concurrency} at a time, at most ${opts.limitMs / 1000} s`,
+      );
       const uploads = await runHostile(c, opts);
-      console.log(`hostile [${mode}]: stall classes (60 000-character fields, NUL bytes, login race, anonymous bursts) with a stall probe`);
-      const stalls = await runStallClasses(c, { concurrency: Math.min(opts.concurrency, num(process.env.HOSTILE_STALL_CONCURRENCY, 4)) });
-      const crashed = [...c.apis, ...c.workers].filter((p) => p.child.exitCode !== null || p.child.signalCode !== null).map((p) => p.name);
+      console.log(
+        `hostile [${mode}]: stall classes (60 000-character fields, NUL bytes, login race, anonymous bursts) with a stall probe`,
+      );
+      const stalls = await runStallClasses(c, {
+        concurrency: Math.min(opts.concurrency, num(process.env.HOSTILE_STALL_CONCURRENCY, 4)),
+      });
+      const crashed = [...c.apis, ...c.workers]
+        .filter((p) => p.child.exitCode !== null || p.child.signalCode !== null)
+        .map((p) => p.name);
       uploads.processesCrashed.push(...crashed.filter((n) => !uploads.processesCrashed.some((x) => x.startsWith(n))));
       results[mode] = { uploads, stalls, passed: false };
       results[mode].passed = passed(results[mode]);
@@ -1083,7 +1464,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     serverLoopStarvedOver200ms: r.stalls.serverLoop.starvedOver200ms,
     loadAverage1m: r.stalls.loadAverage1m,
     race: r.stalls.race,
-    bursts: Object.fromEntries(Object.entries(r.stalls.bursts).map(([k, b]) => [k, `${b.accepted}/${b.sent} accepted (at most ${b.limit})`])),
+    bursts: Object.fromEntries(
+      Object.entries(r.stalls.bursts).map(([k, b]) => [k, `${b.accepted}/${b.sent} accepted (at most ${b.limit})`]),
+    ),
   }));
   console.log('hostile summary:', JSON.stringify(summary, null, 2));
   const out = path.resolve(import.meta.dirname, '..', 'bench', 'results');

@@ -25,7 +25,11 @@ describe('import boundaries (eslint.config.js)', () => {
     ['server/jobs/x.ts', '../../tests/support/modes.js', 'the harnesses in tests/ are for tests only'],
     ['src-worker/x.ts', '../src/stores/works.js', 'the worker imports only the shared code'],
     ['src-worker/ondevice/x.ts', '../../server/engines/image.js', 'the worker imports only the shared code'],
-    ['src/features/workspace/DeviceChoiceX.tsx', '../../../src-worker/ondevice/models.js', 'the UI reaches the worker only through src/worker-bridge/'],
+    [
+      'src/features/workspace/DeviceChoiceX.tsx',
+      '../../../src-worker/ondevice/models.js',
+      'the UI reaches the worker only through src/worker-bridge/',
+    ],
     ['src/pages/content/x.tsx', '../../../server/config.js', 'never imports server code'],
     ['src/stores/userX.ts', '../pages/account/guestBinding.js', 'stores do not import pages'],
     ['src/shared/domain/x.ts', '../../app/lang.js', 'the shared code imports only itself'],
@@ -39,8 +43,12 @@ describe('import boundaries (eslint.config.js)', () => {
   });
 
   it('a dynamic import and a re-export are checked too', async () => {
-    expect(await boundaryErrors('server/x.ts', "export const f = () => import('../src/features/workspace/actions.js');\n")).toHaveLength(1);
-    expect(await boundaryErrors('src/features/x.ts', "export { thing } from '../../src-worker/api.js';\n")).toHaveLength(1);
+    expect(
+      await boundaryErrors('server/x.ts', "export const f = () => import('../src/features/workspace/actions.js');\n"),
+    ).toHaveLength(1);
+    expect(
+      await boundaryErrors('src/features/x.ts', "export { thing } from '../../src-worker/api.js';\n"),
+    ).toHaveLength(1);
   });
 
   it.each([

@@ -150,7 +150,8 @@ const MiB = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
 
 export function rssOfCluster(c: Pick<Cluster, 'apis' | 'workers'>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const p of [...c.apis, ...c.workers]) if (p.child.exitCode === null && p.child.signalCode === null) out[p.name] = MiB(rssTree(p.pid));
+  for (const p of [...c.apis, ...c.workers])
+    if (p.child.exitCode === null && p.child.signalCode === null) out[p.name] = MiB(rssTree(p.pid));
   return out;
 }
 
@@ -166,7 +167,9 @@ async function smallImage(i: number): Promise<Buffer> {
       raw[o + 1] = (y * 2 + i) & 255;
       raw[o + 2] = ((x ^ y) + i * 13) & 255;
     }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 /** Runs the client flow against an already running deployment. */
@@ -205,7 +208,9 @@ export async function runLoad(c: Cluster, opts: LoadOptions): Promise<LoadReport
         completed++;
         const out = await h.bytes('download', `/web_api/v1/download/?${q}`);
         if (out) {
-          const meta = await sharp(out).metadata().catch(() => null);
+          const meta = await sharp(out)
+            .metadata()
+            .catch(() => null);
           if (meta?.width === 320 && meta.height === 240) verified++;
           else h.error('download', 'result is not the 320×240 image');
         }
@@ -217,7 +222,12 @@ export async function runLoad(c: Cluster, opts: LoadOptions): Promise<LoadReport
   await Promise.all(Array.from({ length: opts.clients }, (_, i) => client(i)));
 
   const latencyMs: LoadReport['latencyMs'] = {};
-  for (const [k, v] of h.latency) latencyMs[k] = { n: v.length, p50: Math.round(percentile(v, 50) * 10) / 10, p99: Math.round(percentile(v, 99) * 10) / 10 };
+  for (const [k, v] of h.latency)
+    latencyMs[k] = {
+      n: v.length,
+      p50: Math.round(percentile(v, 50) * 10) / 10,
+      p99: Math.round(percentile(v, 99) * 10) / 10,
+    };
   return {
     clients: opts.clients,
     durationS: Math.round((performance.now() - started) / 100) / 10,
@@ -238,20 +248,33 @@ export async function runLoad(c: Cluster, opts: LoadOptions): Promise<LoadReport
 /** The deployment the harnesses use: loopback, generous guest-token rate limit (one token per simulated client). */
 export async function startLoadCluster(apis = 2, workers = 2): Promise<Cluster> {
   const avail = await detectScaleout();
-  if (!avail.available) throw new Error(`the scale-out harness needs PostgreSQL and Redis on their local ports: ${avail.reason}`);
-  return startCluster({ apis, workers, pgUrl: avail.pgUrl, redisUrl: avail.redisUrl, env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error' } });
+  if (!avail.available)
+    throw new Error(`the scale-out harness needs PostgreSQL and Redis on their local ports: ${avail.reason}`);
+  return startCluster({
+    apis,
+    workers,
+    pgUrl: avail.pgUrl,
+    redisUrl: avail.redisUrl,
+    env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error' },
+  });
 }
 
 const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const opts: LoadOptions = { clients: num(process.env.LOAD_CLIENTS, 200), pollMs: num(process.env.LOAD_POLL_MS, 2000), limitMs: num(process.env.LOAD_LIMIT_S, 150) * 1000 };
+  const opts: LoadOptions = {
+    clients: num(process.env.LOAD_CLIENTS, 200),
+    pollMs: num(process.env.LOAD_POLL_MS, 2000),
+    limitMs: num(process.env.LOAD_LIMIT_S, 150) * 1000,
+  };
   const hardStop = setTimeout(() => {
     console.error('loadtest: hard time limit reached');
     process.exit(2);
   }, opts.limitMs + 90_000);
   hardStop.unref();
-  console.log(`loadtest: starting ${num(process.env.LOAD_APIS, 2)} API + ${num(process.env.LOAD_WORKERS, 2)} worker processes …`);
+  console.log(
+    `loadtest: starting ${num(process.env.LOAD_APIS, 2)} API + ${num(process.env.LOAD_WORKERS, 2)} worker processes …`,
+  );
   const c = await startLoadCluster(num(process.env.LOAD_APIS, 2), num(process.env.LOAD_WORKERS, 2));
   let report: LoadReport;
   try {

@@ -34,7 +34,9 @@ function mark(size: number, { bleed, scale }: { bleed: boolean; scale: number })
 }
 
 async function render(file: string, size: number, opts: { bleed: boolean; scale: number }): Promise<void> {
-  await sharp(Buffer.from(mark(size, opts))).png({ compressionLevel: 9 }).toFile(path.join(out, file));
+  await sharp(Buffer.from(mark(size, opts)))
+    .png({ compressionLevel: 9 })
+    .toFile(path.join(out, file));
   console.log('wrote', path.relative(process.cwd(), path.join(out, file)));
 }
 

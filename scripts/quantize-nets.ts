@@ -21,7 +21,14 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { readModel, writeModel } from '../server/engines/convert/onnx.js';
-import { activationTensors, calibrationModel, quantizableConvs, quantizeWithRecipe, rangeOf, type Int8Recipe } from '../server/engines/convert/quantize.js';
+import {
+  activationTensors,
+  calibrationModel,
+  quantizableConvs,
+  quantizeWithRecipe,
+  rangeOf,
+  type Int8Recipe,
+} from '../server/engines/convert/quantize.js';
 import { gaussianNoise } from '../server/engines/image.js';
 import { OWN_NET_FILES } from '../src/shared/imaging/netFiles.js';
 
@@ -35,7 +42,9 @@ const SAMPLES_PER_CROP = 16_384;
 /** The training photos: the "restore" set of scripts/train/data.py (the list the nets were trained on). */
 function trainingPhotos(): string[] {
   const py = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-  const out = execFileSync(py, ['-c', 'import json, data; print(json.dumps([p[0] for p in data.RESTORE]))'], { cwd: path.join(ROOT, 'scripts', 'train') });
+  const out = execFileSync(py, ['-c', 'import json, data; print(json.dumps([p[0] for p in data.RESTORE]))'], {
+    cwd: path.join(ROOT, 'scripts', 'train'),
+  });
   const list = JSON.parse(out.toString()) as string[];
   const missing = list.filter((f) => !existsSync(f));
   if (missing.length) throw new Error(`training photos missing (install their Debian packages): ${missing.join(', ')}`);
@@ -78,12 +87,20 @@ async function pairs(photos: string[], scale: number, size: number, count: numbe
     const file = photos[k % photos.length]!;
     const meta = await sharp(file).metadata();
     const f = Math.min(1, 2400 / Math.max(meta.width!, meta.height!)) * [1, 0.7, 0.5][Math.floor(rand() * 3)]!;
-    const { data, info } = await sharp(file).removeAlpha().resize(Math.round(meta.width! * f)).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(file)
+      .removeAlpha()
+      .resize(Math.round(meta.width! * f))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const hp = size * Math.max(1, scale);
     if (info.width < hp || info.height < hp) continue;
-    const left = Math.floor(rand() * (info.width - hp + 1)), top = Math.floor(rand() * (info.height - hp + 1));
-    const hr = new Uint8Array(await raw(data, info.width, info.height).extract({ left, top, width: hp, height: hp }).raw().toBuffer());
-    let s1 = 0, s2 = 0;
+    const left = Math.floor(rand() * (info.width - hp + 1)),
+      top = Math.floor(rand() * (info.height - hp + 1));
+    const hr = new Uint8Array(
+      await raw(data, info.width, info.height).extract({ left, top, width: hp, height: hp }).raw().toBuffer(),
+    );
+    let s1 = 0,
+      s2 = 0;
     for (const v of hr) {
       s1 += v;
       s2 += v * v;
@@ -94,10 +111,30 @@ async function pairs(photos: string[], scale: number, size: number, count: numbe
     if (scale > 1) {
       x = new Uint8Array(await raw(hr, hp, hp).resize(size, size, { kernel: 'cubic' }).raw().toBuffer());
       if (r < 0.125) x = addNoise(x, 1 + 5 * rand(), Math.floor(rand() * 1e9));
-      else if (r < 0.375) x = new Uint8Array(await sharp(await raw(x, size, size).jpeg({ quality: Math.round(60 + 35 * rand()) }).toBuffer()).removeAlpha().raw().toBuffer());
+      else if (r < 0.375)
+        x = new Uint8Array(
+          await sharp(
+            await raw(x, size, size)
+              .jpeg({ quality: Math.round(60 + 35 * rand()) })
+              .toBuffer(),
+          )
+            .removeAlpha()
+            .raw()
+            .toBuffer(),
+        );
     } else {
       x = addNoise(hr, 55 * rand(), Math.floor(rand() * 1e9));
-      if (r < 1 / 6) x = new Uint8Array(await sharp(await raw(x, size, size).jpeg({ quality: Math.round(60 + 35 * rand()) }).toBuffer()).removeAlpha().raw().toBuffer());
+      if (r < 1 / 6)
+        x = new Uint8Array(
+          await sharp(
+            await raw(x, size, size)
+              .jpeg({ quality: Math.round(60 + 35 * rand()) })
+              .toBuffer(),
+          )
+            .removeAlpha()
+            .raw()
+            .toBuffer(),
+        );
     }
     out.push({ input: planar(x, size * size), size, target: hr });
   }
@@ -109,7 +146,12 @@ function addNoise(img: Uint8Array, sigma: number, seed: number): Uint8Array {
   return Uint8Array.from(img, (v, i) => Math.max(0, Math.min(255, Math.round(v + n[i]!))));
 }
 
-const SESSION: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 2, interOpNumThreads: 1, graphOptimizationLevel: 'all', extra: { session: { intra_op: { allow_spinning: '0' } } } };
+const SESSION: ort.InferenceSession.SessionOptions = {
+  intraOpNumThreads: 2,
+  interOpNumThreads: 1,
+  graphOptimizationLevel: 'all',
+  extra: { session: { intra_op: { allow_spinning: '0' } } },
+};
 const tensorOf = (p: Pair) => new ort.Tensor('float32', p.input, [1, 3, p.size, p.size]);
 
 /** Squared error of a planar float output (rounded to 8 bits as the engines do) against an interleaved target. */
@@ -129,7 +171,11 @@ const db = (mse: number) => 10 * Math.log10((255 * 255) / Math.max(mse, 1e-10));
 /** Fastest of 3 interleaved runs of one 424² tile (the server's 384-px tile and its margins), fp32 / int8. */
 async function tileSpeedRatio(fp32: ort.InferenceSession, int8: ort.InferenceSession, scale: number): Promise<number> {
   const T = scale > 1 ? 424 : 512;
-  const x = new ort.Tensor('float32', new Float32Array(3 * T * T).map((_, i) => 128 + 60 * Math.sin(i / 7) + 30 * Math.sin(i / 131)), [1, 3, T, T]);
+  const x = new ort.Tensor(
+    'float32',
+    new Float32Array(3 * T * T).map((_, i) => 128 + 60 * Math.sin(i / 7) + 30 * Math.sin(i / 131)),
+    [1, 3, T, T],
+  );
   const t = [Infinity, Infinity];
   for (let r = 0; r < 3; r++)
     for (const [k, s] of [fp32, int8].entries()) {
@@ -163,10 +209,12 @@ async function calibrate(role: Role, photos: string[], adds: boolean): Promise<I
     }
   }
   await probe.release();
-  const ranges = Object.fromEntries(names.map((n) => {
-    const r = rangeOf(samples.get(n)!, 'mse');
-    return [n, [r.min, r.max] as [number, number]];
-  }));
+  const ranges = Object.fromEntries(
+    names.map((n) => {
+      const r = rangeOf(samples.get(n)!, 'mse');
+      return [n, [r.min, r.max] as [number, number]];
+    }),
+  );
   const recipe: Int8Recipe = {
     net,
     sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -174,12 +222,21 @@ async function calibrate(role: Role, photos: string[], adds: boolean): Promise<I
     adds,
     keepFloat,
     ranges,
-    calibration: { photos: 'scripts/train/data.py RESTORE', crops: cal.length, crop: size, seed: 2026, range: 'mse', samplesPerCrop: SAMPLES_PER_CROP },
+    calibration: {
+      photos: 'scripts/train/data.py RESTORE',
+      crops: cal.length,
+      crop: size,
+      seed: 2026,
+      range: 'mse',
+      samplesPerCrop: SAMPLES_PER_CROP,
+    },
   };
 
   const fp32 = await ort.InferenceSession.create(bytes, SESSION);
   const int8 = await ort.InferenceSession.create(quantizeWithRecipe(bytes, recipe), SESSION);
-  let seF = 0, seQ = 0, seD = 0;
+  let seF = 0,
+    seQ = 0,
+    seD = 0;
   for (const p of val) {
     const a = (await fp32.run({ input: tensorOf(p) })).output!.data as Float32Array;
     const b = (await int8.run({ input: tensorOf(p) })).output!.data as Float32Array;
@@ -206,13 +263,17 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   const outAt = args.indexOf('--out'); // another folder for the recipes (to compare before replacing the committed ones)
   const outDir = outAt >= 0 ? path.resolve(args[outAt + 1]!) : WEIGHTS;
   const roles = args.filter((a, i) => !a.startsWith('--') && (outAt < 0 || i !== outAt + 1)) as Role[];
-  for (const r of roles) if (!(r in ROLES)) throw new Error(`unknown net ${r} (known: ${Object.keys(ROLES).join(', ')})`);
+  for (const r of roles)
+    if (!(r in ROLES)) throw new Error(`unknown net ${r} (known: ${Object.keys(ROLES).join(', ')})`);
   const photos = trainingPhotos();
   for (const role of roles.length ? roles : (Object.keys(ROLES) as Role[])) {
     const t0 = Date.now();
     const recipe = await calibrate(role, photos, adds);
     const out = path.join(outDir, recipe.net.replace(/\.onnx$/, '.int8.json'));
     if (!dry) writeFileSync(out, `${JSON.stringify(recipe, null, 1)}\n`);
-    console.log(`${role}: ${path.relative(ROOT, out)} in ${((Date.now() - t0) / 1000).toFixed(0)} s`, JSON.stringify(recipe.calibration.heldOut));
+    console.log(
+      `${role}: ${path.relative(ROOT, out)} in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      JSON.stringify(recipe.calibration.heldOut),
+    );
   }
 }

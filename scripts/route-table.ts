@@ -9,7 +9,11 @@ import type { RouteSchema } from '../src/shared/schemas/common.js';
 
 export const ROUTE_TABLE_FILE = path.resolve(import.meta.dirname, '..', 'src', 'shared', 'routeTable.ts');
 
-const isRoute = (v: unknown): v is RouteSchema => !!v && typeof v === 'object' && typeof (v as RouteSchema).url === 'string' && ((v as RouteSchema).method === 'GET' || (v as RouteSchema).method === 'POST');
+const isRoute = (v: unknown): v is RouteSchema =>
+  !!v &&
+  typeof v === 'object' &&
+  typeof (v as RouteSchema).url === 'string' &&
+  ((v as RouteSchema).method === 'GET' || (v as RouteSchema).method === 'POST');
 
 /** The table's source text. */
 export function renderRouteTable(): string {
@@ -18,8 +22,8 @@ export function renderRouteTable(): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, r]) => `  ${name}: ['${r.method}', '${r.url}'],`);
   return [
-    '// Written by `npm run api-docs` from the route schemas (src/shared/schemas/): each route\'s method and',
-    '// path by its schema\'s name, for callers that must not carry the schemas\' TypeBox runtime (the browser',
+    "// Written by `npm run api-docs` from the route schemas (src/shared/schemas/): each route's method and",
+    "// path by its schema's name, for callers that must not carry the schemas' TypeBox runtime (the browser",
     '// client, src/api/callRoute.ts; the image worker). Do not edit: change the schema and run npm run api-docs.',
     'export const ROUTE_TABLE = {',
     ...rows,

@@ -13,7 +13,11 @@ const newest = (p) => {
   return fs.readdirSync(p).reduce((m, f) => Math.max(m, newest(path.join(p, f))), st.mtimeMs);
 };
 const built = newest(path.join(root, 'dist', 'index.html'));
-const sources = Math.max(...['src', 'src-worker', 'locales', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'].map((p) => newest(path.join(root, p))));
+const sources = Math.max(
+  ...['src', 'src-worker', 'locales', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'].map((p) =>
+    newest(path.join(root, p)),
+  ),
+);
 const run = (args) => {
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   if (r.status) process.exit(r.status);

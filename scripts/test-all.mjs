@@ -44,7 +44,10 @@ const runBeside = (name, cmd, args) =>
 
 // The server integration suite runs again in the scale-out mode (PostgreSQL + BullMQ) when both answer
 // locally: vitest's `scaleout` project (vitest.config.ts), in the same vitest run as the first pass.
-const probe = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/modes.ts'], { cwd: root, encoding: 'utf8' });
+const probe = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/modes.ts'], {
+  cwd: root,
+  encoding: 'utf8',
+});
 console.log(`${(probe.stdout || probe.stderr || 'scale-out pass SKIPPED: probe failed').trim()}\n`);
 const scaleout = probe.status === 0 ? { PIXMILL_SCALEOUT_PASS: '1' } : {};
 
@@ -61,7 +64,14 @@ const [typecheck, lintBuildVitest] = await Promise.all([
     ((await runBeside('build', 'npm', ['run', '--silent', 'build'])) ? 1 : 0) +
     // the browser tests' own pages (the upload harness), kept out of the product's build
     ((await runBeside('build test pages', 'npm', ['run', '--silent', 'build:test-pages'])) ? 1 : 0) +
-    ((await runAsync('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`], scaleout)) ? 1 : 0))(),
+    ((await runAsync(
+      'vitest',
+      'npx',
+      ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+      scaleout,
+    ))
+      ? 1
+      : 0))(),
 ]);
 failedSteps += (typecheck ? 1 : 0) + lintBuildVitest;
 
@@ -69,17 +79,34 @@ failedSteps += (typecheck ? 1 : 0) + lintBuildVitest;
 // looking at and the software-WebGPU check, is `npm run test:review`; docs/testing.md).
 const pwJson = path.join(out, 'playwright.json');
 fs.rmSync(pwJson, { force: true });
-failedSteps += run('playwright', 'npx', ['playwright', 'test', '--project', 'browser'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }) ? 1 : 0;
+failedSteps += run('playwright', 'npx', ['playwright', 'test', '--project', 'browser'], {
+  PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+})
+  ? 1
+  : 0;
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 try {
   const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
-  passed += v.numPassedTests; failed += v.numFailedTests; skipped += v.numPendingTests + (v.numTodoTests ?? 0);
-} catch { failed += 1; console.error('no vitest report'); }
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+  skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+} catch {
+  failed += 1;
+  console.error('no vitest report');
+}
 try {
   const p = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
-  passed += p.stats.expected; failed += p.stats.unexpected; skipped += p.stats.skipped; passed += p.stats.flaky;
-} catch { failed += 1; console.error('no playwright report'); }
+  passed += p.stats.expected;
+  failed += p.stats.unexpected;
+  skipped += p.stats.skipped;
+  passed += p.stats.flaky;
+} catch {
+  failed += 1;
+  console.error('no playwright report');
+}
 
 console.log(`\nstep times (s): ${times.map(([name, s]) => `${name} ${s}`).join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);

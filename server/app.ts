@@ -42,10 +42,14 @@ function decodedPath(url: string): string {
 }
 
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
-export const MAX_UPLOAD_BYTES = Math.max(...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes), CHUNK_SIZE_BYTES);
+export const MAX_UPLOAD_BYTES = Math.max(
+  ...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes),
+  CHUNK_SIZE_BYTES,
+);
 
 /** A refusal as its answer: the envelope {code, msg, data} (data.reason, data.field) with its HTTP status. */
-const answer = (reply: FastifyReply, e: ApiError) => reply.status(e.httpStatus).send({ code: e.code, msg: e.message, data: e.data });
+const answer = (reply: FastifyReply, e: ApiError) =>
+  reply.status(e.httpStatus).send({ code: e.code, msg: e.message, data: e.data });
 
 /**
  * Fastify's form of TRUST_PROXY. A hop count n trusts the n nearest hops, whoever they are (Fastify's
@@ -110,18 +114,30 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
       const code = (err as NodeJS.ErrnoException).code;
       const [status, text, reason] =
-        code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ([408, 'Request Timeout', 'requestTimeout'] as const) : code === 'HPE_HEADER_OVERFLOW' ? ([431, 'Request Header Fields Too Large', 'headersTooLarge'] as const) : ([400, 'Bad Request', 'badRequest'] as const);
+        code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ([408, 'Request Timeout', 'requestTimeout'] as const)
+          : code === 'HPE_HEADER_OVERFLOW'
+            ? ([431, 'Request Header Fields Too Large', 'headersTooLarge'] as const)
+            : ([400, 'Bad Request', 'badRequest'] as const);
       const refusal = refused({ reason }, status);
       const body = JSON.stringify({ code: refusal.code, msg: refusal.message, data: refusal.data });
-      const headers = Object.entries(BARE_ERROR_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`);
+      const headers = Object.entries(BARE_ERROR_HEADERS)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      if (socket.writable)
+        socket.write(
+          `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`,
+        );
       socket.destroy(err);
     },
   });
 
   // Node checks request timeouts every 30 s by default: often enough for 120 s, not for a short one.
   // It enforces requestTimeout only when headersTimeout (60 s) is not longer than it.
-  (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(30_000, Math.max(250, ctx.config.requestTimeoutMs / 4));
+  (app.server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
+    30_000,
+    Math.max(250, ctx.config.requestTimeoutMs / 4),
+  );
   app.server.headersTimeout = Math.min(app.server.headersTimeout, ctx.config.requestTimeoutMs);
 
   // JSON bodies: Fastify's own parser (prototype-poisoning checks kept) behind a depth limit, so no
@@ -141,7 +157,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 20, fieldSize: 256 * 1024, parts: 24 },
   });
   // the counts live in this process, or in Redis in a scale-out deployment (one limit across all API processes)
-  const limits = rateLimitStore(ctx.config, (err) => app.log.warn({ err: { message: err.message } }, 'rate limits: redis error'));
+  const limits = rateLimitStore(ctx.config, (err) =>
+    app.log.warn({ err: { message: err.message } }, 'rate limits: redis error'),
+  );
   await app.register(rateLimit, limits.options);
   await registerOpenApi(app);
   // A NUL byte in any parameter is a malformed request (10001), before a route or the database sees it.
@@ -154,8 +172,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     const refusal = requestRefusal(err);
     // Node reads the rest of the body and keeps the connection once Fastify's 'close' is gone (a
     // request that asked for 'close' keeps it: that client is told the connection ends).
-    if (reply.raw.shouldKeepAlive && readRefusedBody(err, req.headers['content-length'])) reply.removeHeader('connection');
-    if (refusal) return reply.status(refusal.httpStatus).send({ code: refusal.code, msg: refusal.message, data: refusal.data });
+    if (reply.raw.shouldKeepAlive && readRefusedBody(err, req.headers['content-length']))
+      reply.removeHeader('connection');
+    if (refusal)
+      return reply.status(refusal.httpStatus).send({ code: refusal.code, msg: refusal.message, data: refusal.data });
     req.log.error(err);
     return reply.status(500).send({ code: 500, msg: 'Something went wrong, please try again.', data: null });
   });
@@ -170,13 +190,20 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // unless the browser tests ask for it (SERVE_TEST_PAGES=1).
   app.addHook('onRequest', async (req, reply) => {
     const p = decodedPath(req.url);
-    if (NEVER_SERVED.test(p) || (!ctx.config.serveTestPages && p.toLowerCase().startsWith(TEST_PAGES_PREFIX))) return answer(reply, notFound());
+    if (NEVER_SERVED.test(p) || (!ctx.config.serveTestPages && p.toLowerCase().startsWith(TEST_PAGES_PREFIX)))
+      return answer(reply, notFound());
   });
 
   // The browser tests' pages (the upload harness): a build of their own (vite --mode test-pages), served
   // only to the browser tests; read at request time, so the e2e setup may build it after the server starts.
   if (ctx.config.serveTestPages) {
-    await app.register(fastifyStatic, { root: path.resolve(ctx.config.testPagesDir), prefix: TEST_PAGES_PREFIX, decorateReply: false, cacheControl: false, setHeaders: (res) => res.header('cache-control', 'no-cache') });
+    await app.register(fastifyStatic, {
+      root: path.resolve(ctx.config.testPagesDir),
+      prefix: TEST_PAGES_PREFIX,
+      decorateReply: false,
+      cacheControl: false,
+      setHeaders: (res) => res.header('cache-control', 'no-cache'),
+    });
   }
 
   // The built PWA; any other non-API GET falls back to index.html (client-side routes, language prefixes).
@@ -191,7 +218,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       index: ['index.html'],
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (res, file) => res.header('cache-control', HASHED_ASSET.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      setHeaders: (res, file) =>
+        res.header('cache-control', HASHED_ASSET.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
   }
   app.setNotFoundHandler((req, reply) => {

@@ -86,13 +86,20 @@ export function parseTrustProxy(v: string | undefined): TrustProxy {
   const s = (v ?? '').trim();
   if (s === '' || /^(0|false|off|no)$/i.test(s)) return false;
   if (/^\d+$/.test(s)) return Number(s);
-  if (/^(true|on|yes|\*)$/i.test(s)) throw new Error('TRUST_PROXY must be a hop count or the proxies\' addresses/CIDRs, not "true" (that would let any client forge its address)');
-  const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+  if (/^(true|on|yes|\*)$/i.test(s))
+    throw new Error(
+      'TRUST_PROXY must be a hop count or the proxies\' addresses/CIDRs, not "true" (that would let any client forge its address)',
+    );
+  const list = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const entry of list) {
     const [addr, bits, more] = entry.split('/');
     const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
     const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (net.isIPv6(addr!) ? 128 : 32));
-    if (!named && (more !== undefined || !net.isIP(addr!) || !okBits)) throw new Error(`TRUST_PROXY: "${entry}" is not an address, a CIDR or a hop count`);
+    if (!named && (more !== undefined || !net.isIP(addr!) || !okBits))
+      throw new Error(`TRUST_PROXY: "${entry}" is not an address, a CIDR or a hop count`);
   }
   return list;
 }
@@ -107,13 +114,20 @@ export function parsePublicUrl(v: string | undefined, port: number): { publicUrl
   } catch {
     throw new Error(`PUBLIC_URL "${s}" is not a URL (expected e.g. https://pixmill.example)`);
   }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username)
+  if (
+    (u.protocol !== 'http:' && u.protocol !== 'https:') ||
+    (u.pathname !== '/' && u.pathname !== '') ||
+    u.search ||
+    u.hash ||
+    u.username
+  )
     throw new Error(`PUBLIC_URL "${s}" must be an http(s) origin without a path (e.g. https://pixmill.example)`);
   return { publicUrl: u.origin, publicUrlFixed: true };
 }
 
 /** An integer setting: the variable's value, or `d` when it is unset, empty or not a number. The one parser of integer settings. */
-export const envInt = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d);
+export const envInt = (v: string | undefined, d: number) =>
+  v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d;
 
 /**
  * One environment variable: how its value is read, and its row in docs/configuration.md
@@ -153,7 +167,12 @@ function integer(d: number, meaning: string, o: IntegerOptions = {}): Setting<nu
 
 /** An integer whose default depends on the machine (computed by loadConfig): undefined when unset. */
 function computedInteger(defaultText: string, meaning: string): Setting<number | undefined> {
-  return { type: 'integer', default: defaultText, meaning, read: (v) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? undefined : Math.trunc(Number(v))) };
+  return {
+    type: 'integer',
+    default: defaultText,
+    meaning,
+    read: (v) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? undefined : Math.trunc(Number(v))),
+  };
 }
 
 function text(d: string, meaning: string): Setting<string> {
@@ -202,21 +221,59 @@ export const SETTINGS = {
   HOST: text('0.0.0.0', 'bind address'),
   DATA_DIR: dir('data', 'blobs and (embedded mode) the SQLite file'),
   DATABASE_URL: optional('url', '`postgres://…` selects PostgreSQL (scale-out); otherwise SQLite in `DATA_DIR`'),
-  REDIS_URL: optional('url', '`redis://…` selects the BullMQ queue (scale-out) and keeps the rate limits\' counts, shared by all API processes; otherwise the embedded jobs table and counts per process'),
-  QUEUE_PREFIX: text('pixmill', 'Redis key prefix of the queue and the rate-limit counts (scale-out), so several deployments can share one Redis'),
+  REDIS_URL: optional(
+    'url',
+    "`redis://…` selects the BullMQ queue (scale-out) and keeps the rate limits' counts, shared by all API processes; otherwise the embedded jobs table and counts per process",
+  ),
+  QUEUE_PREFIX: text(
+    'pixmill',
+    'Redis key prefix of the queue and the rate-limit counts (scale-out), so several deployments can share one Redis',
+  ),
   JOB_TIMEOUT_MS: integer(PROCESS_TIMEOUT_MS, 'hard limit of a non-workflow job, ms (spec: 5 minutes)'),
   PROCESS_WORKERS: integer(1, 'processing slots (child processes) of a process that runs jobs', { min: 1 }),
-  ENGINE_THREADS: computedInteger('(cores − reserved) / slots', 'onnxruntime intra-op threads and sharp concurrency per slot (at least 1)'),
-  ENGINE_RESERVED_CORES: computedInteger('1 from 4 cores, else 0', 'cores kept out of the engine thread count for the API (0 … cores − 1)'),
-  SLOT_NICE: integer(10, 'OS nice value of the processing slot processes (0 = normal priority, up to 19)', { min: 0, max: 19 }),
-  ENGINE_SPIN: choice(['auto', '1', '0'], 'auto', "onnxruntime's idle-thread spinning: `1` on, `0` off, auto = off when slot threads fill the cores"),
-  ENGINE_INT8: choice(['auto', '0'], 'auto', 'our enlarge and denoise nets in int8 where a calibrated int8 version is kept (`auto`; `server/engines/README.md`, "int8") or `0`: always fp32'),
-  ISNET_VARIANT: choice(['medium', 'small'], 'medium', 'IS-Net weights for background removal (`medium` fp16 or `small` quint8)'),
-  MODELS_DIR: dir('models', "converted ONNX models; an operator's own colorization model placed there as `colorize.onnx` replaces the classical colorizer"),
+  ENGINE_THREADS: computedInteger(
+    '(cores − reserved) / slots',
+    'onnxruntime intra-op threads and sharp concurrency per slot (at least 1)',
+  ),
+  ENGINE_RESERVED_CORES: computedInteger(
+    '1 from 4 cores, else 0',
+    'cores kept out of the engine thread count for the API (0 … cores − 1)',
+  ),
+  SLOT_NICE: integer(10, 'OS nice value of the processing slot processes (0 = normal priority, up to 19)', {
+    min: 0,
+    max: 19,
+  }),
+  ENGINE_SPIN: choice(
+    ['auto', '1', '0'],
+    'auto',
+    "onnxruntime's idle-thread spinning: `1` on, `0` off, auto = off when slot threads fill the cores",
+  ),
+  ENGINE_INT8: choice(
+    ['auto', '0'],
+    'auto',
+    'our enlarge and denoise nets in int8 where a calibrated int8 version is kept (`auto`; `server/engines/README.md`, "int8") or `0`: always fp32',
+  ),
+  ISNET_VARIANT: choice(
+    ['medium', 'small'],
+    'medium',
+    'IS-Net weights for background removal (`medium` fp16 or `small` quint8)',
+  ),
+  MODELS_DIR: dir(
+    'models',
+    "converted ONNX models; an operator's own colorization model placed there as `colorize.onnx` replaces the classical colorizer",
+  ),
   CLIENT_DIR: dir('dist', 'the built PWA served at `/` (tests point it at another build)'),
-  SERVE_TEST_PAGES: flag(false, '`1` serves the browser tests\' pages (the upload harness, built apart from the PWA) under `/test-pages/`; browser tests only'),
-  TEST_PAGES_DIR: dir('dist-test', 'the test pages\' build (`npm run build:test-pages`), served only with `SERVE_TEST_PAGES=1`'),
-  REQUEST_TIMEOUT_MS: integer(120_000, 'how long one request may take to arrive whole, ms (408 after; at least 1000)', { min: 1000 }),
+  SERVE_TEST_PAGES: flag(
+    false,
+    "`1` serves the browser tests' pages (the upload harness, built apart from the PWA) under `/test-pages/`; browser tests only",
+  ),
+  TEST_PAGES_DIR: dir(
+    'dist-test',
+    "the test pages' build (`npm run build:test-pages`), served only with `SERVE_TEST_PAGES=1`",
+  ),
+  REQUEST_TIMEOUT_MS: integer(120_000, 'how long one request may take to arrive whole, ms (408 after; at least 1000)', {
+    min: 1000,
+  }),
   RUN_JOBS: flag(true, '`0` = API only (scale-out `start:api`): this process runs no jobs'),
   GUEST_TOKEN_RATE_LIMIT: integer(30, 'guest tokens per minute per client address'),
   LOG_LEVEL: text('info', 'pino level (`silent` to mute); tokens, sessions, nonces and signatures are redacted'),
@@ -229,31 +286,70 @@ export const SETTINGS = {
     read: (v) => parseTrustProxy(v),
   } satisfies Setting<TrustProxy>,
   PUBLIC_URL: {
-    ...optional('url', 'the public origin (`https://pixmill.example`) for every absolute address the server writes (sitemap, payment return addresses) and for the cross-site check; set it in production'),
+    ...optional(
+      'url',
+      'the public origin (`https://pixmill.example`) for every absolute address the server writes (sitemap, payment return addresses) and for the cross-site check; set it in production',
+    ),
     default: '`http://localhost:$PORT`',
   },
-  CONTACT_EMAIL: text('support@pixmill.example', 'the contact address the site shows (served to the client with the contact page)'),
+  CONTACT_EMAIL: text(
+    'support@pixmill.example',
+    'the contact address the site shows (served to the client with the contact page)',
+  ),
   PAYMENT_PROVIDER: choice(
     PAYMENT_PROVIDERS,
     'none',
     '`none`: nothing can be bought, plans come from `npm run admin`; `stripe`: Stripe Checkout; `local`: a free built-in checkout for tests and demos only — never in production',
   ),
   STRIPE_SECRET_KEY: optional('text', 'required with `PAYMENT_PROVIDER=stripe` (`sk_…`)'),
-  STRIPE_WEBHOOK_SECRET: optional('text', 'required with `PAYMENT_PROVIDER=stripe` (`whsec_…`); webhook address `PUBLIC_URL/api/payments/webhook/stripe`'),
-  STRIPE_API_BASE: optional('url', 'another Stripe API address (stripe-mock, the tests\' replay server)'),
-  RETENTION_DAYS_GUEST: integer(RETENTION_DAYS_DEFAULT.guest, "days a guest's results, sources and thumbnails are kept (at least 1; docs/OPERATIONS.md, \"Quotas and retention\")", { min: 1 }),
-  RETENTION_DAYS_FREE: integer(RETENTION_DAYS_DEFAULT.free, 'the same for registered free and expired accounts', { min: 1 }),
+  STRIPE_WEBHOOK_SECRET: optional(
+    'text',
+    'required with `PAYMENT_PROVIDER=stripe` (`whsec_…`); webhook address `PUBLIC_URL/api/payments/webhook/stripe`',
+  ),
+  STRIPE_API_BASE: optional('url', "another Stripe API address (stripe-mock, the tests' replay server)"),
+  RETENTION_DAYS_GUEST: integer(
+    RETENTION_DAYS_DEFAULT.guest,
+    'days a guest\'s results, sources and thumbnails are kept (at least 1; docs/OPERATIONS.md, "Quotas and retention")',
+    { min: 1 },
+  ),
+  RETENTION_DAYS_FREE: integer(RETENTION_DAYS_DEFAULT.free, 'the same for registered free and expired accounts', {
+    min: 1,
+  }),
   RETENTION_DAYS_SUBSCRIBER: integer(RETENTION_DAYS_DEFAULT.subscriber, 'the same for Basic and Pro', { min: 1 }),
-  RETENTION_INTERVAL_MS: integer(60 * 60 * 1000, 'how often the process that runs jobs sweeps, ms (`0` = never); one worker at a time', { min: 0 }),
+  RETENTION_INTERVAL_MS: integer(
+    60 * 60 * 1000,
+    'how often the process that runs jobs sweeps, ms (`0` = never); one worker at a time',
+    { min: 0 },
+  ),
   EVENTS_RETENTION_DAYS: integer(90, 'days analytics and credit events are kept (at least 1)', { min: 1 }),
   PG_POOL_MAX: integer(10, 'PostgreSQL pool size per process (scale-out)', { positive: true }),
-  PG_CONNECT_TIMEOUT_MS: integer(3000, 'how long a request waits for a PostgreSQL connection before it answers 503', { positive: true }),
+  PG_CONNECT_TIMEOUT_MS: integer(3000, 'how long a request waits for a PostgreSQL connection before it answers 503', {
+    positive: true,
+  }),
   PG_IDLE_TIMEOUT_MS: integer(30_000, 'an idle PostgreSQL connection is closed after this, ms', { positive: true }),
-  PG_QUERY_TIMEOUT_MS: integer(30_000, 'a PostgreSQL statement is ended after this, ms (a dead connection answers 503, not never)', { positive: true }),
-  BULLMQ_LOCK_MS: integer(30_000, "how long a worker's BullMQ lock lives without renewal before another worker takes the work over", { positive: true }),
-  BULLMQ_STALLED_MS: integer(15_000, 'how often BullMQ workers look for works whose lock lapsed, ms', { positive: true }),
-  BULLMQ_RECONCILE_MS: integer(5_000, 'how often the database and Redis are compared (queued rows Redis does not know, orphaned runs), ms', { positive: true }),
-  LOOP_WATCH_MS: integer(0, 'diagnosis: record event-loop gaps longer than this, ms (`0` = off; see server/http/loopWatch.ts)', { min: 0 }),
+  PG_QUERY_TIMEOUT_MS: integer(
+    30_000,
+    'a PostgreSQL statement is ended after this, ms (a dead connection answers 503, not never)',
+    { positive: true },
+  ),
+  BULLMQ_LOCK_MS: integer(
+    30_000,
+    "how long a worker's BullMQ lock lives without renewal before another worker takes the work over",
+    { positive: true },
+  ),
+  BULLMQ_STALLED_MS: integer(15_000, 'how often BullMQ workers look for works whose lock lapsed, ms', {
+    positive: true,
+  }),
+  BULLMQ_RECONCILE_MS: integer(
+    5_000,
+    'how often the database and Redis are compared (queued rows Redis does not know, orphaned runs), ms',
+    { positive: true },
+  ),
+  LOOP_WATCH_MS: integer(
+    0,
+    'diagnosis: record event-loop gaps longer than this, ms (`0` = off; see server/http/loopWatch.ts)',
+    { min: 0 },
+  ),
   LOOP_WATCH_FILE: optional('path', 'where LOOP_WATCH_MS writes its records (default `DATA_DIR/loop-watch.jsonl`)'),
 } satisfies Record<string, Setting<unknown>>;
 
@@ -263,7 +359,8 @@ export const SETTING_PATTERNS = {
     pattern: /^STRIPE_PRICE_(\d+)_([A-Z]{3})$/,
     type: 'text',
     default: '–',
-    meaning: 'a Stripe price id per product and currency, e.g. `STRIPE_PRICE_606838_EUR=price_…`; without one the built-in price is sent inline',
+    meaning:
+      'a Stripe price id per product and currency, e.g. `STRIPE_PRICE_606838_EUR=price_…`; without one the built-in price is sent inline',
   },
 } as const;
 
@@ -304,7 +401,12 @@ export interface PgPoolSettings {
 
 export function pgPoolSettings(env: NodeJS.ProcessEnv = process.env): PgPoolSettings {
   const s = readSettings(env);
-  return { max: s.PG_POOL_MAX, connectTimeoutMs: s.PG_CONNECT_TIMEOUT_MS, idleTimeoutMs: s.PG_IDLE_TIMEOUT_MS, queryTimeoutMs: s.PG_QUERY_TIMEOUT_MS };
+  return {
+    max: s.PG_POOL_MAX,
+    connectTimeoutMs: s.PG_CONNECT_TIMEOUT_MS,
+    idleTimeoutMs: s.PG_IDLE_TIMEOUT_MS,
+    queryTimeoutMs: s.PG_QUERY_TIMEOUT_MS,
+  };
 }
 
 /** BullMQ timings (BULLMQ_LOCK_MS, BULLMQ_STALLED_MS, BULLMQ_RECONCILE_MS). */
@@ -389,7 +491,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     stripeWebhookSecret: s.STRIPE_WEBHOOK_SECRET,
     stripePrices: stripePrices(env),
     stripeApiBase: s.STRIPE_API_BASE,
-    retentionDays: { guest: s.RETENTION_DAYS_GUEST, free: s.RETENTION_DAYS_FREE, subscriber: s.RETENTION_DAYS_SUBSCRIBER },
+    retentionDays: {
+      guest: s.RETENTION_DAYS_GUEST,
+      free: s.RETENTION_DAYS_FREE,
+      subscriber: s.RETENTION_DAYS_SUBSCRIBER,
+    },
     retentionIntervalMs: s.RETENTION_INTERVAL_MS,
     eventsRetentionDays: s.EVENTS_RETENTION_DAYS,
     loopWatchMs: s.LOOP_WATCH_MS,

@@ -7,7 +7,12 @@
 import { CODE, CODE_TEXT } from '../src/shared/domain/codes.js';
 import { CHUNK_SIZE_BYTES } from '../src/shared/domain/constants.js';
 import { REASON_ANSWER, reasonMsg, refusalData, type Reason, type RefusalData } from '../src/shared/domain/reasons.js';
-import { UPLOAD_REFUSAL, UPLOAD_REFUSAL_REASON, type UploadRefusal, type UploadRefusalData } from '../src/shared/domain/uploadRefusals.js';
+import {
+  UPLOAD_REFUSAL,
+  UPLOAD_REFUSAL_REASON,
+  type UploadRefusal,
+  type UploadRefusalData,
+} from '../src/shared/domain/uploadRefusals.js';
 
 export class ApiError extends Error {
   constructor(
@@ -34,13 +39,19 @@ export const refused = (data: RefusalData, httpStatus?: number) => {
 /** A refusal by its reason (most are the spec's parameter error 10001); never a sentence: the catalogue holds the text. */
 export const paramError = (reason: Reason, values: RefusalValues = {}) => refused({ ...values, reason });
 /** Missing or foreign ids answer like a missing one: no hint that the id exists for someone else. */
-export const notFound = (reason: Reason = 'routeNotFound', values: RefusalValues = {}) => refused({ ...values, reason }, 404);
+export const notFound = (reason: Reason = 'routeNotFound', values: RefusalValues = {}) =>
+  refused({ ...values, reason }, 404);
 export const unauthorized = () => refused({ reason: 'unauthorized' });
 
 /** An upload refused for a reason the client translates: the spec's English msg, the reason in data.reason and the upload's code as data.refusal. */
 export const uploadRefused = (refusal: UploadRefusal, httpStatus = 200) => {
   const reason = UPLOAD_REFUSAL_REASON[refusal];
-  const values = refusal === 'fileRequired' ? { field: 'file' } : refusal === 'sliceTooLarge' ? { mb: CHUNK_SIZE_BYTES / (1024 * 1024) } : {};
+  const values =
+    refusal === 'fileRequired'
+      ? { field: 'file' }
+      : refusal === 'sliceTooLarge'
+        ? { mb: CHUNK_SIZE_BYTES / (1024 * 1024) }
+        : {};
   const data = { ...refusalData(reason, values), refusal } satisfies UploadRefusalData & RefusalData;
   return new ApiError(CODE.PARAM_ERROR, UPLOAD_REFUSAL[refusal], httpStatus, data);
 };

@@ -19,9 +19,13 @@ export interface ProcessingWorker {
 
 /** Builds and starts one worker; used by the entry below and by tests that run workers in-process. */
 export async function startProcessingWorker(config: Config): Promise<ProcessingWorker> {
-  if (!config.redisUrl) throw new Error('start:worker needs REDIS_URL (the scale-out queue); `npm start` runs the embedded mode');
+  if (!config.redisUrl)
+    throw new Error('start:worker needs REDIS_URL (the scale-out queue); `npm start` runs the embedded mode');
   if (!config.databaseUrl)
-    serverLogger(config.logLevel).warn({}, 'DATABASE_URL is not set: workers on other machines cannot share a SQLite file');
+    serverLogger(config.logLevel).warn(
+      {},
+      'DATABASE_URL is not set: workers on other machines cannot share a SQLite file',
+    );
   const ctx = await createContext({ ...config, runJobs: true });
   if (!ctx.services.jobs.queue.distributed) {
     await ctx.close();
@@ -42,7 +46,15 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
   });
-  process.stderr.write(JSON.stringify({ level: 30, time: Date.now(), name: 'worker', msg: 'processing worker started', pid: process.pid }) + '\n');
+  process.stderr.write(
+    JSON.stringify({
+      level: 30,
+      time: Date.now(),
+      name: 'worker',
+      msg: 'processing worker started',
+      pid: process.pid,
+    }) + '\n',
+  );
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => {
       worker.stop().then(

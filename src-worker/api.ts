@@ -5,7 +5,14 @@ import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { editImage } from './editImage.js';
 import { fitToPlan } from './fitPlan.js';
 import { checkBatch } from './limits.js';
-import { abortUpload, prepareUpload, runUpload, type Emit, type PrepareRequest, type UploadTargetBase } from './pipeline.js';
+import {
+  abortUpload,
+  prepareUpload,
+  runUpload,
+  type Emit,
+  type PrepareRequest,
+  type UploadTargetBase,
+} from './pipeline.js';
 import { validateFile } from './validate.js';
 import * as onDevice from './ondevice/index.js';
 
@@ -14,16 +21,26 @@ export const api = {
   validate: (file: File) => validateFile(file),
   checkBatch: async (...args: Parameters<typeof checkBatch>) => checkBatch(...args),
   prepare: (req: PrepareRequest, emit: Emit) => prepareUpload(req, emit),
-  upload: (cid: string, base: UploadTargetBase, emit: Emit, parkOnNetworkError?: boolean) => runUpload(cid, base, emit, parkOnNetworkError),
+  upload: (cid: string, base: UploadTargetBase, emit: Emit, parkOnNetworkError?: boolean) =>
+    runUpload(cid, base, emit, parkOnNetworkError),
   abort: async (cid: string) => abortUpload(cid),
   discard: (cid: string) => discardUpload(cid),
   /** The simple tools (crop/resize/rotate/flip), off the UI thread. */
   editImage,
   /** On-device processing (onnxruntime-web loads on the first call): a file, or a stored upload item by cid. */
-  async processOnDevice(feature: onDevice.OnDeviceFeature, source: Blob | string, onProgress?: (p: { phase: string; loaded: number; total: number }) => void, options: onDevice.OnDeviceOptions = {}) {
+  async processOnDevice(
+    feature: onDevice.OnDeviceFeature,
+    source: Blob | string,
+    onProgress?: (p: { phase: string; loaded: number; total: number }) => void,
+    options: onDevice.OnDeviceOptions = {},
+  ) {
     const blob = typeof source === 'string' ? (await getUploadItem(source))?.bytes : source;
     if (!blob) throw new Error('no stored image for this work');
-    return feature === 'enlarge' ? onDevice.enlarge2x(blob, onProgress, options.enlarge) : feature === 'matting' ? onDevice.removeBackground(blob, onProgress) : onDevice.compress(blob, options.quality);
+    return feature === 'enlarge'
+      ? onDevice.enlarge2x(blob, onProgress, options.enlarge)
+      : feature === 'matting'
+        ? onDevice.removeBackground(blob, onProgress)
+        : onDevice.compress(blob, options.quality);
   },
   /** Download size of a feature's first on-device use and the provider it will run on (nothing loads). */
   onDeviceFirstUse: (feature: onDevice.OnDeviceFeature) => onDevice.firstUse(feature),
@@ -39,6 +56,16 @@ export const api = {
     const fit = await fitToPlan({ blob: file, mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps);
     if (!fit.ok) return { ok: false as const, error: fit.error, steps: fit.steps, ms: performance.now() - t0 };
     await makeThumbnail(fit.img);
-    return { ok: true as const, srcW, srcH, w: fit.w, h: fit.h, bytes: fit.blob.size, mime: fit.mime, steps: fit.steps, ms: performance.now() - t0 };
+    return {
+      ok: true as const,
+      srcW,
+      srcH,
+      w: fit.w,
+      h: fit.h,
+      bytes: fit.blob.size,
+      mime: fit.mime,
+      steps: fit.steps,
+      ms: performance.now() - t0,
+    };
   },
 };

@@ -2,7 +2,16 @@
 import { Pica } from 'pica';
 import { THUMBNAIL_SIZE } from '../src/shared/domain/constants.js';
 import { COMPRESS_JOB } from './limits.js';
-import { JPEG_HEAD_BYTES, jpegDecodeSize, jpegFrameSize, megapixelTarget, type Dims, type FitLimits, type ImageMime, type ImageOps } from './fitPlan.js';
+import {
+  JPEG_HEAD_BYTES,
+  jpegDecodeSize,
+  jpegFrameSize,
+  megapixelTarget,
+  type Dims,
+  type FitLimits,
+  type ImageMime,
+  type ImageOps,
+} from './fitPlan.js';
 
 export type CanvasImage = ImageBitmap | OffscreenCanvas;
 
@@ -31,7 +40,11 @@ export async function decodeImage(blob: Blob): Promise<ImageBitmap> {
  * plan's size, so the later resize is a no-op. `w`/`h` are the source's oriented size, for the
  * fit's decisions. Falls back to a full decode wherever ImageDecoder is missing or fails.
  */
-export async function decodeForFit(blob: Blob, limits: Pick<FitLimits, 'maxMegapixels' | 'maxSidePx'>, job: string): Promise<{ img: ImageBitmap; w: number; h: number }> {
+export async function decodeForFit(
+  blob: Blob,
+  limits: Pick<FitLimits, 'maxMegapixels' | 'maxSidePx'>,
+  job: string,
+): Promise<{ img: ImageBitmap; w: number; h: number }> {
   if (job !== COMPRESS_JOB && typeof ImageDecoder === 'function') {
     try {
       const scaled = await decodeScaled(blob, limits);
@@ -44,17 +57,28 @@ export async function decodeForFit(blob: Blob, limits: Pick<FitLimits, 'maxMegap
   return { img, w: img.width, h: img.height };
 }
 
-async function decodeScaled(blob: Blob, limits: Pick<FitLimits, 'maxMegapixels' | 'maxSidePx'>): Promise<{ img: ImageBitmap; w: number; h: number } | null> {
+async function decodeScaled(
+  blob: Blob,
+  limits: Pick<FitLimits, 'maxMegapixels' | 'maxSidePx'>,
+): Promise<{ img: ImageBitmap; w: number; h: number } | null> {
   const stored = jpegFrameSize(new Uint8Array(await blob.slice(0, JPEG_HEAD_BYTES).arrayBuffer()));
   const target = stored && megapixelTarget(stored.w, stored.h, limits.maxMegapixels, limits.maxSidePx);
   const at = stored && target && jpegDecodeSize(stored, target);
   if (!stored || !target || !at) return null;
-  const decoder = new ImageDecoder({ data: blob.stream(), type: 'image/jpeg', desiredWidth: at.w, desiredHeight: at.h });
+  const decoder = new ImageDecoder({
+    data: blob.stream(),
+    type: 'image/jpeg',
+    desiredWidth: at.w,
+    desiredHeight: at.h,
+  });
   try {
     const { image } = await decoder.decode();
     try {
       // EXIF orientation: a quarter turn swaps the displayed sides; megapixelTarget is symmetric, so the target just swaps too
-      const turned = image.codedWidth !== image.codedHeight && image.displayWidth === image.codedHeight && image.displayHeight === image.codedWidth;
+      const turned =
+        image.codedWidth !== image.codedHeight &&
+        image.displayWidth === image.codedHeight &&
+        image.displayHeight === image.codedWidth;
       const out: Dims = turned ? { w: target.h, h: target.w } : target;
       const img = await createImageBitmap(image, { resizeWidth: out.w, resizeHeight: out.h, resizeQuality: 'high' });
       if (img.width !== out.w || img.height !== out.h) {
@@ -94,7 +118,11 @@ function drawToCanvas(img: ImageBitmap): OffscreenCanvas {
 /** The browser's own high-quality scaler (no wasm setup); pica where createImageBitmap cannot resize. */
 async function downscale(from: OffscreenCanvas, to: OffscreenCanvas): Promise<void> {
   try {
-    const scaled = await createImageBitmap(from, { resizeWidth: to.width, resizeHeight: to.height, resizeQuality: 'high' });
+    const scaled = await createImageBitmap(from, {
+      resizeWidth: to.width,
+      resizeHeight: to.height,
+      resizeQuality: 'high',
+    });
     if (scaled.width === to.width && scaled.height === to.height) {
       to.getContext('2d')!.drawImage(scaled, 0, 0);
       scaled.close();

@@ -46,7 +46,8 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult> {
     // canvasOps.resize runs pica and closes the bitmap.
     out = width === srcW ? bitmap : await canvasOps.resize(bitmap, width, height);
   } else {
-    let w = srcW, h = srcH;
+    let w = srcW,
+      h = srcH;
     let box = { x: 0, y: 0, w: srcW, h: srcH };
     if (op.kind === 'crop') {
       if (!(op.aspect > 0) || !Number.isFinite(op.aspect)) {
@@ -59,7 +60,14 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult> {
     }
     if (op.kind === 'cropBox') {
       const { x, y } = op;
-      const ok = [x, y, op.w, op.h].every(Number.isInteger) && x >= 0 && y >= 0 && op.w >= 1 && op.h >= 1 && x + op.w <= srcW && y + op.h <= srcH;
+      const ok =
+        [x, y, op.w, op.h].every(Number.isInteger) &&
+        x >= 0 &&
+        y >= 0 &&
+        op.w >= 1 &&
+        op.h >= 1 &&
+        x + op.w <= srcW &&
+        y + op.h <= srcH;
       if (!ok) {
         bitmap.close();
         throw new RangeError(`the crop box must be whole pixels inside ${srcW}×${srcH}`);

@@ -5,7 +5,19 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { limitsFor } from '../src/shared/domain/plans.js';
-import { DECODE_OVERSAMPLE, fitToPlan, JPEG_HEAD_BYTES, jpegDecodeSize, jpegFrameSize, megapixelTarget, nextSizeStep, renameForMime, shrinkForBytes, type ImageMime, type ImageOps } from './fitPlan.js';
+import {
+  DECODE_OVERSAMPLE,
+  fitToPlan,
+  JPEG_HEAD_BYTES,
+  jpegDecodeSize,
+  jpegFrameSize,
+  megapixelTarget,
+  nextSizeStep,
+  renameForMime,
+  shrinkForBytes,
+  type ImageMime,
+  type ImageOps,
+} from './fitPlan.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../tests/fixtures');
 const MB = 1024 * 1024;
@@ -17,12 +29,21 @@ interface Raw {
 }
 const sharpOps: ImageOps<Raw> = {
   async resize(img, w, h) {
-    const data = await sharp(img.data, { raw: { width: img.w, height: img.h, channels: 4 } }).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
+    const data = await sharp(img.data, { raw: { width: img.w, height: img.h, channels: 4 } })
+      .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+      .raw()
+      .toBuffer();
     return { data, w, h };
   },
   async encode(img, mime: ImageMime, quality) {
     const s = sharp(img.data, { raw: { width: img.w, height: img.h, channels: 4 } });
-    const buf = mime === 'image/png' ? await s.png().toBuffer() : await s.flatten({ background: '#fff' }).jpeg({ quality: Math.round(quality * 100) }).toBuffer();
+    const buf =
+      mime === 'image/png'
+        ? await s.png().toBuffer()
+        : await s
+            .flatten({ background: '#fff' })
+            .jpeg({ quality: Math.round(quality * 100) })
+            .toBuffer();
     return new Blob([new Uint8Array(buf)], { type: mime });
   },
 };
@@ -30,7 +51,13 @@ const sharpOps: ImageOps<Raw> = {
 async function load(bytes: Buffer, mime: ImageMime) {
   // rotate(): EXIF orientation applied, as createImageBitmap(…, {imageOrientation: 'from-image'}) does.
   const { data, info } = await sharp(bytes).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { blob: new Blob([new Uint8Array(bytes)], { type: mime }), mime, img: { data, w: info.width, h: info.height }, w: info.width, h: info.height };
+  return {
+    blob: new Blob([new Uint8Array(bytes)], { type: mime }),
+    mime,
+    img: { data, w: info.width, h: info.height },
+    w: info.width,
+    h: info.height,
+  };
 }
 const fixture = (name: string) => fs.readFileSync(path.join(fixtures, name));
 
@@ -39,7 +66,9 @@ async function noisePng(w: number, h: number): Promise<Buffer> {
   const px = Buffer.alloc(w * h * 3);
   let s = 12345;
   for (let i = 0; i < px.length; i++) px[i] = (s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 24;
-  return sharp(px, { raw: { width: w, height: h, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(px, { raw: { width: w, height: h, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 describe('megapixelTarget', () => {
@@ -149,12 +178,19 @@ describe('fitToPlan on real images', () => {
     expect([r.w, r.h, r.mime]).toEqual([1000, 700, 'image/jpeg']);
     expect(r.blob.size).toBeLessThanOrEqual(1.5 * MB);
     const none = await fitToPlan(input, { ...limitsFor('guest'), maxFileBytes: 100_000 }, 'enlarge', sharpOps);
-    expect(none).toMatchObject({ ok: false, error: 'upload:imageTooLarge', steps: ['reencode', 'shrink', 'recompress'] });
+    expect(none).toMatchObject({
+      ok: false,
+      error: 'upload:imageTooLarge',
+      steps: ['reencode', 'shrink', 'recompress'],
+    });
   });
 
   it('compress is never resized; above the compress limit it is refused with fileTooLarge', async () => {
     const input = await load(fixture('elephants-5640x3172.jpg'), 'image/jpeg');
-    expect(await fitToPlan(input, limitsFor('guest'), 'compress', sharpOps)).toMatchObject({ ok: false, error: 'upload:fileTooLarge' });
+    expect(await fitToPlan(input, limitsFor('guest'), 'compress', sharpOps)).toMatchObject({
+      ok: false,
+      error: 'upload:fileTooLarge',
+    });
     const pro = await fitToPlan(input, limitsFor('pro'), 'compress', sharpOps);
     expect(pro).toMatchObject({ ok: true, steps: [], w: 5640, h: 3172 });
     if (pro.ok) expect(pro.blob).toBe(input.blob);
@@ -171,7 +207,10 @@ describe('renameForMime', () => {
 
 describe('scaled JPEG decode for the plan fit', () => {
   it('reads the stored size from the frame header, behind EXIF and ICC segments', async () => {
-    expect(jpegFrameSize(new Uint8Array(fixture('elephants-5640x3172.jpg').subarray(0, JPEG_HEAD_BYTES)))).toEqual({ w: 5640, h: 3172 });
+    expect(jpegFrameSize(new Uint8Array(fixture('elephants-5640x3172.jpg').subarray(0, JPEG_HEAD_BYTES)))).toEqual({
+      w: 5640,
+      h: 3172,
+    });
     // orientation 6 changes what the user sees, not the stored frame
     const rotated = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#345' } })
       .withIccProfile('srgb')
@@ -190,11 +229,31 @@ describe('scaled JPEG decode for the plan fit', () => {
 
   it.each([
     // [source, target, decode size]: the smallest k/8 at least DECODE_OVERSAMPLE (1.4) times the target
-    [{ w: 5640, h: 3172 }, { w: 2000, h: 1124 }, { w: 2820, h: 1586 }], // guest: 4/8, not the soft 3/8 (1.06×)
-    [{ w: 5640, h: 3172 }, { w: 2231, h: 1254 }, { w: 3525, h: 1983 }],
-    [{ w: 5640, h: 3172 }, { w: 705, h: 396 }, { w: 1410, h: 793 }],
-    [{ w: 4000, h: 3000 }, { w: 1932, h: 1449 }, { w: 3000, h: 2250 }],
-    [{ w: 4000, h: 3000 }, { w: 2500, h: 1875 }, { w: 3500, h: 2625 }],
+    [
+      { w: 5640, h: 3172 },
+      { w: 2000, h: 1124 },
+      { w: 2820, h: 1586 },
+    ], // guest: 4/8, not the soft 3/8 (1.06×)
+    [
+      { w: 5640, h: 3172 },
+      { w: 2231, h: 1254 },
+      { w: 3525, h: 1983 },
+    ],
+    [
+      { w: 5640, h: 3172 },
+      { w: 705, h: 396 },
+      { w: 1410, h: 793 },
+    ],
+    [
+      { w: 4000, h: 3000 },
+      { w: 1932, h: 1449 },
+      { w: 3000, h: 2250 },
+    ],
+    [
+      { w: 4000, h: 3000 },
+      { w: 2500, h: 1875 },
+      { w: 3500, h: 2625 },
+    ],
     [{ w: 4000, h: 3000 }, { w: 2600, h: 1950 }, null],
     [{ w: 4000, h: 3000 }, { w: 3800, h: 2850 }, null],
   ])('decodes %o for a %o target at %o', (src, target, want) => {

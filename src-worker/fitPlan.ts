@@ -102,7 +102,12 @@ export const SIZE_STEPS: readonly SizeStep[] = ['reencode', 'shrink', 'recompres
  * Next step for a file of `bytes` after `done` steps; 'fits' when under the limit, 'tooLarge' when
  * every step has been spent. 'reencode' is skipped when the bytes already come from an encode.
  */
-export function nextSizeStep(bytes: number, limit: number, done: readonly SizeStep[], encoded: boolean): SizeStep | 'fits' | 'tooLarge' {
+export function nextSizeStep(
+  bytes: number,
+  limit: number,
+  done: readonly SizeStep[],
+  encoded: boolean,
+): SizeStep | 'fits' | 'tooLarge' {
   if (bytes <= limit) return 'fits';
   for (const step of SIZE_STEPS) {
     if (done.includes(step)) continue;

@@ -24,7 +24,15 @@ describe('prepareUpload of a file it refuses', () => {
     await expect(run).rejects.toBe(pageGone);
     expect(events.at(-1)).toMatchObject({ cid: 'c1', status: 'uploadFailed', error: 'upload:damagedImage' });
     expect(await loadWorks()).toEqual([
-      expect.objectContaining({ cid: 'c1', filename: 'cut-off.jpg', filesize: 2048, status: 'uploadFailed', uploadError: 'upload:damagedImage', workType: 'denoise', selected: false }),
+      expect.objectContaining({
+        cid: 'c1',
+        filename: 'cut-off.jpg',
+        filesize: 2048,
+        status: 'uploadFailed',
+        uploadError: 'upload:damagedImage',
+        workType: 'denoise',
+        selected: false,
+      }),
     ]);
   });
 

@@ -18,7 +18,11 @@ let srv: TestServer;
 let proToken: string;
 beforeAll(async () => {
   srv = await startTestServer();
-  const pro = await srv.ctx.services.accounts.register({ email: 'pro-pipeline@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+  const pro = await srv.ctx.services.accounts.register({
+    email: 'pro-pipeline@example.com',
+    password: 'abcd1234',
+    confirm_password: 'abcd1234',
+  });
   await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
   proToken = await srv.ctx.services.tokens.userTokenFor(pro.id);
   await clearAll();
@@ -54,7 +58,14 @@ describe('runUpload + prepareUpload', () => {
     await putUploadItem(item('small-1', file, 'enlarge'));
     const events: UploadEvent[] = [];
     expect(await runUpload('small-1', { apiBase: srv.url, token: proToken }, (e) => events.push(e))).toBe('done');
-    expect(events.at(-1)).toMatchObject({ cid: 'small-1', status: 'ready', progress: 1, w: 640, h: 427, filename: 'rocket.jpg' });
+    expect(events.at(-1)).toMatchObject({
+      cid: 'small-1',
+      status: 'ready',
+      progress: 1,
+      w: 640,
+      h: 427,
+      filename: 'rocket.jpg',
+    });
     expect(events.at(-1)?.uid).toBeTruthy();
     expect(await getUploadItem('small-1')).toBeUndefined();
   });
@@ -73,16 +84,27 @@ describe('runUpload + prepareUpload', () => {
 
     // Dropped again: found by fingerprint, no decode (node has no createImageBitmap), moved to the new cid.
     const again: UploadEvent[] = [];
-    const prepared = await prepareUpload({ cid: 'big-2', file, level: 'pro', job: 'compress', busy: [] }, (e) => again.push(e));
+    const prepared = await prepareUpload({ cid: 'big-2', file, level: 'pro', job: 'compress', busy: [] }, (e) =>
+      again.push(e),
+    );
     expect(prepared).toEqual({ ok: true, bytes: big.length, sliced: true, resumed: true });
-    expect(again).toEqual([expect.objectContaining({ cid: 'big-2', status: 'uploading', progress: 0.5, filename: 'elephants.jpg' })]);
+    expect(again).toEqual([
+      expect.objectContaining({ cid: 'big-2', status: 'uploading', progress: 0.5, filename: 'elephants.jpg' }),
+    ]);
     expect(await getUploadItem('big-1')).toBeUndefined();
 
     rec = recordFetch();
     const done: UploadEvent[] = [];
     expect(await runUpload('big-2', { apiBase: srv.url, token: proToken }, (e) => done.push(e))).toBe('done');
     expect(rec.slices().map((s) => s.fields.blob_num)).toEqual(['3', '4']);
-    expect(done.at(-1)).toMatchObject({ cid: 'big-2', status: 'ready', uid: failed!.uid, filesize: big.length, w: 5640, h: 3172 });
+    expect(done.at(-1)).toMatchObject({
+      cid: 'big-2',
+      status: 'ready',
+      uid: failed!.uid,
+      filesize: big.length,
+      w: 5640,
+      h: 3172,
+    });
   });
 
   it("a server refusal carries the server's code, text and reason's code to the UI (guest: compress files up to 5 MB)", async () => {

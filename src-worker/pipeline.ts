@@ -71,8 +71,14 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
 
   // A refusal is stored before it is announced: the failed card outlives a reload that comes before
   // the works are saved (src/db RefusedUploadRecord).
-  const refuse = async (status: 'uploadFailed' | 'imageTooLarge', filename: string, error: string): Promise<Prepared> => {
-    await putRefusedUpload({ cid, filename, filesize: file.size, job, status, error, createdAt: Date.now() }).catch(() => undefined);
+  const refuse = async (
+    status: 'uploadFailed' | 'imageTooLarge',
+    filename: string,
+    error: string,
+  ): Promise<Prepared> => {
+    await putRefusedUpload({ cid, filename, filesize: file.size, job, status, error, createdAt: Date.now() }).catch(
+      () => undefined,
+    );
     emit({ cid, status, filename, error });
     return { ok: false };
   };
@@ -88,8 +94,12 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
     // A JPEG or PNG by its signature that does not decode: damaged or cut off, not a wrong type.
     return refuse('uploadFailed', valid.filename, 'upload:damagedImage');
   }
-  const fit = await fitToPlan({ blob: file, mime: valid.mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps, (status) =>
-    emit({ cid, status, filename: valid.filename, filesize: file.size }),
+  const fit = await fitToPlan(
+    { blob: file, mime: valid.mime, img: bitmap, w: srcW, h: srcH },
+    limitsFor(level),
+    job,
+    canvasOps,
+    (status) => emit({ cid, status, filename: valid.filename, filesize: file.size }),
   );
   if (!fit.ok) {
     bitmap.close();
@@ -123,7 +133,16 @@ export async function prepareUpload(req: PrepareRequest, emit: Emit): Promise<Pr
 
 function announce(cid: string, item: UploadItemRecord): UploadEvent {
   const progress = item.acked.length / item.totalSlices;
-  return { cid, status: 'uploading', progress, filename: item.filename, filesize: item.filesize, w: item.w, h: item.h, thumbnail: item.thumbnail };
+  return {
+    cid,
+    status: 'uploading',
+    progress,
+    filename: item.filename,
+    filesize: item.filesize,
+    w: item.w,
+    h: item.h,
+    thumbnail: item.thumbnail,
+  };
 }
 
 export interface UploadTargetBase {
@@ -139,14 +158,20 @@ export function abortUpload(cid: string): void {
 }
 
 /** The browser says there is no network (node and old browsers: assumed online). */
-export const isOffline = (): boolean => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+export const isOffline = (): boolean =>
+  (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
 
 /**
  * Uploads a stored item; resolves when it is done, failed, cancelled or parked offline (never throws).
  * `parkOnNetworkError`: a network failure parks it even though the browser says it is online (an upload
  * tried again the moment the network came back, before the connection really carries).
  */
-export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit, parkOnNetworkError = false): Promise<'done' | 'failed' | 'cancelled' | 'offline'> {
+export async function runUpload(
+  cid: string,
+  base: UploadTargetBase,
+  emit: Emit,
+  parkOnNetworkError = false,
+): Promise<'done' | 'failed' | 'cancelled' | 'offline'> {
   const item = await getUploadItem(cid);
   if (!item) return 'cancelled';
   const ctrl = new AbortController();
@@ -169,7 +194,11 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit,
           onAck: (s) => updateUploadItem(cid, { uid: s.uid, acked: s.acked }),
           onProgress,
         })
-      : await uploadWhole(item.bytes, item.filename, target, { signal: ctrl.signal, thumbnail: item.thumbnail, onProgress });
+      : await uploadWhole(item.bytes, item.filename, target, {
+          signal: ctrl.signal,
+          thumbnail: item.thumbnail,
+          onProgress,
+        });
     // The server has the image now; the local bytes are no longer needed.
     await deleteUploadItem(cid);
     emit({
@@ -199,7 +228,12 @@ export async function runUpload(cid: string, base: UploadTargetBase, emit: Emit,
     // An answer with a code is the server's refusal: its reason travels to the dialog.
     const refusal: UploadRefusalInfo | undefined =
       e instanceof UploadError && e.code !== undefined
-        ? { code: e.code, msg: e.serverMsg ?? '', ...(e.refusal?.reason ? { reason: e.refusal.reason } : {}), ...(e.refusal?.status ? { status: e.refusal.status } : {}) }
+        ? {
+            code: e.code,
+            msg: e.serverMsg ?? '',
+            ...(e.refusal?.reason ? { reason: e.refusal.reason } : {}),
+            ...(e.refusal?.status ? { status: e.refusal.status } : {}),
+          }
         : undefined;
     // Kept with its acknowledged slices: dropping the same file again resumes from there.
     await updateUploadItem(cid, { uploadStatus: 'failed', error: key });

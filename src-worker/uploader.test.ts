@@ -22,7 +22,11 @@ let proToken: string;
 beforeAll(async () => {
   srv = await startTestServer();
   guestToken = (await srv.ctx.services.tokens.createGuest()).token;
-  const pro = await srv.ctx.services.accounts.register({ email: 'pro-uploader@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+  const pro = await srv.ctx.services.accounts.register({
+    email: 'pro-uploader@example.com',
+    password: 'abcd1234',
+    confirm_password: 'abcd1234',
+  });
   await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
   proToken = await srv.ctx.services.tokens.userTokenFor(pro.id);
 });
@@ -35,23 +39,48 @@ describe('uploadWhole', () => {
   it('sends file, thumbnail, user_token and job; reads the answer at data.data', async () => {
     rec = recordFetch();
     const progress: number[] = [];
-    const r = await uploadWhole(new Blob([small], { type: 'image/jpeg' }), 'rocket.jpg', { apiBase: srv.url, token: guestToken, job: 'enlarge' }, { thumbnail: THUMB, onProgress: (p) => progress.push(p) });
+    const r = await uploadWhole(
+      new Blob([small], { type: 'image/jpeg' }),
+      'rocket.jpg',
+      { apiBase: srv.url, token: guestToken, job: 'enlarge' },
+      { thumbnail: THUMB, onProgress: (p) => progress.push(p) },
+    );
     expect(r).toMatchObject({ filename: 'rocket.jpg', filesize: small.length, w: 640, h: 427, sha256: sha(small) });
     expect(r.uid).toMatch(/\w{8,}/);
     expect(rec.log).toHaveLength(1);
-    expect(rec.log[0]).toEqual({ path: '/web_api/v1/upload', fields: { user_token: guestToken, job: 'enlarge', thumbnail: expect.stringMatching(/bytes/), file: `<${small.length} bytes>` } });
+    expect(rec.log[0]).toEqual({
+      path: '/web_api/v1/upload',
+      fields: {
+        user_token: guestToken,
+        job: 'enlarge',
+        thumbnail: expect.stringMatching(/bytes/),
+        file: `<${small.length} bytes>`,
+      },
+    });
     expect(progress.at(-1)).toBe(100);
   });
 
   it('a refusal (code 10001) becomes upload:uploadFailed with the server text and the reason as a code', async () => {
-    const err = await uploadWhole(new Blob(['not an image']), 'x.jpg', { apiBase: srv.url, token: guestToken, job: 'enlarge' }).catch((e) => e);
+    const err = await uploadWhole(new Blob(['not an image']), 'x.jpg', {
+      apiBase: srv.url,
+      token: guestToken,
+      job: 'enlarge',
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(UploadError);
-    expect(err).toMatchObject({ key: 'upload:uploadFailed', code: 10001, refusal: { reason: 'unsupported', status: 200 } });
+    expect(err).toMatchObject({
+      key: 'upload:uploadFailed',
+      code: 10001,
+      refusal: { reason: 'unsupported', status: 200 },
+    });
     expect(err.serverMsg).toBeTruthy();
   });
 
   it('no server at all is a network error', async () => {
-    const err = await uploadWhole(new Blob([small]), 'r.jpg', { apiBase: 'http://127.0.0.1:9', token: guestToken, job: 'enlarge' }).catch((e) => e);
+    const err = await uploadWhole(new Blob([small]), 'r.jpg', {
+      apiBase: 'http://127.0.0.1:9',
+      token: guestToken,
+      job: 'enlarge',
+    }).catch((e) => e);
     expect(err).toMatchObject({ key: 'upload:network' });
   });
 });
@@ -62,7 +91,10 @@ describe('uploadSliced', () => {
   it('16 MB → 4 slices of 5 MB, numbered 1..4 of 4, one in flight, thumbnail first, uid after', async () => {
     rec = recordFetch();
     const acks: SliceState[] = [];
-    const r = await uploadSliced(new Blob([big], { type: 'image/jpeg' }), 'elephants.jpg', target(), { thumbnail: THUMB, onAck: (s) => void acks.push(s) });
+    const r = await uploadSliced(new Blob([big], { type: 'image/jpeg' }), 'elephants.jpg', target(), {
+      thumbnail: THUMB,
+      onAck: (s) => void acks.push(s),
+    });
     const slices = rec.slices();
     expect(slices.map((s) => [s.fields.blob_num, s.fields.total_blob_num])).toEqual([
       ['1', '4'],
@@ -70,11 +102,19 @@ describe('uploadSliced', () => {
       ['3', '4'],
       ['4', '4'],
     ]);
-    expect(slices.map((s) => s.fields.file)).toEqual([CHUNK_SIZE_BYTES, CHUNK_SIZE_BYTES, CHUNK_SIZE_BYTES, big.length - 3 * CHUNK_SIZE_BYTES].map((n) => `<${n} bytes>`));
+    expect(slices.map((s) => s.fields.file)).toEqual(
+      [CHUNK_SIZE_BYTES, CHUNK_SIZE_BYTES, CHUNK_SIZE_BYTES, big.length - 3 * CHUNK_SIZE_BYTES].map(
+        (n) => `<${n} bytes>`,
+      ),
+    );
     expect(slices[0].fields.thumbnail).toBeDefined();
     expect(slices[0].fields.uid).toBeUndefined();
     expect(slices.slice(1).every((s) => s.fields.uid === r.uid && s.fields.thumbnail === undefined)).toBe(true);
-    expect(slices.every((s) => s.fields.name === 'elephants.jpg' && s.fields.job === 'compress' && s.fields.user_token === proToken)).toBe(true);
+    expect(
+      slices.every(
+        (s) => s.fields.name === 'elephants.jpg' && s.fields.job === 'compress' && s.fields.user_token === proToken,
+      ),
+    ).toBe(true);
     expect(rec.maxInFlight()).toBe(1);
     expect(acks.map((a) => a.acked)).toEqual([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]]);
     // The server reassembled exactly the original bytes.
@@ -84,7 +124,10 @@ describe('uploadSliced', () => {
   it('a failed slice reports the error; the retry resumes after the last acknowledged slice', async () => {
     rec = recordFetch({ failWhen: (r) => r.fields.blob_num === '3' });
     let state: SliceState | undefined;
-    const err = await uploadSliced(new Blob([big]), 'elephants.jpg', target(), { thumbnail: THUMB, onAck: (s) => void (state = s) }).catch((e) => e);
+    const err = await uploadSliced(new Blob([big]), 'elephants.jpg', target(), {
+      thumbnail: THUMB,
+      onAck: (s) => void (state = s),
+    }).catch((e) => e);
     expect(err).toMatchObject({ key: 'upload:network' });
     expect(state).toMatchObject({ total: 4, acked: [1, 2] });
     expect(await sliceStatus(state!.uid!, target())).toEqual({ total: 4, received: [1, 2] });
@@ -92,7 +135,11 @@ describe('uploadSliced', () => {
     rec.restore();
     rec = recordFetch();
     const r = await uploadSliced(new Blob([big]), 'elephants.jpg', target(), { thumbnail: THUMB, state });
-    expect(rec.log.map((l) => l.path)).toEqual(['/api/v2/upload_slice/status', '/api/v2/upload_slice', '/api/v2/upload_slice']);
+    expect(rec.log.map((l) => l.path)).toEqual([
+      '/api/v2/upload_slice/status',
+      '/api/v2/upload_slice',
+      '/api/v2/upload_slice',
+    ]);
     expect(rec.slices().map((s) => s.fields.blob_num)).toEqual(['3', '4']);
     expect(r).toMatchObject({ uid: state!.uid, filesize: big.length, sha256: sha(big) });
   });
@@ -117,13 +164,19 @@ describe('uploadSliced', () => {
 
   it('an upload the server no longer knows starts over from slice 1', async () => {
     rec = recordFetch();
-    const r = await uploadSliced(new Blob([big]), 'e.jpg', target(), { state: { uid: 'no-such-upload', total: 4, acked: [1, 2] } });
+    const r = await uploadSliced(new Blob([big]), 'e.jpg', target(), {
+      state: { uid: 'no-such-upload', total: 4, acked: [1, 2] },
+    });
     expect(rec.slices().map((s) => s.fields.blob_num)).toEqual(['1', '2', '3', '4']);
     expect(r.uid).not.toBe('no-such-upload');
   });
 
   it('the server refuses slices beyond the plan (guest: 5 MB) with upload:uploadFailed', async () => {
-    const err = await uploadSliced(new Blob([big]), 'e.jpg', { apiBase: srv.url, token: guestToken, job: 'enlarge' }).catch((e) => e);
+    const err = await uploadSliced(new Blob([big]), 'e.jpg', {
+      apiBase: srv.url,
+      token: guestToken,
+      job: 'enlarge',
+    }).catch((e) => e);
     expect(err).toMatchObject({ key: 'upload:uploadFailed', code: 10001 });
   });
 });

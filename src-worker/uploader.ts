@@ -67,7 +67,12 @@ export function sliceCount(bytes: number): number {
 }
 
 /** POSTs a form and returns the envelope; XHR where it exists, for real upload progress. */
-export async function postForm(url: string, form: FormData | URLSearchParams, signal?: AbortSignal, onProgress?: Progress): Promise<Envelope> {
+export async function postForm(
+  url: string,
+  form: FormData | URLSearchParams,
+  signal?: AbortSignal,
+  onProgress?: Progress,
+): Promise<Envelope> {
   signal?.throwIfAborted();
   let status: number;
   let text: string;
@@ -89,7 +94,8 @@ export async function postForm(url: string, form: FormData | URLSearchParams, si
   } catch {
     throw new UploadError(status >= 500 || status === 0 ? 'upload:network' : 'upload:uploadFailed', `HTTP ${status}`);
   }
-  if (env.code !== CODE.OK) throw new UploadError('upload:uploadFailed', env.msg, env.code, { reason: refusalOf(env.data), status });
+  if (env.code !== CODE.OK)
+    throw new UploadError('upload:uploadFailed', env.msg, env.code, { reason: refusalOf(env.data), status });
   return env;
 }
 
@@ -107,7 +113,12 @@ interface Xhr {
 }
 const XhrCtor = () => (globalThis as unknown as { XMLHttpRequest?: new () => Xhr }).XMLHttpRequest;
 
-function xhrPost(url: string, form: FormData | URLSearchParams, signal?: AbortSignal, onProgress?: Progress): Promise<{ status: number; text: string }> {
+function xhrPost(
+  url: string,
+  form: FormData | URLSearchParams,
+  signal?: AbortSignal,
+  onProgress?: Progress,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new (XhrCtor()!)();
     xhr.open('POST', url);
@@ -134,7 +145,15 @@ export function dataUrlToBlob(dataUrl: string): Blob {
 function uploadedFrom(d: any): UploadedFile {
   const r = d?.data && typeof d.data === 'object' && 'uid' in d.data ? d.data : d;
   if (!r || typeof r.uid !== 'string') throw new UploadError('upload:uploadFailed', 'no uid in answer');
-  return { uid: r.uid, filename: r.filename, filesize: Number(r.filesize), w: Number(r.w), h: Number(r.h), thumbnail: r.thumbnail, sha256: r.sha256 };
+  return {
+    uid: r.uid,
+    filename: r.filename,
+    filesize: Number(r.filesize),
+    w: Number(r.w),
+    h: Number(r.h),
+    thumbnail: r.thumbnail,
+    sha256: r.sha256,
+  };
 }
 
 export interface UploadOptions {
@@ -145,20 +164,31 @@ export interface UploadOptions {
 }
 
 /** POST /web_api/v1/upload with the whole file; the answer is read at data.data (spec §7). */
-export async function uploadWhole(blob: Blob, filename: string, target: UploadTarget, opts: UploadOptions = {}): Promise<UploadedFile> {
+export async function uploadWhole(
+  blob: Blob,
+  filename: string,
+  target: UploadTarget,
+  opts: UploadOptions = {},
+): Promise<UploadedFile> {
   const form = new FormData();
   form.append('user_token', target.token);
   form.append('job', target.job);
   if (opts.thumbnail) form.append('thumbnail', dataUrlToBlob(opts.thumbnail), 'thumbnail.jpg');
   form.append('file', blob, filename);
   opts.onProgress?.(0);
-  const env = await postForm(target.apiBase + UPLOAD_PATH, form, opts.signal, (l, t) => opts.onProgress?.(Math.min(99, (l / t) * 100)));
+  const env = await postForm(target.apiBase + UPLOAD_PATH, form, opts.signal, (l, t) =>
+    opts.onProgress?.(Math.min(99, (l / t) * 100)),
+  );
   opts.onProgress?.(100);
   return uploadedFrom(env.data);
 }
 
 /** What the server already holds of a sliced upload; undefined when it no longer knows the uid. */
-export async function sliceStatus(uid: string, target: UploadTarget, signal?: AbortSignal): Promise<{ total: number; received: number[] } | undefined> {
+export async function sliceStatus(
+  uid: string,
+  target: UploadTarget,
+  signal?: AbortSignal,
+): Promise<{ total: number; received: number[] } | undefined> {
   // A plain form post: the status route reads its fields from the parsed body.
   const form = new URLSearchParams({ uid, user_token: target.token });
   try {
@@ -178,7 +208,12 @@ export interface SliceOptions extends UploadOptions {
 }
 
 /** 5 MB slices, one in flight; the thumbnail rides on slice 1 and later slices carry the uid it returned. */
-export async function uploadSliced(blob: Blob, filename: string, target: UploadTarget, opts: SliceOptions = {}): Promise<UploadedFile> {
+export async function uploadSliced(
+  blob: Blob,
+  filename: string,
+  target: UploadTarget,
+  opts: SliceOptions = {},
+): Promise<UploadedFile> {
   const total = sliceCount(blob.size);
   let uid = opts.state?.uid;
   let acked = opts.state?.total === total ? [...opts.state.acked] : [];

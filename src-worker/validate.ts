@@ -5,7 +5,8 @@ import { megapixelsToPixels } from '../src/shared/domain/plans.js';
 import { jpegFrameSize, JPEG_HEAD_BYTES } from './fitPlan.js';
 
 /** i18n keys (namespace `upload`) for the three alerts of spec §5. */
-export type ValidationError = 'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType' | 'upload:emptyFile';
+export type ValidationError =
+  'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType' | 'upload:emptyFile';
 
 export type Validation =
   | { ok: true; kind: ImageFormat; mime: 'image/jpeg' | 'image/png'; filename: string }
@@ -25,7 +26,23 @@ export function sniffImageKind(head: Uint8Array): ImageFormat | null {
 
 const ACCEPTED_EXT = new Set(['jpg', 'jpeg', 'png']);
 // Image formats people commonly try; they get "unsupported format" instead of "only JPG/PNG".
-const OTHER_IMAGE_EXT = new Set(['gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'heif', 'avif', 'svg', 'ico', 'psd', 'raw', 'cr2', 'nef', 'jfif']);
+const OTHER_IMAGE_EXT = new Set([
+  'gif',
+  'webp',
+  'bmp',
+  'tif',
+  'tiff',
+  'heic',
+  'heif',
+  'avif',
+  'svg',
+  'ico',
+  'psd',
+  'raw',
+  'cr2',
+  'nef',
+  'jfif',
+]);
 
 /**
  * Which alert a file deserves:
@@ -44,7 +61,10 @@ export function validateImage(name: string, mimeType: string, head: Uint8Array):
     if (!kind) return { ok: false, error: 'upload:invalidFileType', filename };
     return { ok: true, kind, mime: kind === 'jpeg' ? 'image/jpeg' : 'image/png', filename };
   }
-  if (OTHER_IMAGE_EXT.has(ext) || (mimeType.startsWith('image/') && mimeType !== 'image/jpeg' && mimeType !== 'image/png')) {
+  if (
+    OTHER_IMAGE_EXT.has(ext) ||
+    (mimeType.startsWith('image/') && mimeType !== 'image/jpeg' && mimeType !== 'image/png')
+  ) {
     return { ok: false, error: 'upload:unsupportedFormat', filename };
   }
   return { ok: false, error: 'upload:onlyJpgPng', filename };
@@ -53,7 +73,8 @@ export function validateImage(name: string, mimeType: string, head: Uint8Array):
 /** The pixel size a PNG (IHDR) or JPEG (start of frame) declares in its first bytes, before any decode; null when not found. */
 export function declaredSize(head: Uint8Array): { w: number; h: number } | null {
   const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  if (sniffImageKind(head) === 'png') return head.length >= 24 && v.getUint32(12) === 0x49484452 ? { w: v.getUint32(16), h: v.getUint32(20) } : null;
+  if (sniffImageKind(head) === 'png')
+    return head.length >= 24 && v.getUint32(12) === 0x49484452 ? { w: v.getUint32(16), h: v.getUint32(20) } : null;
   return jpegFrameSize(head);
 }
 

@@ -66,11 +66,18 @@ export function createClient(opts: ClientOptions) {
   const base = opts.baseUrl.replace(/\/+$/, '');
 
   /** Calls one operation with its fields; answers its data (JSON) or its file, or throws PixmillError. */
-  async function call<K extends OperationId>(id: K, fields: Operations[K]['fields'], options: CallOptions = {}): Promise<Operations[K]['answer']> {
+  async function call<K extends OperationId>(
+    id: K,
+    fields: Operations[K]['fields'],
+    options: CallOptions = {},
+  ): Promise<Operations[K]['answer']> {
     const op = OPERATIONS[id];
     const entries = Object.entries(fields as Record<string, Value>).filter(([, v]) => v !== undefined && v !== null);
     // the key goes only to the calls that take it: the others refuse a request that carries an API token
-    const headers: Record<string, string> = { ...(opts.apiKey && op.apiKey ? { 'x-api-key': opts.apiKey } : {}), ...options.headers };
+    const headers: Record<string, string> = {
+      ...(opts.apiKey && op.apiKey ? { 'x-api-key': opts.apiKey } : {}),
+      ...options.headers,
+    };
     const url = new URL(base + op.path);
     let body: FormData | URLSearchParams | string | undefined;
     if (op.body === 'query') {
@@ -91,14 +98,26 @@ export function createClient(opts: ClientOptions) {
     const type = res.headers.get('content-type') ?? '';
     if (!type.startsWith('application/json')) {
       if (!res.ok) throw new PixmillError(res.status, 0, `HTTP ${res.status}`, null, res.headers);
-      const file: FileAnswer = { kind: 'file', status: 200, bytes: await res.arrayBuffer(), type, headers: res.headers };
+      const file: FileAnswer = {
+        kind: 'file',
+        status: 200,
+        bytes: await res.arrayBuffer(),
+        type,
+        headers: res.headers,
+      };
       const filename = filenameOf(res.headers.get('content-disposition'));
       if (filename !== undefined) file.filename = filename;
       return file as Operations[K]['answer'];
     }
     const envelope = (await res.json()) as { code: number; msg: string; data: unknown };
-    if (envelope.code !== 200) throw new PixmillError(res.status, envelope.code, envelope.msg, envelope.data, res.headers);
-    const answer: JsonAnswer<unknown, number> = { kind: 'json', status: res.status, data: envelope.data, headers: res.headers };
+    if (envelope.code !== 200)
+      throw new PixmillError(res.status, envelope.code, envelope.msg, envelope.data, res.headers);
+    const answer: JsonAnswer<unknown, number> = {
+      kind: 'json',
+      status: res.status,
+      data: envelope.data,
+      headers: res.headers,
+    };
     return answer as Operations[K]['answer'];
   }
 

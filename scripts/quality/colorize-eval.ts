@@ -16,8 +16,23 @@ import { abError, greyOf, isDev, loadScenePhoto, SCENE_PHOTOS } from './colorize
 
 const r2 = (v: number) => Math.round(v * 100) / 100;
 
-export interface SceneRow { id: string; split: 'dev' | 'heldout'; pkg: string; licence: string; grey: number; colorize: number; colorize_pro: number }
-export interface SceneSummary { photos: number; missing: string[]; mean: { grey: number; colorize: number; colorize_pro: number }; reduction: { colorize: number; colorize_pro: number }; worst_ratio: { colorize: number; colorize_pro: number }; pro_beats_standard: number }
+export interface SceneRow {
+  id: string;
+  split: 'dev' | 'heldout';
+  pkg: string;
+  licence: string;
+  grey: number;
+  colorize: number;
+  colorize_pro: number;
+}
+export interface SceneSummary {
+  photos: number;
+  missing: string[];
+  mean: { grey: number; colorize: number; colorize_pro: number };
+  reduction: { colorize: number; colorize_pro: number };
+  worst_ratio: { colorize: number; colorize_pro: number };
+  pro_beats_standard: number;
+}
 
 export function summarise(rows: SceneRow[], missing: string[]): SceneSummary {
   const m = (k: 'grey' | 'colorize' | 'colorize_pro') => rows.reduce((s, r) => s + r[k], 0) / Math.max(1, rows.length);
@@ -34,7 +49,13 @@ export function summarise(rows: SceneRow[], missing: string[]): SceneSummary {
 }
 
 /** Runs both modes on a split; `sheetDir` gets grey | colorize | pro | truth per photo. */
-export async function colorizeScenes(root: string, ctx: EngineContext, split: 'dev' | 'heldout' | 'all', sheetDir?: string, width = 480) {
+export async function colorizeScenes(
+  root: string,
+  ctx: EngineContext,
+  split: 'dev' | 'heldout' | 'all',
+  sheetDir?: string,
+  width = 480,
+) {
   const rows: SceneRow[] = [];
   const missing: string[] = [];
   const tiles: { id: string; imgs: Rgb[] }[] = [];
@@ -42,11 +63,22 @@ export async function colorizeScenes(root: string, ctx: EngineContext, split: 'd
     const dev = isDev(p);
     if ((split === 'dev' && !dev) || (split === 'heldout' && dev)) continue;
     const truth = await loadScenePhoto(root, p, width);
-    if (!truth) { missing.push(p.id); continue; }
+    if (!truth) {
+      missing.push(p.id);
+      continue;
+    }
     const g = greyOf(truth);
     const std = (await colorizeRgb(g, 10, false, ctx)).out;
     const pro = (await colorizeRgb(g, 30, true, ctx)).out;
-    rows.push({ id: p.id, split: dev ? 'dev' : 'heldout', pkg: p.pkg, licence: p.licence, grey: r2(abError(g, truth)), colorize: r2(abError(std, truth)), colorize_pro: r2(abError(pro, truth)) });
+    rows.push({
+      id: p.id,
+      split: dev ? 'dev' : 'heldout',
+      pkg: p.pkg,
+      licence: p.licence,
+      grey: r2(abError(g, truth)),
+      colorize: r2(abError(std, truth)),
+      colorize_pro: r2(abError(pro, truth)),
+    });
     if (sheetDir) tiles.push({ id: p.id, imgs: [g, std, pro, truth] });
     if (process.env.VERBOSE) console.error(rows.at(-1));
   }
@@ -54,7 +86,14 @@ export async function colorizeScenes(root: string, ctx: EngineContext, split: 'd
     mkdirSync(sheetDir, { recursive: true });
     for (const t of tiles) {
       const h = 180;
-      const parts = await Promise.all(t.imgs.map((im) => sharp(Buffer.from(im.data), { raw: { width: im.w, height: im.h, channels: 3 } }).resize({ height: h }).png().toBuffer()));
+      const parts = await Promise.all(
+        t.imgs.map((im) =>
+          sharp(Buffer.from(im.data), { raw: { width: im.w, height: im.h, channels: 3 } })
+            .resize({ height: h })
+            .png()
+            .toBuffer(),
+        ),
+      );
       const tw = Math.round((t.imgs[0]!.w * h) / t.imgs[0]!.h);
       await sharp({ create: { width: 4 * tw + 18, height: h, channels: 3, background: '#202020' } })
         .composite(parts.map((input, i) => ({ input, left: i * (tw + 6), top: 0 })))
@@ -69,7 +108,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const split = (process.env.SPLIT ?? 'heldout') as 'dev' | 'heldout' | 'all';
   const { rows, summary } = await colorizeScenes(root, engineContext([], 'png', 2), split, process.env.SHEET);
-  for (const r of rows) console.log(`${r.id.padEnd(14)} ${r.split.padEnd(8)} grey ${r.grey.toFixed(2).padStart(6)}  std ${r.colorize.toFixed(2).padStart(6)} (${(r.colorize / r.grey).toFixed(2)})  pro ${r.colorize_pro.toFixed(2).padStart(6)} (${(r.colorize_pro / r.grey).toFixed(2)})`);
+  for (const r of rows)
+    console.log(
+      `${r.id.padEnd(14)} ${r.split.padEnd(8)} grey ${r.grey.toFixed(2).padStart(6)}  std ${r.colorize.toFixed(2).padStart(6)} (${(r.colorize / r.grey).toFixed(2)})  pro ${r.colorize_pro.toFixed(2).padStart(6)} (${(r.colorize_pro / r.grey).toFixed(2)})`,
+    );
   console.log(JSON.stringify(summary));
   if (process.env.JSON) writeFileSync(process.env.JSON, JSON.stringify({ rows, summary }, null, 2));
 }

@@ -39,7 +39,8 @@ const PLASMA_LIC = 'LGPL-3 per its metadata.json (Debian copyright: GPL-2+)';
 const SKIMAGE = 'python3-skimage data (shared/data/images)';
 const GCOMPRIS = 'gcompris-qt-data';
 const RCC = '/usr/share/gcompris-qt/rcc';
-const MON = 'explore_monuments', ERASE = 'erase';
+const MON = 'explore_monuments',
+  ERASE = 'erase';
 /** A GCompris photo: the activity's bundle and the path under its resource folder; id = the file name, lower case, no underscores. */
 const gc = (activity: string, rel: string, licence: string): ScenePhoto => ({
   id: path.basename(rel).toLowerCase().replaceAll('_', ''),
@@ -51,7 +52,12 @@ const gc = (activity: string, rel: string, licence: string): ScenePhoto => ({
 
 /** `shared` paths are relative to the repository root. */
 export const SCENE_PHOTOS: readonly ScenePhoto[] = [
-  { id: 'aitzgorri', file: `${BG}/aitzgorri_by_Aitzol_Berasategi.jpg`, pkg: L16, licence: 'CC-BY-4.0 (Aitzol Berasategi)' },
+  {
+    id: 'aitzgorri',
+    file: `${BG}/aitzgorri_by_Aitzol_Berasategi.jpg`,
+    pkg: L16,
+    licence: 'CC-BY-4.0 (Aitzol Berasategi)',
+  },
   { id: 'aqua', file: `${BG}/mate/nature/Aqua.jpg`, pkg: MATE, licence: 'GPL-2+ (Charles Barbin)' },
   { id: 'astronaut', file: '../shared/data/images/astronaut.png', pkg: SKIMAGE, licence: 'public domain (NASA)' },
   { id: 'blinds', file: `${BG}/mate/nature/Blinds.jpg`, pkg: MATE, licence: 'GPL-2+ (Lennart Poettering)' },
@@ -72,17 +78,42 @@ export const SCENE_PHOTOS: readonly ScenePhoto[] = [
   { id: 'garden', file: `${BG}/mate/nature/Garden.jpg`, pkg: MATE, licence: 'GPL-2+ (Charles Barbin)' },
   { id: 'greenmeadow', file: `${BG}/mate/nature/GreenMeadow.jpg`, pkg: MATE, licence: 'GPL-2+ (Timothy Schellhase)' },
   { id: 'kite', file: KDE('Kite'), pkg: PLASMA, licence: `${PLASMA_LIC}, Risto Saukonpää` },
-  { id: 'kleiber', file: `${BG}/Kleiber_by_Lukas_Baubkus.jpg`, pkg: 'lomiri-wallpapers-20.04', licence: 'CC-BY-SA-3.0 (Lukas Baubkus)' },
+  {
+    id: 'kleiber',
+    file: `${BG}/Kleiber_by_Lukas_Baubkus.jpg`,
+    pkg: 'lomiri-wallpapers-20.04',
+    licence: 'CC-BY-SA-3.0 (Lukas Baubkus)',
+  },
   { id: 'ladybird', file: `${BG}/mate/nature/LadyBird.jpg`, pkg: MATE, licence: 'GPL-2+ (Charles Barbin)' },
   { id: 'life', file: `${BG}/life_by_Aitzol_Berasategi.jpg`, pkg: L16, licence: 'CC-BY-4.0 (Aitzol Berasategi)' },
-  { id: 'motorcycle', file: '../shared/data/images/motorcycle_left.png', pkg: SKIMAGE, licence: 'CC0 (Middlebury stereo set)' },
+  {
+    id: 'motorcycle',
+    file: '../shared/data/images/motorcycle_left.png',
+    pkg: SKIMAGE,
+    licence: 'CC0 (Middlebury stereo set)',
+  },
   { id: 'onestandsout', file: KDE('OneStandsOut'), pkg: PLASMA, licence: `${PLASMA_LIC}, Risto Saukonpää` },
-  { id: 'paintbrushes', file: `${BG}/Picture_1A_by_freespace.jpg`, pkg: L16, licence: 'CC-BY-4.0 (Trevor "Freespace")' },
+  {
+    id: 'paintbrushes',
+    file: `${BG}/Picture_1A_by_freespace.jpg`,
+    pkg: L16,
+    licence: 'CC-BY-4.0 (Trevor "Freespace")',
+  },
   { id: 'path', file: KDE('Path'), pkg: PLASMA, licence: `${PLASMA_LIC}, Risto Saukonpää` },
-  { id: 'picosdeeuropa', file: `${BG}/picosdeeuropa_by_Aitzol_Berasategi.jpg`, pkg: L16, licence: 'CC-BY-4.0 (Aitzol Berasategi)' },
+  {
+    id: 'picosdeeuropa',
+    file: `${BG}/picosdeeuropa_by_Aitzol_Berasategi.jpg`,
+    pkg: L16,
+    licence: 'CC-BY-4.0 (Aitzol Berasategi)',
+  },
   { id: 'raindrops', file: `${BG}/mate/nature/RainDrops.jpg`, pkg: MATE, licence: 'GPL-2+ ("blackcombwhistler07")' },
   { id: 'rocket', file: '../shared/data/images/rocket.jpg', pkg: SKIMAGE, licence: 'public domain (SpaceX)' },
-  { id: 'seeding', file: `${BG}/seeding_by_Clements_Engelhardt.jpg`, pkg: L16, licence: 'CC0-1.0 (Clemens Engelhardt)' },
+  {
+    id: 'seeding',
+    file: `${BG}/seeding_by_Clements_Engelhardt.jpg`,
+    pkg: L16,
+    licence: 'CC0-1.0 (Clemens Engelhardt)',
+  },
   { id: 'storm', file: `${BG}/mate/nature/Storm.jpg`, pkg: MATE, licence: 'GPL-2+ (Sergey Nazarov)' },
   { id: 'summer1am', file: KDE('summer_1am'), pkg: PLASMA, licence: `${PLASMA_LIC}, Risto Saukonpää` },
   { id: 'sunset', file: `${BG}/sunset_by_Aitzol_Berasategi.jpg`, pkg: L16, licence: 'CC-BY-4.0 (Aitzol Berasategi)' },
@@ -179,12 +210,46 @@ export const SCENE_PHOTOS: readonly ScenePhoto[] = [
  * (the other 40 GCompris photos and the 39 photos the engine was built with) is development.
  */
 export const HELDOUT_PHOTOS: ReadonlySet<string> = new Set([
-  'ajantacave', 'arlesamphitheater', 'bee', 'berlincathedral', 'butterfly', 'calf', 'canyondechelly', 'caterpillar',
-  'charminar', 'chateaudechenonceau', 'chichenitza', 'citedecarcassonne', 'crab', 'eiffeltower', 'fortsumter',
-  'georgewashingtonbirthplace', 'giraffe', 'goldentemple', 'gosling', 'greatstupa', 'hawamahal', 'horse', 'kitten',
-  'lincolnmemorial', 'macaque', 'meerkats', 'montstmichel', 'mysorepalace', 'neuschwansteincastle', 'nubianibex',
-  'penguin', 'pika', 'qutubminar', 'redpanda', 'reimscathedral', 'rocamadour', 'spoonbills', 'statueofliberty',
-  'toucan', 'victoriamemorial',
+  'ajantacave',
+  'arlesamphitheater',
+  'bee',
+  'berlincathedral',
+  'butterfly',
+  'calf',
+  'canyondechelly',
+  'caterpillar',
+  'charminar',
+  'chateaudechenonceau',
+  'chichenitza',
+  'citedecarcassonne',
+  'crab',
+  'eiffeltower',
+  'fortsumter',
+  'georgewashingtonbirthplace',
+  'giraffe',
+  'goldentemple',
+  'gosling',
+  'greatstupa',
+  'hawamahal',
+  'horse',
+  'kitten',
+  'lincolnmemorial',
+  'macaque',
+  'meerkats',
+  'montstmichel',
+  'mysorepalace',
+  'neuschwansteincastle',
+  'nubianibex',
+  'penguin',
+  'pika',
+  'qutubminar',
+  'redpanda',
+  'reimscathedral',
+  'rocamadour',
+  'spoonbills',
+  'statueofliberty',
+  'toucan',
+  'victoriamemorial',
 ]);
 export const isDev = (p: ScenePhoto) => !HELDOUT_PHOTOS.has(p.id);
 
@@ -195,25 +260,33 @@ export const isDev = (p: ScenePhoto) => !HELDOUT_PHOTOS.has(p.id);
  */
 export function readQtResource(bundle: Buffer, entry: string): Buffer | undefined {
   if (bundle.toString('latin1', 0, 4) !== 'qres') throw new Error('not a Qt resource bundle');
-  const version = bundle.readUInt32BE(4), tree = bundle.readUInt32BE(8), data = bundle.readUInt32BE(12), names = bundle.readUInt32BE(16);
+  const version = bundle.readUInt32BE(4),
+    tree = bundle.readUInt32BE(8),
+    data = bundle.readUInt32BE(12),
+    names = bundle.readUInt32BE(16);
   const nodeSize = version >= 2 ? 22 : 14;
   const nameOf = (node: number) => {
     const at = names + bundle.readUInt32BE(tree + node * nodeSize);
     const len = bundle.readUInt16BE(at);
-    return Buffer.from(bundle.subarray(at + 6, at + 6 + 2 * len)).swap16().toString('utf16le'); // swap16 works in place: on a copy
+    return Buffer.from(bundle.subarray(at + 6, at + 6 + 2 * len))
+      .swap16()
+      .toString('utf16le'); // swap16 works in place: on a copy
   };
   let node = 0;
   for (const part of entry.split('/').filter(Boolean)) {
     const at = tree + node * nodeSize;
     if (!(bundle.readUInt16BE(at + 4) & 2)) return undefined;
-    const count = bundle.readUInt32BE(at + 6), first = bundle.readUInt32BE(at + 10);
+    const count = bundle.readUInt32BE(at + 6),
+      first = bundle.readUInt32BE(at + 10);
     const next = Array.from({ length: count }, (_, k) => first + k).find((c) => nameOf(c) === part);
     if (next === undefined) return undefined;
     node = next;
   }
-  const at = tree + node * nodeSize, flags = bundle.readUInt16BE(at + 4);
+  const at = tree + node * nodeSize,
+    flags = bundle.readUInt16BE(at + 4);
   if (flags & 2) return undefined;
-  const off = data + bundle.readUInt32BE(at + 10), len = bundle.readUInt32BE(off);
+  const off = data + bundle.readUInt32BE(at + 10),
+    len = bundle.readUInt32BE(off);
   const raw = bundle.subarray(off + 4, off + 4 + len);
   if (flags & 4) throw new Error(`${entry}: zstd-compressed resources are not read`);
   return flags & 1 ? inflateSync(raw.subarray(4)) : Buffer.from(raw);

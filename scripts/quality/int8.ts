@@ -21,11 +21,24 @@ const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
 export async function int8Section(ctx: EngineContext): Promise<Record<string, unknown>> {
   const root = process.env.QUALITY_BENCH_DIR;
-  if (!root || !existsSync(root)) return { skipped: 'QUALITY_BENCH_DIR is not set to a folder with Set5 / Set14 / CBSD68' };
+  if (!root || !existsSync(root))
+    return { skipped: 'QUALITY_BENCH_DIR is not set to a folder with Set5 / Set14 / CBSD68' };
   const out: Record<string, Record<string, number>> = {};
   /** the engine's output with fp32 and with int8 nets */
-  const both = async (module: 'enlarge' | 'denoise', img: Rgb | Buffer, params: Record<string, unknown>): Promise<[Rgb, Rgb]> => {
-    const input = Buffer.isBuffer(img) ? { data: img, ...(await sharp(img).metadata().then((m) => ({ width: m.width!, height: m.height! }))), format: 'jpeg' as const } : await fromRgb(img);
+  const both = async (
+    module: 'enlarge' | 'denoise',
+    img: Rgb | Buffer,
+    params: Record<string, unknown>,
+  ): Promise<[Rgb, Rgb]> => {
+    const input = Buffer.isBuffer(img)
+      ? {
+          data: img,
+          ...(await sharp(img)
+            .metadata()
+            .then((m) => ({ width: m.width!, height: m.height! }))),
+          format: 'jpeg' as const,
+        }
+      : await fromRgb(img);
     const res: Rgb[] = [];
     for (const mode of ['0', 'auto']) {
       process.env.ENGINE_INT8 = mode;
@@ -35,7 +48,12 @@ export async function int8Section(ctx: EngineContext): Promise<Record<string, un
     return [res[0]!, res[1]!];
   };
   const row = (key: string, fp32: number[], int8: number[]) => {
-    out[key] = { fp32: r3(mean(fp32)), int8: r3(mean(int8)), loss_db: r3(mean(fp32) - mean(int8)), images: fp32.length };
+    out[key] = {
+      fp32: r3(mean(fp32)),
+      int8: r3(mean(int8)),
+      loss_db: r3(mean(fp32) - mean(int8)),
+      images: fp32.length,
+    };
     console.log(key, JSON.stringify(out[key]));
   };
 
@@ -44,14 +62,17 @@ export async function int8Section(ctx: EngineContext): Promise<Record<string, un
     if (!dir) continue;
     const imgs = await readSet(dir);
     for (const scale of [2, 4] as const) {
-      const png = { fp32: [] as number[], int8: [] as number[] }, jpeg = { fp32: [] as number[], int8: [] as number[] };
+      const png = { fp32: [] as number[], int8: [] as number[] },
+        jpeg = { fp32: [] as number[], int8: [] as number[] };
       for (const { img } of imgs) {
         const hr = modcrop(img, scale);
         const lr = matlabResize(hr, 1 / scale);
         const [a, b] = await both('enlarge', lr, { scale });
         png.fp32.push(psnrY(a, hr, scale));
         png.int8.push(psnrY(b, hr, scale));
-        const q85 = await sharp(Buffer.from(lr.data), { raw: { width: lr.w, height: lr.h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+        const q85 = await sharp(Buffer.from(lr.data), { raw: { width: lr.w, height: lr.h, channels: 3 } })
+          .jpeg({ quality: 85 })
+          .toBuffer();
         const [c, d] = await both('enlarge', q85, { scale });
         jpeg.fp32.push(psnrY(c, hr, scale));
         jpeg.int8.push(psnrY(d, hr, scale));
@@ -67,7 +88,10 @@ export async function int8Section(ctx: EngineContext): Promise<Record<string, un
     const rows = { fp32: [] as number[], int8: [] as number[] };
     for (const [i, { img }] of imgs.entries()) {
       const n = gaussianNoise(img.data.length, 25, 1000 + i); // as `papers`
-      const noisy = { ...img, data: Uint8Array.from(img.data, (v, k) => Math.max(0, Math.min(255, Math.round(v + n[k]!)))) };
+      const noisy = {
+        ...img,
+        data: Uint8Array.from(img.data, (v, k) => Math.max(0, Math.min(255, Math.round(v + n[k]!)))),
+      };
       const [a, b] = await both('denoise', noisy, {});
       rows.fp32.push(psnr(a.data, img.data));
       rows.int8.push(psnr(b.data, img.data));

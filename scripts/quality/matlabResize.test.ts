@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { matlabResize, modcrop, psnrY } from './matlabResize.js';
 
-const ramp = (w: number, h: number) => ({ w, h, data: Uint8Array.from({ length: w * h * 3 }, (_, i) => 40 + 4 * (Math.floor(i / 3) % w)) });
+const ramp = (w: number, h: number) => ({
+  w,
+  h,
+  data: Uint8Array.from({ length: w * h * 3 }, (_, i) => 40 + 4 * (Math.floor(i / 3) % w)),
+});
 
 describe('the papers’ measuring conventions', () => {
   it('MATLAB bicubic keeps a flat picture flat and a horizontal ramp a ramp at the block centres', () => {

@@ -7,7 +7,9 @@
 import type { Rgb } from '../../server/engines/image.js';
 
 const cubic = (x: number) => {
-  const a = Math.abs(x), a2 = a * a, a3 = a2 * a;
+  const a = Math.abs(x),
+    a2 = a * a,
+    a3 = a2 * a;
   if (a <= 1) return 1.5 * a3 - 2.5 * a2 + 1;
   if (a <= 2) return -0.5 * a3 + 2.5 * a2 - 4 * a + 2;
   return 0;
@@ -19,7 +21,8 @@ function taps(n: number, f: number): { idx: Int32Array; wt: Float64Array; k: num
   const width = f < 1 ? 4 / f : 4; // cubic support 4, widened by the downscale factor (antialiasing)
   const kern = f < 1 ? (x: number) => f * cubic(f * x) : cubic;
   const k = Math.ceil(width) + 2;
-  const idx = new Int32Array(out * k), wt = new Float64Array(out * k);
+  const idx = new Int32Array(out * k),
+    wt = new Float64Array(out * k);
   for (let i = 0; i < out; i++) {
     const u = (i + 1) / f + 0.5 * (1 - 1 / f); // MATLAB's 1-based centre
     const left = Math.floor(u - width / 2);
@@ -42,13 +45,17 @@ function taps(n: number, f: number): { idx: Int32Array; wt: Float64Array; k: num
 /** MATLAB-style bicubic resize by `f` (an integer factor s or 1/s; for 1/s the sides are multiples of s). */
 export function matlabResize(img: Rgb, f: number): Rgb {
   const { w, h, data } = img;
-  const W = Math.round(w * f), H = Math.round(h * f);
-  const tx = taps(w, f), ty = taps(h, f);
+  const W = Math.round(w * f),
+    H = Math.round(h * f);
+  const tx = taps(w, f),
+    ty = taps(h, f);
   // rows (height) first, then columns, in double precision; one rounding at the end
   const mid = new Float64Array(H * w * 3);
   for (let y = 0; y < H; y++)
     for (let j = 0; j < ty.k; j++) {
-      const wgt = ty.wt[y * ty.k + j]!, row = ty.idx[y * ty.k + j]! * w * 3, o = y * w * 3;
+      const wgt = ty.wt[y * ty.k + j]!,
+        row = ty.idx[y * ty.k + j]! * w * 3,
+        o = y * w * 3;
       for (let i = 0; i < w * 3; i++) mid[o + i]! += wgt * data[row + i]!;
     }
   const out = new Uint8Array(W * H * 3);
@@ -66,7 +73,8 @@ export const matlabDownscale = (img: Rgb, s: number) => matlabResize(img, 1 / s)
 
 /** The top-left crop whose sides are multiples of s. */
 export function modcrop(img: Rgb, s: number): Rgb {
-  const W = img.w - (img.w % s), H = img.h - (img.h % s);
+  const W = img.w - (img.w % s),
+    H = img.h - (img.h % s);
   if (W === img.w && H === img.h) return img;
   const out = new Uint8Array(W * H * 3);
   for (let y = 0; y < H; y++) out.set(img.data.subarray(y * img.w * 3, (y * img.w + W) * 3), y * W * 3);
@@ -77,7 +85,8 @@ export function modcrop(img: Rgb, s: number): Rgb {
 export function psnrY(a: Rgb, b: Rgb, shave: number): number {
   if (a.w !== b.w || a.h !== b.h) throw new Error(`psnrY: ${a.w}×${a.h} vs ${b.w}×${b.h}`);
   const Y = (d: Uint8Array, i: number) => 16 + (65.481 * d[i]! + 128.553 * d[i + 1]! + 24.966 * d[i + 2]!) / 255;
-  let se = 0, n = 0;
+  let se = 0,
+    n = 0;
   for (let y = shave; y < a.h - shave; y++)
     for (let x = shave; x < a.w - shave; x++) {
       const i = (y * a.w + x) * 3;

@@ -12,7 +12,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
-import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, psnr, ssim, toPlanes, type Rgb } from '../../server/engines/image.js';
+import {
+  decodeRgb,
+  fromPlanes,
+  gaussianBlur,
+  gaussianNoise,
+  psnr,
+  ssim,
+  toPlanes,
+  type Rgb,
+} from '../../server/engines/image.js';
 import { perfectRgb } from '../../server/engines/perfect.js';
 import { denoiseRgb } from '../../server/engines/denoise.js';
 import { maximTiled, maximTone } from '../../server/engines/maxim.js';
@@ -30,7 +39,12 @@ export interface SheetRow {
 const r2 = (v: number) => Math.round(v * 100) / 100;
 const r4 = (v: number) => Math.round(v * 10000) / 10000;
 const score = (out: Rgb, ref: Rgb) => ({ psnr: r2(psnr(out.data, ref.data)), ssim: r4(ssim(out, ref)) });
-const pngOf = (img: Rgb) => sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), { raw: { width: img.w, height: img.h, channels: 3 } }).png().toBuffer();
+const pngOf = (img: Rgb) =>
+  sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length), {
+    raw: { width: img.w, height: img.h, channels: 3 },
+  })
+    .png()
+    .toBuffer();
 const map = (img: Rgb, f: (v: number, c: number, i: number) => number): Rgb => ({
   ...img,
   data: Uint8Array.from(img.data, (v, i) => Math.max(0, Math.min(255, Math.round(f(v, i % 3, i))))),
@@ -39,11 +53,13 @@ const map = (img: Rgb, f: (v: number, c: number, i: number) => number): Rgb => (
 /** Seeded Poisson sampler (Knuth for small means, normal approximation above 30). */
 function poisson(mean: number, rnd: () => number): number {
   if (mean > 30) {
-    const u = Math.max(1e-12, rnd()), v = rnd();
+    const u = Math.max(1e-12, rnd()),
+      v = rnd();
     return Math.max(0, Math.round(mean + Math.sqrt(mean) * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v)));
   }
   const L = Math.exp(-mean);
-  let k = 0, p = 1;
+  let k = 0,
+    p = 1;
   do {
     k++;
     p *= rnd();
@@ -95,7 +111,13 @@ export const degrade = {
 
 export async function maximQuality(fixtures: string, threads: number, log: (s: string) => void = () => {}) {
   const load = async (f: string, width: number, height?: number) =>
-    decodeRgb(await sharp(readFileSync(path.join(fixtures, f))).rotate().resize({ width, ...(height ? { height, fit: 'cover' as const } : {}) }).png().toBuffer());
+    decodeRgb(
+      await sharp(readFileSync(path.join(fixtures, f)))
+        .rotate()
+        .resize({ width, ...(height ? { height, fit: 'cover' as const } : {}) })
+        .png()
+        .toBuffer(),
+    );
   const results: Record<string, unknown[]> = { retouch: [], low_light: [], denoise: [], deblur: [] };
   const sheet: SheetRow[] = [];
   const photos = ['Storm.jpg', 'YellowFlower.jpg', 'rocket.jpg', 'GreenMeadow.jpg'];
@@ -105,16 +127,32 @@ export async function maximQuality(fixtures: string, threads: number, log: (s: s
     const bad = degrade.castFade(ref);
     const classical = perfectRgb(bad);
     const neural = await maximTone(bad, 'retouching', MODELS_DIR, threads);
-    results.retouch!.push({ image: f, baseline: score(bad, ref), classical: score(classical, ref), neural: score(neural, ref) });
+    results.retouch!.push({
+      image: f,
+      baseline: score(bad, ref),
+      classical: score(classical, ref),
+      neural: score(neural, ref),
+    });
     log(`retouch ${f} done`);
-    if (f === photos[0]) sheet.push({ label: 'retouch: cast+fade | perfect classical | MAXIM', input: await pngOf(bad), middle: await pngOf(classical), output: await pngOf(neural) });
+    if (f === photos[0])
+      sheet.push({
+        label: 'retouch: cast+fade | perfect classical | MAXIM',
+        input: await pngOf(bad),
+        middle: await pngOf(classical),
+        output: await pngOf(neural),
+      });
   }
 
   const night = { remove_noise: 75, sharpen: 75, remove_original_detail: 0 };
   for (const f of photos) {
     const ref = await load(f, 512);
     const dark = degrade.lowLight(ref);
-    const denoised = denoiseRgb(dark, { removeNoise: night.remove_noise, sharpen: night.sharpen, removeOriginalDetail: 0, autoparams: false });
+    const denoised = denoiseRgb(dark, {
+      removeNoise: night.remove_noise,
+      sharpen: night.sharpen,
+      removeOriginalDetail: 0,
+      autoparams: false,
+    });
     const classical = perfectRgb(denoised);
     const neural = await maximTone(denoised, 'enhancement', MODELS_DIR, threads);
     const neuralFirst = denoiseRgb(await maximTone(dark, 'enhancement', MODELS_DIR, threads), {
@@ -131,7 +169,13 @@ export async function maximQuality(fixtures: string, threads: number, log: (s: s
       neural_enhance_denoise: score(neuralFirst, ref),
     });
     log(`low light ${f} done`);
-    if (f === photos[0]) sheet.push({ label: 'se-night: dark+noise | classical | MAXIM', input: await pngOf(dark), middle: await pngOf(classical), output: await pngOf(neural) });
+    if (f === photos[0])
+      sheet.push({
+        label: 'se-night: dark+noise | classical | MAXIM',
+        input: await pngOf(dark),
+        middle: await pngOf(classical),
+        output: await pngOf(neural),
+      });
   }
 
   // denoise on one 256×256 tile per picture (MAXIM-3S costs ~1.5× the 2-stage models per pixel)
@@ -144,16 +188,31 @@ export async function maximQuality(fixtures: string, threads: number, log: (s: s
     ] as const) {
       const classical = denoiseRgb(noisy, { removeNoise: 75, sharpen: 0, removeOriginalDetail: 0, autoparams: false });
       const neural = await maximTiled(noisy, 'denoising', MODELS_DIR, threads);
-      results.denoise!.push({ image: f, noise: name, baseline: score(noisy, ref), classical: score(classical, ref), neural: score(neural, ref) });
+      results.denoise!.push({
+        image: f,
+        noise: name,
+        baseline: score(noisy, ref),
+        classical: score(classical, ref),
+        neural: score(neural, ref),
+      });
       log(`denoise ${f} ${name} done`);
       if (f === 'coffee.png' && name === 'gaussian25')
-        sheet.push({ label: 'denoise σ25: noisy | NLM | MAXIM', input: await pngOf(noisy), middle: await pngOf(classical), output: await pngOf(neural) });
+        sheet.push({
+          label: 'denoise σ25: noisy | NLM | MAXIM',
+          input: await pngOf(noisy),
+          middle: await pngOf(classical),
+          output: await pngOf(neural),
+        });
     }
   }
   for (const f of photos) {
     const ref = await load(f, 512);
     const soft = degrade.blur(ref);
-    results.deblur!.push({ image: f, baseline: score(soft, ref), classical_sharpen_auto: score(autoSharpenRgb(soft).out, ref) });
+    results.deblur!.push({
+      image: f,
+      baseline: score(soft, ref),
+      classical_sharpen_auto: score(autoSharpenRgb(soft).out, ref),
+    });
   }
   return { results, sheet };
 }
@@ -172,20 +231,31 @@ export async function writeMaximSheet(rows: SheetRow[], file: string, cell = 340
       const fit = await sharp(buf).resize(cell, cell, { fit: 'contain', background: '#808080' }).png().toBuffer();
       comps.push({ input: fit, left, top: gap + 2 * i * (cell + gap) });
       const meta = await sharp(buf).metadata();
-      const cw = Math.min(cell, meta.width!), ch = Math.min(cell, meta.height!);
+      const cw = Math.min(cell, meta.width!),
+        ch = Math.min(cell, meta.height!);
       const crop = await sharp(buf)
-        .extract({ left: Math.floor((meta.width! - cw) / 2), top: Math.floor((meta.height! - ch) / 2), width: cw, height: ch })
+        .extract({
+          left: Math.floor((meta.width! - cw) / 2),
+          top: Math.floor((meta.height! - ch) / 2),
+          width: cw,
+          height: ch,
+        })
         .png()
         .toBuffer();
       comps.push({ input: crop, left, top: gap + (2 * i + 1) * (cell + gap) });
     }
   }
-  await sharp({ create: { width: W, height: H, channels: 3, background: '#202020' } }).composite(comps).png().toFile(file);
+  await sharp({ create: { width: W, height: H, channels: 3, background: '#202020' } })
+    .composite(comps)
+    .png()
+    .toFile(file);
 }
 
 /** The section `npm run quality` calls: measures, writes bench/results/quality-maxim.png, returns the figures. */
 export async function maximSection(root: string, threads: number): Promise<Record<string, unknown[]>> {
-  const { results, sheet } = await maximQuality(path.join(root, 'tests', 'fixtures'), threads, (s) => console.log(`maxim: ${s}`));
+  const { results, sheet } = await maximQuality(path.join(root, 'tests', 'fixtures'), threads, (s) =>
+    console.log(`maxim: ${s}`),
+  );
   await writeMaximSheet(sheet, path.join(root, 'bench', 'results', 'quality-maxim.png'));
   return results;
 }

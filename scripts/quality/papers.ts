@@ -21,7 +21,16 @@ import sharp from 'sharp';
 import { runModule } from '../../server/engines/registry.js';
 import { fromRgb, MODELS_DIR } from '../../tests/support/engines.js';
 import type { EngineContext } from '../../server/engines/types.js';
-import { decodeRgb, fromPlanes, gaussianBlur, gaussianNoise, luma, psnr, toPlanes, type Rgb } from '../../server/engines/image.js';
+import {
+  decodeRgb,
+  fromPlanes,
+  gaussianBlur,
+  gaussianNoise,
+  luma,
+  psnr,
+  toPlanes,
+  type Rgb,
+} from '../../server/engines/image.js';
 import { autoSharpenRgb } from '../../server/engines/sharpenAuto.js';
 import { gradeInput, mixedShare } from '../../src/shared/imaging/inputGrade.js';
 import { v1Denoise, v1Enlarge } from '../../bench/v1Nets.js';
@@ -61,15 +70,28 @@ export function setDir(root: string, name: string): string | undefined {
 }
 
 export async function readSet(dir: string, limit = Infinity): Promise<{ name: string; img: Rgb }[]> {
-  const files = readdirSync(dir).filter((f) => /\.(png|bmp|jpe?g|tif)$/i.test(f)).sort().slice(0, limit);
-  return Promise.all(files.map(async (f) => ({ name: f, img: await decodeRgb(await sharp(path.join(dir, f)).toColourspace('srgb').removeAlpha().png().toBuffer()) })));
+  const files = readdirSync(dir)
+    .filter((f) => /\.(png|bmp|jpe?g|tif)$/i.test(f))
+    .sort()
+    .slice(0, limit);
+  return Promise.all(
+    files.map(async (f) => ({
+      name: f,
+      img: await decodeRgb(await sharp(path.join(dir, f)).toColourspace('srgb').removeAlpha().png().toBuffer()),
+    })),
+  );
 }
 
-export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: number } = {}): Promise<Record<string, unknown>> {
+export async function papersSection(
+  ctx: EngineContext,
+  opts: { urban100Limit?: number } = {},
+): Promise<Record<string, unknown>> {
   const root = process.env.QUALITY_BENCH_DIR;
-  if (!root || !existsSync(root)) return { skipped: 'QUALITY_BENCH_DIR is not set to a folder with Set5 / Set14 / Urban100 / CBSD68' };
+  if (!root || !existsSync(root))
+    return { skipped: 'QUALITY_BENCH_DIR is not set to a folder with Set5 / Set14 / Urban100 / CBSD68' };
   const out: Record<string, Record<string, number>> = {};
-  const run = async (m: 'enlarge' | 'denoise' | 'sharpen_auto', img: Rgb, p: Record<string, unknown>) => decodeRgb((await runModule(m, await fromRgb(img), p, ctx)).data);
+  const run = async (m: 'enlarge' | 'denoise' | 'sharpen_auto', img: Rgb, p: Record<string, unknown>) =>
+    decodeRgb((await runModule(m, await fromRgb(img), p, ctx)).data);
   /** what the engine measures on a PNG input: the mixed-net share */
   const share = (img: Rgb) => mixedShare(gradeInput(new Uint8Array(0), luma(img), img.w, img.h));
 
@@ -84,17 +106,28 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
     if (!dir || only === 'denoise') continue;
     const imgs = await readSet(dir, limit);
     for (const scale of [2, 4] as const) {
-      const rows = { bicubic: [] as number[], v1: [] as number[], pixmill: [] as number[], pixmill_best: [] as number[], mixed_share: [] as number[] };
+      const rows = {
+        bicubic: [] as number[],
+        v1: [] as number[],
+        pixmill: [] as number[],
+        pixmill_best: [] as number[],
+        mixed_share: [] as number[],
+      };
       for (const { img } of imgs) {
         const hr = modcrop(img, scale);
         const lr = matlabResize(hr, 1 / scale);
         rows.bicubic.push(psnrY(matlabResize(lr, scale), hr, scale));
         rows.pixmill.push(psnrY(await run('enlarge', lr, { scale }), hr, scale));
         rows.mixed_share.push(share(lr));
-        if (set === 'Set5') rows.pixmill_best.push(psnrY(await run('enlarge', lr, { scale, quality: 'best' }), hr, scale));
+        if (set === 'Set5')
+          rows.pixmill_best.push(psnrY(await run('enlarge', lr, { scale, quality: 'best' }), hr, scale));
         rows.v1.push(psnrY(await v1Enlarge(lr, scale, MODELS_DIR, ctx.threads), hr, scale));
       }
-      out[`${set}_x${scale}`] = Object.fromEntries(Object.entries(rows).filter(([, v]) => v.length).map(([k, v]) => [k, r2(mean(v))]));
+      out[`${set}_x${scale}`] = Object.fromEntries(
+        Object.entries(rows)
+          .filter(([, v]) => v.length)
+          .map(([k, v]) => [k, r2(mean(v))]),
+      );
       console.log(set, `x${scale}`, JSON.stringify(out[`${set}_x${scale}`]));
     }
   }
@@ -111,7 +144,10 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
       rows.mixed_share.push(share(lr));
     }
     if (rows.bicubic.length) {
-      out.hidden_scenes_x2 = { ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, r2(mean(v))])), photos: rows.bicubic.length };
+      out.hidden_scenes_x2 = {
+        ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, r2(mean(v))])),
+        photos: rows.bicubic.length,
+      };
       out.hidden_scenes_x2.gain_over_bicubic = r2(mean(rows.pixmill) - mean(rows.bicubic));
       out.hidden_scenes_x2.v1_gain_over_bicubic = r2(mean(rows.v1) - mean(rows.bicubic));
       console.log('hidden scenes x2', JSON.stringify(out.hidden_scenes_x2));
@@ -125,7 +161,10 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
       const rows = { noisy: [] as number[], v1: [] as number[], pixmill: [] as number[] };
       for (const [i, { img }] of imgs.entries()) {
         const n = gaussianNoise(img.data.length, sigma, 1000 + i);
-        const noisy = { ...img, data: Uint8Array.from(img.data, (v, k) => Math.max(0, Math.min(255, Math.round(v + n[k]!)))) };
+        const noisy = {
+          ...img,
+          data: Uint8Array.from(img.data, (v, k) => Math.max(0, Math.min(255, Math.round(v + n[k]!)))),
+        };
         rows.noisy.push(psnr(noisy.data, img.data));
         rows.pixmill.push(psnr((await run('denoise', noisy, {})).data, img.data));
         rows.v1.push(psnr((await v1Denoise(noisy, MODELS_DIR, ctx.threads)).data, img.data));
@@ -138,7 +177,11 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
     if (!process.env.PAPERS_SKIP_DEBLUR) {
       const rows = { blurred: [] as number[], previous: [] as number[], sharpen_auto: [] as number[] };
       for (const { img } of imgs) {
-        const soft = fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, 1.6)), img.w, img.h);
+        const soft = fromPlanes(
+          toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, 1.6)),
+          img.w,
+          img.h,
+        );
         rows.blurred.push(psnr(soft.data, img.data));
         rows.previous.push(psnr(autoSharpenRgb(soft).out.data, img.data));
         rows.sharpen_auto.push(psnr((await run('sharpen_auto', soft, {})).data, img.data));
@@ -153,12 +196,19 @@ export async function papersSection(ctx: EngineContext, opts: { urban100Limit?: 
 
 /** Every figure beside today's engine and the papers' own, as a markdown table. */
 function printTable(out: Record<string, Record<string, number>>): void {
-  const lines = ['| benchmark (dB) | bicubic / noisy | today (v1) | **Pixmill** (defaults) | Pixmill best | papers |', '|---|---|---|---|---|---|'];
+  const lines = [
+    '| benchmark (dB) | bicubic / noisy | today (v1) | **Pixmill** (defaults) | Pixmill best | papers |',
+    '|---|---|---|---|---|---|',
+  ];
   for (const [k, v] of Object.entries(out)) {
     if (k === 'CBSD68_blur1_6') continue;
-    const papers = Object.entries(PAPERS[k] ?? {}).map(([n, d]) => `${n} ${d}`).join(', ');
+    const papers = Object.entries(PAPERS[k] ?? {})
+      .map(([n, d]) => `${n} ${d}`)
+      .join(', ');
     const first20 = v.pixmill_first20 !== undefined ? ` (first 20: ${v.pixmill_first20})` : '';
-    lines.push(`| ${k.replace('_', ' ')} | ${v.bicubic ?? v.noisy} | ${v.v1 ?? ''} | **${v.pixmill}**${first20} | ${v.pixmill_best ?? ''} | ${papers} |`);
+    lines.push(
+      `| ${k.replace('_', ' ')} | ${v.bicubic ?? v.noisy} | ${v.v1 ?? ''} | **${v.pixmill}**${first20} | ${v.pixmill_best ?? ''} | ${papers} |`,
+    );
   }
   console.log(lines.join('\n'));
 }

@@ -20,7 +20,11 @@ describe('training (scripts/train)', () => {
   it('recipes fit the shipped files; each trains, resumes and writes files the engines can run', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'pixmill-train-'));
     try {
-      const r = spawnSync(python, ['scripts/train/test_train.py'], { cwd: root, encoding: 'utf8', env: { ...process.env, TRAIN_TEST_OUT: dir } });
+      const r = spawnSync(python, ['scripts/train/test_train.py'], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, TRAIN_TEST_OUT: dir },
+      });
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stderr).toMatch(/Ran 6 tests/);
 

@@ -13,7 +13,8 @@ function synth(w: number, h: number, f: (x: number, y: number) => number, sigma:
   const data = new Uint8Array(w * h * 3);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
-      const i = y * w + x, v = Math.max(0, Math.min(255, Math.round(f(x, y) + noise[i]!)));
+      const i = y * w + x,
+        v = Math.max(0, Math.min(255, Math.round(f(x, y) + noise[i]!)));
       // a blue-ish sky tint
       data[i * 3] = Math.round(v * 0.8);
       data[i * 3 + 1] = Math.round(v * 0.9);
@@ -36,7 +37,8 @@ describe('cartoonize', () => {
   });
 
   it('draws one long stroke along a curved edge whose contrast fades, thick where strong, thin where weak', () => {
-    const w = 480, h = 320;
+    const w = 480,
+      h = 320;
     const curve = (x: number) => 160 + 60 * Math.sin((2 * Math.PI * x) / w);
     // above the curve 200, below it 200 − contrast, the contrast falling from 130 (left) to 25 (right)
     const img = synth(w, h, (x, y) => (y < curve(x) ? 200 : 200 - (130 - (105 * x) / w)), 3);
@@ -44,7 +46,10 @@ describe('cartoonize', () => {
     const st = strokeStats(ink, w, h);
     // one stroke (two at most) running nearly the whole width: measured 458 of 480 columns, length 452;
     // the previous engine's Canny stopped where the contrast fell under its threshold (312 columns)
-    let cols = 0, off = 0, left = 0, right = 0;
+    let cols = 0,
+      off = 0,
+      left = 0,
+      right = 0;
     for (let x = 0; x < w; x++) {
       let any = 0;
       for (let y = 0; y < h; y++) {

@@ -17,12 +17,21 @@
 import { pixelEngine } from './pixelEngine.js';
 import { facesWithMeshes, MESH_FEATURES, type Face, type FaceMesh } from './faces.js';
 import { estimateNoise, fromPlanes, resizePlane, rgbToYcc, toPlanes, yccToRgb, type Rgb } from './image.js';
-import { bilateralPass, dropShortStrokes, edgeTangentFlow, flowDoG, softQuantize, strokePolyline, type Box } from './toon.js';
+import {
+  bilateralPass,
+  dropShortStrokes,
+  edgeTangentFlow,
+  flowDoG,
+  softQuantize,
+  strokePolyline,
+  type Box,
+} from './toon.js';
 
 /** Longest side of the working copy (px). */
 export const CARTOON_WORK_SIDE = 1200;
 /** Structure-tensor coherence below which no ink is drawn (texture), and above which ink is full. */
-export const COH_LO = 0.25, COH_HI = 0.55;
+export const COH_LO = 0.25,
+  COH_HI = 0.55;
 /** FaceMesh face-oval indices from the right cheek down round the chin to the left cheek (the jaw). */
 const JAW = [132, 58, 172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397, 288, 361] as const;
 
@@ -48,7 +57,8 @@ export interface CartoonResult {
 export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): CartoonResult {
   const side = Math.max(img.w, img.h);
   const k = Math.min(1, CARTOON_WORK_SIDE / side);
-  const w = Math.max(8, Math.round(img.w * k)), h = Math.max(8, Math.round(img.h * k));
+  const w = Math.max(8, Math.round(img.w * k)),
+    h = Math.max(8, Math.round(img.h * k));
   const n = w * h;
   let planes = toPlanes(img);
   if (k < 1) planes = planes.map((p) => resizePlane(p, img.w, img.h, w, h));
@@ -57,7 +67,8 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
   const sigmaN = estimateNoise(ycc[0], w, h);
 
   // 1. abstraction: two bilateral iterations before the lines, two more after
-  const sigmaD = Math.max(1.5, 2 * u), sigmaR = Math.max(10, 2.5 * sigmaN);
+  const sigmaD = Math.max(1.5, 2 * u),
+    sigmaR = Math.max(10, 2.5 * sigmaN);
   bilateralPass(ycc, w, h, sigmaD, sigmaR);
   bilateralPass(ycc, w, h, sigmaD, sigmaR);
   // faces: flatter skin (two more passes with a wider range inside each face box)
@@ -67,7 +78,9 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
     x1: Math.min(w, Math.ceil((f.x + f.w) * k)),
     y1: Math.min(h, Math.ceil((f.y + f.h * 1.05) * k)),
   }));
-  for (const b of faceBoxes) if (b.x1 - b.x0 > 4 && b.y1 - b.y0 > 4) for (let i = 0; i < 3; i++) bilateralPass(ycc, w, h, sigmaD, sigmaR * 1.6, b);
+  for (const b of faceBoxes)
+    if (b.x1 - b.x0 > 4 && b.y1 - b.y0 > 4)
+      for (let i = 0; i < 3; i++) bilateralPass(ycc, w, h, sigmaD, sigmaR * 1.6, b);
   const flow = edgeTangentFlow(ycc[0], w, h, Math.max(1, 0.8 * u), Math.max(2, 3 * u));
 
   // 2. lines: flow DoG on the abstracted luma, soft threshold, gated by significance
@@ -79,11 +92,15 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
   for (let i = 0; i < n; i++) {
     const e = -H[i]!;
     if (e <= T0) continue;
-    ink[i] = smoothstep(e, T0, 2.6 * T0) * smoothstep(flow.mag[i]!, g0, 2.5 * g0) * smoothstep(flow.coh[i]!, COH_LO, COH_HI);
+    ink[i] =
+      smoothstep(e, T0, 2.6 * T0) * smoothstep(flow.mag[i]!, g0, 2.5 * g0) * smoothstep(flow.coh[i]!, COH_LO, COH_HI);
   }
   // faces: loose skin ink damped inside the face ellipse
   for (const f of faces) {
-    const cx = (f.x + f.w / 2) * k, cy = (f.y + f.h * 0.5) * k, rx = f.w * 0.42 * k, ry = f.h * 0.5 * k;
+    const cx = (f.x + f.w / 2) * k,
+      cy = (f.y + f.h * 0.5) * k,
+      rx = f.w * 0.42 * k,
+      ry = f.h * 0.5 * k;
     for (let y = Math.max(0, Math.floor(cy - ry)); y < Math.min(h, cy + ry); y++)
       for (let x = Math.max(0, Math.floor(cx - rx)); x < Math.min(w, cx + rx); x++) {
         const d = Math.hypot((x - cx) / rx, (y - cy) / ry);
@@ -95,15 +112,23 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
   for (const m of meshes) {
     if (!m) continue;
     const pts = (idx: readonly number[]) => idx.map((j) => [m.points[j]![0] * k, m.points[j]![1] * k] as const);
-    const [ax, ay] = m.points[234]!, [bx, by] = m.points[454]!;
+    const [ax, ay] = m.points[234]!,
+      [bx, by] = m.points[454]!;
     const faceW = Math.hypot(bx - ax, by - ay) * k;
     const lw = Math.max(1.2, faceW / 70);
     strokePolyline(ink, w, h, pts(MESH_FEATURES.rightEye), lw, true);
     strokePolyline(ink, w, h, pts(MESH_FEATURES.leftEye), lw, true);
     // brows: one thick stroke along the middle of each brow's outline
     for (const brow of [MESH_FEATURES.rightBrow, MESH_FEATURES.leftBrow]) {
-      const mid = [[1, 11], [2, 10], [3, 9], [4, 8], [5, 7]].map(([a, b]) => {
-        const p = m.points[brow[a!]!]!, q = m.points[brow[b!]!]!;
+      const mid = [
+        [1, 11],
+        [2, 10],
+        [3, 9],
+        [4, 8],
+        [5, 7],
+      ].map(([a, b]) => {
+        const p = m.points[brow[a!]!]!,
+          q = m.points[brow[b!]!]!;
         return [((p[0] + q[0]) / 2) * k, ((p[1] + q[1]) / 2) * k] as const;
       });
       strokePolyline(ink, w, h, mid, lw * 2, false);
@@ -115,9 +140,11 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
   // the rest of the abstraction, then soft quantisation
   bilateralPass(ycc, w, h, sigmaD, sigmaR);
   bilateralPass(ycc, w, h, sigmaD, sigmaR);
-  const lo = percentile(ycc[0], 0.01), hi = Math.max(lo + 40, percentile(ycc[0], 0.99));
+  const lo = percentile(ycc[0], 0.01),
+    hi = Math.max(lo + 40, percentile(ycc[0], 0.99));
   const Y = softQuantize(ycc[0], flow.mag, lo, hi, 7, 1.5, 7, 6 / Math.max(1, u));
-  const cb = ycc[1], cr = ycc[2];
+  const cb = ycc[1],
+    cr = ycc[2];
   for (let i = 0; i < n; i++) {
     const a = ink[i]!;
     Y[i] = (Y[i]! + 4) * (1 - a) + 22 * a;
@@ -134,10 +161,12 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
 }
 
 /** The cartoon picture alone. */
-export const cartoonRgb = (img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): Rgb => cartoon(img, faces, meshes).image;
+export const cartoonRgb = (img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): Rgb =>
+  cartoon(img, faces, meshes).image;
 
 /** Faces and their FaceMesh landmarks (undefined where FaceMesh is not sure, or for a face under 24 px: too small to draw). */
-export const cartoonFaces = (img: Rgb, modelsDir: string, threads: number) => facesWithMeshes(img, modelsDir, threads, 24);
+export const cartoonFaces = (img: Rgb, modelsDir: string, threads: number) =>
+  facesWithMeshes(img, modelsDir, threads, 24);
 
 export const cartoonizeEngine = pixelEngine(
   'cartoonize',

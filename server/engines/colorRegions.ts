@@ -50,9 +50,13 @@ function components(mask: Uint8Array, w: number, h: number): { labels: Int32Arra
     stack.push(s);
     while (stack.length) {
       const i = stack.pop()!;
-      const x = i % w, y = (i - x) / w;
+      const x = i % w,
+        y = (i - x) / w;
       for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1])
-        if (j >= 0 && mask[j] && !labels[j]) { labels[j] = count; stack.push(j); }
+        if (j >= 0 && mask[j] && !labels[j]) {
+          labels[j] = count;
+          stack.push(j);
+        }
     }
   }
   return { labels, count };
@@ -117,7 +121,8 @@ const THIN_OCCLUDER = 6;
  */
 function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acrossThin = false): Float32Array {
   const n = w * h;
-  const sd1 = localStd(L, w, h, 1), sd3 = localStd(L, w, h, 3);
+  const sd1 = localStd(L, w, h, 1),
+    sd3 = localStd(L, w, h, 3);
   const cand = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const y = Math.floor(i / w) / h;
@@ -125,9 +130,14 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
   }
   const { labels, count } = components(cand, w, h);
   const coarse = gaussianBlur(L, w, h, h / 25);
-  const top = new Uint8Array(count + 1), area = new Float64Array(count + 1), ySum = new Float64Array(count + 1), lSum = new Float64Array(count + 1);
-  const gx = new Float64Array(count + 1), gy = new Float64Array(count + 1);
-  const yMin = new Float64Array(count + 1).fill(1), yMax = new Float64Array(count + 1);
+  const top = new Uint8Array(count + 1),
+    area = new Float64Array(count + 1),
+    ySum = new Float64Array(count + 1),
+    lSum = new Float64Array(count + 1);
+  const gx = new Float64Array(count + 1),
+    gy = new Float64Array(count + 1);
+  const yMin = new Float64Array(count + 1).fill(1),
+    yMax = new Float64Array(count + 1);
   for (let i = 0; i < n; i++) {
     const c = labels[i]!;
     if (!c) continue;
@@ -147,7 +157,11 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
   const linked = new Uint8Array(count + 1);
   if (acrossThin) {
     const closed = morph(morph(Float32Array.from(cand), w, h, THIN_OCCLUDER, 'max'), w, h, THIN_OCCLUDER, 'min');
-    const groups = components(Uint8Array.from(closed, (v) => (v > 0.5 ? 1 : 0)), w, h);
+    const groups = components(
+      Uint8Array.from(closed, (v) => (v > 0.5 ? 1 : 0)),
+      w,
+      h,
+    );
     const groupOf = new Int32Array(count + 1);
     for (let i = 0; i < n; i++) if (labels[i]) groupOf[labels[i]!] = groups.labels[i]!;
     const open: number[][] = Array.from({ length: groups.count + 1 }, () => []);
@@ -164,46 +178,73 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
     }
   }
   // the open sky's brightness: the largest region touching the top
-  let openL = NaN, openA = 0;
-  for (let c = 1; c <= count; c++) if (top[c] && area[c]! > openA) { openA = area[c]!; openL = lSum[c]! / area[c]!; }
+  let openL = NaN,
+    openA = 0;
+  for (let c = 1; c <= count; c++)
+    if (top[c] && area[c]! > openA) {
+      openA = area[c]!;
+      openL = lSum[c]! / area[c]!;
+    }
   // solidity (what survives an erosion) and the brightness of each region's upper and lower half
   const eroded = morph(Float32Array.from(cand), w, h, SKY_ERODE, 'min');
-  const solid = new Float64Array(count + 1), upper = new Float64Array(count + 1), upperN = new Float64Array(count + 1);
+  const solid = new Float64Array(count + 1),
+    upper = new Float64Array(count + 1),
+    upperN = new Float64Array(count + 1);
   for (let i = 0; i < n; i++) {
     const c = labels[i]!;
     if (!c) continue;
     if (eroded[i]! > 0.5) solid[c]!++;
-    if (Math.floor(i / w) / h < (yMin[c]! + yMax[c]!) / 2) { upper[c]! += L[i]!; upperN[c]!++; }
+    if (Math.floor(i / w) / h < (yMin[c]! + yMax[c]!) / 2) {
+      upper[c]! += L[i]!;
+      upperN[c]!++;
+    }
   }
   const keep = new Float32Array(count + 1);
   for (let c = 1; c <= count; c++) {
-    const a = area[c]! / n, my = ySum[c]! / area[c]!, ml = lSum[c]! / area[c]!;
+    const a = area[c]! / n,
+      my = ySum[c]! / area[c]!,
+      ml = lSum[c]! / area[c]!;
     const lower = (lSum[c]! - upper[c]!) / Math.max(1, area[c]! - upperN[c]!);
     const darkening = upperN[c]! > 0 ? upper[c]! / upperN[c]! - lower : 0;
     const bokeh = (gx[c]! / Math.max(1e-6, gy[c]!)) * ((gx[c]! + gy[c]!) / area[c]!) * (Math.max(w, h) / 320);
     const open = (top[c] && a > 0.01) || (linked[c] && a > 0.002);
-    const enclosed = a > 0.002 && my < 0.45 && ml > 55 && (Number.isNaN(openL) ? ml > 75 : Math.abs(ml - openL) < ENCLOSED_SKY_DL);
+    const enclosed =
+      a > 0.002 && my < 0.45 && ml > 55 && (Number.isNaN(openL) ? ml > 75 : Math.abs(ml - openL) < ENCLOSED_SKY_DL);
     if (open || enclosed)
-      keep[c] = smoothstep(ml, NIGHT_L, NIGHT_L + 20) * (1 - smoothstep(bokeh, ...BOKEH_SCORE))
-        * smoothstep(solid[c]! / area[c]!, ...SKY_SOLIDITY) * (1 - smoothstep(darkening, ...SKY_DARKENING));
+      keep[c] =
+        smoothstep(ml, NIGHT_L, NIGHT_L + 20) *
+        (1 - smoothstep(bokeh, ...BOKEH_SCORE)) *
+        smoothstep(solid[c]! / area[c]!, ...SKY_SOLIDITY) *
+        (1 - smoothstep(darkening, ...SKY_DARKENING));
   }
   // a real sky's brightness varies across it (zenith to horizon, clouds); a wall, a table or a
   // plain backdrop is one even tone. Spread of L* over the whole kept sky, below which it is not sky.
-  let sw = 0, s1 = 0, s2 = 0;
+  let sw = 0,
+    s1 = 0,
+    s2 = 0;
   for (let i = 0; i < n; i++) {
     const k = keep[labels[i]!]!;
-    if (k > 0) { sw += k; s1 += k * L[i]!; s2 += k * L[i]! * L[i]!; }
+    if (k > 0) {
+      sw += k;
+      s1 += k * L[i]!;
+      s2 += k * L[i]! * L[i]!;
+    }
   }
   const spread = sw > 0 ? Math.sqrt(Math.max(0, s2 / sw - (s1 / sw) ** 2)) : 0;
   // (a burnt-out white sky is even too, but it is still the sky and marks the horizon; its prior is near white)
   // an even sky keeps EVEN_SKY of its weight: a cloudless deep-blue sky is even too, half a blue on a wall costs half
-  const even = sw > 0 && s1 / sw > 90 ? 1 : EVEN_SKY + (1 - EVEN_SKY) * smoothstep(spread, SKY_SPREAD[0], SKY_SPREAD[1]);
+  const even =
+    sw > 0 && s1 / sw > 90 ? 1 : EVEN_SKY + (1 - EVEN_SKY) * smoothstep(spread, SKY_SPREAD[0], SKY_SPREAD[1]);
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) out[i] = even * keep[labels[i]!]! * smoothstep(L[i]!, 18, 32);
   // a sky that still fills the rows just above the candidates' lower limit is as often a defocused
   // background (a bird in flight against trees) as a low horizon: less sure of it
-  let low = 0, lowN = 0;
-  for (let i = Math.floor(0.75 * h) * w; i < Math.min(n, Math.ceil(0.85 * h) * w); i++) { low += out[i]!; lowN++; }
+  let low = 0,
+    lowN = 0;
+  for (let i = Math.floor(0.75 * h) * w; i < Math.min(n, Math.ceil(0.85 * h) * w); i++) {
+    low += out[i]!;
+    lowN++;
+  }
   const sure = 1 - SKY_LOW_DOUBT * smoothstep(low / Math.max(1, lowN), ...SKY_LOW_REACH);
   for (let i = 0; i < n; i++) out[i] = out[i]! * sure;
   return out;
@@ -215,14 +256,21 @@ const CLOUD_DL = 10;
 /** Structure-tensor coherence of L* (0: isotropic texture, 1: one direction), tensor smoothed over sigma px. */
 export function coherence(L: Float32Array, w: number, h: number, sigma: number): Float32Array {
   const n = w * h;
-  const jxx = new Float32Array(n), jyy = new Float32Array(n), jxy = new Float32Array(n);
+  const jxx = new Float32Array(n),
+    jyy = new Float32Array(n),
+    jxy = new Float32Array(n);
   for (let y = 1; y < h - 1; y++)
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
-      const gx = (L[i + 1]! - L[i - 1]!) / 2, gy = (L[i + w]! - L[i - w]!) / 2;
-      jxx[i] = gx * gx; jyy[i] = gy * gy; jxy[i] = gx * gy;
+      const gx = (L[i + 1]! - L[i - 1]!) / 2,
+        gy = (L[i + w]! - L[i - w]!) / 2;
+      jxx[i] = gx * gx;
+      jyy[i] = gy * gy;
+      jxy[i] = gx * gy;
     }
-  const sx = gaussianBlur(jxx, w, h, sigma), sy = gaussianBlur(jyy, w, h, sigma), sxy = gaussianBlur(jxy, w, h, sigma);
+  const sx = gaussianBlur(jxx, w, h, sigma),
+    sy = gaussianBlur(jyy, w, h, sigma),
+    sxy = gaussianBlur(jxy, w, h, sigma);
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const tr = sx[i]! + sy[i]!;
@@ -252,8 +300,17 @@ const VEG_NOSKY = 0.6;
  * Vegetation: textured mid-tones that are not sky; grass and leaves carry fine, dense, isotropic
  * texture. Oriented texture keeps VEG_ORIENTED of the weight; a picture with no sky VEG_NOSKY.
  */
-function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, cloud: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
-  const sd1 = localStd(L, w, h, 1), sd2 = localStd(L, w, h, 2);
+function vegWeight(
+  L: Float32Array,
+  w: number,
+  h: number,
+  sky: Float32Array,
+  cloud: Float32Array,
+  horizon: number,
+  fg?: Float32Array,
+): Float32Array {
+  const sd1 = localStd(L, w, h, 1),
+    sd2 = localStd(L, w, h, 2);
   const out = new Float32Array(w * h);
   // leaves and grass are textured all over; a man-made edge (a rim, a plank, a bristle) is a thin textured line in smooth surroundings
   const texAll = new Float32Array(w * h);
@@ -279,18 +336,29 @@ function vegWeight(L: Float32Array, w: number, h: number, sky: Float32Array, clo
 }
 
 /** Skin: each face's ellipse restricted to the face's own luminance range, grown into the subject. */
-function skinWeight(L: Float32Array, w: number, h: number, faces: Face[], scale: number, fg?: Float32Array): Float32Array {
+function skinWeight(
+  L: Float32Array,
+  w: number,
+  h: number,
+  faces: Face[],
+  scale: number,
+  fg?: Float32Array,
+): Float32Array {
   const out = new Float32Array(w * h);
   for (const f of faces) {
-    const cx = (f.x + f.w / 2) * scale, cy = (f.y + f.h * 0.45) * scale;
-    const rx = f.w * 0.55 * scale, ry = f.h * 0.75 * scale;
+    const cx = (f.x + f.w / 2) * scale,
+      cy = (f.y + f.h * 0.45) * scale;
+    const rx = f.w * 0.55 * scale,
+      ry = f.h * 0.75 * scale;
     // the face's luminance range, from its central part
     const vals: number[] = [];
     for (let y = Math.max(0, Math.round(cy - ry * 0.5)); y < Math.min(h, cy + ry * 0.5); y++)
-      for (let x = Math.max(0, Math.round(cx - rx * 0.5)); x < Math.min(w, cx + rx * 0.5); x++) vals.push(L[y * w + x]!);
+      for (let x = Math.max(0, Math.round(cx - rx * 0.5)); x < Math.min(w, cx + rx * 0.5); x++)
+        vals.push(L[y * w + x]!);
     if (vals.length < 4) continue;
     vals.sort((a, b) => a - b);
-    const lo = vals[Math.floor(vals.length * 0.1)]! - 8, hi = vals[Math.floor(vals.length * 0.95)]! + 6;
+    const lo = vals[Math.floor(vals.length * 0.1)]! - 8,
+      hi = vals[Math.floor(vals.length * 0.95)]! + 6;
     // with the subject known, skin may continue to the neck and arms within a few face sizes
     const reach = fg ? 3 : 1;
     for (let y = 0; y < h; y++)
@@ -310,7 +378,10 @@ function skinWeight(L: Float32Array, w: number, h: number, faces: Face[], scale:
 function horizonOf(sky: Float32Array, w: number, h: number): number {
   const rows = new Float64Array(h);
   let total = 0;
-  for (let i = 0; i < sky.length; i++) { rows[Math.floor(i / w)]! += sky[i]!; total += sky[i]!; }
+  for (let i = 0; i < sky.length; i++) {
+    rows[Math.floor(i / w)]! += sky[i]!;
+    total += sky[i]!;
+  }
   if (total < sky.length * 0.02) return 1;
   let acc = 0;
   for (let y = 0; y < h; y++) if ((acc += rows[y]!) >= 0.95 * total) return (y + 1) / h;
@@ -318,7 +389,14 @@ function horizonOf(sky: Float32Array, w: number, h: number): number {
 }
 
 /** Ground: what is neither sky, vegetation nor skin below the horizon, faded in over the upper part of the ground. */
-function earthWeight(L: Float32Array, w: number, h: number, r: { sky: Float32Array; veg: Float32Array; skin: Float32Array }, horizon: number, fg?: Float32Array): Float32Array {
+function earthWeight(
+  L: Float32Array,
+  w: number,
+  h: number,
+  r: { sky: Float32Array; veg: Float32Array; skin: Float32Array },
+  horizon: number,
+  fg?: Float32Array,
+): Float32Array {
   const out = new Float32Array(w * h);
   const from = Math.min(horizon, 0.5);
   for (let i = 0; i < out.length; i++) {
@@ -330,19 +408,39 @@ function earthWeight(L: Float32Array, w: number, h: number, r: { sky: Float32Arr
 }
 
 /** Clouds: leaves against the sky are darker than it; what is brighter than the sky above the horizon is cloud. */
-function cloudWeight(L: Float32Array, w: number, h: number, sky: Float32Array, horizon: number, fg?: Float32Array): Float32Array {
-  let sl = 0, sn = 0;
-  for (let i = 0; i < sky.length; i++) { sl += sky[i]! * L[i]!; sn += sky[i]!; }
+function cloudWeight(
+  L: Float32Array,
+  w: number,
+  h: number,
+  sky: Float32Array,
+  horizon: number,
+  fg?: Float32Array,
+): Float32Array {
+  let sl = 0,
+    sn = 0;
+  for (let i = 0; i < sky.length; i++) {
+    sl += sky[i]! * L[i]!;
+    sn += sky[i]!;
+  }
   const out = new Float32Array(w * h);
   if (sn < sky.length * 0.02) return out;
   const skyL = sl / sn;
   for (let i = 0; i < out.length; i++)
-    if (Math.floor(i / w) / h < horizon) out[i] = smoothstep(L[i]! - skyL, 0, CLOUD_DL) * (1 - sky[i]!) * (fg ? 1 - fg[i]! : 1);
+    if (Math.floor(i / w) / h < horizon)
+      out[i] = smoothstep(L[i]! - skyL, 0, CLOUD_DL) * (1 - sky[i]!) * (fg ? 1 - fg[i]! : 1);
   return out;
 }
 
 /** Region weights at w×h; faces in the coordinates of a picture `1/scale` times as large. */
-export function sceneRegions(L: Float32Array, w: number, h: number, faces: Face[], scale: number, fg?: Float32Array, detail = false): Regions {
+export function sceneRegions(
+  L: Float32Array,
+  w: number,
+  h: number,
+  faces: Face[],
+  scale: number,
+  fg?: Float32Array,
+  detail = false,
+): Regions {
   const skin = skinWeight(L, w, h, faces, scale, fg);
   const sky = skyWeight(L, w, h, fg, detail);
   for (let i = 0; i < sky.length; i++) sky[i] = sky[i]! * (1 - skin[i]!);
@@ -381,7 +479,8 @@ export function outdoorOf(sky: Float32Array): number {
 }
 /** Leaves and grass: yellow-green when lit, deeper green in shade; `outdoor` 0..1 (outdoorOf). */
 export function vegColour(L: number, outdoor: number): [number, number] {
-  const ka = VEG_INDOOR[0] + outdoor * (VEG_OUTDOOR[0] - VEG_INDOOR[0]), kb = VEG_INDOOR[1] + outdoor * (VEG_OUTDOOR[1] - VEG_INDOOR[1]);
+  const ka = VEG_INDOOR[0] + outdoor * (VEG_OUTDOOR[0] - VEG_INDOOR[0]),
+    kb = VEG_INDOOR[1] + outdoor * (VEG_OUTDOOR[1] - VEG_INDOOR[1]);
   return [-ka * (6 + 0.2 * L), kb * (8 + 0.3 * L)];
 }
 

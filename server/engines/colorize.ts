@@ -27,7 +27,18 @@ import { labToRgb, rgbToLab } from './lab.js';
 import { writePsd } from './psd.js';
 import { externalSession } from './models.js';
 import { detectFaces } from './faces.js';
-import { cloudColour, earthColour, outdoorOf, sceneRegions, skinColour, skyColour, skyColourAt, smoothstep, vegColour, vegColourAt } from './colorRegions.js';
+import {
+  cloudColour,
+  earthColour,
+  outdoorOf,
+  sceneRegions,
+  skinColour,
+  skyColour,
+  skyColourAt,
+  smoothstep,
+  vegColour,
+  vegColourAt,
+} from './colorRegions.js';
 import { limitsFor } from '../../src/shared/domain/plans.js';
 import type { ParamsOf } from '../../src/shared/domain/modules.js';
 import { REASON } from '../../src/shared/domain/reasons.js';
@@ -86,11 +97,17 @@ export async function rankExemplars(L: Float32Array, sd: Float32Array): Promise<
   const all = await loadExemplars();
   const hist = histogram(L);
   const ms = mean(sd);
-  const score = (e: Exemplar) => e.hist.reduce((s, v, i) => s + Math.abs(v - hist[i]!), 0) + Math.abs(e.meanSd - ms) / 10;
+  const score = (e: Exemplar) =>
+    e.hist.reduce((s, v, i) => s + Math.abs(v - hist[i]!), 0) + Math.abs(e.meanSd - ms) / 10;
   return [...all].sort((a, b) => score(a) - score(b));
 }
 
-interface Sample { l: number; s: number; a: number; b: number }
+interface Sample {
+  l: number;
+  s: number;
+  a: number;
+  b: number;
+}
 
 /** Exemplar colours the region priors already cover (blue sky, green leaves): kept out of the transfer for the rest. */
 const regionColoured = (l: number, a: number, b: number) => (b < -8 && l > 35) || (a < -6 && b > 4);
@@ -101,7 +118,7 @@ function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, 
   const k = Math.ceil(Math.sqrt(count));
   const out: Sample[] = [];
   let s = seed;
-  const rnd = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 4294967296);
+  const rnd = () => (s = (s * 1664525 + 1013904223) >>> 0) / 4294967296;
   for (let gy = 0; gy < k; gy++)
     for (let gx = 0; gx < k; gx++) {
       const x = Math.min(e.w - 1, Math.floor(((gx + rnd()) / k) * e.w));
@@ -115,31 +132,53 @@ function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, 
 }
 
 /** Welsh transfer at working resolution: returns a*, b* planes for L. */
-export async function transferChroma(L: Float32Array, w: number, h: number, best: boolean, rest = false): Promise<{ A: Float32Array; B: Float32Array; exemplar: string }> {
+export async function transferChroma(
+  L: Float32Array,
+  w: number,
+  h: number,
+  best: boolean,
+  rest = false,
+): Promise<{ A: Float32Array; B: Float32Array; exemplar: string }> {
   const sd = localSd(L, w, h);
   const ranked = await rankExemplars(L, sd);
   const mu = mean(L);
   const sigma = std(L, mu) || 1;
   const used = ranked; // pooling every exemplar measured better than the top 3 (fewer off hues)
   const samples = used.flatMap((e, i) => jitteredSamples(e, best ? 1024 : 256, mu, sigma, 17 + i, rest));
-  const A = new Float32Array(w * h), B = new Float32Array(w * h);
+  const A = new Float32Array(w * h),
+    B = new Float32Array(w * h);
   for (let i = 0; i < L.length; i++) {
-    const l = L[i]!, s = sd[i]!;
-    let bestD = Infinity, bi = 0;
+    const l = L[i]!,
+      s = sd[i]!;
+    let bestD = Infinity,
+      bi = 0;
     for (let j = 0; j < samples.length; j++) {
       const sm = samples[j]!;
       const d = 0.5 * (sm.l - l) ** 2 + 0.5 * (sm.s - s) ** 2;
-      if (d < bestD) { bestD = d; bi = j; }
+      if (d < bestD) {
+        bestD = d;
+        bi = j;
+      }
     }
     A[i] = samples[bi]!.a;
     B[i] = samples[bi]!.b;
   }
   // chroma follows luminance edges but not its texture
   const r = Math.max(2, Math.round(Math.max(w, h) / 60));
-  return { A: guidedFilter(L, A, w, h, r, 25), B: guidedFilter(L, B, w, h, r, 25), exemplar: used.map((e) => e.name).join('+') };
+  return {
+    A: guidedFilter(L, A, w, h, r, 25),
+    B: guidedFilter(L, B, w, h, r, 25),
+    exemplar: used.map((e) => e.name).join('+'),
+  };
 }
 
-async function onnxChroma(file: string, L: Float32Array, w: number, h: number, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
+async function onnxChroma(
+  file: string,
+  L: Float32Array,
+  w: number,
+  h: number,
+  ctx: EngineContext,
+): Promise<{ A: Float32Array; B: Float32Array }> {
   const s = await externalSession(ctx.modelsDir, file, ctx.threads);
   const x = Float32Array.from(L, (v) => v - 50);
   const out = (await s.run({ [s.inputNames[0]!]: new ort.Tensor('float32', x, [1, 1, h, w]) }))[s.outputNames[0]!]!;
@@ -165,7 +204,8 @@ export interface ColorizeOptions {
   model?: string | null;
 }
 
-const operatorModel = (modelsDir: string) => (existsSync(path.resolve(modelsDir, COLORIZE_MODEL_FILE)) ? COLORIZE_MODEL_FILE : null);
+const operatorModel = (modelsDir: string) =>
+  existsSync(path.resolve(modelsDir, COLORIZE_MODEL_FILE)) ? COLORIZE_MODEL_FILE : null;
 
 /** Region analysis size (long side): enough for texture and sky shape, cheap at any input size. */
 const ANALYSIS = 320;
@@ -191,29 +231,46 @@ export function neutralColour(L: number): [number, number] {
   return [NEUTRAL[0] * k, NEUTRAL[1] * k];
 }
 
-async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, best: boolean, ctx: EngineContext): Promise<{ A: Float32Array; B: Float32Array }> {
+async function regionChroma(
+  img: Rgb,
+  Ls: Float32Array,
+  sw: number,
+  sh: number,
+  best: boolean,
+  ctx: EngineContext,
+): Promise<{ A: Float32Array; B: Float32Array }> {
   const k = Math.min(1, ANALYSIS / Math.max(img.w, img.h));
-  const aw = Math.max(1, Math.round(img.w * k)), ah = Math.max(1, Math.round(img.h * k));
+  const aw = Math.max(1, Math.round(img.w * k)),
+    ah = Math.max(1, Math.round(img.h * k));
   const small = await resizeRgb(img, aw, ah, 'lanczos3');
   const [La] = rgbToLab(small.data, aw * ah);
   const faces = await detectFaces(img, ctx.modelsDir, ctx.threads);
   const reg = sceneRegions(La, aw, ah, faces, k, undefined, best);
-  const [sky, veg, skin, cloud, earth] = await Promise.all([reg.sky, reg.veg, reg.skin, reg.cloud, reg.earth].map((p) => resizePlane(p, aw, ah, sw, sh)));
+  const [sky, veg, skin, cloud, earth] = await Promise.all(
+    [reg.sky, reg.veg, reg.skin, reg.cloud, reg.earth].map((p) => resizePlane(p, aw, ah, sw, sh)),
+  );
   const outdoor = outdoorOf(reg.sky);
   // the warm-neutral tone fades out in a dark picture
   let dark = 0;
   for (const l of Ls) if (l < 25) dark++;
   const tone = 1 - smoothstep(dark / Ls.length, ...DARK_PICTURE);
-  const A = new Float32Array(sw * sh), B = new Float32Array(sw * sh);
+  const A = new Float32Array(sw * sh),
+    B = new Float32Array(sw * sh);
   for (let i = 0; i < A.length; i++) {
-    const l = Ls[i]!, y = Math.floor(i / sw) / sh;
-    const ws = sky![i]!, wv = veg![i]!, wk = skin![i]!, wc = Math.min(cloud![i]!, Math.max(0, 1 - ws - wv - wk));
+    const l = Ls[i]!,
+      y = Math.floor(i / sw) / sh;
+    const ws = sky![i]!,
+      wv = veg![i]!,
+      wk = skin![i]!,
+      wc = Math.min(cloud![i]!, Math.max(0, 1 - ws - wv - wk));
     // best: bare ground gets earth tones and sky and vegetation their colours by position too
     const we = best ? Math.min(earth![i]!, Math.max(0, 1 - ws - wv - wk - wc)) : 0;
     const wr = Math.max(0, 1 - ws - wv - wk - wc - we);
     const [sa, sb] = best ? skyColourAt(l, y / reg.horizon) : skyColour(l);
     const [va, vb] = best ? vegColourAt(l, y, outdoor) : vegColour(l, outdoor);
-    const [ka, kb] = skinColour(l), [ea, eb] = earthColour(l), [ca, cb] = cloudColour(l);
+    const [ka, kb] = skinColour(l),
+      [ea, eb] = earthColour(l),
+      [ca, cb] = cloudColour(l);
     // the rest is not understood: no guessed hue, a gentle warm-neutral tone
     const [na, nb] = neutralColour(l);
     A[i] = ws * sa + wv * va + wk * ka + wc * ca + we * ea + wr * tone * na;
@@ -223,11 +280,18 @@ async function regionChroma(img: Rgb, Ls: Float32Array, sw: number, sh: number, 
   return { A: guidedFilter(Ls, A, sw, sh, r, 20), B: guidedFilter(Ls, B, sw, sh, r, 20) };
 }
 
-export async function colorizeRgb(img: Rgb, renderFactor: number, best: boolean, ctx: EngineContext, opts: ColorizeOptions = {}): Promise<{ out: Rgb; exemplar: string }> {
+export async function colorizeRgb(
+  img: Rgb,
+  renderFactor: number,
+  best: boolean,
+  ctx: EngineContext,
+  opts: ColorizeOptions = {},
+): Promise<{ out: Rgb; exemplar: string }> {
   const method = opts.method ?? 'regions';
   const side = Math.max(16, renderFactor * 16);
   const k = Math.min(1, side / Math.max(img.w, img.h));
-  const sw = Math.max(1, Math.round(img.w * k)), sh = Math.max(1, Math.round(img.h * k));
+  const sw = Math.max(1, Math.round(img.w * k)),
+    sh = Math.max(1, Math.round(img.h * k));
   const small = await resizeRgb(img, sw, sh, 'lanczos3');
   const [Ls] = rgbToLab(small.data, sw * sh);
   let exemplar = 'onnx';
@@ -267,11 +331,15 @@ interface ColorizeSettings {
   quality: number;
 }
 
-function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(module: M, settings: (params: ParamsOf<M>) => ColorizeSettings): Engine<M> {
+function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(
+  module: M,
+  settings: (params: ParamsOf<M>) => ColorizeSettings,
+): Engine<M> {
   return {
     module,
     kind: 'classical',
-    describe: 'scene regions (sky, clouds, vegetation, skin; best: ground, sky across wires, edge-snapped chroma) with colour priors, a gentle warm-neutral tone on the rest, at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
+    describe:
+      'scene regions (sky, clouds, vegetation, skin; best: ground, sky across wires, edge-snapped chroma) with colour priors, a gentle warm-neutral tone on the rest, at render_factor×16 px laid on full-resolution luminance; PSD with original + colorized layers',
     async run(input, params, ctx) {
       const s = settings(params);
       // the job layer already refuses these; the engine keeps the rule too (defence in depth)
@@ -279,7 +347,10 @@ function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(module: M, set
       return runOnRgb(input, ctx, async (img) => {
         ctx.onProgress(0.05);
         const { out } = await colorizeRgb(img, s.renderFactor, s.best, ctx);
-        const layers = [{ name: 'Original', rgb: img.data }, { name: 'Colorized', rgb: out.data }];
+        const layers = [
+          { name: 'Original', rgb: img.data },
+          { name: 'Colorized', rgb: out.data },
+        ];
         const extras = s.psd ? { psd: { data: writePsd(img.w, img.h, layers, out.data), format: 'psd' } } : undefined;
         return { image: out, quality: s.quality, ...(extras ? { extras } : {}) };
       });
@@ -287,6 +358,16 @@ function colorizeEngineFor<M extends 'colorize' | 'colorize_pro'>(module: M, set
   };
 }
 
-export const colorizeEngine = colorizeEngineFor('colorize', (p) => ({ renderFactor: p.render_factor, best: p.isBest, psd: p.psd, quality: p.quality }));
+export const colorizeEngine = colorizeEngineFor('colorize', (p) => ({
+  renderFactor: p.render_factor,
+  best: p.isBest,
+  psd: p.psd,
+  quality: p.quality,
+}));
 /** colorize_pro is always the best mode and has no quality setting: its JPEG is written at the top quality. */
-export const colorizeProEngine = colorizeEngineFor('colorize_pro', (p) => ({ renderFactor: p.render_factor, best: true, psd: p.psd, quality: 100 }));
+export const colorizeProEngine = colorizeEngineFor('colorize_pro', (p) => ({
+  renderFactor: p.render_factor,
+  best: true,
+  psd: p.psd,
+  quality: 100,
+}));

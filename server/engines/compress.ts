@@ -12,11 +12,14 @@ export const compressEngine: Engine<'compress'> = {
     const img = sharp(input.data, { failOn: 'error' });
     const out =
       ctx.output === 'png'
-        ? await img.png({ palette: true, quality, effort: 7, compressionLevel: 9 }).toBuffer({ resolveWithObject: true })
+        ? await img
+            .png({ palette: true, quality, effort: 7, compressionLevel: 9 })
+            .toBuffer({ resolveWithObject: true })
         : await img.jpeg({ mozjpeg: true, quality }).toBuffer({ resolveWithObject: true });
     ctx.onProgress(1);
     // Never hand back a larger file than the user gave us.
-    if (input.format === ctx.output && out.data.length >= input.data.length) return { data: input.data, format: input.format, width: input.width, height: input.height };
+    if (input.format === ctx.output && out.data.length >= input.data.length)
+      return { data: input.data, format: input.format, width: input.width, height: input.height };
     return { data: out.data, format: ctx.output, width: out.info.width, height: out.info.height };
   },
 };

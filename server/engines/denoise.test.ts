@@ -26,7 +26,11 @@ describe('denoise (our blind denoising net)', () => {
     const out = await denoiseEngine.run(await fromRgb(dirty), params({ remove_noise: 75, sharpen: 0 }), ctx());
     expect([out.width, out.height]).toEqual([ref.w, ref.h]);
     const den = await rgbOf(out.data);
-    const blur = fromPlanes(toPlanes(dirty).map((c) => gaussianBlur(c, ref.w, ref.h, 1.5)), ref.w, ref.h);
+    const blur = fromPlanes(
+      toPlanes(dirty).map((c) => gaussianBlur(c, ref.w, ref.h, 1.5)),
+      ref.w,
+      ref.h,
+    );
     expect(psnr(den.data, ref.data)).toBeGreaterThan(psnr(dirty.data, ref.data) + 7);
     expect(psnr(den.data, ref.data)).toBeGreaterThan(psnr(blur.data, ref.data) + 1.5);
     // and above the classical non-local means it replaced
@@ -39,13 +43,16 @@ describe('denoise (our blind denoising net)', () => {
     const out = await rgbOf((await denoiseEngine.run(await fromRgb(ref), defaultParams('denoise'), ctx())).data);
     // grass at 160 px is almost all fine texture, which a blind denoiser takes for noise in part
     expect(psnr(out.data, ref.data)).toBeGreaterThan(32);
-    const none = await rgbOf((await denoiseEngine.run(await fromRgb(ref), params({ remove_noise: 0, sharpen: 0 }), ctx())).data);
+    const none = await rgbOf(
+      (await denoiseEngine.run(await fromRgb(ref), params({ remove_noise: 0, sharpen: 0 }), ctx())).data,
+    );
     expect(none.data).toEqual(ref.data);
   });
 
   it('each slider moves the result in the direction its name says', async () => {
     const dirty = await fromRgb(noisy(await clean(), 15));
-    const hf = async (p: Record<string, unknown>) => hfEnergy(await rgbOf((await denoiseEngine.run(dirty, params(p), ctx())).data));
+    const hf = async (p: Record<string, unknown>) =>
+      hfEnergy(await rgbOf((await denoiseEngine.run(dirty, params(p), ctx())).data));
     const base = await hf({ remove_noise: 50, sharpen: 0, remove_original_detail: 0 });
     expect(await hf({ remove_noise: 100, sharpen: 0, remove_original_detail: 0 })).toBeLessThan(base);
     expect(await hf({ remove_noise: 50, sharpen: 100, remove_original_detail: 0 })).toBeGreaterThan(base);
@@ -55,7 +62,15 @@ describe('denoise (our blind denoising net)', () => {
   it('autoparams adapts to the measured noise', async () => {
     const ref = await clean();
     const dirty = noisy(ref, 25);
-    const out = await rgbOf((await denoiseEngine.run(await fromRgb(dirty), { ...defaultParams('denoise'), remove_noise: 0, sharpen: 0, autoparams: true }, ctx())).data);
+    const out = await rgbOf(
+      (
+        await denoiseEngine.run(
+          await fromRgb(dirty),
+          { ...defaultParams('denoise'), remove_noise: 0, sharpen: 0, autoparams: true },
+          ctx(),
+        )
+      ).data,
+    );
     expect(psnr(out.data, ref.data)).toBeGreaterThan(psnr(dirty.data, ref.data) + 6);
   });
 });

@@ -9,7 +9,18 @@
  * remove_noise from the measured noise.
  */
 import type { Engine } from './types.js';
-import { clamp, estimateNoise, fromPlanes, guidedFilter, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import {
+  clamp,
+  estimateNoise,
+  fromPlanes,
+  guidedFilter,
+  rgbToYcc,
+  runOnRgb,
+  toPlanes,
+  unsharp,
+  yccToRgb,
+  type Rgb,
+} from './image.js';
 import { nonLocalMeans } from './nlm.js';
 import { netDenoise } from './netRunners.js';
 
@@ -66,14 +77,28 @@ function blend(a: Rgb, b: Rgb, k: number): Rgb {
  *    and σ ≤ 15, 0.11 at σ 25, 0.03 at σ 50, where what passes the filter is mostly low-frequency noise.
  *  - remove_original_detail: flattens texture further (guided smoothing of the luma), as before.
  */
-export async function denoiseWithNet(img: Rgb, o: DenoiseOptions, modelsDir: string, threads: number, onProgress: (f: number) => void = () => {}, file?: string): Promise<Rgb> {
+export async function denoiseWithNet(
+  img: Rgb,
+  o: DenoiseOptions,
+  modelsDir: string,
+  threads: number,
+  onProgress: (f: number) => void = () => {},
+  file?: string,
+): Promise<Rgb> {
   const { w, h } = img;
-  const rn = o.autoparams ? clamp(40 + Math.max(1, estimateNoise(rgbToYcc(toPlanes(img))[0]!, w, h)) * 3, 0, 100) : o.removeNoise;
+  const rn = o.autoparams
+    ? clamp(40 + Math.max(1, estimateNoise(rgbToYcc(toPlanes(img))[0]!, w, h)) * 3, 0, 100)
+    : o.removeNoise;
   if (rn <= 0 && o.removeOriginalDetail <= 0) return img;
   const twice = rn > FULL_AT;
   const first = await netDenoise(img, modelsDir, threads, (f) => onProgress((twice ? 0.45 : 0.9) * f), file);
   let out = blend(img, first, Math.min(1, rn / FULL_AT));
-  if (twice) out = blend(out, await netDenoise(out, modelsDir, threads, (f) => onProgress(0.45 + 0.45 * f), file), (rn - FULL_AT) / (100 - FULL_AT));
+  if (twice)
+    out = blend(
+      out,
+      await netDenoise(out, modelsDir, threads, (f) => onProgress(0.45 + 0.45 * f), file),
+      (rn - FULL_AT) / (100 - FULL_AT),
+    );
   const ycc = rgbToYcc(toPlanes(out));
   if (o.sharpen > 0 && rn > 0) {
     const yIn = rgbToYcc(toPlanes(img))[0]!;
@@ -106,10 +131,19 @@ const GIVE_BACK_SIGMA = 15;
 export const denoiseEngine: Engine<'denoise'> = {
   module: 'denoise',
   kind: 'neural',
-  describe: 'our own blind denoising net (remove_noise blends it in, a second pass above 75), detail given back by a guided filter of the removed residual (sharpen)',
+  describe:
+    'our own blind denoising net (remove_noise blends it in, a second pass above 75), detail given back by a guided filter of the removed residual (sharpen)',
   run: (input, params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       const { remove_noise: removeNoise, sharpen, remove_original_detail: removeOriginalDetail, autoparams } = params;
-      return { image: await denoiseWithNet(img, { removeNoise, sharpen, removeOriginalDetail, autoparams }, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) };
+      return {
+        image: await denoiseWithNet(
+          img,
+          { removeNoise, sharpen, removeOriginalDetail, autoparams },
+          ctx.modelsDir,
+          ctx.threads,
+          (f) => ctx.onProgress(0.95 * f),
+        ),
+      };
     }),
 };

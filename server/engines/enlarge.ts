@@ -16,7 +16,14 @@ import { netUpscale, srNets } from './netRunners.js';
 import { luma, resizeRgb, runOnRgb, type Rgb } from './image.js';
 import { gradeInput } from '../../src/shared/imaging/inputGrade.js';
 import { OWN_NET_FILES, SR_TILE } from '../../src/shared/imaging/netFiles.js';
-import { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings } from '../../src/shared/imaging/enlargeSteps.js';
+import {
+  backProject,
+  enlargeSettings,
+  keepDetail,
+  postSharpen,
+  preDenoise,
+  type EnlargeSettings,
+} from '../../src/shared/imaging/enlargeSteps.js';
 
 /** The pure steps (settings rule, pre-denoise, detail gain, post-sharpen) are shared with the device. */
 export { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings };
@@ -29,7 +36,12 @@ export { ENLARGE_MAX_SIDE_PX as ENLARGE_MAX_SIDE } from '../../src/shared/domain
  * LadyBird, GreenMeadow at 480×312, MATLAB bicubic ÷6) it read 32.34 dB Y-PSNR against 31.89 for x4 then
  * Lanczos ×1.5, 29.95 for x2 · Lanczos ×1.5 · x2, 26.66 for Lanczos ×1.5 then x4 (Lanczos alone 29.84).
  */
-export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 4)[]>> = { 2: [2], 4: [4], 6: [4, 2], 8: [4, 2] };
+export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 4)[]>> = {
+  2: [2],
+  4: [4],
+  6: [4, 2],
+  8: [4, 2],
+};
 
 /**
  * Seconds per input megapixel of one pass of one net on 2 threads without ensemble, with room for a
@@ -65,7 +77,9 @@ export function planPasses(scale: ParamsOf<'enlarge'>['scale'], mp: number, ense
     const fit = tries.find(([n, b]) => spent + PASS_S_PER_MP[factor] * area * n * (b ? 2 : 1) <= NEURAL_BUDGET_S);
     if (fit) spent += PASS_S_PER_MP[factor] * area * fit[0] * (fit[1] ? 2 : 1);
     area *= factor * factor;
-    return fit ? { factor, engine: 'net', ensemble: fit[0], blend: fit[1] } : { factor, engine: 'lanczos', ensemble: 1, blend: false };
+    return fit
+      ? { factor, engine: 'net', ensemble: fit[0], blend: fit[1] }
+      : { factor, engine: 'lanczos', ensemble: 1, blend: false };
   });
 }
 
@@ -76,11 +90,21 @@ export function planPasses(scale: ParamsOf<'enlarge'>['scale'], mp: number, ense
  */
 export const LATER_PASS_SHARE = 0;
 
-export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: string, threads: number, onProgress: (f: number) => void): Promise<Rgb> {
+export async function superResolve(
+  img: Rgb,
+  s: EnlargeSettings,
+  modelsDir: string,
+  threads: number,
+  onProgress: (f: number) => void,
+): Promise<Rgb> {
   const w = s.mixedShare;
   const plan = planPasses(s.scale, (img.w * img.h) / 1e6, s.ensemble, srNets(2, w).nets.length > 1);
   // progress share of each pass ∝ its output pixels
-  const shares = plan.map((p, i) => plan.slice(0, i + 1).reduce((a, q) => a * q.factor * q.factor, 1) * (p.engine === 'net' ? p.ensemble * (p.blend ? 2 : 1) : 0.1));
+  const shares = plan.map(
+    (p, i) =>
+      plan.slice(0, i + 1).reduce((a, q) => a * q.factor * q.factor, 1) *
+      (p.engine === 'net' ? p.ensemble * (p.blend ? 2 : 1) : 0.1),
+  );
   const total = shares.reduce((a, b) => a + b, 0);
   let x = img;
   let before = 0;
@@ -89,7 +113,20 @@ export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: stri
     const lo = x;
     // a blend that did not fit runs the nearer net; a pass on Lanczos is left to the one resize to the target size below
     const pw = i > 0 ? LATER_PASS_SHARE : p.blend ? w : Math.round(w);
-    if (p.engine === 'net') x = keepDetail(await netUpscale(x, srNets(p.factor, pw), modelsDir, threads, (f) => onProgress(before + share * f), p.ensemble), lo, p.factor, s.detailGain);
+    if (p.engine === 'net')
+      x = keepDetail(
+        await netUpscale(
+          x,
+          srNets(p.factor, pw),
+          modelsDir,
+          threads,
+          (f) => onProgress(before + share * f),
+          p.ensemble,
+        ),
+        lo,
+        p.factor,
+        s.detailGain,
+      );
     before += share;
     onProgress(before);
   }
@@ -102,28 +139,46 @@ export async function superResolve(img: Rgb, s: EnlargeSettings, modelsDir: stri
  * Enlarge 2x as the device runs it (src-worker/ondevice): the same settings rule and steps around the
  * on-device net (x2Small, SR_TILE) on this server's onnxruntime, for the parity checks and the bench.
  */
-export async function deviceEnlarge2x(img: Rgb, params: ParamsOf<'enlarge'>, modelsDir: string, threads: number): Promise<Rgb> {
+export async function deviceEnlarge2x(
+  img: Rgb,
+  params: ParamsOf<'enlarge'>,
+  modelsDir: string,
+  threads: number,
+): Promise<Rgb> {
   const s = enlargeSettings({ ...params, scale: 2, quality: 'high' }, img);
   const clean = preDenoise(img, s.preDenoise);
-  const up = await netUpscale(clean, { scale: 2, nets: [{ file: OWN_NET_FILES.x2Small, weight: 1 }], tile: SR_TILE }, modelsDir, threads);
+  const up = await netUpscale(
+    clean,
+    { scale: 2, nets: [{ file: OWN_NET_FILES.x2Small, weight: 1 }], tile: SR_TILE },
+    modelsDir,
+    threads,
+  );
   return postSharpen(keepDetail(up, clean, 2, s.detailGain), s.postSharpen, 2);
 }
 
 /** A transparent PNG keeps its transparency: the input's alpha plane enlarged with Lanczos, or none. */
 async function enlargedAlpha(input: EngineImage, w: number, h: number): Promise<Uint8Array | undefined> {
   if (!(await sharp(input.data).metadata()).hasAlpha) return undefined;
-  return sharp(input.data, { limitInputPixels: false }).extractChannel('alpha').resize(w, h, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
+  return sharp(input.data, { limitInputPixels: false })
+    .extractChannel('alpha')
+    .resize(w, h, { kernel: 'lanczos3', fit: 'fill' })
+    .raw()
+    .toBuffer();
 }
 
 export const enlargeEngine: Engine<'enlarge'> = {
   module: 'enlarge',
   kind: 'neural',
-  describe: 'our own x2 / x4 super-resolution nets on onnxruntime, the clean or the mixed-degradation net (or a blend) chosen per photo from its JPEG tables, blockiness and noise; 8x = x4·x2, 6x = x4·x2 + Lanczos ×0.75; tiled with blended seams; best = self-ensemble',
+  describe:
+    'our own x2 / x4 super-resolution nets on onnxruntime, the clean or the mixed-degradation net (or a blend) chosen per photo from its JPEG tables, blockiness and noise; 8x = x4·x2, 6x = x4·x2 + Lanczos ×0.75; tiled with blended seams; best = self-ensemble',
   run: (input, params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       const s = enlargeSettings(params, img, gradeInput(input.data, luma(img), img.w, img.h));
       const over = outputTooLarge(img.w, img.h, s.scale);
-      if (over) throw new Error(`the enlarged image would be ${over.w}×${over.h} px; at most ${over.max} px a side can be produced`);
+      if (over)
+        throw new Error(
+          `the enlarged image would be ${over.w}×${over.h} px; at most ${over.max} px a side can be produced`,
+        );
       ctx.onProgress(0.02);
       const clean = preDenoise(img, s.preDenoise);
       const up = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.05 + 0.85 * f));

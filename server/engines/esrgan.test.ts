@@ -13,7 +13,9 @@ function psnr(a: Uint8Array, b: Uint8Array): number {
 
 describe('ESRGAN tiling defaults', () => {
   it('x2 with the default cores matches one whole tile across the core boundary', async () => {
-    const img = await decodeRgb((await input('motorcycle_left.png', { crop: { left: 0, top: 180, width: 560, height: 40 } })).data);
+    const img = await decodeRgb(
+      (await input('motorcycle_left.png', { crop: { left: 0, top: 180, width: 560, height: 40 } })).data,
+    );
     const progress: number[] = [];
     const tiled = await upscaleTiled(img, 'slim', 2, MODELS_DIR, 2, (f) => progress.push(f));
     const whole = await upscaleTiled(img, 'slim', 2, MODELS_DIR, 2, undefined, { tile: 1024 });

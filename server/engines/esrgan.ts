@@ -19,6 +19,7 @@ export async function upscaleTiled(
   opts: TileOptions = {},
 ): Promise<Rgb> {
   const sess = await session(modelsDir, esrganFile(size, scale), threads);
-  const runTile: RunTile = async (input, tw, th) => (await sess.run({ input: new ort.Tensor('float32', input, [1, 3, th, tw]) })).output!.data as Float32Array;
+  const runTile: RunTile = async (input, tw, th) =>
+    (await sess.run({ input: new ort.Tensor('float32', input, [1, 3, th, tw]) })).output!.data as Float32Array;
   return tiledUpscale(img, scale, runTile, onProgress, opts);
 }

@@ -26,7 +26,10 @@ import { sharpenAutoEngine } from './sharpenAuto.js';
 import { defaultParams } from '../../src/shared/domain/modules.js';
 
 /** FaceMesh's face-oval landmarks in order around the face (forehead, temple, jaw, chin and back). */
-export const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109] as const;
+export const FACE_OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136,
+  172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+] as const;
 
 /** Crop side as a multiple of the face box's larger side: the head with its hair. */
 const CROP = 2;
@@ -47,30 +50,46 @@ const FACE_DENOISE = 35;
 const SOFT_FACE_DENOISE = 60;
 
 /** Even-odd fill of a closed polygon (image pixels) into a rw×rh mask whose top-left is (x0, y0); pixel centres decide. */
-export function fillPolygon(mask: Float32Array, rw: number, rh: number, x0: number, y0: number, poly: [number, number][]): void {
+export function fillPolygon(
+  mask: Float32Array,
+  rw: number,
+  rh: number,
+  x0: number,
+  y0: number,
+  poly: [number, number][],
+): void {
   const xs: number[] = [];
   for (let r = 0; r < rh; r++) {
     const py = y0 + r + 0.5;
     xs.length = 0;
     for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-      const [ax, ay] = poly[i]!, [bx, by] = poly[j]!;
+      const [ax, ay] = poly[i]!,
+        [bx, by] = poly[j]!;
       if (ay > py !== by > py) xs.push(ax + ((py - ay) / (by - ay)) * (bx - ax));
     }
     xs.sort((a, b) => a - b);
     for (let k = 0; k + 1 < xs.length; k += 2) {
-      const c0 = Math.max(0, Math.ceil(xs[k]! - x0 - 0.5)), c1 = Math.min(rw - 1, Math.floor(xs[k + 1]! - x0 - 0.5));
+      const c0 = Math.max(0, Math.ceil(xs[k]! - x0 - 0.5)),
+        c1 = Math.min(rw - 1, Math.floor(xs[k + 1]! - x0 - 0.5));
       for (let c = c0; c <= c1; c++) mask[r * rw + c] = 1;
     }
   }
 }
 
-export interface FaceCrop { x0: number; y0: number; w: number; h: number }
+export interface FaceCrop {
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+}
 
 /** The square crop around a face (clipped to the picture). */
 export function faceCrop(f: Face, w: number, h: number): FaceCrop {
   const side = Math.round(Math.max(f.w, f.h) * CROP);
-  const cx = f.x + f.w / 2, cy = f.y + f.h * 0.45;
-  const x0 = Math.max(0, Math.round(cx - side / 2)), y0 = Math.max(0, Math.round(cy - side / 2));
+  const cx = f.x + f.w / 2,
+    cy = f.y + f.h * 0.45;
+  const x0 = Math.max(0, Math.round(cx - side / 2)),
+    y0 = Math.max(0, Math.round(cy - side / 2));
   return { x0, y0, w: Math.min(w, x0 + side) - x0, h: Math.min(h, y0 + side) - y0 };
 }
 
@@ -82,16 +101,30 @@ export function faceMask(f: Face, mesh: FaceMesh | undefined, c: FaceCrop): Floa
   const n = c.w * c.h;
   const size = Math.max(f.w, f.h);
   const oval = new Float32Array(n);
-  if (mesh) fillPolygon(oval, c.w, c.h, c.x0, c.y0, FACE_OVAL.map((i) => mesh.points[i]!));
+  if (mesh)
+    fillPolygon(
+      oval,
+      c.w,
+      c.h,
+      c.x0,
+      c.y0,
+      FACE_OVAL.map((i) => mesh.points[i]!),
+    );
   else {
-    const cx = f.x + f.w / 2, cy = f.y + f.h * 0.45;
+    const cx = f.x + f.w / 2,
+      cy = f.y + f.h * 0.45;
     for (let r = 0; r < c.h; r++)
-      for (let q = 0; q < c.w; q++) if (Math.hypot((c.x0 + q + 0.5 - cx) / (f.w * 0.55), (c.y0 + r + 0.5 - cy) / (f.h * 0.7)) < 1) oval[r * c.w + q] = 1;
+      for (let q = 0; q < c.w; q++)
+        if (Math.hypot((c.x0 + q + 0.5 - cx) / (f.w * 0.55), (c.y0 + r + 0.5 - cy) / (f.h * 0.7)) < 1)
+          oval[r * c.w + q] = 1;
   }
   const head = new Float32Array(n);
-  const hx = f.x + f.w / 2, hy = f.y + f.h * 0.35;
+  const hx = f.x + f.w / 2,
+    hy = f.y + f.h * 0.35;
   for (let r = 0; r < c.h; r++)
-    for (let q = 0; q < c.w; q++) if (Math.hypot((c.x0 + q + 0.5 - hx) / (size * 0.72), (c.y0 + r + 0.5 - hy) / (size * 0.85)) < 1) head[r * c.w + q] = HEAD_WEIGHT;
+    for (let q = 0; q < c.w; q++)
+      if (Math.hypot((c.x0 + q + 0.5 - hx) / (size * 0.72), (c.y0 + r + 0.5 - hy) / (size * 0.85)) < 1)
+        head[r * c.w + q] = HEAD_WEIGHT;
   const m = new Float32Array(n);
   for (let i = 0; i < n; i++) m[i] = Math.max(oval[i]!, head[i]!);
   const soft = gaussianBlur(m, c.w, c.h, Math.max(1, size * 0.06));
@@ -107,11 +140,17 @@ export function faceMask(f: Face, mesh: FaceMesh | undefined, c: FaceCrop): Floa
 
 function cropOf(img: Rgb, c: FaceCrop): Rgb {
   const data = new Uint8Array(c.w * c.h * 3);
-  for (let r = 0; r < c.h; r++) data.set(img.data.subarray(((c.y0 + r) * img.w + c.x0) * 3, ((c.y0 + r) * img.w + c.x0 + c.w) * 3), r * c.w * 3);
+  for (let r = 0; r < c.h; r++)
+    data.set(img.data.subarray(((c.y0 + r) * img.w + c.x0) * 3, ((c.y0 + r) * img.w + c.x0 + c.w) * 3), r * c.w * 3);
   return { w: c.w, h: c.h, data };
 }
 
-const asInput = async (img: Rgb): Promise<EngineImage> => ({ data: await encode(img, 'png'), width: img.w, height: img.h, format: 'png' });
+const asInput = async (img: Rgb): Promise<EngineImage> => ({
+  data: await encode(img, 'png'),
+  width: img.w,
+  height: img.h,
+  format: 'png',
+});
 
 /**
  * Crop side (px) up to which the crop is enlarged ×2 before it is cleaned and sharpened. A larger
@@ -166,18 +205,25 @@ async function missingOctaves(crop: Rgb): Promise<1 | 2 | 3> {
 export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
   const sub: EngineContext = { ...ctx, output: 'png', onProgress: () => {} };
   const k = await missingOctaves(crop);
-  const enlarge = async (img: Rgb, scale: 2 | 4) => enlargeEngine.run(await asInput(img), { ...defaultParams('enlarge'), scale }, sub);
+  const enlarge = async (img: Rgb, scale: 2 | 4) =>
+    enlargeEngine.run(await asInput(img), { ...defaultParams('enlarge'), scale }, sub);
   // A head soft all over (an old print, a blurred or upscaled photo) is restored at 1/k of its size, where its
   // blur is about the one-pixel softness our nets undo, and enlarged back (×2, or ×4 and reduced below)
   const up =
     k > 1
-      ? await enlarge(await resizeRgb(crop, Math.max(8, Math.round(crop.w / k)), Math.max(8, Math.round(crop.h / k)), 'lanczos3'), k === 2 ? 2 : 4)
+      ? await enlarge(
+          await resizeRgb(crop, Math.max(8, Math.round(crop.w / k)), Math.max(8, Math.round(crop.h / k)), 'lanczos3'),
+          k === 2 ? 2 : 4,
+        )
       : Math.max(crop.w, crop.h) <= ENLARGE_UP_TO
         ? await enlarge(crop, 2)
         : await asInput(crop);
   const removeNoise = k > 1 ? SOFT_FACE_DENOISE : FACE_DENOISE;
-  const cleanUp = await decodeRgb((await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: removeNoise, sharpen: 0 }, sub)).data);
-  const clean = cleanUp.w === crop.w && cleanUp.h === crop.h ? cleanUp : await resizeRgb(cleanUp, crop.w, crop.h, 'lanczos3');
+  const cleanUp = await decodeRgb(
+    (await denoiseEngine.run(up, { ...defaultParams('denoise'), remove_noise: removeNoise, sharpen: 0 }, sub)).data,
+  );
+  const clean =
+    cleanUp.w === crop.w && cleanUp.h === crop.h ? cleanUp : await resizeRgb(cleanUp, crop.w, crop.h, 'lanczos3');
   return decodeRgb((await sharpenAutoEngine.run(await asInput(clean), defaultParams('sharpen_auto'), sub)).data);
 }
 
@@ -186,7 +232,12 @@ export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
  * ellipse stands in). A picture with no face is restored whole by the same engines (the feature is
  * also the site's "image enhancer"), so it never comes back unchanged.
  */
-export async function enhanceFaces(img: Rgb, faces: Face[], meshes: (FaceMesh | undefined)[], ctx: EngineContext): Promise<Rgb> {
+export async function enhanceFaces(
+  img: Rgb,
+  faces: Face[],
+  meshes: (FaceMesh | undefined)[],
+  ctx: EngineContext,
+): Promise<Rgb> {
   if (!faces.length) return restoreCrop(img, ctx);
   const out = new Uint8Array(img.data);
   for (const [k, f] of faces.entries()) {
@@ -199,9 +250,11 @@ export async function enhanceFaces(img: Rgb, faces: Face[], meshes: (FaceMesh | 
       for (let q = 0; q < c.w; q++) {
         const a = m[r * c.w + q]!;
         if (a <= 0) continue;
-        const i = ((c.y0 + r) * img.w + c.x0 + q) * 3, j = (r * c.w + q) * 3;
+        const i = ((c.y0 + r) * img.w + c.x0 + q) * 3,
+          j = (r * c.w + q) * 3;
         // blend onto what is in the picture now (faces may share a crop's corner)
-        for (let ch = 0; ch < 3; ch++) out[i + ch] = Math.round(out[i + ch]! + a * (restored.data[j + ch]! - out[i + ch]!));
+        for (let ch = 0; ch < 3; ch++)
+          out[i + ch] = Math.round(out[i + ch]! + a * (restored.data[j + ch]! - out[i + ch]!));
       }
     ctx.onProgress(0.3 + (0.65 * (k + 1)) / faces.length);
   }

@@ -23,36 +23,59 @@ let anchors: [number, number][] | undefined;
 function getAnchors(): [number, number][] {
   if (anchors) return anchors;
   anchors = [];
-  for (const [stride, per] of [[16, 2], [32, 6]] as const) {
+  for (const [stride, per] of [
+    [16, 2],
+    [32, 6],
+  ] as const) {
     const grid = Math.ceil(SIZE / stride);
     for (let gy = 0; gy < grid; gy++)
-      for (let gx = 0; gx < grid; gx++) for (let k = 0; k < per; k++) anchors.push([stride * (gx + 0.5), stride * (gy + 0.5)]);
+      for (let gx = 0; gx < grid; gx++)
+        for (let k = 0; k < per; k++) anchors.push([stride * (gx + 0.5), stride * (gy + 0.5)]);
   }
   return anchors;
 }
 
 const iou = (a: Face, b: Face) => {
-  const x0 = Math.max(a.x, b.x), y0 = Math.max(a.y, b.y);
-  const x1 = Math.min(a.x + a.w, b.x + b.w), y1 = Math.min(a.y + a.h, b.y + b.h);
+  const x0 = Math.max(a.x, b.x),
+    y0 = Math.max(a.y, b.y);
+  const x1 = Math.min(a.x + a.w, b.x + b.w),
+    y1 = Math.min(a.y + a.h, b.y + b.h);
   const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
   return inter / (a.w * a.h + b.w * b.h - inter);
 };
 
 /** Overlap of a and b as a share of the smaller box (a face cut by a tile's edge lies inside the whole one). */
 const containment = (a: Face, b: Face) => {
-  const x0 = Math.max(a.x, b.x), y0 = Math.max(a.y, b.y);
-  const x1 = Math.min(a.x + a.w, b.x + b.w), y1 = Math.min(a.y + a.h, b.y + b.h);
+  const x0 = Math.max(a.x, b.x),
+    y0 = Math.max(a.y, b.y);
+  const x1 = Math.min(a.x + a.w, b.x + b.w),
+    y1 = Math.min(a.y + a.h, b.y + b.h);
   return (Math.max(0, x1 - x0) * Math.max(0, y1 - y0)) / Math.min(a.w * a.h, b.w * b.h);
 };
 
 /** BlazeFace on the rectangle (x0, y0, w, h) of img, letterboxed to SIZE²: candidates in image pixels. */
-async function detectIn(img: Rgb, x0: number, y0: number, w: number, h: number, s: ort.InferenceSession, minScore: number): Promise<Face[]> {
+async function detectIn(
+  img: Rgb,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+  s: ort.InferenceSession,
+  minScore: number,
+): Promise<Face[]> {
   const side = Math.max(w, h);
-  const padX = Math.floor((side - w) / 2), padY = Math.floor((side - h) / 2);
+  const padX = Math.floor((side - w) / 2),
+    padY = Math.floor((side - h) / 2);
   let pipe = sharpOf(img);
   if (w !== img.w || h !== img.h) pipe = pipe.extract({ left: x0, top: y0, width: w, height: h });
   const { data } = await pipe
-    .extend({ left: padX, right: side - w - padX, top: padY, bottom: side - h - padY, background: { r: 0, g: 0, b: 0 } })
+    .extend({
+      left: padX,
+      right: side - w - padX,
+      top: padY,
+      bottom: side - h - padY,
+      background: { r: 0, g: 0, b: 0 },
+    })
     .resize(SIZE, SIZE, { kernel: 'linear' })
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -64,14 +87,18 @@ async function detectIn(img: Rgb, x0: number, y0: number, w: number, h: number, 
   const reg = [out.Identity_2!.data as Float32Array, out.Identity_3!.data as Float32Array];
   const anc = getAnchors();
   const k = side / SIZE;
-  const ox = x0 - padX, oy = y0 - padY;
+  const ox = x0 - padX,
+    oy = y0 - padY;
   const cands: Face[] = [];
   for (let i = 0; i < anc.length; i++) {
     const score = 1 / (1 + Math.exp(-logits[i]!));
     if (score < minScore) continue;
     const r = i < 512 ? reg[0]!.subarray(i * 16, i * 16 + 16) : reg[1]!.subarray((i - 512) * 16, (i - 512) * 16 + 16);
     const [ax, ay] = anc[i]!;
-    const cx = r[0]! + ax, cy = r[1]! + ay, bw = r[2]!, bh = r[3]!;
+    const cx = r[0]! + ax,
+      cy = r[1]! + ay,
+      bw = r[2]!,
+      bh = r[3]!;
     const landmarks: [number, number][] = [];
     for (let l = 0; l < 6; l++) landmarks.push([(r[4 + 2 * l]! + ax) * k + ox, (r[5 + 2 * l]! + ay) * k + oy]);
     cands.push({ x: (cx - bw / 2) * k + ox, y: (cy - bh / 2) * k + oy, w: bw * k, h: bh * k, score, landmarks });
@@ -98,15 +125,26 @@ function tileStarts(n: number, t: number): number[] {
  * 32 px in a 480-px tile. Two levels keep it to about 20 runs for a 3-MP picture. Non-max
  * suppression over all of them (IoU, or one box lying inside another).
  */
-export async function detectFaces(img: Rgb, modelsDir: string, threads: number, minScore = 0.75, maxFaces = 10): Promise<Face[]> {
+export async function detectFaces(
+  img: Rgb,
+  modelsDir: string,
+  threads: number,
+  minScore = 0.75,
+  maxFaces = 10,
+): Promise<Face[]> {
   const s = await session(modelsDir, 'blazeface.onnx', threads);
   const cands = await detectIn(img, 0, 0, img.w, img.h, s, minScore);
   const fromTile = new Set<Face>();
   const long = Math.max(img.w, img.h);
   for (let t = Math.round(long / 2); t >= Math.max(SIZE, long / 4); t = Math.round(t / 2)) {
-    const tw = Math.min(t, img.w), th = Math.min(t, img.h);
+    const tw = Math.min(t, img.w),
+      th = Math.min(t, img.h);
     for (const y0 of tileStarts(img.h, th))
-      for (const x0 of tileStarts(img.w, tw)) for (const c of await detectIn(img, x0, y0, tw, th, s, minScore)) { cands.push(c); fromTile.add(c); }
+      for (const x0 of tileStarts(img.w, tw))
+        for (const c of await detectIn(img, x0, y0, tw, th, s, minScore)) {
+          cands.push(c);
+          fromTile.add(c);
+        }
   }
   cands.sort((a, b) => b.score - a.score);
   const faces: Face[] = [];
@@ -119,11 +157,15 @@ export async function detectFaces(img: Rgb, modelsDir: string, threads: number, 
     faces.push(c);
   }
   // clip to the image
-  return faces.map((f) => {
-    const x0 = Math.max(0, f.x), y0 = Math.max(0, f.y);
-    const x1 = Math.min(img.w, f.x + f.w), y1 = Math.min(img.h, f.y + f.h);
-    return { ...f, x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
-  }).filter((f) => f.w > 2 && f.h > 2);
+  return faces
+    .map((f) => {
+      const x0 = Math.max(0, f.x),
+        y0 = Math.max(0, f.y);
+      const x1 = Math.min(img.w, f.x + f.w),
+        y1 = Math.min(img.h, f.y + f.h);
+      return { ...f, x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+    })
+    .filter((f) => f.w > 2 && f.h > 2);
 }
 
 /**
@@ -145,17 +187,31 @@ export interface FaceMesh {
 
 export async function faceMesh(img: Rgb, f: Face, modelsDir: string, threads: number): Promise<FaceMesh | undefined> {
   const side = Math.max(f.w, f.h) * MESH_ENLARGE;
-  const left = Math.round(f.x + f.w / 2 - side / 2), top = Math.round(f.y + f.h / 2 - side / 2), s = Math.max(2, Math.round(side));
+  const left = Math.round(f.x + f.w / 2 - side / 2),
+    top = Math.round(f.y + f.h / 2 - side / 2),
+    s = Math.max(2, Math.round(side));
   // the square cut: the part inside the picture, then padded with black where it leaves it
-  const ix0 = Math.max(0, left), iy0 = Math.max(0, top), ix1 = Math.min(img.w, left + s), iy1 = Math.min(img.h, top + s);
+  const ix0 = Math.max(0, left),
+    iy0 = Math.max(0, top),
+    ix1 = Math.min(img.w, left + s),
+    iy1 = Math.min(img.h, top + s);
   if (ix1 - ix0 < 2 || iy1 - iy0 < 2) return undefined;
   // two passes: within one sharp pipeline the resize would run before the extend
   const square = await sharpOf(img)
     .extract({ left: ix0, top: iy0, width: ix1 - ix0, height: iy1 - iy0 })
-    .extend({ left: ix0 - left, top: iy0 - top, right: left + s - ix1, bottom: top + s - iy1, background: { r: 0, g: 0, b: 0 } })
+    .extend({
+      left: ix0 - left,
+      top: iy0 - top,
+      right: left + s - ix1,
+      bottom: top + s - iy1,
+      background: { r: 0, g: 0, b: 0 },
+    })
     .raw()
     .toBuffer();
-  const data = await sharp(square, { raw: { width: s, height: s, channels: 3 } }).resize(MESH_SIZE, MESH_SIZE, { kernel: 'linear', fit: 'fill' }).raw().toBuffer();
+  const data = await sharp(square, { raw: { width: s, height: s, channels: 3 } })
+    .resize(MESH_SIZE, MESH_SIZE, { kernel: 'linear', fit: 'fill' })
+    .raw()
+    .toBuffer();
   if (data.length !== MESH_SIZE * MESH_SIZE * 3) throw new Error(`facemesh crop has ${data.length} bytes`);
   const x = Float32Array.from(data, (v) => v / 255);
   const sess = await session(modelsDir, 'facemesh.onnx', threads);
@@ -170,7 +226,12 @@ export async function faceMesh(img: Rgb, f: Face, modelsDir: string, threads: nu
 }
 
 /** The faces of a picture (detectFaces) with each one's FaceMesh; faces narrower than `meshFrom` px, or refused by FaceMesh, get undefined. */
-export async function facesWithMeshes(img: Rgb, modelsDir: string, threads: number, meshFrom = 0): Promise<{ faces: Face[]; meshes: (FaceMesh | undefined)[] }> {
+export async function facesWithMeshes(
+  img: Rgb,
+  modelsDir: string,
+  threads: number,
+  meshFrom = 0,
+): Promise<{ faces: Face[]; meshes: (FaceMesh | undefined)[] }> {
   const faces = await detectFaces(img, modelsDir, threads);
   const meshes: (FaceMesh | undefined)[] = [];
   for (const f of faces) meshes.push(f.w >= meshFrom ? await faceMesh(img, f, modelsDir, threads) : undefined);

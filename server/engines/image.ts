@@ -95,7 +95,11 @@ export interface PixelsOut extends EncodeOptions {
  * The frame every pixel engine shares: decode the input to RGB, run the engine's work on it,
  * encode the result once as ctx.output asks (lossless PNG between workflow steps) and report done.
  */
-export async function runOnRgb(input: EngineImage, ctx: EngineContext, work: (img: Rgb) => PixelsOut | Promise<PixelsOut>): Promise<EngineResult> {
+export async function runOnRgb(
+  input: EngineImage,
+  ctx: EngineContext,
+  work: (img: Rgb) => PixelsOut | Promise<PixelsOut>,
+): Promise<EngineResult> {
   sharp.concurrency(ctx.threads);
   const out = await work(await decodeRgb(input.data));
   const format = out.format ?? ctx.output;
@@ -105,7 +109,12 @@ export async function runOnRgb(input: EngineImage, ctx: EngineContext, work: (im
 }
 
 /** Resize planes with sharp (Lanczos3). */
-export async function resizeRgb(img: Rgb, w: number, h: number, kernel: 'lanczos3' | 'cubic' | 'nearest' | 'linear' = 'lanczos3'): Promise<Rgb> {
+export async function resizeRgb(
+  img: Rgb,
+  w: number,
+  h: number,
+  kernel: 'lanczos3' | 'cubic' | 'nearest' | 'linear' = 'lanczos3',
+): Promise<Rgb> {
   const { data, info } = await sharpOf(img)
     .resize(w, h, { kernel, fit: 'fill' })
     .raw()
@@ -125,20 +134,29 @@ export function psnr(a: Uint8Array, b: Uint8Array): number {
 
 /** Mean SSIM on luma with 8×8 box windows (good enough to rank methods). */
 export function ssim(a: Rgb, b: Rgb): number {
-  const x = luma(a), y = luma(b);
+  const x = luma(a),
+    y = luma(b);
   const { w, h } = a;
-  const mx = boxMean(x, w, h, 4), my = boxMean(y, w, h, 4);
-  const xx = new Float32Array(x.length), yy = new Float32Array(x.length), xy = new Float32Array(x.length);
+  const mx = boxMean(x, w, h, 4),
+    my = boxMean(y, w, h, 4);
+  const xx = new Float32Array(x.length),
+    yy = new Float32Array(x.length),
+    xy = new Float32Array(x.length);
   for (let i = 0; i < x.length; i++) {
     xx[i] = x[i]! * x[i]!;
     yy[i] = y[i]! * y[i]!;
     xy[i] = x[i]! * y[i]!;
   }
-  const sxx = boxMean(xx, w, h, 4), syy = boxMean(yy, w, h, 4), sxy = boxMean(xy, w, h, 4);
-  const c1 = (0.01 * 255) ** 2, c2 = (0.03 * 255) ** 2;
+  const sxx = boxMean(xx, w, h, 4),
+    syy = boxMean(yy, w, h, 4),
+    sxy = boxMean(xy, w, h, 4);
+  const c1 = (0.01 * 255) ** 2,
+    c2 = (0.03 * 255) ** 2;
   let s = 0;
   for (let i = 0; i < x.length; i++) {
-    const vx = sxx[i]! - mx[i]! ** 2, vy = syy[i]! - my[i]! ** 2, cv = sxy[i]! - mx[i]! * my[i]!;
+    const vx = sxx[i]! - mx[i]! ** 2,
+      vy = syy[i]! - my[i]! ** 2,
+      cv = sxy[i]! - mx[i]! * my[i]!;
     s += ((2 * mx[i]! * my[i]! + c1) * (2 * cv + c2)) / ((mx[i]! ** 2 + my[i]! ** 2 + c1) * (vx + vy + c2));
   }
   return s / x.length;
@@ -157,7 +175,8 @@ export function gaussianNoise(n: number, sigma: number, seed = 1): Float32Array 
     return (s + 0.5) / 4294967296;
   };
   for (let i = 0; i < n; i += 2) {
-    const u = rnd(), v = rnd();
+    const u = rnd(),
+      v = rnd();
     const m = Math.sqrt(-2 * Math.log(u)) * sigma;
     out[i] = m * Math.cos(2 * Math.PI * v);
     if (i + 1 < n) out[i + 1] = m * Math.sin(2 * Math.PI * v);
@@ -173,7 +192,10 @@ export function gaussianNoise(n: number, sigma: number, seed = 1): Float32Array 
 export function blockiness(img: Rgb, b: number): number {
   const y = luma(img);
   const { w, h } = img;
-  let edge = 0, ne = 0, inner = 0, ni = 0;
+  let edge = 0,
+    ne = 0,
+    inner = 0,
+    ni = 0;
   for (let r = 0; r < h; r++)
     for (let x = 1; x < w; x++) {
       const d = Math.abs(y[r * w + x]! - y[r * w + x - 1]!);
@@ -213,7 +235,8 @@ export function morph(src: Float32Array, w: number, h: number, r: number, op: 'm
     }
   }
   for (let y = 0; y < h; y++) {
-    const a = Math.max(0, y - r), b = Math.min(h - 1, y + r);
+    const a = Math.max(0, y - r),
+      b = Math.min(h - 1, y + r);
     for (let x = 0; x < w; x++) {
       let v = tmp[y * w + x]!;
       for (let k = a; k <= b; k++) v = f(v, tmp[k * w + x]!);

@@ -19,7 +19,12 @@ import { decontaminate } from '../../src/shared/imaging/matte.js';
  * 5640×3172 photo (2 threads): loading and running the net (one call, nothing to hear from inside it)
  * 35 %, the mask's resize 5 %, the guided filter and solid interior 60 %; on small photos the net is most of it.
  */
-export async function foregroundMask(img: Rgb, modelsDir: string, threads: number, onProgress: (fraction: number) => void = () => undefined): Promise<Float32Array> {
+export async function foregroundMask(
+  img: Rgb,
+  modelsDir: string,
+  threads: number,
+  onProgress: (fraction: number) => void = () => undefined,
+): Promise<Float32Array> {
   const S = ISNET_SIZE;
   const { data } = await sharpOf(img)
     .resize(S, S, { fit: 'fill', kernel: 'lanczos3' })
@@ -63,9 +68,16 @@ export const mattingEngine = pixelEngine(
     );
     const white = await sharpOf(cutout).flatten({ background: '#ffffff' }).jpeg({ quality: 92 }).toBuffer();
     ctx.onProgress(0.93);
-    const preview = await sharpOf(cutout).resize(params.rescale, params.rescale, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    const preview = await sharpOf(cutout)
+      .resize(params.rescale, params.rescale, { fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
     ctx.onProgress(0.95);
     // the cut-out needs its alpha: PNG whatever the input was
-    return { image: cutout, format: 'png', extras: { white: { data: white, format: 'jpg' }, preview: { data: preview, format: 'png' } } };
+    return {
+      image: cutout,
+      format: 'png',
+      extras: { white: { data: white, format: 'jpg' }, preview: { data: preview, format: 'png' } },
+    };
   },
 );

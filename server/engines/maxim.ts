@@ -22,7 +22,8 @@ async function infer(sess: ort.InferenceSession, x: Float32Array, h: number, w: 
 function transposeRgb(img: Rgb): Rgb {
   const out = new Uint8Array(img.data.length);
   for (let y = 0; y < img.h; y++)
-    for (let x = 0; x < img.w; x++) for (let c = 0; c < 3; c++) out[(x * img.h + y) * 3 + c] = img.data[(y * img.w + x) * 3 + c]!;
+    for (let x = 0; x < img.w; x++)
+      for (let c = 0; c < 3; c++) out[(x * img.h + y) * 3 + c] = img.data[(y * img.w + x) * 3 + c]!;
   return { w: img.h, h: img.w, data: out };
 }
 
@@ -99,7 +100,14 @@ export async function maximTone(
  * P_c ≈ A_c·I + b_c in each (2r+1)² window, coefficients averaged over the windows covering a pixel.
  * Returns 12 planes: A (row-major 3×3, output channel × input channel) then b.
  */
-export function colourAffine(I: Float32Array[], P: Float32Array[], w: number, h: number, r: number, eps: number): Float32Array[] {
+export function colourAffine(
+  I: Float32Array[],
+  P: Float32Array[],
+  w: number,
+  h: number,
+  r: number,
+  eps: number,
+): Float32Array[] {
   const n = w * h;
   const mean = (a: Float32Array) => boxMean(a, w, h, r);
   const prod = (a: Float32Array, b: Float32Array) => {
@@ -109,23 +117,42 @@ export function colourAffine(I: Float32Array[], P: Float32Array[], w: number, h:
   };
   const mI = I.map(mean);
   const mP = P.map(mean);
-  const pairs: [number, number][] = [[0, 0], [0, 1], [0, 2], [1, 1], [1, 2], [2, 2]];
+  const pairs: [number, number][] = [
+    [0, 0],
+    [0, 1],
+    [0, 2],
+    [1, 1],
+    [1, 2],
+    [2, 2],
+  ];
   const mII = pairs.map(([a, b]) => mean(prod(I[a]!, I[b]!)));
   const mIP = [0, 1, 2].map((c) => [0, 1, 2].map((j) => mean(prod(I[j]!, P[c]!))));
   const A = Array.from({ length: 9 }, () => new Float32Array(n));
   const B = [0, 1, 2].map(() => new Float32Array(n));
   for (let i = 0; i < n; i++) {
-    const m0 = mI[0]![i]!, m1 = mI[1]![i]!, m2 = mI[2]![i]!;
-    const s00 = mII[0]![i]! - m0 * m0 + eps, s01 = mII[1]![i]! - m0 * m1, s02 = mII[2]![i]! - m0 * m2;
-    const s11 = mII[3]![i]! - m1 * m1 + eps, s12 = mII[4]![i]! - m1 * m2, s22 = mII[5]![i]! - m2 * m2 + eps;
+    const m0 = mI[0]![i]!,
+      m1 = mI[1]![i]!,
+      m2 = mI[2]![i]!;
+    const s00 = mII[0]![i]! - m0 * m0 + eps,
+      s01 = mII[1]![i]! - m0 * m1,
+      s02 = mII[2]![i]! - m0 * m2;
+    const s11 = mII[3]![i]! - m1 * m1 + eps,
+      s12 = mII[4]![i]! - m1 * m2,
+      s22 = mII[5]![i]! - m2 * m2 + eps;
     // inverse of the symmetric 3×3 covariance
-    const c00 = s11 * s22 - s12 * s12, c01 = s02 * s12 - s01 * s22, c02 = s01 * s12 - s02 * s11;
-    const c11 = s00 * s22 - s02 * s02, c12 = s01 * s02 - s00 * s12, c22 = s00 * s11 - s01 * s01;
+    const c00 = s11 * s22 - s12 * s12,
+      c01 = s02 * s12 - s01 * s22,
+      c02 = s01 * s12 - s02 * s11;
+    const c11 = s00 * s22 - s02 * s02,
+      c12 = s01 * s02 - s00 * s12,
+      c22 = s00 * s11 - s01 * s01;
     const det = s00 * c00 + s01 * c01 + s02 * c02;
     const inv = 1 / det;
     for (let c = 0; c < 3; c++) {
       const mp = mP[c]![i]!;
-      const v0 = mIP[c]![0]![i]! - m0 * mp, v1 = mIP[c]![1]![i]! - m1 * mp, v2 = mIP[c]![2]![i]! - m2 * mp;
+      const v0 = mIP[c]![0]![i]! - m0 * mp,
+        v1 = mIP[c]![1]![i]! - m1 * mp,
+        v2 = mIP[c]![2]![i]! - m2 * mp;
       const a0 = (c00 * v0 + c01 * v1 + c02 * v2) * inv;
       const a1 = (c01 * v0 + c11 * v1 + c12 * v2) * inv;
       const a2 = (c02 * v0 + c12 * v1 + c22 * v2) * inv;
@@ -142,7 +169,9 @@ function applyAffine(img: Rgb, coef: Float32Array[]): Rgb {
   const n = img.w * img.h;
   const out = new Uint8Array(n * 3);
   for (let i = 0; i < n; i++) {
-    const r = img.data[i * 3]! / 255, g = img.data[i * 3 + 1]! / 255, b = img.data[i * 3 + 2]! / 255;
+    const r = img.data[i * 3]! / 255,
+      g = img.data[i * 3 + 1]! / 255,
+      b = img.data[i * 3 + 2]! / 255;
     for (let c = 0; c < 3; c++) {
       const v = 255 * (coef[c * 3]![i]! * r + coef[c * 3 + 1]![i]! * g + coef[c * 3 + 2]![i]! * b + coef[9 + c]![i]!);
       out[i * 3 + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
@@ -187,9 +216,11 @@ export async function maximTiled(
   let done = 0;
   for (const y0 of ys)
     for (const x0 of xs) {
-      const tw = Math.min(T, w - x0), th = Math.min(T, h - y0);
+      const tw = Math.min(T, w - x0),
+        th = Math.min(T, h - y0);
       const crop: Rgb = { w: tw, h: th, data: new Uint8Array(tw * th * 3) };
-      for (let y = 0; y < th; y++) crop.data.set(img.data.subarray(((y0 + y) * w + x0) * 3, ((y0 + y) * w + x0 + tw) * 3), y * tw * 3);
+      for (let y = 0; y < th; y++)
+        crop.data.set(img.data.subarray(((y0 + y) * w + x0) * 3, ((y0 + y) * w + x0 + tw) * 3), y * tw * 3);
       const o = await infer(sess, padReflect(crop, T, T), T, T);
       for (let y = 0; y < th; y++) {
         const wy = ramp(y, th, y0 > 0, y0 + th < h);

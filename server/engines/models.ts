@@ -3,7 +3,18 @@
  * how it is (re)built, and one memoised onnxruntime session per model and thread count.
  */
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  openSync,
+  writeSync,
+  closeSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,8 +145,18 @@ export const MODEL_SOURCES: ModelSource[] = [
     build: () => readFileSync(ownWeights(file)),
   })),
   ...INT8_RECIPES.map(int8Source),
-  { file: 'blazeface.onnx', version: '1', sources: () => [blazefaceJson()], build: () => convertTfGraphModel(blazefaceJson()).onnx },
-  { file: 'facemesh.onnx', version: '1', sources: () => [facemeshJson()], build: () => convertTfGraphModel(facemeshJson()).onnx },
+  {
+    file: 'blazeface.onnx',
+    version: '1',
+    sources: () => [blazefaceJson()],
+    build: () => convertTfGraphModel(blazefaceJson()).onnx,
+  },
+  {
+    file: 'facemesh.onnx',
+    version: '1',
+    sources: () => [facemeshJson()],
+    build: () => convertTfGraphModel(facemeshJson()).onnx,
+  },
   {
     file: 'isnet.onnx',
     get version() {
@@ -147,7 +168,8 @@ export const MODEL_SOURCES: ModelSource[] = [
       const entry = res[isnetVariant()] as { chunks: { hash: string }[]; size: number };
       const dir = path.dirname(isnetResources());
       const buf = Buffer.concat(entry.chunks.map((c) => readFileSync(path.join(dir, c.hash))));
-      if (buf.length !== entry.size) throw new Error(`IS-Net chunks add up to ${buf.length} bytes, expected ${entry.size}`);
+      if (buf.length !== entry.size)
+        throw new Error(`IS-Net chunks add up to ${buf.length} bytes, expected ${entry.size}`);
       return buf;
     },
   },
@@ -185,7 +207,10 @@ export function ensureModel(modelsDir: string, file: string): string {
 }
 
 /** Converts every model; returns which files were built and which were already up to date. */
-export function convertAll(modelsDir: string, log: (s: string) => void = () => {}): { built: string[]; skipped: string[] } {
+export function convertAll(
+  modelsDir: string,
+  log: (s: string) => void = () => {},
+): { built: string[]; skipped: string[] } {
   const built: string[] = [];
   const skipped: string[] = [];
   for (const m of MODEL_SOURCES) {
@@ -234,7 +259,10 @@ function clocked(s: ort.InferenceSession): ort.InferenceSession {
  * when this process's slot threads would oversubscribe the cores (ENGINE_SPIN=1 forces it on):
  * a spinning idle ORT thread burns the CPU that the API processes and other slots need.
  */
-export function sessionOptions(threads: number, cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length)): ort.InferenceSession.SessionOptions {
+export function sessionOptions(
+  threads: number,
+  cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length),
+): ort.InferenceSession.SessionOptions {
   const forced = engineSettings().spin;
   const spin = forced === 'on' || (forced === 'auto' && threads < cores);
   return {

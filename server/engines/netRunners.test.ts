@@ -27,19 +27,28 @@ describe('our own nets', () => {
 
   it('the self-ensemble averages eight distinct flips/transposes and returns the same geometry', async () => {
     expect(new Set(ensembleTransforms(8).map((t) => t.join('+'))).size).toBe(8);
-    const img = await decodeRgb((await input('chelsea.png', { crop: { left: 100, top: 60, width: 37, height: 23 } })).data);
+    const img = await decodeRgb(
+      (await input('chelsea.png', { crop: { left: 100, top: 60, width: 37, height: 23 } })).data,
+    );
     const one = await netUpscale(img, srNets(2, 0), MODELS_DIR, 2);
     const eight = await netUpscale(img, srNets(2, 0), MODELS_DIR, 2, () => {}, 8);
     expect([eight.w, eight.h]).toEqual([74, 46]);
     // the same picture, not a mirrored one: close to the single pass, far from its mirror image
     const mirrored = { ...one, data: new Uint8Array(one.data.length) };
-    for (let y = 0; y < one.h; y++) for (let x = 0; x < one.w; x++) mirrored.data.set(one.data.subarray((y * one.w + x) * 3, (y * one.w + x) * 3 + 3), (y * one.w + one.w - 1 - x) * 3);
+    for (let y = 0; y < one.h; y++)
+      for (let x = 0; x < one.w; x++)
+        mirrored.data.set(
+          one.data.subarray((y * one.w + x) * 3, (y * one.w + x) * 3 + 3),
+          (y * one.w + one.w - 1 - x) * 3,
+        );
     expect(psnr(eight.data, one.data)).toBeGreaterThan(35);
     expect(psnr(eight.data, mirrored.data)).toBeLessThan(25);
   });
 
   it('the denoiser keeps any size (padding to its multiple of 8 is cropped away)', async () => {
-    const img = await decodeRgb((await input('coffee.png', { crop: { left: 50, top: 50, width: 61, height: 29 } })).data);
+    const img = await decodeRgb(
+      (await input('coffee.png', { crop: { left: 50, top: 50, width: 61, height: 29 } })).data,
+    );
     const out = await netDenoise(img, MODELS_DIR, 2);
     expect([out.w, out.h]).toEqual([61, 29]);
     expect(psnr(out.data, img.data)).toBeGreaterThan(28);

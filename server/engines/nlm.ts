@@ -28,7 +28,8 @@ export function nonLocalMeans(
   let k = 0;
   for (const [dx, dy] of offsets) {
     diff.fill(0);
-    const x0 = Math.max(0, -dx), x1 = Math.min(w, w - dx);
+    const x0 = Math.max(0, -dx),
+      x1 = Math.min(w, w - dx);
     for (let y = 0; y < h - dy; y++) {
       const row = y * w;
       const row2 = (y + dy) * w + dx;

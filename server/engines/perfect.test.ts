@@ -10,7 +10,8 @@ import { PRESETS } from '../../src/shared/domain/modules.js';
 /** Mean |Laplacian| of luma where `mask` is set: fine wiggles ("crinkles") in flat areas. */
 const wiggle = (img: Rgb, mask: Uint8Array) => {
   const y = luma(img);
-  let s = 0, n = 0;
+  let s = 0,
+    n = 0;
   for (let yy = 1; yy < img.h - 1; yy++)
     for (let x = 1; x < img.w - 1; x++) {
       const i = yy * img.w + x;
@@ -39,7 +40,10 @@ describe('perfect (auto retouch)', () => {
   it('retouch takes a cast, flat copy back towards the original and stretches its range', async () => {
     const ref = await decodeRgb((await input('coffee.png', { width: 160 })).data);
     // a dull, blue-tinted copy: contrast squeezed to 60..180, red/green dimmed
-    const cast: Rgb = { ...ref, data: Uint8Array.from(ref.data, (v, i) => Math.round((60 + v * 0.47) * [0.8, 0.9, 1.1][i % 3]!)) };
+    const cast: Rgb = {
+      ...ref,
+      data: Uint8Array.from(ref.data, (v, i) => Math.round((60 + v * 0.47) * [0.8, 0.9, 1.1][i % 3]!)),
+    };
     expect(isLowLight(cast)).toBe(false);
     const progress: number[] = [];
     const out = await perfectEngine.run(await fromRgb(cast), { model_name: 'perfect_2k' }, ctx(progress));
@@ -62,12 +66,17 @@ describe('perfect (auto retouch)', () => {
 
   it('lifts the fade and the warm cast: >= 1.5 dB over the input on three strengths of fade, and a faded dark photo is not low light', async () => {
     // rocket's faded copy has a mean luma under 60 (it went to low-light enhancement: 23.1 → 14.8 dB)
-    for (const [f, ks] of [['coffee.png', [1, 2]], ['rocket.jpg', [0]]] as const) {
+    for (const [f, ks] of [
+      ['coffee.png', [1, 2]],
+      ['rocket.jpg', [0]],
+    ] as const) {
       const ref = await decodeRgb((await input(f, { width: 160 })).data);
       for (const k of ks) {
         const faded = fadeCast(ref, k);
         expect(isLowLight(faded)).toBe(false);
-        const px = await rgbOf((await perfectEngine.run(await fromRgb(faded), { model_name: 'perfect_2k' }, ctx())).data);
+        const px = await rgbOf(
+          (await perfectEngine.run(await fromRgb(faded), { model_name: 'perfect_2k' }, ctx())).data,
+        );
         // measured at 200 px: coffee 19.0 / 20.8 / 19.7 → 32.2 / 33.0 / 31.2 dB; MAXIM alone (the engine before) 20.1 / 18.5 / 17.8
         expect(psnr(px.data, ref.data)).toBeGreaterThan(psnr(faded.data, ref.data) + 1.5);
       }
@@ -92,8 +101,13 @@ describe('perfect (auto retouch)', () => {
   });
 
   it('the low-light step never ends darker than a square-root brightening of its input, and a brighter result is kept as it is', () => {
-    const w = 64, h = 48;
-    const grey = (v: number): Rgb => ({ w, h, data: Uint8Array.from({ length: w * h * 3 }, (_, i) => v + ((i >> 4) % 5)) });
+    const w = 64,
+      h = 48;
+    const grey = (v: number): Rgb => ({
+      w,
+      h,
+      data: Uint8Array.from({ length: w * h * 3 }, (_, i) => v + ((i >> 4) % 5)),
+    });
     const input = grey(14); // mean luma 16
     // MAXIM under-brightened (mean 31): lifted to 255·√(16/255) ≈ 64
     expect(meanLuma(atLeastSqrt(grey(29), input))).toBeGreaterThan(62);
@@ -104,7 +118,10 @@ describe('perfect (auto retouch)', () => {
 
   it('the classical retouch (kept for comparison) also removes a cast', async () => {
     const ref = await decodeRgb((await input('coffee.png', { width: 120 })).data);
-    const cast: Rgb = { ...ref, data: Uint8Array.from(ref.data, (v, i) => Math.round((60 + v * 0.47) * [0.8, 0.9, 1.1][i % 3]!)) };
+    const cast: Rgb = {
+      ...ref,
+      data: Uint8Array.from(ref.data, (v, i) => Math.round((60 + v * 0.47) * [0.8, 0.9, 1.1][i % 3]!)),
+    };
     const px = perfectRgb(cast);
     expect(spread(means(px))).toBeLessThan(spread(means(cast)) * 0.8);
     expect(range(px)).toBeGreaterThan(range(cast) * 1.3);

@@ -22,7 +22,18 @@
  * denoise and a light sharpen.
  */
 import { pixelEngine } from './pixelEngine.js';
-import { clamp, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import {
+  clamp,
+  estimateNoise,
+  fromPlanes,
+  guidedFilter,
+  luma,
+  rgbToYcc,
+  toPlanes,
+  unsharp,
+  yccToRgb,
+  type Rgb,
+} from './image.js';
 import { maximTone } from './maxim.js';
 import { liftFade } from './retouchTone.js';
 
@@ -63,12 +74,20 @@ export function perfectRgb(img: Rgb): Rgb {
   const p = toPlanes(img);
   const n = w * h;
   // white balance from pixels that are neither clipped nor near black
-  let sr = 0, sg = 0, sb = 0, cnt = 0;
+  let sr = 0,
+    sg = 0,
+    sb = 0,
+    cnt = 0;
   for (let i = 0; i < n; i++) {
-    const r = p[0]![i]!, g = p[1]![i]!, b = p[2]![i]!;
+    const r = p[0]![i]!,
+      g = p[1]![i]!,
+      b = p[2]![i]!;
     const m = (r + g + b) / 3;
     if (m > 20 && m < 235) {
-      sr += r; sg += g; sb += b; cnt++;
+      sr += r;
+      sg += g;
+      sb += b;
+      cnt++;
     }
   }
   if (cnt > 0) {
@@ -126,7 +145,8 @@ const meanLuma = (img: Rgb) => luma(img).reduce((a, v) => a + v, 0) / (img.w * i
  * bythewater +5.7 → +7.1; dragonfly, garden, life unchanged).
  */
 export function atLeastSqrt(bright: Rgb, input: Rgb): Rgb {
-  const m = meanLuma(bright), floor = 255 * Math.sqrt(meanLuma(input) / 255);
+  const m = meanLuma(bright),
+    floor = 255 * Math.sqrt(meanLuma(input) / 255);
   if (m >= floor || m < 1) return bright;
   const g = Math.log(floor / 255) / Math.log(m / 255);
   const lut = Uint8Array.from({ length: 256 }, (_, v) => Math.round(255 * Math.pow(v / 255, g)));
@@ -146,15 +166,24 @@ export function cleanBrightened(img: Rgb, gain: number): Rgb {
 }
 
 /** The engine's work on pixels (see the module comment). */
-export async function perfectTone(img: Rgb, modelsDir: string, threads: number, onProgress: (f: number) => void = () => {}): Promise<Rgb> {
+export async function perfectTone(
+  img: Rgb,
+  modelsDir: string,
+  threads: number,
+  onProgress: (f: number) => void = () => {},
+): Promise<Rgb> {
   if (isLowLight(img)) {
-    const bright = atLeastSqrt(await maximTone(img, 'enhancement', modelsDir, threads, (f) => onProgress(0.9 * f)), img);
+    const bright = atLeastSqrt(
+      await maximTone(img, 'enhancement', modelsDir, threads, (f) => onProgress(0.9 * f)),
+      img,
+    );
     return cleanBrightened(bright, meanOf(bright) / Math.max(1, meanOf(img)));
   }
   const lifted = liftFade(img, RETOUCH_LEVELS);
   const net = await maximTone(lifted, 'retouching', modelsDir, threads, (f) => onProgress(0.9 * f));
   const out = new Uint8Array(lifted.data.length);
-  for (let i = 0; i < out.length; i++) out[i] = Math.round(lifted.data[i]! + RETOUCH_NET_BLEND * (net.data[i]! - lifted.data[i]!));
+  for (let i = 0; i < out.length; i++)
+    out[i] = Math.round(lifted.data[i]! + RETOUCH_NET_BLEND * (net.data[i]! - lifted.data[i]!));
   return { w: img.w, h: img.h, data: out };
 }
 
@@ -162,5 +191,7 @@ export const perfectEngine = pixelEngine(
   'perfect',
   'neural',
   'per-channel levels (haze, fade, cast), then MAXIM retouching blended at 20 %; dark pictures: MAXIM low-light enhancement and an edge-preserving clean-up of the amplified noise',
-  async (img, _params, ctx) => ({ image: await perfectTone(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) }),
+  async (img, _params, ctx) => ({
+    image: await perfectTone(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)),
+  }),
 );

@@ -9,7 +9,8 @@ describe('face detection (BlazeFace)', () => {
     const faces = await detectFaces(img, MODELS_DIR, 2);
     expect(faces.length).toBe(1);
     const f = faces[0]!;
-    const cx = f.x + f.w / 2, cy = f.y + f.h / 2;
+    const cx = f.x + f.w / 2,
+      cy = f.y + f.h / 2;
     // the astronaut's face is centred near (225, 125) and ~100 px wide in the 512² picture
     expect(cx).toBeGreaterThan(190);
     expect(cx).toBeLessThan(260);

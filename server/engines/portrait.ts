@@ -50,7 +50,8 @@ export async function cropToFace(img: Rgb, modelsDir: string, threads: number): 
   const faces = await detectFaces(img, modelsDir, threads);
   if (faces.length === 0) return { img, found: false };
   const f = faces.reduce((a, b) => (b.w * b.h > a.w * a.h ? b : a));
-  const cx = f.x + f.w / 2, cy = f.y + f.h / 2;
+  const cx = f.x + f.w / 2,
+    cy = f.y + f.h / 2;
   // 1.8× the face box (hair and chin), but never less than half the picture's short side: a tight
   // 190-px crop of a 512-px portrait read as a thumbnail
   const side = Math.min(Math.max(Math.max(f.w, f.h) * 1.8, Math.min(img.w, img.h) / 2), img.w, img.h);
@@ -58,10 +59,14 @@ export async function cropToFace(img: Rgb, modelsDir: string, threads: number): 
   const y0 = Math.round(Math.min(Math.max(0, cy - side / 2 - f.h * 0.1), img.h - side));
   const s = Math.round(side);
   const data = new Uint8Array(s * s * 3);
-  for (let y = 0; y < s; y++) data.set(img.data.subarray(((y0 + y) * img.w + x0) * 3, ((y0 + y) * img.w + x0 + s) * 3), y * s * 3);
+  for (let y = 0; y < s; y++)
+    data.set(img.data.subarray(((y0 + y) * img.w + x0) * 3, ((y0 + y) * img.w + x0 + s) * 3), y * s * 3);
   const crop = { w: s, h: s, data };
   // upscale small crops (Lanczos) so the output has a sensible size
-  return { img: s < FACE_CROP_MIN_SIDE ? await resizeRgb(crop, FACE_CROP_MIN_SIDE, FACE_CROP_MIN_SIDE) : crop, found: true };
+  return {
+    img: s < FACE_CROP_MIN_SIDE ? await resizeRgb(crop, FACE_CROP_MIN_SIDE, FACE_CROP_MIN_SIDE) : crop,
+    found: true,
+  };
 }
 
 export const portraitEngine = pixelEngine(

@@ -10,7 +10,13 @@ initializeCanvas(
   () => {
     throw new Error('no canvas in this test');
   },
-  (width, height) => ({ width, height, data: new Uint8ClampedArray(width * height * 4), colorSpace: 'srgb' }) as unknown as ImageDataOfAgPsd,
+  (width, height) =>
+    ({
+      width,
+      height,
+      data: new Uint8ClampedArray(width * height * 4),
+      colorSpace: 'srgb',
+    }) as unknown as ImageDataOfAgPsd,
 );
 
 /** A w×h RGB picture whose every pixel differs from its neighbours: a misplaced row, column or channel shows. */
@@ -39,9 +45,20 @@ function rgbOf(rgba: PixelArray): Uint8Array {
 
 describe('PSD writer, read back by ag-psd (an independent reader)', () => {
   // odd sizes: a row is no multiple of 2 or 4, and the layer section needs its padding byte
-  const w = 37, h = 23;
-  const bottom = pattern(w, h, 1), top = pattern(w, h, 90), composite = pattern(w, h, 200);
-  const file = writePsd(w, h, [{ name: 'Original', rgb: bottom }, { name: 'Colorized result', rgb: top, opacity: 0.5, hidden: true }], composite);
+  const w = 37,
+    h = 23;
+  const bottom = pattern(w, h, 1),
+    top = pattern(w, h, 90),
+    composite = pattern(w, h, 200);
+  const file = writePsd(
+    w,
+    h,
+    [
+      { name: 'Original', rgb: bottom },
+      { name: 'Colorized result', rgb: top, opacity: 0.5, hidden: true },
+    ],
+    composite,
+  );
 
   it('has the size, the layers in order with their names, opacity and visibility', () => {
     const psd = readPsd(file, { useImageData: true });
@@ -52,7 +69,7 @@ describe('PSD writer, read back by ag-psd (an independent reader)', () => {
     ]);
   });
 
-  it('holds each layer\'s pixels and the composite exactly', () => {
+  it("holds each layer's pixels and the composite exactly", () => {
     const psd = readPsd(file, { useImageData: true });
     expect(Buffer.from(rgbOf(psd.children![0]!.imageData!.data))).toEqual(Buffer.from(bottom));
     expect(Buffer.from(rgbOf(psd.children![1]!.imageData!.data))).toEqual(Buffer.from(top));
@@ -60,7 +77,12 @@ describe('PSD writer, read back by ag-psd (an independent reader)', () => {
   });
 
   it('our own summary reader agrees with it', () => {
-    expect(readPsdSummary(file)).toEqual({ width: w, height: h, channels: 3, layers: ['Original', 'Colorized result'] });
+    expect(readPsdSummary(file)).toEqual({
+      width: w,
+      height: h,
+      channels: 3,
+      layers: ['Original', 'Colorized result'],
+    });
   });
 
   it('refuses a canvas PSD version 1 cannot hold', () => {

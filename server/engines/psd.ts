@@ -18,13 +18,37 @@ class Writer {
     this.chunks.push(b);
     this.len += b.length;
   }
-  u8(v: number) { const b = Buffer.alloc(1); b.writeUInt8(v); this.push(b); }
-  u16(v: number) { const b = Buffer.alloc(2); b.writeUInt16BE(v); this.push(b); }
-  i16(v: number) { const b = Buffer.alloc(2); b.writeInt16BE(v); this.push(b); }
-  u32(v: number) { const b = Buffer.alloc(4); b.writeUInt32BE(v); this.push(b); }
-  i32(v: number) { const b = Buffer.alloc(4); b.writeInt32BE(v); this.push(b); }
-  str(s: string) { this.push(Buffer.from(s, 'latin1')); }
-  buf() { return Buffer.concat(this.chunks); }
+  u8(v: number) {
+    const b = Buffer.alloc(1);
+    b.writeUInt8(v);
+    this.push(b);
+  }
+  u16(v: number) {
+    const b = Buffer.alloc(2);
+    b.writeUInt16BE(v);
+    this.push(b);
+  }
+  i16(v: number) {
+    const b = Buffer.alloc(2);
+    b.writeInt16BE(v);
+    this.push(b);
+  }
+  u32(v: number) {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(v);
+    this.push(b);
+  }
+  i32(v: number) {
+    const b = Buffer.alloc(4);
+    b.writeInt32BE(v);
+    this.push(b);
+  }
+  str(s: string) {
+    this.push(Buffer.from(s, 'latin1'));
+  }
+  buf() {
+    return Buffer.concat(this.chunks);
+  }
 }
 
 function plane(rgb: Uint8Array, c: number, n: number): Buffer {
@@ -52,7 +76,10 @@ export function writePsd(width: number, height: number, layers: PsdLayer[], comp
   const li = new Writer();
   li.i16(layers.length);
   for (const l of layers) {
-    li.i32(0); li.i32(0); li.i32(height); li.i32(width); // top, left, bottom, right
+    li.i32(0);
+    li.i32(0);
+    li.i32(height);
+    li.i32(width); // top, left, bottom, right
     li.u16(3);
     for (let c = 0; c < 3; c++) {
       li.i16(c);

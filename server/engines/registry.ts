@@ -53,11 +53,17 @@ export function allEngines(): Engine[] {
  */
 export function assertAllEngines(engines: Readonly<Partial<Record<ModuleName, Engine>>> = ENGINES): void {
   const wrong = MODULES.filter((m) => engines[m]?.module !== m);
-  if (wrong.length) throw new Error(`no engine for module ${wrong.join(', ')}: every module needs one (server/engines/registry.ts)`);
+  if (wrong.length)
+    throw new Error(`no engine for module ${wrong.join(', ')}: every module needs one (server/engines/registry.ts)`);
 }
 
 /** Runs module's engine with its params parsed by the module's schema (missing keys take the schema's defaults). */
-export async function runModule<M extends ModuleName>(module: M, input: EngineImage, params: unknown, ctx: EngineContext): Promise<EngineResult> {
+export async function runModule<M extends ModuleName>(
+  module: M,
+  input: EngineImage,
+  params: unknown,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const parsed = parseParams(module, params);
   if (!parsed.ok) throw new Error(reasonMsg(parsed.error));
   return engineFor(module).run(input, parsed.value, ctx);

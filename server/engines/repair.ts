@@ -35,7 +35,8 @@ const ANGLES = 16;
 /** weight of the along-line side difference (scene structure) against the bar response */
 const ASYM = 1;
 /** a line pixel stands out of the local texture by WF (weak, followed) or SF (seed) times */
-const WF = 1.2, SF = 2.5;
+const WF = 1.2,
+  SF = 2.5;
 /**
  * A line is kept as a scratch only if this share of its pixels lies along at most two directions
  * (each ±1 of the 16 angles: two straight scratches may cross). Film and print scratches run nearly
@@ -86,48 +87,60 @@ function transpose(src: Float32Array, w: number, h: number, dst: Float32Array): 
   const B = 32;
   for (let y0 = 0; y0 < h; y0 += B)
     for (let x0 = 0; x0 < w; x0 += B) {
-      const y1 = Math.min(h, y0 + B), x1 = Math.min(w, x0 + B);
+      const y1 = Math.min(h, y0 + B),
+        x1 = Math.min(w, x0 + B);
       for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) dst[x * h + y] = src[y * w + x]!;
     }
 }
 
 function lineMeansAlongRows(a: number, len: number, w: number, h: number, src: Maps, out: Maps): void {
-  const c = Math.cos(a), s = Math.sin(a);
+  const c = Math.cos(a),
+    s = Math.sin(a);
   // |slope| ≤ 1: major axis u = x, minor v = y
-  const U = w, V = h;
+  const U = w,
+    V = h;
   const m = s / c;
   const R = Math.max(1, Math.round(len * Math.abs(c)));
   const inv = 1 / (2 * R + 1);
-  const [s0, s1, s2] = src, [o0, o1, o2] = out;
+  const [s0, s1, s2] = src,
+    [o0, o1, o2] = out;
   const shift = new Int32Array(U + 2 * R);
   for (let u = -R; u < U + R; u++) shift[u + R] = Math.round(u * m);
-  let lo = 0, hi = 0;
+  let lo = 0,
+    hi = 0;
   for (let u = 0; u < U; u++) {
     lo = Math.min(lo, shift[u + R]!);
     hi = Math.max(hi, shift[u + R]!);
   }
-  const P0 = new Float64Array(U + 2 * R + 1), P1 = new Float64Array(U + 2 * R + 1), P2 = new Float64Array(U + 2 * R + 1);
+  const P0 = new Float64Array(U + 2 * R + 1),
+    P1 = new Float64Array(U + 2 * R + 1),
+    P2 = new Float64Array(U + 2 * R + 1);
   // row r of the sheared image holds the pixels (u, r + shift(u))
   for (let r = -hi; r < V - lo; r++) {
     // the pixels of this row inside the picture (shift is monotonic), and the window around them
-    let u0 = 0, u1 = U - 1;
+    let u0 = 0,
+      u1 = U - 1;
     while (u0 < U && (r + shift[u0 + R]! < 0 || r + shift[u0 + R]! >= V)) u0++;
     while (u1 > u0 && (r + shift[u1 + R]! < 0 || r + shift[u1 + R]! >= V)) u1--;
     if (u0 >= U) continue;
     P0[u0] = P1[u0] = P2[u0] = 0;
-    let a0 = 0, a1 = 0, a2 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0;
     for (let u = u0 - R; u <= u1 + R; u++) {
       const uu = u < 0 ? 0 : u >= U ? U - 1 : u;
       let vv = r + shift[u + R]!;
       vv = vv < 0 ? 0 : vv >= V ? V - 1 : vv;
-      const i = uu + vv * w, o = u + R + 1;
+      const i = uu + vv * w,
+        o = u + R + 1;
       P0[o] = a0 += s0[i]!;
       P1[o] = a1 += s1[i]!;
       P2[o] = a2 += s2[i]!;
     }
     for (let u = u0; u <= u1; u++) {
       const v = r + shift[u + R]!;
-      const i = u + v * w, e = u + 2 * R + 1;
+      const i = u + v * w,
+        e = u + 2 * R + 1;
       o0[i] = (P0[e]! - P0[u]!) * inv;
       o1[i] = (P1[e]! - P1[u]!) * inv;
       o2[i] = (P2[e]! - P2[u]!) * inv;
@@ -137,7 +150,8 @@ function lineMeansAlongRows(a: number, len: number, w: number, h: number, src: M
 
 /** Values of y at i + (dx, dy), edges clamped. */
 const at = (y: Float32Array, w: number, h: number, x: number, yy: number, dx: number, dy: number) => {
-  const X = x + dx, Y = yy + dy;
+  const X = x + dx,
+    Y = yy + dy;
   return y[(Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X)]!;
 };
 
@@ -193,7 +207,20 @@ function detector(img: Rgb, opts: DefectOptions): Detector {
   const { yB, yD } = barMaps(img, y);
   const s = opts.scale ?? detectorScale(w, h);
   const sigma = estimateNoise(y, w, h);
-  return { w, h, n: w * h, y, yB, yD, s, d: 2 * s, L: 8 * s, sigma, tLo: Math.max(8, 3 * sigma), tHi: Math.max(18, 6 * sigma) };
+  return {
+    w,
+    h,
+    n: w * h,
+    y,
+    yB,
+    yD,
+    s,
+    d: 2 * s,
+    L: 8 * s,
+    sigma,
+    tLo: Math.max(8, 3 * sigma),
+    tHi: Math.max(18, 6 * sigma),
+  };
 }
 
 /**
@@ -206,9 +233,12 @@ function detector(img: Rgb, opts: DefectOptions): Detector {
  */
 function barMaps(img: Rgb, y: Float32Array): { yB: Float32Array; yD: Float32Array } {
   const n = y.length;
-  const yB = new Float32Array(n), yD = new Float32Array(n);
+  const yB = new Float32Array(n),
+    yD = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const r = img.data[i * 3]!, g = img.data[i * 3 + 1]!, b = img.data[i * 3 + 2]!;
+    const r = img.data[i * 3]!,
+      g = img.data[i * 3 + 1]!,
+      b = img.data[i * 3 + 2]!;
     yB[i] = y[i]! + CHANNEL_SHIFT * (Math.min(r, g, b) - y[i]!);
     yD[i] = y[i]! + CHANNEL_SHIFT * (Math.max(r, g, b) - y[i]!);
   }
@@ -227,10 +257,15 @@ function barResponses(det: Detector): Bars {
     kB: new Uint8Array(n),
     kD: new Uint8Array(n),
   };
-  const bright = new Float32Array(n), dark = new Float32Array(n), sideDiff = new Float32Array(n);
-  const avg = new Float32Array(n), avgD = new Float32Array(n), avgSide = new Float32Array(n);
+  const bright = new Float32Array(n),
+    dark = new Float32Array(n),
+    sideDiff = new Float32Array(n);
+  const avg = new Float32Array(n),
+    avgD = new Float32Array(n),
+    avgSide = new Float32Array(n);
   const buffers = () => [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as Maps;
-  const tmpIn = buffers(), tmpOut = buffers();
+  const tmpIn = buffers(),
+    tmpOut = buffers();
   for (let k = 0; k < ANGLES; k++) {
     const a = (k * Math.PI) / ANGLES;
     pointwiseBars(det, a, bars, sideDiff, bright, dark);
@@ -249,18 +284,32 @@ function barResponses(det: Detector): Bars {
  * At angle a, each pixel's bright and dark bar responses (the pixel against the two sides d px
  * across the line) and the difference of the sides; the pointwise bests are kept in `bars`.
  */
-function pointwiseBars(det: Detector, a: number, bars: Bars, sideDiff: Float32Array, bright: Float32Array, dark: Float32Array): void {
+function pointwiseBars(
+  det: Detector,
+  a: number,
+  bars: Bars,
+  sideDiff: Float32Array,
+  bright: Float32Array,
+  dark: Float32Array,
+): void {
   const { w, h, y, yB, yD, d, tHi } = det;
   const { point, pB, pD } = bars;
-  const nx = -Math.sin(a), ny = Math.cos(a);
+  const nx = -Math.sin(a),
+    ny = Math.cos(a);
   const side = [d, d + 1].map((t) => [Math.round(t * nx), Math.round(t * ny)] as const);
-  const o1 = side[0]![1] * w + side[0]![0], o2 = side[1]![1] * w + side[1]![0];
+  const o1 = side[0]![1] * w + side[0]![0],
+    o2 = side[1]![1] * w + side[1]![0];
   const m = d + 1;
   for (let yy = 0; yy < h; yy++) {
     const inner = yy >= m && yy < h - m;
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
-      let l = 0, r = 0, lB = 0, rB = 0, lD = 0, rD = 0;
+      let l = 0,
+        r = 0,
+        lB = 0,
+        rB = 0,
+        lD = 0,
+        rD = 0;
       if (inner && x >= m && x < w - m) {
         l = 0.5 * (y[i + o1]! + y[i + o2]!);
         r = 0.5 * (y[i - o1]! + y[i - o2]!);
@@ -284,7 +333,8 @@ function pointwiseBars(det: Detector, a: number, bars: Bars, sideDiff: Float32Ar
         lD *= 0.5;
         rD *= 0.5;
       }
-      const b = yB[i]! - Math.max(lB, rB), dk = Math.min(lD, rD) - yD[i]!;
+      const b = yB[i]! - Math.max(lB, rB),
+        dk = Math.min(lD, rD) - yD[i]!;
       sideDiff[i] = l - r;
       // a strongly negative tap (texture across the line) must not veto a whole segment
       bright[i] = Math.max(b, -tHi);
@@ -303,15 +353,20 @@ function pointwiseBars(det: Detector, a: number, bars: Bars, sideDiff: Float32Ar
  */
 function exactWhereItCounts(det: Detector, a: number, src: Maps, out: Maps): void {
   const { w, h, L, tLo } = det;
-  const [sideDiff, bright, dark] = src, [avgSide, avg, avgD] = out;
-  const taps = segment(a, L), inv = 1 / taps.length;
+  const [sideDiff, bright, dark] = src,
+    [avgSide, avg, avgD] = out;
+  const taps = segment(a, L),
+    inv = 1 / taps.length;
   const off = Int32Array.from(taps.map(([x, y]) => y * w + x));
-  const mx = Math.max(...taps.map(([x]) => Math.abs(x))), my = Math.max(...taps.map(([, y]) => Math.abs(y)));
+  const mx = Math.max(...taps.map(([x]) => Math.abs(x))),
+    my = Math.max(...taps.map(([, y]) => Math.abs(y)));
   for (let yy = 0; yy < h; yy++)
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
       if (Math.max(avg[i]!, avgD[i]!) - ASYM * Math.abs(avgSide[i]!) <= 0.25 * tLo) continue;
-      let s0 = 0, s1 = 0, s2 = 0;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0;
       if (yy >= my && yy < h - my && x >= mx && x < w - mx)
         for (let j = 0; j < off.length; j++) {
           const q = i + off[j]!;
@@ -321,7 +376,8 @@ function exactWhereItCounts(det: Detector, a: number, src: Maps, out: Maps): voi
         }
       else
         for (const [dx, dy] of taps) {
-          const X = x + dx, Y = yy + dy;
+          const X = x + dx,
+            Y = yy + dy;
           const q = (Y < 0 ? 0 : Y >= h ? h - 1 : Y) * w + (X < 0 ? 0 : X >= w ? w - 1 : X);
           s0 += sideDiff[q]!;
           s1 += bright[q]!;
@@ -348,13 +404,15 @@ function keepBest(avg: Float32Array, avgSide: Float32Array, best: Float32Array, 
 function localTexture(det: Detector, bars: Bars): Float32Array {
   const { w, h, n, d, tLo } = det;
   const R = 4 * d;
-  const cand = new Float32Array(n), act = new Float32Array(n);
+  const cand = new Float32Array(n),
+    act = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const c = Math.max(bars.mB[i]!, bars.mD[i]!) > tLo ? 0 : 1;
     cand[i] = c;
     act[i] = c * bars.point[i]!;
   }
-  const wAct = boxMean(cand, w, h, R), sAct = boxMean(act, w, h, R);
+  const wAct = boxMean(cand, w, h, R),
+    sAct = boxMean(act, w, h, R);
   const texture = new Float32Array(n);
   for (let i = 0; i < n; i++) texture[i] = wAct[i]! > 0.05 ? sAct[i]! / wAct[i]! : Infinity;
   return texture;
@@ -365,10 +423,15 @@ function scratchLines(img: Rgb, det: Detector, bars: Bars, texture: Float32Array
   const { w, h, n, d, tLo, tHi } = det;
   const lines = new Uint8Array(n);
   const chroma = achromaticResidual(img, bars.mB, bars.mD, tLo, d);
-  for (const [m, p, angle] of [[bars.mB, bars.pB, bars.kB], [bars.mD, bars.pD, bars.kD]] as const) {
-    const weak = new Uint8Array(n), strong = new Uint8Array(n);
+  for (const [m, p, angle] of [
+    [bars.mB, bars.pB, bars.kB],
+    [bars.mD, bars.pD, bars.kD],
+  ] as const) {
+    const weak = new Uint8Array(n),
+      strong = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      const v = m[i]!, t = texture[i]!;
+      const v = m[i]!,
+        t = texture[i]!;
       // on the ridge itself (a segment crossing a scratch beside it averages above zero too)
       if (v > tLo && v > WF * t && p[i]! > 0.5 * v) {
         weak[i] = 1;
@@ -378,7 +441,8 @@ function scratchLines(img: Rgb, det: Detector, bars: Bars, texture: Float32Array
     const minLength = Math.max(20, Math.round(Math.min(w, h) / 10));
     keepComponents(weak, w, h, (comp, length) => {
       if (length < minLength) return false;
-      let seeds = 0, off = 0;
+      let seeds = 0,
+        off = 0;
       for (const i of comp) {
         seeds += strong[i]!;
         off += chroma[i]!;
@@ -398,14 +462,16 @@ function dustSpecks(det: Detector, texture: Float32Array): Uint8Array {
   const specks = new Uint8Array(n);
   const rho = 2 * s + 2;
   const ring: [number, number][] = [];
-  for (let k = 0; k < 16; k++) ring.push([Math.round(rho * Math.cos((k * Math.PI) / 8)), Math.round(rho * Math.sin((k * Math.PI) / 8))]);
+  for (let k = 0; k < 16; k++)
+    ring.push([Math.round(rho * Math.cos((k * Math.PI) / 8)), Math.round(rho * Math.sin((k * Math.PI) / 8))]);
   const tSpeck = Math.max(24, 6 * sigma);
   const ringOff = Int32Array.from(ring.map(([dx, dy]) => dy * w + dx));
   for (let yy = 0; yy < h; yy++) {
     const inner = yy >= rho && yy < h - rho;
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
-      let lo = Infinity, hi = -Infinity;
+      let lo = Infinity,
+        hi = -Infinity;
       if (inner && x >= rho && x < w - rho)
         for (let k = 0; k < ringOff.length; k++) {
           const v = y[i + ringOff[k]!]!;
@@ -439,7 +505,8 @@ function withRims(lines: Uint8Array, specks: Uint8Array, w: number, h: number): 
       if (!lines[i]) continue;
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
-          const X = x + dx, Y = yy + dy;
+          const X = x + dx,
+            Y = yy + dy;
           if (X >= 0 && Y >= 0 && X < w && Y < h) mask[Y * w + X] = 1;
         }
     }
@@ -472,22 +539,32 @@ function straightShare(comp: number[], angle: Uint8Array): number {
 function achromaticResidual(img: Rgb, mB: Float32Array, mD: Float32Array, t: number, d: number): Float32Array {
   const { w, h, data } = img;
   const n = w * h;
-  const cb = new Float32Array(n), cr = new Float32Array(n), off = new Float32Array(n);
+  const cb = new Float32Array(n),
+    cr = new Float32Array(n),
+    off = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const r = data[i * 3]!, g = data[i * 3 + 1]!, b = data[i * 3 + 2]!;
+    const r = data[i * 3]!,
+      g = data[i * 3 + 1]!,
+      b = data[i * 3 + 2]!;
     const o = Math.max(mB[i]!, mD[i]!) > t ? 0 : 1;
     off[i] = o;
     cb[i] = o * (-0.1687 * r - 0.3313 * g + 0.5 * b);
     cr[i] = o * (0.5 * r - 0.4187 * g - 0.0813 * b);
   }
   const R = d + 3;
-  const mo = boxMean(off, w, h, R), mb = boxMean(cb, w, h, R), mr = boxMean(cr, w, h, R);
+  const mo = boxMean(off, w, h, R),
+    mb = boxMean(cb, w, h, R),
+    mr = boxMean(cr, w, h, R);
   const res = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const r = data[i * 3]!, g = data[i * 3 + 1]!, b = data[i * 3 + 2]!;
-    const pb = -0.1687 * r - 0.3313 * g + 0.5 * b, pr = 0.5 * r - 0.4187 * g - 0.0813 * b;
+    const r = data[i * 3]!,
+      g = data[i * 3 + 1]!,
+      b = data[i * 3 + 2]!;
+    const pb = -0.1687 * r - 0.3313 * g + 0.5 * b,
+      pr = 0.5 * r - 0.4187 * g - 0.0813 * b;
     if (mo[i]! < 1e-3) continue;
-    const sb = mb[i]! / mo[i]!, sr = mr[i]! / mo[i]!;
+    const sb = mb[i]! / mo[i]!,
+      sr = mr[i]! / mo[i]!;
     const ss = sb * sb + sr * sr;
     const k = ss > 1e-6 ? clamp((pb * sb + pr * sr) / ss, 0, 1) : 0;
     res[i] = Math.hypot(pb - k * sb, pr - k * sr);
@@ -501,11 +578,14 @@ function growSpecks(y: Float32Array, seeds: Uint8Array, w: number, h: number, rh
   const seen = new Uint8Array(seeds.length);
   for (let s0 = 0; s0 < seeds.length; s0++) {
     if (!seeds[s0] || seen[s0]) continue;
-    const cx = s0 % w, cy = (s0 / w) | 0;
+    const cx = s0 % w,
+      cy = (s0 / w) | 0;
     // level of the surroundings: mean of a ring at 2·rho
-    let bg = 0, cnt = 0;
+    let bg = 0,
+      cnt = 0;
     for (let k = 0; k < 24; k++) {
-      const X = Math.round(cx + 2 * rho * Math.cos((k * Math.PI) / 12)), Y = Math.round(cy + 2 * rho * Math.sin((k * Math.PI) / 12));
+      const X = Math.round(cx + 2 * rho * Math.cos((k * Math.PI) / 12)),
+        Y = Math.round(cy + 2 * rho * Math.sin((k * Math.PI) / 12));
       if (X >= 0 && Y >= 0 && X < w && Y < h) {
         bg += y[Y * w + X]!;
         cnt++;
@@ -520,10 +600,12 @@ function growSpecks(y: Float32Array, seeds: Uint8Array, w: number, h: number, rh
     while (stack.length) {
       const i = stack.pop()!;
       out[i] = 1;
-      const x = i % w, yy = (i / w) | 0;
+      const x = i % w,
+        yy = (i / w) | 0;
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
-          const X = x + dx, Y = yy + dy;
+          const X = x + dx,
+            Y = yy + dy;
           if (X < 0 || Y < 0 || X >= w || Y >= h || Math.abs(X - cx) > rho || Math.abs(Y - cy) > rho) continue;
           const j = Y * w + X;
           if (seen[j]) continue;
@@ -538,7 +620,12 @@ function growSpecks(y: Float32Array, seeds: Uint8Array, w: number, h: number, rh
 }
 
 /** Keeps the 8-connected components of `m` that `keepIf` accepts (pixels, longest box side). */
-function keepComponents(m: Uint8Array, w: number, h: number, keepIf: (comp: number[], length: number) => boolean): void {
+function keepComponents(
+  m: Uint8Array,
+  w: number,
+  h: number,
+  keepIf: (comp: number[], length: number) => boolean,
+): void {
   const seen = new Uint8Array(m.length);
   const stack: number[] = [];
   for (let s = 0; s < m.length; s++) {
@@ -546,18 +633,23 @@ function keepComponents(m: Uint8Array, w: number, h: number, keepIf: (comp: numb
     const comp: number[] = [];
     stack.push(s);
     seen[s] = 1;
-    let x0 = w, y0 = h, x1 = 0, y1 = 0;
+    let x0 = w,
+      y0 = h,
+      x1 = 0,
+      y1 = 0;
     while (stack.length) {
       const i = stack.pop()!;
       comp.push(i);
-      const x = i % w, y = (i / w) | 0;
+      const x = i % w,
+        y = (i / w) | 0;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
       for (let dy = -1; dy <= 1; dy++)
         for (let dx = -1; dx <= 1; dx++) {
-          const X = x + dx, Y = y + dy;
+          const X = x + dx,
+            Y = y + dy;
           if (X < 0 || Y < 0 || X >= w || Y >= h) continue;
           const j = Y * w + X;
           if (m[j] && !seen[j]) {
@@ -572,12 +664,20 @@ function keepComponents(m: Uint8Array, w: number, h: number, keepIf: (comp: numb
 
 /** Cubic Hermite curve at s ∈ [0, 1] from p0 (slope m0) to p1 (slope m1), slopes per unit s. */
 const hermite = (s: number, p0: number, m0: number, p1: number, m1: number) => {
-  const s2 = s * s, s3 = s2 * s;
+  const s2 = s * s,
+    s3 = s2 * s;
   return (2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * m0 + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * m1;
 };
 
 const DIRS: [number, number][] = [
-  [1, 0], [2, 1], [1, 1], [1, 2], [0, 1], [-1, 2], [-1, 1], [-2, 1],
+  [1, 0],
+  [2, 1],
+  [1, 1],
+  [1, 2],
+  [0, 1],
+  [-1, 2],
+  [-1, 1],
+  [-2, 1],
 ];
 
 /**
@@ -601,7 +701,8 @@ export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
   /** steps from (x, y) along (dx, dy) to the first good pixel, −1 if none within reach */
   const firstGood = (x: number, yy: number, dx: number, dy: number) => {
     for (let t = 1; t <= reach; t++) {
-      const X = x + t * dx, Y = yy + t * dy;
+      const X = x + t * dx,
+        Y = yy + t * dy;
       if (X < 0 || Y < 0 || X >= w || Y >= h) return -1;
       if (!mask[Y * w + X]) return t;
     }
@@ -616,11 +717,15 @@ export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
       acc[0] = acc[1] = acc[2] = 0;
       for (const [dx, dy] of DIRS) {
         const step = Math.hypot(dx, dy);
-        const ta = firstGood(x, yy, dx, dy), tb = firstGood(x, yy, -dx, -dy);
+        const ta = firstGood(x, yy, dx, dy),
+          tb = firstGood(x, yy, -dx, -dy);
         if (ta < 0 || tb < 0) continue;
-        const a = (yy + ta * dy) * w + x + ta * dx, b = (yy - tb * dy) * w + x - tb * dx;
-        const da = ta * step, db = tb * step;
-        const a2 = goodAt(x + (ta + 1) * dx, yy + (ta + 1) * dy), b2 = goodAt(x - (tb + 1) * dx, yy - (tb + 1) * dy);
+        const a = (yy + ta * dy) * w + x + ta * dx,
+          b = (yy - tb * dy) * w + x - tb * dx;
+        const da = ta * step,
+          db = tb * step;
+        const a2 = goodAt(x + (ta + 1) * dx, yy + (ta + 1) * dy),
+          b2 = goodAt(x - (tb + 1) * dx, yy - (tb + 1) * dy);
         // the ends agree in value and, where the next pixels are known, in slope: a texture line
         // crossing the scratch along this direction continues on both sides with the same rise
         let d2 = (y[a]! - y[b]!) ** 2;
@@ -630,7 +735,8 @@ export function inpaint(img: Rgb, mask: Uint8Array, reach = 12): Rgb {
         const s = db / span; // position from b (0) to a (1)
         const k = span / step; // one pixel step in units of s
         for (let c = 0; c < 3; c++) {
-          const pa = data[a * 3 + c]!, pb = data[b * 3 + c]!;
+          const pa = data[a * 3 + c]!,
+            pb = data[b * 3 + c]!;
           let v = s * pa + (1 - s) * pb; // linear: the nearer end weighs more
           if (a2 >= 0 && b2 >= 0) {
             // slopes in the direction b → a: from the pixel beyond b to b, from a to the pixel beyond a
@@ -686,12 +792,15 @@ export const detectorScale = (w: number, h: number): number => clamp(Math.round(
 /** Box average over f×f blocks (the last partial block averages what it has). */
 function shrink(img: Rgb, f: number): Rgb {
   const { w, h, data } = img;
-  const W = Math.ceil(w / f), H = Math.ceil(h / f);
-  const acc = new Float32Array(W * H * 3), cnt = new Float32Array(W * H);
+  const W = Math.ceil(w / f),
+    H = Math.ceil(h / f);
+  const acc = new Float32Array(W * H * 3),
+    cnt = new Float32Array(W * H);
   for (let y = 0; y < h; y++) {
     const Y = ((y / f) | 0) * W;
     for (let x = 0; x < w; x++) {
-      const j = Y + ((x / f) | 0), i = (y * w + x) * 3;
+      const j = Y + ((x / f) | 0),
+        i = (y * w + x) * 3;
       acc[j * 3] += data[i]!;
       acc[j * 3 + 1] += data[i + 1]!;
       acc[j * 3 + 2] += data[i + 2]!;
@@ -719,14 +828,18 @@ export interface RepairOptions {
  * net was trained on nor the validation set holds (scripts/train/data.py, beside SCRATCH; figures in
  * docs/lab/quality.md).
  */
-const NET_LOW = -2, NET_SEED = 2, NET_CLEAN = -3;
+const NET_LOW = -2,
+  NET_SEED = 2,
+  NET_CLEAN = -3;
 /**
  * A net find at least NET_LINE px long (box side) is a scratch only if it turns by at most MAX_TURN
  * (median over its pixels) between points TURN_BASE px apart along itself: a scratch runs nearly
  * straight (the measuring ones turn by ≤ 0.12 rad over ≥ 100 px: ~1° per 16 px), a tyre's rim light or
  * a collar ring of radius ~50 px turns by ~18°. Chosen on the DEV photos (docs/lab/quality.md).
  */
-const NET_LINE = 24, TURN_BASE = 16, MAX_TURN = (9 * Math.PI) / 180;
+const NET_LINE = 24,
+  TURN_BASE = 16,
+  MAX_TURN = (9 * Math.PI) / 180;
 /** radius (px) of the neighbourhood whose shape gives a find's local direction */
 const SHAPE_R = 5;
 
@@ -740,8 +853,14 @@ function medianTurn(comp: number[], w: number, h: number, label: Int32Array, id:
   for (const i of comp) label[i] = id;
   const inComp = (X: number, Y: number) => X >= 0 && Y >= 0 && X < w && Y < h && label[Y * w + X] === id;
   for (const i of comp) {
-    const x = i % w, y = (i / w) | 0;
-    let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    const x = i % w,
+      y = (i / w) | 0;
+    let n = 0,
+      sx = 0,
+      sy = 0,
+      sxx = 0,
+      syy = 0,
+      sxy = 0;
     for (let dy = -SHAPE_R; dy <= SHAPE_R; dy++)
       for (let dx = -SHAPE_R; dx <= SHAPE_R; dx++) {
         if (!inComp(x + dx, y + dy)) continue;
@@ -752,15 +871,20 @@ function medianTurn(comp: number[], w: number, h: number, label: Int32Array, id:
         syy += dy * dy;
         sxy += dx * dy;
       }
-    const mx = sx / n, my = sy / n;
+    const mx = sx / n,
+      my = sy / n;
     theta[i] = 0.5 * Math.atan2(2 * (sxy / n - mx * my), sxx / n - mx * mx - (syy / n - my * my));
   }
   const turns: number[] = [];
   for (const i of comp) {
-    const x = i % w, y = (i / w) | 0, t = theta[i]!;
+    const x = i % w,
+      y = (i / w) | 0,
+      t = theta[i]!;
     for (const side of [1, -1]) {
-      const X0 = Math.round(x + side * TURN_BASE * Math.cos(t)), Y0 = Math.round(y + side * TURN_BASE * Math.sin(t));
-      let best = -1, bestD = Infinity;
+      const X0 = Math.round(x + side * TURN_BASE * Math.cos(t)),
+        Y0 = Math.round(y + side * TURN_BASE * Math.sin(t));
+      let best = -1,
+        bestD = Infinity;
       for (let dy = -2; dy <= 2; dy++)
         for (let dx = -2; dx <= 2; dx++)
           if (inComp(X0 + dx, Y0 + dy) && dx * dx + dy * dy < bestD) {
@@ -789,7 +913,8 @@ async function findDefects(img: Rgb, opts: RepairOptions): Promise<Uint8Array> {
   const found = detectDefects(img, { scale: 1 });
   const logit = await scratchLogit(img, opts.modelsDir, opts.threads);
   const mask = Uint8Array.from(logit, (v) => (v > NET_LOW ? 1 : 0));
-  const label = new Int32Array(w * h).fill(-1), theta = new Float32Array(w * h);
+  const label = new Int32Array(w * h).fill(-1),
+    theta = new Float32Array(w * h);
   keepComponents(mask, w, h, (comp, length) => {
     if (!comp.some((i) => logit[i]! > NET_SEED)) return false;
     return length < NET_LINE || medianTurn(comp, w, h, label, comp[0]!, theta) <= MAX_TURN;
@@ -819,7 +944,8 @@ export async function repairRgb(img: Rgb, opts: RepairOptions): Promise<{ out: R
   for (let Y = 0; Y < small.h; Y++)
     for (let X = 0; X < small.w; X++) {
       if (!m[Y * small.w + X]) continue;
-      const x1 = Math.min(w, (X + 2) * s), y1 = Math.min(h, (Y + 2) * s);
+      const x1 = Math.min(w, (X + 2) * s),
+        y1 = Math.min(h, (Y + 2) * s);
       for (let y = Math.max(0, (Y - 1) * s); y < y1; y++) mask.fill(1, y * w + Math.max(0, (X - 1) * s), y * w + x1);
     }
   return { out: inpaint(img, mask, 12 * s), mask };
@@ -828,7 +954,8 @@ export async function repairRgb(img: Rgb, opts: RepairOptions): Promise<{ out: R
 export const repairEngine: Engine<'repair'> = {
   module: 'repair',
   kind: 'neural',
-  describe: 'scratch and dust removal: our own defect net (ONNX U-Net) plus oriented bar detection with hysteresis and a dust ring test, directional inpainting',
+  describe:
+    'scratch and dust removal: our own defect net (ONNX U-Net) plus oriented bar detection with hysteresis and a dust ring test, directional inpainting',
   run: (input, _params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       ctx.onProgress(0.1);

@@ -37,26 +37,33 @@ export interface LiftOptions {
 
 /** Per-channel levels towards a common black and white (see the module comment). */
 export function liftFade(img: Rgb, o: LiftOptions = {}): Rgb {
-  const tail = o.tail ?? 0.005, black = o.black ?? 4, white = o.white ?? 250, s = o.strength ?? 1;
+  const tail = o.tail ?? 0.005,
+    black = o.black ?? 4,
+    white = o.white ?? 250,
+    s = o.strength ?? 1;
   const n = img.w * img.h;
   const cast = o.cast ?? 1;
   const lut: Uint8Array[] = [];
-  const los: number[] = [], his: number[] = [];
+  const los: number[] = [],
+    his: number[] = [];
   for (let c = 0; c < 3; c++) {
     const hist = channelHist(img, c);
     los.push(pct(hist, n, tail));
     his.push(pct(hist, n, 1 - tail));
   }
   // the common range (all channels together) and each channel's own, mixed by `cast`
-  const cLo = Math.min(...los), cHi = Math.max(...his);
+  const cLo = Math.min(...los),
+    cHi = Math.max(...his);
   for (let c = 0; c < 3; c++) {
-    const lo = cLo + (los[c]! - cLo) * cast, hi = Math.max(lo + 16, cHi + (his[c]! - cHi) * cast);
+    const lo = cLo + (los[c]! - cLo) * cast,
+      hi = Math.max(lo + 16, cHi + (his[c]! - cHi) * cast);
     // full correction: lo → black, hi → white; limited gain and shift, then blended by strength
     let gain = (white - black) / (hi - lo);
     gain = clamp(gain, 1 / 2.2, 2.2);
     let off = black - lo * gain;
     off = clamp(off, -80 * gain, 80);
-    const g = 1 + (gain - 1) * s, b = off * s;
+    const g = 1 + (gain - 1) * s,
+      b = off * s;
     const t = new Uint8Array(256);
     for (let v = 0; v < 256; v++) t[v] = clamp(Math.round(v * g + b), 0, 255);
     lut.push(t);
@@ -72,7 +79,10 @@ export function liftFade(img: Rgb, o: LiftOptions = {}): Rgb {
 
 /** Grey-world gains on mid-tones (not near black or white), limited to ±20 %, applied at `strength`. */
 export function greyWorldMid(img: Rgb, strength = 0.5): Rgb {
-  let sr = 0, sg = 0, sb = 0, cnt = 0;
+  let sr = 0,
+    sg = 0,
+    sb = 0,
+    cnt = 0;
   const d = img.data;
   for (let i = 0; i < d.length; i += 3) {
     const m = (d[i]! + d[i + 1]! + d[i + 2]!) / 3;

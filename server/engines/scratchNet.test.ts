@@ -22,7 +22,10 @@ describe('scratch net', () => {
     const clean = await decodeRgb((await input('wallpapers/aitzgorri.jpg', { width: 240 })).data);
     const { img, mask } = addScratches(clean, { seed: 4 });
     const logit = await scratchLogit(img, MODELS_DIR, 2);
-    let onScratch = 0, nScratch = 0, off = 0, nOff = 0;
+    let onScratch = 0,
+      nScratch = 0,
+      off = 0,
+      nOff = 0;
     for (let i = 0; i < mask.length; i++) {
       if (mask[i]) {
         nScratch++;

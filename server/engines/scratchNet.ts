@@ -25,18 +25,22 @@ const up = (v: number) => Math.ceil(v / ALIGN) * ALIGN;
 export async function scratchLogit(img: Rgb, modelsDir: string, threads: number, strip = STRIP): Promise<Float32Array> {
   const sess = await session(modelsDir, SCRATCH_NET_FILE, threads);
   const { w, h, data } = img;
-  const W = up(w), step = up(strip);
+  const W = up(w),
+    step = up(strip);
   const logit = new Float32Array(w * h);
   for (let y0 = 0; y0 < h; y0 += step) {
     const y1 = Math.min(h, y0 + step);
     // strips start on the ⅛ grid, so every strip sees the pooling grid of a whole run
-    const a = Math.max(0, y0 - MARGIN), b = Math.min(up(h), y1 + MARGIN);
-    const rows = b - a, n = rows * W;
+    const a = Math.max(0, y0 - MARGIN),
+      b = Math.min(up(h), y1 + MARGIN);
+    const rows = b - a,
+      n = rows * W;
     const x = new Float32Array(3 * n);
     for (let r = 0; r < rows; r++) {
       const src = Math.min(a + r, h - 1) * w; // rows and columns past the picture repeat its edge
       for (let c = 0; c < W; c++) {
-        const s = (src + Math.min(c, w - 1)) * 3, o = r * W + c;
+        const s = (src + Math.min(c, w - 1)) * 3,
+          o = r * W + c;
         x[o] = data[s]! / 255 - 0.5;
         x[n + o] = data[s + 1]! / 255 - 0.5;
         x[2 * n + o] = data[s + 2]! / 255 - 0.5;

@@ -19,13 +19,17 @@ function rng(seed: number) {
   };
 }
 
-export function addScratches(img: Rgb, opts: { lines?: number; specks?: number; seed?: number } = {}): { img: Rgb; mask: Uint8Array } {
+export function addScratches(
+  img: Rgb,
+  opts: { lines?: number; specks?: number; seed?: number } = {},
+): { img: Rgb; mask: Uint8Array } {
   const { w, h } = img;
   const rnd = rng(opts.seed ?? 7);
   const alpha = new Float32Array(w * h); // coverage 0..1
   const tone = new Float32Array(w * h); // target value where covered
   const paint = (x: number, y: number, a: number, v: number) => {
-    const X = Math.round(x), Y = Math.round(y);
+    const X = Math.round(x),
+      Y = Math.round(y);
     if (X < 0 || Y < 0 || X >= w || Y >= h || a <= alpha[Y * w + X]!) return;
     alpha[Y * w + X] = a;
     tone[Y * w + X] = v;
@@ -38,14 +42,17 @@ export function addScratches(img: Rgb, opts: { lines?: number; specks?: number; 
     const vertical = rnd() < 0.6;
     const ang = vertical ? Math.PI / 2 + (rnd() - 0.5) * 0.15 : rnd() * Math.PI;
     const len = (0.3 + 0.6 * rnd()) * (vertical ? h : Math.min(w, h));
-    const x0 = rnd() * w, y0 = rnd() * h * (vertical ? 0.5 : 1);
+    const x0 = rnd() * w,
+      y0 = rnd() * h * (vertical ? 0.5 : 1);
     const strength = 0.6 + 0.4 * rnd();
     // slightly curved: the direction turns by up to ±0.12 rad over the whole length
     const bend = (rnd() - 0.5) * 0.24;
-    let cx = x0, cy = y0;
+    let cx = x0,
+      cy = y0;
     for (let t = 0; t < len; t += 0.5) {
       const a = ang + bend * (t / len - 0.5);
-      const dx = Math.cos(a), dy = Math.sin(a);
+      const dx = Math.cos(a),
+        dy = Math.sin(a);
       cx += dx * 0.5;
       cy += dy * 0.5;
       for (let o = -2; o <= 2; o += 0.5) {
@@ -59,7 +66,8 @@ export function addScratches(img: Rgb, opts: { lines?: number; specks?: number; 
   for (let k = 0; k < specks; k++) {
     const v = rnd() < 0.5 ? 240 : 20;
     const r = 0.7 + 2.0 * rnd();
-    const cx = rnd() * w, cy = rnd() * h;
+    const cx = rnd() * w,
+      cy = rnd() * h;
     for (let y = Math.floor(cy - r - 1); y <= cy + r + 1; y++)
       for (let x = Math.floor(cx - r - 1); x <= cx + r + 1; x++) {
         const d = Math.hypot(x - cx, y - cy);
@@ -87,7 +95,8 @@ export function addScratches(img: Rgb, opts: { lines?: number; specks?: number; 
  * within max(10, ¼ of the defect's contrast) of the clean one (luma).
  */
 export function scratchRemoval(clean: Rgb, scratched: Rgb, repaired: Rgb, mask: Uint8Array): number {
-  let n = 0, ok = 0;
+  let n = 0,
+    ok = 0;
   const L = (d: Uint8Array, i: number) => 0.299 * d[i * 3]! + 0.587 * d[i * 3 + 1]! + 0.114 * d[i * 3 + 2]!;
   for (let i = 0; i < mask.length; i++) {
     if (!mask[i]) continue;
@@ -107,11 +116,15 @@ export function scratchRemoval(clean: Rgb, scratched: Rgb, repaired: Rgb, mask: 
 export function lineContrast(clean: Rgb, img: Rgb): { pixels: number; clean: number; after: number } {
   const L = (im: Rgb) => {
     const y = new Float32Array(im.w * im.h);
-    for (let i = 0; i < y.length; i++) y[i] = 0.299 * im.data[i * 3]! + 0.587 * im.data[i * 3 + 1]! + 0.114 * im.data[i * 3 + 2]!;
+    for (let i = 0; i < y.length; i++)
+      y[i] = 0.299 * im.data[i * 3]! + 0.587 * im.data[i * 3 + 1]! + 0.114 * im.data[i * 3 + 2]!;
     return { y, m: boxMean(y, im.w, im.h, 3) };
   };
-  const a = L(clean), b = L(img);
-  let n = 0, sa = 0, sb = 0;
+  const a = L(clean),
+    b = L(img);
+  let n = 0,
+    sa = 0,
+    sb = 0;
   for (let i = 0; i < a.y.length; i++) {
     const va = Math.abs(a.y[i]! - a.m[i]!);
     if (va <= 20) continue;

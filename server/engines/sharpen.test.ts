@@ -11,12 +11,18 @@ const params = (p: Record<string, unknown>) => {
   if (!r.ok) throw new Error(reasonMsg(r.error));
   return r.value;
 };
-const blurred = (img: Rgb, s: number) => fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, s)), img.w, img.h);
+const blurred = (img: Rgb, s: number) =>
+  fromPlanes(
+    toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, s)),
+    img.w,
+    img.h,
+  );
 
 describe('sharpen (unsharp mask)', () => {
   it('raises high-frequency energy, monotonically in sharpness', async () => {
     const img = await input('coffee.png', { width: 150 });
-    const hf = async (sharpness: number) => hfEnergy(await rgbOf((await sharpenEngine.run(img, params({ sharpness, suppress_noise: 0 }), ctx())).data));
+    const hf = async (sharpness: number) =>
+      hfEnergy(await rgbOf((await sharpenEngine.run(img, params({ sharpness, suppress_noise: 0 }), ctx())).data));
     const orig = hfEnergy(await rgbOf(img.data));
     const e = [await hf(25), await hf(50), await hf(75), await hf(100)];
     expect(e[0]).toBeGreaterThan(orig);
@@ -26,15 +32,22 @@ describe('sharpen (unsharp mask)', () => {
   it('brings a blurred image closer to the original', async () => {
     const ref = await decodeRgb((await input('coffee.png', { width: 150 })).data);
     const soft = blurred(ref, 1);
-    const out = await rgbOf((await sharpenEngine.run(await fromRgb(soft), params({ sharpness: 50, suppress_noise: 10 }), ctx())).data);
+    const out = await rgbOf(
+      (await sharpenEngine.run(await fromRgb(soft), params({ sharpness: 50, suppress_noise: 10 }), ctx())).data,
+    );
     expect(psnr(out.data, ref.data)).toBeGreaterThan(psnr(soft.data, ref.data));
   });
 
   it('suppress_noise lowers amplification; add_grain adds texture', async () => {
     const img = await input('coffee.png', { width: 150 });
-    const hf = async (p: Record<string, unknown>) => hfEnergy(await rgbOf((await sharpenEngine.run(img, params(p), ctx())).data));
-    expect(await hf({ sharpness: 75, suppress_noise: 100 })).toBeLessThan(await hf({ sharpness: 75, suppress_noise: 0 }));
-    expect(await hf({ sharpness: 75, suppress_noise: 50, add_grain: 100 })).toBeGreaterThan(await hf({ sharpness: 75, suppress_noise: 50, add_grain: 0 }));
+    const hf = async (p: Record<string, unknown>) =>
+      hfEnergy(await rgbOf((await sharpenEngine.run(img, params(p), ctx())).data));
+    expect(await hf({ sharpness: 75, suppress_noise: 100 })).toBeLessThan(
+      await hf({ sharpness: 75, suppress_noise: 0 }),
+    );
+    expect(await hf({ sharpness: 75, suppress_noise: 50, add_grain: 100 })).toBeGreaterThan(
+      await hf({ sharpness: 75, suppress_noise: 50, add_grain: 0 }),
+    );
   });
 });
 
@@ -45,7 +58,9 @@ describe('sharpen autoparams', () => {
     const o = { sharpness: 0, suppressNoise: 0, addGrain: 0, autoparams: true };
     const k = (img: Rgb) => effectiveSharpness(luma(img), img.w, img.h, o);
     expect(k(soft)).toBeGreaterThan(k(crisp) + 10);
-    const out = await rgbOf((await sharpenEngine.run(await fromRgb(soft), params({ sharpness: 0, autoparams: true }), ctx())).data);
+    const out = await rgbOf(
+      (await sharpenEngine.run(await fromRgb(soft), params({ sharpness: 0, autoparams: true }), ctx())).data,
+    );
     expect(hfEnergy(out)).toBeGreaterThan(hfEnergy(soft) * 1.3);
   });
 });

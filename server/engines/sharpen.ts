@@ -4,7 +4,18 @@
  * film grain. autoparams takes the amount from the blur estimate, as sharpen_auto does.
  */
 import type { Engine } from './types.js';
-import { estimateBlur, estimateNoise, fromPlanes, gaussianNoise, rgbToYcc, runOnRgb, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import {
+  estimateBlur,
+  estimateNoise,
+  fromPlanes,
+  gaussianNoise,
+  rgbToYcc,
+  runOnRgb,
+  toPlanes,
+  unsharp,
+  yccToRgb,
+  type Rgb,
+} from './image.js';
 
 export interface SharpenOptions {
   sharpness: number;
@@ -15,7 +26,9 @@ export interface SharpenOptions {
 
 /** The sharpness actually used: the slider, or with autoparams one taken from the blur estimate. */
 export function effectiveSharpness(y: Float32Array, w: number, h: number, o: SharpenOptions): number {
-  return o.autoparams ? Math.round(30 + 70 * Math.min(1, Math.max(0, (estimateBlur(y, w, h) - 0.15) / 0.6))) : o.sharpness;
+  return o.autoparams
+    ? Math.round(30 + 70 * Math.min(1, Math.max(0, (estimateBlur(y, w, h) - 0.15) / 0.6)))
+    : o.sharpness;
 }
 
 export function sharpenRgb(img: Rgb, o: SharpenOptions): Rgb {
@@ -38,7 +51,8 @@ export function sharpenRgb(img: Rgb, o: SharpenOptions): Rgb {
 export const sharpenEngine: Engine<'sharpen'> = {
   module: 'sharpen',
   kind: 'classical',
-  describe: 'unsharp mask on luma: sharpness = amount/radius, suppress_noise = coring threshold, add_grain = film grain',
+  describe:
+    'unsharp mask on luma: sharpness = amount/radius, suppress_noise = coring threshold, add_grain = film grain',
   run: (input, params, ctx) =>
     runOnRgb(input, ctx, (img) => {
       ctx.onProgress(0.2);

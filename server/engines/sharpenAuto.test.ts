@@ -3,7 +3,12 @@ import { autoSharpenRgb, sharpenAutoEngine } from './sharpenAuto.js';
 import { ctx, fromRgb, input, rgbOf } from '../../tests/support/engines.js';
 import { decodeRgb, fromPlanes, gaussianBlur, psnr, toPlanes, type Rgb } from './image.js';
 
-const blurred = (img: Rgb, s: number) => fromPlanes(toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, s)), img.w, img.h);
+const blurred = (img: Rgb, s: number) =>
+  fromPlanes(
+    toPlanes(img).map((c) => gaussianBlur(c, img.w, img.h, s)),
+    img.w,
+    img.h,
+  );
 
 /** A horizontal motion blur of n px (box along x), as a shaken camera makes. */
 function motion(img: Rgb, n: number): Rgb {
@@ -20,7 +25,8 @@ function motion(img: Rgb, n: number): Rgb {
   return { w, h, data: out };
 }
 
-const net = async (img: Rgb) => rgbOf((await sharpenAutoEngine.run(await fromRgb(img), { model_name: 'DpedSharpenStable' }, ctx())).data);
+const net = async (img: Rgb) =>
+  rgbOf((await sharpenAutoEngine.run(await fromRgb(img), { model_name: 'DpedSharpenStable' }, ctx())).data);
 
 describe('sharpen_auto: our deblur net', () => {
   it('restores a Gaussian blur better than the classical engine it replaced, and does no harm to a motion blur', async () => {
@@ -38,7 +44,9 @@ describe('sharpen_auto: our deblur net', () => {
   it('leaves an already sharp photo and smooth bokeh nearly as they are', async () => {
     const crisp = await decodeRgb((await input('motorcycle_left.png', { width: 240 })).data);
     expect(psnr((await net(crisp)).data, crisp.data)).toBeGreaterThan(36);
-    const bokeh = await decodeRgb((await input('LadyBird.jpg', { crop: { left: 0, top: 800, width: 160, height: 120 } })).data);
+    const bokeh = await decodeRgb(
+      (await input('LadyBird.jpg', { crop: { left: 0, top: 800, width: 160, height: 120 } })).data,
+    );
     expect(psnr((await net(bokeh)).data, bokeh.data)).toBeGreaterThan(42);
   });
 });
@@ -52,7 +60,9 @@ describe('the classical sharpen_auto (kept for the quality comparison) backs off
   });
 
   it('leaves smooth bokeh alone (detail gate)', async () => {
-    const img = await decodeRgb((await input('LadyBird.jpg', { crop: { left: 0, top: 800, width: 160, height: 120 } })).data);
+    const img = await decodeRgb(
+      (await input('LadyBird.jpg', { crop: { left: 0, top: 800, width: 160, height: 120 } })).data,
+    );
     expect(psnr(autoSharpenRgb(img).out.data, img.data)).toBeGreaterThan(45);
   });
 });

@@ -11,7 +11,18 @@
  */
 import { pixelEngine } from './pixelEngine.js';
 import { netDeblur } from './netRunners.js';
-import { boxMean, clamp, estimateFocusBlur, estimateNoise, fromPlanes, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './image.js';
+import {
+  boxMean,
+  clamp,
+  estimateFocusBlur,
+  estimateNoise,
+  fromPlanes,
+  rgbToYcc,
+  toPlanes,
+  unsharp,
+  yccToRgb,
+  type Rgb,
+} from './image.js';
 
 export function autoSharpenRgb(img: Rgb): { out: Rgb; blur: number; amount: number; radius: number } {
   const { w, h } = img;
@@ -43,5 +54,7 @@ export const sharpenAutoEngine = pixelEngine(
   'sharpen_auto',
   'neural',
   'our own deblur net (a U-Net trained on Gaussian, defocus and motion blur; sharp input passes through)',
-  async (img, _params, ctx) => ({ image: await netDeblur(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)) }),
+  async (img, _params, ctx) => ({
+    image: await netDeblur(img, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.95 * f)),
+  }),
 );

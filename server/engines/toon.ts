@@ -30,7 +30,14 @@ export interface Box {
  * One separable bilateral iteration (horizontal then vertical) on three planes with a joint range
  * distance, in place. Only pixels inside `box` (default: whole picture) are changed.
  */
-export function bilateralPass(p: Float32Array[], w: number, h: number, sigmaD: number, sigmaR: number, box?: Box): void {
+export function bilateralPass(
+  p: Float32Array[],
+  w: number,
+  h: number,
+  sigmaD: number,
+  sigmaR: number,
+  box?: Box,
+): void {
   const r = Math.max(1, Math.ceil(2 * sigmaD));
   const sk = new Float32Array(2 * r + 1);
   for (let i = -r; i <= r; i++) sk[i + r] = Math.exp(-(i * i) / (2 * sigmaD * sigmaD));
@@ -38,9 +45,14 @@ export function bilateralPass(p: Float32Array[], w: number, h: number, sigmaD: n
   const b = box ?? { x0: 0, y0: 0, x1: w, y1: h };
   const [A, B, C] = p as [Float32Array, Float32Array, Float32Array];
   const n = Math.max(w, h);
-  const la = new Float32Array(n), lb = new Float32Array(n), lc = new Float32Array(n);
-  const oa = new Float32Array(n), ob = new Float32Array(n), oc = new Float32Array(n);
-  const line = (len: number, from: number, to: number) => bilateralLine(la, lb, lc, len, from, to, r, sk, rt, oa, ob, oc);
+  const la = new Float32Array(n),
+    lb = new Float32Array(n),
+    lc = new Float32Array(n);
+  const oa = new Float32Array(n),
+    ob = new Float32Array(n),
+    oc = new Float32Array(n);
+  const line = (len: number, from: number, to: number) =>
+    bilateralLine(la, lb, lc, len, from, to, r, sk, rt, oa, ob, oc);
   // horizontal: each row of the box, reading a copy of the row
   for (let y = b.y0; y < b.y1; y++) {
     const row = y * w;
@@ -70,14 +82,35 @@ export function bilateralPass(p: Float32Array[], w: number, h: number, sigmaD: n
 }
 
 /** The bilateral weights along one line of three planes (copied into la/lb/lc), for positions from…to−1, into oa/ob/oc. */
-function bilateralLine(la: Float32Array, lb: Float32Array, lc: Float32Array, len: number, from: number, to: number, r: number, sk: Float32Array, rt: Float32Array, oa: Float32Array, ob: Float32Array, oc: Float32Array): void {
+function bilateralLine(
+  la: Float32Array,
+  lb: Float32Array,
+  lc: Float32Array,
+  len: number,
+  from: number,
+  to: number,
+  r: number,
+  sk: Float32Array,
+  rt: Float32Array,
+  oa: Float32Array,
+  ob: Float32Array,
+  oc: Float32Array,
+): void {
   for (let x = from; x < to; x++) {
-    const a0 = la[x]!, b0 = lb[x]!, c0 = lc[x]!;
-    let sw = 0, sa = 0, sb = 0, sc = 0;
-    const k0 = Math.max(-r, -x), k1 = Math.min(r, len - 1 - x);
+    const a0 = la[x]!,
+      b0 = lb[x]!,
+      c0 = lc[x]!;
+    let sw = 0,
+      sa = 0,
+      sb = 0,
+      sc = 0;
+    const k0 = Math.max(-r, -x),
+      k1 = Math.min(r, len - 1 - x);
     for (let k = k0; k <= k1; k++) {
       const j = x + k;
-      const da = la[j]! - a0, db = lb[j]! - b0, dc = lc[j]! - c0;
+      const da = la[j]! - a0,
+        db = lb[j]! - b0,
+        dc = lc[j]! - c0;
       const d = (da * da + db * db + dc * dc) >> 2;
       const wt = sk[k + r]! * (d < 16385 ? rt[d]! : 0);
       sw += wt;
@@ -105,11 +138,16 @@ export interface Flow {
 export function edgeTangentFlow(y: Float32Array, w: number, h: number, sigmaPre: number, sigmaT: number): Flow {
   const n = w * h;
   const s = gaussianBlur(y, w, h, sigmaPre);
-  const E = new Float32Array(n), F = new Float32Array(n), G = new Float32Array(n);
+  const E = new Float32Array(n),
+    F = new Float32Array(n),
+    G = new Float32Array(n);
   for (let yy = 0; yy < h; yy++) {
-    const up = (yy > 0 ? yy - 1 : 0) * w, dn = (yy < h - 1 ? yy + 1 : h - 1) * w, row = yy * w;
+    const up = (yy > 0 ? yy - 1 : 0) * w,
+      dn = (yy < h - 1 ? yy + 1 : h - 1) * w,
+      row = yy * w;
     for (let x = 0; x < w; x++) {
-      const l = x > 0 ? x - 1 : 0, r = x < w - 1 ? x + 1 : w - 1;
+      const l = x > 0 ? x - 1 : 0,
+        r = x < w - 1 ? x + 1 : w - 1;
       const gx = (s[up + r]! + 2 * s[row + r]! + s[dn + r]! - s[up + l]! - 2 * s[row + l]! - s[dn + l]!) / 8;
       const gy = (s[dn + l]! + 2 * s[dn + x]! + s[dn + r]! - s[up + l]! - 2 * s[up + x]! - s[up + r]!) / 8;
       E[row + x] = gx * gx;
@@ -117,15 +155,23 @@ export function edgeTangentFlow(y: Float32Array, w: number, h: number, sigmaPre:
       G[row + x] = gy * gy;
     }
   }
-  const e = gaussianBlur(E, w, h, sigmaT), f = gaussianBlur(F, w, h, sigmaT), g = gaussianBlur(G, w, h, sigmaT);
-  const tx = new Float32Array(n), ty = new Float32Array(n), mag = new Float32Array(n), coh = new Float32Array(n);
+  const e = gaussianBlur(E, w, h, sigmaT),
+    f = gaussianBlur(F, w, h, sigmaT),
+    g = gaussianBlur(G, w, h, sigmaT);
+  const tx = new Float32Array(n),
+    ty = new Float32Array(n),
+    mag = new Float32Array(n),
+    coh = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const a = e[i]!, b = f[i]!, c = g[i]!;
+    const a = e[i]!,
+      b = f[i]!,
+      c = g[i]!;
     const root = Math.sqrt((a - c) * (a - c) + 4 * b * b);
     const l1 = 0.5 * (a + c + root);
     coh[i] = a + c > 1e-9 ? (root / (a + c)) ** 2 : 0;
     // gradient direction: eigenvector of λ₁; tangent: perpendicular to it
-    let vx = b, vy = l1 - a;
+    let vx = b,
+      vy = l1 - a;
     let len = Math.hypot(vx, vy);
     if (len < 1e-9) {
       vx = l1 - c;
@@ -147,10 +193,16 @@ export function edgeTangentFlow(y: Float32Array, w: number, h: number, sigmaPre:
 const bilinear = (p: Float32Array, w: number, h: number, x: number, y: number): number => {
   x = x < 0 ? 0 : x > w - 1 ? w - 1 : x;
   y = y < 0 ? 0 : y > h - 1 ? h - 1 : y;
-  const x0 = x | 0, y0 = y | 0;
-  const x1 = x0 < w - 1 ? x0 + 1 : x0, y1 = y0 < h - 1 ? y0 + 1 : y0;
-  const fx = x - x0, fy = y - y0;
-  const a = p[y0 * w + x0]!, b = p[y0 * w + x1]!, c = p[y1 * w + x0]!, d = p[y1 * w + x1]!;
+  const x0 = x | 0,
+    y0 = y | 0;
+  const x1 = x0 < w - 1 ? x0 + 1 : x0,
+    y1 = y0 < h - 1 ? y0 + 1 : y0;
+  const fx = x - x0,
+    fy = y - y0;
+  const a = p[y0 * w + x0]!,
+    b = p[y0 * w + x1]!,
+    c = p[y1 * w + x0]!,
+    d = p[y1 * w + x1]!;
   return a + (b - a) * fx + (c - a) * fy + (a - b - c + d) * fx * fy;
 };
 
@@ -159,23 +211,33 @@ const bilinear = (p: Float32Array, w: number, h: number, x: number, y: number): 
  * G(σc) − G(1.6σc) of `y`; along the flow's streamline a Gaussian (σm) average of that response.
  * Negative values lie on the dark side of an edge; flat areas give ≈ 0 whatever their brightness.
  */
-export function flowDoG(y: Float32Array, w: number, h: number, flow: Flow, sigmaC: number, sigmaM: number): Float32Array {
+export function flowDoG(
+  y: Float32Array,
+  w: number,
+  h: number,
+  flow: Flow,
+  sigmaC: number,
+  sigmaM: number,
+): Float32Array {
   const n = w * h;
   const sigmaS = 1.6 * sigmaC;
   const T = Math.ceil(3 * sigmaS);
   const kd = new Float32Array(2 * T + 1);
-  let sc = 0, ss = 0;
+  let sc = 0,
+    ss = 0;
   for (let t = -T; t <= T; t++) {
     sc += Math.exp(-(t * t) / (2 * sigmaC * sigmaC));
     ss += Math.exp(-(t * t) / (2 * sigmaS * sigmaS));
   }
-  for (let t = -T; t <= T; t++) kd[t + T] = Math.exp(-(t * t) / (2 * sigmaC * sigmaC)) / sc - Math.exp(-(t * t) / (2 * sigmaS * sigmaS)) / ss;
+  for (let t = -T; t <= T; t++)
+    kd[t + T] = Math.exp(-(t * t) / (2 * sigmaC * sigmaC)) / sc - Math.exp(-(t * t) / (2 * sigmaS * sigmaS)) / ss;
   const { tx, ty } = flow;
   const D = new Float32Array(n);
   for (let yy = 0; yy < h; yy++)
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
-      const gx = ty[i]!, gy = -tx[i]!; // gradient direction = tangent turned by 90°
+      const gx = ty[i]!,
+        gy = -tx[i]!; // gradient direction = tangent turned by 90°
       let s = 0;
       for (let t = -T; t <= T; t++) s += kd[t + T]! * bilinear(y, w, h, x + t * gx, yy + t * gy);
       D[i] = s;
@@ -188,15 +250,20 @@ export function flowDoG(y: Float32Array, w: number, h: number, flow: Flow, sigma
   for (let yy = 0; yy < h; yy++)
     for (let x = 0; x < w; x++) {
       const i = yy * w + x;
-      let acc = km[0]! * D[i]!, wsum = km[0]!;
+      let acc = km[0]! * D[i]!,
+        wsum = km[0]!;
       for (let dir = -1; dir <= 1; dir += 2) {
-        let px = x, py = yy, vx = dir * tx[i]!, vy = dir * ty[i]!;
+        let px = x,
+          py = yy,
+          vx = dir * tx[i]!,
+          vy = dir * ty[i]!;
         for (let s = 1; s <= S; s++) {
           px += vx;
           py += vy;
           if (px < 0 || py < 0 || px > w - 1 || py > h - 1) break;
           const j = Math.round(py) * w + Math.round(px);
-          let nx = tx[j]!, ny = ty[j]!;
+          let nx = tx[j]!,
+            ny = ty[j]!;
           if (nx * vx + ny * vy < 0) {
             nx = -nx;
             ny = -ny;
@@ -224,14 +291,17 @@ export function dropShortStrokes(alpha: Float32Array, w: number, h: number, minS
   const members = new Int32Array(n);
   for (let s = 0; s < n; s++) {
     if (alpha[s]! <= 0.05 || label[s] !== -1) continue;
-    let sp = 0, m = 0, solid = 0;
+    let sp = 0,
+      m = 0,
+      solid = 0;
     stack[sp++] = s;
     label[s] = s;
     while (sp) {
       const i = stack[--sp]!;
       members[m++] = i;
       if (alpha[i]! > 0.5) solid++;
-      const x = i % w, y = (i - x) / w;
+      const x = i % w,
+        y = (i - x) / w;
       for (let dy = -1; dy <= 1; dy++) {
         const yy = y + dy;
         if (yy < 0 || yy >= h) continue;
@@ -251,14 +321,26 @@ export function dropShortStrokes(alpha: Float32Array, w: number, h: number, minS
 }
 
 /** Draws an anti-aliased polyline of width `width` into `alpha` (max-combined). */
-export function strokePolyline(alpha: Float32Array, w: number, h: number, pts: readonly (readonly [number, number])[], width: number, closed: boolean): void {
+export function strokePolyline(
+  alpha: Float32Array,
+  w: number,
+  h: number,
+  pts: readonly (readonly [number, number])[],
+  width: number,
+  closed: boolean,
+): void {
   const half = width / 2;
   const segs = closed ? pts.length : pts.length - 1;
   for (let s = 0; s < segs; s++) {
-    const [ax, ay] = pts[s]!, [bx, by] = pts[(s + 1) % pts.length]!;
-    const x0 = Math.max(0, Math.floor(Math.min(ax, bx) - half - 1)), x1 = Math.min(w - 1, Math.ceil(Math.max(ax, bx) + half + 1));
-    const y0 = Math.max(0, Math.floor(Math.min(ay, by) - half - 1)), y1 = Math.min(h - 1, Math.ceil(Math.max(ay, by) + half + 1));
-    const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy || 1;
+    const [ax, ay] = pts[s]!,
+      [bx, by] = pts[(s + 1) % pts.length]!;
+    const x0 = Math.max(0, Math.floor(Math.min(ax, bx) - half - 1)),
+      x1 = Math.min(w - 1, Math.ceil(Math.max(ax, bx) + half + 1));
+    const y0 = Math.max(0, Math.floor(Math.min(ay, by) - half - 1)),
+      y1 = Math.min(h - 1, Math.ceil(Math.max(ay, by) + half + 1));
+    const dx = bx - ax,
+      dy = by - ay,
+      l2 = dx * dx + dy * dy || 1;
     for (let y = y0; y <= y1; y++)
       for (let x = x0; x <= x1; x++) {
         const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2));
@@ -275,7 +357,16 @@ export function strokePolyline(alpha: Float32Array, w: number, h: number, pts: r
  * pulled to its level through tanh with a sharpness φ that grows with the local gradient, so
  * smooth shading (sky) keeps its gradient and edges get crisp cel steps.
  */
-export function softQuantize(y: Float32Array, mag: Float32Array, lo: number, hi: number, bins: number, phiLo: number, phiHi: number, magRef: number): Float32Array {
+export function softQuantize(
+  y: Float32Array,
+  mag: Float32Array,
+  lo: number,
+  hi: number,
+  bins: number,
+  phiLo: number,
+  phiHi: number,
+  magRef: number,
+): Float32Array {
   const dq = Math.max(8, (hi - lo) / bins);
   const out = new Float32Array(y.length);
   for (let i = 0; i < y.length; i++) {
@@ -283,7 +374,7 @@ export function softQuantize(y: Float32Array, mag: Float32Array, lo: number, hi:
     const q = lo + Math.round((v - lo) / dq) * dq;
     const g = Math.min(1, mag[i]! / magRef);
     const phi = phiLo + (phiHi - phiLo) * g;
-    out[i] = q + (dq / 2) * Math.tanh((phi * (v - q)) / dq) / Math.tanh(phi / 2);
+    out[i] = q + ((dq / 2) * Math.tanh((phi * (v - q)) / dq)) / Math.tanh(phi / 2);
   }
   return out;
 }

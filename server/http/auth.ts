@@ -136,7 +136,10 @@ export function registerApiTokenGate(app: FastifyInstance, ctx: AppContext): voi
   app.addHook('onSend', async (req, reply, payload) => {
     const w = RATE_WINDOWS.get(req);
     if (w) {
-      reply.header('x-ratelimit-limit', w.limit).header('x-ratelimit-remaining', w.remaining).header('x-ratelimit-reset', w.reset);
+      reply
+        .header('x-ratelimit-limit', w.limit)
+        .header('x-ratelimit-remaining', w.remaining)
+        .header('x-ratelimit-reset', w.reset);
       if (reply.statusCode === 429) reply.header('retry-after', w.reset);
     }
     return payload;
@@ -164,7 +167,11 @@ export function principalOf(req: FastifyRequest, ctx: AppContext, names?: readon
  * The caller of a multipart request from its fields (read before any file part is buffered): an
  * api_token field is checked like a header's token; else a site token field, else tokenOf.
  */
-export function principalOfFields(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>): Promise<Principal> {
+export function principalOfFields(
+  req: FastifyRequest,
+  ctx: AppContext,
+  fields: Record<string, string>,
+): Promise<Principal> {
   const api = API_PRINCIPALS.get(req);
   if (api) return Promise.resolve(api);
   if (fields[API_TOKEN_FIELD]) return admitApiToken(req, ctx, fields[API_TOKEN_FIELD]);

@@ -12,9 +12,17 @@ describe('isServiceUnavailable', () => {
     ['pg: starting up', err('the database system is starting up', { code: '57P03' })],
     ['pg: too many connections', err('sorry, too many clients already', { code: '53300' })],
     ['ioredis: offline', err("Stream isn't writeable and enableOfflineQueue options is false")],
-    ['ioredis: retries exhausted', err('Reached the max retries per request limit (which is 1). Refer to "maxRetriesPerRequest" option for details.')],
+    [
+      'ioredis: retries exhausted',
+      err(
+        'Reached the max retries per request limit (which is 1). Refer to "maxRetriesPerRequest" option for details.',
+      ),
+    ],
     ['wrapped cause', err('query failed', { cause: err('x', { code: 'ECONNRESET' }) })],
-    ['aggregate (happy eyeballs)', Object.assign(new AggregateError([err('a', { code: 'ECONNREFUSED' })], 'connect failed'))],
+    [
+      'aggregate (happy eyeballs)',
+      Object.assign(new AggregateError([err('a', { code: 'ECONNREFUSED' })], 'connect failed')),
+    ],
   ])('%s → 503', (_name, e) => {
     expect(isServiceUnavailable(e)).toBe(true);
   });

@@ -12,7 +12,19 @@ export const UNAVAILABLE_MSG = REASON.serviceUnavailable;
 export const RETRY_AFTER_S = 2;
 
 /** Network-level errors of a pool client (pg, ioredis) talking to a service that went away. */
-const NET_CODES = new Set(['ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'SQLITE_BUSY']);
+const NET_CODES = new Set([
+  'ERR_STREAM_DESTROYED',
+  'ERR_STREAM_WRITE_AFTER_END',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'SQLITE_BUSY',
+]);
 /** PostgreSQL SQLSTATEs that mean "not now" rather than "wrong request". */
 const PG_STATES = /^(08\d{3}|57P0[1-3]|53300|53400)$/;
 const MESSAGES = [
@@ -55,4 +67,3 @@ export function replyIfUnavailable(err: unknown, req: FastifyRequest, reply: Fas
   void reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send(unavailableBody());
   return true;
 }
-

@@ -45,7 +45,14 @@ export function startLoopWatch(thresholdMs: number, file: string): () => void {
       const cpuMs = Math.round(cur.cpu - last!.cpu);
       const waitMs = Math.round(cur.wait - last!.wait);
       const own = wall - TICK_MS - waitMs;
-      const gap: LoopGap = { pid: process.pid, at: new Date().toISOString(), gapMs: Math.round(wall), cpuMs, waitMs, kind: own > thresholdMs ? 'blocked' : 'starved' };
+      const gap: LoopGap = {
+        pid: process.pid,
+        at: new Date().toISOString(),
+        gapMs: Math.round(wall),
+        cpuMs,
+        waitMs,
+        kind: own > thresholdMs ? 'blocked' : 'starved',
+      };
       fs.appendFileSync(file, JSON.stringify(gap) + '\n');
     }
     lastWall = now;

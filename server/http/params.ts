@@ -15,7 +15,8 @@ export function hasNul(v: unknown, depth = 0): boolean {
   if (typeof v === 'string') return v.includes('\u0000');
   if (!v || typeof v !== 'object' || Buffer.isBuffer(v) || depth > 40) return false;
   if (Array.isArray(v)) return v.some((x) => hasNul(x, depth + 1));
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (k.includes('\u0000') || hasNul(x, depth + 1)) return true;
+  for (const [k, x] of Object.entries(v as Record<string, unknown>))
+    if (k.includes('\u0000') || hasNul(x, depth + 1)) return true;
   return false;
 }
 
@@ -25,7 +26,12 @@ export function hasNul(v: unknown, depth = 0): boolean {
  * Query, body (form, JSON), route params and cookies here; multipart fields where they are read.
  */
 export function refuseNul(req: FastifyRequest): void {
-  if (hasNul(req.query) || hasNul(req.params) || hasNul(req.cookies) || (!Buffer.isBuffer(req.body) && hasNul(req.body)))
+  if (
+    hasNul(req.query) ||
+    hasNul(req.params) ||
+    hasNul(req.cookies) ||
+    (!Buffer.isBuffer(req.body) && hasNul(req.body))
+  )
     throw refused({ reason: 'nulByte' });
 }
 
@@ -34,7 +40,10 @@ function addField(out: Fields, key: string, value: unknown): void {
   if (key.endsWith('[]')) {
     const k = key.slice(0, -2);
     const prev = out[k];
-    out[k] = [...(Array.isArray(prev) ? prev : prev === undefined ? [] : [prev]), ...(Array.isArray(value) ? value : [value])];
+    out[k] = [
+      ...(Array.isArray(prev) ? prev : prev === undefined ? [] : [prev]),
+      ...(Array.isArray(value) ? value : [value]),
+    ];
   } else out[key] = value;
 }
 
@@ -130,7 +139,10 @@ export interface Multipart {
  * caller's token is checked there, so a request without a valid one is refused before up to 2 × 50 MB
  * are read into memory (the workspace sends user_token first).
  */
-export async function readMultipart(req: FastifyRequest, beforeFile?: (fields: Record<string, string>) => Promise<void>): Promise<Multipart> {
+export async function readMultipart(
+  req: FastifyRequest,
+  beforeFile?: (fields: Record<string, string>) => Promise<void>,
+): Promise<Multipart> {
   if (!req.isMultipart()) throw refused({ reason: 'multipartExpected' }, 200);
   const out: Multipart = { fields: {}, files: {} };
   let checked = false;
@@ -168,7 +180,8 @@ export function jsonDepthWithin(text: string, max = MAX_JSON_DEPTH): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -179,10 +192,18 @@ export function jsonDepthWithin(text: string, max = MAX_JSON_DEPTH): boolean {
 }
 
 /** A string field (numbers as their text); anything else is absent. */
-export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+export const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
 /** uid or uids, each as one value, an array (`uids[]`) or a comma list. */
 export function idList(f: Fields, single: string, plural: string): string[] {
   const raw = [f[single], f[plural], f[`${plural}[]`]].flat().filter((v) => v !== undefined && v !== null);
-  return [...new Set(raw.flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      raw
+        .flatMap((v) => String(v).split(','))
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

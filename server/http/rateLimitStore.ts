@@ -20,7 +20,10 @@ export interface RateLimitStore {
 }
 
 /** The plugin's options for this deployment, and how to close what they opened. */
-export function rateLimitStore(config: Pick<Config, 'redisUrl' | 'queuePrefix'>, onError: (err: Error) => void): RateLimitStore {
+export function rateLimitStore(
+  config: Pick<Config, 'redisUrl' | 'queuePrefix'>,
+  onError: (err: Error) => void,
+): RateLimitStore {
   if (!config.redisUrl) return { options: { global: false }, close: async () => undefined };
   const redis = new Redis(config.redisUrl, { ...GIVE_UP_QUICKLY, commandTimeout: REDIS_COMMAND_MS });
   redis.on('error', onError);

@@ -22,7 +22,12 @@ export const REFUSED_BODY_READ_BYTES = 10 * 1024 * 1024;
 
 /** Whether the refused request's body is small enough to read to its end (see REFUSED_BODY_READ_BYTES). */
 export function readRefusedBody(err: unknown, contentLength: string | undefined): boolean {
-  if ((err as { code?: unknown } | null)?.code !== 'FST_ERR_CTP_BODY_TOO_LARGE' || !contentLength || !/^\d+$/.test(contentLength)) return false;
+  if (
+    (err as { code?: unknown } | null)?.code !== 'FST_ERR_CTP_BODY_TOO_LARGE' ||
+    !contentLength ||
+    !/^\d+$/.test(contentLength)
+  )
+    return false;
   return Number(contentLength) <= REFUSED_BODY_READ_BYTES;
 }
 

@@ -22,7 +22,11 @@ export interface RouteExtras {
   authenticate?: (req: FastifyRequest) => Promise<unknown>;
 }
 
-export type FieldsHandler<F extends TObject> = (fields: Static<F>, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+export type FieldsHandler<F extends TObject> = (
+  fields: Static<F>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<unknown>;
 
 const NO_FIELDS = Type.Object({});
 /** Bodies a call takes: forms and JSON (multipart form fields are taken too, as the document's head says). */
@@ -38,7 +42,18 @@ function documentedField(s: Record<string, unknown>): Record<string, unknown> {
   const name = s['x-schema'];
   if (typeof name !== 'string') return s;
   const ref = { $ref: `#/components/schemas/${name}` };
-  return { description: s.description, anyOf: [ref, { type: 'string', contentMediaType: 'application/json', contentSchema: ref, description: `${name} as JSON text (form and multipart bodies)` }] };
+  return {
+    description: s.description,
+    anyOf: [
+      ref,
+      {
+        type: 'string',
+        contentMediaType: 'application/json',
+        contentSchema: ref,
+        description: `${name} as JSON text (form and multipart bodies)`,
+      },
+    ],
+  };
 }
 
 /** The fields schema with the route's example attached (per field for the query parameters, whole for bodies). */
@@ -53,10 +68,30 @@ function documented(spec: RouteSchema): TObject | undefined {
     properties[k] = k in ex ? { ...s, examples: [ex[k]] } : s;
   }
   for (const [k, f] of Object.entries(files ?? {})) properties[k] = { ...binary, description: f.description };
-  const required = [...(base.required ?? []), ...Object.entries(files ?? {}).filter(([, f]) => f.required).map(([k]) => k)];
+  const required = [
+    ...(base.required ?? []),
+    ...Object.entries(files ?? {})
+      .filter(([, f]) => f.required)
+      .map(([k]) => k),
+  ];
   // A multipart example names its file parts too (their bytes stand in as text), so it conforms to the body.
-  const whole = example && files ? { ...Object.fromEntries(Object.entries(files).filter(([, f]) => f.required).map(([k]) => [k, '(the file’s bytes)'])), ...example } : example;
-  return { ...base, properties, ...(required.length ? { required } : {}), ...(whole ? { examples: [whole] } : {}) } as unknown as TObject;
+  const whole =
+    example && files
+      ? {
+          ...Object.fromEntries(
+            Object.entries(files)
+              .filter(([, f]) => f.required)
+              .map(([k]) => [k, '(the file’s bytes)']),
+          ),
+          ...example,
+        }
+      : example;
+  return {
+    ...base,
+    properties,
+    ...(required.length ? { required } : {}),
+    ...(whole ? { examples: [whole] } : {}),
+  } as unknown as TObject;
 }
 
 /**
@@ -73,7 +108,10 @@ export function operationIdOf(method: string, url: string, alias = false): strin
 }
 
 /** A reference to the document's one ErrorEnvelope. */
-const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: ERROR_ENVELOPE_REF } } } });
+const errorAnswer = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: ERROR_ENVELOPE_REF } } },
+});
 
 /** Field names that look a row up by id: a call taking one may answer 404 (another account's id answers the same). */
 const ID_FIELDS = /^(uid|uids|trans_id|trans_ids|id|ids|download_all_id)$/;
@@ -85,22 +123,28 @@ const ID_FIELDS = /^(uid|uids|trans_id|trans_ids|id|ids|download_all_id)$/;
  * call or one an API token makes answers 429. Parameter errors of the spec answer HTTP 200 with their code.
  */
 export function errorStatuses(spec: RouteSchema, extras: RouteExtras = {}): Record<number, string> {
-  const out: Record<number, string> = { 400: 'A malformed request: a URL, body or parameter the server cannot read (data.reason says which)' };
+  const out: Record<number, string> = {
+    400: 'A malformed request: a URL, body or parameter the server cannot read (data.reason says which)',
+  };
   const needsToken = spec.auth.length > 0 && !spec.auth.some((a) => Object.keys(a).length === 0);
   if (needsToken) out[401] = 'No valid token, or a token this call does not take (code 6, reason unauthorized)';
   if (spec.method === 'POST') out[403] = 'A browser page of another site sent it (cross-site request refused)';
-  if (spec.params || Object.keys(spec.fields?.properties ?? {}).some((n) => ID_FIELDS.test(n))) out[404] = 'No such item of the caller’s (another account’s id answers the same)';
+  if (spec.params || Object.keys(spec.fields?.properties ?? {}).some((n) => ID_FIELDS.test(n)))
+    out[404] = 'No such item of the caller’s (another account’s id answers the same)';
   if (spec.method === 'POST') {
     out[413] = 'The body, a file or a form field is larger than the call takes';
     out[415] = 'A body of a content type the call does not read';
   }
-  if (extras.rateLimit || spec.auth.some((a) => 'api_token' in a)) out[429] = 'Too many requests: wait Retry-After seconds (reason rateLimited)';
+  if (extras.rateLimit || spec.auth.some((a) => 'api_token' in a))
+    out[429] = 'Too many requests: wait Retry-After seconds (reason rateLimited)';
   return out;
 }
 
 /** The OpenAPI part of a route (tags, summary, security, request and responses) for @fastify/swagger. */
 export function openApiSchema(spec: RouteSchema, extras: RouteExtras = {}, url = spec.url): Record<string, unknown> {
-  const limit = extras.rateLimit ? `At most ${extras.rateLimit.max} requests per ${extras.rateLimit.timeWindow} per client address.` : '';
+  const limit = extras.rateLimit
+    ? `At most ${extras.rateLimit.max} requests per ${extras.rateLimit.timeWindow} per client address.`
+    : '';
   const alias = url !== spec.url;
   const aliasNote = alias ? `The same call as ${spec.method} ${spec.url}.` : '';
   const description = [aliasNote, spec.description, limit].filter(Boolean).join('\n\n') || undefined;
@@ -110,20 +154,34 @@ export function openApiSchema(spec: RouteSchema, extras: RouteExtras = {}, url =
   const ok = spec.file
     ? {
         description: `${spec.file.description}; a refusal answers its envelope (application/json)`,
-        content: { ...Object.fromEntries(spec.file.types.map((t) => [t, { schema: binary }])), 'application/json': { schema: refusal } },
+        content: {
+          ...Object.fromEntries(spec.file.types.map((t) => [t, { schema: binary }])),
+          'application/json': { schema: refusal },
+        },
       }
     : {
-        description: 'Success: code 200 and the data; or a refusal the spec answers with HTTP 200 (its code and data.reason)',
+        description:
+          'Success: code 200 and the data; or a refusal the spec answers with HTTP 200 (its code and data.reason)',
         content: { 'application/json': { schema: { anyOf: [Envelope(spec.data ?? Type.Null()), refusal] } } },
       };
   const response: Record<string | number, unknown> = { 200: ok };
   for (const [status, text] of Object.entries(errorStatuses(spec, extras))) response[status] = errorAnswer(text);
   for (const [status, s] of Object.entries(spec.statuses ?? {}))
-    response[status] = Number(status) < 400 ? { description: s.description, ...Envelope(s.data ?? Type.Null()) } : errorAnswer(s.description);
-  response.default = errorAnswer('An error: the spec’s code, its English text and data.reason (parameter errors answer HTTP 200 and name the field)');
+    response[status] =
+      Number(status) < 400
+        ? { description: s.description, ...Envelope(s.data ?? Type.Null()) }
+        : errorAnswer(s.description);
+  response.default = errorAnswer(
+    'An error: the spec’s code, its English text and data.reason (parameter errors answer HTTP 200 and name the field)',
+  );
   // A multipart call whose file may be left out (a URL instead) takes forms and JSON too.
   const multipartOnly = Object.values(spec.files ?? {}).some((f) => f.required);
-  const consumes = spec.from === 'multipart' ? (multipartOnly ? ['multipart/form-data'] : ['multipart/form-data', ...FORM_TYPES]) : FORM_TYPES;
+  const consumes =
+    spec.from === 'multipart'
+      ? multipartOnly
+        ? ['multipart/form-data']
+        : ['multipart/form-data', ...FORM_TYPES]
+      : FORM_TYPES;
   return {
     operationId: operationIdOf(spec.method, url, alias),
     tags: [spec.tag],
@@ -149,9 +207,23 @@ export function checkFields<F extends TObject>(spec: RouteSchema<F>, raw: Record
 }
 
 /** Registers `spec` (and its aliases) on `app` with `handler`. */
-export function route<F extends TObject, D extends TSchema>(app: FastifyInstance, spec: RouteSchema<F, D>, extras: RouteExtras, handler: FieldsHandler<F>): void;
-export function route<F extends TObject, D extends TSchema>(app: FastifyInstance, spec: RouteSchema<F, D>, handler: FieldsHandler<F>): void;
-export function route<F extends TObject, D extends TSchema>(app: FastifyInstance, spec: RouteSchema<F, D>, a: RouteExtras | FieldsHandler<F>, b?: FieldsHandler<F>): void {
+export function route<F extends TObject, D extends TSchema>(
+  app: FastifyInstance,
+  spec: RouteSchema<F, D>,
+  extras: RouteExtras,
+  handler: FieldsHandler<F>,
+): void;
+export function route<F extends TObject, D extends TSchema>(
+  app: FastifyInstance,
+  spec: RouteSchema<F, D>,
+  handler: FieldsHandler<F>,
+): void;
+export function route<F extends TObject, D extends TSchema>(
+  app: FastifyInstance,
+  spec: RouteSchema<F, D>,
+  a: RouteExtras | FieldsHandler<F>,
+  b?: FieldsHandler<F>,
+): void {
   const extras = typeof a === 'function' ? {} : a;
   const handler = (typeof a === 'function' ? a : b)!;
   const from = spec.from ?? 'any';
@@ -171,7 +243,11 @@ export function route<F extends TObject, D extends TSchema>(app: FastifyInstance
       // The document's body may name shared schemas (documentedField); requests are checked against the fields themselves.
       ...(from === 'multipart'
         ? { validatorCompiler: () => () => true }
-        : { attachValidation: true, validatorCompiler: (r: Parameters<FastifySchemaCompiler<TSchema>>[0]) => validatorCompiler({ ...r, schema: r.httpPart === checkedPart ? checked : r.schema }) }),
+        : {
+            attachValidation: true,
+            validatorCompiler: (r: Parameters<FastifySchemaCompiler<TSchema>>[0]) =>
+              validatorCompiler({ ...r, schema: r.httpPart === checkedPart ? checked : r.schema }),
+          }),
       preValidation:
         from === 'multipart'
           ? []
@@ -184,7 +260,11 @@ export function route<F extends TObject, D extends TSchema>(app: FastifyInstance
           if (extras.authenticate) await extras.authenticate(req);
           throw req.validationError;
         }
-        return handler((from === 'multipart' ? {} : (req as unknown as Record<string, unknown>)[part]) as Static<F>, req, reply);
+        return handler(
+          (from === 'multipart' ? {} : (req as unknown as Record<string, unknown>)[part]) as Static<F>,
+          req,
+          reply,
+        );
       },
     });
   }

@@ -123,7 +123,11 @@ function originOf(value: string): string | null {
  * host:port is the Host the request was sent to (or the forwarded host from a trusted proxy) (a browser cannot forge either header, and this holds
  * behind a TLS-terminating proxy that does not forward the scheme).
  */
-export function isOwnOrigin(origin: string, req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'publicUrlFixed'>): boolean {
+export function isOwnOrigin(
+  origin: string,
+  req: FastifyRequest,
+  config: Pick<Config, 'publicUrl' | 'publicUrlFixed'>,
+): boolean {
   const o = originOf(origin);
   if (!o) return false;
   if (config.publicUrlFixed) return o === config.publicUrl;
@@ -164,7 +168,13 @@ export function registerCrossSiteCheck(app: FastifyInstance, config: Config): vo
     if (!isForeignRequest(req, config)) return;
     const origin = req.headers.origin;
     const referer = req.headers.referer;
-    req.log.warn({ origin: origin ?? (referer ? originOf(referer) : null), credentials: CREDENTIAL_COOKIES.test(req.headers.cookie ?? '') }, CROSS_SITE_TEXT);
+    req.log.warn(
+      {
+        origin: origin ?? (referer ? originOf(referer) : null),
+        credentials: CREDENTIAL_COOKIES.test(req.headers.cookie ?? ''),
+      },
+      CROSS_SITE_TEXT,
+    );
     const refusal = refused({ reason: 'crossSite' });
     return reply.status(refusal.httpStatus).send({ code: refusal.code, msg: refusal.message, data: refusal.data });
   });

@@ -10,18 +10,29 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { CODE } from '../../src/shared/domain/codes.js';
 import { isReason, refusalData, type Reason } from '../../src/shared/domain/reasons.js';
-import { UPLOAD_REFUSAL, UPLOAD_REFUSAL_REASON, isUploadRefusal, type UploadRefusal } from '../../src/shared/domain/uploadRefusals.js';
+import {
+  UPLOAD_REFUSAL,
+  UPLOAD_REFUSAL_REASON,
+  isUploadRefusal,
+  type UploadRefusal,
+} from '../../src/shared/domain/uploadRefusals.js';
 import { TOKEN_FIELDS } from '../../src/shared/schemas/common.js';
 import { ApiError } from '../errors.js';
 
 type Json = Record<string, unknown>;
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
-const typesOf = (s: Json): string[] => (Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : []);
+const typesOf = (s: Json): string[] =>
+  Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : [];
 const members = (s: Json): Json[] => [...((s.anyOf as Json[]) ?? []), ...((s.oneOf as Json[]) ?? [])];
 const enumHas = (s: Json, type: string) => Array.isArray(s.enum) && s.enum.some((v) => typeof v === type);
-const numeric = (s: Json): boolean => typesOf(s).some((t) => t === 'integer' || t === 'number') || typeof s.const === 'number' || enumHas(s, 'number') || members(s).some(numeric);
-const textual = (s: Json): boolean => typesOf(s).includes('string') || typeof s.const === 'string' || enumHas(s, 'string') || members(s).some(textual);
+const numeric = (s: Json): boolean =>
+  typesOf(s).some((t) => t === 'integer' || t === 'number') ||
+  typeof s.const === 'number' ||
+  enumHas(s, 'number') ||
+  members(s).some(numeric);
+const textual = (s: Json): boolean =>
+  typesOf(s).includes('string') || typeof s.const === 'string' || enumHas(s, 'string') || members(s).some(textual);
 
 /**
  * A value as its schema wants it, where a form could only send text: numeric text → number,
@@ -61,7 +72,10 @@ function schemaAt(schema: Json, pointer: string[]): Json | undefined {
     if (!s) return undefined;
     if (s.properties && Object.hasOwn(s.properties as Json, key)) s = (s.properties as Record<string, Json>)[key];
     else if (s.items) s = s.items as Json;
-    else s = members(s).map((m) => schemaAt(m, [key])).find(Boolean);
+    else
+      s = members(s)
+        .map((m) => schemaAt(m, [key]))
+        .find(Boolean);
   }
   return s;
 }
@@ -78,7 +92,13 @@ export function expectation(s: Json): string | undefined {
   if (t.includes('integer') || t.includes('number')) {
     const what = t.includes('integer') ? 'an integer' : 'a number';
     const [min, max] = [s.minimum, s.maximum] as [number | undefined, number | undefined];
-    return min !== undefined && max !== undefined ? `${what} from ${min} to ${max}` : min !== undefined ? `${what} ≥ ${min}` : max !== undefined ? `${what} ≤ ${max}` : what;
+    return min !== undefined && max !== undefined
+      ? `${what} from ${min} to ${max}`
+      : min !== undefined
+        ? `${what} ≥ ${min}`
+        : max !== undefined
+          ? `${what} ≤ ${max}`
+          : what;
   }
   if (t.includes('string')) {
     if (s.format === 'email') return 'an email address';
@@ -108,14 +128,25 @@ function refusalOf(s: Json | undefined): UploadRefusal | undefined {
   const r = s?.['x-refusal'];
   return isUploadRefusal(r) ? r : undefined;
 }
-const refused = (field: string, refusal: UploadRefusal): FieldError => ({ field, message: UPLOAD_REFUSAL[refusal], reason: UPLOAD_REFUSAL_REASON[refusal], refusal });
+const refused = (field: string, refusal: UploadRefusal): FieldError => ({
+  field,
+  message: UPLOAD_REFUSAL[refusal],
+  reason: UPLOAD_REFUSAL_REASON[refusal],
+  refusal,
+});
 
 /** The limits a field's schema states (range or choices), for `data`: the client can name them in its own words. */
 function limitsOf(s: Json): FieldError['limits'] {
-  const choices = Array.isArray(s.enum) ? s.enum : members(s).length && members(s).every((m) => m.const !== undefined) ? members(s).map((m) => m.const) : undefined;
+  const choices = Array.isArray(s.enum)
+    ? s.enum
+    : members(s).length && members(s).every((m) => m.const !== undefined)
+      ? members(s).map((m) => m.const)
+      : undefined;
   if (choices) return { allowed: choices };
   const [min, max] = [s.minimum ?? s.minLength, s.maximum ?? s.maxLength] as [number | undefined, number | undefined];
-  return min === undefined && max === undefined ? undefined : { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+  return min === undefined && max === undefined
+    ? undefined
+    : { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
 interface CheckError {
@@ -128,8 +159,14 @@ interface CheckError {
 export function fieldError(schema: unknown, value: unknown, errors: readonly CheckError[]): FieldError {
   const required = errors.find((e) => e.keyword === 'required');
   const first = [...errors].sort((a, b) => a.instancePath.split('/').length - b.instancePath.split('/').length)[0];
-  const chosen = required && (!first || required.instancePath.split('/').length <= first.instancePath.split('/').length) ? required : first;
-  const pointer = (chosen?.instancePath ?? '').split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const chosen =
+    required && (!first || required.instancePath.split('/').length <= first.instancePath.split('/').length)
+      ? required
+      : first;
+  const pointer = (chosen?.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (chosen?.keyword === 'additionalProperties') {
     const extra = (chosen.params.additionalProperties as string[] | undefined)?.[0] ?? '';
     const field = [...pointer, extra].filter(Boolean).join('.');
@@ -147,15 +184,24 @@ export function fieldError(schema: unknown, value: unknown, errors: readonly Che
   if (refusal) return refused(field, refusal);
   let v: unknown = value;
   for (const k of pointer) v = v && typeof v === 'object' ? (v as Json)[k] : undefined;
-  if (v === '' && typeof s.minLength === 'number' && s.minLength > 0) return { field, message: `${field} is required`, reason: 'fieldRequired' };
+  if (v === '' && typeof s.minLength === 'number' && s.minLength > 0)
+    return { field, message: `${field} is required`, reason: 'fieldRequired' };
   const want = expectation(s);
   const limits = limitsOf(s);
-  return { field, message: want ? `${field} must be ${want}` : `${field} is invalid`, reason: 'fieldInvalid', ...(limits ? { limits } : {}) };
+  return {
+    field,
+    message: want ? `${field} must be ${want}` : `${field} is invalid`,
+    reason: 'fieldInvalid',
+    ...(limits ? { limits } : {}),
+  };
 }
 
 /** The refusal of a field that fails its schema: 10001 (HTTP 200), the text naming the field, data.reason and data.field (and what the field allows). */
 export const schemaRefusal = (e: FieldError) =>
-  new ApiError(CODE.PARAM_ERROR, e.message, 200, { ...refusalData(e.reason, { field: e.field, ...e.limits }), ...(e.refusal ? { refusal: e.refusal } : {}) });
+  new ApiError(CODE.PARAM_ERROR, e.message, 200, {
+    ...refusalData(e.reason, { field: e.field, ...e.limits }),
+    ...(e.refusal ? { refusal: e.refusal } : {}),
+  });
 
 export type Checker = (value: unknown) => { value: unknown } | { error: FieldError };
 
@@ -189,16 +235,43 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) =>
   return (raw) => {
     const r = check(raw);
     if ('value' in r) return { value: r.value };
-    return { error: [{ keyword: 'schema', instancePath: `/${r.error.field}`, schemaPath: '#', params: { field: r.error.field, reason: r.error.reason, limits: r.error.limits, refusal: r.error.refusal }, message: r.error.message }] };
+    return {
+      error: [
+        {
+          keyword: 'schema',
+          instancePath: `/${r.error.field}`,
+          schemaPath: '#',
+          params: { field: r.error.field, reason: r.error.reason, limits: r.error.limits, refusal: r.error.refusal },
+          message: r.error.message,
+        },
+      ],
+    };
   };
 };
 
 /** The field error a Fastify validation error carries (from validatorCompiler), if any. */
 export function validationFieldError(err: { validation?: unknown }): FieldError | null {
-  const first = Array.isArray(err.validation) ? (err.validation[0] as { params?: Partial<Pick<FieldError, 'limits'>> & { field?: unknown; reason?: unknown; refusal?: unknown }; message?: unknown } | undefined) : undefined;
+  const first = Array.isArray(err.validation)
+    ? (err.validation[0] as
+        | {
+            params?: Partial<Pick<FieldError, 'limits'>> & { field?: unknown; reason?: unknown; refusal?: unknown };
+            message?: unknown;
+          }
+        | undefined)
+    : undefined;
   if (!first || typeof first.message !== 'string') return null;
   const refusal = refusalOf({ 'x-refusal': first.params?.refusal });
-  const reason = refusal ? UPLOAD_REFUSAL_REASON[refusal] : isReason(first.params?.reason) ? first.params.reason : 'fieldInvalid';
+  const reason = refusal
+    ? UPLOAD_REFUSAL_REASON[refusal]
+    : isReason(first.params?.reason)
+      ? first.params.reason
+      : 'fieldInvalid';
   const limits = first.params?.limits;
-  return { field: typeof first.params?.field === 'string' ? first.params.field : '', message: first.message, reason, ...(limits ? { limits } : {}), ...(refusal ? { refusal } : {}) };
+  return {
+    field: typeof first.params?.field === 'string' ? first.params.field : '',
+    message: first.message,
+    reason,
+    ...(limits ? { limits } : {}),
+    ...(refusal ? { refusal } : {}),
+  };
 }

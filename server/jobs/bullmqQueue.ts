@@ -86,7 +86,11 @@ export class BullJobQueue implements JobQueue {
       connection: producerConnection(this.opts.redisUrl),
       prefix: this.opts.prefix,
       skipWaitingForReady: true,
-      defaultJobOptions: { attempts: 1, removeOnComplete: { count: 1000, age: 3600 }, removeOnFail: { count: 1000, age: 24 * 3600 } },
+      defaultJobOptions: {
+        attempts: 1,
+        removeOnComplete: { count: 1000, age: 3600 },
+        removeOnFail: { count: 1000, age: 24 * 3600 },
+      },
     });
     this.queue.on('error', (err) => this.deps.log.warn({ err: { message: err.message } }, 'job queue: redis error'));
   }
@@ -97,12 +101,18 @@ export class BullJobQueue implements JobQueue {
       await Promise.race([
         this.add(transId),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer from redis within ${ENQUEUE_WAIT_MS} ms`)), ENQUEUE_WAIT_MS);
+          timer = setTimeout(
+            () => reject(new Error(`no answer from redis within ${ENQUEUE_WAIT_MS} ms`)),
+            ENQUEUE_WAIT_MS,
+          );
         }),
       ]);
     } catch (err) {
       // The work is stored as 'queued'; the reconciler delivers it once Redis answers again.
-      this.deps.log.warn({ err: { message: (err as Error).message }, transId }, 'job queue: redis unavailable, work kept for later delivery');
+      this.deps.log.warn(
+        { err: { message: (err as Error).message }, transId },
+        'job queue: redis unavailable, work kept for later delivery',
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -115,7 +125,11 @@ export class BullJobQueue implements JobQueue {
   async start(handler: JobHandler, concurrency: number): Promise<void> {
     this.handler = handler;
     this.worker = new Worker<WorkData>(QUEUE_NAME, (job) => this.process(job), {
-      connection: { url: this.opts.redisUrl, maxRetriesPerRequest: null, retryStrategy: (n: number) => Math.min(200 * n, 2000) },
+      connection: {
+        url: this.opts.redisUrl,
+        maxRetriesPerRequest: null,
+        retryStrategy: (n: number) => Math.min(200 * n, 2000),
+      },
       prefix: this.opts.prefix,
       concurrency: Math.max(1, concurrency),
       lockDuration: this.opts.lockMs,
@@ -125,8 +139,14 @@ export class BullJobQueue implements JobQueue {
       skipWaitingForReady: true,
     });
     this.worker.on('error', (err) => this.deps.log.warn({ err: { message: err.message } }, 'job worker: redis error'));
-    this.worker.on('stalled', (transId) => this.deps.log.warn({ transId }, 'job worker: work lost its worker; delivering it again'));
-    this.lockClient = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (n) => Math.min(200 * n, 2000) });
+    this.worker.on('stalled', (transId) =>
+      this.deps.log.warn({ transId }, 'job worker: work lost its worker; delivering it again'),
+    );
+    this.lockClient = new Redis(this.opts.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: (n) => Math.min(200 * n, 2000),
+    });
     this.lockClient.on('error', () => undefined);
     this.reconcileTimer = setInterval(() => void this.reconcileOnce(), this.opts.reconcileMs);
     this.reconcileTimer.unref();
@@ -178,7 +198,13 @@ export class BullJobQueue implements JobQueue {
   private async reconcile(): Promise<void> {
     if (!this.lockClient) return;
     const lockKey = `${this.opts.prefix}:${QUEUE_NAME}:reconcile-lock`;
-    const got = await this.lockClient.set(lockKey, this.instance, 'PX', Math.max(2000, this.opts.reconcileMs * 2), 'NX');
+    const got = await this.lockClient.set(
+      lockKey,
+      this.instance,
+      'PX',
+      Math.max(2000, this.opts.reconcileMs * 2),
+      'NX',
+    );
     if (got !== 'OK') return;
     try {
       const now = Date.now();
@@ -215,7 +241,12 @@ export class BullJobQueue implements JobQueue {
     } finally {
       // release only our own lock
       await this.lockClient
-        .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, lockKey, this.instance)
+        .eval(
+          "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+          1,
+          lockKey,
+          this.instance,
+        )
         .catch(() => undefined);
     }
   }

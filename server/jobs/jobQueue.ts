@@ -33,6 +33,10 @@ export interface QueueDeps {
 }
 
 export function createJobQueue(config: Config, deps: QueueDeps): JobQueue {
-  if (config.redisUrl) return new BullJobQueue({ redisUrl: config.redisUrl, prefix: config.queuePrefix, jobTimeoutMs: config.jobTimeoutMs }, deps);
+  if (config.redisUrl)
+    return new BullJobQueue(
+      { redisUrl: config.redisUrl, prefix: config.queuePrefix, jobTimeoutMs: config.jobTimeoutMs },
+      deps,
+    );
   return new EmbeddedJobQueue(deps.db, deps.log);
 }

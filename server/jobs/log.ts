@@ -12,7 +12,10 @@ export function serverLogger(level: string): RunnerLogger {
     if (LEVELS[lvl] < min) return;
     const o = (obj && typeof obj === 'object' ? obj : { value: obj }) as Record<string, unknown>;
     const err = o.err instanceof Error ? { message: o.err.message, stack: o.err.stack } : o.err;
-    process.stderr.write(JSON.stringify({ level: LEVELS[lvl], time: Date.now(), name: 'runner', msg, ...o, ...(err ? { err } : {}) }) + '\n');
+    process.stderr.write(
+      JSON.stringify({ level: LEVELS[lvl], time: Date.now(), name: 'runner', msg, ...o, ...(err ? { err } : {}) }) +
+        '\n',
+    );
   };
   return { error: (o, m) => write('error', o, m), warn: (o, m) => write('warn', o, m) };
 }

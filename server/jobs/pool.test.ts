@@ -32,7 +32,17 @@ const WORKERS = {
 };
 
 const quiet = { error() {}, warn() {} };
-const task = (id: string): RunTask => ({ id, inputPath: '/nonexistent', width: 1, height: 1, format: 'png', steps: [], level: 'guest', threads: 1, modelsDir: '/tmp' });
+const task = (id: string): RunTask => ({
+  id,
+  inputPath: '/nonexistent',
+  width: 1,
+  height: 1,
+  format: 'png',
+  steps: [],
+  level: 'guest',
+  threads: 1,
+  modelsDir: '/tmp',
+});
 
 const pools: WorkerPool[] = [];
 function pool(kinds: (keyof typeof WORKERS)[], timeoutMs = 10_000, size = 1) {
@@ -49,7 +59,11 @@ afterEach(async () => {
   for (const p of pools.splice(0)) await p.stop();
 });
 
-const reason = (p: Promise<unknown>) => p.then(() => 'resolved', (e: JobFailure) => e.reason);
+const reason = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: JobFailure) => e.reason,
+  );
 const until = async (cond: () => boolean) => {
   while (!cond()) await new Promise((r) => setTimeout(r, 10));
 };

@@ -108,7 +108,8 @@ export class WorkerPool {
 
   run(task: RunTask, opts: RunOptions): Promise<TaskOutput> {
     if (this.stopping) return Promise.reject(new JobFailure('stopped', 'runner stopped'));
-    if (this.bootFailures >= BOOT_FAILURES_BROKEN) return Promise.reject(new JobFailure('crashed', 'processing workers cannot start'));
+    if (this.bootFailures >= BOOT_FAILURES_BROKEN)
+      return Promise.reject(new JobFailure('crashed', 'processing workers cannot start'));
     return new Promise<TaskOutput>((resolve, reject) => {
       this.waiting.push({ task, opts, resolve, reject });
       this.ensureSlots();
@@ -151,7 +152,8 @@ export class WorkerPool {
 
   private scheduleRespawn(): void {
     if (this.stopping) return;
-    if (this.bootFailures >= BOOT_FAILURES_BROKEN) for (const p of this.waiting.splice(0)) p.reject(new JobFailure('crashed', 'processing workers cannot start'));
+    if (this.bootFailures >= BOOT_FAILURES_BROKEN)
+      for (const p of this.waiting.splice(0)) p.reject(new JobFailure('crashed', 'processing workers cannot start'));
     const delay = this.bootFailures === 0 ? 0 : Math.min(30_000, 1000 * 2 ** (this.bootFailures - 1));
     const t = setTimeout(() => {
       this.respawnTimers.delete(t);
@@ -220,7 +222,10 @@ export class WorkerPool {
     slot.dead = true;
     this.slots.delete(slot);
     const cur = this.endCurrent(slot);
-    this.log.warn({ transId: cur?.task.id, timeoutMs: this.timeoutMs }, 'work ran past its time limit; thread terminated');
+    this.log.warn(
+      { transId: cur?.task.id, timeoutMs: this.timeoutMs },
+      'work ran past its time limit; thread terminated',
+    );
     cur?.reject(new JobFailure('timeout', 'timeout'));
     void this.end(slot.worker);
     this.scheduleRespawn();

@@ -24,14 +24,20 @@ function own(buf: Uint8Array): Uint8Array {
 }
 
 async function run(task: RunTask): Promise<{ output: TaskOutput; transfer: ArrayBuffer[] }> {
-  const input = { data: await fsp.readFile(task.inputPath), width: task.width, height: task.height, format: task.format };
+  const input = {
+    data: await fsp.readFile(task.inputPath),
+    width: task.width,
+    height: task.height,
+    format: task.format,
+  };
   const result = await runSteps(input, task.steps, {
     threads: task.threads,
     modelsDir: task.modelsDir,
     level: task.level,
     onStep: (index) => post({ type: 'step', id: task.id, index }),
     onProgress: (index, fraction) => {
-      if (Number.isFinite(fraction)) post({ type: 'progress', id: task.id, index, fraction: Math.min(1, Math.max(0, fraction)) });
+      if (Number.isFinite(fraction))
+        post({ type: 'progress', id: task.id, index, fraction: Math.min(1, Math.max(0, fraction)) });
     },
   });
   const data = own(result.data);
@@ -42,7 +48,10 @@ async function run(task: RunTask): Promise<{ output: TaskOutput; transfer: Array
     outExtras[name] = { data: bytes, format: extra.format };
     transfer.push(bytes.buffer as ArrayBuffer);
   }
-  return { output: { data, format: result.format, width: result.width, height: result.height, extras: outExtras }, transfer };
+  return {
+    output: { data, format: result.format, width: result.width, height: result.height, extras: outExtras },
+    transfer,
+  };
 }
 
 port.on('message', (msg: ToWorker) => {

@@ -19,7 +19,10 @@ export interface Processing {
 }
 
 /** `services` is asked only when a work runs (charges are refunded and levels read through them), so it may be built after. */
-export function createProcessing(base: { config: Config; db: Db; blobs: BlobStore }, services: () => Services): Processing {
+export function createProcessing(
+  base: { config: Config; db: Db; blobs: BlobStore },
+  services: () => Services,
+): Processing {
   const { config, db, blobs } = base;
   const log = serverLogger(config.logLevel);
   const refund = (transId: string, within?: Db) => services().credits.refund(transId, within);

@@ -19,18 +19,26 @@ describe('result files', () => {
   });
 
   it('sends an ASCII fallback and the UTF-8 name', () => {
-    expect(disposition('attachment', 'café "x".jpg')).toBe(`attachment; filename="caf_ _x_.jpg"; filename*=UTF-8''caf%C3%A9%20%22x%22.jpg`);
+    expect(disposition('attachment', 'café "x".jpg')).toBe(
+      `attachment; filename="caf_ _x_.jpg"; filename*=UTF-8''caf%C3%A9%20%22x%22.jpg`,
+    );
   });
 });
 
 describe('convertCompressed', () => {
   it('re-encodes to each type, flattening alpha for JPEG', async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 200, g: 10, b: 10, alpha: 0.5 } } }).png().toBuffer();
+    const png = await sharp({
+      create: { width: 40, height: 30, channels: 4, background: { r: 200, g: 10, b: 10, alpha: 0.5 } },
+    })
+      .png()
+      .toBuffer();
     for (const to of ['jpg', 'png', 'webp'] as const) {
       const meta = await sharp(await convertCompressed(png, to, 60)).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual([to === 'jpg' ? 'jpeg' : to, 40, 30]);
     }
-    const { data } = await sharp(await convertCompressed(png, 'jpg', 90)).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(await convertCompressed(png, 'jpg', 90))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     // half-transparent red over white ≈ (228, 133, 133)
     expect(data[0]).toBeGreaterThan(215);
     expect(data[1]).toBeGreaterThan(115);

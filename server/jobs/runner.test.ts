@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { CODE } from '../../src/shared/domain/codes.js';
-import { bigJpeg, fixture, guest, ledger, processingKit, storeUpload, waitForEnd, type ProcessingKit } from '../../tests/support/jobs.js';
+import {
+  bigJpeg,
+  fixture,
+  guest,
+  ledger,
+  processingKit,
+  storeUpload,
+  waitForEnd,
+  type ProcessingKit,
+} from '../../tests/support/jobs.js';
 import { createTestDatabase, detectScaleout } from '../../tests/support/modes.js';
 import { LEASE_STALE_MS } from './runner.js';
 
@@ -46,7 +55,11 @@ describe('job runner', () => {
     const p = await guest(k);
     const uid = await storeUpload(k, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
     // The working copy gets truncated after upload: the engine's decoder must refuse it.
-    const up = await k.deps.db.selectFrom('uploads').select('blob_key').where('uid', '=', uid).executeTakeFirstOrThrow();
+    const up = await k.deps.db
+      .selectFrom('uploads')
+      .select('blob_key')
+      .where('uid', '=', uid)
+      .executeTakeFirstOrThrow();
     await k.deps.blobs.write(up.blob_key!, fixture('rocket.jpg').subarray(0, 4000));
     const { trans_id } = await k.jobs.transform(p, { uid, jconfig: COMPRESS });
     const job = await waitForEnd(k, trans_id);
@@ -56,7 +69,11 @@ describe('job runner', () => {
       { kind: 'compress_refund', amount: 1 },
     ]);
     expect(await k.jobs.progress(p, trans_id)).toMatchObject({ status: 'fatal', error: 'Process failed' });
-    const a = await k.deps.db.selectFrom('accounts').selectAll().where('id', '=', p.accountId).executeTakeFirstOrThrow();
+    const a = await k.deps.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', p.accountId)
+      .executeTakeFirstOrThrow();
     expect(a.compress_used).toBe(0);
   });
 
@@ -85,7 +102,11 @@ describe('job runner', () => {
     const again = (await first.jobs.transform(p, { uid, jconfig: COMPRESS }).catch((e) => e)) as { code: number };
     expect(again.code).toBe(CODE.PARAM_ERROR);
     // What a process killed mid-work leaves behind.
-    await first.deps.db.updateTable('jobs').set({ status: 'running', attempts: 1, progress: 40 }).where('trans_id', '=', trans_id).execute();
+    await first.deps.db
+      .updateTable('jobs')
+      .set({ status: 'running', attempts: 1, progress: 40 })
+      .where('trans_id', '=', trans_id)
+      .execute();
     await first.close({ keepData: true });
     kits = kits.filter((x) => x !== first);
 
@@ -102,7 +123,11 @@ describe('job runner', () => {
     const p = await guest(k);
     const uid = await storeUpload(k, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
     const { trans_id } = await k.jobs.transform(p, { uid, jconfig: COMPRESS });
-    await k.deps.db.updateTable('jobs').set({ status: 'running', attempts: 2 }).where('trans_id', '=', trans_id).execute();
+    await k.deps.db
+      .updateTable('jobs')
+      .set({ status: 'running', attempts: 2 })
+      .where('trans_id', '=', trans_id)
+      .execute();
     await k.jobs.startRunner();
     const job = await waitForEnd(k, trans_id);
     expect([job.status, job.error]).toEqual(['failed', 'interrupted']);
@@ -113,8 +138,13 @@ describe('job runner', () => {
     const k = await kit();
     const p = await guest(k);
     const uid = await storeUpload(k, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
-    for (const jconfig of [{ job: 'nope' }, { job: 'sharpen', config: { module: 'sharpen', module_params: { sharpness: 101 } } }]) {
-      const err = (await k.jobs.transform(p, { uid, jconfig: JSON.stringify(jconfig) }).catch((e) => e)) as { code: number };
+    for (const jconfig of [
+      { job: 'nope' },
+      { job: 'sharpen', config: { module: 'sharpen', module_params: { sharpness: 101 } } },
+    ]) {
+      const err = (await k.jobs.transform(p, { uid, jconfig: JSON.stringify(jconfig) }).catch((e) => e)) as {
+        code: number;
+      };
       expect(err.code).toBe(CODE.PARAM_ERROR);
     }
     expect(await k.deps.db.selectFrom('credit_ledger').selectAll().execute()).toEqual([]);
@@ -126,7 +156,10 @@ describe('job runner', () => {
     const a = await guest(k);
     const b = await guest(k);
     const uid = await storeUpload(k, a.accountId, fixture('rocket.jpg'), 'rocket.jpg');
-    await expect(k.jobs.transform(b, { uid, jconfig: COMPRESS })).rejects.toMatchObject({ code: CODE.PARAM_ERROR, httpStatus: 404 });
+    await expect(k.jobs.transform(b, { uid, jconfig: COMPRESS })).rejects.toMatchObject({
+      code: CODE.PARAM_ERROR,
+      httpStatus: 404,
+    });
     const { trans_id } = await k.jobs.transform(a, { uid, jconfig: COMPRESS });
     await expect(k.jobs.progress(b, trans_id)).rejects.toMatchObject({ code: CODE.PARAM_ERROR, httpStatus: 404 });
     await expect(k.jobs.thumbsup(b, { trans_id, thumbsup: 1 })).rejects.toMatchObject({ httpStatus: 404 });
@@ -147,11 +180,23 @@ describe.skipIf(!pg.available)('job runner on a shared PostgreSQL database', () 
       const dead = (await k.jobs.transform(pro, { uid, jconfig: COMPRESS })).trans_id;
       const now = Date.now();
       // Another runner holds `live` (fresh lease) and held `dead` (lease far older than the stale limit).
-      await k.deps.db.updateTable('jobs').set({ status: 'running', attempts: 1, runner_id: 'other-live', heartbeat_at: now }).where('trans_id', '=', live).execute();
-      await k.deps.db.updateTable('jobs').set({ status: 'running', attempts: 1, runner_id: 'other-dead', heartbeat_at: now - LEASE_STALE_MS * 2 }).where('trans_id', '=', dead).execute();
+      await k.deps.db
+        .updateTable('jobs')
+        .set({ status: 'running', attempts: 1, runner_id: 'other-live', heartbeat_at: now })
+        .where('trans_id', '=', live)
+        .execute();
+      await k.deps.db
+        .updateTable('jobs')
+        .set({ status: 'running', attempts: 1, runner_id: 'other-dead', heartbeat_at: now - LEASE_STALE_MS * 2 })
+        .where('trans_id', '=', dead)
+        .execute();
       await k.jobs.startRunner();
       expect((await waitForEnd(k, dead)).status).toBe('finished');
-      const stillLive = await k.deps.db.selectFrom('jobs').selectAll().where('trans_id', '=', live).executeTakeFirstOrThrow();
+      const stillLive = await k.deps.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('trans_id', '=', live)
+        .executeTakeFirstOrThrow();
       expect([stillLive.status, stillLive.runner_id]).toEqual(['running', 'other-live']);
       await k.close();
       kits = kits.filter((x) => x !== k);

@@ -20,7 +20,18 @@ import { JobFailure, WorkerPool, type PoolLogger, type SlotHandle } from './pool
 import type { TaskOutput } from './protocol.js';
 import type { SlotOptions } from './slotProcess.js';
 import type { JobQueue } from './jobQueue.js';
-import { claim, failOrphan, failedWithoutRefund, findJob, heartbeat, markFailed, markFinished, orphanedJobs, requeue, writeProgress } from '../repositories/jobRepository.js';
+import {
+  claim,
+  failOrphan,
+  failedWithoutRefund,
+  findJob,
+  heartbeat,
+  markFailed,
+  markFinished,
+  orphanedJobs,
+  requeue,
+  writeProgress,
+} from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
 import { extOf } from './results.js';
 
@@ -66,13 +77,22 @@ export class JobRunner {
     await this.recover(this.d.config.databaseUrl ? Date.now() - LEASE_STALE_MS : Infinity);
     const spawn = this.d.spawnWorker;
     const slot: SlotOptions = { nice: this.d.config.slotNice };
-    this.pool = new WorkerPool(this.d.config.processWorkers, this.d.config.jobTimeoutMs, this.d.log, spawn && (() => spawn(slot)));
+    this.pool = new WorkerPool(
+      this.d.config.processWorkers,
+      this.d.config.jobTimeoutMs,
+      this.d.log,
+      spawn && (() => spawn(slot)),
+    );
     const every = (ms: number, fn: () => Promise<unknown>, what: string) => {
       const t = setInterval(() => this.track(fn()).catch((err) => this.d.log.error({ err }, what)), ms);
       t.unref();
       this.timers.push(t);
     };
-    every(LEASE_HEARTBEAT_MS, () => heartbeat(this.d.db, this.runnerId, [...this.active], Date.now()), 'lease heartbeat failed');
+    every(
+      LEASE_HEARTBEAT_MS,
+      () => heartbeat(this.d.db, this.runnerId, [...this.active], Date.now()),
+      'lease heartbeat failed',
+    );
     every(LEASE_SWEEP_MS, () => this.recover(Date.now() - LEASE_STALE_MS), 'orphan sweep failed');
     await this.d.queue.start((transId) => this.track(this.handle(transId)), this.d.config.processWorkers);
   }
@@ -133,7 +153,8 @@ export class JobRunner {
       await this.store(job, output);
     } catch (err) {
       if (err instanceof JobFailure && err.reason === 'stopped') return;
-      const reason = err instanceof JobFailure ? (err.reason === 'engine' ? err.message : err.reason) : 'internal error';
+      const reason =
+        err instanceof JobFailure ? (err.reason === 'engine' ? err.message : err.reason) : 'internal error';
       if (!(err instanceof JobFailure)) this.d.log.error({ err, transId }, 'work failed');
       // One transaction: whoever sees the work failed also sees its credit back.
       await db.transaction().execute(async (trx) => {
@@ -157,7 +178,9 @@ export class JobRunner {
       lastStep = index;
       lastWrite = now;
       const progress = Math.min(99, ((index + fraction) / steps.length) * 100);
-      this.track(writeProgress(db, job.trans_id, this.runnerId, progress, index)).catch((err) => this.d.log.error({ err }, 'progress write failed'));
+      this.track(writeProgress(db, job.trans_id, this.runnerId, progress, index)).catch((err) =>
+        this.d.log.error({ err }, 'progress write failed'),
+      );
     };
     return this.pool!.run(
       {
@@ -190,7 +213,14 @@ export class JobRunner {
         (extras ??= {})[variant] = key;
       }
       const steps = (JSON.parse(job.steps_json) as unknown[]).length;
-      ok = await markFinished(db, job.trans_id, this.runnerId, { resultKey, format: out.format, width: out.width, height: out.height, extras }, steps - 1, Date.now());
+      ok = await markFinished(
+        db,
+        job.trans_id,
+        this.runnerId,
+        { resultKey, format: out.format, width: out.width, height: out.height, extras },
+        steps - 1,
+        Date.now(),
+      );
     } finally {
       // Not recorded (disk full, or the work ended another way meanwhile): keep no orphan files.
       if (!ok) for (const k of written) await blobs.remove(k).catch(() => undefined);

@@ -19,7 +19,11 @@ describe('slot process priority', () => {
       // Linux keeps a nice value per thread: the worker thread and the engine pools must inherit it
       const fs = await import('node:fs');
       if (fs.existsSync(`/proc/${pid}/task`)) {
-        const nices = fs.readdirSync(`/proc/${pid}/task`).map((tid) => Number(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+        const nices = fs
+          .readdirSync(`/proc/${pid}/task`)
+          .map((tid) =>
+            Number(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+          );
         expect(nices.length).toBeGreaterThan(1);
         expect(new Set(nices)).toEqual(new Set([7]));
       }
@@ -31,7 +35,9 @@ describe('slot process priority', () => {
   it('stays at normal priority with nice 0', async () => {
     const slot = spawnSlotProcess({ nice: 0 });
     try {
-      await new Promise<void>((resolve) => slot.on('message', (m: { type?: string }) => m?.type === 'ready' && resolve()));
+      await new Promise<void>((resolve) =>
+        slot.on('message', (m: { type?: string }) => m?.type === 'ready' && resolve()),
+      );
       expect(os.getPriority(pidOf(slot))).toBe(os.getPriority());
     } finally {
       await slot.terminate();

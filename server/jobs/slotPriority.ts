@@ -15,7 +15,8 @@ export function lowerPriority(env?: NodeJS.ProcessEnv): number | null {
   try {
     os.setPriority(Math.min(19, nice));
     // Threads Node started before any JS ran (V8 platform workers: GC, compilation) keep theirs unless set one by one.
-    if (fs.existsSync('/proc/self/task')) for (const tid of fs.readdirSync('/proc/self/task')) os.setPriority(Number(tid), Math.min(19, nice));
+    if (fs.existsSync('/proc/self/task'))
+      for (const tid of fs.readdirSync('/proc/self/task')) os.setPriority(Number(tid), Math.min(19, nice));
     return os.getPriority();
   } catch {
     return null; // not permitted here (some sandboxes): run at normal priority rather than not at all

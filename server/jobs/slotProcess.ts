@@ -22,7 +22,9 @@ class SlotProcess extends EventEmitter implements SlotHandle {
 
   constructor(opts: SlotOptions) {
     super();
-    const entry = fileURLToPath(new URL(`./slotProcessChild${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+    const entry = fileURLToPath(
+      new URL(`./slotProcessChild${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+    );
     this.child = fork(entry, [], {
       execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [],
       // structured clone over IPC, so result bytes arrive as Uint8Array
@@ -31,7 +33,9 @@ class SlotProcess extends EventEmitter implements SlotHandle {
       // the child applies it to itself before it starts any thread (threads inherit a thread's nice value)
       env: slotChildEnv(opts.nice ?? 0),
     });
-    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve(code ?? (signal ? 137 : 1))));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => resolve(code ?? (signal ? 137 : 1))),
+    );
     this.child.on('message', (m) => this.emit('message', m));
     this.child.on('error', (err) => this.emit('error', err));
     void this.exited.then((code) => this.emit('exit', code));

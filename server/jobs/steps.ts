@@ -11,7 +11,11 @@ export interface StepsContext extends Omit<EngineContext, 'output' | 'onProgress
   onProgress(index: number, fraction: number): void;
 }
 
-export async function runSteps(input: EngineImage, steps: readonly TaskStep[], ctx: StepsContext): Promise<EngineResult> {
+export async function runSteps(
+  input: EngineImage,
+  steps: readonly TaskStep[],
+  ctx: StepsContext,
+): Promise<EngineResult> {
   let image = input;
   let result: EngineResult | undefined;
   const extras: Record<string, EngineExtra> = {};

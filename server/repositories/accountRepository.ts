@@ -43,7 +43,11 @@ export class AccountRepository {
   async addPackCredits(id: number, amount: number, now: number): Promise<void> {
     await this.db
       .updateTable('accounts')
-      .set({ max_num: sql<number>`max_num + ${amount}`, pack_credits: sql<number>`pack_credits + ${amount}`, updated_at: now })
+      .set({
+        max_num: sql<number>`max_num + ${amount}`,
+        pack_credits: sql<number>`pack_credits + ${amount}`,
+        updated_at: now,
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -69,12 +73,21 @@ export class AccountRepository {
   }
 
   async duePlanIds(now: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('accounts').select('id').where('kind', '=', 'user').where('is_expired', '=', 0).where('plan_expires_at', '<=', now).execute();
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('kind', '=', 'user')
+      .where('is_expired', '=', 0)
+      .where('plan_expires_at', '<=', now)
+      .execute();
     return rows.map((r) => r.id);
   }
 
   async ledger(accountId: number, ref: string, kind: 'grant' | 'expire', amount: number, now: number): Promise<void> {
-    await this.db.insertInto('credit_ledger').values({ account_id: accountId, ref, kind, amount, created_at: now }).execute();
+    await this.db
+      .insertInto('credit_ledger')
+      .values({ account_id: accountId, ref, kind, amount, created_at: now })
+      .execute();
   }
 
   async optOut(email: string, now: number): Promise<void> {

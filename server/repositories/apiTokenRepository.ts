@@ -47,7 +47,16 @@ export interface ApiTokenAccountRow {
   hasApiPack: boolean;
 }
 
-const TOKEN_COLUMNS = ['account_id', 'token_hash', 'hint', 'created_at', 'last_used_at', 'calls_month_key', 'calls_month', 'reset_at'] as const;
+const TOKEN_COLUMNS = [
+  'account_id',
+  'token_hash',
+  'hint',
+  'created_at',
+  'last_used_at',
+  'calls_month_key',
+  'calls_month',
+  'reset_at',
+] as const;
 
 /** The month a call counts in: 'YYYY-MM' in UTC. */
 export const monthKey = (at: number) => new Date(at).toISOString().slice(0, 7);
@@ -73,7 +82,11 @@ export class ApiTokenRepository {
       .innerJoin('accounts as a', 'a.id', 't.account_id')
       .selectAll('a')
       .select(TOKEN_COLUMNS.map((c) => `t.${c} as t_${c}` as const))
-      .select((eb) => eb.exists(eb.selectFrom('api_credit_grants as g').select('g.ref').whereRef('g.account_id', '=', 't.account_id')).as('has_api_pack'))
+      .select((eb) =>
+        eb
+          .exists(eb.selectFrom('api_credit_grants as g').select('g.ref').whereRef('g.account_id', '=', 't.account_id'))
+          .as('has_api_pack'),
+      )
       .where('t.token_hash', '=', hash)
       .executeTakeFirst();
     if (!row) return undefined;
@@ -86,14 +99,26 @@ export class ApiTokenRepository {
       else account[k] = v;
     }
     // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean
-    return { token: token as unknown as ApiTokenRow, account: account as unknown as Account, hasApiPack: Boolean(Number(r.has_api_pack) || r.has_api_pack === true) };
+    return {
+      token: token as unknown as ApiTokenRow,
+      account: account as unknown as Account,
+      hasApiPack: Boolean(Number(r.has_api_pack) || r.has_api_pack === true),
+    };
   }
 
   /** The account's first token; false when the account already has one (a concurrent create won). */
   async create(accountId: number, hash: string, hint: string, now: number): Promise<boolean> {
     const r = await this.db
       .insertInto('api_tokens')
-      .values({ account_id: accountId, token_hash: hash, hint, created_at: now, last_used_at: null, calls_month_key: '', calls_month: 0 })
+      .values({
+        account_id: accountId,
+        token_hash: hash,
+        hint,
+        created_at: now,
+        last_used_at: null,
+        calls_month_key: '',
+        calls_month: 0,
+      })
       .onConflict((oc) => oc.column('account_id').doNothing())
       .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -107,7 +132,15 @@ export class ApiTokenRepository {
   async replaceIf(accountId: number, oldHash: string, hash: string, hint: string, now: number): Promise<boolean> {
     const r = await this.db
       .updateTable('api_tokens')
-      .set({ token_hash: hash, hint, created_at: now, reset_at: now, last_used_at: null, calls_month_key: '', calls_month: 0 })
+      .set({
+        token_hash: hash,
+        hint,
+        created_at: now,
+        reset_at: now,
+        last_used_at: null,
+        calls_month_key: '',
+        calls_month: 0,
+      })
       .where('account_id', '=', accountId)
       .where('token_hash', '=', oldHash)
       .executeTakeFirst();
@@ -130,11 +163,20 @@ export class ApiTokenRepository {
 
   /** Records an API pack grant once per `ref`; false when that ref was granted before (nothing to do). */
   async recordGrant(grant: ApiCreditGrantsTable): Promise<boolean> {
-    const r = await this.db.insertInto('api_credit_grants').values(grant).onConflict((oc) => oc.column('ref').doNothing()).executeTakeFirst();
+    const r = await this.db
+      .insertInto('api_credit_grants')
+      .values(grant)
+      .onConflict((oc) => oc.column('ref').doNothing())
+      .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async hasApiPack(accountId: number): Promise<boolean> {
-    return !!(await this.db.selectFrom('api_credit_grants').select('ref').where('account_id', '=', accountId).limit(1).executeTakeFirst());
+    return !!(await this.db
+      .selectFrom('api_credit_grants')
+      .select('ref')
+      .where('account_id', '=', accountId)
+      .limit(1)
+      .executeTakeFirst());
   }
 }

@@ -20,6 +20,11 @@ export class ContactRepository {
 
   /** Newest first. */
   async latest(limit: number): Promise<ContactMessage[]> {
-    return (await this.db.selectFrom('contact_messages').selectAll().orderBy('id', 'desc').limit(limit).execute()) as ContactMessage[];
+    return (await this.db
+      .selectFrom('contact_messages')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()) as ContactMessage[];
   }
 }

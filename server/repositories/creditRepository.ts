@@ -9,7 +9,14 @@ type Db = Kysely<Database>;
 type Kind = CreditLedgerTable['kind'];
 
 /** One ledger row; false when (ref, kind) was already written (nothing happens twice). */
-export async function recordOnce(db: Db, accountId: number, ref: string, kind: Kind, amount: number, now: number): Promise<boolean> {
+export async function recordOnce(
+  db: Db,
+  accountId: number,
+  ref: string,
+  kind: Kind,
+  amount: number,
+  now: number,
+): Promise<boolean> {
   const inserted = await db
     .insertInto('credit_ledger')
     .values({ account_id: accountId, ref, kind, amount, created_at: now })
@@ -40,7 +47,10 @@ export async function useOne(db: Db, accountId: number, compress: boolean, now: 
 }
 
 /** The charge of a work, if any. */
-export async function findCharge(db: Db, transId: string): Promise<{ account_id: number; kind: Kind; amount: number } | undefined> {
+export async function findCharge(
+  db: Db,
+  transId: string,
+): Promise<{ account_id: number; kind: Kind; amount: number } | undefined> {
   return db
     .selectFrom('credit_ledger')
     .select(['account_id', 'kind', 'amount'])
@@ -50,11 +60,20 @@ export async function findCharge(db: Db, transId: string): Promise<{ account_id:
 }
 
 /** Gives `amount` back to the used counter (never below 0). */
-export async function giveBack(db: Db, accountId: number, compress: boolean, amount: number, now: number): Promise<void> {
+export async function giveBack(
+  db: Db,
+  accountId: number,
+  compress: boolean,
+  amount: number,
+  now: number,
+): Promise<void> {
   const col = compress ? 'compress_used' : 'used_num';
   await db
     .updateTable('accounts')
-    .set({ [col]: sql`CASE WHEN ${sql.ref(col)} >= ${amount} THEN ${sql.ref(col)} - ${amount} ELSE 0 END`, updated_at: now })
+    .set({
+      [col]: sql`CASE WHEN ${sql.ref(col)} >= ${amount} THEN ${sql.ref(col)} - ${amount} ELSE 0 END`,
+      updated_at: now,
+    })
     .where('id', '=', accountId)
     .execute();
 }
@@ -68,5 +87,9 @@ export async function addCredits(db: Db, accountId: number, amount: number, now:
 }
 
 export async function balanceOf(db: Db, accountId: number) {
-  return db.selectFrom('accounts').select(['max_num', 'used_num', 'compress_max', 'compress_used']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('accounts')
+    .select(['max_num', 'used_num', 'compress_max', 'compress_used'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
 }

@@ -2,7 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type Migration, type MigrationProvider, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  SqliteDialect,
+  sql,
+  type Migration,
+  type MigrationProvider,
+  type SqliteDatabase,
+} from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001_initial.js';
@@ -129,7 +137,9 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
   const { error, results } = await new Migrator({ db, provider: new StaticProvider() }).migrateToLatest();
   if (error) {
     await db.destroy();
-    throw new Error(`database migration failed: ${results?.find((r) => r.status === 'Error')?.migrationName ?? ''} ${String(error)}`);
+    throw new Error(
+      `database migration failed: ${results?.find((r) => r.status === 'Error')?.migrationName ?? ''} ${String(error)}`,
+    );
   }
   return db;
 }

@@ -5,9 +5,23 @@ import type { Database } from './schema.js';
 type Db = Kysely<Database>;
 
 /** Stores a bundle; this account's bundles made before `expiredBefore` go at the same time, so the table stays small. */
-export async function insertBundle(db: Db, id: string, accountId: number, transIds: readonly string[], now: number, expiredBefore: number): Promise<void> {
-  await db.deleteFrom('download_bundles').where('account_id', '=', accountId).where('created_at', '<=', expiredBefore).execute();
-  await db.insertInto('download_bundles').values({ id, account_id: accountId, trans_ids_json: JSON.stringify(transIds), created_at: now }).execute();
+export async function insertBundle(
+  db: Db,
+  id: string,
+  accountId: number,
+  transIds: readonly string[],
+  now: number,
+  expiredBefore: number,
+): Promise<void> {
+  await db
+    .deleteFrom('download_bundles')
+    .where('account_id', '=', accountId)
+    .where('created_at', '<=', expiredBefore)
+    .execute();
+  await db
+    .insertInto('download_bundles')
+    .values({ id, account_id: accountId, trans_ids_json: JSON.stringify(transIds), created_at: now })
+    .execute();
 }
 
 /** The trans_ids of a bundle of this account made after `since`. */

@@ -5,7 +5,13 @@ export class EventRepository {
   constructor(private readonly db: Db) {}
 
   async insert(kind: string, accountId: number | null, payloadJson: string, now: number): Promise<number> {
-    return (await this.db.insertInto('events').values({ account_id: accountId, kind, payload_json: payloadJson, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+    return (
+      await this.db
+        .insertInto('events')
+        .values({ account_id: accountId, kind, payload_json: payloadJson, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   }
 
   /** Deletes events recorded before `before` (at most `batch` rows a call); returns how many went. */

@@ -1,6 +1,13 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { clientThumbnail, ImageRefused, pngDeclaredSize, sniffFormat, thumbnailOf, validateImage } from './imageRepository.js';
+import {
+  clientThumbnail,
+  ImageRefused,
+  pngDeclaredSize,
+  sniffFormat,
+  thumbnailOf,
+  validateImage,
+} from './imageRepository.js';
 
 const rgb = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#808080' } });
 
@@ -33,7 +40,9 @@ describe('validateImage', () => {
     const v = await validateImage(src, 1e6);
     expect(v.workingIsOriginal).toBe(true);
     expect(v.working.equals(src)).toBe(true);
-    await expect(validateImage(src.subarray(0, src.length - 200), 1e6)).rejects.toThrow('The image is damaged or incomplete.');
+    await expect(validateImage(src.subarray(0, src.length - 200), 1e6)).rejects.toThrow(
+      'The image is damaged or incomplete.',
+    );
   });
 
   it('refuses over the pixel limit before decoding, and non-images', async () => {
@@ -44,7 +53,12 @@ describe('validateImage', () => {
   });
 
   it('thumbnails fit 80×80; alpha stays PNG; an oversized client thumbnail is ignored', async () => {
-    const v = await validateImage(await sharp({ create: { width: 300, height: 150, channels: 4, background: '#0000' } }).png().toBuffer(), 1e6);
+    const v = await validateImage(
+      await sharp({ create: { width: 300, height: 150, channels: 4, background: '#0000' } })
+        .png()
+        .toBuffer(),
+      1e6,
+    );
     const t = await thumbnailOf(v);
     const m = await sharp(t.data).metadata();
     expect([t.format, m.width, m.height, m.hasAlpha]).toEqual(['png', 80, 40, true]);

@@ -16,7 +16,12 @@ export class ImageRefused extends Error {
 }
 
 /** The reasons an image itself is refused. */
-const IMAGE_REFUSAL = { unsupported: 'unsupported', empty: 'empty', tooLarge: 'imageTooLarge', corrupt: 'corrupt' } as const satisfies Record<string, UploadRefusal>;
+const IMAGE_REFUSAL = {
+  unsupported: 'unsupported',
+  empty: 'empty',
+  tooLarge: 'imageTooLarge',
+  corrupt: 'corrupt',
+} as const satisfies Record<string, UploadRefusal>;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -47,10 +52,12 @@ export interface ValidatedImage {
   hasAlpha: boolean;
 }
 
-const open = (buf: Buffer, maxPixels: number) => sharp(buf, { failOn: 'error', limitInputPixels: Math.max(1, Math.floor(maxPixels)) });
+const open = (buf: Buffer, maxPixels: number) =>
+  sharp(buf, { failOn: 'error', limitInputPixels: Math.max(1, Math.floor(maxPixels)) });
 
 /** Over the level's limits: more pixels than maxPixels, or a side longer than maxSide (spec §6: 2000×2000, 3000×3000). */
-const oversize = (w: number, h: number, maxPixels: number, maxSide: number) => w * h > maxPixels || w > maxSide || h > maxSide;
+const oversize = (w: number, h: number, maxPixels: number, maxSide: number) =>
+  w * h > maxPixels || w > maxSide || h > maxSide;
 
 /**
  * Validates an upload and builds its working copy. Header dimensions are checked against
@@ -79,7 +86,14 @@ export async function validateImage(buf: Buffer, maxPixels: number, maxSide = In
   const swapped = orientation >= 5 && orientation <= 8;
   const w = swapped ? meta.height : meta.width;
   const h = swapped ? meta.width : meta.height;
-  const clean = format === 'jpeg' && orientation === 1 && !meta.exif && !meta.icc && !meta.xmp && !meta.iptc && !(meta.comments?.length);
+  const clean =
+    format === 'jpeg' &&
+    orientation === 1 &&
+    !meta.exif &&
+    !meta.icc &&
+    !meta.xmp &&
+    !meta.iptc &&
+    !meta.comments?.length;
   try {
     if (clean) {
       // Nothing to strip: keep the bytes, but decode every pixel so a truncated file still fails.
@@ -90,7 +104,9 @@ export async function validateImage(buf: Buffer, maxPixels: number, maxSide = In
     // Plain libjpeg here: mozjpeg costs ~6× the CPU for a working copy nobody downloads.
     const pipeline = open(buf, maxPixels).rotate();
     const working =
-      format === 'jpeg' ? await pipeline.jpeg({ quality: 95 }).toBuffer() : await pipeline.png({ compressionLevel: 6 }).toBuffer();
+      format === 'jpeg'
+        ? await pipeline.jpeg({ quality: 95 }).toBuffer()
+        : await pipeline.png({ compressionLevel: 6 }).toBuffer();
     return { format, w, h, working, workingIsOriginal: false, hasAlpha: !!meta.hasAlpha };
   } catch (e) {
     if (/pixel limit/i.test(String(e))) throw new ImageRefused(IMAGE_REFUSAL.tooLarge);
@@ -108,8 +124,12 @@ const CLIENT_THUMB_MAX_BYTES = 256 * 1024;
 const CLIENT_THUMB_MAX_SIDE = THUMBNAIL_SIZE * 2;
 
 async function renderThumbnail(input: Buffer, maxPixels: number, hasAlpha: boolean): Promise<Thumbnail> {
-  const p = open(input, maxPixels).rotate().resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true });
-  return hasAlpha ? { data: await p.png().toBuffer(), format: 'png' } : { data: await p.jpeg({ quality: 80 }).toBuffer(), format: 'jpeg' };
+  const p = open(input, maxPixels)
+    .rotate()
+    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true });
+  return hasAlpha
+    ? { data: await p.png().toBuffer(), format: 'png' }
+    : { data: await p.jpeg({ quality: 80 }).toBuffer(), format: 'jpeg' };
 }
 
 /** The thumbnail the client sent, re-rendered to 80×80 if it is a valid small JPEG/PNG; otherwise null. */
@@ -117,7 +137,8 @@ export async function clientThumbnail(buf: Buffer | undefined): Promise<Thumbnai
   if (!buf || buf.length === 0 || buf.length > CLIENT_THUMB_MAX_BYTES || !sniffFormat(buf)) return null;
   try {
     const meta = await sharp(buf, { failOn: 'error' }).metadata();
-    if (!meta.width || !meta.height || meta.width > CLIENT_THUMB_MAX_SIDE || meta.height > CLIENT_THUMB_MAX_SIDE) return null;
+    if (!meta.width || !meta.height || meta.width > CLIENT_THUMB_MAX_SIDE || meta.height > CLIENT_THUMB_MAX_SIDE)
+      return null;
     return await renderThumbnail(buf, CLIENT_THUMB_MAX_SIDE * CLIENT_THUMB_MAX_SIDE, !!meta.hasAlpha);
   } catch {
     return null;

@@ -13,11 +13,42 @@ const T0 = 1_700_000_000_000;
 
 async function seed(db: Db): Promise<{ a: number; b: number }> {
   const [a, b] = await Promise.all(
-    (['user', 'user'] as const).map(async (kind) => (await db.insertInto('accounts').values({ kind, created_at: T0, updated_at: T0 }).returning('id').executeTakeFirstOrThrow()).id),
+    (['user', 'user'] as const).map(
+      async (kind) =>
+        (
+          await db
+            .insertInto('accounts')
+            .values({ kind, created_at: T0, updated_at: T0 })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+    ),
   );
-  await db.insertInto('uploads').values({ uid: 'u1', account_id: a!, filename: 'cat.png', filesize: 10, w: 40, h: 30, format: 'png', status: 'ready', created_at: T0 }).execute();
+  await db
+    .insertInto('uploads')
+    .values({
+      uid: 'u1',
+      account_id: a!,
+      filename: 'cat.png',
+      filesize: 10,
+      w: 40,
+      h: 30,
+      format: 'png',
+      status: 'ready',
+      created_at: T0,
+    })
+    .execute();
   for (const [i, trans_id] of ['t1', 't2', 't3'].entries()) {
-    await jobs.insertQueued(db, { trans_id, account_id: a!, uid: 'u1', job: 'compress', is_workflow: 0, steps_json: '[]', zoom_type: null, created_at: T0 + i });
+    await jobs.insertQueued(db, {
+      trans_id,
+      account_id: a!,
+      uid: 'u1',
+      job: 'compress',
+      is_workflow: 0,
+      steps_json: '[]',
+      zoom_type: null,
+      created_at: T0 + i,
+    });
   }
   return { a: a!, b: b! };
 }
@@ -43,7 +74,18 @@ function suite(name: string, available: boolean, open: () => Promise<Db>, close:
       expect(await jobs.nextQueued(db, [])).toBe('t1');
       expect(await jobs.nextQueued(db, ['t1'])).toBe('t2');
       expect(await jobs.findOwnedJob(db, ids.b, 't1')).toBeUndefined();
-      expect(await jobs.findOwnedProgress(db, ids.a, 't1')).toEqual({ trans_id: 't1', status: 'queued', progress: 0, step_index: 0, steps_json: '[]', error: null, result_w: null, result_h: null, created_at: T0, uid: 'u1' });
+      expect(await jobs.findOwnedProgress(db, ids.a, 't1')).toEqual({
+        trans_id: 't1',
+        status: 'queued',
+        progress: 0,
+        step_index: 0,
+        steps_json: '[]',
+        error: null,
+        result_w: null,
+        result_h: null,
+        created_at: T0,
+        uid: 'u1',
+      });
       expect((await jobs.findAccount(db, ids.a)).id).toBe(ids.a);
     });
 
@@ -56,11 +98,30 @@ function suite(name: string, available: boolean, open: () => Promise<Db>, close:
       expect((await jobs.findJob(db, 't1'))!.progress).toBe(0);
       await jobs.writeProgress(db, 't1', holder, 40, 0);
       await jobs.heartbeat(db, holder, ['t1'], T0 + 20);
-      expect(await jobs.findJob(db, 't1')).toMatchObject({ status: 'running', progress: 40, attempts: 1, runner_id: holder, heartbeat_at: T0 + 20 });
-      const result = { resultKey: 'results/x.png', format: 'png', width: 80, height: 60, extras: { psd: 'results/x.psd' } };
+      expect(await jobs.findJob(db, 't1')).toMatchObject({
+        status: 'running',
+        progress: 40,
+        attempts: 1,
+        runner_id: holder,
+        heartbeat_at: T0 + 20,
+      });
+      const result = {
+        resultKey: 'results/x.png',
+        format: 'png',
+        width: 80,
+        height: 60,
+        extras: { psd: 'results/x.psd' },
+      };
       expect(await jobs.markFinished(db, 't1', other, result, 0, T0 + 30)).toBe(false);
       expect(await jobs.markFinished(db, 't1', holder, result, 0, T0 + 30)).toBe(true);
-      expect(await jobs.findJob(db, 't1')).toMatchObject({ status: 'finished', progress: 100, result_key: 'results/x.png', result_w: 80, extras_json: '{"psd":"results/x.psd"}', finished_at: T0 + 30 });
+      expect(await jobs.findJob(db, 't1')).toMatchObject({
+        status: 'finished',
+        progress: 100,
+        result_key: 'results/x.png',
+        result_w: 80,
+        extras_json: '{"psd":"results/x.psd"}',
+        finished_at: T0 + 30,
+      });
       expect(await jobs.markFailed(db, 't1', 'late', T0 + 40)).toBe(false);
       expect(await jobs.countActive(db, ids.a)).toBe(2);
     });
@@ -80,16 +141,25 @@ function suite(name: string, available: boolean, open: () => Promise<Db>, close:
     });
 
     it('finds a failed work whose charge was not refunded', async () => {
-      await db.insertInto('credit_ledger').values({ account_id: ids.a, ref: 't3', kind: 'charge', amount: -1, created_at: T0 }).execute();
+      await db
+        .insertInto('credit_ledger')
+        .values({ account_id: ids.a, ref: 't3', kind: 'charge', amount: -1, created_at: T0 })
+        .execute();
       expect(await jobs.failedWithoutRefund(db)).toEqual(['t3']);
-      await db.insertInto('credit_ledger').values({ account_id: ids.a, ref: 't3', kind: 'refund', amount: 1, created_at: T0 }).execute();
+      await db
+        .insertInto('credit_ledger')
+        .values({ account_id: ids.a, ref: 't3', kind: 'refund', amount: 1, created_at: T0 })
+        .execute();
       expect(await jobs.failedWithoutRefund(db)).toEqual([]);
     });
 
-    it('pages the history newest first with the upload\'s name and size, and sets a rating on the owner\'s work only', async () => {
+    it("pages the history newest first with the upload's name and size, and sets a rating on the owner's work only", async () => {
       const page = await jobs.historyPage(db, ids.a, 2, 0);
       expect(page.total).toBe(3);
-      expect(page.rows.map((r) => [r.trans_id, r.filename, r.w, r.h])).toEqual([['t3', 'cat.png', 40, 30], ['t2', 'cat.png', 40, 30]]);
+      expect(page.rows.map((r) => [r.trans_id, r.filename, r.w, r.h])).toEqual([
+        ['t3', 'cat.png', 40, 30],
+        ['t2', 'cat.png', 40, 30],
+      ]);
       expect((await jobs.historyPage(db, ids.a, 2, 2)).rows.map((r) => r.trans_id)).toEqual(['t1']);
       expect(await jobs.setThumbsup(db, ids.b, 't1', 1)).toBe(false);
       expect(await jobs.setThumbsup(db, ids.a, 't1', 1)).toBe(true);
@@ -106,7 +176,12 @@ function suite(name: string, available: boolean, open: () => Promise<Db>, close:
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-jobrepo-'));
-suite('SQLite', true, () => openDatabase({ dataDir: dir, databaseUrl: undefined }), async () => fs.rmSync(dir, { recursive: true, force: true }));
+suite(
+  'SQLite',
+  true,
+  () => openDatabase({ dataDir: dir, databaseUrl: undefined }),
+  async () => fs.rmSync(dir, { recursive: true, force: true }),
+);
 
 let pgDb: TestDatabase | undefined;
 suite(

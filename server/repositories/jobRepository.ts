@@ -23,16 +23,44 @@ export async function insertQueued(
 }
 
 export async function findOwnedJob(db: Db, accountId: number, transId: string): Promise<Job | undefined> {
-  return db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).where('account_id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('trans_id', '=', transId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** What a progress poll reads: one primary-key lookup of the columns the answer needs (no blobs, no keys). */
-export type ProgressRow = Pick<Job, 'trans_id' | 'uid' | 'status' | 'progress' | 'step_index' | 'steps_json' | 'error' | 'result_w' | 'result_h' | 'created_at'>;
+export type ProgressRow = Pick<
+  Job,
+  | 'trans_id'
+  | 'uid'
+  | 'status'
+  | 'progress'
+  | 'step_index'
+  | 'steps_json'
+  | 'error'
+  | 'result_w'
+  | 'result_h'
+  | 'created_at'
+>;
 
 export async function findOwnedProgress(db: Db, accountId: number, transId: string): Promise<ProgressRow | undefined> {
   return db
     .selectFrom('jobs')
-    .select(['trans_id', 'uid', 'status', 'progress', 'step_index', 'steps_json', 'error', 'result_w', 'result_h', 'created_at'])
+    .select([
+      'trans_id',
+      'uid',
+      'status',
+      'progress',
+      'step_index',
+      'steps_json',
+      'error',
+      'result_w',
+      'result_h',
+      'created_at',
+    ])
     .where('trans_id', '=', transId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
@@ -60,7 +88,10 @@ export async function queuePosition(db: Db, job: Pick<Job, 'created_at' | 'trans
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('status', '=', 'queued')
     .where((eb) =>
-      eb.or([eb('created_at', '<', job.created_at), eb.and([eb('created_at', '=', job.created_at), eb('trans_id', '<', job.trans_id)])]),
+      eb.or([
+        eb('created_at', '<', job.created_at),
+        eb.and([eb('created_at', '=', job.created_at), eb('trans_id', '<', job.trans_id)]),
+      ]),
     )
     .executeTakeFirstOrThrow();
   return Number(r.n) + 1;
@@ -78,14 +109,29 @@ export async function nextQueued(db: Db, exclude: readonly string[]): Promise<st
 export async function claim(db: Db, transId: string, runnerId: string, now: number): Promise<boolean> {
   const r = await db
     .updateTable('jobs')
-    .set({ status: 'running', attempts: sql`attempts + 1`, started_at: now, progress: 0, step_index: 0, error: null, runner_id: runnerId, heartbeat_at: now })
+    .set({
+      status: 'running',
+      attempts: sql`attempts + 1`,
+      started_at: now,
+      progress: 0,
+      step_index: 0,
+      error: null,
+      runner_id: runnerId,
+      heartbeat_at: now,
+    })
     .where('trans_id', '=', transId)
     .where('status', '=', 'queued')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function writeProgress(db: Db, transId: string, runnerId: string, progress: number, stepIndex: number): Promise<void> {
+export async function writeProgress(
+  db: Db,
+  transId: string,
+  runnerId: string,
+  progress: number,
+  stepIndex: number,
+): Promise<void> {
   await db
     .updateTable('jobs')
     .set({ progress, step_index: stepIndex, heartbeat_at: Date.now() })
@@ -115,7 +161,14 @@ export interface FinishedResult {
   extras: Record<string, string> | null;
 }
 
-export async function markFinished(db: Db, transId: string, runnerId: string, r: FinishedResult, stepIndex: number, now: number): Promise<boolean> {
+export async function markFinished(
+  db: Db,
+  transId: string,
+  runnerId: string,
+  r: FinishedResult,
+  stepIndex: number,
+  now: number,
+): Promise<boolean> {
   const u = await db
     .updateTable('jobs')
     .set({
@@ -140,7 +193,13 @@ export async function markFinished(db: Db, transId: string, runnerId: string, r:
  * Fails a queued or running work (only while `runnerId` holds it, when given); false when it had
  * already ended or moved on, so the refund that follows happens once anyway.
  */
-export async function markFailed(db: Db, transId: string, error: string, now: number, runnerId?: string): Promise<boolean> {
+export async function markFailed(
+  db: Db,
+  transId: string,
+  error: string,
+  now: number,
+  runnerId?: string,
+): Promise<boolean> {
   let q = db
     .updateTable('jobs')
     .set({ status: 'failed', error: error.slice(0, 500), finished_at: now })
@@ -152,13 +211,19 @@ export async function markFailed(db: Db, transId: string, error: string, now: nu
 }
 
 /** Running works whose runner is gone: any other runner's (`staleBefore` = Infinity) or with a lease older than `staleBefore`. */
-export async function orphanedJobs(db: Db, runnerId: string, staleBefore: number): Promise<Pick<Job, 'trans_id' | 'attempts' | 'heartbeat_at'>[]> {
+export async function orphanedJobs(
+  db: Db,
+  runnerId: string,
+  staleBefore: number,
+): Promise<Pick<Job, 'trans_id' | 'attempts' | 'heartbeat_at'>[]> {
   return db
     .selectFrom('jobs')
     .select(['trans_id', 'attempts', 'heartbeat_at'])
     .where('status', '=', 'running')
     .where((eb) => eb.or([eb('runner_id', 'is', null), eb('runner_id', '!=', runnerId)]))
-    .$if(Number.isFinite(staleBefore), (q) => q.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)])))
+    .$if(Number.isFinite(staleBefore), (q) =>
+      q.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)])),
+    )
     .execute();
 }
 
@@ -169,7 +234,9 @@ export async function requeue(db: Db, transId: string, heartbeatAt?: number | nu
     .set({ status: 'queued', progress: 0, step_index: 0, runner_id: null, heartbeat_at: null })
     .where('trans_id', '=', transId)
     .where('status', '=', 'running')
-    .$if(heartbeatAt !== undefined, (q) => q.where((eb) => (heartbeatAt === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', heartbeatAt!))))
+    .$if(heartbeatAt !== undefined, (q) =>
+      q.where((eb) => (heartbeatAt === null ? eb('heartbeat_at', 'is', null) : eb('heartbeat_at', '=', heartbeatAt!))),
+    )
     .executeTakeFirst();
   return Number(u.numUpdatedRows) === 1;
 }
@@ -192,7 +259,12 @@ export interface HistoryRow extends Job {
   h: number | null;
 }
 
-export async function historyPage(db: Db, accountId: number, limit: number, offset: number): Promise<{ rows: HistoryRow[]; total: number }> {
+export async function historyPage(
+  db: Db,
+  accountId: number,
+  limit: number,
+  offset: number,
+): Promise<{ rows: HistoryRow[]; total: number }> {
   const total = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -226,11 +298,20 @@ export async function setThumbsup(db: Db, accountId: number, transId: string, va
 export async function failedWithoutRefund(db: Db): Promise<string[]> {
   const rows = await db
     .selectFrom('jobs')
-    .innerJoin('credit_ledger as c', (j) => j.onRef('c.ref', '=', 'jobs.trans_id').on('c.kind', 'in', ['charge', 'compress_charge']))
+    .innerJoin('credit_ledger as c', (j) =>
+      j.onRef('c.ref', '=', 'jobs.trans_id').on('c.kind', 'in', ['charge', 'compress_charge']),
+    )
     .select('jobs.trans_id')
     .where('jobs.status', '=', 'failed')
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('credit_ledger as r').select('r.id').whereRef('r.ref', '=', 'jobs.trans_id').where('r.kind', 'in', ['refund', 'compress_refund']))),
+      not(
+        exists(
+          selectFrom('credit_ledger as r')
+            .select('r.id')
+            .whereRef('r.ref', '=', 'jobs.trans_id')
+            .where('r.kind', 'in', ['refund', 'compress_refund']),
+        ),
+      ),
     )
     .execute();
   return rows.map((r) => r.trans_id);

@@ -32,7 +32,9 @@ export class LoginThrottleRepository {
             window_start: sql<number>`CASE WHEN login_throttle.window_start < ${stale} THEN ${now} ELSE login_throttle.window_start END`,
             updated_at: now,
           })
-          .where(sql<boolean>`login_throttle.locked_until <= ${now} AND (login_throttle.window_start < ${stale} OR login_throttle.failures < ${max})`),
+          .where(
+            sql<boolean>`login_throttle.locked_until <= ${now} AND (login_throttle.window_start < ${stale} OR login_throttle.failures < ${max})`,
+          ),
       )
       .returningAll()
       .executeTakeFirst();
@@ -59,7 +61,13 @@ export class LoginThrottleRepository {
   async lock(email: string, max: number, until: number, now: number): Promise<boolean> {
     const r = await this.db
       .updateTable('login_throttle')
-      .set({ locked_until: until, lockouts: sql<number>`lockouts + 1`, failures: 0, window_start: now, updated_at: now })
+      .set({
+        locked_until: until,
+        lockouts: sql<number>`lockouts + 1`,
+        failures: 0,
+        window_start: now,
+        updated_at: now,
+      })
       .where('email', '=', email)
       .where('failures', '>=', max)
       .executeTakeFirst();
@@ -72,6 +80,10 @@ export class LoginThrottleRepository {
 
   /** Forgets emails with no activity for `idleMs` and no lock running. */
   async prune(now: number, idleMs: number): Promise<void> {
-    await this.db.deleteFrom('login_throttle').where('updated_at', '<', now - idleMs).where('locked_until', '<', now).execute();
+    await this.db
+      .deleteFrom('login_throttle')
+      .where('updated_at', '<', now - idleMs)
+      .where('locked_until', '<', now)
+      .execute();
   }
 }

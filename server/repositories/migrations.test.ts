@@ -11,7 +11,11 @@ const dir = path.join(import.meta.dirname, 'migrations');
 
 describe('migration list', () => {
   it('names every migration file, numbered 001, 002, … with no number twice', () => {
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => f.slice(0, -3)).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => f.slice(0, -3))
+      .sort();
     expect(Object.keys(MIGRATIONS).sort()).toEqual(files);
     const numbers = Object.keys(MIGRATIONS).map((name) => Number(/^(\d{3})_[a-z0-9_]+$/.exec(name)?.[1]));
     expect(numbers).toEqual(numbers.map((_, i) => i + 1));
@@ -27,7 +31,10 @@ describe('migration list', () => {
 
 /** The list as it was before the renumbering: the same migrations under the names then recorded. */
 const OLD_NAMES: Record<string, Migration> = Object.fromEntries(
-  Object.entries(MIGRATIONS).map(([name, m]) => [Object.entries(RENAMED).find(([, to]) => to === name)?.[0] ?? name, m]),
+  Object.entries(MIGRATIONS).map(([name, m]) => [
+    Object.entries(RENAMED).find(([, to]) => to === name)?.[0] ?? name,
+    m,
+  ]),
 );
 
 const recorded = async (db: Kysely<unknown>) =>
@@ -48,7 +55,9 @@ describe('a database migrated under the old names', () => {
     const { error } = await new Migrator({ db, provider: { getMigrations: async () => OLD_NAMES } }).migrateToLatest();
     expect(error).toBeUndefined();
     expect(await recorded(db)).toContain('005_uploads_quota');
-    await sql`insert into contact_messages (name, email, message, locale, created_at) values ('a', 'a@example.com', 'kept', 'en', 1)`.execute(db);
+    await sql`insert into contact_messages (name, email, message, locale, created_at) values ('a', 'a@example.com', 'kept', 'en', 1)`.execute(
+      db,
+    );
     await db.destroy();
 
     const opened = await reopen();
@@ -71,12 +80,18 @@ describe('a database migrated under the old names', () => {
     const config = { dataDir, databaseUrl: '' };
     // the file openDatabase opens, first migrated by a bare migrator under the old names
     const file = new SQLite(path.join(dataDir, 'pixmill.sqlite'));
-    await check(new Kysely<unknown>({ dialect: new SqliteDialect({ database: file }) }), () => openDatabase(config) as Promise<Kysely<unknown>>);
+    await check(
+      new Kysely<unknown>({ dialect: new SqliteDialect({ database: file }) }),
+      () => openDatabase(config) as Promise<Kysely<unknown>>,
+    );
   });
 
   it.skipIf(!pg.available)('PostgreSQL: the same', async () => {
     pgDb = await createTestDatabase(pg.pgUrl);
     const { openPostgres } = await import('./postgres.js');
-    await check((await openPostgres(pgDb.url)) as Kysely<unknown>, () => openDatabase({ dataDir: '', databaseUrl: pgDb!.url }) as Promise<Kysely<unknown>>);
+    await check(
+      (await openPostgres(pgDb.url)) as Kysely<unknown>,
+      () => openDatabase({ dataDir: '', databaseUrl: pgDb!.url }) as Promise<Kysely<unknown>>,
+    );
   });
 });

@@ -17,11 +17,21 @@ export class PaymentRepository {
   }
 
   ownedCheckout(id: string, accountId: number): Promise<CheckoutRow | undefined> {
-    return this.db.selectFrom('payment_checkouts').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return this.db
+      .selectFrom('payment_checkouts')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
   }
 
   providerCheckout(id: string, provider: string): Promise<CheckoutRow | undefined> {
-    return this.db.selectFrom('payment_checkouts').selectAll().where('id', '=', id).where('provider', '=', provider).executeTakeFirst();
+    return this.db
+      .selectFrom('payment_checkouts')
+      .selectAll()
+      .where('id', '=', id)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
   }
 
   /** open → paid/cancelled; false when the checkout was no longer open. */

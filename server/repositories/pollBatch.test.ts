@@ -8,7 +8,9 @@ import { Batcher, MAX_BATCH, MAX_IN_FLIGHT } from './pollBatch.js';
 function controlled<V>(answer: (keys: number[]) => V[]) {
   const batches: { keys: number[]; release(fail?: Error): void }[] = [];
   const run = (keys: number[]) =>
-    new Promise<V[]>((resolve, reject) => batches.push({ keys, release: (fail) => (fail ? reject(fail) : resolve(answer(keys))) }));
+    new Promise<V[]>((resolve, reject) =>
+      batches.push({ keys, release: (fail) => (fail ? reject(fail) : resolve(answer(keys))) }),
+    );
   return { batches, run };
 }
 const turn = () => new Promise((r) => setImmediate(r));
@@ -53,7 +55,12 @@ describe('Batcher', () => {
   it('a failing statement fails every caller of its batch with the same error, and no other batch', async () => {
     const s = controlled((keys) => keys);
     const b = new Batcher(s.run, 2);
-    const got = [1, 2, 3].map((k) => b.load(k).then((v) => ({ v }), (e: unknown) => ({ e })));
+    const got = [1, 2, 3].map((k) =>
+      b.load(k).then(
+        (v) => ({ v }),
+        (e: unknown) => ({ e }),
+      ),
+    );
     await turn();
     const err = new Error('connection terminated');
     s.batches[0]!.release(err);

@@ -72,7 +72,8 @@ export class Batcher<K, V> {
     let values: V[];
     try {
       values = await this.run(batch.map((p) => p.key));
-      if (values.length !== batch.length) throw new Error(`batch answered ${values.length} values for ${batch.length} keys`);
+      if (values.length !== batch.length)
+        throw new Error(`batch answered ${values.length} values for ${batch.length} keys`);
     } catch (e) {
       for (const p of batch) p.reject(e);
       return;

@@ -15,12 +15,26 @@ export class PromotionRepository {
   }
 
   async value(accountId: number, kind: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('promotions').select('value').where('account_id', '=', accountId).where('kind', '=', kind).executeTakeFirst())?.value;
+    return (
+      await this.db
+        .selectFrom('promotions')
+        .select('value')
+        .where('account_id', '=', accountId)
+        .where('kind', '=', kind)
+        .executeTakeFirst()
+    )?.value;
   }
 
   /** The account holding a kind/value pair (a share code's owner). */
   async ownerOf(kind: string, value: string): Promise<number | undefined> {
-    return (await this.db.selectFrom('promotions').select('account_id').where('kind', '=', kind).where('value', '=', value).executeTakeFirst())?.account_id;
+    return (
+      await this.db
+        .selectFrom('promotions')
+        .select('account_id')
+        .where('kind', '=', kind)
+        .where('value', '=', value)
+        .executeTakeFirst()
+    )?.account_id;
   }
 
   async count(accountId: number, kind: string): Promise<number> {

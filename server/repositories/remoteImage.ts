@@ -98,7 +98,8 @@ export async function fetchRemoteImage(rawUrl: string, opts: FetchOptions): Prom
 
 function request(url: URL, opts: FetchOptions, deadline: number): Promise<{ data?: Buffer; redirect?: string }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && !opts.allowPrivate && isPrivateAddress(host)) return Promise.reject(new RemoteRefused('urlPrivate'));
+  if (net.isIP(host) && !opts.allowPrivate && isPrivateAddress(host))
+    return Promise.reject(new RemoteRefused('urlPrivate'));
   // The check runs on the resolved address the socket will use, not on a separate lookup.
   const lookup: net.LookupFunction = (hostname, options, cb) => {
     dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
@@ -111,35 +112,39 @@ function request(url: URL, opts: FetchOptions, deadline: number): Promise<{ data
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new RemoteRefused('urlTimeout'));
-    const req = lib.get(url, { lookup, headers: { accept: 'image/jpeg,image/png;q=0.9,*/*;q=0.1', 'user-agent': 'Pixmill/1' } }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        return resolve({ redirect: res.headers.location });
-      }
-      if (status !== 200) {
-        res.resume();
-        return reject(new RemoteRefused('urlFailed'));
-      }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > opts.maxBytes) {
-        res.destroy();
-        return reject(new RemoteRefused('fileTooLarge'));
-      }
-      const parts: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > opts.maxBytes) {
-          res.destroy();
-          reject(new RemoteRefused('fileTooLarge'));
-          return;
+    const req = lib.get(
+      url,
+      { lookup, headers: { accept: 'image/jpeg,image/png;q=0.9,*/*;q=0.1', 'user-agent': 'Pixmill/1' } },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          return resolve({ redirect: res.headers.location });
         }
-        parts.push(c);
-      });
-      res.on('end', () => resolve({ data: Buffer.concat(parts) }));
-      res.on('error', () => reject(new RemoteRefused('urlFailed')));
-    });
+        if (status !== 200) {
+          res.resume();
+          return reject(new RemoteRefused('urlFailed'));
+        }
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > opts.maxBytes) {
+          res.destroy();
+          return reject(new RemoteRefused('fileTooLarge'));
+        }
+        const parts: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > opts.maxBytes) {
+            res.destroy();
+            reject(new RemoteRefused('fileTooLarge'));
+            return;
+          }
+          parts.push(c);
+        });
+        res.on('end', () => resolve({ data: Buffer.concat(parts) }));
+        res.on('error', () => reject(new RemoteRefused('urlFailed')));
+      },
+    );
     const timer = setTimeout(() => req.destroy(new RemoteRefused('urlTimeout')), remaining);
     req.on('close', () => clearTimeout(timer));
     req.on('error', (e) => reject(e instanceof RemoteRefused ? e : new RemoteRefused('urlFailed')));

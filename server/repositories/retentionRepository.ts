@@ -44,7 +44,13 @@ export async function accountsWithOldItems(db: Db, before: number): Promise<Acco
   const ids = [...new Set([...fromJobs, ...fromUploads].map((r) => r.account_id))];
   const out: Account[] = [];
   for (let i = 0; i < ids.length; i += 500)
-    out.push(...(await db.selectFrom('accounts').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute()));
+    out.push(
+      ...(await db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute()),
+    );
   return out;
 }
 
@@ -65,7 +71,11 @@ export async function expirableWorks(db: Db, accountId: number, before: number, 
 /** The row stays (history, a clear "expired" answer); its blob keys go. */
 export async function markWorksExpired(db: Db, transIds: readonly string[], now: number): Promise<void> {
   if (!transIds.length) return;
-  await db.updateTable('jobs').set({ expired_at: now, result_key: null, extras_json: null }).where('trans_id', 'in', transIds).execute();
+  await db
+    .updateTable('jobs')
+    .set({ expired_at: now, result_key: null, extras_json: null })
+    .where('trans_id', 'in', transIds)
+    .execute();
 }
 
 /** Stored uploads of an account made before `before`, kept, and no longer the source of a kept work. */
@@ -78,7 +88,14 @@ export async function expirableUploads(db: Db, accountId: number, before: number
     .where('expired_at', 'is', null)
     .where('status', '=', 'ready')
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('jobs').select('jobs.trans_id').whereRef('jobs.uid', '=', 'uploads.uid').where('jobs.expired_at', 'is', null))),
+      not(
+        exists(
+          selectFrom('jobs')
+            .select('jobs.trans_id')
+            .whereRef('jobs.uid', '=', 'uploads.uid')
+            .where('jobs.expired_at', 'is', null),
+        ),
+      ),
     )
     .orderBy('created_at')
     .limit(limit)
@@ -88,5 +105,10 @@ export async function expirableUploads(db: Db, accountId: number, before: number
 export async function markUploadsExpired(db: Db, uids: readonly string[], now: number): Promise<void> {
   if (!uids.length) return;
   await db.updateTable('uploads').set({ expired_at: now }).where('uid', 'in', uids).execute();
-  await db.updateTable('uploads').set({ deleted_at: now }).where('uid', 'in', uids).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('uploads')
+    .set({ deleted_at: now })
+    .where('uid', 'in', uids)
+    .where('deleted_at', 'is', null)
+    .execute();
 }

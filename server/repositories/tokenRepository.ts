@@ -16,8 +16,27 @@ export interface TokenAccountRow {
   job?: ProgressRow;
 }
 
-const TOKEN_COLUMNS = ['token_hash', 'kind', 'account_id', 'bound_account_id', 'created_at', 'expires_at', 'session_hash'] as const;
-const PROGRESS_COLUMNS = ['trans_id', 'uid', 'status', 'progress', 'step_index', 'steps_json', 'error', 'result_w', 'result_h', 'created_at'] as const;
+const TOKEN_COLUMNS = [
+  'token_hash',
+  'kind',
+  'account_id',
+  'bound_account_id',
+  'created_at',
+  'expires_at',
+  'session_hash',
+] as const;
+const PROGRESS_COLUMNS = [
+  'trans_id',
+  'uid',
+  'status',
+  'progress',
+  'step_index',
+  'steps_json',
+  'error',
+  'result_w',
+  'result_h',
+  'created_at',
+] as const;
 /** Placeholders of the statement built once; replaced by the real values on every call. */
 const HASH_SLOT = '\u0000token_hash';
 const TRANS_SLOT = '\u0000trans_id';
@@ -26,7 +45,11 @@ const COMPILED = new WeakMap<Db, Map<boolean, CompiledQuery>>();
 /** The position of a row's key in a batched read (see POLL_BATCH_SQL). */
 const ORDINAL = 'q_ord';
 /** The joined row's names that are not the account's own columns. */
-const ALIASED = new Set<string>([...TOKEN_COLUMNS.map((c) => `t_${c}`), ...PROGRESS_COLUMNS.map((c) => `j_${c}`), ORDINAL]);
+const ALIASED = new Set<string>([
+  ...TOKEN_COLUMNS.map((c) => `t_${c}`),
+  ...PROGRESS_COLUMNS.map((c) => `j_${c}`),
+  ORDINAL,
+]);
 
 /**
  * The progress poll's read for many (token hash, trans_id) pairs at once (PostgreSQL): the same joins
@@ -36,7 +59,10 @@ const ALIASED = new Set<string>([...TOKEN_COLUMNS.map((c) => `t_${c}`), ...PROGR
  */
 const POLL_BATCH_SQL =
   `${PREPARED_MARK('token_account_job_batch')}select q.ord as "${ORDINAL}", "a".*, ` +
-  [...TOKEN_COLUMNS.map((c) => `"t"."${c}" as "t_${c}"`), ...PROGRESS_COLUMNS.map((c) => `"j"."${c}" as "j_${c}"`)].join(', ') +
+  [
+    ...TOKEN_COLUMNS.map((c) => `"t"."${c}" as "t_${c}"`),
+    ...PROGRESS_COLUMNS.map((c) => `"j"."${c}" as "j_${c}"`),
+  ].join(', ') +
   ' from unnest($1::text[], $2::text[]) with ordinality as q(token_hash, trans_id, ord)' +
   ' inner join "tokens" as "t" on "t"."token_hash" = q.token_hash' +
   ' inner join "accounts" as "a" on "a"."id" = coalesce("t"."bound_account_id", "t"."account_id")' +
@@ -103,7 +129,12 @@ export class TokenRepository {
    * must fail alone rather than take the polls batched with it down.
    */
   private pollBatcher(transId: string): Batcher<PollKey, TokenAccountRow | undefined> | undefined {
-    if (this.db.isTransaction || transId.includes('\u0000') || !(this.db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+    if (
+      this.db.isTransaction ||
+      transId.includes('\u0000') ||
+      !(this.db.getExecutor().adapter instanceof PostgresAdapter)
+    )
+      return undefined;
     let b = POLL_BATCHERS.get(this.db);
     if (!b) POLL_BATCHERS.set(this.db, (b = new Batcher((keys) => this.readPolls(keys))));
     return b;
@@ -116,7 +147,8 @@ export class TokenRepository {
     const out: (TokenAccountRow | undefined)[] = new Array(keys.length).fill(undefined);
     for (const row of rows) {
       const i = Number(row[ORDINAL]) - 1;
-      if (!Number.isInteger(i) || i < 0 || i >= keys.length) throw new Error(`poll batch row with position ${String(row[ORDINAL])} of ${keys.length}`);
+      if (!Number.isInteger(i) || i < 0 || i >= keys.length)
+        throw new Error(`poll batch row with position ${String(row[ORDINAL])} of ${keys.length}`);
       // as the single read takes its first row (token_hash and trans_id are primary keys: at most one)
       out[i] ??= splitRow(row, true);
     }
@@ -135,7 +167,9 @@ export class TokenRepository {
     if (q) return q;
     const base = this.db
       .selectFrom('tokens as t')
-      .innerJoin('accounts as a', (j) => j.on((eb) => eb('a.id', '=', eb.fn.coalesce('t.bound_account_id', 't.account_id'))))
+      .innerJoin('accounts as a', (j) =>
+        j.on((eb) => eb('a.id', '=', eb.fn.coalesce('t.bound_account_id', 't.account_id'))),
+      )
       .selectAll('a')
       .select(TOKEN_COLUMNS.map((c) => `t.${c} as t_${c}` as const))
       .where('t.token_hash', '=', HASH_SLOT);
@@ -169,7 +203,12 @@ export class TokenRepository {
 
   /** Guest tokens acting for the account go back to their own guest accounts. */
   async unbindGuests(accountId: number): Promise<void> {
-    await this.db.updateTable('tokens').set({ bound_account_id: null }).where('bound_account_id', '=', accountId).where('kind', '=', 'guest').execute();
+    await this.db
+      .updateTable('tokens')
+      .set({ bound_account_id: null })
+      .where('bound_account_id', '=', accountId)
+      .where('kind', '=', 'guest')
+      .execute();
   }
 
   /** Every user token of the account (password change). */
@@ -179,8 +218,24 @@ export class TokenRepository {
 
   /** Keeps the newest `keep` user tokens of a session, so a browser reloading often cannot pile them up. */
   async trimSession(sessionHash: string, keep: number): Promise<void> {
-    const old = await this.db.selectFrom('tokens').select('token_hash').where('session_hash', '=', sessionHash).orderBy('created_at', 'desc').orderBy('token_hash').offset(keep).limit(1000).execute();
-    if (old.length) await this.db.deleteFrom('tokens').where('token_hash', 'in', old.map((r) => r.token_hash)).execute();
+    const old = await this.db
+      .selectFrom('tokens')
+      .select('token_hash')
+      .where('session_hash', '=', sessionHash)
+      .orderBy('created_at', 'desc')
+      .orderBy('token_hash')
+      .offset(keep)
+      .limit(1000)
+      .execute();
+    if (old.length)
+      await this.db
+        .deleteFrom('tokens')
+        .where(
+          'token_hash',
+          'in',
+          old.map((r) => r.token_hash),
+        )
+        .execute();
   }
 
   /** Drops tokens idle past their expiry. */
@@ -190,8 +245,16 @@ export class TokenRepository {
 
   /** The guest's uploads, works and workflows become the user's. */
   async moveWork(from: number, to: number): Promise<{ uploads: number; jobs: number }> {
-    const up = await this.db.updateTable('uploads').set({ account_id: to }).where('account_id', '=', from).executeTakeFirst();
-    const jobs = await this.db.updateTable('jobs').set({ account_id: to }).where('account_id', '=', from).executeTakeFirst();
+    const up = await this.db
+      .updateTable('uploads')
+      .set({ account_id: to })
+      .where('account_id', '=', from)
+      .executeTakeFirst();
+    const jobs = await this.db
+      .updateTable('jobs')
+      .set({ account_id: to })
+      .where('account_id', '=', from)
+      .executeTakeFirst();
     await this.db.updateTable('workflows').set({ account_id: to }).where('account_id', '=', from).execute();
     return { uploads: Number(up.numUpdatedRows), jobs: Number(jobs.numUpdatedRows) };
   }

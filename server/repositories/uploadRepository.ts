@@ -50,7 +50,13 @@ export async function markReady(
 
 /** receiving → assembling, once: true for the one caller that may assemble. */
 export async function claimAssembly(db: Db, uid: string): Promise<boolean> {
-  const r = await db.updateTable('uploads').set({ status: 'assembling' }).where('uid', '=', uid).where('status', '=', 'receiving').where('deleted_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('uploads')
+    .set({ status: 'assembling' })
+    .where('uid', '=', uid)
+    .where('status', '=', 'receiving')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -71,22 +77,43 @@ export interface ChunkRow {
 }
 
 export async function findChunk(db: Db, uid: string, blobNum: number): Promise<ChunkRow | undefined> {
-  return db.selectFrom('upload_chunks').select(['blob_num', 'blob_key']).where('uid', '=', uid).where('blob_num', '=', blobNum).executeTakeFirst();
+  return db
+    .selectFrom('upload_chunks')
+    .select(['blob_num', 'blob_key'])
+    .where('uid', '=', uid)
+    .where('blob_num', '=', blobNum)
+    .executeTakeFirst();
 }
 
 export async function chunksOf(db: Db, uid: string): Promise<ChunkRow[]> {
-  return db.selectFrom('upload_chunks').select(['blob_num', 'blob_key']).where('uid', '=', uid).orderBy('blob_num').execute();
+  return db
+    .selectFrom('upload_chunks')
+    .select(['blob_num', 'blob_key'])
+    .where('uid', '=', uid)
+    .orderBy('blob_num')
+    .execute();
 }
 
 /** Records a stored slice and counts its bytes, once per (uid, blob_num): false when it was already there. */
-export async function insertChunk(db: Db, uid: string, blobNum: number, size: number, blobKey: string, now: number): Promise<boolean> {
+export async function insertChunk(
+  db: Db,
+  uid: string,
+  blobNum: number,
+  size: number,
+  blobKey: string,
+  now: number,
+): Promise<boolean> {
   const ins = await db
     .insertInto('upload_chunks')
     .values({ uid, blob_num: blobNum, size, created_at: now, blob_key: blobKey })
     .onConflict((oc) => oc.columns(['uid', 'blob_num']).doNothing())
     .executeTakeFirst();
   if (Number(ins.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
-  await db.updateTable('uploads').set({ received_bytes: sql`received_bytes + ${size}` }).where('uid', '=', uid).execute();
+  await db
+    .updateTable('uploads')
+    .set({ received_bytes: sql`received_bytes + ${size}` })
+    .where('uid', '=', uid)
+    .execute();
   return true;
 }
 
@@ -118,7 +145,13 @@ export async function listReady(db: Db, accountId: number, since: number, limit:
 }
 
 export async function liveOwned(db: Db, accountId: number, uids: readonly string[]): Promise<Upload[]> {
-  return db.selectFrom('uploads').selectAll().where('uid', 'in', uids).where('account_id', '=', accountId).where('deleted_at', 'is', null).execute();
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('uid', 'in', uids)
+    .where('account_id', '=', accountId)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Those of `uids` that a work refers to (its source, its preview's "before" image). */
@@ -128,7 +161,11 @@ export async function usedByWorks(db: Db, uids: readonly string[]): Promise<Set<
 }
 
 /** What the upload quota looks at: uploads started since `since` (deleted ones too) and bytes kept now. */
-export async function quotaUsage(db: Db, accountId: number, since: number): Promise<{ recent: number; storedBytes: number }> {
+export async function quotaUsage(
+  db: Db,
+  accountId: number,
+  since: number,
+): Promise<{ recent: number; storedBytes: number }> {
   const recent = await db
     .selectFrom('uploads')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))

@@ -6,7 +6,16 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { FieldsOf } from '../../src/shared/schemas/common.js';
 import type { ChangePassword, Login, Register } from '../../src/shared/schemas/accounts.js';
-import { ACCOUNT_TEXT, changePasswordErrors, EMAIL_MAX, normalizeEmail, PASSWORD_MAX, registerErrors, type FieldErrors, type AccountView } from '../../src/shared/domain/account.js';
+import {
+  ACCOUNT_TEXT,
+  changePasswordErrors,
+  EMAIL_MAX,
+  normalizeEmail,
+  PASSWORD_MAX,
+  registerErrors,
+  type FieldErrors,
+  type AccountView,
+} from '../../src/shared/domain/account.js';
 import { PLAN_LIMITS, planIdFor } from '../../src/shared/domain/plans.js';
 import { REASON } from '../../src/shared/domain/reasons.js';
 import { paramError, refused } from '../errors.js';
@@ -29,7 +38,10 @@ const KEYLEN = 32;
 let hashing: Promise<unknown> = Promise.resolve();
 
 function scrypt(password: string, salt: Buffer): Promise<Buffer> {
-  const run = () => new Promise<Buffer>((resolve, reject) => scryptCb(password.normalize('NFKC'), salt, KEYLEN, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
+  const run = () =>
+    new Promise<Buffer>((resolve, reject) =>
+      scryptCb(password.normalize('NFKC'), salt, KEYLEN, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+    );
   const mine = hashing.then(run, run);
   hashing = mine.catch(() => undefined);
   return mine;
@@ -48,7 +60,6 @@ export async function verifyPassword(password: string, stored: string | null): P
   const want = Buffer.from(parts[5]!, 'base64url');
   return want.length === key.length && timingSafeEqual(want, key);
 }
-
 
 const isUnique = (e: unknown) => /unique|duplicate/i.test(String(e));
 
@@ -97,7 +108,16 @@ export class AccountService {
     const password_hash = await hashPassword(String(f.password));
     let id: number;
     try {
-      id = await this.accounts.insert({ kind: 'user', email, password_hash, pid: planIdFor('register'), max_num: lim.credits, compress_max: lim.compressCredits, created_at: now, updated_at: now });
+      id = await this.accounts.insert({
+        kind: 'user',
+        email,
+        password_hash,
+        pid: planIdFor('register'),
+        max_num: lim.credits,
+        compress_max: lim.compressCredits,
+        created_at: now,
+        updated_at: now,
+      });
     } catch (e) {
       // Two registrations racing for one address: the unique index decides.
       if (isUnique(e)) throw formError({ email: ACCOUNT_TEXT.emailTaken });
@@ -123,7 +143,10 @@ export class AccountService {
     const attempts = await throttle.reserve(email);
     const found = await this.accounts.byEmail(email);
     const account = found?.kind === 'user' ? found : null;
-    const right = await verifyPassword(String(f.password), account ? account.password_hash : await (dummyHash ??= hashPassword('timing-equaliser-0')));
+    const right = await verifyPassword(
+      String(f.password),
+      account ? account.password_hash : await (dummyHash ??= hashPassword('timing-equaliser-0')),
+    );
     if (!account || !right) {
       await throttle.failed(email, attempts);
       throw loginFailed();
@@ -144,12 +167,19 @@ export class AccountService {
    * the register rule and differs from the old. Every session and user token of the account ends; the
    * caller gets a fresh session and user token.
    */
-  async changePassword(accountId: number, f: FieldsOf<typeof ChangePassword>): Promise<{ sessionId: string; userToken: string }> {
+  async changePassword(
+    accountId: number,
+    f: FieldsOf<typeof ChangePassword>,
+  ): Promise<{ sessionId: string; userToken: string }> {
     const errors = changePasswordErrors(f);
     if (Object.keys(errors).length) throw formError(errors);
     const a = await this.byId(accountId);
     // No stored password is longer than the register rule allows: a longer one is wrong without hashing it.
-    if (String(f.old_password).length > PASSWORD_MAX || !(await verifyPassword(String(f.old_password), a.password_hash))) throw refused({ reason: 'wrongPassword', errors: { old_password: REASON.wrongPassword } });
+    if (
+      String(f.old_password).length > PASSWORD_MAX ||
+      !(await verifyPassword(String(f.old_password), a.password_hash))
+    )
+      throw refused({ reason: 'wrongPassword', errors: { old_password: REASON.wrongPassword } });
     const password_hash = await hashPassword(String(f.password));
     const { sessions, tokens } = this.deps.services;
     return this.deps.db.transaction().execute(async (trx) => {

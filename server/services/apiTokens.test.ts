@@ -14,7 +14,16 @@ describe('API tokens', () => {
 
   it('have one shape: pxm_ and 43 base64url characters; site tokens and anything else are not API tokens', () => {
     expect(isApiTokenShape(`pxm_${'A'.repeat(43)}`)).toBe(true);
-    for (const t of [`pxm_${'A'.repeat(42)}`, `pxm_${'A'.repeat(44)}`, `u_${'A'.repeat(32)}`, `pxm_${'A'.repeat(42)}=`, '', undefined, 42]) expect(isApiTokenShape(t)).toBe(false);
+    for (const t of [
+      `pxm_${'A'.repeat(42)}`,
+      `pxm_${'A'.repeat(44)}`,
+      `u_${'A'.repeat(32)}`,
+      `pxm_${'A'.repeat(42)}=`,
+      '',
+      undefined,
+      42,
+    ])
+      expect(isApiTokenShape(t)).toBe(false);
   });
 
   it('are stored as a SHA-256 hex digest', () => {

@@ -8,7 +8,14 @@
  * and plan changes keep the pack credits still owned (accounts.pack_credits, PlanService).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { API_PLAN_LEVEL, API_TOKEN_PREFIX, API_TOKEN_RATE_LIMIT_PER_MINUTE, maskApiToken, type ApiEntitlement, type ApiPlan } from '../../src/shared/domain/apiPlans.js';
+import {
+  API_PLAN_LEVEL,
+  API_TOKEN_PREFIX,
+  API_TOKEN_RATE_LIMIT_PER_MINUTE,
+  maskApiToken,
+  type ApiEntitlement,
+  type ApiPlan,
+} from '../../src/shared/domain/apiPlans.js';
 import type { ApiTokenView } from '../../src/shared/schemas/apiTokens.js';
 import { creditsLeft, type Level } from '../../src/shared/domain/plans.js';
 import { refused, unauthorized } from '../errors.js';
@@ -90,14 +97,23 @@ export class ApiTokenService {
     const current = await this.repo.byAccount(p.accountId);
     // ms until another reset may run: the guard after the last reset (a lost race: a whole guard)
     const wait = current?.reset_at == null ? 0 : RESET_GUARD_MS - (now - Number(current.reset_at));
-    const conflict = (ms: number) => refused({ reason: 'apiTokenResetConflict', retry_after: Math.ceil(ms / 1000) }, 409);
+    const conflict = (ms: number) =>
+      refused({ reason: 'apiTokenResetConflict', retry_after: Math.ceil(ms / 1000) }, 409);
     if (wait > 0) throw conflict(wait);
-    const won = current === undefined ? await this.repo.create(p.accountId, hash, token.slice(-4), now) : await this.repo.replaceIf(p.accountId, current.token_hash, hash, token.slice(-4), now);
+    const won =
+      current === undefined
+        ? await this.repo.create(p.accountId, hash, token.slice(-4), now)
+        : await this.repo.replaceIf(p.accountId, current.token_hash, hash, token.slice(-4), now);
     if (!won) throw conflict(RESET_GUARD_MS);
     return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token);
   }
 
-  private async view(a: Account, row: ApiTokenRow, entitlement: ApiEntitlement, token: string | null): Promise<ApiTokenView> {
+  private async view(
+    a: Account,
+    row: ApiTokenRow,
+    entitlement: ApiEntitlement,
+    token: string | null,
+  ): Promise<ApiTokenView> {
     return {
       api_token: token,
       masked: maskApiToken(row.hint),
@@ -125,7 +141,15 @@ export class ApiTokenService {
     const license = this.deps.services.license;
     const level = license.levelOf(account);
     if (!entitlementOf(level, found.hasApiPack)) throw unauthorized();
-    return { token, apiTokenHash: hash, accountId: account.id, account, level, limits: license.limitsOf(account), logged: true };
+    return {
+      token,
+      apiTokenHash: hash,
+      accountId: account.id,
+      account,
+      level,
+      limits: license.limitsOf(account),
+      logged: true,
+    };
   }
 
   /** Last use and calls this month of the token (one UPDATE per call). */
@@ -140,8 +164,18 @@ export class ApiTokenService {
    */
   async grantPackIn(trx: Db, accountId: number, plan: ApiPlan, ref: string): Promise<boolean> {
     const now = Date.now();
-    if (!(await new ApiTokenRepository(trx).recordGrant({ ref, account_id: accountId, api_plan: plan.name, credits: plan.credits, created_at: now }))) return false;
-    if (!(await ledger.recordOnce(trx, accountId, `${API_PLAN_LEVEL}:${ref}`, 'grant', plan.credits, now))) return false;
+    if (
+      !(await new ApiTokenRepository(trx).recordGrant({
+        ref,
+        account_id: accountId,
+        api_plan: plan.name,
+        credits: plan.credits,
+        created_at: now,
+      }))
+    )
+      return false;
+    if (!(await ledger.recordOnce(trx, accountId, `${API_PLAN_LEVEL}:${ref}`, 'grant', plan.credits, now)))
+      return false;
     await new AccountRepository(trx).addPackCredits(accountId, plan.credits, now);
     return true;
   }

@@ -29,15 +29,20 @@ export class ContactService {
     return { email: this.deps.config.contactEmail };
   }
 
-  async send(input: { name?: string; email?: string; message?: string; locale?: string }, now = Date.now()): Promise<{ id: number }> {
+  async send(
+    input: { name?: string; email?: string; message?: string; locale?: string },
+    now = Date.now(),
+  ): Promise<{ id: number }> {
     const name = (input.name ?? '').trim();
     const email = (input.email ?? '').trim();
     const message = (input.message ?? '').trim();
     const missing = !name ? 'name' : !email ? 'email' : !message ? 'message' : null;
     if (missing) throw paramError('fieldRequired', { field: missing });
     // Lengths first: nothing below runs on a text longer than its field allows.
-    if (name.length > CONTACT_LIMITS.name) throw paramError('messageTooLong', { field: 'name', max: CONTACT_LIMITS.name });
-    if (message.length > CONTACT_LIMITS.message) throw paramError('messageTooLong', { field: 'message', max: CONTACT_LIMITS.message });
+    if (name.length > CONTACT_LIMITS.name)
+      throw paramError('messageTooLong', { field: 'name', max: CONTACT_LIMITS.name });
+    if (message.length > CONTACT_LIMITS.message)
+      throw paramError('messageTooLong', { field: 'message', max: CONTACT_LIMITS.message });
     if (!isContactEmail(email)) throw paramError('emailInvalid', { field: 'email' });
     const locale = /^(en|de|fr|ja)$/.test(input.locale ?? '') ? input.locale! : 'en';
     return { id: await this.repo.insert({ name, email, message, locale, created_at: now }) };

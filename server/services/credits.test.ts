@@ -12,7 +12,8 @@ describe.each(MODES)('CreditService ($mode)', ({ mode }) => {
   let kit!: ProcessingKit;
   kitForEachTest(mode, pg.pgUrl, (k) => (kit = k));
 
-  const account = (id: number) => kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const account = (id: number) =>
+    kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('charges a trans_id once, however often it is asked', async () => {
     const p = await guest(kit);
@@ -24,15 +25,21 @@ describe.each(MODES)('CreditService ($mode)', ({ mode }) => {
 
   it('refuses with 10012 when no credit is left and leaves no ledger row', async () => {
     const p = await guest(kit);
-    for (let i = 0; i < PLAN_LIMITS.guest.credits; i++) await kit.credits.charge(p.accountId, `t-${i}`, { compress: false });
-    await expect(kit.credits.charge(p.accountId, 't-x', { compress: false })).rejects.toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, message: 'Insufficient Credits' });
+    for (let i = 0; i < PLAN_LIMITS.guest.credits; i++)
+      await kit.credits.charge(p.accountId, `t-${i}`, { compress: false });
+    await expect(kit.credits.charge(p.accountId, 't-x', { compress: false })).rejects.toMatchObject({
+      code: CODE.INSUFFICIENT_CREDITS,
+      message: 'Insufficient Credits',
+    });
     expect(await ledger(kit, 't-x')).toEqual([]);
     expect((await account(p.accountId)).used_num).toBe(PLAN_LIMITS.guest.credits);
   });
 
   it('never lets concurrent starts take more than the balance', async () => {
     const p = await guest(kit);
-    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => kit.credits.charge(p.accountId, `c-${i}`, { compress: false })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => kit.credits.charge(p.accountId, `c-${i}`, { compress: false })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(PLAN_LIMITS.guest.credits);
     expect((await account(p.accountId)).used_num).toBe(PLAN_LIMITS.guest.credits);
   });

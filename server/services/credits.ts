@@ -40,7 +40,8 @@ export class CreditService {
   async charge(accountId: number, transId: string, opts: ChargeOptions, trx?: DbLike): Promise<boolean> {
     if (!trx) return this.deps.db.transaction().execute((t) => this.charge(accountId, transId, opts, t));
     const now = Date.now();
-    if (!(await ledger.recordOnce(trx, accountId, transId, opts.compress ? 'compress_charge' : 'charge', 1, now))) return false;
+    if (!(await ledger.recordOnce(trx, accountId, transId, opts.compress ? 'compress_charge' : 'charge', 1, now)))
+      return false;
     if (!(await ledger.useOne(trx, accountId, opts.compress, now))) throw insufficientCredits();
     return true;
   }
@@ -53,7 +54,17 @@ export class CreditService {
       if (!charge) return false;
       const compress = charge.kind === 'compress_charge';
       const now = Date.now();
-      if (!(await ledger.recordOnce(trx, charge.account_id, transId, compress ? 'compress_refund' : 'refund', charge.amount, now))) return false;
+      if (
+        !(await ledger.recordOnce(
+          trx,
+          charge.account_id,
+          transId,
+          compress ? 'compress_refund' : 'refund',
+          charge.amount,
+          now,
+        ))
+      )
+        return false;
       await ledger.giveBack(trx, charge.account_id, compress, charge.amount, now);
       return true;
     };

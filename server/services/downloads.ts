@@ -8,7 +8,16 @@ import type { Readable } from 'node:stream';
 import { parseParams, type Step } from '../../src/shared/domain/modules.js';
 import { creditsLeft } from '../../src/shared/domain/plans.js';
 import { notFound, paramError } from '../errors.js';
-import { convertCompressed, downloadName, EXTRA_TYPES, extOf, extOfKey, extrasOf, zipOf, type ExtraType } from '../jobs/results.js';
+import {
+  convertCompressed,
+  downloadName,
+  EXTRA_TYPES,
+  extOf,
+  extOfKey,
+  extrasOf,
+  zipOf,
+  type ExtraType,
+} from '../jobs/results.js';
 import { findBundle, insertBundle } from '../repositories/downloadBundleRepository.js';
 import type { Job } from '../repositories/schema.js';
 import type { Deps } from './index.js';
@@ -116,11 +125,13 @@ export class DownloadService {
     const extra = extraRaw?.toLowerCase();
     const r = await this.resultOf(job);
     if (!extra || extra === r.ext) return this.stored(r);
-    if (!(EXTRA_TYPES as readonly string[]).includes(extra)) throw paramError('fieldInvalid', { field: 'extra_type', allowed: EXTRA_TYPES });
+    if (!(EXTRA_TYPES as readonly string[]).includes(extra))
+      throw paramError('fieldInvalid', { field: 'extra_type', allowed: EXTRA_TYPES });
     // The quality the work ran with, read through the params schema (its default lives there only).
     const step = (JSON.parse(job.steps_json) as Step[])[0];
     const params = parseParams('compress', step?.config.module_params);
-    if (!params.ok) throw new Error(`stored compress params are invalid: ${params.error.reason} ${String(params.error.param ?? '')}`);
+    if (!params.ok)
+      throw new Error(`stored compress params are invalid: ${params.error.reason} ${String(params.error.param ?? '')}`);
     const data = await this.convertOnce(p.accountId, r.key, extra as ExtraType, Number(params.value.quality));
     return { ext: extra, name: await this.nameOf(job, extra), data };
   }
@@ -134,14 +145,18 @@ export class DownloadService {
     if (transIds.length > BULK_MAX) throw paramError('bulkTooMany', { max: BULK_MAX });
     const works = [];
     for (const id of transIds) works.push(await this.deps.services.jobs.finished(p, id));
-    if (p.level === 'expired' || creditsLeft(p.account.max_num, p.account.used_num) <= 0) throw paramError('notEnoughPoints');
+    if (p.level === 'expired' || creditsLeft(p.account.max_num, p.account.used_num) <= 0)
+      throw paramError('notEnoughPoints');
     return works;
   }
 
   /** POST /api/v2/point/check: the bulk rule, and a bundle id for GET download/all/ when asked. */
   async pointCheck(p: Principal, transIds: string[], needId: boolean) {
     await this.bulkWorks(p, transIds);
-    const data: { max_num: number; used_num: number; download_all_id?: string } = { max_num: p.account.max_num, used_num: p.account.used_num };
+    const data: { max_num: number; used_num: number; download_all_id?: string } = {
+      max_num: p.account.max_num,
+      used_num: p.account.used_num,
+    };
     if (needId) {
       const now = Date.now();
       data.download_all_id = randomUUID();

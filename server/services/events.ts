@@ -41,7 +41,8 @@ export class EventService {
   async prune(now = Date.now()): Promise<number> {
     const before = now - this.deps.config.eventsRetentionDays * DAY_MS;
     let total = 0;
-    for (let n = await this.events.pruneOlderThan(before); n > 0; n = await this.events.pruneOlderThan(before)) total += n;
+    for (let n = await this.events.pruneOlderThan(before); n > 0; n = await this.events.pruneOlderThan(before))
+      total += n;
     return total;
   }
 
@@ -51,13 +52,20 @@ export class EventService {
     if (json.length > EVENT_PAYLOAD_MAX_CHARS) throw new RangeError('event payload too large');
     const id = await this.events.insert(kind, accountId, json, Date.now());
     // One batch here (a request never waits for a long backlog); the sweep deletes the rest.
-    if (++this.inserts % EVENTS_PRUNE_EVERY === 0) await this.events.pruneOlderThan(Date.now() - this.deps.config.eventsRetentionDays * DAY_MS);
+    if (++this.inserts % EVENTS_PRUNE_EVERY === 0)
+      await this.events.pruneOlderThan(Date.now() - this.deps.config.eventsRetentionDays * DAY_MS);
     return id;
   }
 
   /** The latest events of an account (newest first), for tests and the admin side. */
   async recent(accountId: number | null, kind?: string, limit = 50): Promise<EventRow[]> {
     const rows = await this.events.recent(accountId, kind, limit);
-    return rows.map((r) => ({ id: r.id, account_id: r.account_id, kind: r.kind, payload: JSON.parse(r.payload_json) as Record<string, unknown>, created_at: r.created_at }));
+    return rows.map((r) => ({
+      id: r.id,
+      account_id: r.account_id,
+      kind: r.kind,
+      payload: JSON.parse(r.payload_json) as Record<string, unknown>,
+      created_at: r.created_at,
+    }));
   }
 }

@@ -8,7 +8,9 @@ import { CODE } from '../../src/shared/domain/codes.js';
 import type { Reason } from '../../src/shared/domain/reasons.js';
 import { ApiError } from '../errors.js';
 
-const REASON_OF_TEXT = new Map<string, Reason>(Object.entries(ACCOUNT_TEXT).map(([k, text]) => [text, ACCOUNT_REASON[k as keyof typeof ACCOUNT_TEXT]]));
+const REASON_OF_TEXT = new Map<string, Reason>(
+  Object.entries(ACCOUNT_TEXT).map(([k, text]) => [text, ACCOUNT_REASON[k as keyof typeof ACCOUNT_TEXT]]),
+);
 
 /** The reason of a form rule's text (a text of another kind is the field's invalid value). */
 export const formReason = (text: string): Reason => REASON_OF_TEXT.get(text) ?? 'fieldInvalid';
@@ -16,5 +18,10 @@ export const formReason = (text: string): Reason => REASON_OF_TEXT.get(text) ?? 
 export function formError(errors: FieldErrors): ApiError {
   const [field, first] = Object.entries(errors)[0] ?? ['', ACCOUNT_TEXT.required];
   const reasons = Object.fromEntries(Object.entries(errors).map(([f, text]) => [f, formReason(text)]));
-  return new ApiError(CODE.COMMON_PARAMETER_ERROR, first, 200, { reason: formReason(first), ...(field ? { field } : {}), errors, reasons });
+  return new ApiError(CODE.COMMON_PARAMETER_ERROR, first, 200, {
+    reason: formReason(first),
+    ...(field ? { field } : {}),
+    errors,
+    reasons,
+  });
 }

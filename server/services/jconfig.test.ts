@@ -14,11 +14,23 @@ describe('decodeJconfig', () => {
     ['missing', undefined, { reason: 'fieldRequired', field: 'jconfig' }],
     ['empty', '', { reason: 'fieldRequired', field: 'jconfig' }],
     ['not JSON', '{job:', { reason: 'jconfigNotJson', field: 'jconfig' }],
-    ['over 16 KB of text', JSON.stringify({ job: 'compress', pad: 'x'.repeat(16 * 1024) }), { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 }],
-    ['100,000 deep as text (over 16 KB)', '['.repeat(100_000) + ']'.repeat(100_000), { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 }],
+    [
+      'over 16 KB of text',
+      JSON.stringify({ job: 'compress', pad: 'x'.repeat(16 * 1024) }),
+      { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 },
+    ],
+    [
+      '100,000 deep as text (over 16 KB)',
+      '['.repeat(100_000) + ']'.repeat(100_000),
+      { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 },
+    ],
     ['9 deep as text', JSON.stringify(nested(9)), { reason: 'jconfigTooDeep', field: 'jconfig', max: 8 }],
     ['100,000 deep as an object', nested(100_000), { reason: 'jconfigTooDeep', field: 'jconfig', max: 8 }],
-    ['a wide object', { job: 'compress', list: Array.from({ length: 20_000 }, () => 0) }, { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 }],
+    [
+      'a wide object',
+      { job: 'compress', list: Array.from({ length: 20_000 }, () => 0) },
+      { reason: 'jconfigTooLarge', field: 'jconfig', max: 16 },
+    ],
   ])('%s → 10001 with its reason', (_, raw, data) => {
     let err: unknown;
     try {
@@ -31,7 +43,10 @@ describe('decodeJconfig', () => {
   });
 
   it('a workflow as text or object decodes', () => {
-    const wf = { job: 'workflow', flows: [{ name: 'd', config: { module: 'denoise', module_params: { remove_noise: 50 } } }] };
+    const wf = {
+      job: 'workflow',
+      flows: [{ name: 'd', config: { module: 'denoise', module_params: { remove_noise: 50 } } }],
+    };
     expect(decodeJconfig(JSON.stringify(wf))).toEqual(wf);
     expect(decodeJconfig(wf)).toEqual(wf);
     expect(shapeError(nested(8), 8, 100)).toBeNull();

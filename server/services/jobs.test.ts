@@ -19,7 +19,15 @@ describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }
     const now = Date.now();
     const { id } = await kit.deps.db
       .insertInto('accounts')
-      .values({ kind: 'user', email: `p${now}@example.com`, pid: PLAN_ID_PRO, max_num: maxNum, compress_max: maxNum, created_at: now, updated_at: now })
+      .values({
+        kind: 'user',
+        email: `p${now}@example.com`,
+        pid: PLAN_ID_PRO,
+        max_num: maxNum,
+        compress_max: maxNum,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return kit.tokens.resolve(await kit.tokens.userTokenFor(id));
@@ -28,11 +36,20 @@ describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }
   it('lets a guest hold one work at a time: concurrent starts queue one, refuse the rest for free', async () => {
     const p = await guest(kit);
     const uid = await storeUpload(kit, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
-    const results = await Promise.allSettled(Array.from({ length: 4 }, () => kit.jobs.transform(p, { uid, jconfig: COMPRESS })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => kit.jobs.transform(p, { uid, jconfig: COMPRESS })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected'))
-      expect(r.reason).toMatchObject({ code: CODE.PARAM_ERROR, message: 'Only paid users can process multiple images at the same time' });
-    const a = await kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', p.accountId).executeTakeFirstOrThrow();
+      expect(r.reason).toMatchObject({
+        code: CODE.PARAM_ERROR,
+        message: 'Only paid users can process multiple images at the same time',
+      });
+    const a = await kit.deps.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', p.accountId)
+      .executeTakeFirstOrThrow();
     expect(a.compress_used).toBe(1);
     expect(await kit.deps.db.selectFrom('credit_ledger').selectAll().execute()).toHaveLength(1);
   });
@@ -40,10 +57,17 @@ describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }
   it('lets a subscriber start up to the batch limit, never past the balance', async () => {
     const p = await pro(2);
     const uid = await storeUpload(kit, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => kit.jobs.transform(p, { uid, jconfig: COMPRESS })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => kit.jobs.transform(p, { uid, jconfig: COMPRESS })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
-    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) expect(r.reason).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS });
-    const a = await kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', p.accountId).executeTakeFirstOrThrow();
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected'))
+      expect(r.reason).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS });
+    const a = await kit.deps.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', p.accountId)
+      .executeTakeFirstOrThrow();
     expect([a.compress_used, a.compress_max]).toEqual([2, 2]);
   });
 
@@ -52,14 +76,23 @@ describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }
     const uid = await storeUpload(kit, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
     const batch = PLAN_LIMITS.pro.batch;
     for (let i = 0; i < batch; i++) await kit.jobs.transform(p, { uid, jconfig: COMPRESS });
-    await expect(kit.jobs.transform(p, { uid, jconfig: COMPRESS })).rejects.toMatchObject({ code: CODE.PARAM_ERROR, message: `At most ${batch} images can be processed at the same time` });
-    const a = await kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', p.accountId).executeTakeFirstOrThrow();
+    await expect(kit.jobs.transform(p, { uid, jconfig: COMPRESS })).rejects.toMatchObject({
+      code: CODE.PARAM_ERROR,
+      message: `At most ${batch} images can be processed at the same time`,
+    });
+    const a = await kit.deps.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', p.accountId)
+      .executeTakeFirstOrThrow();
     expect(a.compress_used).toBe(batch);
   });
 
   it('refuses a non-compress work on an image above the plan resolution, but compresses it', async () => {
     const p = await guest(kit);
-    const big = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#335577' } }).jpeg().toBuffer();
+    const big = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#335577' } })
+      .jpeg()
+      .toBuffer();
     const uid = await storeUpload(kit, p.accountId, big, 'big.jpg');
     await expect(kit.jobs.transform(p, { uid, jconfig: JSON.stringify({ job: 'sharpen' }) })).rejects.toMatchObject({
       code: CODE.PARAM_ERROR,

@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { FailureReason, ProgressData } from '../../src/shared/schemas/processing.js';
 import type { HistoryRecord, Paged } from '../../src/shared/domain/work.js';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type JobRecord, type Thumbsup } from '../../src/shared/schemas/history.js';
+import {
+  HISTORY_DEFAULT_LIMIT,
+  HISTORY_MAX_LIMIT,
+  type JobRecord,
+  type Thumbsup,
+} from '../../src/shared/schemas/history.js';
 import type { FieldsOf } from '../../src/shared/schemas/common.js';
 import type { Transform } from '../../src/shared/schemas/processing.js';
 import { parseJobConfig, type Step } from '../../src/shared/domain/modules.js';
@@ -17,7 +22,15 @@ import { outputTooLarge, stepsScale } from '../../src/shared/domain/resultSize.j
 import type { Job } from '../repositories/schema.js';
 import type { JobQueue } from '../jobs/jobQueue.js';
 import type { ProgressRow } from '../repositories/jobRepository.js';
-import { countActive, findOwnedJob, findOwnedProgress, historyPage, insertQueued, queuePosition, setThumbsup } from '../repositories/jobRepository.js';
+import {
+  countActive,
+  findOwnedJob,
+  findOwnedProgress,
+  historyPage,
+  insertQueued,
+  queuePosition,
+  setThumbsup,
+} from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
 import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
@@ -42,12 +55,14 @@ export type FinishedWork = Job & { result_key: string };
 
 export type { Paged };
 
-
 /**
  * Why a failed work failed, as a reason code the client translates: its time limit, the largest-output
  * rule on its upload's size and steps (works started before transform refused them), else processFailed.
  */
-function failureReason(job: Pick<Job, 'error' | 'steps_json'>, size: { w: number; h: number } | undefined): FailureReasonCode {
+function failureReason(
+  job: Pick<Job, 'error' | 'steps_json'>,
+  size: { w: number; h: number } | undefined,
+): FailureReasonCode {
   if (job.error === 'timeout') return 'processTimeout';
   const scale = stepsScale((JSON.parse(job.steps_json) as Step[]).map((st) => st.config));
   return size && outputTooLarge(size.w, size.h, scale) ? 'outputTooLarge' : 'processFailed';
@@ -97,7 +112,8 @@ export class JobService {
     // The document's JobConfig schema holds too: what the rules above do not see (a field no job takes) is refused.
     checkJobConfig(raw);
     for (const s of parsed.value.steps)
-      if (!engineFor(s.config.module)) throw paramError('moduleUnavailable', { field: 'jconfig', module: s.config.module });
+      if (!engineFor(s.config.module))
+        throw paramError('moduleUnavailable', { field: 'jconfig', module: s.config.module });
     // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
     if (parsed.value.job !== 'compress' && upload.w * upload.h > megapixelsToPixels(p.limits.maxMegapixels))
       throw paramError('planMegapixels', { field: 'uid', mp: p.limits.maxMegapixels, w: upload.w, h: upload.h });
@@ -167,7 +183,8 @@ export class JobService {
       view.error = job.error === 'timeout' ? 'timeout' : 'Process failed';
       view.reason = failureReason(job, await findUpload(this.deps.db, job.uid));
     }
-    if (job.status === 'finished' && job.result_w !== null && job.result_h !== null) Object.assign(view, { result_w: job.result_w, result_h: job.result_h });
+    if (job.status === 'finished' && job.result_w !== null && job.result_h !== null)
+      Object.assign(view, { result_w: job.result_w, result_h: job.result_h });
     return view;
   }
 
@@ -196,7 +213,9 @@ export class JobService {
         thumbsup: r.thumbsup,
         expired: r.expired_at !== null,
         scale: stepsScale((JSON.parse(r.steps_json) as Step[]).map((st) => st.config)),
-        ...(r.status === 'failed' ? { reason: failureReason(r, r.w === null || r.h === null ? undefined : { w: r.w, h: r.h }) } : {}),
+        ...(r.status === 'failed'
+          ? { reason: failureReason(r, r.w === null || r.h === null ? undefined : { w: r.w, h: r.h }) }
+          : {}),
       })),
       current_page: page,
       total,

@@ -1,5 +1,12 @@
 /** The one place that says what level and limits an account has (spec §4 derivation, §6 table). */
-import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, limitsFor, type Level } from '../../src/shared/domain/plans.js';
+import {
+  creditStanding,
+  creditsLeft,
+  deriveLevel,
+  warnsLowCredits,
+  limitsFor,
+  type Level,
+} from '../../src/shared/domain/plans.js';
 import type { LicenseView } from '../../src/shared/domain/account.js';
 import type { Account } from '../repositories/schema.js';
 import type { Deps } from './index.js';
@@ -45,6 +52,10 @@ export class LicenseService {
   }
 
   points(p: Principal): { max_num: number; used_num: number; left_credits: number } {
-    return { max_num: p.account.max_num, used_num: p.account.used_num, left_credits: creditsLeft(p.account.max_num, p.account.used_num) };
+    return {
+      max_num: p.account.max_num,
+      used_num: p.account.used_num,
+      left_credits: creditsLeft(p.account.max_num, p.account.used_num),
+    };
   }
 }

@@ -23,12 +23,19 @@ export const LOGIN_LOCKED_ERROR = 'login_locked';
 export const loginLockedText = (minutes: number) => reasonMsg({ reason: 'loginLocked', minutes });
 
 /** The lock after `lockouts` earlier lockouts in a row: 15 min, 30, 60, … up to a day. */
-export const lockDuration = (lockouts: number) => Math.min(LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS * 2 ** Math.min(lockouts, 20));
+export const lockDuration = (lockouts: number) =>
+  Math.min(LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS * 2 ** Math.min(lockouts, 20));
 
 export function loginLocked(retryAfterMs: number): ApiError {
   const retry_after = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const minutes = Math.ceil(retry_after / 60);
-  return refused({ reason: 'loginLocked', minutes, retry_after, error: LOGIN_LOCKED_ERROR, errors: { email: loginLockedText(minutes) } });
+  return refused({
+    reason: 'loginLocked',
+    minutes,
+    retry_after,
+    error: LOGIN_LOCKED_ERROR,
+    errors: { email: loginLockedText(minutes) },
+  });
 }
 
 export class LoginThrottleService {

@@ -20,10 +20,15 @@ export class MailService {
   }
 
   /** POST /api/mail/unsubscribe: with the link's sig, or for the logged-in caller's own address. */
-  async unsubscribe(email: string | undefined, sig: string | undefined, caller: Principal | null): Promise<{ email: string; unsubscribed: true }> {
+  async unsubscribe(
+    email: string | undefined,
+    sig: string | undefined,
+    caller: Principal | null,
+  ): Promise<{ email: string; unsubscribed: true }> {
     const e = validEmail(email);
     const own = caller?.logged && caller.account.email === e;
-    if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw paramError('validationInvalid', { field: 'sig' });
+    if (!own && !sameSignature(sig, this.unsubscribeSignature(e)))
+      throw paramError('validationInvalid', { field: 'sig' });
     await this.accounts.optOut(e, Date.now());
     return { email: e, unsubscribed: true };
   }
@@ -34,10 +39,15 @@ export class MailService {
    * link in every mail); anyone else gets code 5, as unsubscribe does (it once told anyone who
    * has an account).
    */
-  async emailStatus(email: string | undefined, sig: string | undefined, caller: Principal | null): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {
+  async emailStatus(
+    email: string | undefined,
+    sig: string | undefined,
+    caller: Principal | null,
+  ): Promise<{ email: string; registered: true; mail_subscribed: boolean }> {
     const e = validEmail(email);
     const own = caller?.logged && caller.account.email === e;
-    if (!own && !sameSignature(sig, this.unsubscribeSignature(e))) throw paramError('validationInvalid', { field: 'sig' });
+    if (!own && !sameSignature(sig, this.unsubscribeSignature(e)))
+      throw paramError('validationInvalid', { field: 'sig' });
     const a = await this.accounts.byEmail(e);
     if (!a || a.kind !== 'user') throw formError({ email: ACCOUNT_TEXT.emailMissing });
     return { email: e, registered: true, mail_subscribed: !(await this.accounts.isOptedOut(e)) };

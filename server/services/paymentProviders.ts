@@ -18,7 +18,12 @@ export interface Product {
   price: Readonly<Partial<Record<Currency, number>>>;
 }
 
-export const PAYMENT_EVENT_TYPES = ['checkout.completed', 'checkout.cancelled', 'subscription.renewed', 'subscription.expired'] as const;
+export const PAYMENT_EVENT_TYPES = [
+  'checkout.completed',
+  'checkout.cancelled',
+  'subscription.renewed',
+  'subscription.expired',
+] as const;
 export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 /** What a provider reports, after its signature was verified. */
@@ -61,7 +66,11 @@ export interface PaymentProvider {
   readonly name: string;
   open(req: CheckoutRequest): Promise<OpenedCheckout>;
   /** Checks a delivery's signature and reads its event; throws WebhookSignatureError when not authentic. */
-  verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, now?: number): PaymentEvent | IgnoredEvent;
+  verifyWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    now?: number,
+  ): PaymentEvent | IgnoredEvent;
 }
 
 export class WebhookSignatureError extends Error {}
@@ -109,18 +118,32 @@ export class LocalProvider implements PaymentProvider {
   /** What the local provider's "pay" step sends to the webhook (body and signature header). */
   signedDelivery(event: PaymentEvent): { body: Buffer; headers: Record<string, string> } {
     const body = Buffer.from(JSON.stringify(event));
-    return { body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signPayload(this.secret, body) } };
+    return {
+      body,
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signPayload(this.secret, body) },
+    };
   }
 
-  verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, now = Date.now()): PaymentEvent {
-    if (!verifySignature(this.secret, rawBody, headerValue(headers[SIGNATURE_HEADER]), now)) throw new WebhookSignatureError('bad signature');
+  verifyWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    now = Date.now(),
+  ): PaymentEvent {
+    if (!verifySignature(this.secret, rawBody, headerValue(headers[SIGNATURE_HEADER]), now))
+      throw new WebhookSignatureError('bad signature');
     let e: Partial<PaymentEvent>;
     try {
       e = JSON.parse(rawBody.toString('utf8')) as Partial<PaymentEvent>;
     } catch {
       throw new WebhookSignatureError('body is not JSON');
     }
-    if (typeof e.id !== 'string' || !e.id || e.id.length > 100 || !(PAYMENT_EVENT_TYPES as readonly unknown[]).includes(e.type)) throw paramError('paymentEventInvalid');
+    if (
+      typeof e.id !== 'string' ||
+      !e.id ||
+      e.id.length > 100 ||
+      !(PAYMENT_EVENT_TYPES as readonly unknown[]).includes(e.type)
+    )
+      throw paramError('paymentEventInvalid');
     return {
       id: e.id,
       type: e.type as PaymentEventType,

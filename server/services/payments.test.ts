@@ -17,8 +17,11 @@ describe('webhook signature', () => {
     expect(verifySignature(secret, body, signPayload(secret, body, t - SIGNATURE_TOLERANCE_S - 1), now)).toBe(false);
     expect(verifySignature(secret, body, signPayload(secret, body, t + SIGNATURE_TOLERANCE_S + 1), now)).toBe(false);
     expect(verifySignature(Buffer.from('other'), body, signPayload(secret, body, t), now)).toBe(false);
-    expect(verifySignature(secret, Buffer.concat([body, Buffer.from(' ')]), signPayload(secret, body, t), now)).toBe(false);
-    for (const h of [undefined, '', 'v1=abc', `t=${t}`, `t=${t},v1=zz`, `t=x,v1=${'0'.repeat(64)}`, 'x'.repeat(600)]) expect(verifySignature(secret, body, h, now)).toBe(false);
+    expect(verifySignature(secret, Buffer.concat([body, Buffer.from(' ')]), signPayload(secret, body, t), now)).toBe(
+      false,
+    );
+    for (const h of [undefined, '', 'v1=abc', `t=${t}`, `t=${t},v1=zz`, `t=x,v1=${'0'.repeat(64)}`, 'x'.repeat(600)])
+      expect(verifySignature(secret, body, h, now)).toBe(false);
   });
 });
 

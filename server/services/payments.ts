@@ -7,7 +7,14 @@
  * plans with `npm run admin`.
  */
 import { randomUUID } from 'node:crypto';
-import { API_PLAN_CURRENCIES, API_PLAN_LEVEL, apiPlanNamed, apiPlanOfProduct, isApiPlanCurrency, type ApiPlanCurrency } from '../../src/shared/domain/apiPlans.js';
+import {
+  API_PLAN_CURRENCIES,
+  API_PLAN_LEVEL,
+  apiPlanNamed,
+  apiPlanOfProduct,
+  isApiPlanCurrency,
+  type ApiPlanCurrency,
+} from '../../src/shared/domain/apiPlans.js';
 import type { CheckoutView } from '../../src/shared/domain/plans.js';
 import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/shared/domain/constants.js';
 import { currencyFor } from '../../src/shared/domain/locale.js';
@@ -17,7 +24,16 @@ import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';
 import type { Config } from '../config.js';
 import type { Deps } from './index.js';
-import { LocalProvider, MINOR, toMinor, WebhookSignatureError, type OpenedCheckout, type PaymentEvent, type PaymentProvider, type Product } from './paymentProviders.js';
+import {
+  LocalProvider,
+  MINOR,
+  toMinor,
+  WebhookSignatureError,
+  type OpenedCheckout,
+  type PaymentEvent,
+  type PaymentProvider,
+  type Product,
+} from './paymentProviders.js';
 import { CURRENCIES, isCurrency, isLanguage, type Currency } from './profile.js';
 import { StripeProvider } from './stripeProvider.js';
 import type { Principal } from './tokens.js';
@@ -49,8 +65,15 @@ export function providerFromConfig(config: Config): PaymentProvider | null {
     case 'local':
       return new LocalProvider(config.dataDir);
     case 'stripe':
-      if (!config.stripeSecretKey || !config.stripeWebhookSecret) throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
-      return new StripeProvider({ secretKey: config.stripeSecretKey, webhookSecret: config.stripeWebhookSecret, prices: config.stripePrices, publicUrl: config.publicUrl, apiBase: config.stripeApiBase });
+      if (!config.stripeSecretKey || !config.stripeWebhookSecret)
+        throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+      return new StripeProvider({
+        secretKey: config.stripeSecretKey,
+        webhookSecret: config.stripeWebhookSecret,
+        prices: config.stripePrices,
+        publicUrl: config.publicUrl,
+        apiBase: config.stripeApiBase,
+      });
     default:
       return null;
   }
@@ -82,16 +105,30 @@ export class PaymentService {
   }
 
   /** POST /api/payments/checkout: a logged-in user opens a checkout for a product in a currency. */
-  async createCheckout(p: Principal, input: { product_id?: unknown; currency?: unknown; locale?: unknown; source?: unknown; medium?: unknown }): Promise<CheckoutView> {
+  async createCheckout(
+    p: Principal,
+    input: { product_id?: unknown; currency?: unknown; locale?: unknown; source?: unknown; medium?: unknown },
+  ): Promise<CheckoutView> {
     const { provider, email } = this.buyer(p);
     const product = PRODUCTS.find((x) => x.id === Number(input.product_id));
     if (!product) throw paramError('productUnknown');
     const locale = isLanguage(input.locale) ? input.locale : p.account.locale || 'en';
     let currency: Currency;
-    if (input.currency === undefined || input.currency === '') currency = isCurrency(p.account.currency) ? p.account.currency : defaultCurrency(locale);
+    if (input.currency === undefined || input.currency === '')
+      currency = isCurrency(p.account.currency) ? p.account.currency : defaultCurrency(locale);
     else if (isCurrency(input.currency)) currency = input.currency;
     else throw paramError('fieldInvalid', { field: 'currency', allowed: CURRENCIES });
-    return this.open(p, provider, { product, level: product.level, label: product.level === 'pro' ? 'Pixmill Pro' : 'Pixmill Basic', currency, amountMinor: toMinor(product.price[currency], currency), email, locale, source: input.source, medium: input.medium });
+    return this.open(p, provider, {
+      product,
+      level: product.level,
+      label: product.level === 'pro' ? 'Pixmill Pro' : 'Pixmill Basic',
+      currency,
+      amountMinor: toMinor(product.price[currency], currency),
+      email,
+      locale,
+      source: input.source,
+      medium: input.medium,
+    });
   }
 
   /**
@@ -100,11 +137,15 @@ export class PaymentService {
    * (else code 6); `email` must be that account's address (else 10001 naming `email`), so a pack is
    * never bought onto another account; an unknown pack is 10001 naming `api_plan`.
    */
-  async createApiCheckout(p: Principal, input: { email?: unknown; api_plan?: unknown; currency?: unknown; locale?: unknown }): Promise<CheckoutView> {
+  async createApiCheckout(
+    p: Principal,
+    input: { email?: unknown; api_plan?: unknown; currency?: unknown; locale?: unknown },
+  ): Promise<CheckoutView> {
     const { provider, email } = this.buyer(p);
     const plan = apiPlanNamed(input.api_plan);
     if (!plan) throw paramError('apiPlanUnknown');
-    if (typeof input.email !== 'string' || input.email.trim().toLowerCase() !== email.toLowerCase()) throw paramError('emailNotOwn');
+    if (typeof input.email !== 'string' || input.email.trim().toLowerCase() !== email.toLowerCase())
+      throw paramError('emailNotOwn');
     const locale = isLanguage(input.locale) ? input.locale : p.account.locale || 'en';
     let currency: ApiPlanCurrency;
     if (input.currency === undefined || input.currency === '') {
@@ -114,7 +155,15 @@ export class PaymentService {
     } else if (isApiPlanCurrency(input.currency)) currency = input.currency;
     else throw paramError('fieldInvalid', { field: 'currency', allowed: API_PLAN_CURRENCIES });
     const product: Product = { id: plan.productId, level: API_PLAN_LEVEL, price: plan.price };
-    return this.open(p, provider, { product, level: API_PLAN_LEVEL, label: `Pixmill API ${plan.credits} credits`, currency, amountMinor: toMinor(plan.price[currency], currency), email, locale });
+    return this.open(p, provider, {
+      product,
+      level: API_PLAN_LEVEL,
+      label: `Pixmill API ${plan.credits} credits`,
+      currency,
+      amountMinor: toMinor(plan.price[currency], currency),
+      email,
+      locale,
+    });
   }
 
   /** The signed-in buyer's address and the provider; code 6 without a registered account, the refusal when nothing is sold. */
@@ -125,13 +174,49 @@ export class PaymentService {
   }
 
   /** Records an open checkout, then asks the provider for the page where it is paid. */
-  private async open(p: Principal, provider: PaymentProvider, c: { product: Product; level: string; label: string; currency: Currency; amountMinor: number; email: string; locale: string; source?: unknown; medium?: unknown }): Promise<CheckoutView> {
+  private async open(
+    p: Principal,
+    provider: PaymentProvider,
+    c: {
+      product: Product;
+      level: string;
+      label: string;
+      currency: Currency;
+      amountMinor: number;
+      email: string;
+      locale: string;
+      source?: unknown;
+      medium?: unknown;
+    },
+  ): Promise<CheckoutView> {
     const id = randomUUID();
     const short = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 64) : null);
-    await this.payments.insertCheckout({ id, account_id: p.accountId, provider: provider.name, product_id: c.product.id, level: c.level, amount_minor: c.amountMinor, currency: c.currency, status: 'open', source: short(c.source), medium: short(c.medium), created_at: Date.now(), paid_at: null });
+    await this.payments.insertCheckout({
+      id,
+      account_id: p.accountId,
+      provider: provider.name,
+      product_id: c.product.id,
+      level: c.level,
+      amount_minor: c.amountMinor,
+      currency: c.currency,
+      status: 'open',
+      source: short(c.source),
+      medium: short(c.medium),
+      created_at: Date.now(),
+      paid_at: null,
+    });
     let opened: OpenedCheckout;
     try {
-      opened = await provider.open({ checkoutId: id, accountId: p.accountId, product: c.product, label: c.label, currency: c.currency, amountMinor: c.amountMinor, email: c.email, locale: c.locale });
+      opened = await provider.open({
+        checkoutId: id,
+        accountId: p.accountId,
+        product: c.product,
+        label: c.label,
+        currency: c.currency,
+        amountMinor: c.amountMinor,
+        email: c.email,
+        locale: c.locale,
+      });
     } catch {
       // The provider refused or could not be reached: the checkout never opened, and the buyer may try again.
       await this.payments.close(id, 'cancelled', Date.now());
@@ -158,13 +243,22 @@ export class PaymentService {
     const row = await this.owned(p, id);
     if (!row || row.provider !== 'local') throw notFound('checkoutNotFound');
     if (row.status !== 'open') throw paramError('checkoutClosed');
-    const delivery = local.signedDelivery({ id: `evt_${randomUUID()}`, type: 'checkout.completed', checkout_id: row.id, created: Date.now() });
+    const delivery = local.signedDelivery({
+      id: `evt_${randomUUID()}`,
+      type: 'checkout.completed',
+      checkout_id: row.id,
+      created: Date.now(),
+    });
     const result = await this.handleWebhook('local', delivery.body, delivery.headers);
     return { ...result, checkout: await this.checkout(p, row.id) };
   }
 
   /** POST /api/payments/webhook/:provider — verify, then apply once. */
-  async handleWebhook(providerName: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<WebhookResult> {
+  async handleWebhook(
+    providerName: string,
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<WebhookResult> {
     const provider = this.providerNamed(providerName);
     let event: ReturnType<PaymentProvider['verifyWebhook']>;
     try {
@@ -186,7 +280,15 @@ export class PaymentService {
     if (accountId === null) throw paramError('paymentEventIncomplete');
     const base = { event_id: event.id, type: event.type };
     // The event row first: a replay (or a concurrent re-delivery) conflicts here and changes nothing.
-    const fresh = await repo.recordEvent({ id: `${provider}:${event.id}`, provider, type: event.type, account_id: accountId, checkout_id: checkout?.id ?? null, payload_json: rawBody.toString('utf8').slice(0, 8192), created_at: Date.now() });
+    const fresh = await repo.recordEvent({
+      id: `${provider}:${event.id}`,
+      provider,
+      type: event.type,
+      account_id: accountId,
+      checkout_id: checkout?.id ?? null,
+      payload_json: rawBody.toString('utf8').slice(0, 8192),
+      created_at: Date.now(),
+    });
     if (!fresh) return { ...base, applied: false, duplicate: true };
     const plans = this.deps.services.plans;
     const now = Date.now();

@@ -15,9 +15,18 @@ describe.each(MODES)('PlanService expiry ($mode)', ({ mode }) => {
 
   const services = () => kit.deps.services;
   const ledgerOf = (accountId: number) =>
-    kit.deps.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('account_id', '=', accountId).orderBy('id').execute();
+    kit.deps.db
+      .selectFrom('credit_ledger')
+      .select(['kind', 'amount'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
   async function proAccount(tag: string) {
-    const a = await services().accounts.register({ email: `${tag}-${mode}-${Date.now()}@example.com`, password: 'abcd1234', confirm_password: 'abcd1234' });
+    const a = await services().accounts.register({
+      email: `${tag}-${mode}-${Date.now()}@example.com`,
+      password: 'abcd1234',
+      confirm_password: 'abcd1234',
+    });
     return services().plans.setPlan(a.id, 'pro', Date.now() + 86_400_000);
   }
 
@@ -42,13 +51,24 @@ describe.each(MODES)('PlanService expiry ($mode)', ({ mode }) => {
 
   it('a plan past its end date settles once under concurrent reads, then the allowance is spent like a guest’s', async () => {
     const pro = await proAccount('late');
-    await kit.deps.db.updateTable('accounts').set({ plan_expires_at: Date.now() - 1000 }).where('id', '=', pro.id).execute();
+    await kit.deps.db
+      .updateTable('accounts')
+      .set({ plan_expires_at: Date.now() - 1000 })
+      .where('id', '=', pro.id)
+      .execute();
     const due = await services().accounts.byId(pro.id);
     const [x, y] = await Promise.all([services().plans.settleExpiry(due), services().plans.settleExpiry(due)]);
-    for (const a of [x, y]) expect([services().license.levelOf(a), a.max_num - a.used_num]).toEqual(['expired', PLAN_LIMITS.expired.credits]);
-    expect((await ledgerOf(pro.id)).filter((r) => r.kind === 'grant').map((r) => r.amount)).toEqual([PLAN_LIMITS.pro.credits, PLAN_LIMITS.expired.credits]);
-    for (let i = 0; i < PLAN_LIMITS.expired.credits; i++) expect(await services().credits.charge(pro.id, `e-${mode}-${i}`, { compress: false })).toBe(true);
-    await expect(services().credits.charge(pro.id, `e-${mode}-x`, { compress: false })).rejects.toMatchObject({ code: CODE.INSUFFICIENT_CREDITS });
+    for (const a of [x, y])
+      expect([services().license.levelOf(a), a.max_num - a.used_num]).toEqual(['expired', PLAN_LIMITS.expired.credits]);
+    expect((await ledgerOf(pro.id)).filter((r) => r.kind === 'grant').map((r) => r.amount)).toEqual([
+      PLAN_LIMITS.pro.credits,
+      PLAN_LIMITS.expired.credits,
+    ]);
+    for (let i = 0; i < PLAN_LIMITS.expired.credits; i++)
+      expect(await services().credits.charge(pro.id, `e-${mode}-${i}`, { compress: false })).toBe(true);
+    await expect(services().credits.charge(pro.id, `e-${mode}-x`, { compress: false })).rejects.toMatchObject({
+      code: CODE.INSUFFICIENT_CREDITS,
+    });
   });
 });
 
@@ -60,28 +80,47 @@ describe.each(MODES)('PlanService and API pack credits ($mode)', ({ mode }) => {
   const PACK = API_PLANS[0]!;
   const { basic, pro, expired } = PLAN_LIMITS;
   let n = 0;
-  const account = (id: number) => kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const account = (id: number) =>
+    kit.deps.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const left = async (id: number) => {
     const a = await account(id);
     return a.max_num - a.used_num;
   };
   async function registered(tag: string) {
-    return services().accounts.register({ email: `pack-${tag}-${mode}-${Date.now()}@example.com`, password: 'abcd1234', confirm_password: 'abcd1234' });
+    return services().accounts.register({
+      email: `pack-${tag}-${mode}-${Date.now()}@example.com`,
+      password: 'abcd1234',
+      confirm_password: 'abcd1234',
+    });
   }
-  const buyPack = async (id: number) => expect(await services().apiTokens.grantPack(id, PACK, `test:${id}:${++n}`)).toBe(true);
+  const buyPack = async (id: number) =>
+    expect(await services().apiTokens.grantPack(id, PACK, `test:${id}:${++n}`)).toBe(true);
   async function spend(id: number, count: number) {
-    for (let i = 0; i < count; i++) expect(await services().credits.charge(id, `spend-${id}-${++n}`, { compress: false })).toBe(true);
+    for (let i = 0; i < count; i++)
+      expect(await services().credits.charge(id, `spend-${id}-${++n}`, { compress: false })).toBe(true);
   }
   /** The ledger tells the balance: the register allotment, plus grants and refunds, less expiries and charges. */
   async function expectLedgerMatches(id: number) {
-    const rows = await kit.deps.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('account_id', '=', id).execute();
+    const rows = await kit.deps.db
+      .selectFrom('credit_ledger')
+      .select(['kind', 'amount'])
+      .where('account_id', '=', id)
+      .execute();
     const sign: Record<string, number> = { grant: 1, refund: 1, expire: -1, charge: -1 };
     const told = rows.reduce((sum, r) => sum + (sign[r.kind] ?? 0) * r.amount, PLAN_LIMITS.register.credits);
     expect(told).toBe(await left(id));
     expect(rows.every((r) => r.amount >= 0)).toBe(true);
   }
   const expiries = async (id: number) =>
-    (await kit.deps.db.selectFrom('credit_ledger').select('amount').where('account_id', '=', id).where('kind', '=', 'expire').orderBy('id').execute()).map((r) => r.amount);
+    (
+      await kit.deps.db
+        .selectFrom('credit_ledger')
+        .select('amount')
+        .where('account_id', '=', id)
+        .where('kind', '=', 'expire')
+        .orderBy('id')
+        .execute()
+    ).map((r) => r.amount);
 
   it('a pack bought on the free plan is kept when the account goes Pro: Pro’s allotment plus the pack', async () => {
     const a = await registered('free');

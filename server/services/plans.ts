@@ -18,7 +18,8 @@ import type { Deps } from './index.js';
 
 export type PlanLevel = 'register' | 'basic' | 'pro';
 export const DAY_MS = 24 * 60 * 60 * 1000;
-const grantRef = (what: string, accountId: number, now: number) => `${what}:${accountId}:${now}:${randomBytes(4).toString('hex')}`;
+const grantRef = (what: string, accountId: number, now: number) =>
+  `${what}:${accountId}:${now}:${randomBytes(4).toString('hex')}`;
 
 /**
  * The API pack credits an account still owns: plan credits go first, so whatever is left up to
@@ -90,7 +91,8 @@ export class PlanService {
   async grantPlanIn(trx: Db, accountId: number, level: 'basic' | 'pro', days = PLAN_PERIOD_DAYS): Promise<void> {
     const a = await new AccountRepository(trx).byIdOrThrow(accountId);
     const now = Date.now();
-    const live = a.pid === planIdFor(level) && !this.deps.services.license.isExpired(a, now) && a.plan_expires_at !== null;
+    const live =
+      a.pid === planIdFor(level) && !this.deps.services.license.isExpired(a, now) && a.plan_expires_at !== null;
     const from = live ? Math.max(now, a.plan_expires_at!) : now;
     await this.setPlanIn(trx, accountId, level, from + days * DAY_MS);
   }
@@ -154,7 +156,8 @@ export class PlanService {
   /** Every account whose plan end has passed (operator command `expire-due`). */
   async expireDue(now = Date.now()): Promise<number> {
     let n = 0;
-    for (const id of await this.accounts.duePlanIds(now)) if (await this.inTransaction((trx) => this.expirePlanIn(trx, id, now))) n++;
+    for (const id of await this.accounts.duePlanIds(now))
+      if (await this.inTransaction((trx) => this.expirePlanIn(trx, id, now))) n++;
     return n;
   }
 }

@@ -138,9 +138,12 @@ export class ProcessService {
         const upload = input.file
           ? await uploads.uploadWhole(p, { file: input.file.data, filename: input.file.filename, job: uploadJob })
           : await uploads.uploadFromUrl(p, input.url!, uploadJob);
-        const wanted = input.idempotencyKey === undefined ? undefined : transIdForKey(p.accountId, input.idempotencyKey);
+        const wanted =
+          input.idempotencyKey === undefined ? undefined : transIdForKey(p.accountId, input.idempotencyKey);
         try {
-          transId = (await this.deps.services.jobs.transform(p, { uid: upload.uid, jconfig: jconfig as object }, wanted)).trans_id;
+          transId = (
+            await this.deps.services.jobs.transform(p, { uid: upload.uid, jconfig: jconfig as object }, wanted)
+          ).trans_id;
           charged = 1;
         } catch (e) {
           // Two requests with one key: the other's work won the insert (this charge rolled back with it).
@@ -155,8 +158,15 @@ export class ProcessService {
       const balance = await this.deps.services.credits.balance(p.accountId);
       const left = compress ? balance.compress_left : creditsLeft(balance.max_num, balance.used_num);
       if (progress.status === 'progress') return { status: 'running', transId, progress, charged, creditsLeft: left };
-      if (progress.status === 'fatal') throw refused({ reason: progress.error === 'timeout' ? 'processTimeout' : 'processFailed', trans_id: transId });
-      return { status: 'finished', transId, file: await this.deps.services.downloads.result(p, transId), charged, creditsLeft: left };
+      if (progress.status === 'fatal')
+        throw refused({ reason: progress.error === 'timeout' ? 'processTimeout' : 'processFailed', trans_id: transId });
+      return {
+        status: 'finished',
+        transId,
+        file: await this.deps.services.downloads.result(p, transId),
+        charged,
+        creditsLeft: left,
+      };
     });
   }
 

@@ -14,7 +14,8 @@ import type { Principal } from './tokens.js';
 export { CURRENCIES };
 export type Currency = (typeof CURRENCIES)[number];
 
-export const isLanguage = (v: unknown): v is (typeof LANGUAGES)[number] => (LANGUAGES as readonly unknown[]).includes(v);
+export const isLanguage = (v: unknown): v is (typeof LANGUAGES)[number] =>
+  (LANGUAGES as readonly unknown[]).includes(v);
 export const isCurrency = (v: unknown): v is Currency => (CURRENCIES as readonly unknown[]).includes(v);
 
 export function parseSurvey(raw: string): string[] {
@@ -37,14 +38,22 @@ export class ProfileService {
    * POST /api/v2/survey/set: the occupation survey (one or more occupations, 'other' with its text).
    * The first answer becomes the profile's occupation when none is set yet.
    */
-  async setSurvey(accountId: number, f: FieldsOf<typeof SurveySet>): Promise<{ survey: string[]; occupation: string; occupation_other: string }> {
+  async setSurvey(
+    accountId: number,
+    f: FieldsOf<typeof SurveySet>,
+  ): Promise<{ survey: string[]; occupation: string; occupation_other: string }> {
     const errors = surveyErrors(f);
     if (Object.keys(errors).length) throw formError(errors);
     const choices = surveyChoices(f.occupations);
     const a = await this.accounts.byIdOrThrow(accountId);
     const other = choices.includes('other') ? String(f.occupation_other).trim() : a.occupation_other;
     const occupation = a.occupation || choices[0]!;
-    await this.accounts.update(accountId, { survey_json: JSON.stringify(choices), occupation, occupation_other: occupation === 'other' ? other : a.occupation_other, updated_at: Date.now() });
+    await this.accounts.update(accountId, {
+      survey_json: JSON.stringify(choices),
+      occupation,
+      occupation_other: occupation === 'other' ? other : a.occupation_other,
+      updated_at: Date.now(),
+    });
     const b = await this.accounts.byIdOrThrow(accountId);
     return { survey: parseSurvey(b.survey_json), occupation: b.occupation, occupation_other: b.occupation_other };
   }

@@ -51,7 +51,11 @@ export class PromotionService {
 
   /** GET /api/promotion/share/bind: records who shared with this account, once per promotion type. */
   /** Binds the caller to a share code's owner; the answer names the code, never the owner's internal account id. */
-  async shareBind(p: Principal, type: (typeof SHARE_TYPES)[number], codeRaw: string): Promise<{ bound: true; type: string; code: string }> {
+  async shareBind(
+    p: Principal,
+    type: (typeof SHARE_TYPES)[number],
+    codeRaw: string,
+  ): Promise<{ bound: true; type: string; code: string }> {
     // one reason for a code of the wrong shape and an unknown one
     const code = codeRaw.trim().toUpperCase();
     if (!SHARE_CODE.test(code)) throw paramError('shareCodeInvalid');

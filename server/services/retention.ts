@@ -107,19 +107,41 @@ export class RetentionService {
   /** Deletes what is past its age: per account, by the account's level now. */
   async sweep(now = Date.now()): Promise<RetentionReport> {
     const { db, services, config } = this.deps;
-    const report: RetentionReport = { works: 0, uploads: 0, unfinished: await services.uploads.dropUnfinished(now), events: await services.events.prune(now) };
+    const report: RetentionReport = {
+      works: 0,
+      uploads: 0,
+      unfinished: await services.uploads.dropUnfinished(now),
+      events: await services.events.prune(now),
+    };
     const youngest = Math.min(...Object.values(config.retentionDays));
     for (const account of await repo.accountsWithOldItems(db, now - youngest * DAY_MS)) {
       const before = now - this.daysFor(services.license.levelOf(account, now)) * DAY_MS;
       // Works first: an upload goes only when no kept work still shows it as the "before" image.
-      for (let works = await repo.expirableWorks(db, account.id, before, BATCH); works.length; works = await repo.expirableWorks(db, account.id, before, BATCH)) {
-        for (const w of works) await services.uploads.removeBlobs([w.result_key, ...Object.values(extrasOf(w.extras_json))]);
-        await repo.markWorksExpired(db, works.map((w) => w.trans_id), now);
+      for (
+        let works = await repo.expirableWorks(db, account.id, before, BATCH);
+        works.length;
+        works = await repo.expirableWorks(db, account.id, before, BATCH)
+      ) {
+        for (const w of works)
+          await services.uploads.removeBlobs([w.result_key, ...Object.values(extrasOf(w.extras_json))]);
+        await repo.markWorksExpired(
+          db,
+          works.map((w) => w.trans_id),
+          now,
+        );
         report.works += works.length;
       }
-      for (let ups = await repo.expirableUploads(db, account.id, before, BATCH); ups.length; ups = await repo.expirableUploads(db, account.id, before, BATCH)) {
+      for (
+        let ups = await repo.expirableUploads(db, account.id, before, BATCH);
+        ups.length;
+        ups = await repo.expirableUploads(db, account.id, before, BATCH)
+      ) {
         for (const u of ups) await services.uploads.removeBlobs(services.uploads.blobsOf(u));
-        await repo.markUploadsExpired(db, ups.map((u) => u.uid), now);
+        await repo.markUploadsExpired(
+          db,
+          ups.map((u) => u.uid),
+          now,
+        );
         report.uploads += ups.length;
       }
     }

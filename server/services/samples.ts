@@ -20,7 +20,12 @@ const SCALE_PLACEHOLDER = '{scale}';
 /** Scales a placeholder may take: enlarge 2/4/6/8, portrait 1 (face) or 2 (entire). */
 const SAMPLE_RATES = [1, 2, 4, 6, 8];
 const DEFAULT_RATE = 2;
-const IMAGE_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp' };
+const IMAGE_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+};
 
 export class SampleService {
   private cached: { file: string; mtimeMs: number; manifest: SampleManifest } | null = null;
@@ -57,7 +62,9 @@ export class SampleService {
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
       for (const [type, list] of Object.entries(parsed as Record<string, unknown>)) {
         if (!Array.isArray(list)) continue;
-        manifest[type] = list.filter(isEntry).map((e) => ({ name: e.name, original: e.original, processed: e.processed, w: e.w, h: e.h }));
+        manifest[type] = list
+          .filter(isEntry)
+          .map((e) => ({ name: e.name, original: e.original, processed: e.processed, w: e.w, h: e.h }));
       }
     }
     this.cached = { file, mtimeMs: st.mtimeMs, manifest };
@@ -101,5 +108,12 @@ export class SampleService {
 
 function isEntry(e: unknown): e is SampleEntry {
   const o = e as Record<string, unknown>;
-  return !!o && typeof o.name === 'string' && typeof o.original === 'string' && typeof o.processed === 'string' && typeof o.w === 'number' && typeof o.h === 'number';
+  return (
+    !!o &&
+    typeof o.name === 'string' &&
+    typeof o.original === 'string' &&
+    typeof o.processed === 'string' &&
+    typeof o.w === 'number' &&
+    typeof o.h === 'number'
+  );
 }

@@ -39,7 +39,9 @@ function tagOf(members: Json[]): string | undefined {
   const objects = members.filter((m) => m.type === 'object');
   if (objects.length < 2) return undefined;
   const first = (objects[0]!.properties ?? {}) as Record<string, Json>;
-  return Object.keys(first).find((k) => objects.every((m) => ((m.properties ?? {}) as Record<string, Json>)[k]?.const !== undefined));
+  return Object.keys(first).find((k) =>
+    objects.every((m) => ((m.properties ?? {}) as Record<string, Json>)[k]?.const !== undefined),
+  );
 }
 
 /**
@@ -54,14 +56,21 @@ export function firstFailure(schema: Json, value: unknown, path: string[] = []):
     if (tag && isObject(value)) {
       const member = members.find((m) => ((m.properties ?? {}) as Record<string, Json>)[tag]?.const === value[tag]);
       if (member) return firstFailure(member, value, path);
-      const choices = members.map((m) => ((m.properties ?? {}) as Record<string, Json>)[tag]?.const).filter((c) => c !== undefined);
-      return { path: [...path, tag], reason: tag in value ? 'fieldInvalid' : 'fieldRequired', schema: { enum: choices } };
+      const choices = members
+        .map((m) => ((m.properties ?? {}) as Record<string, Json>)[tag]?.const)
+        .filter((c) => c !== undefined);
+      return {
+        path: [...path, tag],
+        reason: tag in value ? 'fieldInvalid' : 'fieldRequired',
+        schema: { enum: choices },
+      };
     }
     return { path, reason: 'fieldInvalid', schema };
   }
   if (schema.type === 'object' && isObject(value)) {
     const props = (schema.properties ?? {}) as Record<string, Json>;
-    for (const name of (schema.required as string[] | undefined) ?? []) if (!(name in value)) return { path: [...path, name], reason: 'fieldRequired', schema: props[name] ?? {} };
+    for (const name of (schema.required as string[] | undefined) ?? [])
+      if (!(name in value)) return { path: [...path, name], reason: 'fieldRequired', schema: props[name] ?? {} };
     if (schema.additionalProperties === false) {
       const extra = Object.keys(value).find((k) => !Object.hasOwn(props, k));
       if (extra !== undefined) return { path: [...path, extra], reason: 'fieldUnknown', schema: {} };
@@ -82,15 +91,32 @@ export function firstFailure(schema: Json, value: unknown, path: string[] = []):
 }
 
 /** A refused field: 10001 (HTTP 200) with the text naming it, data.reason and data.field, as a route schema's refusal reads. */
-export function fieldRefusal(reason: SchemaFailure['reason'], field: string, want?: string, limits?: FieldError['limits']) {
-  const message = reason === 'fieldRequired' ? `${field} is required` : reason === 'fieldUnknown' ? `${field} is not a field of this call` : want ? `${field} must be ${want}` : `${field} is invalid`;
+export function fieldRefusal(
+  reason: SchemaFailure['reason'],
+  field: string,
+  want?: string,
+  limits?: FieldError['limits'],
+) {
+  const message =
+    reason === 'fieldRequired'
+      ? `${field} is required`
+      : reason === 'fieldUnknown'
+        ? `${field} is not a field of this call`
+        : want
+          ? `${field} must be ${want}`
+          : `${field} is invalid`;
   return schemaRefusal({ field, message, reason, ...(limits ? { limits } : {}) });
 }
 
 /** The refusal of a value that fails a schema, its field named from `root` (`jconfig.config.extra`). */
 export function schemaFailureRefusal(f: SchemaFailure, root: string) {
   const want = f.reason === 'fieldInvalid' ? expectation(f.schema) : undefined;
-  return fieldRefusal(f.reason, [root, ...f.path].join('.'), want, Array.isArray(f.schema.enum) ? { allowed: f.schema.enum } : undefined);
+  return fieldRefusal(
+    f.reason,
+    [root, ...f.path].join('.'),
+    want,
+    Array.isArray(f.schema.enum) ? { allowed: f.schema.enum } : undefined,
+  );
 }
 
 /** Throws the refusal when a decoded jconfig fails the JobConfig schema. */

@@ -35,7 +35,12 @@ export class SessionService {
     const sessionId = randomBytes(32).toString('base64url');
     const sessionHash = secretHash(sessionId);
     const now = Date.now();
-    await new SessionRepository(db).insert({ id_hash: sessionHash, account_id: accountId, created_at: now, expires_at: now + SESSION_TTL_MS });
+    await new SessionRepository(db).insert({
+      id_hash: sessionHash,
+      account_id: accountId,
+      created_at: now,
+      expires_at: now + SESSION_TTL_MS,
+    });
     return { sessionId, sessionHash };
   }
 
@@ -56,7 +61,10 @@ export class SessionService {
   async account(sessionId: string | undefined, now = Date.now()): Promise<Account | null> {
     const hash = this.hashOf(sessionId);
     if (!hash) return null;
-    const s = await keepAlive(await this.sessions.find(hash), SESSION_TTL_MS, now, { drop: () => this.end(sessionId), extend: (at) => this.sessions.setExpiry(hash, at) });
+    const s = await keepAlive(await this.sessions.find(hash), SESSION_TTL_MS, now, {
+      drop: () => this.end(sessionId),
+      extend: (at) => this.sessions.setExpiry(hash, at),
+    });
     if (!s) return null;
     const a = await this.accounts.byId(s.account_id);
     return a ? this.deps.services.plans.settleExpiry(a) : null;

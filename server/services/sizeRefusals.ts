@@ -7,8 +7,12 @@
 import { refused } from '../errors.js';
 
 /** Bytes over the plan's file size (`bytes` when known: a sliced upload refuses before it has them all). */
-export const fileTooLarge = (max: number, bytes?: number) => refused({ reason: 'fileTooLarge', refusal: 'fileTooLarge', max, ...(bytes === undefined ? {} : { bytes }) }, 413);
+export const fileTooLarge = (max: number, bytes?: number) =>
+  refused({ reason: 'fileTooLarge', refusal: 'fileTooLarge', max, ...(bytes === undefined ? {} : { bytes }) }, 413);
 
 /** Pixels or a side over the plan's resolution. */
 export const imageTooLarge = (limits: { maxPixels: number; maxSide: number }) =>
-  refused({ reason: 'imageTooLarge', refusal: 'imageTooLarge', mp: limits.maxPixels / 1_000_000, max_side: limits.maxSide }, 422);
+  refused(
+    { reason: 'imageTooLarge', refusal: 'imageTooLarge', mp: limits.maxPixels / 1_000_000, max_side: limits.maxSide },
+    422,
+  );

@@ -47,13 +47,20 @@ export class StripeProvider implements PaymentProvider {
       maxNetworkRetries: 1,
       timeout: 20_000,
       telemetry: false,
-      ...(base ? { host: base.hostname, port: base.port || (base.protocol === 'https:' ? 443 : 80), protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
+      ...(base
+        ? {
+            host: base.hostname,
+            port: base.port || (base.protocol === 'https:' ? 443 : 80),
+            protocol: base.protocol === 'http:' ? 'http' : 'https',
+          }
+        : {}),
     });
   }
 
   async open(req: CheckoutRequest): Promise<OpenedCheckout> {
     const prefix = req.locale && req.locale !== 'en' ? `/${req.locale}` : '';
-    const back = (status: string) => `${this.settings.publicUrl}${prefix}/checkout/?id=${encodeURIComponent(req.checkoutId)}&status=${status}`;
+    const back = (status: string) =>
+      `${this.settings.publicUrl}${prefix}/checkout/?id=${encodeURIComponent(req.checkoutId)}&status=${status}`;
     const price = this.settings.prices[`${req.product.id}:${req.currency}`];
     const session = await this.stripe.checkout.sessions.create(
       {
@@ -64,9 +71,20 @@ export class StripeProvider implements PaymentProvider {
         line_items: [
           price
             ? { price, quantity: 1 }
-            : { quantity: 1, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.amountMinor, product_data: { name: req.label } } },
+            : {
+                quantity: 1,
+                price_data: {
+                  currency: req.currency.toLowerCase(),
+                  unit_amount: req.amountMinor,
+                  product_data: { name: req.label },
+                },
+              },
         ],
-        metadata: { checkout_id: req.checkoutId, account_id: String(req.accountId), product_id: String(req.product.id) },
+        metadata: {
+          checkout_id: req.checkoutId,
+          account_id: String(req.accountId),
+          product_id: String(req.product.id),
+        },
         success_url: back('success'),
         cancel_url: back('cancelled'),
       },
@@ -77,16 +95,31 @@ export class StripeProvider implements PaymentProvider {
     return { url: session.url, ref: session.id };
   }
 
-  verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>, now = Date.now()): PaymentEvent | IgnoredEvent {
+  verifyWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    now = Date.now(),
+  ): PaymentEvent | IgnoredEvent {
     const header = headerValue(headers['stripe-signature']);
     if (!header) throw new WebhookSignatureError('no Stripe-Signature header');
     // The SDK refuses old signatures only: one dated in the future (a leaked secret's pre-signed
     // deliveries) passes it, so every t= of the header must be within the tolerance ahead too.
-    const stamps = header.split(',').filter((p) => p.trim().startsWith('t=')).map((p) => Number(p.trim().slice(2)));
-    if (!stamps.length || stamps.some((t) => !Number.isInteger(t) || t > now / 1000 + SIGNATURE_TOLERANCE_S)) throw new WebhookSignatureError('signature timestamp in the future');
+    const stamps = header
+      .split(',')
+      .filter((p) => p.trim().startsWith('t='))
+      .map((p) => Number(p.trim().slice(2)));
+    if (!stamps.length || stamps.some((t) => !Number.isInteger(t) || t > now / 1000 + SIGNATURE_TOLERANCE_S))
+      throw new WebhookSignatureError('signature timestamp in the future');
     let event: Stripe.Event;
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, header, this.settings.webhookSecret, SIGNATURE_TOLERANCE_S, undefined, now);
+      event = this.stripe.webhooks.constructEvent(
+        rawBody,
+        header,
+        this.settings.webhookSecret,
+        SIGNATURE_TOLERANCE_S,
+        undefined,
+        now,
+      );
     } catch (e) {
       throw new WebhookSignatureError(e instanceof Error ? e.message : 'bad signature');
     }

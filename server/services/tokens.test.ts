@@ -10,7 +10,11 @@ describe('slideExpiry', () => {
     ['expired', NOW - 1, null],
     ['expires right now', NOW, null],
     ['refreshed just now: no write', NOW + TTL, { expiresAt: NOW + TTL, changed: false }],
-    ['refreshed less than an interval ago: no write', NOW + TTL - TOKEN_REFRESH_MS + 1, { expiresAt: NOW + TTL - TOKEN_REFRESH_MS + 1, changed: false }],
+    [
+      'refreshed less than an interval ago: no write',
+      NOW + TTL - TOKEN_REFRESH_MS + 1,
+      { expiresAt: NOW + TTL - TOKEN_REFRESH_MS + 1, changed: false },
+    ],
     ['refreshed an interval ago: slides', NOW + TTL - TOKEN_REFRESH_MS, { expiresAt: NOW + TTL, changed: true }],
     ['last used long ago but not expired: slides', NOW + 1000, { expiresAt: NOW + TTL, changed: true }],
   ])('%s', (_name, expiresAt, want) => {

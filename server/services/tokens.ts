@@ -44,14 +44,25 @@ export const secretHash = (secret: string) => createHash('sha256').update(secret
  * The sliding-expiry rule shared by tokens and sessions: null when expired, else the new expiry to
  * store (or the current one when it was refreshed less than TOKEN_REFRESH_MS ago).
  */
-export function slideExpiry(expiresAt: number, ttl: number, now: number): { expiresAt: number; changed: boolean } | null {
+export function slideExpiry(
+  expiresAt: number,
+  ttl: number,
+  now: number,
+): { expiresAt: number; changed: boolean } | null {
   if (expiresAt <= now) return null;
   const lastRefresh = expiresAt - ttl;
-  return now - lastRefresh >= TOKEN_REFRESH_MS ? { expiresAt: now + ttl, changed: true } : { expiresAt, changed: false };
+  return now - lastRefresh >= TOKEN_REFRESH_MS
+    ? { expiresAt: now + ttl, changed: true }
+    : { expiresAt, changed: false };
 }
 
 /** A stored token or session row: null when missing or expired (then `drop`ped), else the row, its expiry `extend`ed when due. */
-export async function keepAlive<T extends { expires_at: number }>(row: T | undefined, ttl: number, now: number, store: { drop(): Promise<void>; extend(at: number): Promise<void> }): Promise<T | null> {
+export async function keepAlive<T extends { expires_at: number }>(
+  row: T | undefined,
+  ttl: number,
+  now: number,
+  store: { drop(): Promise<void>; extend(at: number): Promise<void> },
+): Promise<T | null> {
   if (!row) return null;
   const slid = slideExpiry(row.expires_at, ttl, now);
   if (!slid) {
@@ -75,8 +86,23 @@ export class TokenService {
     const token = newToken('g');
     const lim = PLAN_LIMITS.guest;
     const accountId = await this.deps.db.transaction().execute(async (trx) => {
-      const id = await new AccountRepository(trx).insert({ kind: 'guest', pid: 0, max_num: lim.credits, compress_max: lim.compressCredits, created_at: now, updated_at: now });
-      await new TokenRepository(trx).insert({ token_hash: secretHash(token), kind: 'guest', account_id: id, bound_account_id: null, created_at: now, expires_at: now + GUEST_TOKEN_TTL_MS, session_hash: null });
+      const id = await new AccountRepository(trx).insert({
+        kind: 'guest',
+        pid: 0,
+        max_num: lim.credits,
+        compress_max: lim.compressCredits,
+        created_at: now,
+        updated_at: now,
+      });
+      await new TokenRepository(trx).insert({
+        token_hash: secretHash(token),
+        kind: 'guest',
+        account_id: id,
+        bound_account_id: null,
+        created_at: now,
+        expires_at: now + GUEST_TOKEN_TTL_MS,
+        session_hash: null,
+      });
       return id;
     });
     return { token, accountId };
@@ -91,18 +117,33 @@ export class TokenService {
    * The progress poll: the caller's principal and its work `transId` (undefined when missing or
    * someone else's) read in the same round trip as the token.
    */
-  async resolveWithProgress(token: string | undefined, transId: string, now = Date.now()): Promise<{ principal: Principal; job: ProgressRow | undefined }> {
+  async resolveWithProgress(
+    token: string | undefined,
+    transId: string,
+    now = Date.now(),
+  ): Promise<{ principal: Principal; job: ProgressRow | undefined }> {
     return this.resolveWith(token, transId, now);
   }
 
-  private async resolveWith(token: string | undefined, transId: string | undefined, now: number): Promise<{ principal: Principal; job: ProgressRow | undefined }> {
+  private async resolveWith(
+    token: string | undefined,
+    transId: string | undefined,
+    now: number,
+  ): Promise<{ principal: Principal; job: ProgressRow | undefined }> {
     const found = await this.liveRow(token, now, transId);
     if (!found) throw unauthorized();
     // A plan past its end date turns into `expired` with no credits here, before any rule reads it.
     const account = await this.deps.services.plans.settleExpiry(found.account);
     const license = this.deps.services.license;
     return {
-      principal: { token: token!, accountId: account.id, account, level: license.levelOf(account), limits: license.limitsOf(account), logged: account.kind === 'user' },
+      principal: {
+        token: token!,
+        accountId: account.id,
+        account,
+        level: license.levelOf(account),
+        limits: license.limitsOf(account),
+        logged: account.kind === 'user',
+      },
       job: found.job,
     };
   }
@@ -133,7 +174,15 @@ export class TokenService {
     const token = newToken('u');
     const now = Date.now();
     const repo = new TokenRepository(db);
-    await repo.insert({ token_hash: secretHash(token), kind: 'user', account_id: accountId, bound_account_id: null, created_at: now, expires_at: now + USER_TOKEN_TTL_MS, session_hash: sessionHash });
+    await repo.insert({
+      token_hash: secretHash(token),
+      kind: 'user',
+      account_id: accountId,
+      bound_account_id: null,
+      created_at: now,
+      expires_at: now + USER_TOKEN_TTL_MS,
+      session_hash: sessionHash,
+    });
     if (sessionHash) await repo.trimSession(sessionHash, TOKENS_PER_SESSION);
     return token;
   }
@@ -148,13 +197,19 @@ export class TokenService {
    * presented guest token bound to the account acts for its guest again (a bound guest token is as
    * good as a login, and the browser keeps it for years).
    */
-  async revokeForLogout(sessionHash: string | null, presented: (string | undefined)[], accountId: number | null): Promise<void> {
+  async revokeForLogout(
+    sessionHash: string | null,
+    presented: (string | undefined)[],
+    accountId: number | null,
+  ): Promise<void> {
     if (sessionHash) await this.tokens.deleteForSession(sessionHash);
     for (const t of presented) {
       if (!t || !TOKEN_SHAPE.test(t)) continue;
       const row = await this.tokens.find(secretHash(t));
-      if (row?.kind === 'user' && (accountId === null || row.account_id === accountId)) await this.tokens.delete(row.token_hash);
-      if (row?.kind === 'guest' && accountId !== null && row.bound_account_id === accountId) await this.tokens.bindTo(row.token_hash, null);
+      if (row?.kind === 'user' && (accountId === null || row.account_id === accountId))
+        await this.tokens.delete(row.token_hash);
+      if (row?.kind === 'guest' && accountId !== null && row.bound_account_id === accountId)
+        await this.tokens.bindTo(row.token_hash, null);
     }
     // A logout by the session cookie alone sends no guest token, and the one this browser bound kept
     // acting as the account: every guest token bound to the account is unbound. Their
@@ -173,7 +228,10 @@ export class TokenService {
    * POST /api/v2/bind_token: after login the guest's uploads, jobs and workflows move to the account,
    * and the guest token acts for the account until unbound.
    */
-  async bind(userToken: string | undefined, guestToken: string | undefined): Promise<{ moved_uploads: number; moved_jobs: number }> {
+  async bind(
+    userToken: string | undefined,
+    guestToken: string | undefined,
+  ): Promise<{ moved_uploads: number; moved_jobs: number }> {
     const user = await this.resolve(userToken);
     if (!user.logged) throw paramError('notUserToken');
     const guest = await this.guestRow(guestToken);

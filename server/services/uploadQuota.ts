@@ -25,10 +25,17 @@ export interface QuotaNeed {
 }
 
 /** Refuses with 10001 and its reason (uploadRateLimited, storageFull) when `need` would pass the caller's quota. */
-export async function checkUploadQuota(db: Db, p: { accountId: number; level: Level }, need: QuotaNeed, now = Date.now()): Promise<void> {
+export async function checkUploadQuota(
+  db: Db,
+  p: { accountId: number; level: Level },
+  need: QuotaNeed,
+  now = Date.now(),
+): Promise<void> {
   if (need.lock) await lockAccount(db, p.accountId);
   const quota = UPLOAD_QUOTAS[p.level];
   const used = await quotaUsage(db, p.accountId, now - MINUTE_MS);
-  if (need.newUpload && used.recent >= quota.uploadsPerMinute) throw paramError('uploadRateLimited', { max: quota.uploadsPerMinute });
-  if (used.storedBytes + need.bytes > quota.storedBytes) throw paramError('storageFull', { limit: formatBytes(quota.storedBytes), bytes: quota.storedBytes });
+  if (need.newUpload && used.recent >= quota.uploadsPerMinute)
+    throw paramError('uploadRateLimited', { max: quota.uploadsPerMinute });
+  if (used.storedBytes + need.bytes > quota.storedBytes)
+    throw paramError('storageFull', { limit: formatBytes(quota.storedBytes), bytes: quota.storedBytes });
 }

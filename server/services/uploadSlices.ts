@@ -68,7 +68,14 @@ export class SliceReceiver {
     let row: Upload;
     if (!input.uid) {
       if (blobNum !== 1) throw uploadRefused('sliceNeedsUid');
-      row = await this.startSliced(p, input.name ?? '', this.uploads.checkJob(input.job), total, chunk, input.thumbnail);
+      row = await this.startSliced(
+        p,
+        input.name ?? '',
+        this.uploads.checkJob(input.job),
+        total,
+        chunk,
+        input.thumbnail,
+      );
     } else {
       row = await this.uploads.owned(p.accountId, String(input.uid), true);
       if (row.total_blob_num !== total) throw uploadRefused('sliceTotalMismatch');
@@ -83,7 +90,14 @@ export class SliceReceiver {
   }
 
   /** The first slice: checks the declared size and the magic bytes, then creates the upload (status receiving). */
-  private async startSliced(p: Principal, name: string, job: string, total: number, chunk: Buffer, thumbnail: Buffer | undefined): Promise<Upload> {
+  private async startSliced(
+    p: Principal,
+    name: string,
+    job: string,
+    total: number,
+    chunk: Buffer,
+    thumbnail: Buffer | undefined,
+  ): Promise<Upload> {
     const { maxBytes } = this.uploads.limitsFor(p, job);
     if (total > Math.ceil(maxBytes / CHUNK_SIZE_BYTES)) throw fileTooLarge(maxBytes);
     const format = sniffFormat(chunk);
@@ -203,9 +217,18 @@ export class SliceReceiver {
   }
 
   /** POST /api/v2/upload_slice/status: which slices the server holds, to resume after the last one. */
-  async status(p: Principal, uid: string): Promise<{ uid: string; total_blob_num: number; received: number[]; done: boolean; status: string }> {
+  async status(
+    p: Principal,
+    uid: string,
+  ): Promise<{ uid: string; total_blob_num: number; received: number[]; done: boolean; status: string }> {
     const row = await this.uploads.owned(p.accountId, uid, true);
     const received = (await repo.chunksOf(this.deps.db, row.uid)).map((c) => c.blob_num);
-    return { uid: row.uid, total_blob_num: row.total_blob_num, received, done: row.status === 'ready', status: row.status };
+    return {
+      uid: row.uid,
+      total_blob_num: row.total_blob_num,
+      received,
+      done: row.status === 'ready',
+      status: row.status,
+    };
   }
 }

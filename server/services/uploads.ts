@@ -54,7 +54,8 @@ const thumbUrl = (uid: string) => `/web_api/v1/thumbnail?uid=${encodeURIComponen
 /** An image or remote fetch refused: its own refusal, naming the plan's limit when it is a size (`limits`). */
 function refusal(e: unknown, limits?: { maxBytes?: number; maxPixels: number; maxSide: number }): never {
   if (e instanceof ImageRefused && e.refusal === 'imageTooLarge' && limits) throw imageTooLarge(limits);
-  if (e instanceof RemoteRefused && e.reason === 'fileTooLarge' && limits?.maxBytes !== undefined) throw fileTooLarge(limits.maxBytes);
+  if (e instanceof RemoteRefused && e.reason === 'fileTooLarge' && limits?.maxBytes !== undefined)
+    throw fileTooLarge(limits.maxBytes);
   if (e instanceof ImageRefused) throw uploadRefused(e.refusal);
   if (e instanceof RemoteRefused) throw paramError(e.reason, { field: 'url' });
   throw e;
@@ -71,7 +72,11 @@ export class UploadService {
   limitsFor(p: Principal, job: string): { maxBytes: number; maxPixels: number; maxSide: number } {
     return job === 'compress'
       ? { maxBytes: p.limits.compressMaxBytes, maxPixels: COMPRESS_MAX_PIXELS, maxSide: COMPRESS_MAX_SIDE }
-      : { maxBytes: p.limits.maxFileBytes, maxPixels: megapixelsToPixels(p.limits.maxMegapixels), maxSide: p.limits.maxSidePx };
+      : {
+          maxBytes: p.limits.maxFileBytes,
+          maxPixels: megapixelsToPixels(p.limits.maxMegapixels),
+          maxSide: p.limits.maxSidePx,
+        };
   }
 
   /** The upload's `job` field (also for the slice receiver). */
@@ -82,7 +87,10 @@ export class UploadService {
   }
 
   /** POST /web_api/v1/upload. */
-  async uploadWhole(p: Principal, input: { file?: Buffer; filename: string; thumbnail?: Buffer; job?: string; sourceUrl?: string }): Promise<UploadView> {
+  async uploadWhole(
+    p: Principal,
+    input: { file?: Buffer; filename: string; thumbnail?: Buffer; job?: string; sourceUrl?: string },
+  ): Promise<UploadView> {
     const job = this.checkJob(input.job);
     if (!input.file) throw uploadRefused('fileRequired');
     const limits = this.limitsFor(p, job);
@@ -124,8 +132,15 @@ export class UploadService {
   }
 
   /** Validates the bytes and writes original, working copy and thumbnail blobs (whole uploads and assembled slices). */
-  async store(original: Buffer, limits: { maxPixels: number; maxSide: number }, thumb: Thumbnail | null, thumbKey?: string | null) {
-    const image = await validateImage(original, limits.maxPixels, limits.maxSide).catch((e: unknown) => refusal(e, limits));
+  async store(
+    original: Buffer,
+    limits: { maxPixels: number; maxSide: number },
+    thumb: Thumbnail | null,
+    thumbKey?: string | null,
+  ) {
+    const image = await validateImage(original, limits.maxPixels, limits.maxSide).catch((e: unknown) =>
+      refusal(e, limits),
+    );
     const blobs = this.deps.blobs;
     const ext = extOf(image.format);
     const originalKey = blobs.newKey('originals', ext);
@@ -149,7 +164,16 @@ export class UploadService {
       refusal(e);
     }
     const sha256 = createHash('sha256').update(original).digest('hex');
-    return { format: image.format, w: image.w, h: image.h, filesize: original.length, original_key: originalKey, blob_key: blobKey, thumb_key: thumbKey, sha256 };
+    return {
+      format: image.format,
+      w: image.w,
+      h: image.h,
+      filesize: original.length,
+      original_key: originalKey,
+      blob_key: blobKey,
+      thumb_key: thumbKey,
+      sha256,
+    };
   }
 
   /** POST /api/v2/upload_slice (server/services/uploadSlices.ts). */
@@ -188,7 +212,16 @@ export class UploadService {
   /** POST /web_api/v1/upload/list: ready uploads of the last 24 hours, newest first. */
   async list(p: Principal, limit = UPLOAD_LIST_LIMIT): Promise<UploadListEntry[]> {
     const rows = await repo.listReady(this.deps.db, p.accountId, Date.now() - UPLOADED_CACHE_EXPIRY_MS, limit);
-    return rows.map((r) => ({ uid: r.uid, name: r.filename, file_size: r.filesize, thumbnail: thumbUrl(r.uid), w: r.w, h: r.h, x: r.w, y: r.h }));
+    return rows.map((r) => ({
+      uid: r.uid,
+      name: r.filename,
+      file_size: r.filesize,
+      thumbnail: thumbUrl(r.uid),
+      w: r.w,
+      h: r.h,
+      x: r.w,
+      y: r.h,
+    }));
   }
 
   /**
@@ -202,7 +235,8 @@ export class UploadService {
     if (rows.length !== new Set(uids).size) throw refused({ reason: 'uploadNotFound', field: 'uid' }, 200);
     await repo.markDeleted(db, uids, Date.now(), p.accountId);
     const used = await repo.usedByWorks(db, uids);
-    for (const r of rows) if (!used.has(r.uid)) await this.removeBlobs([...this.blobsOf(r), ...(await this.slices.chunkKeys(r))]);
+    for (const r of rows)
+      if (!used.has(r.uid)) await this.removeBlobs([...this.blobsOf(r), ...(await this.slices.chunkKeys(r))]);
     return { deleted: rows.length };
   }
 
@@ -213,7 +247,10 @@ export class UploadService {
 
   /** The caller's ready upload (an expired one answers so); not found also for another account's uid. For jobs and downloads. */
   async readyUpload(accountId: number, uid: string): Promise<Upload & { blob_key: string }> {
-    const row = uid && uid.length <= 64 ? await repo.findOwnedUpload(this.deps.db, accountId, uid, { statuses: ['ready'], withDeleted: true }) : undefined;
+    const row =
+      uid && uid.length <= 64
+        ? await repo.findOwnedUpload(this.deps.db, accountId, uid, { statuses: ['ready'], withDeleted: true })
+        : undefined;
     if (row?.expired_at) throw uploadRefused('expired', 410);
     if (!row || row.deleted_at !== null || !row.blob_key) throw notFound('uploadNotFound');
     return row as Upload & { blob_key: string };
@@ -233,12 +270,25 @@ export class UploadService {
   }
 
   view(r: Upload): UploadView {
-    return { uid: r.uid, filename: r.filename, filesize: r.filesize, w: r.w, h: r.h, format: r.format, job: r.job, thumbnail: thumbUrl(r.uid), sha256: r.sha256 ?? '' };
+    return {
+      uid: r.uid,
+      filename: r.filename,
+      filesize: r.filesize,
+      w: r.w,
+      h: r.h,
+      format: r.format,
+      job: r.job,
+      thumbnail: thumbUrl(r.uid),
+      sha256: r.sha256 ?? '',
+    };
   }
 
   /** The caller's upload (ready, or any status with includeReceiving); not found for another account's uid. */
   async owned(accountId: number, uid: string, includeReceiving = false): Promise<Upload> {
-    const row = uid && uid.length <= 64 ? await repo.findOwnedUpload(this.deps.db, accountId, uid, includeReceiving ? {} : { statuses: ['ready'] }) : undefined;
+    const row =
+      uid && uid.length <= 64
+        ? await repo.findOwnedUpload(this.deps.db, accountId, uid, includeReceiving ? {} : { statuses: ['ready'] })
+        : undefined;
     if (!row) throw notFound('uploadNotFound');
     return row;
   }

@@ -5,7 +5,15 @@
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_NAME_MAX, WORKFLOW_PAGE_SIZE } from '../../src/shared/domain/constants.js';
 import { MAX_ID, type FieldsOf } from '../../src/shared/schemas/common.js';
 import type { WorkflowAdd } from '../../src/shared/schemas/workflows.js';
-import { chainError, entitlementError, isModuleName, ruleRefusal, parseParams, type ModuleName, type ModuleParams } from '../../src/shared/domain/modules.js';
+import {
+  chainError,
+  entitlementError,
+  isModuleName,
+  ruleRefusal,
+  parseParams,
+  type ModuleName,
+  type ModuleParams,
+} from '../../src/shared/domain/modules.js';
 import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
 import * as repo from '../repositories/workflowRepository.js';
@@ -51,7 +59,8 @@ export function parseIds(raw: unknown): number[] {
     .filter(Boolean);
   const ids = list.map(Number);
   // An id past the database's integer (MAX_ID) is no workflow's: refused here, never looked up (PostgreSQL answered 500).
-  if (ids.some((n) => !Number.isSafeInteger(n) || n < 1 || n > MAX_ID)) throw paramError('fieldInvalid', { field: 'ids', min: 1, max: MAX_ID });
+  if (ids.some((n) => !Number.isSafeInteger(n) || n < 1 || n > MAX_ID))
+    throw paramError('fieldInvalid', { field: 'ids', min: 1, max: MAX_ID });
   return [...new Set(ids)];
 }
 
@@ -73,10 +82,12 @@ export class WorkflowService {
     for (const f of flows) {
       const o = (f && typeof f === 'object' ? f : {}) as Record<string, unknown>;
       const conf = parseJson(o.config) as Record<string, unknown> | undefined;
-      if (!conf || typeof conf !== 'object' || !isModuleName(conf.module)) throw paramError('noValidWorkflow', { field: 'flows' });
+      if (!conf || typeof conf !== 'object' || !isModuleName(conf.module))
+        throw paramError('noValidWorkflow', { field: 'flows' });
       const params = parseParams(conf.module, conf.module_params);
       if (!params.ok) throw refused({ field: 'flows', ...params.error });
-      const stepName = typeof o.name === 'string' && o.name.trim() ? o.name.trim().slice(0, STEP_NAME_MAX) : conf.module;
+      const stepName =
+        typeof o.name === 'string' && o.name.trim() ? o.name.trim().slice(0, STEP_NAME_MAX) : conf.module;
       steps.push({ name: stepName, module: conf.module, params: params.value });
     }
     const chain = chainError(
@@ -88,7 +99,13 @@ export class WorkflowService {
       const e = entitlementError(p.level, { module: s.module, module_params: s.params });
       if (e) throw refused({ field: 'flows', ...ruleRefusal(e) });
     }
-    return { name, flows: steps.map((s) => ({ name: s.name, config: JSON.stringify({ module: s.module, module_params: s.params }) })) };
+    return {
+      name,
+      flows: steps.map((s) => ({
+        name: s.name,
+        config: JSON.stringify({ module: s.module, module_params: s.params }),
+      })),
+    };
   }
 
   /** GET /api/work_flow/list: page from 1, newest first. */
@@ -96,7 +113,13 @@ export class WorkflowService {
     this.guard(p);
     const total = await repo.countOf(this.deps.db, p.accountId);
     const rows = await repo.pageOf(this.deps.db, p.accountId, limit, (page - WORKFLOW_FIRST_PAGE) * limit);
-    return { datas: rows.map(view), current_page: page, total, last_page: Math.max(WORKFLOW_FIRST_PAGE, Math.ceil(total / limit)), per_page: limit };
+    return {
+      datas: rows.map(view),
+      current_page: page,
+      total,
+      last_page: Math.max(WORKFLOW_FIRST_PAGE, Math.ceil(total / limit)),
+      per_page: limit,
+    };
   }
 
   /** POST /api/work_flow/add. */
@@ -146,5 +169,12 @@ export class WorkflowService {
 }
 
 function view(r: Workflow): WorkflowView {
-  return { id: r.id, name: r.name, flows: JSON.parse(r.flows_json) as FlowStep[], active: r.active === 1, created_at: r.created_at, updated_at: r.updated_at };
+  return {
+    id: r.id,
+    name: r.name,
+    flows: JSON.parse(r.flows_json) as FlowStep[],
+    active: r.active === 1,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
 }

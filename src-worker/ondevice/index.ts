@@ -74,7 +74,11 @@ async function backend(): Promise<string> {
  * SR_TILE) → the detail gain → luma post-sharpen, with the denoise/deblur the user picked (the module's
  * defaults when none are given). 'best' (the self-ensemble) stays a server feature.
  */
-export async function enlarge2x(blob: Blob, onProgress: Progress = () => undefined, picked?: OnDeviceEnlarge): Promise<OnDeviceResult> {
+export async function enlarge2x(
+  blob: Blob,
+  onProgress: Progress = () => undefined,
+  picked?: OnDeviceEnlarge,
+): Promise<OnDeviceResult> {
   const sess = await session(OWN_NETS.x2Small, onProgress);
   const t0 = performance.now();
   const img = await pixels(blob);

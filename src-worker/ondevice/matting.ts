@@ -44,7 +44,9 @@ function resizeLanczos3(img: Rgb, nw: number, nh: number): Uint8Array {
   const tmp = new Float32Array(nw * h * 3);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < nw; x++) {
-      let r = 0, g = 0, b = 0;
+      let r = 0,
+        g = 0,
+        b = 0;
       for (let k = 0; k < cx.taps; k++) {
         const wk = cx.w[x * cx.taps + k]!;
         const si = (y * w + cx.i[x * cx.taps + k]!) * 3;
@@ -61,7 +63,9 @@ function resizeLanczos3(img: Rgb, nw: number, nh: number): Uint8Array {
   const out = new Uint8Array(nw * nh * 3);
   for (let y = 0; y < nh; y++) {
     for (let x = 0; x < nw; x++) {
-      let r = 0, g = 0, b = 0;
+      let r = 0,
+        g = 0,
+        b = 0;
       for (let k = 0; k < cy.taps; k++) {
         const wk = cy.w[y * cy.taps + k]!;
         const si = (cy.i[y * cy.taps + k]! * nw + x) * 3;

@@ -5,7 +5,13 @@
  */
 import type * as OrtWeb from 'onnxruntime-web';
 import type { InferenceSession, Tensor } from 'onnxruntime-web';
-import { MODEL_BYTES, RUNTIME_BYTES, WEBGPU_RUNTIME_BYTES, modelUrl, type OnDeviceModel } from '../../src/shared/onDeviceModels.js';
+import {
+  MODEL_BYTES,
+  RUNTIME_BYTES,
+  WEBGPU_RUNTIME_BYTES,
+  modelUrl,
+  type OnDeviceModel,
+} from '../../src/shared/onDeviceModels.js';
 import { chooseProvider, fallBack, type ExecutionProvider, type GpuLike, type ProviderChoice } from './provider.js';
 
 export type Progress = (p: { phase: 'download' | 'run'; loaded: number; total: number }) => void;
@@ -25,7 +31,9 @@ export function deviceProvider(): Promise<ProviderChoice> {
 }
 
 /** Bytes the first use of a model downloads here: the model and the runtime of the chosen provider. */
-export async function firstUseBytes(m: OnDeviceModel): Promise<{ bytes: number; provider: ExecutionProvider; reason: string }> {
+export async function firstUseBytes(
+  m: OnDeviceModel,
+): Promise<{ bytes: number; provider: ExecutionProvider; reason: string }> {
   const c = await deviceProvider();
   return { bytes: MODEL_BYTES[m] + (c.provider === 'webgpu' ? WEBGPU_RUNTIME_BYTES : RUNTIME_BYTES), ...c };
 }
@@ -40,8 +48,14 @@ function runtime(): Promise<Runtime> {
     const choice = { ...(await deviceProvider()) };
     const [mod, wasmUrl] =
       choice.provider === 'webgpu'
-        ? await Promise.all([import('onnxruntime-web/webgpu'), import('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url')])
-        : await Promise.all([import('onnxruntime-web/wasm'), import('onnxruntime-web/ort-wasm-simd-threaded.wasm?url')]);
+        ? await Promise.all([
+            import('onnxruntime-web/webgpu'),
+            import('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url'),
+          ])
+        : await Promise.all([
+            import('onnxruntime-web/wasm'),
+            import('onnxruntime-web/ort-wasm-simd-threaded.wasm?url'),
+          ]);
     const o = mod as unknown as Ort;
     o.env.wasm.wasmPaths = { wasm: new URL(wasmUrl.default, self.location.href).href };
     o.env.wasm.simd = true;
@@ -95,7 +109,10 @@ export function session(m: OnDeviceModel, onProgress?: Progress): Promise<Infere
       const [rt, bytes] = await Promise.all([runtime(), fetchModel(m, onProgress)]);
       if (rt.choice.provider === 'webgpu') {
         try {
-          return await rt.ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
+          return await rt.ort.InferenceSession.create(bytes, {
+            executionProviders: ['webgpu'],
+            graphOptimizationLevel: 'all',
+          });
         } catch (e) {
           // The WebGPU build carries the WASM provider too: the device goes on there, and says why.
           rt.choice = fallBack(rt.choice, e);

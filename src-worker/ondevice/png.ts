@@ -28,16 +28,24 @@ function chunk(type: string, data: Uint8Array): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-export async function encodePngRgba(img: { width: number; height: number; data: Uint8ClampedArray | Uint8Array }): Promise<Blob> {
+export async function encodePngRgba(img: {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray | Uint8Array;
+}): Promise<Blob> {
   const { width: w, height: h, data } = img;
   const raw = new Uint8Array((w * 4 + 1) * h);
   for (let y = 0; y < h; y++) raw.set(data.subarray(y * w * 4, (y + 1) * w * 4), y * (w * 4 + 1) + 1);
-  const zlib = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
+  const zlib = new Uint8Array(
+    await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer(),
+  );
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
   v.setUint32(0, w);
   v.setUint32(4, h);
   ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, deflate, no filter method variants, no interlace
   const sig = Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10);
-  return new Blob([sig, chunk('IHDR', ihdr), chunk('IDAT', zlib), chunk('IEND', new Uint8Array())], { type: 'image/png' });
+  return new Blob([sig, chunk('IHDR', ihdr), chunk('IDAT', zlib), chunk('IEND', new Uint8Array())], {
+    type: 'image/png',
+  });
 }

@@ -14,7 +14,9 @@ export interface ProviderChoice {
 
 /** The part of `navigator.gpu` this choice needs (structural, so it is testable without a browser). */
 export interface GpuLike {
-  requestAdapter(options?: { powerPreference?: 'high-performance' | 'low-power' }): Promise<{ info?: { vendor?: string; architecture?: string } } | null>;
+  requestAdapter(options?: {
+    powerPreference?: 'high-performance' | 'low-power';
+  }): Promise<{ info?: { vendor?: string; architecture?: string } } | null>;
 }
 
 export async function chooseProvider(gpu: GpuLike | undefined): Promise<ProviderChoice> {
@@ -32,5 +34,8 @@ export async function chooseProvider(gpu: GpuLike | undefined): Promise<Provider
 
 /** After a failed WebGPU session the device goes on with WASM; the reason says what failed. */
 export function fallBack(from: ProviderChoice, error: unknown): ProviderChoice {
-  return { provider: 'wasm', reason: `WebGPU session failed (${error instanceof Error ? error.message : String(error)}); ${from.reason}` };
+  return {
+    provider: 'wasm',
+    reason: `WebGPU session failed (${error instanceof Error ? error.message : String(error)}); ${from.reason}`,
+  };
 }

@@ -11,7 +11,8 @@ import { API_BASE, HIDE_API_BASE, absolute, api, call, hideApi, waitForUserToken
 
 type Routes = typeof Schemas;
 /** The name of every route schema (the route table's keys). */
-export type RouteName = { [K in keyof Routes]: Routes[K] extends RouteSchema ? K : never }[keyof Routes] & keyof typeof ROUTE_TABLE;
+export type RouteName = { [K in keyof Routes]: Routes[K] extends RouteSchema ? K : never }[keyof Routes] &
+  keyof typeof ROUTE_TABLE;
 /** A route's request fields, from its schema. */
 export type RouteFields<N extends RouteName> = FieldsOf<Routes[N]>;
 /** The token fields any call may carry beside its own (they are its auth, not its fields). */
@@ -31,7 +32,8 @@ type Fields = Record<string, unknown>;
 /** The workspace's "hide" service answers /web_api/…; the main service everything else. */
 const onHide = (path: string) => path.startsWith('/web_api/');
 
-const given = (fields: Fields): Record<string, Scalar> => Object.fromEntries(Object.entries(fields).filter((e): e is [string, Scalar] => e[1] !== undefined && e[1] !== null));
+const given = (fields: Fields): Record<string, Scalar> =>
+  Object.fromEntries(Object.entries(fields).filter((e): e is [string, Scalar] => e[1] !== undefined && e[1] !== null));
 
 /** A POST body: a form, unless a field is a list or an object (then JSON, which every route also takes). */
 function bodyOf(fields: Fields): URLSearchParams | Fields {
@@ -43,9 +45,16 @@ function bodyOf(fields: Fields): URLSearchParams | Fields {
 }
 
 /** Calls the route `name` with `fields`: its answer's `data`, or an ApiError with the refusal (src/api/client.ts). */
-export async function callRoute<N extends RouteName>(name: N, fields: RouteFields<N> & TokenFields, opts: CallOptions = {}): Promise<RouteData<N>> {
+export async function callRoute<N extends RouteName>(
+  name: N,
+  fields: RouteFields<N> & TokenFields,
+  opts: CallOptions = {},
+): Promise<RouteData<N>> {
   const [method, url] = ROUTE_TABLE[name];
-  const all: Fields = { ...(fields as Fields), ...(opts.userToken ? { user_token: await waitForUserToken(opts.signal) } : {}) };
+  const all: Fields = {
+    ...(fields as Fields),
+    ...(opts.userToken ? { user_token: await waitForUserToken(opts.signal) } : {}),
+  };
   const client = onHide(url) ? hideApi : api;
   if (method === 'GET') return call(client, { method, url, params: given(all), signal: opts.signal });
   return call(client, { method, url, data: bodyOf(all), signal: opts.signal });

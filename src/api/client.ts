@@ -47,10 +47,12 @@ export async function call<T>(client: AxiosInstance, config: AxiosRequestConfig)
   try {
     body = (await client.request<Envelope<T>>(config)).data;
   } catch (e) {
-    if (axios.isAxiosError(e) && e.response?.data && typeof e.response.data === 'object' && 'code' in e.response.data) throw await refusalOf(e.response.data as Envelope);
+    if (axios.isAxiosError(e) && e.response?.data && typeof e.response.data === 'object' && 'code' in e.response.data)
+      throw await refusalOf(e.response.data as Envelope);
     throw e;
   }
-  if (!body || typeof body !== 'object' || !('code' in body)) throw new ApiError(500, 'Something went wrong, please try again.');
+  if (!body || typeof body !== 'object' || !('code' in body))
+    throw new ApiError(500, 'Something went wrong, please try again.');
   if (body.code !== CODE.OK) throw await refusalOf(body);
   return body.data;
 }

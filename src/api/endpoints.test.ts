@@ -23,7 +23,11 @@ describe('call(): the {code, msg, data} envelope', () => {
     expect(token).toMatch(/\S{16,}/);
   });
   it('turns a refusal into ApiError with the code and the server text', async () => {
-    const err = await call(hideApi, { method: 'POST', url: '/web_api/v1/upload/delete', data: form({ user_token: 'nope' }) }).catch((e: unknown) => e);
+    const err = await call(hideApi, {
+      method: 'POST',
+      url: '/web_api/v1/upload/delete',
+      data: form({ user_token: 'nope' }),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).not.toBe(CODE.OK);
     expect((err as ApiError).message).toBeTruthy();
@@ -51,13 +55,19 @@ describe('endpoints as a guest', () => {
     const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fixtures/rocket.jpg'));
     // The upload itself is the worker's (src-worker/uploader.test.ts); here the service stores one.
     const principal = await srv.ctx.services.tokens.resolve(token);
-    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'rocket.jpg', job: 'denoise' });
-    expect((await endpoints.uploadList()).datas).toEqual([expect.objectContaining({ uid, name: 'rocket.jpg', w: 640, h: 427 })]);
+    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, {
+      file: bytes,
+      filename: 'rocket.jpg',
+      job: 'denoise',
+    });
+    expect((await endpoints.uploadList()).datas).toEqual([
+      expect.objectContaining({ uid, name: 'rocket.jpg', w: 640, h: 427 }),
+    ]);
     await endpoints.uploadDelete([uid]);
     expect((await endpoints.uploadList()).datas).toEqual([]);
   });
 
-  it('delete without uid is the spec\'s 10001 parameter error', async () => {
+  it("delete without uid is the spec's 10001 parameter error", async () => {
     await expect(endpoints.uploadDelete([])).rejects.toMatchObject({ code: CODE.PARAM_ERROR });
   });
 
@@ -68,13 +78,19 @@ describe('endpoints as a guest', () => {
   it('sample info is keyed by feature type', async () => {
     const info = await endpoints.sampleInfo();
     expect(typeof info).toBe('object');
-    for (const list of Object.values(info)) for (const s of list) expect(s).toEqual(expect.objectContaining({ name: expect.any(String), original: expect.any(String) }));
+    for (const list of Object.values(info))
+      for (const s of list)
+        expect(s).toEqual(expect.objectContaining({ name: expect.any(String), original: expect.any(String) }));
   });
 });
 
 describe('endpoints as a registered user', () => {
   it('saves a workflow, lists it, renames it through update, deletes it', async () => {
-    const acc = await srv.ctx.services.accounts.register({ email: 'api-test@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+    const acc = await srv.ctx.services.accounts.register({
+      email: 'api-test@example.com',
+      password: 'abcd1234',
+      confirm_password: 'abcd1234',
+    });
     useToken(await srv.ctx.services.tokens.userTokenFor(acc.id));
     const flows = [{ name: 'denoise', config: { module: 'denoise', module_params: { remove_noise: 60 } } }];
     const { id } = await endpoints.workflowAdd('night', flows);
@@ -85,7 +101,10 @@ describe('endpoints as a registered user', () => {
     const after = await endpoints.workflowList(1, 10);
     expect(after.datas[0]).toMatchObject({ id, name: 'renamed' });
     const cfg = after.datas[0].flows[0].config;
-    expect(typeof cfg === 'string' ? JSON.parse(cfg) : cfg).toMatchObject({ module: 'denoise', module_params: { remove_noise: 60 } });
+    expect(typeof cfg === 'string' ? JSON.parse(cfg) : cfg).toMatchObject({
+      module: 'denoise',
+      module_params: { remove_noise: 60 },
+    });
     await endpoints.workflowDelete(id);
     expect((await endpoints.workflowList(1, 10)).total).toBe(0);
   });
@@ -111,6 +130,8 @@ describe('the token queue (spec §7: retried every 100 ms until a token exists)'
 describe('request helpers', () => {
   it('form() leaves out undefined fields; absolute() builds the query', () => {
     expect(form({ a: 1, b: undefined, c: 'x y' }).toString()).toBe('a=1&c=x+y');
-    expect(absolute('http://h', '/web_api/v1/download/', { trans_id: 't 1', user_token: undefined })).toBe('http://h/web_api/v1/download/?trans_id=t+1');
+    expect(absolute('http://h', '/web_api/v1/download/', { trans_id: 't 1', user_token: undefined })).toBe(
+      'http://h/web_api/v1/download/?trans_id=t+1',
+    );
   });
 });

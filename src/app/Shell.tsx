@@ -31,7 +31,8 @@ function useBoot() {
         await m.useWorks.getState().load();
         // Works the server holds a job for ask it before they count as ready; the runner loads only then.
         // So do uploads the server may have a newer work for (a tab closed a moment after starting).
-        if (m.useWorks.getState().works.some((w) => asksServer(w) || asksHistory(w))) void import('../stores/processing.js').then((p) => p.reconcileStored());
+        if (m.useWorks.getState().works.some((w) => asksServer(w) || asksHistory(w)))
+          void import('../stores/processing.js').then((p) => p.reconcileStored());
       })
       .then(() => localDatabaseExists())
       .then((stored) => (stored ? import('../stores/uploads.js').then((m) => m.resumeInterruptedUploads()) : undefined))
@@ -63,7 +64,16 @@ function OfflineBanner() {
   if (online) return null;
   return (
     <div className="offline-banner" role="status" data-testid="pwa-offline">
-      <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+      <svg
+        width="18"
+        height="18"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        aria-hidden="true"
+      >
         <path d="M2 8.8a15 15 0 0 1 4.2-2.6M22 8.8A15 15 0 0 0 10.7 5M5 12.5a10 10 0 0 1 5.2-2.7M19 12.5a10 10 0 0 0-2.3-1.6M8.5 16.1a5 5 0 0 1 7 0M12 20h.01M3 3l18 18" />
       </svg>
       <span>{t('offline')}</span>
@@ -110,7 +120,12 @@ export function Shell({ lng }: { lng: Language }) {
               Pixmill
             </L>
             <CreditsPill />
-            <button className="btn btn-ghost menu-toggle" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpen((v) => !v)}>
+            <button
+              className="btn btn-ghost menu-toggle"
+              aria-expanded={menuOpen}
+              aria-controls="site-nav"
+              onClick={() => setMenuOpen((v) => !v)}
+            >
               {t('nav.menu')}
             </button>
             <nav id="site-nav" className={`site-nav ${menuOpen ? 'open' : ''}`} aria-label={t('nav.main')}>
@@ -133,7 +148,13 @@ export function Shell({ lng }: { lng: Language }) {
           </div>
         </header>
         <main id="main" className="site-main" tabIndex={-1}>
-          <Suspense fallback={<div className="container page route-loading"><span className="spinner" aria-hidden="true" /></div>}>
+          <Suspense
+            fallback={
+              <div className="container page route-loading">
+                <span className="spinner" aria-hidden="true" />
+              </div>
+            }
+          >
             <Outlet />
           </Suspense>
         </main>
@@ -168,7 +189,9 @@ function CreditsPill() {
   return (
     <span className="credits-pill" title={t('credits.title')} data-testid="credits">
       {t('credits.left', { count: credits })}
-      {logged && level !== 'guest' && level !== 'register' ? <span className={`level level-${level}`}>{t(`levels.${level}`)}</span> : null}
+      {logged && level !== 'guest' && level !== 'register' ? (
+        <span className={`level level-${level}`}>{t(`levels.${level}`)}</span>
+      ) : null}
     </span>
   );
 }
@@ -202,7 +225,13 @@ function LanguageLinks({ lng, path, search }: { lng: Language; path: string; sea
       <ul>
         {LANGUAGES.map((l) => (
           <li key={l}>
-            <Link to={localizedPath(path, l) + search} hrefLang={l} lang={l} aria-current={l === lng ? 'true' : undefined} data-testid={`lang-${l}`}>
+            <Link
+              to={localizedPath(path, l) + search}
+              hrefLang={l}
+              lang={l}
+              aria-current={l === lng ? 'true' : undefined}
+              data-testid={`lang-${l}`}
+            >
               {LANGUAGE_NAMES[l]}
             </Link>
           </li>
@@ -232,35 +261,73 @@ function Footer() {
                 <L to={f.path}>{t(`featurePages.${f.key}`)}</L>
               </li>
             ))}
-            <li><L to="/image-cropper/">{t('footer.cropper')}</L></li>
-            <li><L to="/image-resizer/">{t('footer.resizer')}</L></li>
-            <li><L to="/image-rotator/">{t('footer.rotator')}</L></li>
-            <li><L to="/flip-image/">{t('footer.flip')}</L></li>
+            <li>
+              <L to="/image-cropper/">{t('footer.cropper')}</L>
+            </li>
+            <li>
+              <L to="/image-resizer/">{t('footer.resizer')}</L>
+            </li>
+            <li>
+              <L to="/image-rotator/">{t('footer.rotator')}</L>
+            </li>
+            <li>
+              <L to="/flip-image/">{t('footer.flip')}</L>
+            </li>
           </ul>
         </div>
         <div>
           <h2>{t('footer.product')}</h2>
           <ul>
-            <li><L to="/batch-process/">{t('nav.workspace')}</L></li>
-            <li><L to="/upload/">{t('footer.upload')}</L></li>
-            <li><L to="/single-process/">{t('footer.single')}</L></li>
-            <li><L to="/image-editor/">{t('footer.editor')}</L></li>
-            <li><L to="/pricing/?source=footer&medium=footer_link">{t('nav.pricing')}</L></li>
-            <li><L to="/download-win/">{t('footer.download')}</L></li>
-            <li><L to="/api-docs/">{t('footer.api')}</L></li>
+            <li>
+              <L to="/batch-process/">{t('nav.workspace')}</L>
+            </li>
+            <li>
+              <L to="/upload/">{t('footer.upload')}</L>
+            </li>
+            <li>
+              <L to="/single-process/">{t('footer.single')}</L>
+            </li>
+            <li>
+              <L to="/image-editor/">{t('footer.editor')}</L>
+            </li>
+            <li>
+              <L to="/pricing/?source=footer&medium=footer_link">{t('nav.pricing')}</L>
+            </li>
+            <li>
+              <L to="/download-win/">{t('footer.download')}</L>
+            </li>
+            <li>
+              <L to="/api-docs/">{t('footer.api')}</L>
+            </li>
           </ul>
         </div>
         <div>
           <h2>{t('footer.company')}</h2>
           <ul>
-            <li><L to="/about-us/">{t('footer.about')}</L></li>
-            <li><L to="/contact/">{t('footer.contact')}</L></li>
-            <li><L to="/posts/">{t('nav.blog')}</L></li>
-            <li><L to="/author/">{t('footer.author')}</L></li>
-            <li><L to="/privacy-policy/">{t('footer.privacy')}</L></li>
-            <li><L to="/term-of-use/">{t('footer.terms')}</L></li>
-            <li><L to="/user-agreement/">{t('footer.agreement')}</L></li>
-            <li><L to="/sitemap/">{t('footer.sitemap')}</L></li>
+            <li>
+              <L to="/about-us/">{t('footer.about')}</L>
+            </li>
+            <li>
+              <L to="/contact/">{t('footer.contact')}</L>
+            </li>
+            <li>
+              <L to="/posts/">{t('nav.blog')}</L>
+            </li>
+            <li>
+              <L to="/author/">{t('footer.author')}</L>
+            </li>
+            <li>
+              <L to="/privacy-policy/">{t('footer.privacy')}</L>
+            </li>
+            <li>
+              <L to="/term-of-use/">{t('footer.terms')}</L>
+            </li>
+            <li>
+              <L to="/user-agreement/">{t('footer.agreement')}</L>
+            </li>
+            <li>
+              <L to="/sitemap/">{t('footer.sitemap')}</L>
+            </li>
           </ul>
         </div>
       </div>

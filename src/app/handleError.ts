@@ -13,7 +13,11 @@ import { isKey, type AnyKey } from '../i18n/keys.js';
 import { dialogs } from '../stores/dialogs.js';
 
 export function isAbort(e: unknown): boolean {
-  return (e instanceof DOMException && e.name === 'AbortError') || axios.isCancel(e) || (e as { code?: string })?.code === 'ERR_CANCELED';
+  return (
+    (e instanceof DOMException && e.name === 'AbortError') ||
+    axios.isCancel(e) ||
+    (e as { code?: string })?.code === 'ERR_CANCELED'
+  );
 }
 
 /**
@@ -48,12 +52,21 @@ export function errorText(e: unknown): string | null {
 }
 
 /** The text of a failed or refused upload: the server's refusal translated from its code (its own text only when it has none), else the client's key. */
-export function uploadErrorText(failure: { error?: string; refusal?: UploadRefusalInfo; size?: { w?: number; h?: number } }, level: Level = 'guest'): string {
+export function uploadErrorText(
+  failure: { error?: string; refusal?: UploadRefusalInfo; size?: { w?: number; h?: number } },
+  level: Level = 'guest',
+): string {
   // The plan's numbers the texts name (the same ones the upload zone and pricing show), and the file's own size where a text names it.
   const lim = limitsFor(level);
   const lng = ((LANGUAGES as readonly string[]).includes(i18n.language) ? i18n.language : 'en') as Language;
   const { w, h } = failure.size ?? {};
-  const values = { mp: formatNumber(lim.maxMegapixels, lng), side: lim.maxSidePx, count: uploadQueueMax(level), size: w && h ? ` (${w}×${h})` : '', maxMp: formatNumber(SOURCE_MAX_MEGAPIXELS, lng) };
+  const values = {
+    mp: formatNumber(lim.maxMegapixels, lng),
+    side: lim.maxSidePx,
+    count: uploadQueueMax(level),
+    size: w && h ? ` (${w}×${h})` : '',
+    maxMp: formatNumber(SOURCE_MAX_MEGAPIXELS, lng),
+  };
   if (failure.refusal) {
     const { key, reason, mb } = uploadRefusalText(failure.refusal);
     return i18n.t(key, { ...values, mb, reason: reason || i18n.t('upload:uploadFailed') });

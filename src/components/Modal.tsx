@@ -33,7 +33,11 @@ export function Modal({ title, onClose, children, size = 'sm', testId, className
         close.current();
       }
       if (e.key === 'Tab' && box.current) {
-        const items = [...box.current.querySelectorAll<HTMLElement>('button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])')];
+        const items = [
+          ...box.current.querySelectorAll<HTMLElement>(
+            'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])',
+          ),
+        ];
         if (items.length === 0) return;
         const firstEl = items[0];
         const lastEl = items[items.length - 1];
@@ -56,7 +60,15 @@ export function Modal({ title, onClose, children, size = 'sm', testId, className
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose?.()}>
-      <div ref={box} className={`modal modal-${size} ${className ?? ''}`} role="dialog" aria-modal="true" aria-labelledby={title ? id : undefined} tabIndex={-1} data-testid={testId}>
+      <div
+        ref={box}
+        className={`modal modal-${size} ${className ?? ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={title ? id : undefined}
+        tabIndex={-1}
+        data-testid={testId}
+      >
         {(title || onClose) && (
           <div className="modal-head">
             {title && <h2 id={id}>{title}</h2>}

@@ -23,7 +23,18 @@ import {
 } from './index.js';
 
 const T0 = Date.UTC(2026, 0, 1);
-const work = (cid: string, status: WorkStatus, extra: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 10, h: 10, status, selected: false, workType: 'enlarge', updatedAt: T0, ...extra });
+const work = (cid: string, status: WorkStatus, extra: Partial<Work> = {}): Work => ({
+  cid,
+  filename: `${cid}.jpg`,
+  filesize: 1,
+  w: 10,
+  h: 10,
+  status,
+  selected: false,
+  workType: 'enlarge',
+  updatedAt: T0,
+  ...extra,
+});
 const upload = (cid: string, extra: Partial<UploadItemRecord> = {}): UploadItemRecord => ({
   cid,
   fingerprint: `fp-${cid}`,
@@ -49,9 +60,19 @@ beforeEach(() => clearAll());
 describe('loadWorks', () => {
   it('puts works that are neither ready nor finished back to ready (they have a uid)', async () => {
     const statuses: WorkStatus[] = ['ready', 'waiting', 'processing', 'finished', 'processFailed', 'uploading'];
-    await putWorks(statuses.map((s, i) => work(`w${i}`, s, { uid: `u${i}` })), T0);
+    await putWorks(
+      statuses.map((s, i) => work(`w${i}`, s, { uid: `u${i}` })),
+      T0,
+    );
     const loaded = await loadWorks(T0 + 1000);
-    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({ w0: 'ready', w1: 'ready', w2: 'ready', w3: 'finished', w4: 'ready', w5: 'ready' });
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({
+      w0: 'ready',
+      w1: 'ready',
+      w2: 'ready',
+      w3: 'finished',
+      w4: 'ready',
+      w5: 'ready',
+    });
     // queued works keep their uid: they start again without a new upload
     expect(loaded.find((w) => w.cid === 'w1')?.uid).toBe('u1');
     // and the reset is stored
@@ -60,14 +81,22 @@ describe('loadWorks', () => {
 
   it('every other status is reset to ready too (spec §4) when the server has the image', async () => {
     const others = WORK_STATUSES.filter((s) => s !== 'ready' && s !== 'finished');
-    await putWorks(others.map((s) => work(`n-${s}`, s, { uid: `u-${s}` })), T0);
+    await putWorks(
+      others.map((s) => work(`n-${s}`, s, { uid: `u-${s}` })),
+      T0,
+    );
     const loaded = await loadWorks(T0 + 1000);
-    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual(Object.fromEntries(others.map((s) => [`n-${s}`, 'ready'])));
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual(
+      Object.fromEntries(others.map((s) => [`n-${s}`, 'ready'])),
+    );
   });
 
   it('a work neither the server nor this device holds is never ready: interrupted, the file asked for again', async () => {
     const others = WORK_STATUSES.filter((s) => s !== 'finished');
-    await putWorks(others.map((s) => work(`n-${s}`, s, { selected: s === 'ready' })), T0);
+    await putWorks(
+      others.map((s) => work(`n-${s}`, s, { selected: s === 'ready' })),
+      T0,
+    );
     const loaded = await loadWorks(T0 + 1000);
     expect(new Set(loaded.map((w) => w.status))).toEqual(new Set(['uploadFailed']));
     expect(loaded.every((w) => w.uploadError === UPLOAD_INTERRUPTED && !w.selected)).toBe(true);
@@ -82,7 +111,16 @@ describe('loadWorks', () => {
   });
 
   it('only an upload this device resumes stays uploading (it ends in ready); the rest ask for the file again', async () => {
-    await putWorks([work('a', 'uploading'), work('b', 'resizing'), work('c', 'uploadFailed'), work('d', 'waitingForNetwork'), work('e', 'uploadFailed', { uploadError: 'upload:network' })], T0);
+    await putWorks(
+      [
+        work('a', 'uploading'),
+        work('b', 'resizing'),
+        work('c', 'uploadFailed'),
+        work('d', 'waitingForNetwork'),
+        work('e', 'uploadFailed', { uploadError: 'upload:network' }),
+      ],
+      T0,
+    );
     await putUploadItem(upload('a', { uploadStatus: 'uploading', totalSlices: 4, acked: [1, 2], uid: 'srv-a' }));
     await putUploadItem(upload('d', { uploadStatus: 'ready' }));
     await putUploadItem(upload('c', { uploadStatus: 'failed' }));
@@ -112,8 +150,24 @@ describe('loadWorks', () => {
   it('a file refused while it was prepared comes back failed with its reason, with no work row or a stale one', async () => {
     // no row: the page went away before the batched save; a stale row: saved while it was still resizing
     await putWorks([work('stale', 'resizing', { selected: true })], T0);
-    await putRefusedUpload({ cid: 'stale', filename: 'a.jpg', filesize: 9, job: 'denoise', status: 'uploadFailed', error: 'upload:damagedImage', createdAt: T0 });
-    await putRefusedUpload({ cid: 'norow', filename: 'b.jpg', filesize: 9, job: 'denoise', status: 'imageTooLarge', error: 'upload:imageTooLarge', createdAt: T0 + 1 });
+    await putRefusedUpload({
+      cid: 'stale',
+      filename: 'a.jpg',
+      filesize: 9,
+      job: 'denoise',
+      status: 'uploadFailed',
+      error: 'upload:damagedImage',
+      createdAt: T0,
+    });
+    await putRefusedUpload({
+      cid: 'norow',
+      filename: 'b.jpg',
+      filesize: 9,
+      job: 'denoise',
+      status: 'imageTooLarge',
+      error: 'upload:imageTooLarge',
+      createdAt: T0 + 1,
+    });
     const loaded = await loadWorks(T0 + 10);
     expect(loaded.map((w) => [w.cid, w.status, w.uploadError, w.selected])).toEqual([
       ['norow', 'imageTooLarge', 'upload:imageTooLarge', false],
@@ -156,8 +210,12 @@ describe('deleteWorks', () => {
 describe('caches', () => {
   it('the uploaded-works cache expires after 24 hours', async () => {
     await setCached('uploadHistory', [{ uid: 'u1' }], T0);
-    expect(await getCached('uploadHistory', UPLOADED_CACHE_EXPIRY_MS, T0 + UPLOADED_CACHE_EXPIRY_MS)).toEqual([{ uid: 'u1' }]);
-    expect(await getCached('uploadHistory', UPLOADED_CACHE_EXPIRY_MS, T0 + UPLOADED_CACHE_EXPIRY_MS + 1)).toBeUndefined();
+    expect(await getCached('uploadHistory', UPLOADED_CACHE_EXPIRY_MS, T0 + UPLOADED_CACHE_EXPIRY_MS)).toEqual([
+      { uid: 'u1' },
+    ]);
+    expect(
+      await getCached('uploadHistory', UPLOADED_CACHE_EXPIRY_MS, T0 + UPLOADED_CACHE_EXPIRY_MS + 1),
+    ).toBeUndefined();
   });
   it('keys are separate and overwrite', async () => {
     await setCached('samples', 1, T0);

@@ -142,7 +142,13 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     // of it stored: no upload item, never on the server) cannot be started: it says so and asks for
     // the file again (the card's "Choose the file again"), instead of a "Ready" card without a
     // thumbnail whose start fails. An upload this device holds resumes (below).
-    if (!w.uid && !w.sample && !resumable.has(w.cid) && !local.has(w.cid) && !(w.status === 'uploadFailed' && w.uploadError)) {
+    if (
+      !w.uid &&
+      !w.sample &&
+      !resumable.has(w.cid) &&
+      !local.has(w.cid) &&
+      !(w.status === 'uploadFailed' && w.uploadError)
+    ) {
       if (w.status === 'imageTooLarge' && w.uploadError) return w;
       const next = { ...w, status: 'uploadFailed' as const, uploadError: UPLOAD_INTERRUPTED, selected: false };
       changed.push(next);
@@ -151,7 +157,14 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     if (w.status === 'ready') return w;
     // An upload that failed with a reason and never reached the server stays failed: reset
     // to ready it would only ask for the file again when started.
-    if ((w.status === 'uploadFailed' || w.status === 'imageTooLarge') && !w.uid && !w.onDevice && w.uploadError && !resumable.has(w.cid)) return w;
+    if (
+      (w.status === 'uploadFailed' || w.status === 'imageTooLarge') &&
+      !w.uid &&
+      !w.onDevice &&
+      w.uploadError &&
+      !resumable.has(w.cid)
+    )
+      return w;
     // Spec §4: back to ready; an upload this device resumes shows 'uploading' (on-device works have their bytes here: ready).
     const status: Work['status'] = !w.uid && !w.onDevice && resumable.has(w.cid) ? 'uploading' : 'ready';
     if (status === w.status) return w;
@@ -166,10 +179,34 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   const orphans: Work[] = [
     ...uploads
       .filter((u) => RESUMABLE.includes(u.uploadStatus) && !known.has(u.cid))
-      .map((u): Work => ({ cid: u.cid, filename: u.filename, filesize: u.filesize, w: u.w, h: u.h, thumbnail: u.thumbnail, status: 'uploading', selected: false, workType: u.job, uploadStartTime: u.createdAt, updatedAt: u.updatedAt })),
+      .map((u): Work => ({
+        cid: u.cid,
+        filename: u.filename,
+        filesize: u.filesize,
+        w: u.w,
+        h: u.h,
+        thumbnail: u.thumbnail,
+        status: 'uploading',
+        selected: false,
+        workType: u.job,
+        uploadStartTime: u.createdAt,
+        updatedAt: u.updatedAt,
+      })),
     ...refused
       .filter((r) => !known.has(r.cid))
-      .map((r): Work => ({ cid: r.cid, filename: r.filename, filesize: r.filesize, w: 0, h: 0, status: r.status, uploadError: r.error, selected: false, workType: r.job, uploadStartTime: r.createdAt, updatedAt: r.createdAt })),
+      .map((r): Work => ({
+        cid: r.cid,
+        filename: r.filename,
+        filesize: r.filesize,
+        w: 0,
+        h: 0,
+        status: r.status,
+        uploadError: r.error,
+        selected: false,
+        workType: r.job,
+        uploadStartTime: r.createdAt,
+        updatedAt: r.createdAt,
+      })),
   ].sort((a, b) => (b.uploadStartTime ?? 0) - (a.uploadStartTime ?? 0));
   if (changed.length || orphans.length) await d.works.bulkPut([...changed, ...orphans]);
   // Works processed on this device show their stored images (object URLs live as long as the page).
@@ -218,7 +255,11 @@ export async function putUploadItem(item: UploadItemRecord): Promise<void> {
   await touch(item.updatedAt);
 }
 
-export async function updateUploadItem(cid: string, changes: Partial<Omit<UploadItemRecord, 'cid'>>, now: number = Date.now()): Promise<void> {
+export async function updateUploadItem(
+  cid: string,
+  changes: Partial<Omit<UploadItemRecord, 'cid'>>,
+  now: number = Date.now(),
+): Promise<void> {
   await getDb().uploads.update(cid, { ...changes, updatedAt: now });
   await touch(now);
 }
@@ -242,7 +283,9 @@ export async function discardUpload(cid: string): Promise<void> {
 /** The newest unfinished or failed upload of the same file, to resume instead of starting over. */
 export async function findUploadByFingerprint(fingerprint: string): Promise<UploadItemRecord | undefined> {
   const items = await getDb().uploads.where('fingerprint').equals(fingerprint).toArray();
-  return items.filter((i) => i.uploadStatus !== 'success' && i.uploadStatus !== 'onDevice').sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  return items
+    .filter((i) => i.uploadStatus !== 'success' && i.uploadStatus !== 'onDevice')
+    .sort((a, b) => b.updatedAt - a.updatedAt)[0];
 }
 
 /** Stored by the pipeline before it announces a file it refused while preparing (see RefusedUploadRecord). */
@@ -268,7 +311,10 @@ export async function setOnDeviceChoice(on: boolean): Promise<void> {
 
 /** Uploads interrupted by a reload (they were queued or in flight). */
 export async function resumableUploads(): Promise<UploadItemRecord[]> {
-  const items = await getDb().uploads.where('uploadStatus').anyOf(RESUMABLE as UploadStatus[]).toArray();
+  const items = await getDb()
+    .uploads.where('uploadStatus')
+    .anyOf(RESUMABLE as UploadStatus[])
+    .toArray();
   return items.sort((a, b) => a.createdAt - b.createdAt);
 }
 
@@ -276,6 +322,12 @@ export async function resumableUploads(): Promise<UploadItemRecord[]> {
 export async function clearAll(): Promise<void> {
   const d = getDb();
   await d.transaction('rw', [d.works, d.uploads, d.refused, d.cache, d.meta], async () => {
-    await Promise.all([d.works.clear(), d.uploads.clear(), d.refused.clear(), d.cache.clear(), d.meta.delete('lastUpdate')]);
+    await Promise.all([
+      d.works.clear(),
+      d.uploads.clear(),
+      d.refused.clear(),
+      d.cache.clear(),
+      d.meta.delete('lastUpdate'),
+    ]);
   });
 }

@@ -7,7 +7,17 @@ import { getCached, loadWorks, localDatabaseExists, putWorks, resumableUploads, 
 import { DB_NAME } from './name.js';
 
 const T0 = Date.UTC(2026, 0, 1);
-const work: Work = { cid: 'a1', filename: 'a1.jpg', filesize: 1, w: 10, h: 10, status: 'ready', selected: false, workType: 'enlarge', updatedAt: T0 };
+const work: Work = {
+  cid: 'a1',
+  filename: 'a1.jpg',
+  filesize: 1,
+  w: 10,
+  h: 10,
+  status: 'ready',
+  selected: false,
+  workType: 'enlarge',
+  updatedAt: T0,
+};
 const names = async () => (await indexedDB.databases()).map((d) => d.name);
 
 describe('db/lazy', () => {

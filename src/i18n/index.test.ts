@@ -11,7 +11,8 @@ describe('locales: en bundled, the others loaded on demand', () => {
     await setLanguage('ja');
     expect(i18n.language).toBe('ja');
     expect(document.documentElement.lang).toBe('ja');
-    for (const ns of ['account', 'common', 'errors', 'pwa', 'site', 'upload', 'workspace']) expect(i18n.hasResourceBundle('ja', ns), ns).toBe(true);
+    for (const ns of ['account', 'common', 'errors', 'pwa', 'site', 'upload', 'workspace'])
+      expect(i18n.hasResourceBundle('ja', ns), ns).toBe(true);
     expect(i18n.t('upload:fileTooLarge')).toBe('ファイルが大きすぎます');
     await setLanguage('en');
     expect(i18n.t('upload:fileTooLarge')).toBe('Your file is too large');

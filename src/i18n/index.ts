@@ -13,9 +13,17 @@ type Json = Record<string, unknown>;
  * English is bundled, except the refusal reasons (locales/<lng>/reasons.json, one text per code of
  * src/shared/domain/reasons.ts): rarely shown, so loaded when an answer carries a reason (loadReasons).
  */
-const english = import.meta.glob(['../../locales/en/*.json', '!../../locales/en/reasons.json'], { eager: true, import: 'default' }) as Record<string, Json>;
-const englishReasons = import.meta.glob('../../locales/en/reasons.json', { import: 'default' }) as Record<string, () => Promise<Json>>;
-const others = import.meta.glob(['../../locales/*/*.json', '!../../locales/en/*.json'], { import: 'default' }) as Record<string, () => Promise<Json>>;
+const english = import.meta.glob(['../../locales/en/*.json', '!../../locales/en/reasons.json'], {
+  eager: true,
+  import: 'default',
+}) as Record<string, Json>;
+const englishReasons = import.meta.glob('../../locales/en/reasons.json', { import: 'default' }) as Record<
+  string,
+  () => Promise<Json>
+>;
+const others = import.meta.glob(['../../locales/*/*.json', '!../../locales/en/*.json'], {
+  import: 'default',
+}) as Record<string, () => Promise<Json>>;
 
 const PATH = /locales\/([^/]+)\/([^/]+)\.json$/;
 
@@ -82,7 +90,11 @@ let reasons: Promise<void> | null = null;
  * the API client awaits it before it hands a refusal with a reason on, so errorText() can say it.
  */
 export function loadReasons(): Promise<void> {
-  reasons ??= Promise.all(Object.values(englishReasons).map(async (load) => i18n.addResourceBundle('en', 'reasons', await load(), true, true))).then(
+  reasons ??= Promise.all(
+    Object.values(englishReasons).map(async (load) =>
+      i18n.addResourceBundle('en', 'reasons', await load(), true, true),
+    ),
+  ).then(
     () => undefined,
     (e: unknown) => {
       reasons = null;
@@ -90,7 +102,9 @@ export function loadReasons(): Promise<void> {
     },
   );
   const lng = i18n.language as Language;
-  return Promise.all([reasons, (LANGUAGES as readonly string[]).includes(lng) ? loadLanguage(lng) : undefined]).then(() => undefined);
+  return Promise.all([reasons, (LANGUAGES as readonly string[]).includes(lng) ? loadLanguage(lng) : undefined]).then(
+    () => undefined,
+  );
 }
 
 /** Switches the interface language once its texts are loaded. */

@@ -18,13 +18,19 @@ export function isKey(key: string): key is AnyKey {
 }
 
 /** Whether `name` is a key of `group` in namespace `ns`; narrows a name from data (a URL, a server field) for t(). */
-export function isKeyIn<NS extends keyof Resources, G extends keyof Resources[NS] & string>(ns: NS, group: G, name: unknown): name is keyof Resources[NS][G] & string {
+export function isKeyIn<NS extends keyof Resources, G extends keyof Resources[NS] & string>(
+  ns: NS,
+  group: G,
+  name: unknown,
+): name is keyof Resources[NS][G] & string {
   return typeof name === 'string' && i18n.exists(`${ns}:${group}.${name}`);
 }
 
 type SiteFeatures = Resources['site']['features'];
 /** The feature keys that have a page text (title and lead) in locales/<lng>/site.json. */
-type FeatureTextKey = { [K in keyof SiteFeatures]: SiteFeatures[K] extends { title: string; lead: string } ? K : never }[keyof SiteFeatures];
+type FeatureTextKey = {
+  [K in keyof SiteFeatures]: SiteFeatures[K] extends { title: string; lead: string } ? K : never;
+}[keyof SiteFeatures];
 /** Compile-time check: every feature page of the sitemap (src/shared/sitemap.ts) has its title and lead. */
 export type SitemapFeaturesHaveTexts = FeatureKey extends FeatureTextKey ? true : never;
 const _sitemapFeaturesHaveTexts: SitemapFeaturesHaveTexts = true;

@@ -13,8 +13,12 @@ function flatten(obj: unknown, prefix = ''): Record<string, unknown> {
   return out;
 }
 
-const read = (lng: string, ns: string) => flatten(JSON.parse(fs.readFileSync(path.join(root, lng, `${ns}.json`), 'utf8')));
-const namespaces = fs.readdirSync(path.join(root, 'en')).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const read = (lng: string, ns: string) =>
+  flatten(JSON.parse(fs.readFileSync(path.join(root, lng, `${ns}.json`), 'utf8')));
+const namespaces = fs
+  .readdirSync(path.join(root, 'en'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.replace(/\.json$/, ''));
 const vars = (s: unknown) => (typeof s === 'string' ? [...s.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort() : []);
 
 describe('every locale has every key of en, none empty', () => {
@@ -31,7 +35,9 @@ describe('every locale has every key of en, none empty', () => {
         const other = read(lng, ns);
         const missing = Object.keys(en).filter((k) => !(k in other));
         expect(missing, `missing in ${lng}/${ns}`).toEqual([]);
-        const empty = Object.entries(other).filter(([, v]) => typeof v !== 'string' || v.trim() === '').map(([k]) => k);
+        const empty = Object.entries(other)
+          .filter(([, v]) => typeof v !== 'string' || v.trim() === '')
+          .map(([k]) => k);
         expect(empty, `empty in ${lng}/${ns}`).toEqual([]);
         // Interpolation variables must survive translation.
         const broken = Object.keys(en).filter((k) => JSON.stringify(vars(en[k])) !== JSON.stringify(vars(other[k])));

@@ -20,7 +20,9 @@ export function AccountPage() {
         <div className="fact-wide">
           <dt>{t('auth.email')}</dt>
           {/* An address wraps after its @ (never inside a word) when the box is narrower than the address. */}
-          <dd data-testid="account-email" className="email">{emailWithBreak(email)}</dd>
+          <dd data-testid="account-email" className="email">
+            {emailWithBreak(email)}
+          </dd>
         </div>
         <div>
           <dt>{t('account.plan')}</dt>

@@ -16,14 +16,41 @@ import { usePageTitle } from './usePageTitle.js';
 /** The shared form rules (src/shared/domain/account.ts) answer in English; fields keyed as the form's inputs. */
 export function validateRegistration(email: string, password: string, confirm: string): Record<string, string> {
   const errs = registerErrors({ email, password, confirm_password: confirm });
-  return Object.fromEntries(Object.entries(errs).map(([field, text]) => [field === 'confirm_password' ? 'confirm' : field, text]));
+  return Object.fromEntries(
+    Object.entries(errs).map(([field, text]) => [field === 'confirm_password' ? 'confirm' : field, text]),
+  );
 }
 
-function Field({ id, label, type, value, onChange, error, autoComplete }: { id: string; label: string; type: string; value: string; onChange(v: string): void; error?: string; autoComplete?: string }) {
+function Field({
+  id,
+  label,
+  type,
+  value,
+  onChange,
+  error,
+  autoComplete,
+}: {
+  id: string;
+  label: string;
+  type: string;
+  value: string;
+  onChange(v: string): void;
+  error?: string;
+  autoComplete?: string;
+}) {
   return (
     <label className="field" htmlFor={id}>
       <span>{label}</span>
-      <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={Boolean(error)} aria-describedby={error ? `${id}-err` : undefined} autoComplete={autoComplete} data-testid={id} />
+      <input
+        id={id}
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-err` : undefined}
+        autoComplete={autoComplete}
+        data-testid={id}
+      />
       {error && (
         <span id={`${id}-err`} className="field-error">
           {error}
@@ -60,7 +87,9 @@ export function LoginPage() {
       await login(email, password);
       navigate(localizedPath('/batch-process/', lng));
     } catch (err) {
-      setFailure(err instanceof ApiError && err.code === CODE.USERNAME_NOT_EXIST ? ta('errors.emailMissing') : errorText(err));
+      setFailure(
+        err instanceof ApiError && err.code === CODE.USERNAME_NOT_EXIST ? ta('errors.emailMissing') : errorText(err),
+      );
     } finally {
       setBusy(false);
     }
@@ -70,8 +99,24 @@ export function LoginPage() {
     <div className="container page auth-page">
       <form className="auth-card" onSubmit={(e) => void submit(e)} noValidate>
         <h1>{t('auth.loginTitle')}</h1>
-        <Field id="login-email" label={t('auth.email')} type="email" value={email} onChange={setEmail} error={errors.email} autoComplete="email" />
-        <Field id="login-password" label={t('auth.password')} type="password" value={password} onChange={setPassword} error={errors.password} autoComplete="current-password" />
+        <Field
+          id="login-email"
+          label={t('auth.email')}
+          type="email"
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+          autoComplete="email"
+        />
+        <Field
+          id="login-password"
+          label={t('auth.password')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          autoComplete="current-password"
+        />
         {failure && (
           <p className="field-error" role="alert">
             {failure}
@@ -126,9 +171,33 @@ export function RegisterPage() {
       <form className="auth-card" onSubmit={(e) => void submit(e)} noValidate>
         <h1>{t('auth.registerTitle')}</h1>
         <p className="muted">{t('auth.registerLead')}</p>
-        <Field id="reg-email" label={t('auth.email')} type="email" value={email} onChange={setEmail} error={errors.email} autoComplete="email" />
-        <Field id="reg-password" label={t('auth.password')} type="password" value={password} onChange={setPassword} error={errors.password} autoComplete="new-password" />
-        <Field id="reg-confirm" label={t('auth.confirm')} type="password" value={confirm} onChange={setConfirm} error={errors.confirm} autoComplete="new-password" />
+        <Field
+          id="reg-email"
+          label={t('auth.email')}
+          type="email"
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+          autoComplete="email"
+        />
+        <Field
+          id="reg-password"
+          label={t('auth.password')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          autoComplete="new-password"
+        />
+        <Field
+          id="reg-confirm"
+          label={t('auth.confirm')}
+          type="password"
+          value={confirm}
+          onChange={setConfirm}
+          error={errors.confirm}
+          autoComplete="new-password"
+        />
         <p className="muted small">{t('auth.passwordRule')}</p>
         {failure && (
           <p className="field-error" role="alert">

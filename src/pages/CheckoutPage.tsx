@@ -27,7 +27,10 @@ export function CheckoutPage() {
 
   useEffect(() => {
     if (!id) return;
-    endpoints.getCheckout(id).then(setView).catch((e) => setError(errorText(e)));
+    endpoints
+      .getCheckout(id)
+      .then(setView)
+      .catch((e) => setError(errorText(e)));
   }, [id]);
 
   // Back from a hosted provider with a payment: the plan starts when its webhook arrives, so ask again
@@ -64,7 +67,12 @@ export function CheckoutPage() {
     }
   };
 
-  const price = view ? new Intl.NumberFormat({ en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' }[lng], { style: 'currency', currency: view.currency }).format(view.amount) : '';
+  const price = view
+    ? new Intl.NumberFormat({ en: 'en-US', de: 'de-DE', fr: 'fr-FR', ja: 'ja-JP' }[lng], {
+        style: 'currency',
+        currency: view.currency,
+      }).format(view.amount)
+    : '';
   const paid = view?.status === 'paid';
   return (
     <div className="container page auth-page">
@@ -101,7 +109,12 @@ export function CheckoutPage() {
         {view && !paid && view.status === 'open' && view.provider === 'local' && (
           <>
             <p className="muted small">{t('checkout.note')}</p>
-            <button className="btn btn-primary btn-block" onClick={() => void pay()} disabled={busy} data-testid="checkout-pay">
+            <button
+              className="btn btn-primary btn-block"
+              onClick={() => void pay()}
+              disabled={busy}
+              data-testid="checkout-pay"
+            >
               {t('checkout.pay', { price })}
             </button>
           </>

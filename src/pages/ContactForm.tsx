@@ -25,7 +25,12 @@ export function ContactForm() {
     setError(null);
     try {
       const text = (k: string) => String(f.get(k) ?? '');
-      await callRoute('ContactSend', { name: text('name'), email: text('email'), message: text('message'), locale: lng });
+      await callRoute('ContactSend', {
+        name: text('name'),
+        email: text('email'),
+        message: text('message'),
+        locale: lng,
+      });
       setState('sent');
     } catch (err) {
       // The server's reason, translated (a missing field, an address that is not one, a text too long).
@@ -38,7 +43,10 @@ export function ContactForm() {
     <section className="contact" data-testid="contact">
       {address && (
         <p>
-          {t('contact.write')} <a href={`mailto:${address}`} data-testid="contact-email">{address}</a>
+          {t('contact.write')}{' '}
+          <a href={`mailto:${address}`} data-testid="contact-email">
+            {address}
+          </a>
         </p>
       )}
       {state === 'sent' ? (

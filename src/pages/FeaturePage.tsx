@@ -11,7 +11,9 @@ import { L } from '../app/lang.js';
 import { usePageTitle } from './usePageTitle.js';
 
 // The workspace (and the upload manager) loads when the popup opens, not with the page.
-const BatchProcess = lazy(() => import('../features/workspace/BatchProcess.js').then((m) => ({ default: m.BatchProcess })));
+const BatchProcess = lazy(() =>
+  import('../features/workspace/BatchProcess.js').then((m) => ({ default: m.BatchProcess })),
+);
 
 export function FeaturePage({ page }: { page: FeaturePageDef }) {
   const { t } = useTranslation('site');
@@ -26,7 +28,8 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
       usePanel.getState().setFeatureModule(page.module);
     } else if (page.preset) usePanel.getState().usePreset(page.preset);
     setOpen(true);
-    if (files?.length) void import('../features/workspace/UploadArea.js').then((m) => m.handleFiles(files, page.module ?? 'workflow'));
+    if (files?.length)
+      void import('../features/workspace/UploadArea.js').then((m) => m.handleFiles(files, page.module ?? 'workflow'));
   };
   return (
     <div className="feature-page">
@@ -45,7 +48,11 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
             <p className="lead">{t(`features.${page.key}.lead`)}</p>
             <div className="hero-actions">
               {/* "Upload image" is the file picker itself: the workspace opens with the chosen files. */}
-              <button className="btn btn-primary btn-lg" onClick={() => picker.current?.click()} data-testid="upload-cta">
+              <button
+                className="btn btn-primary btn-lg"
+                onClick={() => picker.current?.click()}
+                data-testid="upload-cta"
+              >
                 {t('features.cta')}
               </button>
               <input
@@ -95,7 +102,13 @@ export function FeaturePage({ page }: { page: FeaturePageDef }) {
         </ol>
       </section>
       {open && (
-        <Modal title={title} onClose={() => setOpen(false)} size="xl" testId="workspace-dialog" className="workspace-modal">
+        <Modal
+          title={title}
+          onClose={() => setOpen(false)}
+          size="xl"
+          testId="workspace-dialog"
+          className="workspace-modal"
+        >
           <Suspense fallback={<span className="spinner" aria-hidden="true" />}>
             <BatchProcess preselect={{ module: page.module, preset: page.preset }} />
           </Suspense>

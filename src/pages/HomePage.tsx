@@ -9,7 +9,19 @@ import { HOME_HERO_KEY, HOME_HERO_TYPE } from '../features/showcase/heroSamples.
 /** A tool card's picture: that feature's own sample result. */
 function CardPicture({ type }: { type: string }) {
   const entry = useSample(type);
-  return entry ? <img className="card-pic" src={sampleResult(entry)} alt="" loading="lazy" decoding="async" width={entry.w} height={entry.h} /> : <span className="card-pic" aria-hidden="true" />;
+  return entry ? (
+    <img
+      className="card-pic"
+      src={sampleResult(entry)}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      width={entry.w}
+      height={entry.h}
+    />
+  ) : (
+    <span className="card-pic" aria-hidden="true" />
+  );
 }
 
 export function HomePage() {
@@ -54,14 +66,16 @@ export function HomePage() {
         </ul>
         <h2>{t('home.scenesTitle')}</h2>
         <ul className="card-grid">
-          {(['ai_super_hd', 'ai_portrait_enhancement', 'ai_night_scene', 'ai_old_photo_repire_colorize'] as const).map((m) => (
-            <li key={m}>
-              <L to={`/batch-process/?medium=${m}`} className="feature-card">
-                <strong>{tw(`presets.${m}`)}</strong>
-                <span className="muted small">{tw(`presetHelp.${m}`)}</span>
-              </L>
-            </li>
-          ))}
+          {(['ai_super_hd', 'ai_portrait_enhancement', 'ai_night_scene', 'ai_old_photo_repire_colorize'] as const).map(
+            (m) => (
+              <li key={m}>
+                <L to={`/batch-process/?medium=${m}`} className="feature-card">
+                  <strong>{tw(`presets.${m}`)}</strong>
+                  <span className="muted small">{tw(`presetHelp.${m}`)}</span>
+                </L>
+              </li>
+            ),
+          )}
         </ul>
       </section>
     </>

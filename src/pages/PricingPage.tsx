@@ -27,13 +27,22 @@ export function PricingPage() {
   // Without a payment provider the server sells nothing (plans come from the operator): say so, keep the plans on show.
   const [purchasing, setPurchasing] = useState(true);
   useEffect(() => {
-    endpoints.paymentsConfig().then((c) => setPurchasing(c.purchasing), () => undefined);
+    endpoints.paymentsConfig().then(
+      (c) => setPurchasing(c.purchasing),
+      () => undefined,
+    );
   }, []);
   // Logged-in users open a checkout for the product, in their language's currency.
   const choose = async (productId: (typeof PRODUCTS)[number]['id']) => {
     setBusy(true);
     try {
-      const c = await endpoints.createCheckout({ product_id: productId, currency, locale: lng, source: source ?? 'pricing', medium: params.get('medium') ?? undefined });
+      const c = await endpoints.createCheckout({
+        product_id: productId,
+        currency,
+        locale: lng,
+        source: source ?? 'pricing',
+        medium: params.get('medium') ?? undefined,
+      });
       // A hosted provider page (Stripe) is another site; the built-in checkout is one of ours.
       if (/^https?:\/\//.test(c.url)) window.location.assign(c.url);
       else navigate(c.url);
@@ -65,7 +74,9 @@ export function PricingPage() {
           <ul>
             <li>{t('pricing.credits', { count: free.credits })}</li>
             <li>{t('pricing.batch', { count: free.batch })}</li>
-            <li data-testid="limit-free">{t('pricing.resolution', { mp: formatNumber(free.maxMegapixels, lng), mb: free.maxFileBytes / 1048576 })}</li>
+            <li data-testid="limit-free">
+              {t('pricing.resolution', { mp: formatNumber(free.maxMegapixels, lng), mb: free.maxFileBytes / 1048576 })}
+            </li>
             <li>{t('pricing.steps', { count: free.workflowSteps })}</li>
           </ul>
           <L to={logged ? '/batch-process/' : '/register/'} className="btn btn-secondary btn-block">
@@ -76,7 +87,11 @@ export function PricingPage() {
           const lim = limitsFor(p.level);
           const current = level === p.level;
           return (
-            <article key={p.id} className={`price-card ${p.level === 'pro' ? 'featured' : ''}`} data-testid={`product-${p.id}`}>
+            <article
+              key={p.id}
+              className={`price-card ${p.level === 'pro' ? 'featured' : ''}`}
+              data-testid={`product-${p.id}`}
+            >
               <h2>
                 {t(`pricing.${p.level}`)}
                 {p.level === 'pro' && <span className="badge badge-pro">{t('pricing.popular')}</span>}
@@ -88,21 +103,41 @@ export function PricingPage() {
               <ul>
                 <li>{t('pricing.credits', { count: lim.credits })}</li>
                 <li>{t('pricing.batch', { count: lim.batch })}</li>
-                <li data-testid={`limit-${p.level}`}>{t('pricing.resolution', { mp: formatNumber(lim.maxMegapixels, lng), mb: lim.maxFileBytes / 1048576 })}</li>
+                <li data-testid={`limit-${p.level}`}>
+                  {t('pricing.resolution', {
+                    mp: formatNumber(lim.maxMegapixels, lng),
+                    mb: lim.maxFileBytes / 1048576,
+                  })}
+                </li>
                 <li>{t('pricing.steps', { count: lim.workflowSteps })}</li>
                 <li>{t('pricing.scales')}</li>
-                <li data-testid={`largest-output-${p.level}`}>{t('pricing.largestOutput', { max: formatNumber(ENLARGE_MAX_SIDE_PX, lng), side4: formatNumber(largestSideFor(4), lng), side8: formatNumber(largestSideFor(8), lng) })}</li>
+                <li data-testid={`largest-output-${p.level}`}>
+                  {t('pricing.largestOutput', {
+                    max: formatNumber(ENLARGE_MAX_SIDE_PX, lng),
+                    side4: formatNumber(largestSideFor(4), lng),
+                    side8: formatNumber(largestSideFor(8), lng),
+                  })}
+                </li>
                 {lim.psd && <li>{t('pricing.psd')}</li>}
                 {lim.bestColorize && <li>{t('pricing.best')}</li>}
               </ul>
               {current ? (
                 <p className="muted center">{t('pricing.current')}</p>
               ) : logged ? (
-                <button className="btn btn-primary btn-block" disabled={busy || !purchasing} onClick={() => void choose(p.id)} data-testid={`choose-${p.level}`}>
+                <button
+                  className="btn btn-primary btn-block"
+                  disabled={busy || !purchasing}
+                  onClick={() => void choose(p.id)}
+                  data-testid={`choose-${p.level}`}
+                >
                   {t('pricing.choose', { plan: t(`pricing.${p.level}`) })}
                 </button>
               ) : (
-                <L to={`/register/?plan=${p.id}`} className="btn btn-primary btn-block" data-testid={`choose-${p.level}`}>
+                <L
+                  to={`/register/?plan=${p.id}`}
+                  className="btn btn-primary btn-block"
+                  data-testid={`choose-${p.level}`}
+                >
                   {t('pricing.choose', { plan: t(`pricing.${p.level}`) })}
                 </L>
               )}
@@ -111,7 +146,11 @@ export function PricingPage() {
         })}
       </div>
       <p className="muted small center" data-testid="credits-replace">
-        {t('pricing.creditsReplace', { free: free.credits, basic: limitsFor('basic').credits, pro: limitsFor('pro').credits })}
+        {t('pricing.creditsReplace', {
+          free: free.credits,
+          basic: limitsFor('basic').credits,
+          pro: limitsFor('pro').credits,
+        })}
       </p>
       <p className="muted small center">{t('pricing.note')}</p>
     </div>

@@ -96,7 +96,10 @@ describe('shared pieces', () => {
     fireEvent.click(screen.getByText('Save'));
     expect([dismissed, submitted]).toEqual([1, 1]);
     // the dismiss button comes first in the row
-    expect([...screen.getByTestId('cancel').parentElement!.children].map((b) => b.textContent)).toEqual(['Cancel', 'Save']);
+    expect([...screen.getByTestId('cancel').parentElement!.children].map((b) => b.textContent)).toEqual([
+      'Cancel',
+      'Save',
+    ]);
   });
 
   it('a fact table has its header row and one row a fact, cell by cell', () => {
@@ -112,7 +115,9 @@ describe('shared pieces', () => {
     );
     const table = screen.getByTestId('facts');
     expect([...table.querySelectorAll('th')].map((c) => c.textContent)).toEqual(['Feature', 'Download']);
-    expect([...table.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent))).toEqual([
+    expect(
+      [...table.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)),
+    ).toEqual([
       ['Enlarge', '1.5 MB'],
       ['Compress', 'nothing'],
     ]);

@@ -24,25 +24,43 @@ function useAccountForm<F extends Record<string, string>>(empty: F, rules: (f: F
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<string | null>(null);
   const set = (k: keyof F) => (value: string) => setF((x) => ({ ...x, [k]: value }));
-  const submit = (send: () => Promise<string>, fieldErrors?: (err: unknown) => Record<string, string> | null) => async (e: FormEvent) => {
-    e.preventDefault();
-    setStatus(null);
-    const errs = translate(rules(f));
-    setErrors(errs);
-    if (Object.keys(errs).length) return;
-    try {
-      setStatus(await send());
-    } catch (err) {
-      const under = fieldErrors?.(err);
-      if (under) setErrors(under);
-      else setStatus(errorText(err));
-    }
-  };
+  const submit =
+    (send: () => Promise<string>, fieldErrors?: (err: unknown) => Record<string, string> | null) =>
+    async (e: FormEvent) => {
+      e.preventDefault();
+      setStatus(null);
+      const errs = translate(rules(f));
+      setErrors(errs);
+      if (Object.keys(errs).length) return;
+      try {
+        setStatus(await send());
+      } catch (err) {
+        const under = fieldErrors?.(err);
+        if (under) setErrors(under);
+        else setStatus(errorText(err));
+      }
+    };
   return { f, setF, set, errors, status, translate, submit };
 }
 
 /** The card both forms sit in: title, fields, status line, submit button (test ids `<name>-form`, `-status`, `-save`). */
-function AccountFormCard({ name, title, onSubmit, status, submitLabel, primary, children }: { name: string; title: string; onSubmit(e: FormEvent): Promise<void>; status: string | null; submitLabel: string; primary?: boolean; children: ReactNode }) {
+function AccountFormCard({
+  name,
+  title,
+  onSubmit,
+  status,
+  submitLabel,
+  primary,
+  children,
+}: {
+  name: string;
+  title: string;
+  onSubmit(e: FormEvent): Promise<void>;
+  status: string | null;
+  submitLabel: string;
+  primary?: boolean;
+  children: ReactNode;
+}) {
   return (
     <form className="panel form-card" onSubmit={(e) => void onSubmit(e)} noValidate data-testid={`${name}-form`}>
       <h2>{title}</h2>
@@ -61,11 +79,21 @@ function AccountFormCard({ name, title, onSubmit, status, submitLabel, primary, 
 
 export function ProfileForm() {
   const { t } = useTranslation('site');
-  const { f, setF, set, errors, status, submit } = useAccountForm({ first_name: '', last_name: '', occupation: '', occupation_other: '' }, profileErrors);
+  const { f, setF, set, errors, status, submit } = useAccountForm(
+    { first_name: '', last_name: '', occupation: '', occupation_other: '' },
+    profileErrors,
+  );
   useEffect(() => {
     endpoints
       .accountMe()
-      .then((me) => setF({ first_name: me.first_name ?? '', last_name: me.last_name ?? '', occupation: me.occupation ?? '', occupation_other: me.occupation_other ?? '' }))
+      .then((me) =>
+        setF({
+          first_name: me.first_name ?? '',
+          last_name: me.last_name ?? '',
+          occupation: me.occupation ?? '',
+          occupation_other: me.occupation_other ?? '',
+        }),
+      )
       .catch(() => undefined);
   }, [setF]);
   const save = submit(async () => {
@@ -73,14 +101,38 @@ export function ProfileForm() {
     return t('account.saved');
   });
   return (
-    <AccountFormCard name="profile" title={t('account.profile')} onSubmit={save} status={status} submitLabel={t('account.saveProfile')} primary>
+    <AccountFormCard
+      name="profile"
+      title={t('account.profile')}
+      onSubmit={save}
+      status={status}
+      submitLabel={t('account.saveProfile')}
+      primary
+    >
       <div className="form-row">
-        <Field id="profile-first" label={t('account.firstName')} value={f.first_name} onChange={set('first_name')} error={errors.first_name} />
-        <Field id="profile-last" label={t('account.lastName')} value={f.last_name} onChange={set('last_name')} error={errors.last_name} />
+        <Field
+          id="profile-first"
+          label={t('account.firstName')}
+          value={f.first_name}
+          onChange={set('first_name')}
+          error={errors.first_name}
+        />
+        <Field
+          id="profile-last"
+          label={t('account.lastName')}
+          value={f.last_name}
+          onChange={set('last_name')}
+          error={errors.last_name}
+        />
       </div>
       <label className="field">
         <span>{t('account.occupation')}</span>
-        <select value={f.occupation} onChange={(e) => set('occupation')(e.target.value)} aria-invalid={Boolean(errors.occupation)} data-testid="profile-occupation">
+        <select
+          value={f.occupation}
+          onChange={(e) => set('occupation')(e.target.value)}
+          aria-invalid={Boolean(errors.occupation)}
+          data-testid="profile-occupation"
+        >
           <option value="">{t('account.choose')}</option>
           {OCCUPATIONS.map((o) => (
             <option key={o} value={o}>
@@ -95,7 +147,13 @@ export function ProfileForm() {
         )}
       </label>
       {f.occupation === 'other' && (
-        <Field id="profile-other" label={t('account.occupationOther')} value={f.occupation_other} onChange={set('occupation_other')} error={errors.occupation_other} />
+        <Field
+          id="profile-other"
+          label={t('account.occupationOther')}
+          value={f.occupation_other}
+          onChange={set('occupation_other')}
+          error={errors.occupation_other}
+        />
       )}
     </AccountFormCard>
   );
@@ -121,20 +179,29 @@ export function PasswordForm() {
     (err): Record<string, string> | null => {
       if (err instanceof ApiError && err.code === CODE.WRONG_PASSWORD) return { old_password: errorText(err) ?? '' };
       if (err instanceof ApiError && err.code === CODE.COMMON_PARAMETER_ERROR) {
-        const text = reasonText(err.data) ?? (isAccountText(err.message) ? translate({ password: err.message }).password : null);
+        const text =
+          reasonText(err.data) ?? (isAccountText(err.message) ? translate({ password: err.message }).password : null);
         if (text) return { password: text };
       }
       return null;
     },
   );
   return (
-    <AccountFormCard name="password" title={t('account.passwordTitle')} onSubmit={save} status={status} submitLabel={t('account.changePassword')}>
+    <AccountFormCard
+      name="password"
+      title={t('account.passwordTitle')}
+      onSubmit={save}
+      status={status}
+      submitLabel={t('account.changePassword')}
+    >
       {(['old_password', 'password', 'confirm_password'] as const).map((k) => (
         // pw-old / pw-new / pw-confirm, each with its -error line.
         <Field
           key={k}
           id={PW_ID[k]}
-          label={t(k === 'old_password' ? 'account.oldPassword' : k === 'password' ? 'account.newPassword' : 'auth.confirm')}
+          label={t(
+            k === 'old_password' ? 'account.oldPassword' : k === 'password' ? 'account.newPassword' : 'auth.confirm',
+          )}
           type="password"
           value={f[k]}
           onChange={set(k)}

@@ -7,7 +7,12 @@ import { stemOf } from '../shared/domain/filename.js';
 import { usePageTitle } from './usePageTitle.js';
 
 type Tool = 'cropper' | 'resizer' | 'rotator' | 'flip';
-const TOOL_OF: Record<string, Tool> = { '/image-cropper/': 'cropper', '/image-resizer/': 'resizer', '/image-rotator/': 'rotator', '/flip-image/': 'flip' };
+const TOOL_OF: Record<string, Tool> = {
+  '/image-cropper/': 'cropper',
+  '/image-resizer/': 'resizer',
+  '/image-rotator/': 'rotator',
+  '/flip-image/': 'flip',
+};
 /** Drawing with no flip axis is the identity: used to show (and measure) the opened image as it is. */
 const AS_IS: EditOp = { kind: 'flip', horizontal: false, vertical: false };
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
@@ -24,7 +29,8 @@ function opFor(tool: Tool, s: { angle: number; flipH: boolean; flipV: boolean; w
   // The cropper shows the image as it is; its box is cut when downloading (features/editor/Cropper).
   if (tool === 'cropper') return AS_IS;
   if (tool === 'resizer') return s.width > 0 ? { kind: 'resize', width: s.width } : AS_IS;
-  if (tool === 'rotator') return s.angle === 90 || s.angle === 180 || s.angle === 270 ? { kind: 'rotate', angle: s.angle } : AS_IS;
+  if (tool === 'rotator')
+    return s.angle === 90 || s.angle === 180 || s.angle === 270 ? { kind: 'rotate', angle: s.angle } : AS_IS;
   return { kind: 'flip', horizontal: s.flipH, vertical: s.flipV };
 }
 
@@ -56,7 +62,13 @@ export function ToolPage({ path }: { path: string }) {
       (r) => {
         if (mine !== seq.current) return;
         setFailed(false);
-        setOut({ url: URL.createObjectURL(r.blob), blob: r.blob, width: r.width, height: r.height, runtime: r.runtime });
+        setOut({
+          url: URL.createObjectURL(r.blob),
+          blob: r.blob,
+          width: r.width,
+          height: r.height,
+          runtime: r.runtime,
+        });
         setBusy(false);
       },
       () => {
@@ -113,38 +125,63 @@ export function ToolPage({ path }: { path: string }) {
         </label>
         {ready && tool === 'rotator' && (
           <>
-            <button className="btn btn-ghost" onClick={() => setAngle((a) => (a + 270) % 360)}>↺ 90°</button>
-            <button className="btn btn-ghost" onClick={() => setAngle((a) => (a + 90) % 360)}>↻ 90°</button>
+            <button className="btn btn-ghost" onClick={() => setAngle((a) => (a + 270) % 360)}>
+              ↺ 90°
+            </button>
+            <button className="btn btn-ghost" onClick={() => setAngle((a) => (a + 90) % 360)}>
+              ↻ 90°
+            </button>
           </>
         )}
         {ready && tool === 'flip' && (
           <>
-            <button className="btn btn-ghost" aria-pressed={flipH} onClick={() => setFlipH((v) => !v)}>{t('tools.flipH')}</button>
-            <button className="btn btn-ghost" aria-pressed={flipV} onClick={() => setFlipV((v) => !v)}>{t('tools.flipV')}</button>
+            <button className="btn btn-ghost" aria-pressed={flipH} onClick={() => setFlipH((v) => !v)}>
+              {t('tools.flipH')}
+            </button>
+            <button className="btn btn-ghost" aria-pressed={flipV} onClick={() => setFlipV((v) => !v)}>
+              {t('tools.flipV')}
+            </button>
           </>
         )}
         {ready && tool === 'resizer' && srcW > 0 && (
           <label className="inline-field">
             {t('tools.width')}
-            <input type="number" min={1} max={srcW * 4} value={width} onChange={(e) => setWidth(Math.min(srcW * 4, Math.max(1, Number(e.target.value) || 1)))} />
+            <input
+              type="number"
+              min={1}
+              max={srcW * 4}
+              value={width}
+              onChange={(e) => setWidth(Math.min(srcW * 4, Math.max(1, Number(e.target.value) || 1)))}
+            />
           </label>
         )}
         {out && tool !== 'cropper' && (
-          <button className="btn btn-primary" onClick={download} disabled={busy}>{t('tools.downloadImage')}</button>
+          <button className="btn btn-primary" onClick={download} disabled={busy}>
+            {t('tools.downloadImage')}
+          </button>
         )}
       </div>
       {tool === 'cropper' && file && out && !failed ? (
         <Cropper file={file} image={out} base={base} />
       ) : (
-      <div className="tool-canvas" aria-busy={busy}>
-        {failed ? (
-          <p className="error" role="alert">{t('tools.failed')}</p>
-        ) : out ? (
-          <img src={out.url} width={out.width} height={out.height} alt={base} data-runtime={out.runtime} style={{ maxWidth: '100%', height: 'auto' }} />
-        ) : (
-          <p className="muted">{t('tools.empty')}</p>
-        )}
-      </div>
+        <div className="tool-canvas" aria-busy={busy}>
+          {failed ? (
+            <p className="error" role="alert">
+              {t('tools.failed')}
+            </p>
+          ) : out ? (
+            <img
+              src={out.url}
+              width={out.width}
+              height={out.height}
+              alt={base}
+              data-runtime={out.runtime}
+              style={{ maxWidth: '100%', height: 'auto' }}
+            />
+          ) : (
+            <p className="muted">{t('tools.empty')}</p>
+          )}
+        </div>
       )}
     </div>
   );

@@ -17,7 +17,11 @@ export function WorkspacePage() {
       <div className="page-head">
         <h1>{t('title')}</h1>
         {isUpload && level !== 'pro' && (
-          <button className="btn btn-secondary btn-sm" onClick={() => dialogs.open({ kind: 'compare' })} data-testid="open-compare">
+          <button
+            className="btn btn-secondary btn-sm"
+            onClick={() => dialogs.open({ kind: 'compare' })}
+            data-testid="open-compare"
+          >
             {t('compare.open')}
           </button>
         )}

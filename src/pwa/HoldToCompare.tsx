@@ -36,10 +36,27 @@ export function HoldToCompare({ beforeSrc, afterSrc, alt = '', className, style 
     onContextMenu: (e: React.MouseEvent) => e.preventDefault(),
   };
   return (
-    <div className={className} style={{ position: 'relative', touchAction: 'none', userSelect: 'none', ...style }} data-testid="hold-to-compare" data-showing={holding ? 'original' : 'result'}>
+    <div
+      className={className}
+      style={{ position: 'relative', touchAction: 'none', userSelect: 'none', ...style }}
+      data-testid="hold-to-compare"
+      data-showing={holding ? 'original' : 'result'}
+    >
       <div style={{ position: 'relative', width: '100%', height: '100%', minHeight: 120 }} {...handlers}>
-        <img src={beforeSrc} alt={alt} draggable={false} style={{ ...layer, visibility: holding ? 'visible' : 'hidden' }} data-testid="htc-before" />
-        <img src={afterSrc} alt={alt} draggable={false} style={{ ...layer, visibility: holding ? 'hidden' : 'visible' }} data-testid="htc-after" />
+        <img
+          src={beforeSrc}
+          alt={alt}
+          draggable={false}
+          style={{ ...layer, visibility: holding ? 'visible' : 'hidden' }}
+          data-testid="htc-before"
+        />
+        <img
+          src={afterSrc}
+          alt={alt}
+          draggable={false}
+          style={{ ...layer, visibility: holding ? 'hidden' : 'visible' }}
+          data-testid="htc-after"
+        />
         <span className="htc-label" aria-live="polite" style={{ position: 'absolute', left: 8, top: 8 }}>
           {holding ? t('showingOriginal') : t('showingResult')}
         </span>

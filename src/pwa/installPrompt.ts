@@ -30,7 +30,8 @@ const notify = () => listeners.forEach((l) => l());
 
 const standalone = () =>
   typeof window !== 'undefined' &&
-  (window.matchMedia?.('(display-mode: standalone)').matches || (navigator as Navigator & { standalone?: boolean }).standalone === true);
+  (window.matchMedia?.('(display-mode: standalone)').matches ||
+    (navigator as Navigator & { standalone?: boolean }).standalone === true);
 
 let started = false;
 /** Called once at startup (src/main.tsx). */

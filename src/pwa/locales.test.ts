@@ -7,8 +7,13 @@ const dir = path.resolve(import.meta.dirname, '../../locales');
 type Tree = { [k: string]: string | Tree };
 /** Nested keys flattened to dotted paths (`refusal.damaged`), as i18next reads them. */
 const flat = (t: Tree, pre = ''): Record<string, string> =>
-  Object.fromEntries(Object.entries(t).flatMap(([k, v]) => (typeof v === 'string' ? [[pre + k, v]] : Object.entries(flat(v, `${pre}${k}.`)))));
-const read = (lng: string, ns: string) => flat(JSON.parse(fs.readFileSync(path.join(dir, lng, `${ns}.json`), 'utf8')) as Tree);
+  Object.fromEntries(
+    Object.entries(t).flatMap(([k, v]) =>
+      typeof v === 'string' ? [[pre + k, v]] : Object.entries(flat(v, `${pre}${k}.`)),
+    ),
+  );
+const read = (lng: string, ns: string) =>
+  flat(JSON.parse(fs.readFileSync(path.join(dir, lng, `${ns}.json`), 'utf8')) as Tree);
 
 describe.each(['upload', 'pwa'])('locales/*/%s.json', (ns) => {
   const en = read('en', ns);

@@ -12,5 +12,9 @@ function subscribeOnline(cb: () => void): () => void {
 
 /** true while navigator.onLine; on the server side of a render there is no answer, so it says online. */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
 }

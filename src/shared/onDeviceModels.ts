@@ -17,7 +17,10 @@ export const RUNTIME_BYTES = 14_239_897;
 export const WEBGPU_RUNTIME_BYTES = 26_781_914;
 
 /** The model each on-device feature downloads (compress uses the browser's encoder: none). */
-export const FEATURE_MODEL: Record<'enlarge' | 'matting', OnDeviceModel> = { enlarge: OWN_NETS.x2Small, matting: 'isnet-small' };
+export const FEATURE_MODEL: Record<'enlarge' | 'matting', OnDeviceModel> = {
+  enlarge: OWN_NETS.x2Small,
+  matting: 'isnet-small',
+};
 
 /** What the first use of a feature downloads on the WASM runtime: the figure shown before the device is asked. */
 export function firstUseBytesOnWasm(feature: keyof typeof FEATURE_MODEL | 'compress'): number {

@@ -41,10 +41,25 @@ export const FEATURE_PAGES: readonly FeaturePage[] = [
 
 export const WORKSPACE_PATHS = ['/batch-process/', '/upload/', '/single-process/'] as const;
 
-export const CONTENT_PAGES = ['/about-us/', '/contact/', '/privacy-policy/', '/term-of-use/', '/user-agreement/', '/posts/', '/api-docs/', '/download-win/', '/author/'] as const;
+export const CONTENT_PAGES = [
+  '/about-us/',
+  '/contact/',
+  '/privacy-policy/',
+  '/term-of-use/',
+  '/user-agreement/',
+  '/posts/',
+  '/api-docs/',
+  '/download-win/',
+  '/author/',
+] as const;
 
 /** The blog's articles (src/pages/content/posts.tsx), each at /posts/<slug>/. */
-export const BLOG_POSTS = ['how-enlarge-works', 'background-removal-on-your-device', 'old-photo-repair', 'privacy-of-your-photos'] as const;
+export const BLOG_POSTS = [
+  'how-enlarge-works',
+  'background-removal-on-your-device',
+  'old-photo-repair',
+  'privacy-of-your-photos',
+] as const;
 export type BlogSlug = (typeof BLOG_POSTS)[number];
 
 export const TOOL_PAGES = ['/image-cropper/', '/image-resizer/', '/image-rotator/', '/flip-image/'] as const;

@@ -21,6 +21,8 @@ export const useDeviceChoice = create<DeviceChoiceState>((set, get) => ({
   },
   set(on) {
     set({ on, loaded: true });
-    void import('../db/index.js').then((db) => db.setOnDeviceChoice(on)).catch((e) => console.warn('the on-device choice was not saved', e));
+    void import('../db/index.js')
+      .then((db) => db.setOnDeviceChoice(on))
+      .catch((e) => console.warn('the on-device choice was not saved', e));
   },
 }));

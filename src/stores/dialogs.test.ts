@@ -10,7 +10,10 @@ describe('dialog stack', () => {
     dialogs.open({ kind: 'message', message: 'two' });
     expect(useDialogs.getState().stack.map((e) => e.dialog.kind)).toEqual(['message', 'tooManyFiles', 'message']);
     useDialogs.getState().close(a);
-    expect(useDialogs.getState().stack.map((e) => ('message' in e.dialog ? e.dialog.message : e.dialog.kind))).toEqual(['tooManyFiles', 'two']);
+    expect(useDialogs.getState().stack.map((e) => ('message' in e.dialog ? e.dialog.message : e.dialog.kind))).toEqual([
+      'tooManyFiles',
+      'two',
+    ]);
     useDialogs.getState().closeKind('message');
     expect(useDialogs.getState().stack.map((e) => e.dialog.kind)).toEqual(['tooManyFiles']);
   });

@@ -34,8 +34,18 @@ interface DialogState {
   downloading: null | 'single' | 'bulk';
   setDownloading(v: null | 'single' | 'bulk'): void;
   /** A short notice at the bottom of the screen. */
-  toast: null | { id: number; text: string; tone: 'info' | 'error' | 'success'; actions?: ToastAction[]; testId?: string };
-  showToast(text: string, tone?: 'info' | 'error' | 'success', extra?: { actions?: ToastAction[]; testId?: string }): void;
+  toast: null | {
+    id: number;
+    text: string;
+    tone: 'info' | 'error' | 'success';
+    actions?: ToastAction[];
+    testId?: string;
+  };
+  showToast(
+    text: string,
+    tone?: 'info' | 'error' | 'success',
+    extra?: { actions?: ToastAction[]; testId?: string },
+  ): void;
   hideToast(): void;
 }
 
@@ -73,5 +83,6 @@ export const useDialogs = create<DialogState>((set) => ({
 
 export const dialogs = {
   open: (d: Dialog) => useDialogs.getState().open(d),
-  toast: (text: string, tone?: 'info' | 'error' | 'success', extra?: { actions?: ToastAction[]; testId?: string }) => useDialogs.getState().showToast(text, tone, extra),
+  toast: (text: string, tone?: 'info' | 'error' | 'success', extra?: { actions?: ToastAction[]; testId?: string }) =>
+    useDialogs.getState().showToast(text, tone, extra),
 };

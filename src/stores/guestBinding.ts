@@ -19,7 +19,12 @@ export function forgetBound(email: string | undefined): void {
 }
 
 /** Unbinds a logged-in user's guest token and forgets the "already bound" marks so the next login binds again. */
-export async function unbindGuestBeforeLogout(s: { logged: boolean; userToken?: string; token?: string; email?: string }): Promise<void> {
+export async function unbindGuestBeforeLogout(s: {
+  logged: boolean;
+  userToken?: string;
+  token?: string;
+  email?: string;
+}): Promise<void> {
   if (!s.logged || !s.userToken || !s.token || s.userToken === s.token) return;
   await unbindToken(s.userToken, s.token).catch(() => undefined);
   forgetBound(s.email);

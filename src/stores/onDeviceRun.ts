@@ -30,7 +30,8 @@ export async function runOnDevice(work: Work, deps: DeviceRunDeps): Promise<void
     const source = (await getUploadItem(work.cid))?.bytes;
     deps.finish(work.cid, {
       ...(source ? { originImg: URL.createObjectURL(source) } : {}),
-      targetImg: URL.createObjectURL(res.blob),       zoomW: res.w,
+      targetImg: URL.createObjectURL(res.blob),
+      zoomW: res.w,
       zoomH: res.h,
       targetName: resultName(work.filename, job.feature, res.blob.type),
     });

@@ -1,6 +1,16 @@
 /** Right panel state: feature tab (one step) or workflow tab (steps, presets, saved workflows). */
 import { create } from 'zustand';
-import { canAddStep, defaultParams, PRESET_ONLY_MODULES, PRESETS, type JobConfig, type ModuleName, type ModuleParams, type PresetName, type Step } from '../shared/domain/modules.js';
+import {
+  canAddStep,
+  defaultParams,
+  PRESET_ONLY_MODULES,
+  PRESETS,
+  type JobConfig,
+  type ModuleName,
+  type ModuleParams,
+  type PresetName,
+  type Step,
+} from '../shared/domain/modules.js';
 
 export type PanelTab = 'feature' | 'workflow';
 
@@ -35,7 +45,8 @@ export const makeStep = (module: ModuleName, params?: ModuleParams): Step => ({
   config: { module, module_params: { ...defaultParams(module), ...(params ?? {}) } },
 });
 
-const copySteps = (steps: readonly Step[]): Step[] => steps.map((s) => makeStep(s.config.module, { ...s.config.module_params }));
+const copySteps = (steps: readonly Step[]): Step[] =>
+  steps.map((s) => makeStep(s.config.module, { ...s.config.module_params }));
 
 export const usePanel = create<PanelState>((set, get) => ({
   tab: 'feature',
@@ -50,17 +61,32 @@ export const usePanel = create<PanelState>((set, get) => ({
   setTab: (tab) => set({ tab }),
   setFeatureModule: (module) => set({ feature: makeStep(module), chosen: true }),
   setFeatureParam: (key, value) =>
-    set((s) => ({ feature: { ...s.feature, config: { ...s.feature.config, module_params: { ...s.feature.config.module_params, [key]: value } } } })),
+    set((s) => ({
+      feature: {
+        ...s.feature,
+        config: { ...s.feature.config, module_params: { ...s.feature.config.module_params, [key]: value } },
+      },
+    })),
   setStepModule: (index, module) =>
     set((s) => ({ steps: s.steps.map((st, i) => (i === index ? makeStep(module) : st)), preset: null })),
   setStepParam: (index, key, value) =>
     set((s) => ({
-      steps: s.steps.map((st, i) => (i === index ? { ...st, config: { ...st.config, module_params: { ...st.config.module_params, [key]: value } } } : st)),
+      steps: s.steps.map((st, i) =>
+        i === index
+          ? { ...st, config: { ...st.config, module_params: { ...st.config.module_params, [key]: value } } }
+          : st,
+      ),
       preset: null,
     })),
   addStep: (maxSteps) => {
     const s = get();
-    if (!canAddStep(s.steps.map((x) => x.config.module), maxSteps)) return;
+    if (
+      !canAddStep(
+        s.steps.map((x) => x.config.module),
+        maxSteps,
+      )
+    )
+      return;
     set({ steps: [...s.steps, makeStep('sharpen')], preset: null });
   },
   removeStep: (index) => {
@@ -69,14 +95,28 @@ export const usePanel = create<PanelState>((set, get) => ({
   },
   toggleSettings: (index) => set((s) => ({ openSettings: { ...s.openSettings, [index]: !s.openSettings[index] } })),
   // A preset's hidden steps (scratch repair) still run: the job is sent by the preset's name.
-  usePreset: (preset) => set({ tab: 'workflow', preset, steps: copySteps(PRESETS[preset].filter((st) => !PRESET_ONLY_MODULES.includes(st.config.module))), workflowId: null, workflowName: '', chosen: true }),
-  useWorkflow: (id, name, steps) => set({ tab: 'workflow', preset: null, steps: copySteps(steps), workflowId: id, workflowName: name, chosen: true }),
+  usePreset: (preset) =>
+    set({
+      tab: 'workflow',
+      preset,
+      steps: copySteps(PRESETS[preset].filter((st) => !PRESET_ONLY_MODULES.includes(st.config.module))),
+      workflowId: null,
+      workflowName: '',
+      chosen: true,
+    }),
+  useWorkflow: (id, name, steps) =>
+    set({ tab: 'workflow', preset: null, steps: copySteps(steps), workflowId: id, workflowName: name, chosen: true }),
 }));
 
 /** The jconfig of the current panel (spec §7 transform). */
-export function currentJobConfig(s: Pick<PanelState, 'tab' | 'feature' | 'steps' | 'preset' | 'workflowName'>): JobConfig {
-  if (s.tab === 'feature') return { job: s.feature.config.module, config: { module: s.feature.config.module, module_params: { ...s.feature.config.module_params } } };
+export function currentJobConfig(
+  s: Pick<PanelState, 'tab' | 'feature' | 'steps' | 'preset' | 'workflowName'>,
+): JobConfig {
+  if (s.tab === 'feature')
+    return {
+      job: s.feature.config.module,
+      config: { module: s.feature.config.module, module_params: { ...s.feature.config.module_params } },
+    };
   if (s.preset) return { job: s.preset };
   return { job: 'workflow', name: s.workflowName || undefined, flows: copySteps(s.steps) };
 }
-

@@ -13,8 +13,25 @@ import { clearAll, loadWorks, putWorks } from '../db/index.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
 
-const work = (cid: string, patch: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 640, h: 427, status: 'ready', selected: true, workType: 'denoise', updatedAt: Date.now(), ...patch });
-const DENOISE = { job: 'denoise', config: { module: 'denoise', module_params: { remove_noise: 75, sharpen: 75, remove_original_detail: 0, model_name: 'DenoiseStable' } } } as const;
+const work = (cid: string, patch: Partial<Work> = {}): Work => ({
+  cid,
+  filename: `${cid}.jpg`,
+  filesize: 1,
+  w: 640,
+  h: 427,
+  status: 'ready',
+  selected: true,
+  workType: 'denoise',
+  updatedAt: Date.now(),
+  ...patch,
+});
+const DENOISE = {
+  job: 'denoise',
+  config: {
+    module: 'denoise',
+    module_params: { remove_noise: 75, sharpen: 75, remove_original_detail: 0, model_name: 'DenoiseStable' },
+  },
+} as const;
 
 let srv: TestServer;
 let token: string;
@@ -23,7 +40,9 @@ const ROCKET = fs.readFileSync(path.resolve(import.meta.dirname, '../../tests/fi
 async function guestWithCredits() {
   const principal = await srv.ctx.services.tokens.resolve(token);
   await srv.ctx.db.updateTable('accounts').set({ used_num: 0 }).where('id', '=', principal.accountId).execute();
-  const upload = async () => (await srv.ctx.services.uploads.uploadWhole(principal, { file: ROCKET, filename: 'rocket.jpg', job: 'denoise' })).uid;
+  const upload = async () =>
+    (await srv.ctx.services.uploads.uploadWhole(principal, { file: ROCKET, filename: 'rocket.jpg', job: 'denoise' }))
+      .uid;
   return { principal, upload };
 }
 beforeAll(async () => {
@@ -41,7 +60,7 @@ describe('startProcessing: what may start', () => {
   it.each([
     ['nothing selected', [work('a', { selected: false })], DENOISE, 'noSelection'],
     ['a workflow on a sample', [work('s', { sample: true })], { job: 'se-night' }, 'workflowOnSample'],
-    ["a sample of another feature", [work('s', { sample: true, workType: 'sharpen' })], DENOISE, 'sampleFeature'],
+    ['a sample of another feature', [work('s', { sample: true, workType: 'sharpen' })], DENOISE, 'sampleFeature'],
   ] as const)('%s → %s', (_, works, cfg, want) => {
     useWorks.setState({ works: works.map((w) => ({ ...w })) });
     expect(startProcessing(cfg as never)).toBe(want);
@@ -49,9 +68,13 @@ describe('startProcessing: what may start', () => {
 });
 
 describe('against the server', () => {
-  it("spec §8: 10012 on start — credits 0, level expired, work removed, the rest back to ready, the dialog opens", async () => {
+  it('spec §8: 10012 on start — credits 0, level expired, work removed, the rest back to ready, the dialog opens', async () => {
     const principal = await srv.ctx.services.tokens.resolve(token);
-    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: ROCKET, filename: 'rocket.jpg', job: 'denoise' });
+    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, {
+      file: ROCKET,
+      filename: 'rocket.jpg',
+      job: 'denoise',
+    });
     // The guest's three credits are spent elsewhere.
     await srv.ctx.db.updateTable('accounts').set({ used_num: 3 }).where('id', '=', principal.accountId).execute();
     useWorks.setState({ works: [work('w2', { uid }), work('w1', { uid })] });
@@ -90,7 +113,11 @@ describe('a start is stored on this device before the server takes it', () => {
       spy.mockRestore();
       useWorks.setState({ loaded: false });
       // No runner here: the work is ended as a runner would end it, so the guest may start the next.
-      await srv.ctx.db.updateTable('jobs').set({ status: 'failed', error: 'timeout', finished_at: Date.now() }).where('status', '=', 'queued').execute();
+      await srv.ctx.db
+        .updateTable('jobs')
+        .set({ status: 'failed', error: 'timeout', finished_at: Date.now() })
+        .where('status', '=', 'queued')
+        .execute();
     }
     expect(storedThen?.map((w) => [w.cid, w.uid])).toEqual([['kept', uid]]);
   });
@@ -103,26 +130,68 @@ describe('stored works with a trans_id ask the server on load', () => {
     const done = (await srv.ctx.services.jobs.transform(principal, { uid, jconfig: JSON.stringify(DENOISE) })).trans_id;
     // The runner is stopped (beforeAll): the jobs' outcome is written as the runner would write it.
     const settle = async (transId: string, status: 'finished' | 'running') => {
-      await srv.ctx.db.updateTable('jobs').set(status === 'finished' ? { status, progress: 100, result_key: `results/${transId}`, result_format: 'jpeg', result_w: 640, result_h: 427, finished_at: Date.now(), error: null } : { status, progress: 40, error: null, finished_at: null }).where('trans_id', '=', transId).execute();
+      await srv.ctx.db
+        .updateTable('jobs')
+        .set(
+          status === 'finished'
+            ? {
+                status,
+                progress: 100,
+                result_key: `results/${transId}`,
+                result_format: 'jpeg',
+                result_w: 640,
+                result_h: 427,
+                finished_at: Date.now(),
+                error: null,
+              }
+            : { status, progress: 40, error: null, finished_at: null },
+        )
+        .where('trans_id', '=', transId)
+        .execute();
     };
     await settle(done, 'finished');
-    const running = (await srv.ctx.services.jobs.transform(principal, { uid, jconfig: JSON.stringify(DENOISE) })).trans_id;
+    const running = (await srv.ctx.services.jobs.transform(principal, { uid, jconfig: JSON.stringify(DENOISE) }))
+      .trans_id;
     await settle(running, 'running');
-    const used = async () => (await srv.ctx.db.selectFrom('accounts').select('used_num').where('id', '=', principal.accountId).executeTakeFirstOrThrow()).used_num;
+    const used = async () =>
+      (
+        await srv.ctx.db
+          .selectFrom('accounts')
+          .select('used_num')
+          .where('id', '=', principal.accountId)
+          .executeTakeFirstOrThrow()
+      ).used_num;
     const usedBefore = await used();
 
     // What the page stored when it went away mid-poll, and one job the server never knew.
     await clearAll();
-    const stored = (cid: string, transId: string, status: Work['status']) => work(cid, { uid, transId, status, selected: false, operation: 'denoise', params: DENOISE as Work['params'] });
-    await putWorks([stored('away', done, 'processing'), stored('still', running, 'waiting'), stored('gone', 'no-such-job', 'ready')]);
+    const stored = (cid: string, transId: string, status: Work['status']) =>
+      work(cid, { uid, transId, status, selected: false, operation: 'denoise', params: DENOISE as Work['params'] });
+    await putWorks([
+      stored('away', done, 'processing'),
+      stored('still', running, 'waiting'),
+      stored('gone', 'no-such-job', 'ready'),
+    ]);
     useWorks.setState({ works: [], loaded: false });
     await useWorks.getState().load();
     // Before the server answers none counts as ready (the spec's reset waits for the answer).
     expect(useWorks.getState().works.map((w) => w.status)).toEqual(['processing', 'processing', 'processing']);
     void reconcileStored();
     const get = (cid: string) => useWorks.getState().works.find((w) => w.cid === cid);
-    await vi.waitFor(() => expect(get('away')).toMatchObject({ status: 'finished', transId: done, processed: true, zoomW: 640, zoomH: 427 }), { timeout: 10_000 });
-    await vi.waitFor(() => expect(get('gone')).toMatchObject({ status: 'ready', transId: undefined }), { timeout: 10_000 });
+    await vi.waitFor(
+      () =>
+        expect(get('away')).toMatchObject({
+          status: 'finished',
+          transId: done,
+          processed: true,
+          zoomW: 640,
+          zoomH: 427,
+        }),
+      { timeout: 10_000 },
+    );
+    await vi.waitFor(() => expect(get('gone')).toMatchObject({ status: 'ready', transId: undefined }), {
+      timeout: 10_000,
+    });
     expect(get('still')).toMatchObject({ status: 'processing', transId: running });
     // The running one is polled on: when the server finishes it, the page shows it.
     await settle(running, 'finished');
@@ -135,19 +204,45 @@ describe('stored works without a trans_id are reconciled with the server record'
   it('a start whose trans_id never reached the page is found by its upload: finished -> Processed; failed -> ready with its reason', async () => {
     const { principal, upload } = await guestWithCredits();
     const [doneUid, failedUid, idleUid] = [await upload(), await upload(), await upload()];
-    const done = (await srv.ctx.services.jobs.transform(principal, { uid: doneUid, jconfig: JSON.stringify(DENOISE) })).trans_id;
-    await srv.ctx.db.updateTable('jobs').set({ status: 'finished', progress: 100, result_key: `results/${done}`, result_format: 'jpeg', result_w: 640, result_h: 427, finished_at: Date.now() }).where('trans_id', '=', done).execute();
-    const failed = (await srv.ctx.services.jobs.transform(principal, { uid: failedUid, jconfig: JSON.stringify(DENOISE) })).trans_id;
-    await srv.ctx.db.updateTable('jobs').set({ status: 'failed', error: 'timeout', finished_at: Date.now() }).where('trans_id', '=', failed).execute();
+    const done = (await srv.ctx.services.jobs.transform(principal, { uid: doneUid, jconfig: JSON.stringify(DENOISE) }))
+      .trans_id;
+    await srv.ctx.db
+      .updateTable('jobs')
+      .set({
+        status: 'finished',
+        progress: 100,
+        result_key: `results/${done}`,
+        result_format: 'jpeg',
+        result_w: 640,
+        result_h: 427,
+        finished_at: Date.now(),
+      })
+      .where('trans_id', '=', done)
+      .execute();
+    const failed = (
+      await srv.ctx.services.jobs.transform(principal, { uid: failedUid, jconfig: JSON.stringify(DENOISE) })
+    ).trans_id;
+    await srv.ctx.db
+      .updateTable('jobs')
+      .set({ status: 'failed', error: 'timeout', finished_at: Date.now() })
+      .where('trans_id', '=', failed)
+      .execute();
 
     await clearAll();
     // The tab closed a moment after Start: the cards were saved without the works' trans_ids.
-    await putWorks([work('lost', { uid: doneUid, status: 'processing', selected: false }), work('bad', { uid: failedUid, status: 'waiting', selected: false }), work('idle', { uid: idleUid, selected: false })]);
+    await putWorks([
+      work('lost', { uid: doneUid, status: 'processing', selected: false }),
+      work('bad', { uid: failedUid, status: 'waiting', selected: false }),
+      work('idle', { uid: idleUid, selected: false }),
+    ]);
     useWorks.setState({ works: [], loaded: false });
     await useWorks.getState().load();
     await reconcileStored();
     const get = (cid: string) => useWorks.getState().works.find((w) => w.cid === cid);
-    await vi.waitFor(() => expect(get('lost')).toMatchObject({ status: 'finished', transId: done, zoomW: 640, zoomH: 427 }), { timeout: 10_000 });
+    await vi.waitFor(
+      () => expect(get('lost')).toMatchObject({ status: 'finished', transId: done, zoomW: 640, zoomH: 427 }),
+      { timeout: 10_000 },
+    );
     expect(get('bad')).toMatchObject({ status: 'ready', processError: 'processTimeout' });
     expect(get('idle')).toMatchObject({ status: 'ready' });
     expect([get('idle')?.transId, get('idle')?.processError]).toEqual([undefined, undefined]);

@@ -40,7 +40,20 @@ export function startProcessing(cfg: JobConfig): StartResult {
   const params = cfg as Work['params'];
   for (const w of works) {
     useWorks.getState().setProgress(w.cid, 0);
-    useWorks.getState().update(w.cid, { status: 'waiting', selected: false, checked: false, resultThumbnail: undefined, params, operation: cfg.job, workflow: 'name' in cfg ? cfg.name : undefined, transId: undefined, processed: false, processError: undefined });
+    useWorks
+      .getState()
+      .update(w.cid, {
+        status: 'waiting',
+        selected: false,
+        checked: false,
+        resultThumbnail: undefined,
+        params,
+        operation: cfg.job,
+        workflow: 'name' in cfg ? cfg.name : undefined,
+        transId: undefined,
+        processed: false,
+        processError: undefined,
+      });
   }
   if (!localStorage.getItem('pixmill.firstProcessReported')) {
     localStorage.setItem('pixmill.firstProcessReported', '1');
@@ -55,7 +68,10 @@ async function pump(): Promise<void> {
   running = true;
   try {
     for (;;) {
-      const next = useWorks.getState().works.filter((w) => w.status === 'waiting').at(-1);
+      const next = useWorks
+        .getState()
+        .works.filter((w) => w.status === 'waiting')
+        .at(-1);
       if (!next) break;
       await runOne(next);
     }
@@ -111,7 +127,13 @@ async function runOne(work: Work): Promise<void> {
   try {
     // The card is stored with its upload before the server takes the work (saveWorksNow).
     await saveWorksNow().catch((e) => console.warn('local save failed', e));
-    transId = (await endpoints.transform(work.uid, work.params ?? { job: 'denoise' }, work.operation === 'matting' ? 'large' : undefined)).trans_id;
+    transId = (
+      await endpoints.transform(
+        work.uid,
+        work.params ?? { job: 'denoise' },
+        work.operation === 'matting' ? 'large' : undefined,
+      )
+    ).trans_id;
   } catch (e) {
     if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
       // Spec §8: credits 0, level expired, work removed; the rest of the queue goes back to ready.
@@ -123,7 +145,11 @@ async function runOne(work: Work): Promise<void> {
     }
     // A refusal with a reason the card can say (the result would pass the largest side) is kept on the card.
     const reason = e instanceof ApiError ? reasonOf(e.data)?.reason : undefined;
-    update(work.cid, { status: 'processFailed', endTime: Date.now(), ...(isWorkFailure(reason) ? { processError: reason } : {}) });
+    update(work.cid, {
+      status: 'processFailed',
+      endTime: Date.now(),
+      ...(isWorkFailure(reason) ? { processError: reason } : {}),
+    });
     if (!(e instanceof ApiError)) dialogs.toast(i18n.t('errors:network'), 'error');
     return;
   }
@@ -151,7 +177,10 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
     }
     if (p.status === 'finish') {
       finish(cid, resultDims(p));
-      void useUser.getState().refreshCredits().catch(() => undefined);
+      void useUser
+        .getState()
+        .refreshCredits()
+        .catch(() => undefined);
       return;
     }
     if (p.status === 'fatal') {
@@ -163,7 +192,9 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
 }
 
 function resultDims(p: endpoints.ProgressData): Partial<Work> {
-  return typeof p.result_w === 'number' && typeof p.result_h === 'number' ? { zoomW: p.result_w, zoomH: p.result_h } : {};
+  return typeof p.result_w === 'number' && typeof p.result_h === 'number'
+    ? { zoomW: p.result_w, zoomH: p.result_h }
+    : {};
 }
 
 const isWorkFailure = (r: unknown): r is WorkFailure => (WORK_FAILURES as readonly unknown[]).includes(r);
@@ -206,12 +237,22 @@ export async function reconcileWithHistory(): Promise<void> {
     if (!r || !asksHistory(w) || r.trans_id === w.transId || r.expired) continue;
     const known = { operation: w.operation ?? r.job };
     if (r.status === 'finished') {
-      update(w.cid, { ...known, status: 'finished', processed: true, selected: false, transId: r.trans_id, processError: undefined, endTime: r.finished_at ?? Date.now(), ...(r.result_w && r.result_h ? { zoomW: r.result_w, zoomH: r.result_h } : {}) });
+      update(w.cid, {
+        ...known,
+        status: 'finished',
+        processed: true,
+        selected: false,
+        transId: r.trans_id,
+        processError: undefined,
+        endTime: r.finished_at ?? Date.now(),
+        ...(r.result_w && r.result_h ? { zoomW: r.result_w, zoomH: r.result_h } : {}),
+      });
       setProgress(w.cid, 100);
       bumpSuccess();
       void import('./resultThumb.js').then((m) => m.makeResultThumbnail(w.cid)).catch(() => undefined);
     } else if (r.status === 'failed') {
-      if (w.processError !== (r.reason ?? 'processFailed')) update(w.cid, { ...known, processError: r.reason ?? 'processFailed' });
+      if (w.processError !== (r.reason ?? 'processFailed'))
+        update(w.cid, { ...known, processError: r.reason ?? 'processFailed' });
     } else {
       update(w.cid, { ...known, status: 'processing', selected: false, transId: r.trans_id });
       void pollUntilDone(w.cid, r.trans_id, Date.now(), isWorkflowJob(r.job));
@@ -247,5 +288,10 @@ async function reconcileOne(cid: string, transId: string, work: Work): Promise<v
     return pollUntilDone(cid, transId, Date.now(), isWorkflowJob(work.params?.job));
   }
   // A failed work comes back ready (spec §4) with the reason it failed, never as a plain "Ready".
-  update(cid, { status: 'ready', transId: undefined, processed: false, processError: p?.status === 'fatal' ? (p.reason ?? 'processFailed') : undefined });
+  update(cid, {
+    status: 'ready',
+    transId: undefined,
+    processed: false,
+    processError: p?.status === 'fatal' ? (p.reason ?? 'processFailed') : undefined,
+  });
 }

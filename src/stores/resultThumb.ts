@@ -38,7 +38,8 @@ export async function makeResultThumbnail(cid: string): Promise<void> {
     bitmap.close();
     // PNG keeps a cut-out's transparency (the card's checkerboard shows through)
     const url = canvas.toDataURL(work.operation === 'matting' ? 'image/png' : 'image/jpeg', 0.85);
-    if (useWorks.getState().works.find((w) => w.cid === cid)?.transId === work.transId) useWorks.getState().update(cid, { resultThumbnail: url });
+    if (useWorks.getState().works.find((w) => w.cid === cid)?.transId === work.transId)
+      useWorks.getState().update(cid, { resultThumbnail: url });
   } catch {
     // the input's thumbnail stays
   }

@@ -47,14 +47,19 @@ export function uploads() {
         if (e.refusal || (e.error && e.error !== 'upload:network')) {
           const work = useWorks.getState().works.find((w) => w.cid === e.cid);
           const name = e.filename ?? work?.filename ?? '';
-          dialogs.open({ kind: 'message', tone: 'warning', message: `${name}: ${uploadErrorText({ ...e, size: { w: work?.sourceW, h: work?.sourceH } }, useUser.getState().level)}` });
+          dialogs.open({
+            kind: 'message',
+            tone: 'warning',
+            message: `${name}: ${uploadErrorText({ ...e, size: { w: work?.sourceW, h: work?.sourceH } }, useUser.getState().level)}`,
+          });
         }
       }
       // A new ready upload is selected while the plan's select limit has room (later uploads
       // landed unchecked and the button read "Start processing (0)").
       if (e.status === 'ready') selectIfRoom(e.cid);
       // A work kept on this device is ready without the server: nothing to tell it.
-      if (e.status === 'ready' && works.find((w) => w.cid === e.cid)?.onDevice) for (const fn of readyListeners) fn(e.cid);
+      if (e.status === 'ready' && works.find((w) => w.cid === e.cid)?.onDevice)
+        for (const fn of readyListeners) fn(e.cid);
       else if (e.status === 'ready') {
         // Spec §7: after each upload, the site's credit-upload ajax post (its answer is unused).
         void siteAjax('credit_upload', e.uid ? { uid: e.uid } : {}).catch(() => undefined);
@@ -101,7 +106,10 @@ export function onUploadReady(fn: (cid: string) => void): () => void {
 const UPLOAD_ACTIVE = new Set(['resizing', 'compressing', 'uploading']);
 
 /** Hands files to the upload manager; accepted files become works right away. */
-export async function addFiles(files: File[], workType: string): Promise<{ rejected: { filename: string; error: string }[]; error?: string }> {
+export async function addFiles(
+  files: File[],
+  workType: string,
+): Promise<{ rejected: { filename: string; error: string }[]; error?: string }> {
   const { level } = useUser.getState();
   const { works, add } = useWorks.getState();
   // "Process on this device" for the three features it can run: kept here, never uploaded.
@@ -117,7 +125,12 @@ export async function addFiles(files: File[], workType: string): Promise<{ rejec
   const now = Date.now();
   // The dropped size is read from the header, so a shrink by the plan can be told and labelled.
   const fileOf = (name: string) => files.find((f) => f.name === name || sanitizeFilename(f.name) === name);
-  const sources = await Promise.all(res.accepted.map((a) => { const f = fileOf(a.filename); return f ? readPixelSize(f) : null; }));
+  const sources = await Promise.all(
+    res.accepted.map((a) => {
+      const f = fileOf(a.filename);
+      return f ? readPixelSize(f) : null;
+    }),
+  );
   add(
     res.accepted.map((a, i) => ({
       cid: a.cid,

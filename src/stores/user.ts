@@ -2,7 +2,14 @@
 import { create } from 'zustand';
 import * as endpoints from '../api/endpoints.js';
 import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../shared/domain/constants.js';
-import { creditStanding, creditsLeft, deriveLevel, limitsFor, type CreditStanding, type Level } from '../shared/domain/plans.js';
+import {
+  creditStanding,
+  creditsLeft,
+  deriveLevel,
+  limitsFor,
+  type CreditStanding,
+  type Level,
+} from '../shared/domain/plans.js';
 import { COOKIE, deleteCookie, getCookie, setCookie } from '../lib/cookies.js';
 import { boundKey, unbindGuestBeforeLogout } from './guestBinding.js';
 
@@ -71,7 +78,10 @@ export const useUser = create<UserState>((set, get) => ({
         const bound = boundKey(email ?? '', token);
         // Marked bound only once the server has bound it, so a failed bind is tried again next time.
         if (!localStorage.getItem(bound))
-          await endpoints.bindToken(userToken, token).then(() => localStorage.setItem(bound, '1'), () => undefined);
+          await endpoints.bindToken(userToken, token).then(
+            () => localStorage.setItem(bound, '1'),
+            () => undefined,
+          );
       } catch {
         logged = false;
       }

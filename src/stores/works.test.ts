@@ -6,7 +6,18 @@ import { clearAll, loadWorks } from '../db/index.js';
 import type { Work } from '../shared/domain/work.js';
 import { useWorks } from './works.js';
 
-const work = (cid: string, patch: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 10, h: 10, status: 'ready', selected: false, workType: 'denoise', updatedAt: Date.now(), ...patch });
+const work = (cid: string, patch: Partial<Work> = {}): Work => ({
+  cid,
+  filename: `${cid}.jpg`,
+  filesize: 1,
+  w: 10,
+  h: 10,
+  status: 'ready',
+  selected: false,
+  workType: 'denoise',
+  updatedAt: Date.now(),
+  ...patch,
+});
 
 beforeEach(async () => {
   await clearAll();
@@ -48,7 +59,9 @@ describe('works store', () => {
     await vi.waitFor(async () => expect((await loadWorks()).map((w) => w.cid)).toEqual(['kept']), { timeout: 3000 });
     useWorks.setState({ works: [], loaded: false });
     await useWorks.getState().load();
-    expect(useWorks.getState().works).toEqual([expect.objectContaining({ cid: 'kept', transId: 't1', status: 'finished' })]);
+    expect(useWorks.getState().works).toEqual([
+      expect.objectContaining({ cid: 'kept', transId: 't1', status: 'finished' }),
+    ]);
   });
 
   it('remove drops works from the list and from IndexedDB', async () => {

@@ -97,12 +97,19 @@ export const useWorks = create<WorksState>((set, get) => ({
       set((s) => ({ works: s.works.map((w) => (visible.includes(w) ? { ...w, selected: false } : w)) }));
       return;
     }
-    const chosen = new Set(selectAllCids(get().works.filter((w) => visible.includes(w) || w.selected), level));
+    const chosen = new Set(
+      selectAllCids(
+        get().works.filter((w) => visible.includes(w) || w.selected),
+        level,
+      ),
+    );
     set((s) => ({ works: s.works.map((w) => ({ ...w, selected: chosen.has(w.cid) })) }));
   },
 
   clearSelection(predicate) {
-    set((s) => ({ works: s.works.map((w) => (w.selected && (!predicate || predicate(w)) ? { ...w, selected: false } : w)) }));
+    set((s) => ({
+      works: s.works.map((w) => (w.selected && (!predicate || predicate(w)) ? { ...w, selected: false } : w)),
+    }));
   },
 
   remove(cids) {

@@ -38,9 +38,16 @@ export async function admit(api: Api, files: File[], ctx: BatchContext): Promise
     }
   }
   if (check.error && !leftOut.length) {
-    return { accepted: [], rejected: files.map((f) => ({ filename: sanitizeFilename(f.name), error: check.error! })), error: check.error };
+    return {
+      accepted: [],
+      rejected: files.map((f) => ({ filename: sanitizeFilename(f.name), error: check.error! })),
+      error: check.error,
+    };
   }
-  const out: Admitted = { accepted: [], rejected: leftOut.map((f) => ({ filename: sanitizeFilename(f.name), error: 'upload:firstKept' })) };
+  const out: Admitted = {
+    accepted: [],
+    rejected: leftOut.map((f) => ({ filename: sanitizeFilename(f.name), error: 'upload:firstKept' })),
+  };
   if (check.error) out.error = check.error;
   const compressMax = limitsFor(keepOnDevice ? ON_DEVICE_LEVEL : ctx.level).compressMaxBytes;
   for (const [i, file] of files.entries()) {
@@ -51,7 +58,8 @@ export async function admit(api: Api, files: File[], ctx: BatchContext): Promise
     const v = await api.validate(file);
     if (!v.ok) out.rejected.push({ filename: v.filename, error: v.error });
     // Spec §5: refused outright, nothing is uploaded.
-    else if (ctx.job === COMPRESS_JOB && file.size > compressMax) out.rejected.push({ filename: v.filename, error: 'upload:fileTooLarge' });
+    else if (ctx.job === COMPRESS_JOB && file.size > compressMax)
+      out.rejected.push({ filename: v.filename, error: 'upload:fileTooLarge' });
     else out.accepted.push({ file, filename: v.filename });
   }
   return out;

@@ -11,7 +11,8 @@ import { getUploadManager, type UploadEvent, type UploadManager } from './index.
 
 const fixtures = path.resolve(import.meta.dirname, '../../tests/fixtures');
 const jpeg = fs.readFileSync(path.join(fixtures, 'rocket.jpg'));
-const file = (name: string, bytes: Uint8Array | string = jpeg, type = 'image/jpeg') => new File([bytes as BlobPart], name, { type });
+const file = (name: string, bytes: Uint8Array | string = jpeg, type = 'image/jpeg') =>
+  new File([bytes as BlobPart], name, { type });
 
 let srv: TestServer;
 let proToken: string;
@@ -20,7 +21,11 @@ const events: UploadEvent[] = [];
 
 beforeAll(async () => {
   srv = await startTestServer();
-  const pro = await srv.ctx.services.accounts.register({ email: 'pro-bridge@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+  const pro = await srv.ctx.services.accounts.register({
+    email: 'pro-bridge@example.com',
+    password: 'abcd1234',
+    confirm_password: 'abcd1234',
+  });
   await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
   proToken = await srv.ctx.services.tokens.userTokenFor(pro.id);
   await clearAll();
@@ -61,7 +66,10 @@ describe('UploadManager.add', () => {
   });
 
   it('refuses bad files one by one with the validation keys', async () => {
-    const r = await manager.add([file('x.txt', 'hello', 'text/plain'), file('y.gif', 'GIF89a', 'image/gif'), file('z.png', 'nope', 'image/png')], { ...ctx, level: 'pro' });
+    const r = await manager.add(
+      [file('x.txt', 'hello', 'text/plain'), file('y.gif', 'GIF89a', 'image/gif'), file('z.png', 'nope', 'image/png')],
+      { ...ctx, level: 'pro' },
+    );
     expect(r).toEqual({
       accepted: [],
       rejected: [
@@ -109,19 +117,32 @@ describe('UploadManager.resumePending + cancel', () => {
     const big = fs.readFileSync(path.join(fixtures, 'elephants-5640x3172.jpg'));
     await putUploadItem(stored('before-reload', jpeg, {}));
     for (const n of [1, 2, 3]) await putUploadItem(stored(`queued-${n}`, jpeg, { uploadStatus: 'ready' }));
-    await putUploadItem(stored('to-cancel', big, { filename: 'elephants.jpg', w: 5640, h: 3172, job: 'compress', totalSlices: 4, uploadStatus: 'ready' }));
+    await putUploadItem(
+      stored('to-cancel', big, {
+        filename: 'elephants.jpg',
+        w: 5640,
+        h: 3172,
+        job: 'compress',
+        totalSlices: 4,
+        uploadStatus: 'ready',
+      }),
+    );
     const rec = recordFetch();
     await manager.resumePending();
 
     // The whole-file lane finishes the small one.
-    await expect.poll(() => events.find((e) => e.cid === 'before-reload' && e.status === 'ready'), { timeout: 30_000 }).toBeTruthy();
+    await expect
+      .poll(() => events.find((e) => e.cid === 'before-reload' && e.status === 'ready'), { timeout: 30_000 })
+      .toBeTruthy();
     const mine = events.filter((e) => e.cid === 'before-reload');
     expect(mine[0]).toMatchObject({ status: 'uploading', filename: 'rocket.jpg', w: 640, h: 427 });
     expect(mine.at(-1)).toMatchObject({ status: 'ready', w: 640, h: 427, progress: 1 });
     expect(mine.at(-1)!.uid).toBeTruthy();
     expect(await getUploadItem('before-reload')).toBeUndefined();
     // Spec §9: two whole files in flight at most (four were waiting).
-    await expect.poll(() => events.filter((e) => e.cid.startsWith('queued-') && e.status === 'ready').length, { timeout: 30_000 }).toBe(3);
+    await expect
+      .poll(() => events.filter((e) => e.cid.startsWith('queued-') && e.status === 'ready').length, { timeout: 30_000 })
+      .toBe(3);
     expect(rec.maxInFlightFor('/web_api/v1/upload')).toBe(2);
 
     // The slice lane: cancel once the first slice is acknowledged.

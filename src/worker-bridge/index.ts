@@ -14,7 +14,13 @@ import { sharedWorker, type Started } from './worker.js';
 export type { ImageWorkerApi, EditOp, EditResult };
 /** What the UI hears about one upload; defined once, beside the pipeline that emits it. */
 export type { UploadEvent } from '../../src-worker/pipeline.js';
-export { getUploadManager, type AddContext, type AddResult, type UploadManager, type UploadManagerOptions } from './uploadQueue.js';
+export {
+  getUploadManager,
+  type AddContext,
+  type AddResult,
+  type UploadManager,
+  type UploadManagerOptions,
+} from './uploadQueue.js';
 export { OFFLINE_RETRY_MS, UPLOAD_SYNC_TAG } from './networkWait.js';
 export { WORKER_IDLE_MS } from './worker.js';
 
@@ -48,7 +54,12 @@ export interface OnDeviceProgress {
  * "Process on this device": runs in the shared image worker (onnxruntime-web and the model load on
  * first use); `source` is a file or the cid of a work whose fitted bytes are stored on this device.
  */
-export function processOnDevice(feature: OnDeviceFeature, source: Blob | string, onProgress?: (p: OnDeviceProgress) => void, options: OnDeviceOptions = {}) {
+export function processOnDevice(
+  feature: OnDeviceFeature,
+  source: Blob | string,
+  onProgress?: (p: OnDeviceProgress) => void,
+  options: OnDeviceOptions = {},
+) {
   return sharedWorker().run(({ api, runtime }) => {
     const cb = onProgress ? (runtime === 'worker' ? Comlink.proxy(onProgress) : onProgress) : undefined;
     return api.processOnDevice(feature, source, cb, options);
@@ -56,9 +67,13 @@ export function processOnDevice(feature: OnDeviceFeature, source: Blob | string,
 }
 
 /** What the first on-device use of a feature downloads on this device (WebGPU or WASM runtime) and where it runs. */
-export function onDeviceFirstUse(feature: OnDeviceFeature): Promise<{ bytes: number; provider: string; reason: string }> {
+export function onDeviceFirstUse(
+  feature: OnDeviceFeature,
+): Promise<{ bytes: number; provider: string; reason: string }> {
   return sharedWorker().run(({ api }) => api.onDeviceFirstUse(feature));
 }
 
 /** Bytes to download before the first on-device use of a feature on the WASM runtime (model + runtime), before the device is asked: the worker's own figures. */
-export const ON_DEVICE_DOWNLOAD_BYTES = Object.fromEntries(ON_DEVICE_FEATURES.map((f) => [f, firstUseBytesOnWasm(f)])) as Record<OnDeviceFeature, number>;
+export const ON_DEVICE_DOWNLOAD_BYTES = Object.fromEntries(
+  ON_DEVICE_FEATURES.map((f) => [f, firstUseBytesOnWasm(f)]),
+) as Record<OnDeviceFeature, number>;

@@ -15,7 +15,8 @@ export const NETWORK_REPARKS = 3;
 /** The Background Sync tag; the service worker answers its sync event with a message of the same name. */
 export const UPLOAD_SYNC_TAG = 'pixmill-uploads';
 
-export const isOffline = (): boolean => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+export const isOffline = (): boolean =>
+  (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
 
 export interface QueuedUpload {
   cid: string;
@@ -84,6 +85,10 @@ export class NetworkWait {
 function requestSync(): void {
   const sw = (globalThis as { navigator?: { serviceWorker?: ServiceWorkerContainer } }).navigator?.serviceWorker;
   void sw?.ready
-    .then((reg) => (reg as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }).sync?.register(UPLOAD_SYNC_TAG))
+    .then((reg) =>
+      (reg as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }).sync?.register(
+        UPLOAD_SYNC_TAG,
+      ),
+    )
     .catch(() => undefined);
 }

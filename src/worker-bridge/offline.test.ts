@@ -63,7 +63,16 @@ describe('offline queue', () => {
     nav.navigator!.onLine = true;
     const mark = events.length;
     manager.retryNow();
-    await expect.poll(() => events.filter((e) => e.status === 'ready').map((e) => e.cid).sort(), { timeout: 30_000 }).toEqual(['first', 'second']);
+    await expect
+      .poll(
+        () =>
+          events
+            .filter((e) => e.status === 'ready')
+            .map((e) => e.cid)
+            .sort(),
+        { timeout: 30_000 },
+      )
+      .toEqual(['first', 'second']);
     // They start in drop order (two whole files may then run side by side).
     expect(events.slice(mark).find((e) => e.status === 'uploading')?.cid).toBe('first');
     expect(manager.waitingForNetwork()).toEqual([]);

@@ -38,9 +38,22 @@ async function parkedThenOnline(cid: string) {
   Object.defineProperty(globalThis, 'navigator', { value: { onLine: false }, configurable: true, writable: true });
   const now = Date.now();
   await putUploadItem({
-    cid, fingerprint: `fp-${cid}`, filename: `${cid}.jpg`, filesize: jpeg.length, w: 640, h: 427,
-    thumbnail: `data:image/jpeg;base64,${jpeg.toString('base64')}`, mime: 'image/jpeg', job: 'enlarge', level: 'guest',
-    bytes: new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), totalSlices: 1, acked: [], uploadStatus: 'ready', createdAt: now, updatedAt: now,
+    cid,
+    fingerprint: `fp-${cid}`,
+    filename: `${cid}.jpg`,
+    filesize: jpeg.length,
+    w: 640,
+    h: 427,
+    thumbnail: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+    mime: 'image/jpeg',
+    job: 'enlarge',
+    level: 'guest',
+    bytes: new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }),
+    totalSlices: 1,
+    acked: [],
+    uploadStatus: 'ready',
+    createdAt: now,
+    updatedAt: now,
   });
   const events: UploadEvent[] = [];
   const manager = getUploadManager({ getToken, apiBase: srv.url, forceMainThread: true });

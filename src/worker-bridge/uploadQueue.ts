@@ -127,7 +127,11 @@ class Manager implements UploadManager {
     return this.worker.run(async ({ api }) => {
       const { signal, ...batch } = ctx;
       const admitted = await admit(api, files, { ...batch, queued: Math.max(ctx.queued, this.pending.size) });
-      const result: AddResult = { accepted: [], rejected: admitted.rejected, ...(admitted.error ? { error: admitted.error } : {}) };
+      const result: AddResult = {
+        accepted: [],
+        rejected: admitted.rejected,
+        ...(admitted.error ? { error: admitted.error } : {}),
+      };
       for (const { file, filename } of admitted.accepted) {
         const cid = newCid();
         this.order(cid);
@@ -156,7 +160,10 @@ class Manager implements UploadManager {
         const busy = [...this.pending].filter((c) => c !== cid);
         // Only plain data crosses to the worker (an AbortSignal cannot be cloned).
         const keep = !!ctx.keepOnDevice;
-        const prepared = await api.prepare({ cid, file, level: keep ? ON_DEVICE_LEVEL : ctx.level, job: ctx.job, busy, keep }, this.emitProxy);
+        const prepared = await api.prepare(
+          { cid, file, level: keep ? ON_DEVICE_LEVEL : ctx.level, job: ctx.job, busy, keep },
+          this.emitProxy,
+        );
         // Refused while being prepared after it was cancelled: its stored refusal goes too.
         if (!prepared.ok) return void (this.cancelled.has(cid) && (await api.discard(cid)));
         // Kept on this device: stored and announced ready by prepare; it never enters the upload queue.
@@ -175,7 +182,7 @@ class Manager implements UploadManager {
 
   /** Starts queued uploads while their lane has room: two whole files, one slice stream. */
   private pump(): void {
-    for (let i = 0; i < this.waiting.length; ) {
+    for (let i = 0; i < this.waiting.length;) {
       const next = this.waiting[i];
       const busy = [...this.inFlight.values()].filter((f) => f.sliced === next.sliced).length;
       const room = next.sliced ? CHUNK_UPLOADS_IN_FLIGHT : WHOLE_FILE_UPLOADS_IN_FLIGHT;
@@ -218,7 +225,8 @@ class Manager implements UploadManager {
         return;
       }
       if (signal.aborted) return;
-      parked = (await api.upload(next.cid, { apiBase: this.opts.apiBase, token }, this.emitProxy, mayRepark)) === 'offline';
+      parked =
+        (await api.upload(next.cid, { apiBase: this.opts.apiBase, token }, this.emitProxy, mayRepark)) === 'offline';
       signal.removeEventListener('abort', onAbort);
     } catch {
       this.emit({ cid: next.cid, status: 'uploadFailed', error: 'upload:unknown' });
@@ -258,7 +266,16 @@ class Manager implements UploadManager {
         this.pending.add(item.cid);
         this.order(item.cid);
         const progress = item.acked.length / item.totalSlices;
-        this.emit({ cid: item.cid, status: 'uploading', progress, filename: item.filename, filesize: item.filesize, w: item.w, h: item.h, thumbnail: item.thumbnail });
+        this.emit({
+          cid: item.cid,
+          status: 'uploading',
+          progress,
+          filename: item.filename,
+          filesize: item.filesize,
+          w: item.w,
+          h: item.h,
+          thumbnail: item.thumbnail,
+        });
         this.waiting.push({ cid: item.cid, sliced: item.totalSlices > 1 });
       }
       this.pump();
@@ -268,7 +285,9 @@ class Manager implements UploadManager {
 }
 
 function newCid(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `cid-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `cid-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
 let manager: Manager | undefined;

@@ -25,7 +25,10 @@ async function startWorker(): Promise<{ remote: Comlink.Remote<ImageWorkerApi>; 
   if (typeof Worker === 'undefined') return undefined;
   let worker: Worker | undefined;
   try {
-    worker = new Worker(new URL('../../src-worker/index.ts', import.meta.url), { type: 'module', name: 'pixmill-image' });
+    worker = new Worker(new URL('../../src-worker/index.ts', import.meta.url), {
+      type: 'module',
+      name: 'pixmill-image',
+    });
     const remote = Comlink.wrap<ImageWorkerApi>(worker);
     const w = worker;
     const answer = await new Promise<string | false>((resolve) => {

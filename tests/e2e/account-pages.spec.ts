@@ -2,21 +2,40 @@
 // my workflows (paging, rename, delete, open), pricing currencies with checkout, in four languages.
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { AccountPage, admin, apiPost, AuthPage, expectCredits, uniqueEmail, userToken, WorkflowsPage } from './pages/account.js';
+import {
+  AccountPage,
+  admin,
+  apiPost,
+  AuthPage,
+  expectCredits,
+  uniqueEmail,
+  userToken,
+  WorkflowsPage,
+} from './pages/account.js';
 import { waitServerFinished } from './pages/storedWorks.js';
 import { fixture } from './pages/workspace.js';
 
 const step = (module: string) => ({ name: module, config: JSON.stringify({ module, module_params: {} }) });
 
-test('my account: plan details, survey with the spec text, history from the server, in Japanese too', async ({ page }) => {
+test('my account: plan details, survey with the spec text, history from the server, in Japanese too', async ({
+  page,
+}) => {
   const email = uniqueEmail('account');
   await new AuthPage(page).register(email);
   await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
 
   // One compress work for the history (made through the API as this browser).
-  const up = await page.request.post('/web_api/v1/upload', { multipart: { job: 'compress', file: { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(fixture('rocket.jpg')) } } });
+  const up = await page.request.post('/web_api/v1/upload', {
+    multipart: {
+      job: 'compress',
+      file: { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(fixture('rocket.jpg')) },
+    },
+  });
   const uid = ((await up.json()) as { data: { data: { uid: string } } }).data.data.uid;
-  const { trans_id } = await apiPost<{ trans_id: string }>(page, '/web_api/v1/transform', { uid, jconfig: JSON.stringify({ job: 'compress' }) });
+  const { trans_id } = await apiPost<{ trans_id: string }>(page, '/web_api/v1/transform', {
+    uid,
+    jconfig: JSON.stringify({ job: 'compress' }),
+  });
 
   const acct = new AccountPage(page);
   await acct.open();
@@ -48,7 +67,12 @@ test('my account: plan details, survey with the spec text, history from the serv
   // Once a credit is spent (a sharpen started through the API), the low-credit warning comes. A free
   // account runs one job at a time, so the compress must have finished first.
   await waitServerFinished(page, trans_id, await userToken(page));
-  const up2 = await page.request.post('/web_api/v1/upload', { multipart: { job: 'sharpen', file: { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(fixture('rocket.jpg')) } } });
+  const up2 = await page.request.post('/web_api/v1/upload', {
+    multipart: {
+      job: 'sharpen',
+      file: { name: 'rocket.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(fixture('rocket.jpg')) },
+    },
+  });
   const uid2 = ((await up2.json()) as { data: { data: { uid: string } } }).data.data.uid;
   await apiPost(page, '/web_api/v1/transform', { uid: uid2, jconfig: JSON.stringify({ job: 'sharpen' }) });
   await acct.open();
@@ -68,7 +92,11 @@ test('my account: plan details, survey with the spec text, history from the serv
 test('my workflows: 10 a page, rename (≤ 50 characters), delete, open in the workspace', async ({ page }) => {
   await new AuthPage(page).register(uniqueEmail('workflows'));
   await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
-  for (let i = 1; i <= 11; i++) await apiPost(page, '/api/work_flow/add', { name: `flow ${String(i).padStart(2, '0')}`, flows: JSON.stringify([step('denoise'), step('sharpen')]) });
+  for (let i = 1; i <= 11; i++)
+    await apiPost(page, '/api/work_flow/add', {
+      name: `flow ${String(i).padStart(2, '0')}`,
+      flows: JSON.stringify([step('denoise'), step('sharpen')]),
+    });
 
   const wf = new WorkflowsPage(page);
   await wf.open();
@@ -107,7 +135,9 @@ test('my workflows: 10 a page, rename (≤ 50 characters), delete, open in the w
   await expect(page.getByRole('heading', { name: 'Mes workflows' })).toBeVisible();
 });
 
-test('pricing: EUR for de, USD for en, JPY when chosen; checkout with the built-in provider makes the account Pro', async ({ page }) => {
+test('pricing: EUR for de, USD for en, JPY when chosen; checkout with the built-in provider makes the account Pro', async ({
+  page,
+}) => {
   await page.goto('/de/pricing/');
   await expect(page.getByTestId('price-basic')).toContainText('9,90');
   await expect(page.getByTestId('price-basic')).toContainText('€');

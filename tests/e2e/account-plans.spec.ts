@@ -6,7 +6,9 @@ import sharp from 'sharp';
 import { admin, apiPost, AuthPage, userToken, expectCredits, PASSWORD, uniqueEmail } from './pages/account.js';
 import { fixture, Workspace } from './pages/workspace.js';
 
-test('register: the form shows the spec texts, then the new account has 3 credits and one sharpen costs one', async ({ page }) => {
+test('register: the form shows the spec texts, then the new account has 3 credits and one sharpen costs one', async ({
+  page,
+}) => {
   const auth = new AuthPage(page);
   await page.goto('/register/');
   await page.getByTestId('register-submit').click();
@@ -67,7 +69,9 @@ test('an operator grants Pro: 8x enlarge and PSD become available', async ({ pag
   await ws.screenshot('account-02-pro-unlocked');
 });
 
-test('an expired plan: the guest-like allowance, then at 0 credits Start is off and the panel leads to pricing', async ({ page }) => {
+test('an expired plan: the guest-like allowance, then at 0 credits Start is off and the panel leads to pricing', async ({
+  page,
+}) => {
   const email = uniqueEmail('expired');
   await new AuthPage(page).register(email, PASSWORD);
   await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
@@ -76,15 +80,28 @@ test('an expired plan: the guest-like allowance, then at 0 credits Start is off 
   expect(await admin(email, 'expire', email)).toMatchObject({ level: 'expired', left_credits: 3 });
   // Spend the allowance through the API as this browser: three sharpen works (on a small copy of the
   // photo: only the credits they take are asserted here).
-  const photo = await sharp(fs.readFileSync(fixture('rocket.jpg'))).resize(160).jpeg().toBuffer();
+  const photo = await sharp(fs.readFileSync(fixture('rocket.jpg')))
+    .resize(160)
+    .jpeg()
+    .toBuffer();
   for (let i = 0; i < 3; i++) {
-    const up = await page.request.post('/web_api/v1/upload', { multipart: { job: 'sharpen', file: { name: `rocket-${i}.jpg`, mimeType: 'image/jpeg', buffer: photo } } });
+    const up = await page.request.post('/web_api/v1/upload', {
+      multipart: { job: 'sharpen', file: { name: `rocket-${i}.jpg`, mimeType: 'image/jpeg', buffer: photo } },
+    });
     const uid = ((await up.json()) as { data: { data: { uid: string } } }).data.data.uid;
-    const { trans_id } = await apiPost<{ trans_id: string }>(page, '/web_api/v1/transform', { uid, jconfig: JSON.stringify({ job: 'sharpen' }) });
+    const { trans_id } = await apiPost<{ trans_id: string }>(page, '/web_api/v1/transform', {
+      uid,
+      jconfig: JSON.stringify({ job: 'sharpen' }),
+    });
     // A free level runs one work at a time: wait for this one before the next.
     const token = await userToken(page);
     await expect
-      .poll(async () => (await (await page.request.get(`/web_api/v1/progress?trans_id=${trans_id}&user_token=${token}`)).json()).data?.status, { timeout: 90_000 })
+      .poll(
+        async () =>
+          (await (await page.request.get(`/web_api/v1/progress?trans_id=${trans_id}&user_token=${token}`)).json()).data
+            ?.status,
+        { timeout: 90_000 },
+      )
       .toBe('finish');
   }
   expect(await admin(email, 'show', email)).toMatchObject({ level: 'expired', left_credits: 0 });

@@ -16,7 +16,11 @@ async function registered(page: Page, tag: string): Promise<string> {
 
 /** A call with the API token alone (no cookies): the licence answer. */
 async function licenseWith(page: Page, token: string) {
-  const r = await page.request.fetch('/api/v2/license', { method: 'POST', headers: { authorization: `Bearer ${token}` }, maxRedirects: 0 });
+  const r = await page.request.fetch('/api/v2/license', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    maxRedirects: 0,
+  });
   return { status: r.status(), body: (await r.json()) as { code: number; data: { user_level?: string } } };
 }
 

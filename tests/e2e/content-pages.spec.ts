@@ -13,12 +13,19 @@ import { OWN_NETS } from '../../src/shared/imaging/netFiles.js';
 import { UPDATE_CHECK_MS } from '../../src/pwa/updateCheck.js';
 import { ContentPages } from './pages/content.js';
 
-const openApi = JSON.parse(fs.readFileSync('src/pages/content/openapi.json', 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+const openApi = JSON.parse(fs.readFileSync('src/pages/content/openapi.json', 'utf8')) as {
+  paths: Record<string, Record<string, unknown>>;
+};
 /** Every call of the OpenAPI document the page shows, as "METHOD path". */
-const apiCalls = Object.entries(openApi.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+const apiCalls = Object.entries(openApi.paths).flatMap(([p, ops]) =>
+  Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+);
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 const MB = (bytes: number) => `${mb(bytes)}\u00a0MB`;
-const serverFacts = JSON.parse(fs.readFileSync('src/pages/content/serverFacts.json', 'utf8')) as { userTokenDays: number; guestTokenDays: number };
+const serverFacts = JSON.parse(fs.readFileSync('src/pages/content/serverFacts.json', 'utf8')) as {
+  userTokenDays: number;
+  guestTokenDays: number;
+};
 
 test.describe('content pages', () => {
   test('about: who we are and every engine, neural or classical (en)', async ({ page }) => {
@@ -29,7 +36,8 @@ test.describe('content pages', () => {
     const table = page.getByTestId('engine-table');
     await expect(table.locator('tbody tr')).toHaveCount(11);
     await expect(table).toContainText('super-resolution networks');
-    const row = (feature: string) => table.locator('tbody tr').filter({ has: page.getByRole('cell', { name: feature, exact: true }) });
+    const row = (feature: string) =>
+      table.locator('tbody tr').filter({ has: page.getByRole('cell', { name: feature, exact: true }) });
     await expect(row('Denoise').locator('td').nth(1)).toHaveText('neural');
     await expect(row('Sharpen').locator('td').nth(1)).toHaveText('classical');
     await expect(row('Remove background').locator('td').nth(1)).toHaveText('neural');
@@ -77,7 +85,14 @@ test.describe('content pages', () => {
     expect(rows).toContain('POST /api/contact/send');
     await expect(page.getByTestId('api-count')).toContainText(`${apiCalls.length} calls`);
     // grouped as a developer works: authenticate first, then upload, process, poll, download, account
-    expect((await c.apiGroups()).slice(0, 6)).toEqual(['Authenticate', 'Upload', 'Process', 'Poll', 'Download', 'Account']);
+    expect((await c.apiGroups()).slice(0, 6)).toEqual([
+      'Authenticate',
+      'Upload',
+      'Process',
+      'Poll',
+      'Download',
+      'Account',
+    ]);
     const progress = c.apiCall('GET /web_api/v1/progress');
     await expect(progress.getByTestId('api-fields')).toContainText('trans_id');
     await expect(progress.locator('pre')).toContainText('/web_api/v1/progress?trans_id=');
@@ -95,14 +110,24 @@ test.describe('content pages', () => {
     await c.open('/privacy-policy/');
     await expect(c.heading()).toHaveText('Privacy policy');
     await expect(page.getByTestId('privacy-images')).toContainText(`${RETENTION_DAYS_DEFAULT.guest} days for guests`);
-    await expect(page.getByTestId('privacy-account')).toContainText(`${serverFacts.guestTokenDays} days after its last use`);
-    await expect(page.getByTestId('privacy-account')).toContainText(`${serverFacts.userTokenDays} days after the last use`);
+    await expect(page.getByTestId('privacy-account')).toContainText(
+      `${serverFacts.guestTokenDays} days after its last use`,
+    );
+    await expect(page.getByTestId('privacy-account')).toContainText(
+      `${serverFacts.userTokenDays} days after the last use`,
+    );
     // The guest's own retention as this server answers it (GET /api/v2/retention).
     await expect(page.getByTestId('privacy-your-retention')).toBeVisible();
-    const token = await page.evaluate(() => decodeURIComponent(document.cookie.match(/(?:^|; )guest_token=([^;]+)/)?.[1] ?? ''));
+    const token = await page.evaluate(() =>
+      decodeURIComponent(document.cookie.match(/(?:^|; )guest_token=([^;]+)/)?.[1] ?? ''),
+    );
     expect(token).not.toBe('');
-    const answer = (await (await page.request.get('/api/v2/retention', { params: { guest_token_v2: token } })).json()) as { data: { retention_days: number } };
-    await expect(page.getByTestId('privacy-your-retention')).toHaveText(`This server keeps your results and uploads for ${answer.data.retention_days} days (your current plan).`);
+    const answer = (await (
+      await page.request.get('/api/v2/retention', { params: { guest_token_v2: token } })
+    ).json()) as { data: { retention_days: number } };
+    await expect(page.getByTestId('privacy-your-retention')).toHaveText(
+      `This server keeps your results and uploads for ${answer.data.retention_days} days (your current plan).`,
+    );
 
     await c.open('/privacy-policy/', 'de');
     await expect(c.heading()).toHaveText('Datenschutz');
@@ -112,7 +137,9 @@ test.describe('content pages', () => {
     await expect(c.heading()).toHaveText('Terms of use');
     await expect(c.sectionHeadings()).toContainText(['Using Pixmill', 'Credits and plans']);
   });
-  test('authors: each team with its bio and its posts; every post has one author, and its byline leads there (en)', async ({ page }) => {
+  test('authors: each team with its bio and its posts; every post has one author, and its byline leads there (en)', async ({
+    page,
+  }) => {
     const c = new ContentPages(page);
     await c.open('/author/');
     await expect(c.heading()).toHaveText('Authors');
@@ -122,7 +149,10 @@ test.describe('content pages', () => {
     // Every post is listed under exactly one team.
     const listed = new Map<string, string>();
     for (const id of AUTHOR_IDS) {
-      const hrefs = await c.author(id).locator('[data-testid="author-posts"] a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      const hrefs = await c
+        .author(id)
+        .locator('[data-testid="author-posts"] a')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
       for (const h of hrefs) {
         expect(listed.has(h), `${h} listed twice`).toBe(false);
         listed.set(h, id);
@@ -139,7 +169,9 @@ test.describe('content pages', () => {
     await expect(c.author('server')).toContainText('Privacy policy');
     // The blog index shows the bylines too.
     await c.open('/posts/');
-    await expect(c.postCards().filter({ hasText: 'How enlarge works' }).getByTestId('byline')).toHaveText(`By ${AUTHORS.engines.name}`);
+    await expect(c.postCards().filter({ hasText: 'How enlarge works' }).getByTestId('byline')).toHaveText(
+      `By ${AUTHORS.engines.name}`,
+    );
   });
 
   test('authors in German: translated title and chrome, English bios with the note', async ({ page }) => {
@@ -150,33 +182,53 @@ test.describe('content pages', () => {
     await expect(c.englishOnlyNote()).toHaveText('Dieser Text ist nur auf Englisch verfügbar.');
     await expect(c.author('web-app').locator('h3').first()).toHaveText('Blogartikel');
     await expect(c.author('web-app')).toContainText('onnxruntime-web');
-    await expect(c.author('web-app').getByRole('link', { name: 'Background removal on your device' })).toHaveAttribute('href', '/de/posts/background-removal-on-your-device/');
+    await expect(c.author('web-app').getByRole('link', { name: 'Background removal on your device' })).toHaveAttribute(
+      'href',
+      '/de/posts/background-removal-on-your-device/',
+    );
     await c.open('/posts/old-photo-repair/', 'de');
     await expect(page.getByTestId('byline')).toHaveText(`Von ${AUTHORS.engines.name}`);
   });
 
-  test('desktop app: installing per browser, offline with the on-device sizes, storage, updates, limits (en)', async ({ page }) => {
+  test('desktop app: installing per browser, offline with the on-device sizes, storage, updates, limits (en)', async ({
+    page,
+  }) => {
     const c = new ContentPages(page);
     await c.open('/download-win/');
     await expect(c.heading()).toHaveText('Pixmill as a desktop app');
-    await expect(c.sectionHeadings()).toHaveText(['Install it', 'What works without a network', 'What it stores on your computer', 'Updates', 'Uninstalling', 'Honest limits']);
+    await expect(c.sectionHeadings()).toHaveText([
+      'Install it',
+      'What works without a network',
+      'What it stores on your computer',
+      'Updates',
+      'Uninstalling',
+      'Honest limits',
+    ]);
     const steps = page.getByTestId('install-steps');
     await expect(steps).toContainText('Add to Dock');
     await expect(steps).toContainText('Add to Home Screen');
     await expect(steps).toContainText('Install Pixmill');
     const table = page.getByTestId('ondevice-table');
     await expect(table.locator('tbody tr')).toHaveCount(3);
-    await expect(table.locator('tbody tr').nth(0)).toContainText(`${MB(MODEL_BYTES[OWN_NETS.x2Small])} model + ${MB(RUNTIME_BYTES)} runtime`);
+    await expect(table.locator('tbody tr').nth(0)).toContainText(
+      `${MB(MODEL_BYTES[OWN_NETS.x2Small])} model + ${MB(RUNTIME_BYTES)} runtime`,
+    );
     await expect(table.locator('tbody tr').nth(1)).toContainText(`${MB(MODEL_BYTES['isnet-small'])} model`);
-    await expect(page.locator('#storage')).toContainText(`for ${LOCAL_STORAGE_EXPIRY_MS / 3_600_000} hours, the app clears it`);
+    await expect(page.locator('#storage')).toContainText(
+      `for ${LOCAL_STORAGE_EXPIRY_MS / 3_600_000} hours, the app clears it`,
+    );
     await expect(page.locator('#update')).toContainText(`every ${UPDATE_CHECK_MS / 60_000} minutes`);
     await expect(page.locator('#offline')).toContainText('Waiting for network');
     await expect(page.locator('#limits')).toContainText('no Windows installer');
     // What this browser really holds for the site (navigator.storage.estimate()).
-    await expect(page.getByTestId('storage-usage')).toHaveText(/^Right now this browser holds \d+\.\d MB for Pixmill\.$/);
+    await expect(page.getByTestId('storage-usage')).toHaveText(
+      /^Right now this browser holds \d+\.\d MB for Pixmill\.$/,
+    );
   });
 
-  test('desktop app: our install button appears only when the browser offers installation, and opens its dialog', async ({ page }) => {
+  test('desktop app: our install button appears only when the browser offers installation, and opens its dialog', async ({
+    page,
+  }) => {
     const c = new ContentPages(page);
     await c.open('/download-win/');
     // Playwright's contexts are incognito, where Chromium never offers installation: no button, the steps instead.
@@ -200,7 +252,9 @@ test.describe('content pages', () => {
   test.describe('with the service worker', () => {
     test.use({ serviceWorkers: 'allow' });
 
-    test('desktop app: in a real Chromium profile the browser offers installation and our button appears', async ({ baseURL }, info) => {
+    test('desktop app: in a real Chromium profile the browser offers installation and our button appears', async ({
+      baseURL,
+    }, info) => {
       const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-install-'));
       const context = await chromium.launchPersistentContext(profile, { ...info.project.use.launchOptions, baseURL });
       try {

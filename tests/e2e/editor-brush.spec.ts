@@ -3,7 +3,11 @@ import { expect, test } from '@playwright/test';
 import { EditorPage } from './pages/editor.js';
 import { Workspace } from './pages/workspace.js';
 
-test('erase clears the cut-out where it paints, restore brings the photo back there', async ({ page, context, baseURL }) => {
+test('erase clears the cut-out where it paints, restore brings the photo back there', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   await page.setViewportSize({ width: 1366, height: 900 });
   const ws = new Workspace(page);

@@ -23,7 +23,11 @@ export default function globalSetup(): void {
   const built = newest(STAMP);
   if (built && built >= Math.max(...SOURCES.map((s) => newest(path.join(root, s))))) return;
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--mode', 'test-pages', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--mode', 'test-pages', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error('the test pages did not build (vite build --mode test-pages)');
   console.log(`test pages built in ${((Date.now() - t0) / 1000).toFixed(1)} s (dist-test/)`);
 }

@@ -10,7 +10,10 @@ test.use({ serviceWorkers: 'allow' });
 
 test.setTimeout(240_000);
 
-test('offline drop → waiting for network → reload keeps them → online uploads them without a click', async ({ page, context }) => {
+test('offline drop → waiting for network → reload keeps them → online uploads them without a click', async ({
+  page,
+  context,
+}) => {
   const email = uniqueEmail('offline-q');
   await new AuthPage(page).register(email, 'offline1234');
   await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });

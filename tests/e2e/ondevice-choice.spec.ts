@@ -22,7 +22,9 @@ async function startSelected(ws: Workspace, card: ReturnType<Workspace['card']>)
   await ws.startButton().click();
 }
 
-test('enlarge 2x on this device: nothing uploaded, free, in Processed, downloads, remembered after a reload', async ({ page }) => {
+test('enlarge 2x on this device: nothing uploaded, free, in Processed, downloads, remembered after a reload', async ({
+  page,
+}) => {
   const sent = DeviceChoicePanel.record(page);
   const ws = new Workspace(page);
   const choice = new DeviceChoicePanel(page);
@@ -83,7 +85,9 @@ test('enlarge 2x on this device: nothing uploaded, free, in Processed, downloads
   expect(sent.serverWork()).toEqual([]);
 });
 
-test('compress on this device: same size, smaller file, nothing uploaded; other features say they need the server', async ({ page }) => {
+test('compress on this device: same size, smaller file, nothing uploaded; other features say they need the server', async ({
+  page,
+}) => {
   const sent = DeviceChoicePanel.record(page);
   const ws = new Workspace(page);
   const choice = new DeviceChoicePanel(page);
@@ -93,7 +97,10 @@ test('compress on this device: same size, smaller file, nothing uploaded; other 
   await ws.upload('LadyBird.jpg');
   const ready = ws.card('ready');
   await expect(ready).toHaveCount(1, { timeout: 60_000 });
-  const [w, h] = (await ready.getByTestId('source-size').innerText()).match(/(\d+)×(\d+)/)!.slice(1).map(Number);
+  const [w, h] = (await ready.getByTestId('source-size').innerText())
+    .match(/(\d+)×(\d+)/)!
+    .slice(1)
+    .map(Number);
 
   // A feature the device cannot run: the panel says so, and Start explains instead of uploading.
   await ws.chooseFeature('colorize');

@@ -5,7 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { deviceOnlyWork, ENLARGE_FIRST_USE, psnr, rgbBytes, runInWorker, serverEnlarge2x, storedBytes } from './pages/onDevice.js';
+import {
+  deviceOnlyWork,
+  ENLARGE_FIRST_USE,
+  psnr,
+  rgbBytes,
+  runInWorker,
+  serverEnlarge2x,
+  storedBytes,
+} from './pages/onDevice.js';
 import { fixture } from './pages/pwaHarness.js';
 
 // the on-device model and the offline run come from the service worker’s cache (the browser project blocks it by default: playwright.config.ts)
@@ -13,7 +21,10 @@ test.use({ serviceWorkers: 'allow' });
 
 test.setTimeout(240_000);
 
-test('offline: enlarge 2x on the device at the default params, downloaded, same as the server (PSNR ≥ 40 dB)', async ({ page, context }) => {
+test('offline: enlarge 2x on the device at the default params, downloaded, same as the server (PSNR ≥ 40 dB)', async ({
+  page,
+  context,
+}) => {
   // The model and the runtime are fetched once while online and kept by the service worker.
   const { ws, card, cid } = await deviceOnlyWork(page, context, '/image-enlarger/', ENLARGE_FIRST_USE);
 
@@ -30,7 +41,10 @@ test('offline: enlarge 2x on the device at the default params, downloaded, same 
   // (suppress_noise 75, remove_blur 75: pre-denoise and post-sharpen both run).
   const bytes = await storedBytes(page, cid);
   const server = await serverEnlarge2x(bytes);
-  const device = devicePng.info.channels === 3 ? devicePng.data : await sharp(devicePng.data, { raw: devicePng.info }).removeAlpha().raw().toBuffer();
+  const device =
+    devicePng.info.channels === 3
+      ? devicePng.data
+      : await sharp(devicePng.data, { raw: devicePng.info }).removeAlpha().raw().toBuffer();
   const db = psnr(device, server);
   console.log(`enlarge parity (75/75) PSNR ${db.toFixed(2)} dB`);
   expect(db).toBeGreaterThanOrEqual(40);
@@ -48,14 +62,19 @@ test('offline: enlarge 2x on the device at the default params, downloaded, same 
   await context.setOffline(false);
 });
 
-test('enlarge 2x on the device with autoparams on a noisy photo decides the same denoise/deblur as the server (PSNR ≥ 40 dB)', async ({ page }) => {
+test('enlarge 2x on the device with autoparams on a noisy photo decides the same denoise/deblur as the server (PSNR ≥ 40 dB)', async ({
+  page,
+}) => {
   // rocket.jpg with σ=12 grain added: autoparams read noise and focus blur and pick non-zero strengths.
-  const base = sharp(readFileSync(fixture('rocket.jpg'))).removeAlpha().resize(400);
+  const base = sharp(readFileSync(fixture('rocket.jpg')))
+    .removeAlpha()
+    .resize(400);
   const { data, info } = await base.raw().toBuffer({ resolveWithObject: true });
   let seed = 7;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
   for (let i = 0; i < data.length; i += 2) {
-    const m = Math.sqrt(-2 * Math.log(rnd() || 1e-9)) * 12, a = 2 * Math.PI * rnd();
+    const m = Math.sqrt(-2 * Math.log(rnd() || 1e-9)) * 12,
+      a = 2 * Math.PI * rnd();
     data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + m * Math.cos(a))));
     if (i + 1 < data.length) data[i + 1] = Math.max(0, Math.min(255, Math.round(data[i + 1]! + m * Math.sin(a))));
   }

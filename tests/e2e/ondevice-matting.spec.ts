@@ -14,14 +14,24 @@ test.use({ serviceWorkers: 'allow' });
 
 test.setTimeout(300_000);
 
-test('background removal on the device: PNG with alpha, same as the server engine (PSNR ≈ 40 dB)', async ({ page, context }) => {
-  const { ws, card, cid } = await deviceOnlyWork(page, context, '/remove-background/', 'First use downloads 58.6 MB once');
+test('background removal on the device: PNG with alpha, same as the server engine (PSNR ≈ 40 dB)', async ({
+  page,
+  context,
+}) => {
+  const { ws, card, cid } = await deviceOnlyWork(
+    page,
+    context,
+    '/remove-background/',
+    'First use downloads 58.6 MB once',
+  );
 
   const first = page.waitForEvent('download', { timeout: 280_000 });
   await card.getByTestId('process-on-device').click();
   const download = await first;
   expect(download.suggestedFilename()).toBe('chelsea-cutout.png');
-  const device = await sharp(await download.path()).raw().toBuffer({ resolveWithObject: true });
+  const device = await sharp(await download.path())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   expect([device.info.width, device.info.height, device.info.channels]).toEqual([451, 300, 4]);
   const alphaOf = (px: Buffer) => Uint8Array.from({ length: px.length / 4 }, (_, i) => px[i * 4 + 3]!);
   const a = alphaOf(device.data);

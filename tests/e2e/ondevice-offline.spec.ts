@@ -7,7 +7,11 @@ import { Workspace } from './pages/workspace.js';
 // offline, the page is served by the service worker (the browser project blocks it by default: playwright.config.ts)
 test.use({ serviceWorkers: 'allow' });
 
-test('offline without the model cached: no on-device button, the card says what it needs', async ({ page, context, baseURL }) => {
+test('offline without the model cached: no on-device button, the card says what it needs', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto('/remove-background/');

@@ -7,7 +7,10 @@ import { startTestServer, type TestServer } from '../support/server.js';
 // Its own server: the shared e2e server turns the built-in provider on.
 let srv: TestServer;
 test.beforeAll(async () => {
-  srv = await startTestServer({ paymentProvider: 'none', clientDir: process.env.CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist') });
+  srv = await startTestServer({
+    paymentProvider: 'none',
+    clientDir: process.env.CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
+  });
 });
 test.afterAll(() => srv?.stop());
 
@@ -20,7 +23,9 @@ test('pricing without a payment provider shows the plans and says purchasing is 
   await expect.poll(async () => (await page.request.get(`${srv.url}/api/account/me`)).status()).toBe(200);
 
   await page.goto(`${srv.url}/de/pricing/`);
-  await expect(page.getByTestId('purchasing-off')).toHaveText('Auf diesem Server ist kein Kauf eingerichtet. Wenden Sie sich für einen Tarif bitte an den Betreiber.');
+  await expect(page.getByTestId('purchasing-off')).toHaveText(
+    'Auf diesem Server ist kein Kauf eingerichtet. Wenden Sie sich für einen Tarif bitte an den Betreiber.',
+  );
   await expect(page.getByTestId('product-606836')).toBeVisible();
   await expect(page.getByTestId('price-pro')).toContainText('19,90');
   await expect(page.getByTestId('choose-pro')).toBeDisabled();

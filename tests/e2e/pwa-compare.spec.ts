@@ -36,7 +36,10 @@ test('touch and hold shows the original; release shows the result', async ({ pag
 
   // Holding the picture itself works the same way.
   const img = (await area.locator('img').first().locator('..').boundingBox())!;
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: img.x + img.width / 2, y: img.y + img.height / 2 }] });
+  await cdp.send('Input.dispatchTouchEvent', {
+    type: 'touchStart',
+    touchPoints: [{ x: img.x + img.width / 2, y: img.y + img.height / 2 }],
+  });
   await expect(area).toHaveAttribute('data-showing', 'original');
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await expect(area).toHaveAttribute('data-showing', 'result');

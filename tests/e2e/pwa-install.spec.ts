@@ -21,7 +21,13 @@ test('Chromium finds no installability errors and reads the manifest', async ({ 
   const { errors, data } = await cdp.send('Page.getAppManifest');
   expect(errors).toEqual([]);
   const manifest = JSON.parse(data!);
-  expect(manifest).toMatchObject({ name: 'Pixmill', start_url: '/', scope: '/', display: 'standalone', theme_color: expect.stringMatching(/^#/) });
+  expect(manifest).toMatchObject({
+    name: 'Pixmill',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    theme_color: expect.stringMatching(/^#/),
+  });
   const purposes = manifest.icons.map((i: { purpose?: string }) => i.purpose ?? 'any');
   expect(purposes).toContain('maskable');
   // Every icon is a real PNG of the size it claims.
@@ -46,15 +52,22 @@ test('API calls are NetworkOnly: offline they fail instead of coming from a cach
   await context.setOffline(true);
   const offline = await page.evaluate(() =>
     Promise.all([
-      fetch('/api/health').then(() => 'answered', () => 'failed'),
-      fetch('/web_api/v1/upload/list', { method: 'POST', body: new URLSearchParams({ limit: '1' }) }).then(() => 'answered', () => 'failed'),
+      fetch('/api/health').then(
+        () => 'answered',
+        () => 'failed',
+      ),
+      fetch('/web_api/v1/upload/list', { method: 'POST', body: new URLSearchParams({ limit: '1' }) }).then(
+        () => 'answered',
+        () => 'failed',
+      ),
     ]),
   );
   expect(offline).toEqual(['failed', 'failed']);
   // Nothing under the API paths was ever stored by the service worker.
   const cachedApi = await page.evaluate(async () => {
     const urls: string[] = [];
-    for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
+    for (const name of await caches.keys())
+      for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
     return urls.filter((u) => /^\/(api|web_api|site-ajax)(\/|$)/.test(u));
   });
   expect(cachedApi).toEqual([]);

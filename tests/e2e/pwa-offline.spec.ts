@@ -54,22 +54,63 @@ test('sample images are cached at runtime (CacheFirst) and still load offline', 
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   // Not part of the precache: only the first use stores it.
   expect(await page.evaluate((u) => caches.match(u).then((r) => !!r), url)).toBe(false);
-  expect(await page.evaluate((u) => fetch(u).then((r) => r.blob()).then((b) => b.size), url)).toBe(size);
-  await expect.poll(() => page.evaluate((u) => caches.open('pixmill-samples').then((c) => c.match(u)).then((r) => !!r), url)).toBe(true);
+  expect(
+    await page.evaluate(
+      (u) =>
+        fetch(u)
+          .then((r) => r.blob())
+          .then((b) => b.size),
+      url,
+    ),
+  ).toBe(size);
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (u) =>
+          caches
+            .open('pixmill-samples')
+            .then((c) => c.match(u))
+            .then((r) => !!r),
+        url,
+      ),
+    )
+    .toBe(true);
 
   await context.setOffline(true);
-  expect(await page.evaluate((u) => fetch(u).then((r) => r.blob()).then((b) => b.size), url)).toBe(size);
+  expect(
+    await page.evaluate(
+      (u) =>
+        fetch(u)
+          .then((r) => r.blob())
+          .then((b) => b.size),
+      url,
+    ),
+  ).toBe(size);
   await context.setOffline(false);
 });
 
-test("offline, a feature page never opened online still shows its before/after hero (the heroes' samples are precached)", async ({ page, context }) => {
+test("offline, a feature page never opened online still shows its before/after hero (the heroes' samples are precached)", async ({
+  page,
+  context,
+}) => {
   // Only the home page is visited online: the feature page's samples can come only from the precache.
   await page.goto('/');
   await controlledBySw(page);
   // The colorizer's "before" (the home page shows only results and its own hero, background removal): in the precache.
   const precached = (p: string) =>
     page.evaluate(
-      (p) => caches.keys().then(async (ks) => (await Promise.all(ks.filter((k) => k.includes('precache')).map((k) => caches.open(k).then((c) => c.keys())))).flat().some((r) => new URL(r.url).pathname === p)),
+      (p) =>
+        caches
+          .keys()
+          .then(async (ks) =>
+            (
+              await Promise.all(
+                ks.filter((k) => k.includes('precache')).map((k) => caches.open(k).then((c) => c.keys())),
+              )
+            )
+              .flat()
+              .some((r) => new URL(r.url).pathname === p),
+          ),
       p,
     );
   await expect.poll(() => precached('/samples/colorize/bridge.jpg')).toBe(true);
@@ -86,7 +127,10 @@ test("offline, a feature page never opened online still shows its before/after h
     const hero = new Hero(page);
     expect(await hero.settled()).toBe('shown');
     const widths = await hero.naturalWidths();
-    expect(widths.every((w) => w > 0), `decoded widths ${widths}`).toBe(true);
+    expect(
+      widths.every((w) => w > 0),
+      `decoded widths ${widths}`,
+    ).toBe(true);
     await expect(hero.caption()).toHaveText(/“\S.*”/);
     await page.screenshot({ path: `tests/e2e/screenshots/${shot}.png` });
   }
@@ -100,7 +144,9 @@ test.describe('without the service worker', () => {
     await page.goto('/de/denoise-ai/');
     const hero = new Hero(page);
     expect(await hero.settled()).toBe('unavailable');
-    await expect(hero.figure()).toHaveText('Die Vorher-Nachher-Beispiele brauchen eine Verbindung. Sie werden geladen, sobald Sie wieder online sind.');
+    await expect(hero.figure()).toHaveText(
+      'Die Vorher-Nachher-Beispiele brauchen eine Verbindung. Sie werden geladen, sobald Sie wieder online sind.',
+    );
     await expect(hero.figure().locator('img')).toHaveCount(0);
     await page.screenshot({ path: 'tests/e2e/screenshots/pwa-offline-hero-unavailable-de.png' });
   });

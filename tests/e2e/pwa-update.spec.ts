@@ -43,10 +43,12 @@ test('a new version shows the update prompt; Reload switches to it', async ({ pa
   await prompt.getByRole('button', { name: 'Reload' }).click();
   // The page reloaded (the marker is gone) under the new worker, and nothing waits any more.
   // While the reload is under way an evaluate can land in the dying page: count that as "not yet".
-  const settled = <T,>(fn: () => T | Promise<T>) => page.evaluate(fn).catch(() => 'navigating' as const);
+  const settled = <T>(fn: () => T | Promise<T>) => page.evaluate(fn).catch(() => 'navigating' as const);
   await page.waitForLoadState('load');
   await expect.poll(() => settled(() => (window as any).__beforeUpdate ?? false), { timeout: 30_000 }).toBe(false);
-  await expect.poll(() => settled(() => navigator.serviceWorker.getRegistration().then((r) => !r!.waiting && !!r!.active))).toBe(true);
+  await expect
+    .poll(() => settled(() => navigator.serviceWorker.getRegistration().then((r) => !r!.waiting && !!r!.active)))
+    .toBe(true);
   expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(firstScript);
   await expect(page.getByTestId('pwa-update')).toHaveCount(0);
   const activeScript = await page.evaluate(() => fetch('/sw.js', { cache: 'no-store' }).then((r) => r.text()));

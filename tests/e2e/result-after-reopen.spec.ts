@@ -8,7 +8,10 @@ import { AuthPage, uniqueEmail, userToken } from './pages/account.js';
 import { storedWorks, usedCredits, waitServerFinished } from './pages/storedWorks.js';
 import { Workspace } from './pages/workspace.js';
 
-test('close the tab during a job, reopen after it finished: Processed, downloadable, no new charge; history downloads it', async ({ context, baseURL }) => {
+test('close the tab during a job, reopen after it finished: Processed, downloadable, no new charge; history downloads it', async ({
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const page = await context.newPage();
   await new AuthPage(page).register(uniqueEmail('reopen'));
@@ -27,7 +30,9 @@ test('close the tab during a job, reopen after it finished: Processed, downloada
   const transId = ((await (await started).json()) as { data: { trans_id: string } }).data.trans_id;
   expect(transId).toBeTruthy();
   // The page keeps the started work (with its trans_id) before it goes away mid-poll.
-  await expect.poll(async () => (await storedWorks(page)).find((w) => w.transId === transId)?.status, { timeout: 10_000 }).toMatch(/processing|waiting/);
+  await expect
+    .poll(async () => (await storedWorks(page)).find((w) => w.transId === transId)?.status, { timeout: 10_000 })
+    .toMatch(/processing|waiting/);
   const token = await userToken(page);
   const used = await usedCredits(page);
   expect(used).toBe(1);
@@ -41,7 +46,10 @@ test('close the tab during a job, reopen after it finished: Processed, downloada
   await ws2.tab('processed').click();
   await expect(ws2.card('finished')).toHaveCount(1, { timeout: 30_000 });
   await expect(ws2.tab('uploaded').locator('.count')).toHaveText('0');
-  const [download] = await Promise.all([again.waitForEvent('download'), ws2.card('finished').getByTestId('download').click()]);
+  const [download] = await Promise.all([
+    again.waitForEvent('download'),
+    ws2.card('finished').getByTestId('download').click(),
+  ]);
   const file = await download.path();
   const meta = await sharp(fs.readFileSync(file)).metadata();
   expect([meta.width, meta.height]).toEqual([451, 300]);
@@ -53,7 +61,10 @@ test('close the tab during a job, reopen after it finished: Processed, downloada
   await again.goto('/my-account/');
   const row = again.locator('[data-testid="history-row"][data-status="finished"]');
   await expect(row).toHaveCount(1, { timeout: 30_000 });
-  const [fromHistory] = await Promise.all([again.waitForEvent('download'), row.getByTestId('history-download').click()]);
+  const [fromHistory] = await Promise.all([
+    again.waitForEvent('download'),
+    row.getByTestId('history-download').click(),
+  ]);
   const meta2 = await sharp(fs.readFileSync(await fromHistory.path())).metadata();
   expect([meta2.width, meta2.height]).toEqual([451, 300]);
   await row.scrollIntoViewIfNeeded();

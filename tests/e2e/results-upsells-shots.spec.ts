@@ -19,7 +19,9 @@ test.beforeEach(async ({ context, baseURL }) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
 });
 
-test('Basic compresses three, each card shows its result and the size saved, Download selected saves them one after another; Pro sees no upsell', async ({ page }) => {
+test('Basic compresses three, each card shows its result and the size saved, Download selected saves them one after another; Pro sees no upsell', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   const email = uniqueEmail('results-dl');
   await new AuthPage(page).register(email);
@@ -143,7 +145,13 @@ test.describe('375 px touch', () => {
     await expect(box).toHaveClass(/hold-checker/);
     expect(await box.evaluate((el) => getComputedStyle(el).backgroundImage)).toContain('conic-gradient');
     await expect(page.getByTestId('htc-after')).toBeVisible({ timeout: 30_000 });
-    await expect.poll(() => page.getByTestId('htc-after').evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('htc-after')
+          .evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+      )
+      .toBe(true);
     await shot(page, '10-cutout-preview-checker-375');
   });
 
@@ -179,7 +187,9 @@ test.describe('375 px touch', () => {
     await expect(page.getByTestId('preview-upsell')).toBeVisible();
     await shot(page, '15-guest-preview-375');
   });
-  test('375 touch: a sample enlarge result opens zoomed on its detail; the Processed tab with Download selected; an unknown medium; Pro without upsells', async ({ page }) => {
+  test('375 touch: a sample enlarge result opens zoomed on its detail; the Processed tab with Download selected; an unknown medium; Pro without upsells', async ({
+    page,
+  }) => {
     const ws = new Workspace(page);
     await ws.open('/batch-process/?medium=nope');
     await expect(page.getByTestId('toast')).toContainText('nope');

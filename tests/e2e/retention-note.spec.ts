@@ -14,5 +14,7 @@ test('a guest sees that works are kept 7 days, in English and German', async ({ 
   await ws.upload('chelsea.png');
   // the rocket work may be on the list too (once the workspace has saved it, it comes back on this page)
   await expect(ws.card('ready').filter({ hasText: 'chelsea.png' })).toHaveCount(1, { timeout: 90_000 });
-  await expect(page.getByTestId('retention-note')).toHaveText('Uploads und Ergebnisse werden 7 Tage aufbewahrt und danach gelöscht.');
+  await expect(page.getByTestId('retention-note')).toHaveText(
+    'Uploads und Ergebnisse werden 7 Tage aufbewahrt und danach gelöscht.',
+  );
 });

@@ -22,7 +22,11 @@ for (const v of VARIANTS) {
       await page.setViewportSize({ width: v.width, height: v.height });
       const tag = `${v.name}-${lng}`;
       let ws = new Workspace(page);
-      for (const [key, path] of [['home', '/'], ['enlarger', '/image-enlarger/'], ['remove-bg', '/remove-background/']] as const) {
+      for (const [key, path] of [
+        ['home', '/'],
+        ['enlarger', '/image-enlarger/'],
+        ['remove-bg', '/remove-background/'],
+      ] as const) {
         await page.goto(`${prefix}${path}`);
         await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
         await page.screenshot({ path: shot(`first-impression-${key}-${tag}`) });
@@ -49,10 +53,14 @@ for (const v of VARIANTS) {
       await finishedSample(page, ws, prefix);
       // The ready moment scrolls the highlighted result into view (smoothly: wait for it).
       await expect(page.locator('[data-testid="work-card"][data-new="true"]')).toBeInViewport({ ratio: 0.9 });
-      await page.waitForFunction(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true)))));
+      await page.waitForFunction(
+        () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true)))),
+      );
       await page.screenshot({ path: shot(`first-impression-ready-${tag}`) });
       await page.getByTestId('ready-preview').click();
-      await expect.poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
       const box = (await page.getByTestId('stage').boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -100);

@@ -17,7 +17,14 @@ import { catFace, psnr, runInWorker, serverEnlarge2x } from './pages/onDevice.js
 test.setTimeout(480_000);
 
 /** SwiftShader's software WebGPU adapter in headless Chromium (no GPU on this machine). */
-const WEBGPU_ARGS = ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader'];
+const WEBGPU_ARGS = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--use-angle=swiftshader',
+];
 
 test.use({ serviceWorkers: 'block', launchOptions: { executablePath: '/usr/bin/chromium', args: WEBGPU_ARGS } });
 
@@ -29,7 +36,9 @@ test('enlarge 2x runs on WebGPU and matches the server (PSNR ≥ 40 dB)', async 
   // browser test); the picture is one tile at x2 either way, so the path tested is the same
   const face = await catFace();
   const r = await runInWorker(page, 'enlarge', face.file);
-  expect(logs.find((l) => l.startsWith('on-device models run on'))).toMatch(/^on-device models run on webgpu: WebGPU adapter: google swiftshader/);
+  expect(logs.find((l) => l.startsWith('on-device models run on'))).toMatch(
+    /^on-device models run on webgpu: WebGPU adapter: google swiftshader/,
+  );
   expect(logs.some((l) => l.includes('fall back to wasm'))).toBe(false);
   expect(r.backend).toBe('webgpu');
   const device = await sharp(r.png).removeAlpha().raw().toBuffer({ resolveWithObject: true });

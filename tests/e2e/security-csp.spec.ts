@@ -27,7 +27,9 @@ test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => {
     const w = window as unknown as { __csp: string[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`),
+    );
   });
 });
 
@@ -50,7 +52,9 @@ test('pages and the service worker load under the CSP without a violation', asyn
   expect(seen).toEqual([]);
 });
 
-test('the image worker resizes with pica (wasm + blob: workers) and shows blob: previews without a violation', async ({ page }) => {
+test('the image worker resizes with pica (wasm + blob: workers) and shows blob: previews without a violation', async ({
+  page,
+}) => {
   const seen = watchViolations(page);
   await page.goto('/image-resizer/');
   await page.locator('input[type=file]').setInputFiles(FIXTURE);
@@ -96,7 +100,9 @@ test('the policy is enforced: an injected inline script does not run and is repo
   const { ran, blocked } = await page.evaluate(async () => {
     const s = document.createElement('script');
     s.textContent = '(window).__injected = true';
-    const violation = new Promise<string>((r) => document.addEventListener('securitypolicyviolation', (e) => r(e.effectiveDirective), { once: true }));
+    const violation = new Promise<string>((r) =>
+      document.addEventListener('securitypolicyviolation', (e) => r(e.effectiveDirective), { once: true }),
+    );
     // An inline script that is allowed runs during append; a blocked one fires the violation event.
     document.head.append(s);
     const ran = (window as unknown as { __injected?: boolean }).__injected === true;

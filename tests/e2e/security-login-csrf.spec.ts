@@ -26,9 +26,16 @@ test('a login form posted from another site is refused and logs nobody in', asyn
   expect(await guestTokenLevel(page)).toBe('guest');
 
   // The victim opens the attacker's page, which posts the app's login form.
-  const answer = await new CrossSitePage(page, new URL(baseURL!).origin).postForm('/api/account/login', { email: attacker, password: PASSWORD });
+  const answer = await new CrossSitePage(page, new URL(baseURL!).origin).postForm('/api/account/login', {
+    email: attacker,
+    password: PASSWORD,
+  });
   expect(answer.status()).toBe(403);
-  expect(await answer.json()).toEqual({ code: 10001, msg: 'cross-site request refused', data: { reason: 'crossSite' } });
+  expect(await answer.json()).toEqual({
+    code: 10001,
+    msg: 'cross-site request refused',
+    data: { reason: 'crossSite' },
+  });
   expect(await answer.headerValue('set-cookie')).toBeNull();
   expect((await page.context().cookies()).map((c) => c.name)).not.toContain('pixmill_session');
 

@@ -29,7 +29,9 @@ test('basic user: 5 of 6 images selectable, the 6th refused; 4x scale allowed', 
   await ws.upload('motorcycle_left.png');
   await expect(ws.card('ready')).toHaveCount(6, { timeout: 90_000 });
   // A subscriber's works are kept 30 days (RETENTION_DAYS_SUBSCRIBER), and the list says so.
-  await expect(page.getByTestId('retention-note')).toHaveText('Uploads and results are kept for 30 days, then deleted.');
+  await expect(page.getByTestId('retention-note')).toHaveText(
+    'Uploads and results are kept for 30 days, then deleted.',
+  );
 
   // New ready uploads are selected up to the plan's limit; the 6th stays unchecked and
   // select-all shows mixed (not checked) at the cap.

@@ -5,7 +5,11 @@
 import { expect, test } from '@playwright/test';
 import { Workspace } from './pages/workspace.js';
 
-test('download all: zip when credits are left, 30004 popup to pricing when none are', async ({ page, context, baseURL }) => {
+test('download all: zip when credits are left, 30004 popup to pricing when none are', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await ws.open();
@@ -22,7 +26,10 @@ test('download all: zip when credits are left, 30004 popup to pricing when none 
   if ((await downloadAll.count()) === 0) {
     // The default build (spec §6: switched off): no bulk button, and the result still downloads on its own.
     await expect(downloadAll).toHaveCount(0);
-    const [one] = await Promise.all([page.waitForEvent('download'), ws.card('finished').getByTestId('download').click()]);
+    const [one] = await Promise.all([
+      page.waitForEvent('download'),
+      ws.card('finished').getByTestId('download').click(),
+    ]);
     expect(one.suggestedFilename()).toMatch(/chelsea.*\.(png|jpe?g)$/i);
     return;
   }
@@ -33,10 +40,22 @@ test('download all: zip when credits are left, 30004 popup to pricing when none 
   // Spend the guest's 3 credits on the server, then the point check answers 30004.
   const token = (await context.cookies()).find((c) => c.name === 'user_token')!.value;
   for (let i = 0; i < 3; i++) {
-    const body = await (await page.request.post('/web_api/v1/transform', { form: { uid, user_token: token, jconfig: JSON.stringify({ job: 'denoise' }) } })).json();
+    const body = await (
+      await page.request.post('/web_api/v1/transform', {
+        form: { uid, user_token: token, jconfig: JSON.stringify({ job: 'denoise' }) },
+      })
+    ).json();
     expect(body.code).toBe(200);
     await expect
-      .poll(async () => (await (await page.request.get(`/web_api/v1/progress?trans_id=${body.data.trans_id}&user_token=${token}`)).json()).data?.status, { timeout: 90_000 })
+      .poll(
+        async () =>
+          (
+            await (
+              await page.request.get(`/web_api/v1/progress?trans_id=${body.data.trans_id}&user_token=${token}`)
+            ).json()
+          ).data?.status,
+        { timeout: 90_000 },
+      )
       .toBe('finish');
   }
   await downloadAll.click();

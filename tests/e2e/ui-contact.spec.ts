@@ -2,7 +2,9 @@
 import { expect, test } from '@playwright/test';
 import { admin, AuthPage, uniqueEmail } from './pages/account.js';
 
-test('contact form: the message is stored and the operator reads it; the address is the configured one', async ({ page }) => {
+test('contact form: the message is stored and the operator reads it; the address is the configured one', async ({
+  page,
+}) => {
   // An account only to find this server's database for the admin command.
   const email = uniqueEmail('contact');
   await new AuthPage(page).register(email);
@@ -15,6 +17,12 @@ test('contact form: the message is stored and the operator reads it; the address
   await page.getByTestId('contact-message').fill(text);
   await page.getByTestId('contact-send').click();
   await expect(page.getByTestId('contact-sent')).toBeVisible();
-  const out = (await admin(email, 'messages', '5')) as { messages: { name: string; email: string; message: string; locale: string }[] };
-  expect(out.messages.find((m) => m.message === text)).toMatchObject({ name: 'Erika Muster', email: 'erika@example.com', locale: 'de' });
+  const out = (await admin(email, 'messages', '5')) as {
+    messages: { name: string; email: string; message: string; locale: string }[];
+  };
+  expect(out.messages.find((m) => m.message === text)).toMatchObject({
+    name: 'Erika Muster',
+    email: 'erika@example.com',
+    locale: 'de',
+  });
 });

@@ -18,12 +18,22 @@ test('guest out of credits: 10012 on start → dialog → pricing after 3 s', as
   // Spend the three credits on the real server with the same guest token.
   const token = (await context.cookies()).find((c) => c.name === 'user_token')!.value;
   for (let i = 0; i < 3; i++) {
-    const res = await page.request.post('/web_api/v1/transform', { form: { uid: uid!, user_token: token, jconfig: JSON.stringify({ job: 'denoise' }) } });
+    const res = await page.request.post('/web_api/v1/transform', {
+      form: { uid: uid!, user_token: token, jconfig: JSON.stringify({ job: 'denoise' }) },
+    });
     const body = await res.json();
     expect(body.code).toBe(200);
     // A guest runs one work at a time: wait for this one to end before starting the next.
     await expect
-      .poll(async () => (await (await page.request.get(`/web_api/v1/progress?trans_id=${body.data.trans_id}&user_token=${token}`)).json()).data?.status, { timeout: 90_000 })
+      .poll(
+        async () =>
+          (
+            await (
+              await page.request.get(`/web_api/v1/progress?trans_id=${body.data.trans_id}&user_token=${token}`)
+            ).json()
+          ).data?.status,
+        { timeout: 90_000 },
+      )
       .toBe('finish');
   }
 
@@ -33,7 +43,9 @@ test('guest out of credits: 10012 on start → dialog → pricing after 3 s', as
   const dialog = page.getByTestId('insufficient-dialog');
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Insufficient Credits');
-  await expect(dialog).toContainText("You don't have enough credits to process the uploaded images, please add more credits.");
+  await expect(dialog).toContainText(
+    "You don't have enough credits to process the uploaded images, please add more credits.",
+  );
   await ws.screenshot('credits-01-dialog');
   await expect(page).toHaveURL(/\/pricing\/\?source=insufficient_credits/, { timeout: 10_000 });
   await expect(page.getByTestId('credits')).toContainText('0');

@@ -81,9 +81,13 @@ test('refused files show the upload texts: wrong type, and several files for a g
       const blob = await (await fetch('/samples/enlarge/cat.jpg')).blob();
       dt.items.add(new File([blob], name.replace('.png', '.jpg'), { type: 'image/jpeg' }));
     }
-    document.querySelector('[data-testid="drop-overlay"]')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    document
+      .querySelector('[data-testid="drop-overlay"]')!
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   });
-  await expect(page.getByTestId('message-dialog')).toContainText('Only paid users can upload multiple images at the same time');
+  await expect(page.getByTestId('message-dialog')).toContainText(
+    'Only paid users can upload multiple images at the same time',
+  );
   // The first is kept: only b.jpg is named as left out.
   await expect(page.getByTestId('message-dialog')).toContainText('b.jpg: not uploaded');
   await expect(page.getByTestId('message-dialog')).not.toContainText('a.jpg');

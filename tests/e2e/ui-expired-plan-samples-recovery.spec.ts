@@ -6,7 +6,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { admin, AuthPage, expectCredits, uniqueEmail } from './pages/account.js';
 import { shot, Workspace } from './pages/workspace.js';
 
-const firstVisitDone = async (page: Page, baseURL: string) => page.context().addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL }]);
+const firstVisitDone = async (page: Page, baseURL: string) =>
+  page.context().addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL }]);
 
 async function registered(page: Page, tag: string): Promise<string> {
   const email = uniqueEmail(tag);
@@ -15,13 +16,18 @@ async function registered(page: Page, tag: string): Promise<string> {
   return email;
 }
 
-test('an expired plan leaves the guest-like allowance: 3 credits, level Expired, the account page says so', async ({ page, baseURL }) => {
+test('an expired plan leaves the guest-like allowance: 3 credits, level Expired, the account page says so', async ({
+  page,
+  baseURL,
+}) => {
   await firstVisitDone(page, baseURL!);
   const email = await registered(page, 'expired');
   await admin(email, 'grant', email, 'pro');
   expect(await admin(email, 'expire', email)).toMatchObject({ level: 'expired', left_credits: 3 });
   await page.goto('/my-account/');
-  await expect(page.getByTestId('plan-expired')).toContainText('free-plan limits apply, with 3 free credits', { timeout: 30_000 });
+  await expect(page.getByTestId('plan-expired')).toContainText('free-plan limits apply, with 3 free credits', {
+    timeout: 30_000,
+  });
   await expectCredits(page, 3);
   await expect(page.getByTestId('credits')).toContainText('Expired');
   await page.screenshot({ path: shot('expired-allowance'), fullPage: true });
@@ -35,7 +41,10 @@ test('a Pro user runs the enlarge sample at 6x and 8x: both results exist at w×
   await ws.open();
   await expect(page.getByTestId('credits')).toContainText('Pro', { timeout: 30_000 });
   await ws.chooseFeature('enlarge');
-  const manifest = (await (await page.request.get('/samples/manifest.json')).json()) as Record<string, { w: number; h: number }[]>;
+  const manifest = (await (await page.request.get('/samples/manifest.json')).json()) as Record<
+    string,
+    { w: number; h: number }[]
+  >;
   // One sample each (a sample is added once): the first at 6x, the second at 8x.
   for (const [i, scale] of [6, 8].entries()) {
     const sample = manifest.enlarge![i]!;
@@ -47,7 +56,9 @@ test('a Pro user runs the enlarge sample at 6x and 8x: both results exist at w×
     await expect(page.getByTestId('ready-toast')).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('ready-preview').click();
     const after = page.getByTestId('img-after');
-    await expect.poll(() => after.evaluate((i) => (i as HTMLImageElement).naturalWidth), { timeout: 15_000 }).toBe(sample.w * scale);
+    await expect
+      .poll(() => after.evaluate((i) => (i as HTMLImageElement).naturalWidth), { timeout: 15_000 })
+      .toBe(sample.w * scale);
     expect(await after.evaluate((i) => (i as HTMLImageElement).naturalHeight)).toBe(sample.h * scale);
     await expect(page.getByTestId('preview-output-size')).toHaveText(`${sample.w * scale}×${sample.h * scale}`);
     await page.keyboard.press('Escape');
@@ -74,14 +85,21 @@ test.describe('a proxy error page', () => {
   // controls the page first. Without the worker the page's own request is routed.
   test.use({ serviceWorkers: 'block' });
 
-  test('an answer that is not ours shows the generic text: Encountered a problem, please retry.', async ({ page, baseURL }) => {
+  test('an answer that is not ours shows the generic text: Encountered a problem, please retry.', async ({
+    page,
+    baseURL,
+  }) => {
     await firstVisitDone(page, baseURL!);
     await registered(page, 'generic');
     // The account page's licence call gets a proxy's error page instead of an answer of ours.
-    await page.route('**/api/v2/license', (r) => r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }));
+    await page.route('**/api/v2/license', (r) =>
+      r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }),
+    );
     await page.goto('/my-account/');
     // (The header's own licence call fails the same way: each says it, with the catalogue's texts.)
-    await expect(page.getByTestId('message-dialog').filter({ hasText: 'Encountered a problem, please retry.' }).first()).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.getByTestId('message-dialog').filter({ hasText: 'Encountered a problem, please retry.' }).first(),
+    ).toBeVisible({ timeout: 30_000 });
   });
 });
 
@@ -93,7 +111,9 @@ test('on load, stored works that are neither ready nor finished are all reset to
   // The app creates its database on its first write (src/db/lazy.ts), a moment after the workspace
   // opens: opening it here before that would create an empty one without the app's stores.
   await expect
-    .poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'pixmill')), { timeout: 30_000 })
+    .poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'pixmill')), {
+      timeout: 30_000,
+    })
     .toBe(true);
   await page.evaluate(async (statuses) => {
     const db = await new Promise<IDBDatabase>((ok, ko) => {
@@ -105,10 +125,33 @@ test('on load, stored works that are neither ready nor finished are all reset to
     const now = Date.now();
     // Each of them reached the server (an uid): its bytes are there, so ready can start it again.
     statuses.forEach((status, i) =>
-      tx.objectStore('works').put({ cid: `stored-${status}`, uid: `u-${i}`, filename: `${status}.jpg`, filesize: 1000, w: 40, h: 30, status, selected: false, workType: 'denoise', updatedAt: now }),
+      tx
+        .objectStore('works')
+        .put({
+          cid: `stored-${status}`,
+          uid: `u-${i}`,
+          filename: `${status}.jpg`,
+          filesize: 1000,
+          w: 40,
+          h: 30,
+          status,
+          selected: false,
+          workType: 'denoise',
+          updatedAt: now,
+        }),
     );
     // One whose preparation was cut off (no uid, no bytes on this device) cannot be ready: it asks for the file again.
-    tx.objectStore('works').put({ cid: 'stored-cut-off', filename: 'cut-off.jpg', filesize: 1000, w: 40, h: 30, status: 'waiting', selected: false, workType: 'denoise', updatedAt: now });
+    tx.objectStore('works').put({
+      cid: 'stored-cut-off',
+      filename: 'cut-off.jpg',
+      filesize: 1000,
+      w: 40,
+      h: 30,
+      status: 'waiting',
+      selected: false,
+      workType: 'denoise',
+      updatedAt: now,
+    });
     tx.objectStore('meta').put({ key: 'lastUpdate', value: now });
     await new Promise((ok) => (tx.oncomplete = ok));
     db.close();

@@ -4,7 +4,11 @@ import { expect, test } from '@playwright/test';
 import { finishedSample } from './pages/preview.js';
 import { fixture, shot, Workspace } from './pages/workspace.js';
 
-test('a photo over the plan is resized: the user is told at upload and the size is labelled honestly', async ({ page, context, baseURL }) => {
+test('a photo over the plan is resized: the user is told at upload and the size is labelled honestly', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await ws.open();
@@ -43,7 +47,9 @@ test('on /upload/ nothing is auto-started with a feature nobody chose: the first
   await expect(page.getByTestId('credits')).toContainText('3');
 });
 
-test('feature page: Upload image is the file picker, a finished job is a ready moment, Esc closes only the preview', async ({ page }) => {
+test('feature page: Upload image is the file picker, a finished job is a ready moment, Esc closes only the preview', async ({
+  page,
+}) => {
   const ws = new Workspace(page);
   await page.goto('/image-compressor/');
   await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
@@ -105,7 +111,11 @@ test.describe('with the service worker', () => {
   });
 });
 
-test('preview: wheel zoom around the pointer, drag pan at that zoom, back to fit', async ({ page, context, baseURL }) => {
+test('preview: wheel zoom around the pointer, drag pan at that zoom, back to fit', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await finishedSample(page, ws);

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { Workspace } from './pages/workspace.js';
 
-test('guest first use: one image processes by itself, the preview opens and the download is the result', async ({ page }) => {
+test('guest first use: one image processes by itself, the preview opens and the download is the result', async ({
+  page,
+}) => {
   const ws = new Workspace(page);
   await ws.open();
   await ws.screenshot('guest-01-empty');
@@ -46,7 +48,10 @@ test('guest first use: one image processes by itself, the preview opens and the 
   await page.getByTestId('zoom-1').click();
   const mover = page.getByTestId('mover');
   await expect(page.getByTestId('navigator')).toHaveCSS('width', '304px');
-  const place = () => page.getByTestId('img-after').evaluate((el) => `${(el as HTMLElement).style.left},${(el as HTMLElement).style.top}`);
+  const place = () =>
+    page
+      .getByTestId('img-after')
+      .evaluate((el) => `${(el as HTMLElement).style.left},${(el as HTMLElement).style.top}`);
   const before = await place();
   const box = (await mover.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

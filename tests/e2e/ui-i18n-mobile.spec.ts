@@ -5,7 +5,9 @@ import { Workspace } from './pages/workspace.js';
 /** Raw i18n keys look like "status.ready" or "workspace:title"; none may reach the screen. */
 async function visibleKeys(page: Page): Promise<string[]> {
   const text = await page.locator('body').innerText();
-  return [...text.matchAll(/\b(?:common|workspace|errors|site|upload|pwa):[\w.]+|\b[a-z]+(?:\.[a-z][A-Za-z0-9_]*)+\b/g)].map((m) => m[0]).filter((k) => !/^\d/.test(k));
+  return [...text.matchAll(/\b(?:common|workspace|errors|site|upload|pwa):[\w.]+|\b[a-z]+(?:\.[a-z][A-Za-z0-9_]*)+\b/g)]
+    .map((m) => m[0])
+    .filter((k) => !/^\d/.test(k));
 }
 
 test('switch to ja and de: texts translated, links prefixed, currency follows the language', async ({ page }) => {
@@ -18,7 +20,10 @@ test('switch to ja and de: texts translated, links prefixed, currency follows th
   await expect(page.getByTestId('start')).toContainText('処理を開始');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
   expect(await visibleKeys(page)).toEqual([]);
-  await expect(page.getByRole('link', { name: '料金' }).first()).toHaveAttribute('href', '/ja/pricing/?source=header&medium=nav_link'); // pricing links carry source and medium (spec §2)
+  await expect(page.getByRole('link', { name: '料金' }).first()).toHaveAttribute(
+    'href',
+    '/ja/pricing/?source=header&medium=nav_link',
+  ); // pricing links carry source and medium (spec §2)
   await ws.screenshot('i18n-01-ja');
 
   await page.goto('/de/batch-process/');

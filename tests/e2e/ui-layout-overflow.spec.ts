@@ -22,9 +22,17 @@ for (const viewport of [
   { name: '1366', width: 1366, height: 900, touch: false },
 ]) {
   test.describe(`de at ${viewport.name} px`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height }, hasTouch: viewport.touch, locale: 'de-DE' });
+    test.use({
+      viewport: { width: viewport.width, height: viewport.height },
+      hasTouch: viewport.touch,
+      locale: 'de-DE',
+    });
 
-    test('no button cuts its words, nothing runs past the screen edge (home, workspace, pricing, feature page, account)', async ({ page, context, baseURL }) => {
+    test('no button cuts its words, nothing runs past the screen edge (home, workspace, pricing, feature page, account)', async ({
+      page,
+      context,
+      baseURL,
+    }) => {
       await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
       const found: Record<string, unknown[]> = {};
       for (const p of PAGES) {

@@ -6,7 +6,8 @@ import { admin, AuthPage, uniqueEmail } from './pages/account.js';
 import { WorkflowPanel } from './pages/workflowPanel.js';
 import { fixture, Workspace } from './pages/workspace.js';
 
-const firstVisitDone = async (page: Page, baseURL: string) => page.context().addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL }]);
+const firstVisitDone = async (page: Page, baseURL: string) =>
+  page.context().addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL }]);
 
 /** A PNG of w×h drawn in the page (no such fixture on disk). */
 async function pngOf(page: Page, w: number, h: number): Promise<Buffer> {
@@ -30,22 +31,33 @@ async function pngOf(page: Page, w: number, h: number): Promise<Buffer> {
 test('pricing links in header and footer carry source and medium', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
-  for (const href of await page.locator('a[href*="/pricing/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) {
+  for (const href of await page
+    .locator('a[href*="/pricing/"]')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) {
     const q = new URL(href, 'http://x').searchParams;
     expect(q.get('source'), href).toBeTruthy();
     expect(q.get('medium'), href).toBeTruthy();
   }
 });
 
-test('the side cap derived from 2.8 MP (3347 px) applies on the client; the credit-upload ajax follows the upload; Cyrillic names are not shortened as wide', async ({ page, baseURL }) => {
+test('the side cap derived from 2.8 MP (3347 px) applies on the client; the credit-upload ajax follows the upload; Cyrillic names are not shortened as wide', async ({
+  page,
+  baseURL,
+}) => {
   await firstVisitDone(page, baseURL!);
   const ws = new Workspace(page);
   await ws.open();
   await ws.chooseFeature('denoise');
   // 4000×700 is 2.8 MP (within 2.8 MP) but a strip wider than 4:1: the derived side cap fits it.
   const wide = await pngOf(page, 4000, 700);
-  const ajax = page.waitForRequest((r) => r.url().endsWith('/site-ajax') && r.method() === 'POST' && (r.postData() ?? '').includes('action=credit_upload'));
-  await page.getByTestId('file-input').first().setInputFiles({ name: 'фотографиявотпуске.png', mimeType: 'image/png', buffer: wide });
+  const ajax = page.waitForRequest(
+    (r) =>
+      r.url().endsWith('/site-ajax') && r.method() === 'POST' && (r.postData() ?? '').includes('action=credit_upload'),
+  );
+  await page
+    .getByTestId('file-input')
+    .first()
+    .setInputFiles({ name: 'фотографиявотпуске.png', mimeType: 'image/png', buffer: wide });
   await ajax;
   const card = ws.card('ready');
   await expect(card).toHaveCount(1, { timeout: 60_000 });
@@ -65,7 +77,18 @@ test('Pro drops 10 images at once and all 10 enter the queue', async ({ page, ba
   await ws.open();
   await expect(page.getByTestId('credits')).toContainText('Pro', { timeout: 30_000 });
   await ws.chooseFeature('compress');
-  const files = ['GreenMeadow.jpg', 'LadyBird.jpg', 'Storm.jpg', 'YellowFlower.jpg', 'astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'motorcycle_left.png', 'rocket.jpg'];
+  const files = [
+    'GreenMeadow.jpg',
+    'LadyBird.jpg',
+    'Storm.jpg',
+    'YellowFlower.jpg',
+    'astronaut.png',
+    'camera.png',
+    'chelsea.png',
+    'coffee.png',
+    'motorcycle_left.png',
+    'rocket.jpg',
+  ];
   expect(files.every((f) => fs.existsSync(fixture(f)))).toBe(true);
   await ws.drop(...files);
   await expect(ws.cards()).toHaveCount(10);

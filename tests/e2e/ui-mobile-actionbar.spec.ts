@@ -5,7 +5,11 @@ import { Workspace } from './pages/workspace.js';
 
 test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
 
-test('Start and Download from the action bar without scrolling; the ready toast does not cover it', async ({ page, context, baseURL }) => {
+test('Start and Download from the action bar without scrolling; the ready toast does not cover it', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await ws.open();

@@ -4,7 +4,8 @@ import { expect, test } from '@playwright/test';
 import { finishedSample, Preview, type Rect } from './pages/preview.js';
 import { shot, Workspace } from './pages/workspace.js';
 
-const inside = (a: Rect, b: Rect) => a.x >= b.x - 1 && a.y >= b.y - 1 && a.x + a.width <= b.x + b.width + 1 && a.y + a.height <= b.y + b.height + 1;
+const inside = (a: Rect, b: Rect) =>
+  a.x >= b.x - 1 && a.y >= b.y - 1 && a.x + a.width <= b.x + b.width + 1 && a.y + a.height <= b.y + b.height + 1;
 
 for (const v of [
   { name: 'desktop', width: 1366, height: 900, touch: false },
@@ -13,7 +14,11 @@ for (const v of [
   test.describe(v.name, () => {
     test.use({ viewport: { width: v.width, height: v.height }, hasTouch: v.touch, isMobile: v.touch });
 
-    test('Compare and Side by side share one stage size; zoomed in, the navigator is small and inside the picture', async ({ page, context, baseURL }) => {
+    test('Compare and Side by side share one stage size; zoomed in, the navigator is small and inside the picture', async ({
+      page,
+      context,
+      baseURL,
+    }) => {
       await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
       const ws = new Workspace(page);
       const pv = new Preview(page);
@@ -36,7 +41,10 @@ for (const v of [
         await expect(pv.navigator()).toBeVisible();
         const nav = (await pv.navigator().boundingBox())!;
         expect(nav.width, mode).toBeLessThanOrEqual(304 / 2 + 1);
-        expect(inside(nav, await pv.resultVisibleRect()), `${mode}: ${JSON.stringify([nav, await pv.resultVisibleRect()])}`).toBe(true);
+        expect(
+          inside(nav, await pv.resultVisibleRect()),
+          `${mode}: ${JSON.stringify([nav, await pv.resultVisibleRect()])}`,
+        ).toBe(true);
         await page.screenshot({ path: shot(`preview-${mode}-zoomed-${v.name}`) });
       }
       // The hold-to-compare button only on touch screens.
@@ -48,7 +56,11 @@ for (const v of [
 test.describe('touch', () => {
   test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
 
-  test('hold-to-compare works in every mode: fit compare, zoomed compare, side by side', async ({ page, context, baseURL }) => {
+  test('hold-to-compare works in every mode: fit compare, zoomed compare, side by side', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
     const ws = new Workspace(page);
     const pv = new Preview(page);
@@ -72,7 +84,8 @@ test.describe('touch', () => {
       // The result steps aside; the original fills the result's pane (side: its own copy there; compare: unclipped).
       await expect(page.getByTestId('img-after'), step).toBeHidden();
       if (step === 'side') await expect(page.getByTestId('img-held')).toHaveAttribute('src', original!);
-      else expect(await page.getByTestId('img-before').evaluate((i) => (i as HTMLElement).style.clipPath), step).toBe('');
+      else
+        expect(await page.getByTestId('img-before').evaluate((i) => (i as HTMLElement).style.clipPath), step).toBe('');
       await page.screenshot({ path: shot(`preview-hold-${step.replace(':', '')}`) });
       await page.mouse.up();
       await expect(pv.holdButton()).toHaveAttribute('data-showing', 'result');

@@ -3,7 +3,11 @@
 import { expect, test } from '@playwright/test';
 import { Workspace } from './pages/workspace.js';
 
-test('sample work: simulated processing, preview from the preset images, workflow refuses samples', async ({ page, context, baseURL }) => {
+test('sample work: simulated processing, preview from the preset images, workflow refuses samples', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await ws.open();
@@ -31,7 +35,9 @@ test('sample work: simulated processing, preview from the preset images, workflo
   await expect(page.getByTestId('mode-side')).toHaveAttribute('aria-selected', 'true'); // denoise → side by side
   await expect(page.getByTestId('img-after')).toHaveAttribute('src', /\/samples\/denoise\/.+-denoise\.jpg$/);
   await expect(page.getByTestId('img-before')).toHaveAttribute('src', /\/samples\/denoise\/[a-z]+\.jpg$/);
-  await expect.poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth))
+    .toBeGreaterThan(0);
   await ws.screenshot('sample-02-preview');
   await page.getByTestId('modal-close').click();
 

@@ -5,11 +5,41 @@ import { expect, test } from '@playwright/test';
 import { Workspace } from './pages/workspace.js';
 
 const LINKS = [
-  '/', '/pricing/', '/posts/', '/login/', '/register/', '/my-account/', '/my-account/workflow/', '/image-enhancer/', '/image-enlarger/',
-  '/denoise-ai/', '/sharpen-ai/', '/download-win/', '/remove-background/', '/upload/', '/image-editor/', '/single-process/', '/batch-process/',
-  '/colorize-photo/', '/toongineer-cartoonizer/', '/photo-to-sketch/', '/photo-retoucher/', '/image-compressor/', '/image-cropper/',
-  '/image-resizer/', '/image-rotator/', '/flip-image/', '/old-photo-restoration/', '/contact/', '/about-us/', '/api-docs/', '/privacy-policy/',
-  '/term-of-use/', '/user-agreement/', '/author/', '/sitemap/',
+  '/',
+  '/pricing/',
+  '/posts/',
+  '/login/',
+  '/register/',
+  '/my-account/',
+  '/my-account/workflow/',
+  '/image-enhancer/',
+  '/image-enlarger/',
+  '/denoise-ai/',
+  '/sharpen-ai/',
+  '/download-win/',
+  '/remove-background/',
+  '/upload/',
+  '/image-editor/',
+  '/single-process/',
+  '/batch-process/',
+  '/colorize-photo/',
+  '/toongineer-cartoonizer/',
+  '/photo-to-sketch/',
+  '/photo-retoucher/',
+  '/image-compressor/',
+  '/image-cropper/',
+  '/image-resizer/',
+  '/image-rotator/',
+  '/flip-image/',
+  '/old-photo-restoration/',
+  '/contact/',
+  '/about-us/',
+  '/api-docs/',
+  '/privacy-policy/',
+  '/term-of-use/',
+  '/user-agreement/',
+  '/author/',
+  '/sitemap/',
 ];
 
 /**
@@ -17,7 +47,22 @@ const LINKS = [
  * editor, content, sitemap): the language routes are made from the same list for every prefix
  * (src/app/App.tsx), so these show the prefix works for each kind; every link is opened in English.
  */
-const FR_LINKS = ['/', '/pricing/', '/posts/', '/login/', '/my-account/workflow/', '/image-enlarger/', '/upload/', '/batch-process/', '/image-editor/', '/image-resizer/', '/old-photo-restoration/', '/api-docs/', '/author/', '/sitemap/'];
+const FR_LINKS = [
+  '/',
+  '/pricing/',
+  '/posts/',
+  '/login/',
+  '/my-account/workflow/',
+  '/image-enlarger/',
+  '/upload/',
+  '/batch-process/',
+  '/image-editor/',
+  '/image-resizer/',
+  '/old-photo-restoration/',
+  '/api-docs/',
+  '/author/',
+  '/sitemap/',
+];
 
 test('every site link of spec §2 is a real page in en, and each kind of page in fr', async ({ page }) => {
   const visits = [...LINKS, ...FR_LINKS.map((link) => `/fr${link}`)];
@@ -74,7 +119,14 @@ test('upload page: compare dialog shows original, Basic and Pro and offers upgra
   const dialog = page.getByTestId('compare-dialog');
   await expect(dialog.locator('img')).toHaveCount(3);
   await expect(dialog.locator('figcaption')).toHaveText(['Original', 'Basic (2x)', 'Pro (4x)']);
-  await expect.poll(() => dialog.locator('img').nth(2).evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect
+    .poll(() =>
+      dialog
+        .locator('img')
+        .nth(2)
+        .evaluate((i) => (i as HTMLImageElement).naturalWidth),
+    )
+    .toBeGreaterThan(0);
   await new Workspace(page).screenshot('site-03-compare');
   await page.getByTestId('compare-decline').click();
   await expect(dialog).toHaveCount(0);
@@ -99,7 +151,14 @@ test('background removal → edit → editor shows the cut-out and downloads a P
   await done.getByTestId('edit').click();
   await expect(page).toHaveURL(/\/image-editor\/$/);
   const info = await page.evaluate(() => JSON.parse(localStorage.getItem('imgInfo') ?? '{}'));
-  expect(info).toMatchObject({ filename: 'chelsea.png', targetName: 'matting-chelsea.png', isProcessed: true, sizeNum: 'large', width: 451, height: 300 });
+  expect(info).toMatchObject({
+    filename: 'chelsea.png',
+    targetName: 'matting-chelsea.png',
+    isProcessed: true,
+    sizeNum: 'large',
+    width: 451,
+    height: 300,
+  });
   await expect(page.locator('[data-testid="editor-stage"] canvas')).toBeVisible({ timeout: 20_000 });
   await page.getByRole('radio', { name: '#ffffff' }).click();
   await ws.screenshot('site-02-editor');

@@ -24,7 +24,10 @@ async function applyAndDownload(page: Page, act: () => Promise<void>) {
   await expect(img).toHaveAttribute('data-runtime', 'worker');
   // Nothing is drawn on the UI thread: the page has no canvas of its own.
   expect(await page.locator('canvas').count()).toBe(0);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download image' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download image' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('chelsea.png');
   const bytes = fs.readFileSync(await download.path());
   const meta = await sharp(bytes).metadata();
@@ -40,7 +43,7 @@ test('rotate 90° in the worker gives 300×451', async ({ page }) => {
   const orig = await sharp(FIXTURE).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const turned = await sharp(out.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const o = [...orig.data.subarray(0, 3)];
-  const idx = (299) * 3;
+  const idx = 299 * 3;
   const t = [...turned.data.subarray(idx, idx + 3)];
   for (let c = 0; c < 3; c++) expect(Math.abs(o[c] - t[c])).toBeLessThanOrEqual(2);
   await page.screenshot({ path: 'tests/e2e/screenshots/tools-rotate.png', fullPage: true });
@@ -70,7 +73,9 @@ async function dragBy(page: Page, from: ReturnType<Page['locator']>, dx: number,
   await page.mouse.up();
 }
 
-test('crop box: a ratio preset, handles, drag and keys shape it; the worker cuts exactly that box', async ({ page }) => {
+test('crop box: a ratio preset, handles, drag and keys shape it; the worker cuts exactly that box', async ({
+  page,
+}) => {
   await page.goto('/image-cropper/');
   await page.locator('input[type=file]').setInputFiles(FIXTURE);
   await expect(page.getByTestId('crop-stage').locator('img')).toHaveAttribute('data-runtime', 'worker');
@@ -116,7 +121,11 @@ test('crop box: a ratio preset, handles, drag and keys shape it; the worker cuts
   const meta = await sharp(bytes).metadata();
   expect([meta.format, meta.width, meta.height]).toEqual(['png', box[2], box[3]]);
   const got = await sharp(bytes).removeAlpha().raw().toBuffer();
-  const want = await sharp(FIXTURE).extract({ left: box[0], top: box[1], width: box[2], height: box[3] }).removeAlpha().raw().toBuffer();
+  const want = await sharp(FIXTURE)
+    .extract({ left: box[0], top: box[1], width: box[2], height: box[3] })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
   expect(got.reduce((s, v, i) => s + Math.abs(v - want[i]!), 0) / got.length).toBeLessThan(1);
   // Nothing is drawn on the UI thread: the page has no canvas of its own.
   expect(await page.locator('canvas').count()).toBe(0);

@@ -21,7 +21,9 @@ test('?medium=ai_old_photo_repire_colorize opens the workflow tab with that pres
   await ws.screenshot('workflow-01-medium');
 });
 
-test('registered user: enlarge last locks adding, 3-step limit, delete hidden on step 1, save workflow', async ({ page }) => {
+test('registered user: enlarge last locks adding, 3-step limit, delete hidden on step 1, save workflow', async ({
+  page,
+}) => {
   const auth = new AuthPage(page);
   const ws = new Workspace(page);
   const wf = new WorkflowPanel(page);
@@ -72,7 +74,11 @@ test('registered user: enlarge last locks adding, 3-step limit, delete hidden on
   await ws.screenshot('workflow-03-saved');
 });
 
-test('registered user runs a two-step workflow (denoise → enlarge 2x) on the real server', async ({ page, context, baseURL }) => {
+test('registered user runs a two-step workflow (denoise → enlarge 2x) on the real server', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   const wf = new WorkflowPanel(page);
@@ -92,6 +98,10 @@ test('registered user runs a two-step workflow (denoise → enlarge 2x) on the r
   await expect(done.getByTestId('output-size')).toHaveText('902×600');
   await done.getByTestId('preview').click();
   await expect(page.getByTestId('img-after')).toBeVisible({ timeout: 15_000 });
-  await expect.poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth), { timeout: 15_000 }).toBe(902);
+  await expect
+    .poll(() => page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth), {
+      timeout: 15_000,
+    })
+    .toBe(902);
   await ws.screenshot('workflow-04-run');
 });

@@ -7,7 +7,9 @@ import { fixture, UploadHarness } from './pages/pwaHarness.js';
 
 const MB = 1024 * 1024;
 
-test('guest: 16 MB image resized in the worker (off the main thread) to ≤ 2.8 MP and ≤ 5 MB, uploaded', async ({ page }) => {
+test('guest: 16 MB image resized in the worker (off the main thread) to ≤ 2.8 MP and ≤ 5 MB, uploaded', async ({
+  page,
+}) => {
   const h = new UploadHarness(page);
   await h.open({ level: 'guest', job: 'enlarge' });
   expect(await h.runtime()).toBe('worker');
@@ -32,7 +34,9 @@ test('guest: 16 MB image resized in the worker (off the main thread) to ≤ 2.8 
   expect(statuses.at(-1)).toBe('ready');
 });
 
-test('validation and batch limits answer with the i18n keys; of two files a guest keeps the first', async ({ page }, info) => {
+test('validation and batch limits answer with the i18n keys; of two files a guest keeps the first', async ({
+  page,
+}, info) => {
   const h = new UploadHarness(page);
   await h.open({ level: 'guest', job: 'enlarge' });
   const txt = info.outputPath('notes.txt');
@@ -55,7 +59,11 @@ test('EXIF orientation is applied before fitting: a rotated photo stays portrait
   const sharp = (await import('sharp')).default;
   // 2400×1600 pixels stored landscape with EXIF orientation 6 (shown rotated 90°: 1600×2400, 3.84 MP).
   const rotated = info.outputPath('rotated.jpg');
-  await sharp(fixture('LadyBird.jpg')).resize(2400, 1600).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toFile(rotated);
+  await sharp(fixture('LadyBird.jpg'))
+    .resize(2400, 1600)
+    .withMetadata({ orientation: 6 })
+    .jpeg({ quality: 90 })
+    .toFile(rotated);
   const h = new UploadHarness(page);
   await h.open({ level: 'guest' });
   await page.evaluate(() => {
@@ -65,7 +73,13 @@ test('EXIF orientation is applied before fitting: a rotated photo stays portrait
     document.body.append(input);
   });
   await page.setInputFiles('#fit-file', rotated);
-  const r = await page.evaluate(() => (window as any).__harness.fit((document.querySelector('#fit-file') as HTMLInputElement).files![0], 'guest', 'enlarge'));
+  const r = await page.evaluate(() =>
+    (window as any).__harness.fit(
+      (document.querySelector('#fit-file') as HTMLInputElement).files![0],
+      'guest',
+      'enlarge',
+    ),
+  );
   expect(r).toMatchObject({ ok: true, srcW: 1600, srcH: 2400, steps: ['resize'], mime: 'image/jpeg' });
   expect(r.w).toBeLessThan(r.h);
   expect(r.w * r.h).toBeLessThanOrEqual(2.8e6);

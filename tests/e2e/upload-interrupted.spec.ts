@@ -13,7 +13,9 @@ import { fixture, Workspace } from './pages/workspace.js';
 // the on-device card's work comes from the service worker's cache (the browser project blocks it by default: playwright.config.ts)
 test.use({ serviceWorkers: 'allow' });
 
-test('a reload while a large file is prepared: interrupted, choose the file again, then ready with a thumbnail', async ({ page }) => {
+test('a reload while a large file is prepared: interrupted, choose the file again, then ready with a thumbnail', async ({
+  page,
+}) => {
   const ws = new Workspace(page);
   await ws.open();
   await ws.upload('elephants-5640x3172.jpg');
@@ -40,7 +42,10 @@ test('a damaged file on an on-device feature: its card offers no "Process on thi
   await expect(card.getByTestId('process-on-device')).toHaveCount(0);
 });
 
-test('a failed upload held on this device offers it, its download note under the button inside the card', async ({ page, context }) => {
+test('a failed upload held on this device offers it, its download note under the button inside the card', async ({
+  page,
+  context,
+}) => {
   await page.setViewportSize({ width: 1366, height: 900 });
   const { card } = await deviceOnlyWork(page, context, '/image-enlarger/', ENLARGE_FIRST_USE);
   const button = card.getByTestId('process-on-device');

@@ -9,12 +9,24 @@ import { truncatedJpeg } from './pages/uploadFiles.js';
 import { Workspace } from './pages/workspace.js';
 
 const LANGS = [
-  { prefix: '', onlyOne: 'Only paid users can upload multiple images at the same time', firstKept: 'chelsea.png: not uploaded — one image at a time on this plan, so only the first image was kept.', tooLarge: 'Your file is too large' },
-  { prefix: '/ja', onlyOne: '複数の画像を同時にアップロードできるのは有料ユーザーのみです', firstKept: 'chelsea.png: アップロードされていません', tooLarge: 'ファイルが大きすぎます' },
+  {
+    prefix: '',
+    onlyOne: 'Only paid users can upload multiple images at the same time',
+    firstKept: 'chelsea.png: not uploaded — one image at a time on this plan, so only the first image was kept.',
+    tooLarge: 'Your file is too large',
+  },
+  {
+    prefix: '/ja',
+    onlyOne: '複数の画像を同時にアップロードできるのは有料ユーザーのみです',
+    firstKept: 'chelsea.png: アップロードされていません',
+    tooLarge: 'ファイルが大きすぎます',
+  },
 ];
 
 for (const lng of LANGS) {
-  test(`guest, two files where the plan allows one: the first is kept, the dialog says why and names the other (${lng.prefix || '/en'})`, async ({ page }) => {
+  test(`guest, two files where the plan allows one: the first is kept, the dialog says why and names the other (${lng.prefix || '/en'})`, async ({
+    page,
+  }) => {
     const ws = new Workspace(page);
     await ws.open(`${lng.prefix}/batch-process/`);
     await ws.drop('rocket.jpg', 'chelsea.png');
@@ -24,7 +36,9 @@ for (const lng of LANGS) {
     await expect(ws.cards().first()).toContainText('rocket');
   });
 
-  test(`the server refuses an oversized compress file: its reason reaches the dialog (${lng.prefix || '/en'})`, async ({ page }) => {
+  test(`the server refuses an oversized compress file: its reason reaches the dialog (${lng.prefix || '/en'})`, async ({
+    page,
+  }) => {
     const email = uniqueEmail('refusal');
     await new AuthPage(page).register(email, PASSWORD);
     await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });
@@ -42,7 +56,11 @@ for (const lng of LANGS) {
   });
 }
 
-test('a cut-off JPEG says what is wrong and stays on Uploaded (not Processing); Continue with nothing uploaded says so', async ({ page, context, baseURL }) => {
+test('a cut-off JPEG says what is wrong and stays on Uploaded (not Processing); Continue with nothing uploaded says so', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.addCookies([{ name: 'isFirstVisit', value: '1', url: baseURL! }]);
   const ws = new Workspace(page);
   await ws.open();

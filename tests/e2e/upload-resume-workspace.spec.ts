@@ -8,7 +8,10 @@ import { Workspace } from './pages/workspace.js';
 // Requests go straight to the network so the test's route sees the worker's slice posts.
 test.use({ serviceWorkers: 'block' });
 
-test('reload during a sliced upload in the workspace resumes from the last acknowledged slice', async ({ page, context }) => {
+test('reload during a sliced upload in the workspace resumes from the last acknowledged slice', async ({
+  page,
+  context,
+}) => {
   const email = uniqueEmail('resume-ws');
   await new AuthPage(page).register(email, 'resume1234');
   await expect(page).toHaveURL(/\/batch-process\/$/, { timeout: 30_000 });

@@ -9,8 +9,15 @@ import { fixture, UploadHarness } from './pages/pwaHarness.js';
 let srv: TestServer;
 let token: string;
 test.beforeAll(async () => {
-  srv = await startTestServer({ clientDir: process.env.CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist'), serveTestPages: true });
-  const pro = await srv.ctx.services.accounts.register({ email: 'pro-resume@example.com', password: 'abcd1234', confirm_password: 'abcd1234' });
+  srv = await startTestServer({
+    clientDir: process.env.CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
+    serveTestPages: true,
+  });
+  const pro = await srv.ctx.services.accounts.register({
+    email: 'pro-resume@example.com',
+    password: 'abcd1234',
+    confirm_password: 'abcd1234',
+  });
   await srv.ctx.services.accounts.setPlan(pro.id, 'pro');
   token = await srv.ctx.services.tokens.userTokenFor(pro.id);
 });

@@ -34,7 +34,9 @@ test('a 4100×120 photo on Basic: 4x, 6x and 8x are off with the largest side na
   await page.screenshot({ path: shot('scale-limit-375') });
 });
 
-test('an empty file is "empty", a PNG declaring 50000×50000 is "too large" with its size (not a wrong type, not damaged)', async ({ page }) => {
+test('an empty file is "empty", a PNG declaring 50000×50000 is "too large" with its size (not a wrong type, not damaged)', async ({
+  page,
+}) => {
   const ws = new Workspace(page);
   await ws.open();
   await ws.chooseFeature('denoise');
@@ -43,7 +45,10 @@ test('an empty file is "empty", a PNG declaring 50000×50000 is "too large" with
   await expect(ws.messageDialog()).toContainText('empty.png: The file is empty.', { timeout: 30_000 });
   await ws.messageDialog().getByRole('button').last().click();
   await ws.upload(pngDeclaring(50000, 50000));
-  await expect(ws.messageDialog()).toContainText('The image is too large (50000×50000): images of at most 100 MP can be opened.', { timeout: 30_000 });
+  await expect(ws.messageDialog()).toContainText(
+    'The image is too large (50000×50000): images of at most 100 MP can be opened.',
+    { timeout: 30_000 },
+  );
   await ws.messageDialog().getByRole('button').last().click();
   await expect(limits.uploadReason(ws.card('imageTooLarge'))).toContainText('too large (50000×50000)');
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -53,7 +58,9 @@ test('an empty file is "empty", a PNG declaring 50000×50000 is "too large" with
   await page.screenshot({ path: shot('upload-causes-375') });
 });
 
-test('a start whose answer never reached the page (a tab closed a moment after Start) is found again after a reload', async ({ page }) => {
+test('a start whose answer never reached the page (a tab closed a moment after Start) is found again after a reload', async ({
+  page,
+}) => {
   const ws = new Workspace(page);
   await ws.open();
   await ws.chooseFeature('compress');

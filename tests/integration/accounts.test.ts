@@ -18,11 +18,31 @@ describe('register, login, logout (spec §5 texts)', () => {
       [{}, 'email', 'This field is required.'],
       [{ email: 'x@example.com', password: '', confirm_password: '' }, 'password', 'This field is required.'],
       [{ email: 'not-an-email', password: PW, confirm_password: PW }, 'email', 'Please enter a valid email address.'],
-      [{ email: 'a@example.com', password: 'short1', confirm_password: 'short1' }, 'password', 'The password must be 8 to 48 characters and contain both letters and numbers.'],
-      [{ email: 'a@example.com', password: 'lettersonly', confirm_password: 'lettersonly' }, 'password', 'The password must be 8 to 48 characters and contain both letters and numbers.'],
-      [{ email: 'a@example.com', password: '1234567890', confirm_password: '1234567890' }, 'password', 'The password must be 8 to 48 characters and contain both letters and numbers.'],
-      [{ email: 'a@example.com', password: 'a1'.repeat(25), confirm_password: 'a1'.repeat(25) }, 'password', 'The password must be 8 to 48 characters and contain both letters and numbers.'],
-      [{ email: 'a@example.com', password: PW, confirm_password: 'abcd12345' }, 'confirm_password', 'The two passwords do not match.'],
+      [
+        { email: 'a@example.com', password: 'short1', confirm_password: 'short1' },
+        'password',
+        'The password must be 8 to 48 characters and contain both letters and numbers.',
+      ],
+      [
+        { email: 'a@example.com', password: 'lettersonly', confirm_password: 'lettersonly' },
+        'password',
+        'The password must be 8 to 48 characters and contain both letters and numbers.',
+      ],
+      [
+        { email: 'a@example.com', password: '1234567890', confirm_password: '1234567890' },
+        'password',
+        'The password must be 8 to 48 characters and contain both letters and numbers.',
+      ],
+      [
+        { email: 'a@example.com', password: 'a1'.repeat(25), confirm_password: 'a1'.repeat(25) },
+        'password',
+        'The password must be 8 to 48 characters and contain both letters and numbers.',
+      ],
+      [
+        { email: 'a@example.com', password: PW, confirm_password: 'abcd12345' },
+        'confirm_password',
+        'The two passwords do not match.',
+      ],
       [{ email: 'a@example.com', password: PW }, 'confirm_password', 'This field is required.'],
     ];
     for (const [form, field, text] of cases) {
@@ -35,15 +55,29 @@ describe('register, login, logout (spec §5 texts)', () => {
 
   it('register creates a register-level account (pid 0, register credits), logs in, and refuses a second registration', async () => {
     const c = new Caller(srv);
-    const r = await c.form('/api/account/register', { email: 'New.User@Example.com', password: PW, confirm_password: PW }, false);
+    const r = await c.form(
+      '/api/account/register',
+      { email: 'New.User@Example.com', password: PW, confirm_password: PW },
+      false,
+    );
     expect(r.body.code).toBe(200);
-    expect(r.body.data).toMatchObject({ email: 'new.user@example.com', pid: 0, level: 'register', max_num: 3, used_num: 0 });
+    expect(r.body.data).toMatchObject({
+      email: 'new.user@example.com',
+      pid: 0,
+      level: 'register',
+      max_num: 3,
+      used_num: 0,
+    });
     expect(r.body.data.user_token).toMatch(/^u_/);
     const setCookie = r.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/pixmill_session=[A-Za-z0-9_-]{40,}/);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
-    const row = await srv.ctx.db.selectFrom('accounts').selectAll().where('email', '=', 'new.user@example.com').executeTakeFirstOrThrow();
+    const row = await srv.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('email', '=', 'new.user@example.com')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ kind: 'user', pid: 0, max_num: 3, compress_max: 100 });
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain(PW);
@@ -53,19 +87,31 @@ describe('register, login, logout (spec §5 texts)', () => {
     const lic = await c.form('/api/v2/license', { guest_token_v2: r.body.data.user_token }, false);
     expect(lic.body.data).toMatchObject({ user_level: 'register', pid: 0 });
 
-    const again = await new Caller(srv).form('/api/account/register', { email: 'new.user@EXAMPLE.com', password: PW, confirm_password: PW }, false);
+    const again = await new Caller(srv).form(
+      '/api/account/register',
+      { email: 'new.user@EXAMPLE.com', password: PW, confirm_password: PW },
+      false,
+    );
     expect(again.body).toMatchObject({ code: 1, data: { reason: 'emailTaken' } });
   });
 
   it('login: one answer (code 3) for an unknown user and a wrong password, fresh session id, logout ends it', async () => {
-    await new Caller(srv).form('/api/account/register', { email: 'login@example.com', password: PW, confirm_password: PW }, false);
+    await new Caller(srv).form(
+      '/api/account/register',
+      { email: 'login@example.com', password: PW, confirm_password: PW },
+      false,
+    );
     const c = new Caller(srv);
     const unknown = (await c.form('/api/account/login', { email: 'nobody@example.com', password: PW }, false)).body;
-    const wrong = (await c.form('/api/account/login', { email: 'login@example.com', password: 'wrong1234' }, false)).body;
+    const wrong = (await c.form('/api/account/login', { email: 'login@example.com', password: 'wrong1234' }, false))
+      .body;
     // the two failures cannot be told apart (who has an account is not the login form's to say)
     expect(unknown).toEqual({ code: 3, msg: LOGIN_FAILED_TEXT, data: { reason: 'loginFailed' } });
     expect(wrong).toEqual(unknown);
-    expect((await c.form('/api/account/login', { email: 'login@example.com' }, false)).body).toMatchObject({ code: 1, data: { reason: 'fieldRequired' } });
+    expect((await c.form('/api/account/login', { email: 'login@example.com' }, false)).body).toMatchObject({
+      code: 1,
+      data: { reason: 'fieldRequired' },
+    });
     expect((await c.get('/api/account/me', {}, false)).body.code).toBe(6);
 
     const first = await c.form('/api/account/login', { email: 'LOGIN@example.com', password: PW }, false);
@@ -82,7 +128,9 @@ describe('register, login, logout (spec §5 texts)', () => {
     // Every login hands out a new user token (only hashes are stored); the old session's token ended with it.
     expect(second.body.data.user_token).not.toBe(first.body.data.user_token);
     expect((await c.form('/api/v2/license', { guest_token_v2: first.body.data.user_token }, false)).status).toBe(401);
-    expect((await c.form('/api/v2/license', { guest_token_v2: second.body.data.user_token }, false)).body.code).toBe(200);
+    expect((await c.form('/api/v2/license', { guest_token_v2: second.body.data.user_token }, false)).body.code).toBe(
+      200,
+    );
 
     expect((await c.form('/api/account/logout', {}, false)).body.code).toBe(200);
     const after = await fetch(srv.url + '/api/account/me', { headers: { cookie: `pixmill_session=${s2}` } });
@@ -93,8 +141,16 @@ describe('register, login, logout (spec §5 texts)', () => {
     const u = await Caller.user(srv, 'plan@example.com');
     const a = await srv.ctx.services.accounts.setPlan(u.accountId, 'pro', Date.now() + 30 * 86400_000);
     expect(a).toMatchObject({ pid: 11043, max_num: 500, compress_max: 500, is_expired: 0 });
-    expect((await u.form('/api/v2/license', { guest_token_v2: u.token }, false)).body.data).toMatchObject({ user_level: 'pro', left_credits: 500 });
-    const grants = await srv.ctx.db.selectFrom('credit_ledger').selectAll().where('account_id', '=', u.accountId).where('kind', '=', 'grant').execute();
+    expect((await u.form('/api/v2/license', { guest_token_v2: u.token }, false)).body.data).toMatchObject({
+      user_level: 'pro',
+      left_credits: 500,
+    });
+    const grants = await srv.ctx.db
+      .selectFrom('credit_ledger')
+      .selectAll()
+      .where('account_id', '=', u.accountId)
+      .where('kind', '=', 'grant')
+      .execute();
     expect(grants.map((g) => g.amount)).toEqual([500]);
   });
 });
@@ -104,7 +160,10 @@ describe('login rate limit', () => {
     const c = new Caller(srv);
     const codes: number[] = [];
     // A different email each time, so the per-email lockout (accounts-security.test.ts) stays out of it.
-    for (let i = 0; i < 32; i++) codes.push((await c.form('/api/account/login', { email: `nobody-${i}@example.com`, password: 'x1x1x1x1' }, false)).status);
+    for (let i = 0; i < 32; i++)
+      codes.push(
+        (await c.form('/api/account/login', { email: `nobody-${i}@example.com`, password: 'x1x1x1x1' }, false)).status,
+      );
     expect(codes.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(codes.at(-1)).toBe(429);
   });
@@ -120,16 +179,22 @@ describe('site ajax endpoint', () => {
     // A new token each time; it and the login's token both act for the account.
     expect(ok.body.data.user_token).toMatch(/^u_/);
     expect(ok.body.data.user_token).not.toBe(u.token);
-    for (const t of [ok.body.data.user_token, u.token]) expect((await u.form('/api/v2/license', { guest_token_v2: t }, false)).body.data.user_id).toBe(u.accountId);
+    for (const t of [ok.body.data.user_token, u.token])
+      expect((await u.form('/api/v2/license', { guest_token_v2: t }, false)).body.data.user_id).toBe(u.accountId);
 
     for (const nonce of ['', 'abc', n.body.data.nonce.replace(/.$/, (ch: string) => (ch === 'A' ? 'B' : 'A'))]) {
-      expect((await u.form('/site-ajax', { action: 'get_user_token', nonce }, false)).body).toMatchObject({ code: 5, data: { reason: 'validationInvalid' } });
+      expect((await u.form('/site-ajax', { action: 'get_user_token', nonce }, false)).body).toMatchObject({
+        code: 5,
+        data: { reason: 'validationInvalid' },
+      });
     }
     // A nonce issued to an anonymous visitor does not work with a session, and the reverse.
     const anon = new Caller(srv);
     const anonNonce = (await anon.form('/site-ajax', { action: 'nonce' }, false)).body.data.nonce;
     expect((await u.form('/site-ajax', { action: 'get_user_token', nonce: anonNonce }, false)).body.code).toBe(5);
-    expect((await anon.form('/site-ajax', { action: 'get_user_token', nonce: n.body.data.nonce }, false)).body.code).toBe(5);
+    expect(
+      (await anon.form('/site-ajax', { action: 'get_user_token', nonce: n.body.data.nonce }, false)).body.code,
+    ).toBe(5);
     const noSession = await anon.form('/site-ajax', { action: 'get_user_token', nonce: anonNonce }, false);
     expect(noSession.status).toBe(401);
     expect(noSession.body.code).toBe(6);

@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => srv?.stop());
 
 const DAY_MS = 86_400_000;
-const anonymousEvents = async () => (await srv.ctx.db.selectFrom('events').select('id').where('account_id', 'is', null).execute()).length;
+const anonymousEvents = async () =>
+  (await srv.ctx.db.selectFrom('events').select('id').where('account_id', 'is', null).execute()).length;
 
 /** `n` anonymous form posts in a row; the HTTP statuses. */
 async function burst(n: number, p: string, form: () => Record<string, string>): Promise<number[]> {
@@ -28,7 +29,10 @@ async function burst(n: number, p: string, form: () => Record<string, string>): 
 describe('anonymous writes are limited per client address', () => {
   it('/api/report: 60 a minute, then 429 and nothing more is stored', async () => {
     const before = await anonymousEvents();
-    const statuses = await burst(80, '/api/report', () => ({ event: 'preview', data: JSON.stringify({ pad: 'x'.repeat(3000) }) }));
+    const statuses = await burst(80, '/api/report', () => ({
+      event: 'preview',
+      data: JSON.stringify({ pad: 'x'.repeat(3000) }),
+    }));
     expect(statuses.filter((s) => s === 200)).toHaveLength(60);
     expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
     expect((await anonymousEvents()) - before).toBe(60);
@@ -56,8 +60,13 @@ describe('anonymous writes are limited per client address', () => {
 
 describe('events retention', () => {
   const insertAt = (created_at: number) =>
-    srv.ctx.db.insertInto('events').values({ account_id: null, kind: 'preview', payload_json: '{}', created_at }).returning('id').executeTakeFirstOrThrow();
-  const exists = async (id: number) => !!(await srv.ctx.db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst());
+    srv.ctx.db
+      .insertInto('events')
+      .values({ account_id: null, kind: 'preview', payload_json: '{}', created_at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  const exists = async (id: number) =>
+    !!(await srv.ctx.db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst());
 
   it('the retention sweep deletes events older than EVENTS_RETENTION_DAYS and keeps younger ones', async () => {
     const days = srv.ctx.config.eventsRetentionDays;

@@ -55,7 +55,11 @@ export class Caller {
   /** Registers (and is thereby logged in) a new user; optionally puts it on a plan. */
   static async user(srv: TestServer, email: string, plan?: 'basic' | 'pro'): Promise<Caller & { accountId: number }> {
     const c = new Caller(srv) as Caller & { accountId: number };
-    const r = await c.form('/api/account/register', { email, password: 'passw0rdA1', confirm_password: 'passw0rdA1' }, false);
+    const r = await c.form(
+      '/api/account/register',
+      { email, password: 'passw0rdA1', confirm_password: 'passw0rdA1' },
+      false,
+    );
     if (r.body.code !== 200) throw new Error(`register failed: ${JSON.stringify(r.body)}`);
     c.token = r.body.data.user_token;
     c.accountId = r.body.data.id;
@@ -85,7 +89,10 @@ export class Caller {
   }
 
   async fetch(p: string, init: RequestInit = {}, q: Record<string, string> = {}): Promise<Response> {
-    const r = await fetch(this.url(p, q), { ...init, headers: { ...this.cookieHeader(), ...((init.headers as Record<string, string>) ?? {}) } });
+    const r = await fetch(this.url(p, q), {
+      ...init,
+      headers: { ...this.cookieHeader(), ...((init.headers as Record<string, string>) ?? {}) },
+    });
     this.keep(r);
     return r;
   }
@@ -102,10 +109,16 @@ export class Caller {
 
   async json<T = any>(p: string, body: unknown): Promise<Answer<T>> {
     const b = { user_token: this.token, ...(body as object) };
-    return answer<T>(await this.fetch(p, { method: 'POST', body: JSON.stringify(b), headers: { 'content-type': 'application/json' } }));
+    return answer<T>(
+      await this.fetch(p, { method: 'POST', body: JSON.stringify(b), headers: { 'content-type': 'application/json' } }),
+    );
   }
 
-  async multipart<T = any>(p: string, fields: Record<string, string>, files: Record<string, { data: Buffer; name: string }>): Promise<Answer<T>> {
+  async multipart<T = any>(
+    p: string,
+    fields: Record<string, string>,
+    files: Record<string, { data: Buffer; name: string }>,
+  ): Promise<Answer<T>> {
     const fd = new FormData();
     if (this.token) fd.set('user_token', this.token);
     for (const [k, v] of Object.entries(fields)) fd.set(k, v);
@@ -114,10 +127,17 @@ export class Caller {
   }
 
   upload<T = any>(data: Buffer, name: string, job = 'enlarge', thumbnail?: Buffer): Promise<Answer<T>> {
-    return this.multipart<T>('/web_api/v1/upload', { job }, { file: { data, name }, ...(thumbnail ? { thumbnail: { data: thumbnail, name: 'thumb.png' } } : {}) });
+    return this.multipart<T>(
+      '/web_api/v1/upload',
+      { job },
+      { file: { data, name }, ...(thumbnail ? { thumbnail: { data: thumbnail, name: 'thumb.png' } } : {}) },
+    );
   }
 
-  async bytes(p: string, q: Record<string, string> = {}): Promise<{ status: number; type: string | null; data: Buffer }> {
+  async bytes(
+    p: string,
+    q: Record<string, string> = {},
+  ): Promise<{ status: number; type: string | null; data: Buffer }> {
     const r = await this.fetch(p, {}, this.token ? { user_token: this.token, ...q } : q);
     return { status: r.status, type: r.headers.get('content-type'), data: Buffer.from(await r.arrayBuffer()) };
   }

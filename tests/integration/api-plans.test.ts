@@ -16,7 +16,8 @@ afterAll(() => srv?.stop());
 let n = 0;
 const email = (tag: string) => `apiplan-${tag}-${++n}@example.com`;
 const PACK = API_PLANS[1]!;
-const license = async (c: Caller) => (await c.form('/api/v2/license')).body.data as { max_num: number; used_num: number };
+const license = async (c: Caller) =>
+  (await c.form('/api/v2/license')).body.data as { max_num: number; used_num: number };
 
 describe('GET /api/v2/checkout', () => {
   it('refuses without a signed-in user token field (a cookie alone opens nothing), a foreign email and an unknown pack', async () => {
@@ -25,7 +26,9 @@ describe('GET /api/v2/checkout', () => {
     const noToken = await u.get('/api/v2/checkout', { email: addr, api_plan: PACK.name }, false);
     expect([noToken.status, noToken.body.code]).toEqual([401, CODE.VERIFICATION_FAILED]);
     const g = await Caller.guest(srv);
-    expect((await g.get('/api/v2/checkout', { email: addr, api_plan: PACK.name })).body.code).toBe(CODE.VERIFICATION_FAILED);
+    expect((await g.get('/api/v2/checkout', { email: addr, api_plan: PACK.name })).body.code).toBe(
+      CODE.VERIFICATION_FAILED,
+    );
     const foreign = await u.get('/api/v2/checkout', { email: 'someone-else@example.com', api_plan: PACK.name });
     expect(foreign.body).toMatchObject({ code: CODE.PARAM_ERROR, data: { field: 'email' } });
     const unknown = await u.get('/api/v2/checkout', { email: addr, api_plan: 'api_free_forever' });
@@ -42,7 +45,13 @@ describe('GET /api/v2/checkout', () => {
     const before = await license(u);
     const r = await u.get('/api/v2/checkout', { email: addr.toUpperCase(), api_plan: PACK.name, currency: 'EUR' });
     expect(r.body.code, r.body.msg).toBe(CODE.OK);
-    expect(r.body.data).toMatchObject({ level: 'api', product_id: PACK.productId, amount: PACK.price.EUR, currency: 'EUR', status: 'open' });
+    expect(r.body.data).toMatchObject({
+      level: 'api',
+      product_id: PACK.productId,
+      amount: PACK.price.EUR,
+      currency: 'EUR',
+      status: 'open',
+    });
     // open is not paid: nothing granted yet
     expect((await license(u)).max_num).toBe(before.max_num);
 
@@ -70,7 +79,10 @@ describe('npm run admin -- api-plan', () => {
     const addr = email('admin');
     const u = await Caller.user(srv, addr);
     const before = await license(u);
-    const out = (await runAdmin(srv.ctx, ['api-plan', addr, PACK.name])) as { max_num: number; api_plan_customer: boolean };
+    const out = (await runAdmin(srv.ctx, ['api-plan', addr, PACK.name])) as {
+      max_num: number;
+      api_plan_customer: boolean;
+    };
     expect(out).toMatchObject({ max_num: before.max_num + PACK.credits, api_plan_customer: true });
     await expect(runAdmin(srv.ctx, ['api-plan', addr, 'nope'])).rejects.toThrow(/api-plan needs a pack/);
     expect((await u.form('/api/v2/api_token/get')).body.data.entitlement).toBe('api_plan');
@@ -81,11 +93,23 @@ describe('npm run admin -- api-plan', () => {
     const u = await Caller.user(srv, addr);
     await runAdmin(srv.ctx, ['api-plan', addr, PACK.name]);
     const token = async () => (await u.form('/api/v2/api_token/get')).body.data;
-    expect(await token()).toMatchObject({ entitlement: 'api_plan', credits: PLAN_LIMITS.register.credits + PACK.credits, api_pack_credits: PACK.credits });
+    expect(await token()).toMatchObject({
+      entitlement: 'api_plan',
+      credits: PLAN_LIMITS.register.credits + PACK.credits,
+      api_pack_credits: PACK.credits,
+    });
     await runAdmin(srv.ctx, ['grant', addr, 'pro']);
-    expect(await token()).toMatchObject({ entitlement: 'pro', credits: PLAN_LIMITS.pro.credits + PACK.credits, api_pack_credits: PACK.credits });
+    expect(await token()).toMatchObject({
+      entitlement: 'pro',
+      credits: PLAN_LIMITS.pro.credits + PACK.credits,
+      api_pack_credits: PACK.credits,
+    });
     await runAdmin(srv.ctx, ['expire', addr]);
-    expect(await token()).toMatchObject({ entitlement: 'api_plan', credits: PLAN_LIMITS.expired.credits + PACK.credits, api_pack_credits: PACK.credits });
+    expect(await token()).toMatchObject({
+      entitlement: 'api_plan',
+      credits: PLAN_LIMITS.expired.credits + PACK.credits,
+      api_pack_credits: PACK.credits,
+    });
     expect((await license(u)).max_num - (await license(u)).used_num).toBe(PLAN_LIMITS.expired.credits + PACK.credits);
   });
 });

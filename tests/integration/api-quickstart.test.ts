@@ -16,7 +16,17 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
 import { CODE } from '../../src/shared/domain/codes.js';
-import { CLIENT_SCRIPT, CURL_STEPS, NODE_SCRIPT, QUICK_START_FEATURE, QUICK_START_FILES, QUICK_START_JCONFIG, QUICK_START_PHOTO_PATH, QUICK_START_SLOTS, type QuickStartStep } from '../../src/pages/content/apiQuickStart.js';
+import {
+  CLIENT_SCRIPT,
+  CURL_STEPS,
+  NODE_SCRIPT,
+  QUICK_START_FEATURE,
+  QUICK_START_FILES,
+  QUICK_START_JCONFIG,
+  QUICK_START_PHOTO_PATH,
+  QUICK_START_SLOTS,
+  type QuickStartStep,
+} from '../../src/pages/content/apiQuickStart.js';
 import { createClient } from '../../clients/typescript/client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { Caller } from './api-helpers.js';
@@ -41,15 +51,25 @@ afterAll(async () => {
 
 const step = (s: QuickStartStep) => CURL_STEPS.find((c) => c.step === s)!.command;
 /** The env step as shown, with this server and this token in place of its example values. */
-const envFor = (token: string) => step('env').replace(/^(export PIXMILL_HOST=).*$/m, `$1${srv.url}`).replace(/^(export PIXMILL_API_TOKEN=).*$/m, `$1${token}`);
+const envFor = (token: string) =>
+  step('env')
+    .replace(/^(export PIXMILL_HOST=).*$/m, `$1${srv.url}`)
+    .replace(/^(export PIXMILL_API_TOKEN=).*$/m, `$1${token}`);
 
 /** Runs one curl step exactly as shown (after the env step), with the slots filled in; answers its stdout. */
-async function curlStep(token: string, s: QuickStartStep, slots: { uid?: string; transId?: string } = {}): Promise<string> {
+async function curlStep(
+  token: string,
+  s: QuickStartStep,
+  slots: { uid?: string; transId?: string } = {},
+): Promise<string> {
   let cmd = step(s);
   if (slots.uid) cmd = cmd.replaceAll(QUICK_START_SLOTS.uid, slots.uid);
   if (slots.transId) cmd = cmd.replaceAll(QUICK_START_SLOTS.transId, slots.transId);
   expect(cmd).not.toMatch(/<uid>|<trans_id>/);
-  const { stdout } = await run('sh', ['-c', `set -e\n${envFor(token)}\n${cmd}`], { cwd: dir, env: { PATH: process.env.PATH } });
+  const { stdout } = await run('sh', ['-c', `set -e\n${envFor(token)}\n${cmd}`], {
+    cwd: dir,
+    env: { PATH: process.env.PATH },
+  });
   return stdout;
 }
 const json = (s: string) => JSON.parse(s) as { code: number; msg: string; data: any };
@@ -59,12 +79,20 @@ const result = async () => {
 };
 
 const charges = async (accountId: number) =>
-  (await srv.ctx.db.selectFrom('credit_ledger').select('ref').where('account_id', '=', accountId).where('kind', '=', 'charge').execute()).length;
+  (
+    await srv.ctx.db
+      .selectFrom('credit_ledger')
+      .select('ref')
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'charge')
+      .execute()
+  ).length;
 
 /** A Pro account, or a pack-only account (the smallest API plan: an API pack without a subscription), with its API token. */
 async function developerWithToken(tag: string, kind: 'pro' | 'pack' = 'pro') {
   const u = await Caller.user(srv, `quickstart-${tag}-${Date.now()}@example.com`, kind === 'pro' ? 'pro' : undefined);
-  if (kind === 'pack') await srv.ctx.services.apiTokens.grantPack(u.accountId, API_PLANS[0]!, `quickstart-${u.accountId}`);
+  if (kind === 'pack')
+    await srv.ctx.services.apiTokens.grantPack(u.accountId, API_PLANS[0]!, `quickstart-${u.accountId}`);
   const r = await u.form('/api/v2/api_token/get');
   expect(r.body.code).toBe(CODE.OK);
   return { u, token: r.body.data.api_token as string };
@@ -110,7 +138,8 @@ describe('the quick start, as /api-docs/ shows it', () => {
 
     // one charge for each processed image; polling the finished work again charges nothing
     expect(await charges(a.u.accountId)).toBe(2);
-    for (let i = 0; i < 3; i++) expect(json(await curlStep(a.token, 'progress', { transId })).data.status).toBe('finish');
+    for (let i = 0; i < 3; i++)
+      expect(json(await curlStep(a.token, 'progress', { transId })).data.status).toBe('finish');
     expect(await charges(a.u.accountId)).toBe(2);
   }, 300_000);
 
@@ -137,7 +166,11 @@ describe('the quick start, as /api-docs/ shows it', () => {
     fs.cpSync(path.join(root, 'clients', 'typescript'), path.join(dir, 'clients', 'typescript'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'quickstart.mts'), CLIENT_SCRIPT);
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    await run(process.execPath, ['--import', tsx, 'quickstart.mts'], { cwd: dir, env: { PATH: process.env.PATH, PIXMILL_HOST: srv.url, PIXMILL_API_TOKEN: c.token }, timeout: 240_000 });
+    await run(process.execPath, ['--import', tsx, 'quickstart.mts'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PIXMILL_HOST: srv.url, PIXMILL_API_TOKEN: c.token },
+      timeout: 240_000,
+    });
     expect(await result()).toEqual(['jpeg', ...RESULT]);
     expect(await charges(c.u.accountId)).toBe(1);
   }, 300_000);
@@ -146,7 +179,10 @@ describe('the quick start, as /api-docs/ shows it', () => {
     const d = await proWithToken('generated');
     const api = createClient({ baseUrl: srv.url, apiKey: d.token });
     const params = new URLSearchParams(QUICK_START_PHOTO_PATH.split('?')[1]);
-    const photo = await api.call('getSampleDownload', { job: params.get('job')!, type: params.get('type') as 'original' });
+    const photo = await api.call('getSampleDownload', {
+      job: params.get('job')!,
+      type: params.get('type') as 'original',
+    });
     expect(photo.kind).toBe('file');
     const bytes = new Blob([photo.bytes]);
     const out = await api.call('postProcess', { file: bytes, ...QUICK_START_FEATURE });
@@ -156,7 +192,10 @@ describe('the quick start, as /api-docs/ shows it', () => {
     expect((await sharp(Buffer.from(out.bytes)).metadata()).width).toBe(RESULT[0]);
 
     const up = await api.call('postUpload', { job: 'enlarge', file: bytes });
-    const started = await api.call('postTransform', { uid: up.data.data.uid, jconfig: JSON.parse(QUICK_START_JCONFIG) });
+    const started = await api.call('postTransform', {
+      uid: up.data.data.uid,
+      jconfig: JSON.parse(QUICK_START_JCONFIG),
+    });
     const id = started.data.trans_id;
     const done = await until(
       async () => (await api.call('getProgress', { trans_id: id })).data.status,
@@ -167,7 +206,9 @@ describe('the quick start, as /api-docs/ shows it', () => {
     const file = await api.call('getDownload', { trans_id: id });
     expect((await sharp(Buffer.from(file.bytes)).metadata()).height).toBe(RESULT[1]);
     // a refusal is a typed error: its status, code and reason
-    const refusal = await api.call('postProcess', { file: bytes, feature: 'enlarge', scale: 3 }).catch((e: unknown) => e);
+    const refusal = await api
+      .call('postProcess', { file: bytes, feature: 'enlarge', scale: 3 })
+      .catch((e: unknown) => e);
     expect(refusal).toMatchObject({ status: 400, code: CODE.PARAM_ERROR, reason: 'paramInvalid' });
     expect(await charges(d.u.accountId)).toBe(2);
   }, 300_000);
@@ -176,13 +217,19 @@ describe('the quick start, as /api-docs/ shows it', () => {
     const other = await proWithToken('other');
     const poll = json(await curlStep(other.token, 'progress', { transId }));
     expect(poll.code).toBe(CODE.PARAM_ERROR);
-    const r = await fetch(`${srv.url}/web_api/v1/download/?trans_id=${transId}`, { headers: { authorization: `Bearer ${other.token}` } });
+    const r = await fetch(`${srv.url}/web_api/v1/download/?trans_id=${transId}`, {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
     expect(r.status).toBe(404);
   });
 
   it('the token cannot change the password nor mint tokens', async () => {
     const auth = { authorization: `Bearer ${a.token}` };
-    const pw = await fetch(`${srv.url}/api/account/password`, { method: 'POST', headers: auth, body: new URLSearchParams({ old_password: 'passw0rdA1', password: 'hijacked99', confirm_password: 'hijacked99' }) });
+    const pw = await fetch(`${srv.url}/api/account/password`, {
+      method: 'POST',
+      headers: auth,
+      body: new URLSearchParams({ old_password: 'passw0rdA1', password: 'hijacked99', confirm_password: 'hijacked99' }),
+    });
     expect([pw.status, ((await pw.json()) as { code: number }).code]).toEqual([401, CODE.VERIFICATION_FAILED]);
     for (const p of ['/api/v2/api_token/get', '/api/v2/api_token/reset', '/api/v2/guest_token', '/api/v2/bind_token']) {
       const r = await fetch(`${srv.url}${p}`, { method: 'POST', headers: auth });
@@ -190,7 +237,11 @@ describe('the quick start, as /api-docs/ shows it', () => {
     }
     // still the old password, and still this token (a reset would have changed it)
     const me = await a.u.get('/api/account/me');
-    const login = await new Caller(srv).form('/api/account/login', { email: me.body.data.email, password: 'passw0rdA1' }, false);
+    const login = await new Caller(srv).form(
+      '/api/account/login',
+      { email: me.body.data.email, password: 'passw0rdA1' },
+      false,
+    );
     expect(login.body.code).toBe(CODE.OK);
     expect(json(await curlStep(a.token, 'progress', { transId })).code).toBe(CODE.OK);
   });

@@ -67,7 +67,10 @@ describe('who may hold an API token', () => {
 describe('shown once, reset retires the old token', () => {
   it('get with create=false only looks: null before a token exists, and it creates none', async () => {
     const u = await Caller.user(srv, email('peek'), 'pro');
-    expect((await u.form('/api/v2/api_token/get', { create: 'false' })).body).toMatchObject({ code: CODE.OK, data: null });
+    expect((await u.form('/api/v2/api_token/get', { create: 'false' })).body).toMatchObject({
+      code: CODE.OK,
+      data: null,
+    });
     expect((await u.form('/api/v2/api_token/get', { create: 'false' })).body.data).toBeNull();
     const made = (await u.form('/api/v2/api_token/get')).body.data;
     expect(made.created).toBe(true);
@@ -110,7 +113,12 @@ describe('shown once, reset retires the old token', () => {
 
   it('the stored row holds the hash, never the token', async () => {
     const { u, token } = await proWithToken();
-    const rows = await srv.ctx.db.withTables<{ api_tokens: { account_id: number; token_hash: string; hint: string } }>().selectFrom('api_tokens').selectAll().where('account_id', '=', u.accountId).execute();
+    const rows = await srv.ctx.db
+      .withTables<{ api_tokens: { account_id: number; token_hash: string; hint: string } }>()
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('account_id', '=', u.accountId)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(token.slice(4));
@@ -124,13 +132,19 @@ describe('where the token works', () => {
     expect(lic.body.data.user_id).toBe(u.accountId);
     const q = await fetch(`${srv.url}/api/v2/point?api_token=${token}`);
     expect(((await q.json()) as { code: number }).code).toBe(CODE.OK);
-    const f = await fetch(`${srv.url}/api/v2/license`, { method: 'POST', body: new URLSearchParams({ api_token: token }) });
+    const f = await fetch(`${srv.url}/api/v2/license`, {
+      method: 'POST',
+      body: new URLSearchParams({ api_token: token }),
+    });
     expect(((await f.json()) as { data: { user_id: number } }).data.user_id).toBe(u.accountId);
     // every listed call takes it (a missing work or upload is not-found, never code 6)
     for (const key of API_TOKEN_ROUTES) {
       const [method, p] = key.split(' ') as ['GET' | 'POST', string];
       if (p.includes('upload') && method === 'POST' && !p.endsWith('/status')) continue; // multipart, below
-      const r = await withApi(token, method, p, { trans_id: 'none', uid: 'none' }).catch(() => ({ status: 200, body: { code: 200 } }));
+      const r = await withApi(token, method, p, { trans_id: 'none', uid: 'none' }).catch(() => ({
+        status: 200,
+        body: { code: 200 },
+      }));
       expect([key, r.body.code]).not.toEqual([key, CODE.VERIFICATION_FAILED]);
     }
     // a multipart upload with the api_token field
@@ -138,7 +152,10 @@ describe('where the token works', () => {
     fd.set('api_token', token);
     fd.set('job', 'enlarge');
     fd.set('file', new Blob([fixture('LadyBird.jpg')]), 'ladybird.jpg');
-    const up = (await (await fetch(`${srv.url}/web_api/v1/upload`, { method: 'POST', body: fd })).json()) as { code: number; data: { data: { uid: string } } };
+    const up = (await (await fetch(`${srv.url}/web_api/v1/upload`, { method: 'POST', body: fd })).json()) as {
+      code: number;
+      data: { data: { uid: string } };
+    };
     expect(up.code).toBe(CODE.OK);
     // it is the account's upload: the site token sees it in its list
     const list = await u.form('/web_api/v1/upload/list');
@@ -150,7 +167,11 @@ describe('where the token works', () => {
     const refused: [string, string, Record<string, string>][] = [
       ['POST', '/api/v2/api_token/get', {}],
       ['POST', '/api/v2/api_token/reset', {}],
-      ['POST', '/api/account/password', { old_password: 'passw0rdA1', password: 'newpass99', confirm_password: 'newpass99' }],
+      [
+        'POST',
+        '/api/account/password',
+        { old_password: 'passw0rdA1', password: 'newpass99', confirm_password: 'newpass99' },
+      ],
       ['GET', '/api/account/me', {}],
       ['POST', '/api/v2/user_info/update', { first_name: 'Mallory' }],
       ['POST', '/api/account/logout', {}],
@@ -168,13 +189,20 @@ describe('where the token works', () => {
     const r = await u.fetch('/api/account/me', { headers: bearer(token) });
     expect(r.status).toBe(401);
     // the password did not change: login with the old one still works
-    const login = await new Caller(srv).form('/api/account/login', { email: (await u.get('/api/account/me')).body.data.email, password: 'passw0rdA1' }, false);
+    const login = await new Caller(srv).form(
+      '/api/account/login',
+      { email: (await u.get('/api/account/me')).body.data.email, password: 'passw0rdA1' },
+      false,
+    );
     expect(login.body.code).toBe(CODE.OK);
   });
 
   it('a token is not a site token: sent as user_token it answers code 6', async () => {
     const { token } = await proWithToken();
-    const r = await fetch(`${srv.url}/api/v2/license`, { method: 'POST', body: new URLSearchParams({ user_token: token }) });
+    const r = await fetch(`${srv.url}/api/v2/license`, {
+      method: 'POST',
+      body: new URLSearchParams({ user_token: token }),
+    });
     expect(r.status).toBe(401);
   });
 
@@ -202,7 +230,8 @@ describe('where the token works', () => {
     const a = await proWithToken();
     const b = await proWithToken();
     let last = 0;
-    for (let i = 0; i <= API_TOKEN_RATE_LIMIT_PER_MINUTE; i++) last = (await fetch(`${srv.url}/api/v2/point`, { headers: bearer(a.token) })).status;
+    for (let i = 0; i <= API_TOKEN_RATE_LIMIT_PER_MINUTE; i++)
+      last = (await fetch(`${srv.url}/api/v2/point`, { headers: bearer(a.token) })).status;
     expect(last).toBe(429);
     // another token has its own allowance
     expect((await fetch(`${srv.url}/api/v2/point`, { headers: bearer(b.token) })).status).toBe(200);
@@ -213,10 +242,13 @@ describe('where the token works', () => {
 
 describe('the OpenAPI document', () => {
   it('names the API token as a way in on exactly the calls that take it (API_TOKEN_ROUTES)', async () => {
-    const doc = (await (await fetch(`${srv.url}/api-docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
+    const doc = (await (await fetch(`${srv.url}/api-docs/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+    };
     const documented = new Set<string>();
     for (const [p, ops] of Object.entries(doc.paths))
-      for (const [m, op] of Object.entries(ops)) if (op.security?.some((s) => 'api_token' in s)) documented.add(`${m.toUpperCase()} ${p}`);
+      for (const [m, op] of Object.entries(ops))
+        if (op.security?.some((s) => 'api_token' in s)) documented.add(`${m.toUpperCase()} ${p}`);
     expect([...documented].sort()).toEqual([...API_TOKEN_ROUTES].sort());
   });
 });

@@ -39,16 +39,32 @@ describe('NUL bytes are malformed parameters, on every route and in every body f
       ['/api/v2/point/check', { user_token: u.token, trans_ids: NUL }],
     ];
     for (const [p, f] of forms) {
-      const r = await send(srv.url, 'POST', p, { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams(f).toString());
+      const r = await send(
+        srv.url,
+        'POST',
+        p,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        new URLSearchParams(f).toString(),
+      );
       expect(r.status, p).toBe(400);
       expect(r.body, p).toEqual(refusal);
     }
-    for (const p of [`/web_api/v1/progress?user_token=${u.token}&trans_id=a%00b`, `/web_api/v1/download/?user_token=${u.token}&trans_id=%00`, `/web_api/v1/progress?user_token=%00`]) {
+    for (const p of [
+      `/web_api/v1/progress?user_token=${u.token}&trans_id=a%00b`,
+      `/web_api/v1/download/?user_token=${u.token}&trans_id=%00`,
+      `/web_api/v1/progress?user_token=%00`,
+    ]) {
       const r = await send(srv.url, 'GET', p);
       expect(r.status, p).toBe(400);
       expect(r.body, p).toEqual(refusal);
     }
-    const json = await send(srv.url, 'POST', '/api/work_flow/add', { 'content-type': 'application/json' }, JSON.stringify({ user_token: u.token, name: 'ok', flows: [{ name: NUL }] }));
+    const json = await send(
+      srv.url,
+      'POST',
+      '/api/work_flow/add',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ user_token: u.token, name: 'ok', flows: [{ name: NUL }] }),
+    );
     expect(json.body).toEqual(refusal);
     const cookie = await send(srv.url, 'GET', '/web_api/v1/upload/list', { cookie: 'user_token=a%00b' });
     expect(cookie.body).toEqual(refusal);
@@ -68,7 +84,13 @@ describe('60 000-character inputs never stall the event loop', () => {
   it(
     'the contact form: `a@` + 60 000 dots + `@` is refused at once',
     async () => {
-      const r = await send(srv.url, 'POST', '/api/contact/send', { 'content-type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ name: 'n', email: `a@${'.'.repeat(60_000)}@`, message: 'hi' }).toString());
+      const r = await send(
+        srv.url,
+        'POST',
+        '/api/contact/send',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        new URLSearchParams({ name: 'n', email: `a@${'.'.repeat(60_000)}@`, message: 'hi' }).toString(),
+      );
       expect(r.body).toMatchObject({ code: 10001, data: { reason: 'emailInvalid', field: 'email' } });
     },
     STALL_LIMIT_MS,
@@ -89,7 +111,11 @@ describe('60 000-character inputs never stall the event loop', () => {
   it(
     'login with a 30 000-character address and password (the form body limit is 64 KB) is refused without a lookup',
     async () => {
-      const r = await new Caller(srv).form('/api/account/login', { email: `${'a'.repeat(30_000)}@example.com`, password: 'p'.repeat(30_000) }, false);
+      const r = await new Caller(srv).form(
+        '/api/account/login',
+        { email: `${'a'.repeat(30_000)}@example.com`, password: 'p'.repeat(30_000) },
+        false,
+      );
       expect(r.body.code).toBe(3);
     },
     STALL_LIMIT_MS,
@@ -99,19 +125,32 @@ describe('60 000-character inputs never stall the event loop', () => {
 describe('multipart uploads are authorised before their file is read', () => {
   it('without a valid token the refusal comes while the client is still sending the file', async () => {
     const boundary = 'b0undary28';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="user_token"\r\n\r\nnot-a-real-token-000000\r\n--${boundary}\r\nContent-Disposition: form-data; name="job"\r\n\r\ncompress\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="user_token"\r\n\r\nnot-a-real-token-000000\r\n--${boundary}\r\nContent-Disposition: form-data; name="job"\r\n\r\ncompress\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
     const declared = head.length + 40 * 1024 * 1024;
     const u = new URL(srv.url);
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: u.hostname, port: u.port, method: 'POST', path: '/web_api/v1/upload', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(declared) } }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body });
-          req.destroy();
-        });
-      });
-      req.on('error', (e) => (e.message.includes('socket hang up') || (e as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(e)));
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          method: 'POST',
+          path: '/web_api/v1/upload',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(declared) },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body });
+            req.destroy();
+          });
+        },
+      );
+      req.on('error', (e) =>
+        e.message.includes('socket hang up') || (e as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(e),
+      );
       // Only the fields and the first 64 KB of the declared 40 MB file are ever sent: a server that
       // buffered the file before checking the token would never answer.
       req.write(head);
@@ -130,7 +169,9 @@ describe('a trickled body cannot hold a connection (requestTimeout)', () => {
       const u = new URL(short.url);
       const answer = await new Promise<string>((resolve) => {
         const s = net.connect(Number(u.port), u.hostname, () => {
-          s.write('POST /api/report HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":');
+          s.write(
+            'POST /api/report HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":',
+          );
         });
         let out = '';
         s.on('data', (d) => (out += d));

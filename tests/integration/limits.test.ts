@@ -21,8 +21,13 @@ afterAll(() => srv?.stop());
 
 let n = 0;
 const email = (tag: string) => `limits-${tag}-${++n}@example.com`;
-const jconf = (job: string, module_params: Record<string, unknown> = {}) => JSON.stringify({ job, config: { module: job, module_params } });
-const flow = (...modules: string[]) => JSON.stringify({ job: 'workflow', flows: modules.map((m) => ({ name: m, config: JSON.stringify({ module: m, module_params: {} }) })) });
+const jconf = (job: string, module_params: Record<string, unknown> = {}) =>
+  JSON.stringify({ job, config: { module: job, module_params } });
+const flow = (...modules: string[]) =>
+  JSON.stringify({
+    job: 'workflow',
+    flows: modules.map((m) => ({ name: m, config: JSON.stringify({ module: m, module_params: {} }) })),
+  });
 
 async function uploadUid(c: Caller, name = 'rocket.jpg', job = 'enlarge', data = fixture(name)): Promise<string> {
   const r = await c.upload(data, name, job);
@@ -31,23 +36,40 @@ async function uploadUid(c: Caller, name = 'rocket.jpg', job = 'enlarge', data =
 }
 const start = (c: Caller, uid: string, jconfig: string) => c.form('/web_api/v1/transform', { uid, jconfig });
 const license = async (c: Caller) => (await c.form('/api/v2/license', { guest_token_v2: c.token }, false)).body.data;
-const accountRow = (id: number) => srv.ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const accountRow = (id: number) =>
+  srv.ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 /** A solid JPEG of w×h (small on disk, large in pixels). */
-const plainJpeg = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();
+const plainJpeg = (w: number, h: number) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: { r: 90, g: 140, b: 200 } } })
+    .jpeg()
+    .toBuffer();
 /** A PNG of noise: few pixels but many bytes. */
 function noisePng(w: number, h: number): Promise<Buffer> {
   const px = randomBytes(w * h * 3);
-  return sharp(px, { raw: { width: w, height: h, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(px, { raw: { width: w, height: h, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 describe('level derivation (spec §4) as the licence answers it', () => {
   it('guest, register, basic, pro, expired (flag, past end date, unknown plan id)', async () => {
     const g = await Caller.guest(srv);
-    expect(await license(g)).toMatchObject({ user_level: 'guest', pid: 0, is_expired: false, max_num: 3, left_credits: 3 });
+    expect(await license(g)).toMatchObject({
+      user_level: 'guest',
+      pid: 0,
+      is_expired: false,
+      max_num: 3,
+      left_credits: 3,
+    });
 
     const u = await Caller.user(srv, email('reg'));
-    expect(await license(u)).toMatchObject({ user_level: 'register', pid: 0, max_num: 3, compress_max: PLAN_LIMITS.register.compressCredits });
+    expect(await license(u)).toMatchObject({
+      user_level: 'register',
+      pid: 0,
+      max_num: 3,
+      compress_max: PLAN_LIMITS.register.compressCredits,
+    });
 
     const b = await Caller.user(srv, email('basic'), 'basic');
     expect(await license(b)).toMatchObject({ user_level: 'basic', pid: PLAN_ID_BASIC, left_credits: 200 });
@@ -65,11 +87,22 @@ describe('level derivation (spec §4) as the licence answers it', () => {
 
     // A plan past its end date: expired, the plan's credits go and the guest-like allowance (3) comes, recorded once.
     const late = await Caller.user(srv, email('late'), 'basic');
-    await srv.ctx.db.updateTable('accounts').set({ plan_expires_at: Date.now() - 1000 }).where('id', '=', late.accountId).execute();
+    await srv.ctx.db
+      .updateTable('accounts')
+      .set({ plan_expires_at: Date.now() - 1000 })
+      .where('id', '=', late.accountId)
+      .execute();
     const [l1, l2] = await Promise.all([license(late), license(late)]);
-    for (const l of [l1, l2]) expect(l).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: PLAN_LIMITS.expired.credits });
+    for (const l of [l1, l2])
+      expect(l).toMatchObject({ user_level: 'expired', is_expired: true, left_credits: PLAN_LIMITS.expired.credits });
     // (the register credits expired when the account went on Basic; the end of Basic expires its 200, once)
-    const expires = await srv.ctx.db.selectFrom('credit_ledger').selectAll().where('account_id', '=', late.accountId).where('kind', '=', 'expire').orderBy('id').execute();
+    const expires = await srv.ctx.db
+      .selectFrom('credit_ledger')
+      .selectAll()
+      .where('account_id', '=', late.accountId)
+      .where('kind', '=', 'expire')
+      .orderBy('id')
+      .execute();
     expect(expires.map((e) => e.amount)).toEqual([PLAN_LIMITS.register.credits, 200]);
   });
 
@@ -90,7 +123,10 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const a = await uploadUid(g, 'rocket.jpg', 'sharpen');
     const b = await uploadUid(g, 'chelsea.png', 'sharpen');
     expect((await start(g, a, jconf('sharpen'))).body.code).toBe(200);
-    expect((await start(g, b, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'batchSubscribersOnly' } });
+    expect((await start(g, b, jconf('sharpen'))).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'batchSubscribersOnly' },
+    });
     expect((await license(g)).used_num).toBe(1);
   });
 
@@ -111,13 +147,22 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect(accepted).toHaveLength(2);
     expect(new Set(accepted).size).toBe(2);
     expect(tries.filter((r) => r.body.code === CODE.INSUFFICIENT_CREDITS)).toHaveLength(3);
-    const charges = await srv.ctx.db.selectFrom('credit_ledger').select(['ref', 'kind']).where('account_id', '=', b.accountId).where('kind', '=', 'charge').execute();
+    const charges = await srv.ctx.db
+      .selectFrom('credit_ledger')
+      .select(['ref', 'kind'])
+      .where('account_id', '=', b.accountId)
+      .where('kind', '=', 'charge')
+      .execute();
     expect(charges.map((c) => c.ref).sort()).toEqual([...accepted].sort());
     expect((await accountRow(b.accountId)).used_num).toBe(2);
 
     // The same trans_id charged concurrently (a retried start): taken once.
     const p = await Caller.user(srv, email('same'), 'pro');
-    const results = await Promise.all(Array.from({ length: 6 }, () => srv.ctx.services.credits.charge(p.accountId, 'retried-trans-id', { compress: false })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        srv.ctx.services.credits.charge(p.accountId, 'retried-trans-id', { compress: false }),
+      ),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await accountRow(p.accountId)).used_num).toBe(1);
   });
@@ -125,26 +170,38 @@ describe('limits enforced by the server (spec §5, §6)', () => {
   it('batch: Basic runs 5 works at once, the 6th is refused; Pro runs 10', async () => {
     const b = await Caller.user(srv, email('batch'), 'basic');
     const uid = await uploadUid(b, 'rocket.jpg', 'sharpen');
-    for (let i = 0; i < PLAN_LIMITS.basic.batch; i++) expect((await start(b, uid, jconf('sharpen'))).body.code).toBe(200);
-    expect((await start(b, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'batchLimit', max: 5 } });
+    for (let i = 0; i < PLAN_LIMITS.basic.batch; i++)
+      expect((await start(b, uid, jconf('sharpen'))).body.code).toBe(200);
+    expect((await start(b, uid, jconf('sharpen'))).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'batchLimit', max: 5 },
+    });
     expect((await license(b)).used_num).toBe(5);
     const p = await Caller.user(srv, email('batchpro'), 'pro');
     const puid = await uploadUid(p, 'rocket.jpg', 'sharpen');
-    for (let i = 0; i < PLAN_LIMITS.pro.batch; i++) expect((await start(p, puid, jconf('sharpen'))).body.code).toBe(200);
+    for (let i = 0; i < PLAN_LIMITS.pro.batch; i++)
+      expect((await start(p, puid, jconf('sharpen'))).body.code).toBe(200);
     expect((await start(p, puid, jconf('sharpen'))).body.data).toMatchObject({ reason: 'batchLimit', max: 10 });
   });
 
   it('scales 4x and above: a Basic 4x enlarge is accepted, a register 4x refused, Pro 8x accepted', async () => {
     const r = await Caller.user(srv, email('reg4x'));
     const ruid = await uploadUid(r);
-    expect((await start(r, ruid, jconf('enlarge', { scale: 4 }))).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'scaleSubscribersOnly' } });
+    expect((await start(r, ruid, jconf('enlarge', { scale: 4 }))).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'scaleSubscribersOnly' },
+    });
     expect((await start(r, ruid, jconf('enlarge', { scale: 2 }))).body.code).toBe(200);
 
     const b = await Caller.user(srv, email('basic4x'), 'basic');
     const buid = await uploadUid(b);
     const ok4 = await start(b, buid, jconf('enlarge', { scale: 4 }));
     expect(ok4.body.code).toBe(200);
-    const job = await srv.ctx.db.selectFrom('jobs').selectAll().where('trans_id', '=', ok4.body.data.trans_id).executeTakeFirstOrThrow();
+    const job = await srv.ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('trans_id', '=', ok4.body.data.trans_id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(job.steps_json)[0].config.module_params.scale).toBe(4);
 
     const p = await Caller.user(srv, email('pro8x'), 'pro');
@@ -155,15 +212,37 @@ describe('limits enforced by the server (spec §5, §6)', () => {
   it('largest output: a scale whose result passes the largest side is refused with a reason code, no job and no credit; the scale that fits runs', async () => {
     const p = await Caller.user(srv, email('maxside'), 'pro');
     const uid = await uploadUid(p, 'wide.jpg', 'enlarge', await plainJpeg(4200, 1000)); // 4x would be 16800×4000
-    const jobsOf = async () => (await srv.ctx.db.selectFrom('jobs').select('trans_id').where('account_id', '=', p.accountId).execute()).length;
-    const ledger = async () => (await srv.ctx.db.selectFrom('credit_ledger').select('id').where('account_id', '=', p.accountId).where('kind', '=', 'charge').execute()).length;
+    const jobsOf = async () =>
+      (await srv.ctx.db.selectFrom('jobs').select('trans_id').where('account_id', '=', p.accountId).execute()).length;
+    const ledger = async () =>
+      (
+        await srv.ctx.db
+          .selectFrom('credit_ledger')
+          .select('id')
+          .where('account_id', '=', p.accountId)
+          .where('kind', '=', 'charge')
+          .execute()
+      ).length;
     const four = await start(p, uid, jconf('enlarge', { scale: 4 }));
-    expect(four.body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'outputTooLarge', field: 'scale', w: 16800, h: 4000, max: ENLARGE_MAX_SIDE_PX } });
+    expect(four.body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'outputTooLarge', field: 'scale', w: 16800, h: 4000, max: ENLARGE_MAX_SIDE_PX },
+    });
     // the same rule in a workflow's enlarge step and in a preset (se-hd enlarges 2x: 8200 px wide → 16400)
-    const flow4 = JSON.stringify({ job: 'workflow', flows: [{ name: 'denoise', config: { module: 'denoise', module_params: {} } }, { name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } }] });
+    const flow4 = JSON.stringify({
+      job: 'workflow',
+      flows: [
+        { name: 'denoise', config: { module: 'denoise', module_params: {} } },
+        { name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } },
+      ],
+    });
     expect((await start(p, uid, flow4)).body.data).toMatchObject({ reason: 'outputTooLarge' });
     const wide = await uploadUid(p, 'pano.jpg', 'workflow', await plainJpeg(8200, 1000));
-    expect((await start(p, wide, JSON.stringify({ job: 'se-hd' }))).body.data).toMatchObject({ reason: 'outputTooLarge', w: 16400, h: 2000 });
+    expect((await start(p, wide, JSON.stringify({ job: 'se-hd' }))).body.data).toMatchObject({
+      reason: 'outputTooLarge',
+      w: 16400,
+      h: 2000,
+    });
     expect(await jobsOf()).toBe(0);
     expect(await ledger()).toBe(0);
     expect((await license(p)).used_num).toBe(0);
@@ -179,18 +258,35 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     // A 4x work that failed in the engine before transform refused it: progress and history say why, as a code.
     await srv.ctx.db
       .updateTable('jobs')
-      .set({ status: 'failed', error: 'the enlarged image would be 16800×4000 px; at most 16384 px a side can be produced', steps_json: JSON.stringify([{ name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } }]) })
+      .set({
+        status: 'failed',
+        error: 'the enlarged image would be 16800×4000 px; at most 16384 px a side can be produced',
+        steps_json: JSON.stringify([{ name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } }]),
+      })
       .where('trans_id', '=', two.data.trans_id)
       .execute();
-    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'outputTooLarge' });
-    expect((await p.get('/api/job/record')).body.data.datas[0]).toMatchObject({ status: 'failed', scale: 4, reason: 'outputTooLarge' });
+    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({
+      status: 'fatal',
+      reason: 'outputTooLarge',
+    });
+    expect((await p.get('/api/job/record')).body.data.datas[0]).toMatchObject({
+      status: 'failed',
+      scale: 4,
+      reason: 'outputTooLarge',
+    });
     await srv.ctx.db.updateTable('jobs').set({ error: 'timeout' }).where('trans_id', '=', two.data.trans_id).execute();
-    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({ status: 'fatal', reason: 'processTimeout' });
+    expect((await p.get('/web_api/v1/progress', { trans_id: two.data.trans_id })).body.data).toMatchObject({
+      status: 'fatal',
+      reason: 'processTimeout',
+    });
   });
 
   it('an empty file is refused as empty and a PNG declaring 50000×50000 as too large (not as a wrong type or damaged), naming the limit', async () => {
     const g = await Caller.guest(srv);
-    expect((await g.upload(Buffer.alloc(0), 'empty.png', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'emptyFile' } });
+    expect((await g.upload(Buffer.alloc(0), 'empty.png', 'sharpen')).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'emptyFile' },
+    });
     // A PNG signature and an IHDR chunk declaring 50000×50000, nothing after it.
     const ihdr = Buffer.alloc(33);
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(ihdr);
@@ -199,14 +295,23 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     ihdr[24] = 8;
     ihdr[25] = 2;
     for (const job of ['sharpen', 'compress'])
-      expect((await g.upload(ihdr, 'huge.png', job)).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'imageTooLarge', mp: expect.any(Number) } });
+      expect((await g.upload(ihdr, 'huge.png', job)).body).toMatchObject({
+        code: CODE.PARAM_ERROR,
+        data: { reason: 'imageTooLarge', mp: expect.any(Number) },
+      });
   });
 
   it('PSD and best colorize are Pro only', async () => {
     const b = await Caller.user(srv, email('psd'), 'basic');
     const uid = await uploadUid(b, 'rocket.jpg', 'colorize');
-    expect((await start(b, uid, jconf('colorize', { psd: true }))).body).toMatchObject({ code: CODE.PARAM_ERROR, msg: REASON.psdProOnly, data: { reason: 'psdProOnly', field: 'jconfig' } });
-    expect((await start(b, uid, jconf('colorize', { isBest: true }))).body.data).toMatchObject({ reason: 'bestColorizeProOnly' });
+    expect((await start(b, uid, jconf('colorize', { psd: true }))).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      msg: REASON.psdProOnly,
+      data: { reason: 'psdProOnly', field: 'jconfig' },
+    });
+    expect((await start(b, uid, jconf('colorize', { isBest: true }))).body.data).toMatchObject({
+      reason: 'bestColorizeProOnly',
+    });
     expect((await start(b, uid, jconf('colorize_pro'))).body.data).toMatchObject({ reason: 'bestColorizeProOnly' });
     expect((await license(b)).used_num).toBe(0);
     const p = await Caller.user(srv, email('psdpro'), 'pro');
@@ -219,20 +324,28 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const four = flow('denoise', 'sharpen', 'denoise', 'enlarge');
     const b = await Caller.user(srv, email('steps'), 'basic');
     const uid = await uploadUid(b, 'rocket.jpg', 'workflow');
-    expect((await start(b, uid, four)).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'tooManySteps', max: 3 } });
+    expect((await start(b, uid, four)).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'tooManySteps', max: 3 },
+    });
     expect((await start(b, uid, flow('denoise', 'sharpen', 'enlarge'))).body.code).toBe(200);
     const saved = await b.form('/api/work_flow/add', { name: 'four', flows: JSON.stringify(JSON.parse(four).flows) });
     expect(saved.body.data).toMatchObject({ reason: 'tooManySteps', max: 3 });
     const p = await Caller.user(srv, email('stepspro'), 'pro');
     const puid = await uploadUid(p, 'rocket.jpg', 'workflow');
     expect((await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'enlarge'))).body.code).toBe(200);
-    expect((await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'denoise', 'enlarge'))).body.data).toMatchObject({ reason: 'tooManySteps', max: 5 });
+    expect(
+      (await start(p, puid, flow('denoise', 'sharpen', 'denoise', 'sharpen', 'denoise', 'enlarge'))).body.data,
+    ).toMatchObject({ reason: 'tooManySteps', max: 5 });
   });
 
   it('resolution: above 2.8 MP refused for free levels, accepted for Basic (14 MP)', async () => {
     const img = await plainJpeg(2400, 1600); // 3.84 MP
     const g = await Caller.guest(srv);
-    expect((await g.upload(img, 'wide.jpg', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'imageTooLarge' } });
+    expect((await g.upload(img, 'wide.jpg', 'sharpen')).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'imageTooLarge' },
+    });
     const b = await Caller.user(srv, email('mp'), 'basic');
     const uid = await uploadUid(b, 'wide.jpg', 'sharpen', img);
     expect((await start(b, uid, jconf('sharpen'))).body.code).toBe(200);
@@ -246,8 +359,14 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     expect(big.length).toBeGreaterThan(PLAN_LIMITS.guest.maxFileBytes);
     expect(big.length).toBeLessThan(PLAN_LIMITS.basic.maxFileBytes);
     const r = await Caller.user(srv, email('size'));
-    expect((await r.upload(big, 'noise.png', 'sharpen')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'fileTooLarge' } });
-    expect((await r.upload(big, 'noise.png', 'compress')).body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'fileTooLarge' } });
+    expect((await r.upload(big, 'noise.png', 'sharpen')).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'fileTooLarge' },
+    });
+    expect((await r.upload(big, 'noise.png', 'compress')).body).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'fileTooLarge' },
+    });
     const b = await Caller.user(srv, email('sizeb'), 'basic');
     expect((await b.upload(big, 'noise.png', 'sharpen')).body.code).toBe(200);
     expect((await b.upload(big, 'noise.png', 'compress')).body.code).toBe(200);
@@ -257,12 +376,20 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const g = await Caller.guest(srv);
     expect(await license(g)).toMatchObject({ compress_max: PLAN_LIMITS.guest.compressCredits });
     const r = await Caller.user(srv, email('cc'));
-    await srv.ctx.db.updateTable('accounts').set({ compress_used: PLAN_LIMITS.register.compressCredits - 1 }).where('id', '=', r.accountId).execute();
+    await srv.ctx.db
+      .updateTable('accounts')
+      .set({ compress_used: PLAN_LIMITS.register.compressCredits - 1 })
+      .where('id', '=', r.accountId)
+      .execute();
     const uid = await uploadUid(r, 'rocket.jpg', 'compress');
     expect((await start(r, uid, jconf('compress', { quality: 50 }))).body.code).toBe(200);
     await srv.ctx.db.updateTable('jobs').set({ status: 'finished' }).where('account_id', '=', r.accountId).execute();
     expect((await start(r, uid, jconf('compress', { quality: 50 }))).body.code).toBe(CODE.INSUFFICIENT_CREDITS);
-    expect(await license(r)).toMatchObject({ compress_used: PLAN_LIMITS.register.compressCredits, used_num: 0, left_credits: 3 });
+    expect(await license(r)).toMatchObject({
+      compress_used: PLAN_LIMITS.register.compressCredits,
+      used_num: 0,
+      left_credits: 3,
+    });
   });
 
   it('an expired plan: the guest-like allowance, level expired, guest limits — once spent a start answers 10012', async () => {
@@ -270,10 +397,21 @@ describe('limits enforced by the server (spec §5, §6)', () => {
     const uid = await uploadUid(p);
     await srv.ctx.services.accounts.expirePlan(p.accountId);
     expect(await license(p)).toMatchObject({ user_level: 'expired', left_credits: PLAN_LIMITS.expired.credits });
-    expect((await start(p, uid, jconf('enlarge', { scale: 8 }))).body.data).toMatchObject({ reason: 'scaleSubscribersOnly' });
-    await srv.ctx.db.updateTable('accounts').set({ used_num: sql<number>`max_num` }).where('id', '=', p.accountId).execute();
-    expect((await start(p, uid, jconf('sharpen'))).body).toMatchObject({ code: CODE.INSUFFICIENT_CREDITS, data: { reason: 'insufficientCredits' } });
+    expect((await start(p, uid, jconf('enlarge', { scale: 8 }))).body.data).toMatchObject({
+      reason: 'scaleSubscribersOnly',
+    });
+    await srv.ctx.db
+      .updateTable('accounts')
+      .set({ used_num: sql<number>`max_num` })
+      .where('id', '=', p.accountId)
+      .execute();
+    expect((await start(p, uid, jconf('sharpen'))).body).toMatchObject({
+      code: CODE.INSUFFICIENT_CREDITS,
+      data: { reason: 'insufficientCredits' },
+    });
     // Guest-like compress allowance remains.
-    expect((await license(p)).compress_max - (await license(p)).compress_used).toBe(PLAN_LIMITS.expired.compressCredits);
+    expect((await license(p)).compress_max - (await license(p)).compress_used).toBe(
+      PLAN_LIMITS.expired.compressCredits,
+    );
   });
 });

@@ -21,7 +21,11 @@ describe('processing over HTTP, neural engines', () => {
     expect(dl.headers.get('content-disposition')).toContain('filename="matting-chelsea.png"');
     const meta = await sharp(Buffer.from(await dl.arrayBuffer())).metadata();
     expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 451, 300, true]);
-    const job = await srv.ctx.db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
+    const job = await srv.ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('trans_id', '=', transId)
+      .executeTakeFirstOrThrow();
     const extras = JSON.parse(job.extras_json ?? '{}') as Record<string, string>;
     // The matting engine declares extra outputs (white background JPEG, preview); each is reachable by zoom_type.
     expect(Object.keys(extras).length).toBeGreaterThan(0);

@@ -32,7 +32,10 @@ export class Client {
 
   /** Form-encoded POST, like the client's axios calls. */
   async post<T = any>(p: string, form: Record<string, string> = {}): Promise<{ status: number; body: Envelope<T> }> {
-    const r = await fetch(this.url(p), { method: 'POST', body: new URLSearchParams({ user_token: this.token, ...form }) });
+    const r = await fetch(this.url(p), {
+      method: 'POST',
+      body: new URLSearchParams({ user_token: this.token, ...form }),
+    });
     return { status: r.status, body: (await r.json()) as Envelope<T> };
   }
 
@@ -52,11 +55,17 @@ export class Client {
   }
 
   async transform(uid: string, jconfig: unknown, extra: Record<string, string> = {}) {
-    return this.post<{ trans_id: string }>('/web_api/v1/transform', { uid, jconfig: JSON.stringify(jconfig), ...extra });
+    return this.post<{ trans_id: string }>('/web_api/v1/transform', {
+      uid,
+      jconfig: JSON.stringify(jconfig),
+      ...extra,
+    });
   }
 
   /** Polls progress like the client (which polls every 2 s; every 20 ms here, so a test ends as soon as its work does) until finish or fatal. */
-  async waitEnd(transId: string): Promise<Envelope<{ status: string; progress: number; step: number; steps: number; error?: string }>> {
+  async waitEnd(
+    transId: string,
+  ): Promise<Envelope<{ status: string; progress: number; step: number; steps: number; error?: string }>> {
     for (;;) {
       const { body } = await this.get('/web_api/v1/progress', { trans_id: transId });
       if (body.code !== 200 || body.data.status !== 'progress') return body;
@@ -65,7 +74,12 @@ export class Client {
   }
 
   async license() {
-    return (await this.post<{ max_num: number; used_num: number; compress_max: number; compress_used: number }>('/api/v2/license', { guest_token_v2: this.token })).body.data;
+    return (
+      await this.post<{ max_num: number; used_num: number; compress_max: number; compress_used: number }>(
+        '/api/v2/license',
+        { guest_token_v2: this.token },
+      )
+    ).body.data;
   }
 }
 
@@ -107,7 +121,8 @@ export async function processingServers(): Promise<{
 }> {
   const onPg = process.env.PIXMILL_PROCESSING_DB === 'postgres';
   const pgAvail = onPg ? await detectScaleout() : undefined;
-  if (onPg && !pgAvail?.available) throw new Error(`PIXMILL_PROCESSING_DB=postgres but PostgreSQL does not answer: ${pgAvail?.reason}`);
+  if (onPg && !pgAvail?.available)
+    throw new Error(`PIXMILL_PROCESSING_DB=postgres but PostgreSQL does not answer: ${pgAvail?.reason}`);
   const databases = new Map<string, TestDatabase>();
   const servers: TestServer[] = [];
   afterEach(async () => {

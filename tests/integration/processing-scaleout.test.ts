@@ -32,7 +32,9 @@ describe.skipIf(!avail.available)('processing on PostgreSQL + BullMQ', () => {
     const uid = await c.upload(input, 'rocket.jpg');
     const transId = (await c.transform(uid, COMPRESS)).body.data.trans_id;
     expect((await c.waitEnd(transId)).data).toMatchObject({ status: 'finish', progress: 100 });
-    const out = Buffer.from(await (await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token })).arrayBuffer());
+    const out = Buffer.from(
+      await (await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token })).arrayBuffer(),
+    );
     expect((await sharp(out).metadata()).format).toBe('jpeg');
     expect(out.length).toBeLessThan(input.length);
     const kinds = await srv.ctx.db.selectFrom('credit_ledger').select('kind').where('ref', '=', transId).execute();

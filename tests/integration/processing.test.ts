@@ -14,7 +14,9 @@ import { until } from './until.js';
 const { server, forget } = await processingServers();
 
 const ledgerKinds = async (srv: TestServer, transId: string) =>
-  (await srv.ctx.db.selectFrom('credit_ledger').select('kind').where('ref', '=', transId).orderBy('id').execute()).map((r) => r.kind);
+  (await srv.ctx.db.selectFrom('credit_ledger').select('kind').where('ref', '=', transId).orderBy('id').execute()).map(
+    (r) => r.kind,
+  );
 
 /** This process's slot processes (server/jobs/slotProcessChild.ts), by their command line. */
 function slotPids(): number[] {
@@ -39,7 +41,14 @@ describe('processing over HTTP', () => {
     expect(transId).toMatch(/^[0-9a-f-]{36}$/);
 
     const end = await c.waitEnd(transId);
-    expect(end.data).toMatchObject({ status: 'finish', progress: 100, step: 1, steps: 1, result_w: 640, result_h: 427 });
+    expect(end.data).toMatchObject({
+      status: 'finish',
+      progress: 100,
+      step: 1,
+      steps: 1,
+      result_w: 640,
+      result_h: 427,
+    });
 
     const dl = await c.raw('/web_api/v1/download/', { trans_id: transId, user_token: c.token });
     expect(dl.status).toBe(200);
@@ -51,24 +60,46 @@ describe('processing over HTTP', () => {
     expect(out.length).toBeLessThan(input.length);
 
     // Download link with the token only in a cookie (a navigation; path without the trailing slash too), and the inline preview.
-    const byCookie = await c.raw('/web_api/v1/download', { trans_id: transId }, { headers: { cookie: `guest_token=${c.token}` } });
+    const byCookie = await c.raw(
+      '/web_api/v1/download',
+      { trans_id: transId },
+      { headers: { cookie: `guest_token=${c.token}` } },
+    );
     expect(Buffer.from(await byCookie.arrayBuffer()).equals(out)).toBe(true);
-    const pv = await c.raw('/web_api/v1/preview', { trans_id: transId }, { headers: { cookie: `guest_token=${c.token}` } });
+    const pv = await c.raw(
+      '/web_api/v1/preview',
+      { trans_id: transId },
+      { headers: { cookie: `guest_token=${c.token}` } },
+    );
     expect(pv.headers.get('content-disposition')).toMatch(/^inline/);
     expect(pv.headers.get('cache-control')).toMatch(/private/);
     expect(Buffer.from(await pv.arrayBuffer()).equals(out)).toBe(true);
 
     // Compress result converted on download.
-    const webp = await c.raw('/api/job/download_compress', {}, { method: 'POST', body: new URLSearchParams({ trans_id: transId, guest_token_v2: c.token, extra_type: 'webp' }) });
+    const webp = await c.raw(
+      '/api/job/download_compress',
+      {},
+      { method: 'POST', body: new URLSearchParams({ trans_id: transId, guest_token_v2: c.token, extra_type: 'webp' }) },
+    );
     const wm = await sharp(Buffer.from(await webp.arrayBuffer())).metadata();
     expect([wm.format, wm.width, wm.height]).toEqual(['webp', 640, 427]);
 
     // no re-encode amplification: Six calls at once for another type convert once and get
     // the same bytes; later calls come from the cache.
     const before = srv.ctx.services.downloads.conversions;
-    const asPng = () => c.raw('/api/job/download_compress', {}, { method: 'POST', body: new URLSearchParams({ trans_id: transId, guest_token_v2: c.token, extra_type: 'png' }) });
+    const asPng = () =>
+      c.raw(
+        '/api/job/download_compress',
+        {},
+        {
+          method: 'POST',
+          body: new URLSearchParams({ trans_id: transId, guest_token_v2: c.token, extra_type: 'png' }),
+        },
+      );
     const six = await Promise.all(Array.from({ length: 6 }, asPng));
-    const bodies = await Promise.all(six.map(async (r) => (expect(r.status).toBe(200), Buffer.from(await r.arrayBuffer()))));
+    const bodies = await Promise.all(
+      six.map(async (r) => (expect(r.status).toBe(200), Buffer.from(await r.arrayBuffer()))),
+    );
     expect((await sharp(bodies[0]!).metadata()).format).toBe('png');
     for (const b of bodies) expect(b.equals(bodies[0]!)).toBe(true);
     expect(Buffer.from(await (await asPng()).arrayBuffer()).equals(bodies[0]!)).toBe(true);
@@ -78,7 +109,18 @@ describe('processing over HTTP', () => {
     expect(thumbs.body.code).toBe(200);
     const hist = await c.get('/api/job/record', { limit: '10', page: '1' });
     expect(hist.body.data).toMatchObject({ current_page: 1, total: 1, last_page: 1 });
-    expect(hist.body.data.datas[0]).toMatchObject({ trans_id: transId, uid, job: 'compress', status: 'finished', filename: 'rocket.jpg', w: 640, h: 427, result_w: 640, result_h: 427, thumbsup: -1 });
+    expect(hist.body.data.datas[0]).toMatchObject({
+      trans_id: transId,
+      uid,
+      job: 'compress',
+      status: 'finished',
+      filename: 'rocket.jpg',
+      w: 640,
+      h: 427,
+      result_w: 640,
+      result_h: 427,
+      thumbsup: -1,
+    });
 
     const lic = await c.license();
     expect(lic.compress_used).toBe(1);
@@ -134,7 +176,11 @@ describe('processing over HTTP', () => {
     const c = await Client.guest(srv);
     const uid = await c.upload(fixture('rocket.jpg'), 'rocket.jpg');
     // Damage the stored working copy so the engine's decoder fails.
-    const up = await srv.ctx.db.selectFrom('uploads').select('blob_key').where('uid', '=', uid).executeTakeFirstOrThrow();
+    const up = await srv.ctx.db
+      .selectFrom('uploads')
+      .select('blob_key')
+      .where('uid', '=', uid)
+      .executeTakeFirstOrThrow();
     await srv.ctx.blobs.write(up.blob_key!, fixture('rocket.jpg').subarray(0, 5000));
     const transId = (await c.transform(uid, COMPRESS)).body.data.trans_id;
     expect((await c.waitEnd(transId)).data.status).toBe('fatal');
@@ -156,7 +202,26 @@ describe('processing over HTTP', () => {
     const uid = '00000000-0000-4000-8000-00000000e1e9';
     await srv.ctx.db
       .insertInto('uploads')
-      .values({ uid, account_id: p.accountId, filename: 'elephants.jpg', filesize: bytes.length, w: 5640, h: 3172, format: 'jpeg', job: 'compress', blob_key: key, original_key: key, sha256: null, thumb_key: null, status: 'ready', total_blob_num: 1, received_bytes: bytes.length, source_url: null, created_at: Date.now(), deleted_at: null })
+      .values({
+        uid,
+        account_id: p.accountId,
+        filename: 'elephants.jpg',
+        filesize: bytes.length,
+        w: 5640,
+        h: 3172,
+        format: 'jpeg',
+        job: 'compress',
+        blob_key: key,
+        original_key: key,
+        sha256: null,
+        thumb_key: null,
+        status: 'ready',
+        total_blob_num: 1,
+        received_bytes: bytes.length,
+        source_url: null,
+        created_at: Date.now(),
+        deleted_at: null,
+      })
       .execute();
     const transId = (await c.transform(uid, COMPRESS)).body.data.trans_id;
     const end = await c.waitEnd(transId);
@@ -196,7 +261,11 @@ describe('processing over HTTP', () => {
     const second = await c.transform(uid, COMPRESS);
     expect(second.body).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'batchSubscribersOnly' } });
     expect((await c.license()).compress_used).toBe(1);
-    await a.ctx.db.updateTable('jobs').set({ status: 'running', attempts: 1, progress: 50 }).where('trans_id', '=', t1).execute();
+    await a.ctx.db
+      .updateTable('jobs')
+      .set({ status: 'running', attempts: 1, progress: 50 })
+      .where('trans_id', '=', t1)
+      .execute();
     await a.stop({ keepData: true });
     forget(a);
 
@@ -236,10 +305,15 @@ describe('processing over HTTP', () => {
       expect(r.headers.get('content-type')).toMatch(/json/);
     }
     expect((await other.post('/api/v2/thumbsup', { trans_id: transId, thumbsup: '1' })).status).toBe(404);
-    expect((await other.post('/api/v2/point/check', { trans_ids: transId, need_download_temp_id: '1' })).status).toBe(404);
+    expect((await other.post('/api/v2/point/check', { trans_ids: transId, need_download_temp_id: '1' })).status).toBe(
+      404,
+    );
     expect((await other.get('/api/job/record')).body.data.total).toBe(0);
     const noToken = await fetch(`${srv.url}/web_api/v1/progress?trans_id=${transId}`);
-    expect([noToken.status, ((await noToken.json()) as { code: number }).code]).toEqual([401, CODE.VERIFICATION_FAILED]);
+    expect([noToken.status, ((await noToken.json()) as { code: number }).code]).toEqual([
+      401,
+      CODE.VERIFICATION_FAILED,
+    ]);
   });
 
   it('point check hands out a bulk download id; the zip holds every result', async () => {
@@ -252,16 +326,30 @@ describe('processing over HTTP', () => {
       await c.waitEnd(t);
       ids.push(t);
     }
-    const check = await c.post<{ download_all_id: string }>('/api/v2/point/check', { trans_ids: ids.join(','), need_download_temp_id: '1', guest_token_v2: c.token });
+    const check = await c.post<{ download_all_id: string }>('/api/v2/point/check', {
+      trans_ids: ids.join(','),
+      need_download_temp_id: '1',
+      guest_token_v2: c.token,
+    });
     expect(check.body.code).toBe(200);
-    const zipRes = await c.raw('/api/v2/download/all/', { download_all_id: check.body.data.download_all_id }, { headers: { cookie: `guest_token=${c.token}` } });
+    const zipRes = await c.raw(
+      '/api/v2/download/all/',
+      { download_all_id: check.body.data.download_all_id },
+      { headers: { cookie: `guest_token=${c.token}` } },
+    );
     expect(zipRes.headers.get('content-type')).toBe('application/zip');
     const entries = storedZipEntries(Buffer.from(await zipRes.arrayBuffer()));
     expect([...entries.keys()].sort()).toEqual(['chelsea_compress.png', 'rocket_compress.jpg']);
-    const single = Buffer.from(await (await c.raw('/web_api/v1/download/', { trans_id: ids[0]!, user_token: c.token })).arrayBuffer());
+    const single = Buffer.from(
+      await (await c.raw('/web_api/v1/download/', { trans_id: ids[0]!, user_token: c.token })).arrayBuffer(),
+    );
     expect(entries.get('rocket_compress.jpg')!.equals(single)).toBe(true);
 
-    const post = await c.raw('/api/v2/download/all', {}, { method: 'POST', body: new URLSearchParams({ user_token: c.token, trans_ids: ids.join(',') }) });
+    const post = await c.raw(
+      '/api/v2/download/all',
+      {},
+      { method: 'POST', body: new URLSearchParams({ user_token: c.token, trans_ids: ids.join(',') }) },
+    );
     expect(storedZipEntries(Buffer.from(await post.arrayBuffer())).size).toBe(2);
 
     // Out of credits → 30004 (the not-enough-points popup).
@@ -277,8 +365,14 @@ describe('processing over HTTP', () => {
     const bad = async (jconfig: string) => (await c.post('/web_api/v1/transform', { uid, jconfig })).body;
     expect(await bad('{not json')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'jconfigNotJson' } });
     expect(await bad('{"job":"nope"}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'unknownJob' } });
-    expect(await bad('{"job":"compress","config":{"module_params":{"quality":500}}}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'paramInvalid', module: 'compress', param: 'quality', min: 1, max: 100 } });
-    expect(await bad('{"job":"enlarge","config":{"module_params":{"scale":4}}}')).toMatchObject({ code: CODE.PARAM_ERROR, data: { reason: 'scaleSubscribersOnly' } });
+    expect(await bad('{"job":"compress","config":{"module_params":{"quality":500}}}')).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'paramInvalid', module: 'compress', param: 'quality', min: 1, max: 100 },
+    });
+    expect(await bad('{"job":"enlarge","config":{"module_params":{"scale":4}}}')).toMatchObject({
+      code: CODE.PARAM_ERROR,
+      data: { reason: 'scaleSubscribersOnly' },
+    });
     expect((await c.license()).compress_used).toBe(0);
   });
 });

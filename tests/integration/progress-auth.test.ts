@@ -32,7 +32,10 @@ describe('progress poll authorisation (token, account and work in one read)', ()
     const other = await Client.guest(srv);
     const transId = await finishedWork(owner);
     const mine = await owner.get('/web_api/v1/progress', { trans_id: transId });
-    expect([mine.status, mine.body.data]).toEqual([200, expect.objectContaining({ trans_id: transId, status: 'finish', progress: 100, step: 1, steps: 1 })]);
+    expect([mine.status, mine.body.data]).toEqual([
+      200,
+      expect.objectContaining({ trans_id: transId, status: 'finish', progress: 100, step: 1, steps: 1 }),
+    ]);
     const theirs = await other.get('/web_api/v1/progress', { trans_id: transId });
     expect([theirs.status, theirs.body.code]).toEqual([404, CODE.PARAM_ERROR]);
     expect((await owner.get('/web_api/v1/progress', { trans_id: 'no-such-work' })).status).toBe(404);
@@ -58,9 +61,15 @@ describe('progress poll authorisation (token, account and work in one read)', ()
     const u = await user('progress-expired@example.com');
     const transId = await finishedWork(u);
     const hash = secretHash(u.token);
-    await srv.ctx.db.updateTable('tokens').set({ expires_at: Date.now() - 1 }).where('token_hash', '=', hash).execute();
+    await srv.ctx.db
+      .updateTable('tokens')
+      .set({ expires_at: Date.now() - 1 })
+      .where('token_hash', '=', hash)
+      .execute();
     expect((await u.get('/web_api/v1/progress', { trans_id: transId })).status).toBe(401);
-    expect(await srv.ctx.db.selectFrom('tokens').select('token_hash').where('token_hash', '=', hash).executeTakeFirst()).toBeUndefined();
+    expect(
+      await srv.ctx.db.selectFrom('tokens').select('token_hash').where('token_hash', '=', hash).executeTakeFirst(),
+    ).toBeUndefined();
 
     const v = await user('progress-revoked@example.com');
     const t2 = await finishedWork(v);
@@ -75,16 +84,25 @@ describe('progress poll authorisation (token, account and work in one read)', ()
     const u = await user('progress-bound@example.com');
     const userWork = await finishedWork(u);
     expect((await u.post('/api/v2/bind_token', { guest_token_v2: guest.token })).body.code).toBe(200);
-    for (const t of [guestWork, userWork]) expect((await guest.get('/web_api/v1/progress', { trans_id: t })).body.data.status).toBe('finish');
+    for (const t of [guestWork, userWork])
+      expect((await guest.get('/web_api/v1/progress', { trans_id: t })).body.data.status).toBe('finish');
     expect((await u.post('/api/v2/unbind_token', { guest_token_v2: guest.token })).body.code).toBe(200);
-    for (const t of [guestWork, userWork]) expect((await guest.get('/web_api/v1/progress', { trans_id: t })).status).toBe(404);
+    for (const t of [guestWork, userWork])
+      expect((await guest.get('/web_api/v1/progress', { trans_id: t })).status).toBe(404);
   });
 
   it('slides a token’s expiry at most once per refresh interval, not on every poll', async () => {
     const c = await Client.guest(srv);
     const transId = await finishedWork(c);
     const hash = secretHash(c.token);
-    const expiry = async () => (await srv.ctx.db.selectFrom('tokens').select('expires_at').where('token_hash', '=', hash).executeTakeFirstOrThrow()).expires_at;
+    const expiry = async () =>
+      (
+        await srv.ctx.db
+          .selectFrom('tokens')
+          .select('expires_at')
+          .where('token_hash', '=', hash)
+          .executeTakeFirstOrThrow()
+      ).expires_at;
     const before = await expiry();
     for (let i = 0; i < 5; i++) expect((await c.get('/web_api/v1/progress', { trans_id: transId })).status).toBe(200);
     expect(await expiry()).toBe(before);
@@ -122,7 +140,9 @@ describe('progress poll authorisation (token, account and work in one read)', ()
 
     // the same over HTTP, all at once
     const http = await Promise.all(asks.map(([cl, t]) => cl.get('/web_api/v1/progress', { trans_id: t })));
-    expect(http.map((r) => [r.status, r.body.data?.trans_id])).toEqual(asks.map(([, t, , job]) => (job ? [200, t] : [404, undefined])));
+    expect(http.map((r) => [r.status, r.body.data?.trans_id])).toEqual(
+      asks.map(([, t, , job]) => (job ? [200, t] : [404, undefined])),
+    );
   });
 
   it('a revoked, an expired and an unknown token batched with live ones are refused; the live ones are answered', async () => {
@@ -133,7 +153,11 @@ describe('progress poll authorisation (token, account and work in one read)', ()
     const expired = await user('progress-batch-expired@example.com');
     const expiredWork = await finishedWork(expired);
     await srv.ctx.services.tokens.revokeAll(await accountOf(revoked));
-    await srv.ctx.db.updateTable('tokens').set({ expires_at: Date.now() - 1 }).where('token_hash', '=', secretHash(expired.token)).execute();
+    await srv.ctx.db
+      .updateTable('tokens')
+      .set({ expires_at: Date.now() - 1 })
+      .where('token_hash', '=', secretHash(expired.token))
+      .execute();
 
     const asks: [string, string][] = [
       [live[0]!.token, liveWork[0]!],
@@ -146,11 +170,19 @@ describe('progress poll authorisation (token, account and work in one read)', ()
     const before = batchStats();
     const got = await Promise.allSettled(asks.map(([t, w]) => poll(t, w)));
     const after = batchStats();
-    const summary = got.map((g) => (g.status === 'fulfilled' ? g.value.job?.trans_id : (g.reason as { httpStatus?: number }).httpStatus));
+    const summary = got.map((g) =>
+      g.status === 'fulfilled' ? g.value.job?.trans_id : (g.reason as { httpStatus?: number }).httpStatus,
+    );
     expect(summary).toEqual([liveWork[0], 401, liveWork[1], 401, 401, liveWork[0]]);
     if (scaleout()) expect(after.batches - before.batches).toBe(1);
     // the expired user token was deleted as when polled alone
-    expect(await srv.ctx.db.selectFrom('tokens').select('token_hash').where('token_hash', '=', secretHash(expired.token)).executeTakeFirst()).toBeUndefined();
+    expect(
+      await srv.ctx.db
+        .selectFrom('tokens')
+        .select('token_hash')
+        .where('token_hash', '=', secretHash(expired.token))
+        .executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('a trans_id PostgreSQL cannot read (a NUL) is read alone: the polls arriving with it are answered', async () => {

@@ -23,25 +23,41 @@ beforeAll(async () => {
 });
 afterAll(() => srv?.stop());
 
-const png = (w: number, h: number, color = '#3a6') => sharp({ create: { width: w, height: h, channels: 3, background: color } }).png().toBuffer();
+const png = (w: number, h: number, color = '#3a6') =>
+  sharp({ create: { width: w, height: h, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 describe('upload quotas', () => {
   it(`a guest may start ${GUEST.uploadsPerMinute} uploads a minute; a burst beyond is refused with its own text, even when concurrent`, async () => {
     const g = await Caller.guest(srv);
     const img = await png(16, 16);
-    const answers = await Promise.all(Array.from({ length: GUEST.uploadsPerMinute + 10 }, (_, i) => g.upload(img, `p${i}.png`)));
+    const answers = await Promise.all(
+      Array.from({ length: GUEST.uploadsPerMinute + 10 }, (_, i) => g.upload(img, `p${i}.png`)),
+    );
     const ok = answers.filter((a) => a.body.code === 200);
     const refused = answers.filter((a) => a.body.code !== 200);
     expect(ok).toHaveLength(GUEST.uploadsPerMinute);
     expect(refused).toHaveLength(10);
     for (const r of refused)
-      expect(r.body).toMatchObject({ code: 10001, msg: `Too many uploads: your plan allows ${GUEST.uploadsPerMinute} images a minute. Please wait a moment and try again.` });
+      expect(r.body).toMatchObject({
+        code: 10001,
+        msg: `Too many uploads: your plan allows ${GUEST.uploadsPerMinute} images a minute. Please wait a moment and try again.`,
+      });
     // A sliced upload counts too; another token is not affected.
-    const slice = await g.multipart('/api/v2/upload_slice', { blob_num: '1', total_blob_num: '1', name: 'x.png', job: 'enlarge' }, { file: { data: img, name: 'blob' } });
+    const slice = await g.multipart(
+      '/api/v2/upload_slice',
+      { blob_num: '1', total_blob_num: '1', name: 'x.png', job: 'enlarge' },
+      { file: { data: img, name: 'blob' } },
+    );
     expect(slice.body.code).toBe(10001);
     expect(slice.body.data).toMatchObject({ reason: 'uploadRateLimited' });
     expect((await (await Caller.guest(srv)).upload(img, 'other.png')).body.code).toBe(200);
-    const rows = await srv.ctx.db.selectFrom('uploads').select('uid').where('account_id', '=', (await srv.ctx.services.tokens.resolve(g.token)).accountId).execute();
+    const rows = await srv.ctx.db
+      .selectFrom('uploads')
+      .select('uid')
+      .where('account_id', '=', (await srv.ctx.services.tokens.resolve(g.token)).accountId)
+      .execute();
     expect(rows).toHaveLength(GUEST.uploadsPerMinute);
   });
 
@@ -51,10 +67,18 @@ describe('upload quotas', () => {
     expect(first.body.code).toBe(200);
     const uid = first.body.data.data.uid;
     // As if the account already kept nearly its quota.
-    await srv.ctx.db.updateTable('uploads').set({ received_bytes: GUEST.storedBytes - 1000 }).where('uid', '=', uid).execute();
+    await srv.ctx.db
+      .updateTable('uploads')
+      .set({ received_bytes: GUEST.storedBytes - 1000 })
+      .where('uid', '=', uid)
+      .execute();
     const over = await g.upload(fixture('rocket.jpg'), 'again.jpg');
     expect(over.body).toMatchObject({ code: 10001, data: { reason: 'storageFull', limit: '200 MB' } });
-    const slice = await g.multipart('/api/v2/upload_slice', { blob_num: '1', total_blob_num: '1', name: 'r.jpg', job: 'enlarge' }, { file: { data: fixture('rocket.jpg'), name: 'blob' } });
+    const slice = await g.multipart(
+      '/api/v2/upload_slice',
+      { blob_num: '1', total_blob_num: '1', name: 'r.jpg', job: 'enlarge' },
+      { file: { data: fixture('rocket.jpg'), name: 'blob' } },
+    );
     expect(slice.body.data).toMatchObject({ reason: 'storageFull' });
     expect((await g.form('/web_api/v1/upload/delete', { uid })).body.code).toBe(200);
     expect((await g.upload(fixture('rocket.jpg'), 'again.jpg')).body.code).toBe(200);
@@ -63,7 +87,17 @@ describe('upload quotas', () => {
   it('GET /api/v2/retention and upload/list tell the caller how long things are kept', async () => {
     const g = await Caller.guest(srv);
     const r = await g.get('/api/v2/retention');
-    expect(r.body).toMatchObject({ code: 200, data: { level: 'guest', retention_days: 7, unfinished_upload_hours: 24, uploads_per_minute: GUEST.uploadsPerMinute, stored_bytes_limit: GUEST.storedBytes, stored_bytes_used: 0 } });
+    expect(r.body).toMatchObject({
+      code: 200,
+      data: {
+        level: 'guest',
+        retention_days: 7,
+        unfinished_upload_hours: 24,
+        uploads_per_minute: GUEST.uploadsPerMinute,
+        stored_bytes_limit: GUEST.storedBytes,
+        stored_bytes_used: 0,
+      },
+    });
     expect((await g.form('/web_api/v1/upload/list')).body.data).toMatchObject({ datas: [], retention_days: 7 });
     const pro = await Caller.user(srv, 'retention-view@example.com', 'pro');
     expect((await pro.get('/api/v2/retention')).body.data).toMatchObject({ level: 'pro', retention_days: 30 });
@@ -77,10 +111,17 @@ describe('plan limits (the megapixels 2.8 / 14 / 34 bind; side caps derived from
   const BASIC_SIDE = PLAN_LIMITS.basic.maxSidePx;
   it('a 1×2,000,000 PNG (under 2.8 MP) and a strip one pixel over the derived side are refused for a guest; Basic takes it, not one over its own', async () => {
     const g = await Caller.guest(srv);
-    expect((await g.upload(craftedPng(1, 2_000_000), 'line.png')).body).toMatchObject({ code: 10001, data: { reason: 'imageTooLarge' } });
+    expect((await g.upload(craftedPng(1, 2_000_000), 'line.png')).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'imageTooLarge' },
+    });
     const wide = await png(GUEST_SIDE + 1, 100);
     expect((await g.upload(wide, 'wide.png')).body).toMatchObject({ code: 10001, data: { reason: 'imageTooLarge' } });
-    const slice = await g.multipart('/api/v2/upload_slice', { blob_num: '1', total_blob_num: '1', name: 'w.png', job: 'enlarge' }, { file: { data: wide, name: 'blob' } });
+    const slice = await g.multipart(
+      '/api/v2/upload_slice',
+      { blob_num: '1', total_blob_num: '1', name: 'w.png', job: 'enlarge' },
+      { file: { data: wide, name: 'blob' } },
+    );
     expect(slice.body).toMatchObject({ code: 10001, data: { reason: 'imageTooLarge' } });
     // the 2000 px side of the spec's "2000x2000" no longer cuts a 2.4 MP picture
     expect((await g.upload(await png(2400, 1000), 'wide24.png')).body.code).toBe(200);
@@ -88,12 +129,18 @@ describe('plan limits (the megapixels 2.8 / 14 / 34 bind; side caps derived from
     expect((await g.upload(wide, 'wide.png', 'compress')).body.code).toBe(200);
     const basic = await Caller.user(srv, 'side-basic@example.com', 'basic');
     expect((await basic.upload(wide, 'wide.png')).body.code).toBe(200);
-    expect((await basic.upload(await png(BASIC_SIDE + 1, 100), 'wider.png')).body).toMatchObject({ code: 10001, data: { reason: 'imageTooLarge' } });
+    expect((await basic.upload(await png(BASIC_SIDE + 1, 100), 'wider.png')).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'imageTooLarge' },
+    });
   });
 
   it('the megapixel limit is the one the plan page shows: Basic refuses 14.1 MP, Pro takes 29 MP', async () => {
     const basic = await Caller.user(srv, 'mp-basic@example.com', 'basic');
-    expect((await basic.upload(await png(4600, 3066), 'over14.png')).body).toMatchObject({ code: 10001, data: { reason: 'imageTooLarge' } });
+    expect((await basic.upload(await png(4600, 3066), 'over14.png')).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'imageTooLarge' },
+    });
     expect((await basic.upload(await png(4582, 3055), 'at14.png')).body.code).toBe(200);
     const pro = await Caller.user(srv, 'mp-pro@example.com', 'pro');
     const r = await pro.upload(await png(6992, 4144), 'pro29.png');
@@ -104,7 +151,10 @@ describe('plan limits (the megapixels 2.8 / 14 / 34 bind; side caps derived from
     const c = await Client.guest(srv);
     const uid = await c.upload(await png(GUEST_SIDE + 1, 100), 'wide.png', 'compress');
     const r = await c.transform(uid, { job: 'denoise' });
-    expect(r.body).toMatchObject({ code: 10001, msg: `The image is longer than ${GUEST_SIDE} px on a side, the limit of your plan` });
+    expect(r.body).toMatchObject({
+      code: 10001,
+      msg: `The image is longer than ${GUEST_SIDE} px on a side, the limit of your plan`,
+    });
   });
 });
 
@@ -121,10 +171,20 @@ describe('strict params and plan gating on transform', () => {
       [{ job: 'denoise', config: { module_params: { remove_noise: [50] } } }, noise],
       [{ job: 'denoise', config: { module_params: { remove_noise: '1e1' } } }, noise],
       [{ job: 'enlarge', config: { module_params: { quality: 'best' } } }, { reason: 'bestEnlargeSubscribersOnly' }],
-      [{ job: 'enlarge', config: { module_params: { scale: '4x' } } }, { reason: 'scaleSubscribersOnly', scale: 4 }],
-      [{ job: 'enlarge', config: { module_params: { scale: 4 } } }, { reason: 'scaleSubscribersOnly', scale: 4 }],
+      [
+        { job: 'enlarge', config: { module_params: { scale: '4x' } } },
+        { reason: 'scaleSubscribersOnly', scale: 4 },
+      ],
+      [
+        { job: 'enlarge', config: { module_params: { scale: 4 } } },
+        { reason: 'scaleSubscribersOnly', scale: 4 },
+      ],
     ];
-    for (const [jconfig, data] of cases) expect((await c.transform(uid, jconfig)).body, JSON.stringify(jconfig)).toMatchObject({ code: 10001, data: { field: 'jconfig', ...data } });
+    for (const [jconfig, data] of cases)
+      expect((await c.transform(uid, jconfig)).body, JSON.stringify(jconfig)).toMatchObject({
+        code: 10001,
+        data: { field: 'jconfig', ...data },
+      });
     // Nothing was charged for the refusals.
     expect((await c.license()).used_num).toBe(0);
   });
@@ -135,7 +195,11 @@ describe('strict params and plan gating on transform', () => {
     const uid = await c.upload(await png(32, 32), 'p.png', 'enlarge');
     const r = await c.transform(uid, { job: 'enlarge', config: { module_params: { quality: 'best', scale: '4x' } } });
     expect(r.body.code, r.body.msg).toBe(200);
-    const job = await srv.ctx.db.selectFrom('jobs').select('steps_json').where('trans_id', '=', r.body.data.trans_id).executeTakeFirstOrThrow();
+    const job = await srv.ctx.db
+      .selectFrom('jobs')
+      .select('steps_json')
+      .where('trans_id', '=', r.body.data.trans_id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(job.steps_json)[0].config.module_params).toMatchObject({ quality: 'best', scale: 4 });
   });
 
@@ -148,7 +212,10 @@ describe('strict params and plan gating on transform', () => {
     expect(deepForm.status).toBeLessThan(500);
     expect(deepForm.body.code).toBe(10001);
     const nine = '{"a":'.repeat(9) + '1' + '}'.repeat(9);
-    expect((await c.post('/web_api/v1/transform', { uid, jconfig: nine })).body).toMatchObject({ code: 10001, data: { reason: 'jconfigTooDeep', max: 8 } });
+    expect((await c.post('/web_api/v1/transform', { uid, jconfig: nine })).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'jconfigTooDeep', max: 8 },
+    });
     const asBody = await fetch(`${srv.url}/web_api/v1/transform`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -158,7 +225,10 @@ describe('strict params and plan gating on transform', () => {
     expect(asBody.status).toBeLessThan(500);
     expect(body.code).toBe(10001);
     const wide = JSON.stringify({ job: 'compress', pad: 'x'.repeat(17_000) });
-    expect((await c.post('/web_api/v1/transform', { uid, jconfig: wide })).body).toMatchObject({ code: 10001, data: { reason: 'jconfigTooLarge', max: 16 } });
+    expect((await c.post('/web_api/v1/transform', { uid, jconfig: wide })).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'jconfigTooLarge', max: 16 },
+    });
     expect((await fetch(`${srv.url}/api/health`)).status).toBe(200);
   });
 });
@@ -171,7 +241,11 @@ describe('concurrent slices', () => {
     const parts = [0, 1, 2].map((i) => bytes.subarray(i * third, (i + 1) * third));
     expect(third).toBeLessThan(CHUNK_SIZE_BYTES);
     const send = (n: number, data: Buffer, uid?: string) =>
-      pro.multipart('/api/v2/upload_slice', { blob_num: String(n), total_blob_num: '3', name: 'rocket.jpg', job: 'compress', ...(uid ? { uid } : {}) }, { file: { data, name: 'blob' } });
+      pro.multipart(
+        '/api/v2/upload_slice',
+        { blob_num: String(n), total_blob_num: '3', name: 'rocket.jpg', job: 'compress', ...(uid ? { uid } : {}) },
+        { file: { data, name: 'blob' } },
+      );
     const start = await send(1, parts[0]!);
     expect(start.body.code, start.body.msg).toBe(200);
     const uid = start.body.data.uid as string;
@@ -207,7 +281,11 @@ describe('retention', () => {
     await srv.ctx.db.updateTable('uploads').set({ created_at: at }).where('uid', '=', w.uid).execute();
   };
   const blobsOf = async (w: { uid: string; transId: string }) => {
-    const job = await srv.ctx.db.selectFrom('jobs').selectAll().where('trans_id', '=', w.transId).executeTakeFirstOrThrow();
+    const job = await srv.ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('trans_id', '=', w.transId)
+      .executeTakeFirstOrThrow();
     const up = await srv.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', w.uid).executeTakeFirstOrThrow();
     return [job.result_key, up.blob_key, up.original_key, up.thumb_key].filter((k): k is string => !!k);
   };
@@ -242,15 +320,22 @@ describe('retention', () => {
     for (const k of await blobsOf(fresh)) expect(await srv.ctx.blobs.exists(k)).toBe(true);
     expect((await c.raw('/web_api/v1/download/', { trans_id: fresh.transId, user_token: c.token })).status).toBe(200);
     // 8 days is within a subscriber's 30.
-    expect((await pro.raw('/web_api/v1/download/', { trans_id: proOld.transId, user_token: pro.token })).status).toBe(200);
+    expect((await pro.raw('/web_api/v1/download/', { trans_id: proOld.transId, user_token: pro.token })).status).toBe(
+      200,
+    );
     await age(proOld, 31);
     await srv.ctx.services.retention.sweep();
-    expect((await pro.raw('/web_api/v1/download/', { trans_id: proOld.transId, user_token: pro.token })).status).toBe(410);
+    expect((await pro.raw('/web_api/v1/download/', { trans_id: proOld.transId, user_token: pro.token })).status).toBe(
+      410,
+    );
   });
 
   it('of two processes asking at once, one runs the sweep (lease row); the other waits for the next interval', async () => {
     const { config, db, blobs, services } = srv.ctx;
-    const workers = [new RetentionService({ config, db, blobs, services }), new RetentionService({ config, db, blobs, services })];
+    const workers = [
+      new RetentionService({ config, db, blobs, services }),
+      new RetentionService({ config, db, blobs, services }),
+    ];
     const now = Date.now();
     const runs = await Promise.all(workers.map((w) => w.tick(now)));
     expect(runs.filter((r) => r !== null)).toHaveLength(1);
@@ -268,7 +353,11 @@ describe('retention', () => {
       const g = await Caller.guest(own);
       const up = await g.upload(fixture('rocket.jpg'), 'old.jpg');
       const uid = up.body.data.data.uid as string;
-      await own.ctx.db.updateTable('uploads').set({ created_at: Date.now() - 8 * DAY }).where('uid', '=', uid).execute();
+      await own.ctx.db
+        .updateTable('uploads')
+        .set({ created_at: Date.now() - 8 * DAY })
+        .where('uid', '=', uid)
+        .execute();
       const row = await until(
         () => own.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow(),
         (r) => r.expired_at !== null,

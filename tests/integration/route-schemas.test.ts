@@ -18,23 +18,49 @@ describe('route schemas', () => {
 
   it('names a missing field, from a form, JSON or multipart body', async () => {
     const want = { code: 10001, msg: 'trans_id is required', data: { reason: 'fieldRequired', field: 'trans_id' } };
-    for (const r of [await user.form('/api/v2/thumbsup', { thumbsup: '1' }), await user.json('/api/v2/thumbsup', { thumbsup: 1 }), await user.multipart('/api/v2/thumbsup', { thumbsup: '1' }, {})]) {
+    for (const r of [
+      await user.form('/api/v2/thumbsup', { thumbsup: '1' }),
+      await user.json('/api/v2/thumbsup', { thumbsup: 1 }),
+      await user.multipart('/api/v2/thumbsup', { thumbsup: '1' }, {}),
+    ]) {
       expect(r.status).toBe(200);
       expect(r.body).toEqual(want);
     }
   });
 
   it('names a field of the wrong shape with what it must be', async () => {
-    expect((await user.form('/api/v2/thumbsup', { trans_id: 'x', thumbsup: '5' })).body).toEqual({ code: 10001, msg: 'thumbsup must be one of 1, -1, 0', data: { reason: 'fieldInvalid', field: 'thumbsup', allowed: [1, -1, 0] } });
-    expect((await user.form('/api/v2/thumbsup', { trans_id: 'x', thumbsup: '1.0x' })).body).toMatchObject({ code: 10001, data: { field: 'thumbsup' } });
+    expect((await user.form('/api/v2/thumbsup', { trans_id: 'x', thumbsup: '5' })).body).toEqual({
+      code: 10001,
+      msg: 'thumbsup must be one of 1, -1, 0',
+      data: { reason: 'fieldInvalid', field: 'thumbsup', allowed: [1, -1, 0] },
+    });
+    expect((await user.form('/api/v2/thumbsup', { trans_id: 'x', thumbsup: '1.0x' })).body).toMatchObject({
+      code: 10001,
+      data: { field: 'thumbsup' },
+    });
     // integers a request carries are bounded (ids and counts at most 2^31 − 1, docs/api.md)
-    expect((await user.get('/api/job/record', { limit: 'x' })).body).toEqual({ code: 10001, msg: 'limit must be an integer from 1 to 2147483647', data: { reason: 'fieldInvalid', field: 'limit', min: 1, max: 2147483647 } });
-    expect((await user.get('/api/job/record', { limit: '1.5' })).body).toMatchObject({ code: 10001, data: { field: 'limit' } });
-    expect((await user.get('/api/job/record', { page: '0' })).body).toMatchObject({ code: 10001, msg: 'page must be an integer from 1 to 1000000', data: { reason: 'fieldInvalid', field: 'page', min: 1, max: 1000000 } });
+    expect((await user.get('/api/job/record', { limit: 'x' })).body).toEqual({
+      code: 10001,
+      msg: 'limit must be an integer from 1 to 2147483647',
+      data: { reason: 'fieldInvalid', field: 'limit', min: 1, max: 2147483647 },
+    });
+    expect((await user.get('/api/job/record', { limit: '1.5' })).body).toMatchObject({
+      code: 10001,
+      data: { field: 'limit' },
+    });
+    expect((await user.get('/api/job/record', { page: '0' })).body).toMatchObject({
+      code: 10001,
+      msg: 'page must be an integer from 1 to 1000000',
+      data: { reason: 'fieldInvalid', field: 'page', min: 1, max: 1000000 },
+    });
   });
 
   it('passes converted fields on, from the query of a POST as well', async () => {
-    const r = await user.fetch('/api/v2/thumbsup', { method: 'POST', body: new URLSearchParams({ user_token: user.token }) }, { trans_id: 'no-such-work', thumbsup: '-1' });
+    const r = await user.fetch(
+      '/api/v2/thumbsup',
+      { method: 'POST', body: new URLSearchParams({ user_token: user.token }) },
+      { trans_id: 'no-such-work', thumbsup: '-1' },
+    );
     // the shape is right: the service answers (another account's or an unknown work is not found)
     expect(r.status).toBe(404);
     expect(await r.json()).toMatchObject({ code: 10001, data: { reason: 'workNotFound' } });
@@ -43,7 +69,10 @@ describe('route schemas', () => {
   });
 
   it('refuses a NUL byte before the schema, and checks the token before a schema-valid call does anything', async () => {
-    expect((await user.form('/api/v2/thumbsup', { trans_id: 'a\u0000b', thumbsup: '1' })).body).toMatchObject({ code: 10001, data: { reason: 'nulByte' } });
+    expect((await user.form('/api/v2/thumbsup', { trans_id: 'a\u0000b', thumbsup: '1' })).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'nulByte' },
+    });
     const anon = new Caller(srv);
     expect((await anon.form('/api/v2/thumbsup', { trans_id: 'x', thumbsup: '1' })).body).toMatchObject({ code: 6 });
   });

@@ -11,7 +11,14 @@ import type { Kysely } from 'kysely';
 import { openDatabase } from '../../server/repositories/db.js';
 import type { Database } from '../../server/repositories/schema.js';
 import { detectScaleout, startTcpProxy, type TcpProxy } from '../support/modes.js';
-import { childPids, startCluster, startPrivateRedis, type Cluster, type PrivateRedis, type Proc } from '../support/modesCluster.js';
+import {
+  childPids,
+  startCluster,
+  startPrivateRedis,
+  type Cluster,
+  type PrivateRedis,
+  type Proc,
+} from '../support/modesCluster.js';
 import { fixture } from './processing-helpers.js';
 import { until } from './until.js';
 
@@ -23,7 +30,9 @@ type Envelope<T = any> = { code: number; msg: string; data: T };
 const COMPRESS = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 50 } } });
 
 async function guest(base: string): Promise<string> {
-  const b = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{ token: string }>;
+  const b = (await (await fetch(base + '/api/v2/guest_token', { method: 'POST' })).json()) as Envelope<{
+    token: string;
+  }>;
   if (b.code !== 200) throw new Error(JSON.stringify(b));
   return b.data.token;
 }
@@ -32,13 +41,18 @@ async function upload(base: string, token: string, bytes: Buffer, name: string):
   fd.set('user_token', token);
   fd.set('job', 'compress');
   fd.set('file', new Blob([bytes]), name);
-  const b = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{ data: { uid: string } }>;
+  const b = (await (await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).json()) as Envelope<{
+    data: { uid: string };
+  }>;
   if (b.code !== 200) throw new Error(`upload: ${JSON.stringify(b)}`);
   return b.data.data.uid;
 }
 async function transform(base: string, token: string, uid: string): Promise<string> {
   const b = (await (
-    await fetch(base + '/web_api/v1/transform', { method: 'POST', body: new URLSearchParams({ user_token: token, uid, jconfig: COMPRESS }) })
+    await fetch(base + '/web_api/v1/transform', {
+      method: 'POST',
+      body: new URLSearchParams({ user_token: token, uid, jconfig: COMPRESS }),
+    })
   ).json()) as Envelope<{ trans_id: string }>;
   if (b.code !== 200) throw new Error(`transform: ${JSON.stringify(b)}`);
   return b.data.trans_id;
@@ -70,7 +84,9 @@ async function slowPng(): Promise<Buffer> {
       raw[i + 1] = ((y * 255) / n) | 0;
       raw[i + 2] = (x ^ y) & 255;
     }
-  return sharp(raw, { raw: { width: n, height: n, channels: 3 } }).png({ compressionLevel: 9 }).toBuffer();
+  return sharp(raw, { raw: { width: n, height: n, channels: 3 } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on PostgreSQL and BullMQ', () => {
@@ -95,7 +111,10 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
       workerEnv: { BULLMQ_LOCK_MS: '2000', BULLMQ_STALLED_MS: '1000', BULLMQ_RECONCILE_MS: '1000' },
     });
     // the test's own view of the database goes around the relay
-    db = await openDatabase({ dataDir: cluster.dataDir, databaseUrl: cluster.db.url.replace(`:${pgRelay.port}/`, `:${new URL(avail.pgUrl).port || 5432}/`) });
+    db = await openDatabase({
+      dataDir: cluster.dataDir,
+      databaseUrl: cluster.db.url.replace(`:${pgRelay.port}/`, `:${new URL(avail.pgUrl).port || 5432}/`),
+    });
     slow = await slowPng();
   });
   afterAll(async () => {
@@ -106,16 +125,22 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     await redis?.stop();
   });
 
-  const ledger = (transId: string) => db.selectFrom('credit_ledger').select(['kind', 'amount']).where('ref', '=', transId).orderBy('id').execute();
+  const ledger = (transId: string) =>
+    db.selectFrom('credit_ledger').select(['kind', 'amount']).where('ref', '=', transId).orderBy('id').execute();
   /**
    * The refund is written just after the work is marked failed: read the ledger once it holds `rows`
    * rows (bounded poll). Nothing can come after: the ledger's unique (ref, kind) index
    * (credit_ledger_once) refuses a second refund of the same work, so there is nothing to wait for.
    */
   async function settledLedger(transId: string, rows: number) {
-    return until(() => ledger(transId), (l) => l.length >= rows, { timeoutMs: 5000 });
+    return until(
+      () => ledger(transId),
+      (l) => l.length >= rows,
+      { timeoutMs: 5000 },
+    );
   }
-  const row = (transId: string) => db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
+  const row = (transId: string) =>
+    db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
   const live = () => cluster.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
   /** Waits (bounded) until the work is claimed by a worker. */
   async function untilRunning(transId: string): Promise<void> {
@@ -140,7 +165,9 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     const end = await waitEnd([a, b], token, transId);
     expect(end.status).toBe('finish');
     for (const base of [a, b]) {
-      const res = await fetch(`${base}/web_api/v1/download/?${new URLSearchParams({ user_token: token, trans_id: transId })}`);
+      const res = await fetch(
+        `${base}/web_api/v1/download/?${new URLSearchParams({ user_token: token, trans_id: transId })}`,
+      );
       expect(res.status).toBe(200);
       const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 1280, 1024]);
@@ -167,7 +194,9 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     expect(r.attempts).toBe(2);
     expect(r.result_w).toBe(1600);
     expect(await ledger(transId)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
-    const lic = (await (await fetch(a + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) })).json()) as Envelope;
+    const lic = (await (
+      await fetch(a + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) })
+    ).json()) as Envelope;
     expect(lic.data.compress_used).toBe(1);
     await cluster.startWorker();
   });
@@ -200,7 +229,9 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
       { kind: 'compress_charge', amount: 1 },
       { kind: 'compress_refund', amount: 1 },
     ]);
-    const lic = (await (await fetch(a + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) })).json()) as Envelope;
+    const lic = (await (
+      await fetch(a + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) })
+    ).json()) as Envelope;
     expect(lic.data.compress_used).toBe(0);
   });
 
@@ -240,16 +271,32 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     await pgRelay.stop();
     try {
       for (const base of [a, b]) {
-        const r = await fetch(base + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) });
+        const r = await fetch(base + '/api/v2/license', {
+          method: 'POST',
+          body: new URLSearchParams({ guest_token_v2: token }),
+        });
         expect(r.status).toBe(503);
-        expect(await r.json()).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } });
+        expect(await r.json()).toEqual({
+          code: 503,
+          msg: 'Service temporarily unavailable',
+          data: { reason: 'serviceUnavailable' },
+        });
         const fd = new FormData();
         fd.set('user_token', token);
         fd.set('file', new Blob([fixture('chelsea.png')]), 'chelsea.png');
         expect((await fetch(base + '/web_api/v1/upload', { method: 'POST', body: fd })).status).toBe(503);
         // progress polls arriving together share one statement (pollBatch.ts): each gets the 503 it would get alone
-        const polls = await Promise.all(Array.from({ length: 4 }, () => fetch(`${base}/web_api/v1/progress?${new URLSearchParams({ user_token: token, trans_id: transId })}`)));
-        expect(await Promise.all(polls.map(async (r) => [r.status, await r.json()]))).toEqual(polls.map(() => [503, { code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } }]));
+        const polls = await Promise.all(
+          Array.from({ length: 4 }, () =>
+            fetch(`${base}/web_api/v1/progress?${new URLSearchParams({ user_token: token, trans_id: transId })}`),
+          ),
+        );
+        expect(await Promise.all(polls.map(async (r) => [r.status, await r.json()]))).toEqual(
+          polls.map(() => [
+            503,
+            { code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } },
+          ]),
+        );
       }
     } finally {
       await pgRelay.start();
@@ -257,13 +304,18 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
     // bounded retry, like a client honouring Retry-After
     let again = 0;
     for (let i = 0; i < 200 && again !== 200; i++) {
-      const r = await fetch(b + '/api/v2/license', { method: 'POST', body: new URLSearchParams({ guest_token_v2: token }) });
+      const r = await fetch(b + '/api/v2/license', {
+        method: 'POST',
+        body: new URLSearchParams({ guest_token_v2: token }),
+      });
       again = r.status;
       if (again !== 200) await sleep(50);
     }
     expect(again).toBe(200);
     const retried = await upload(b, token, fixture('chelsea.png'), 'chelsea.png');
-    const list = (await (await fetch(a + '/web_api/v1/upload/list', { method: 'POST', body: new URLSearchParams({ user_token: token }) })).json()) as Envelope;
+    const list = (await (
+      await fetch(a + '/web_api/v1/upload/list', { method: 'POST', body: new URLSearchParams({ user_token: token }) })
+    ).json()) as Envelope;
     expect(list.data.datas.map((d: { uid: string }) => d.uid).sort()).toEqual([kept, slowUid, retried].sort());
     expect((await waitEnd([a, b], token, transId)).status).toBe('finish');
     expect(await ledger(transId)).toEqual([{ kind: 'compress_charge', amount: 1 }]);
@@ -302,10 +354,20 @@ describe.skipIf(!avail.available)('scale-out: 2 API processes + 2 workers on Pos
         }
       };
       // SIGKILLed at the time limit: wait (bounded) for the kernel to report it gone.
-      expect(await until(() => gone(sandboxes[0]!), (g) => g, { timeoutMs: 10_000 })).toBe(true);
+      expect(
+        await until(
+          () => gone(sandboxes[0]!),
+          (g) => g,
+          { timeoutMs: 10_000 },
+        ),
+      ).toBe(true);
       // the worker process itself lives on and its slot gets a fresh sandbox
       expect(timed.child.exitCode).toBeNull();
-      const fresh = await until(() => childPids(timed!.pid).filter((p) => p !== sandboxes[0]), (p) => p.length > 0, { timeoutMs: 10_000 });
+      const fresh = await until(
+        () => childPids(timed!.pid).filter((p) => p !== sandboxes[0]),
+        (p) => p.length > 0,
+        { timeoutMs: 10_000 },
+      );
       expect(fresh.length).toBe(1);
     } finally {
       for (const w of others) w.child.kill('SIGCONT');

@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { until } from './until.js';
-import { detectScaleout, scaleoutOverrides, startTcpProxy, type ModeOverrides, type TcpProxy } from '../support/modes.js';
+import {
+  detectScaleout,
+  scaleoutOverrides,
+  startTcpProxy,
+  type ModeOverrides,
+  type TcpProxy,
+} from '../support/modes.js';
 
 const avail = await detectScaleout();
 if (!avail.available) console.warn(`scale-out rate-limit tests SKIPPED: ${avail.reason}`);
@@ -54,7 +60,12 @@ describe.skipIf(!avail.available)('scale-out: rate limits while Redis is unreach
     deployment = await scaleoutOverrides({ pgUrl: avail.pgUrl, redisUrl: avail.redisUrl });
     const r = new URL(avail.redisUrl);
     proxy = await startTcpProxy(r.hostname, Number(r.port || 6379));
-    srv = await startTestServer({ ...deployment.overrides, redisUrl: proxy.url(avail.redisUrl), runJobs: false, guestTokenRateLimit: 2 });
+    srv = await startTestServer({
+      ...deployment.overrides,
+      redisUrl: proxy.url(avail.redisUrl),
+      runJobs: false,
+      guestTokenRateLimit: 2,
+    });
   });
   afterAll(async () => {
     await srv?.stop();
@@ -70,6 +81,12 @@ describe.skipIf(!avail.available)('scale-out: rate limits while Redis is unreach
     expect(await guestToken(srv)).toBe(200);
     await proxy.start();
     // Redis kept its counts: the address is still over its limit once the store answers again
-    expect(await until(() => guestToken(srv), (s) => s === 429, { intervalMs: 100 })).toBe(429);
+    expect(
+      await until(
+        () => guestToken(srv),
+        (s) => s === 429,
+        { intervalMs: 100 },
+      ),
+    ).toBe(429);
   });
 });

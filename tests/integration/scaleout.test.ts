@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createTestDatabase, detectScaleout, startTcpProxy, type TcpProxy, type TestDatabase } from '../support/modes.js';
+import {
+  createTestDatabase,
+  detectScaleout,
+  startTcpProxy,
+  type TcpProxy,
+  type TestDatabase,
+} from '../support/modes.js';
 import { fixture } from './processing-helpers.js';
 
 const avail = await detectScaleout();
@@ -26,7 +32,9 @@ const upload = async (base: string, token: string, name: string) => {
   return { status: res.status, body: (await res.json()) as Envelope };
 };
 const uploadList = async (base: string, token: string) =>
-  (await post(base, '/web_api/v1/upload/list', { user_token: token, limit: '1000' })).body.data.datas.map((d: any) => d.uid as string).sort();
+  (await post(base, '/web_api/v1/upload/list', { user_token: token, limit: '1000' })).body.data.datas
+    .map((d: any) => d.uid as string)
+    .sort();
 
 describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
   let db: TestDatabase;
@@ -52,15 +60,33 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
       .where('table_schema' as any, '=', 'public')
       .execute();
     const names = tables.map((t: any) => t.table_name);
-    for (const t of ['accounts', 'tokens', 'sessions', 'uploads', 'upload_chunks', 'jobs', 'credit_ledger', 'workflows', 'events', 'download_bundles'])
+    for (const t of [
+      'accounts',
+      'tokens',
+      'sessions',
+      'uploads',
+      'upload_chunks',
+      'jobs',
+      'credit_ledger',
+      'workflows',
+      'events',
+      'download_bundles',
+    ])
       expect(names).toContain(t);
 
     const g = await post(srv.url, '/api/v2/guest_token');
     expect(g.body.code).toBe(200);
     const lic = await post(srv.url, '/api/v2/license', { guest_token_v2: g.body.data.token });
-    expect(lic.body).toMatchObject({ code: 200, data: { user_level: 'guest', max_num: 3, used_num: 0, is_expired: false } });
+    expect(lic.body).toMatchObject({
+      code: 200,
+      data: { user_level: 'guest', max_num: 3, used_num: 0, is_expired: false },
+    });
     // The row really is in PostgreSQL, with numeric timestamps.
-    const acc = await srv.ctx.db.selectFrom('accounts').selectAll().where('id', '=', lic.body.data.user_id).executeTakeFirstOrThrow();
+    const acc = await srv.ctx.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', lic.body.data.user_id)
+      .executeTakeFirstOrThrow();
     expect(typeof acc.created_at).toBe('number');
     expect(acc.kind).toBe('guest');
   });
@@ -73,7 +99,11 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
     try {
       const refused = await upload(srv.url, before, 'chelsea.png');
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } });
+      expect(refused.body).toEqual({
+        code: 503,
+        msg: 'Service temporarily unavailable',
+        data: { reason: 'serviceUnavailable' },
+      });
       for (const [path, body] of [
         ['/api/v2/license', { guest_token_v2: before }],
         ['/api/v2/guest_token', {}],
@@ -81,7 +111,11 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
       ] as const) {
         const r = await post(srv.url, path, body);
         expect(r.status).toBe(503);
-        expect(r.body).toEqual({ code: 503, msg: 'Service temporarily unavailable', data: { reason: 'serviceUnavailable' } });
+        expect(r.body).toEqual({
+          code: 503,
+          msg: 'Service temporarily unavailable',
+          data: { reason: 'serviceUnavailable' },
+        });
         expect(Number(r.retryAfter)).toBeGreaterThan(0);
       }
       // The process itself stays up: its health route needs no database.
@@ -102,7 +136,9 @@ describe.skipIf(!avail.available)('scale-out: PostgreSQL', () => {
     const retried = await upload(srv.url, before, 'chelsea.png');
     expect(retried.body.code).toBe(200);
     expect(await uploadList(srv.url, before)).toEqual([kept.body.data.data.uid, retried.body.data.data.uid].sort());
-    const src = await fetch(`${srv.url}/web_api/v1/download/src?${new URLSearchParams({ user_token: before, uid: kept.body.data.data.uid })}`);
+    const src = await fetch(
+      `${srv.url}/web_api/v1/download/src?${new URLSearchParams({ user_token: before, uid: kept.body.data.data.uid })}`,
+    );
     expect(src.status).toBe(200);
     expect((await src.arrayBuffer()).byteLength).toBeGreaterThan(0);
     const after = await post(srv.url, '/api/v2/guest_token');

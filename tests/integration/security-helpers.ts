@@ -20,17 +20,36 @@ function jsonOrNull(text: string): Raw['body'] {
 }
 
 /** One request with exactly these headers and body bytes (node:http lets us set Host). */
-export function send(base: string, method: string, p: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Raw> {
+export function send(
+  base: string,
+  method: string,
+  p: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<Raw> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method, path: p, headers: { connection: 'close', ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: jsonOrNull(text) });
-      });
-    });
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path: p,
+        headers: {
+          connection: 'close',
+          ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: jsonOrNull(text) });
+        });
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -51,7 +70,10 @@ export function rawSocket(base: string, bytes: string): Promise<string> {
 export const statusOf = (response: string) => Number(response.split(' ')[1]);
 export const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 
-export const form = (f: Record<string, string>) => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(f).toString() });
+export const form = (f: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(f).toString(),
+});
 
 /** A refusal must be the envelope: code 10001, a specific text, a 4xx status. */
 export function expectRefusal(r: { status: number; body: Raw['body'] }, status: number, msg: string | RegExp) {
@@ -61,4 +83,7 @@ export function expectRefusal(r: { status: number; body: Raw['body'] }, status: 
   else expect(r.body?.msg).toMatch(msg);
 }
 
-export const jpeg = () => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 90, b: 30 } } }).jpeg().toBuffer();
+export const jpeg = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 90, b: 30 } } })
+    .jpeg()
+    .toBuffer();

@@ -26,21 +26,37 @@ describe('configuration parsing', () => {
     expect(parseTrustProxy('0')).toBe(false);
     expect(parseTrustProxy('false')).toBe(false);
     expect(parseTrustProxy('1')).toBe(1);
-    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
-    for (const bad of ['true', '*', 'proxy.example', '10.0.0.0/40', '1.2.3.4/8/9']) expect(() => parseTrustProxy(bad), bad).toThrow(/TRUST_PROXY/);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback')).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['true', '*', 'proxy.example', '10.0.0.0/40', '1.2.3.4/8/9'])
+      expect(() => parseTrustProxy(bad), bad).toThrow(/TRUST_PROXY/);
     expect(loadConfig({}).trustProxy).toBe(false);
   });
 
   it('PUBLIC_URL: an http(s) origin; default http://localhost:PORT', () => {
     expect(parsePublicUrl(undefined, 8080)).toEqual({ publicUrl: 'http://localhost:8080', publicUrlFixed: false });
-    expect(parsePublicUrl('https://pixmill.example/', 8080)).toEqual({ publicUrl: 'https://pixmill.example', publicUrlFixed: true });
-    expect(parsePublicUrl('https://pixmill.example:8443', 1)).toEqual({ publicUrl: 'https://pixmill.example:8443', publicUrlFixed: true });
-    for (const bad of ['pixmill.example', 'ftp://x.example', 'https://x.example/app', 'https://x.example/?a=1']) expect(() => parsePublicUrl(bad, 1), bad).toThrow(/PUBLIC_URL/);
+    expect(parsePublicUrl('https://pixmill.example/', 8080)).toEqual({
+      publicUrl: 'https://pixmill.example',
+      publicUrlFixed: true,
+    });
+    expect(parsePublicUrl('https://pixmill.example:8443', 1)).toEqual({
+      publicUrl: 'https://pixmill.example:8443',
+      publicUrlFixed: true,
+    });
+    for (const bad of ['pixmill.example', 'ftp://x.example', 'https://x.example/app', 'https://x.example/?a=1'])
+      expect(() => parsePublicUrl(bad, 1), bad).toThrow(/PUBLIC_URL/);
     expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
   });
 
   it('log URLs: token-like query values are masked, the rest stays', () => {
-    expect(maskUrl('/web_api/v1/progress?trans_id=t1&user_token=SECRET')).toBe('/web_api/v1/progress?trans_id=t1&user_token=[REDACTED]');
+    expect(maskUrl('/web_api/v1/progress?trans_id=t1&user_token=SECRET')).toBe(
+      '/web_api/v1/progress?trans_id=t1&user_token=[REDACTED]',
+    );
     expect(maskUrl('/a?guest_token_v2=S&token=S&Guest_Token=S&sig=S&nonce=S&uids%5B%5D=1&user%5Ftoken=S')).toBe(
       '/a?guest_token_v2=[REDACTED]&token=[REDACTED]&Guest_Token=[REDACTED]&sig=[REDACTED]&nonce=[REDACTED]&uids%5B%5D=1&user%5Ftoken=[REDACTED]',
     );
@@ -124,7 +140,18 @@ describe('logs', () => {
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-test-'));
     const mode = await testModeOverrides({ dataDir });
-    const ctx = await createContext(loadConfig(process.env, { port: 0, host: '127.0.0.1', logLevel: 'info', dataDir, databaseUrl: undefined, redisUrl: undefined, runJobs: false, ...mode.overrides }));
+    const ctx = await createContext(
+      loadConfig(process.env, {
+        port: 0,
+        host: '127.0.0.1',
+        logLevel: 'info',
+        dataDir,
+        databaseUrl: undefined,
+        redisUrl: undefined,
+        runJobs: false,
+        ...mode.overrides,
+      }),
+    );
     const stream = new PassThrough();
     stream.on('data', (d: Buffer) => (log += d.toString('utf8')));
     const app = await buildApp(ctx, { logStream: stream });
@@ -156,11 +183,27 @@ describe('logs', () => {
     await send(srv.url, 'GET', `/api/nowhere?user_token=${user}&nonce=${nonce}`);
     await send(srv.url, 'GET', `/api/mail/unsubscribe?email=a%40b.c&sig=${secrets[4]}`);
     const body = form({ user_token: user, guest_token_v2: guest, nonce, password: 'passw0rdA1' });
-    await send(srv.url, 'POST', `/api/v2/license?guest_token_v2=${guest}`, { ...body.headers, cookie, authorization: `Bearer ${user}` }, body.body);
-    await send(srv.url, 'POST', '/api/report', { 'content-type': 'application/json', cookie }, `{"user_token":"${user}",`);
+    await send(
+      srv.url,
+      'POST',
+      `/api/v2/license?guest_token_v2=${guest}`,
+      { ...body.headers, cookie, authorization: `Bearer ${user}` },
+      body.body,
+    );
+    await send(
+      srv.url,
+      'POST',
+      '/api/report',
+      { 'content-type': 'application/json', cookie },
+      `{"user_token":"${user}",`,
+    );
     await rawSocket(srv.url, `GET /%?user_token=${user} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     // pino writes asynchronously: wait for the last request's entry (bounded), then read the whole log.
-    await until(() => log, (l) => l.includes('"url":"/%?user_token='), { timeoutMs: 5000 });
+    await until(
+      () => log,
+      (l) => l.includes('"url":"/%?user_token='),
+      { timeoutMs: 5000 },
+    );
     expect(log).toContain('incoming request');
     expect(log).toContain('user_token=[REDACTED]');
     for (const s of secrets) expect(log.includes(s), `secret ${s.slice(0, 8)}… in the log`).toBe(false);
@@ -180,12 +223,20 @@ describe('data files are private', () => {
       const up = await (await Caller.guest(srv)).upload(await jpeg(), 'a.jpg', 'compress');
       expect(up.body.code, up.body.msg).toBe(200);
       expect(mode(dataDir)).toBe(0o700);
-      const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [path.join(dir, e.name) + '/', ...walk(path.join(dir, e.name))] : [path.join(dir, e.name)]));
+      const walk = (dir: string): string[] =>
+        fs
+          .readdirSync(dir, { withFileTypes: true })
+          .flatMap((e) =>
+            e.isDirectory()
+              ? [path.join(dir, e.name) + '/', ...walk(path.join(dir, e.name))]
+              : [path.join(dir, e.name)],
+          );
       const entries = walk(dataDir);
       expect(entries.filter((e) => !e.endsWith('/')).length).toBeGreaterThanOrEqual(2); // blobs of the upload (+ secret, database)
       for (const e of entries) expect(mode(e), e).toBe(e.endsWith('/') ? 0o700 : 0o600);
       if (!srv.ctx.config.databaseUrl) {
-        for (const f of ['pixmill.sqlite', 'pixmill.sqlite-wal', 'pixmill.sqlite-shm']) expect(mode(path.join(dataDir, f)), f).toBe(0o600);
+        for (const f of ['pixmill.sqlite', 'pixmill.sqlite-wal', 'pixmill.sqlite-shm'])
+          expect(mode(path.join(dataDir, f)), f).toBe(0o600);
       }
     } finally {
       await srv.stop();
@@ -202,7 +253,11 @@ describe('PUBLIC_URL for absolute addresses', () => {
   afterAll(() => srv?.stop());
 
   it('the sitemap ignores a forged Host (and X-Forwarded-Host)', async () => {
-    const r = await send(srv.url, 'GET', '/sitemap.xml', { host: 'evil.example', 'x-forwarded-host': 'evil2.example', 'x-forwarded-proto': 'http' });
+    const r = await send(srv.url, 'GET', '/sitemap.xml', {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil2.example',
+      'x-forwarded-proto': 'http',
+    });
     expect(r.status).toBe(200);
     expect(r.text).not.toContain('evil');
     const locs = [...r.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
@@ -210,4 +265,3 @@ describe('PUBLIC_URL for absolute addresses', () => {
     expect(locs.every((l) => l.startsWith('https://pixmill.example/'))).toBe(true);
   });
 });
-

@@ -14,7 +14,13 @@ it('GET /sitemap.xml lists every site page with absolute en/de/fr/ja addresses o
   expect(res.headers.get('content-type')).toMatch(/application\/xml/);
   const xml = await res.text();
   const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-  for (const path of ['/pricing/', '/batch-process/', '/image-enlarger/', '/my-account/workflow/', '/privacy-policy/']) {
+  for (const path of [
+    '/pricing/',
+    '/batch-process/',
+    '/image-enlarger/',
+    '/my-account/workflow/',
+    '/privacy-policy/',
+  ]) {
     expect(locs).toContain(`${ORIGIN}${path}`);
     expect(locs).toContain(`${ORIGIN}/ja${path}`);
   }

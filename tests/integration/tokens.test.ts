@@ -19,7 +19,15 @@ describe('tokens and licence', () => {
     expect(body.data.token).toMatch(/^g_[A-Za-z0-9_-]{20,}$/);
     const lic = await post('/api/v2/license', { guest_token_v2: body.data.token });
     expect(lic.body.code).toBe(200);
-    expect(lic.body.data).toMatchObject({ user_level: 'guest', max_num: 3, used_num: 0, pid: 0, is_expired: false, left_credits: 3, low_credit_warning: false });
+    expect(lic.body.data).toMatchObject({
+      user_level: 'guest',
+      max_num: 3,
+      used_num: 0,
+      pid: 0,
+      is_expired: false,
+      left_credits: 3,
+      low_credit_warning: false,
+    });
     const pt = await fetch(`${srv.url}/api/v2/point?guest_token_v2=${body.data.token}`).then((r) => r.json());
     expect(pt).toMatchObject({ code: 200, data: { max_num: 3, used_num: 0 } });
   });
@@ -42,7 +50,8 @@ describe('tokens and licence', () => {
   });
 
   it('bind_token requires a logged-in user token', async () => {
-    const a = (await post('/api/v2/guest_token')).body.data?.token ?? (await srv.ctx.services.tokens.createGuest()).token;
+    const a =
+      (await post('/api/v2/guest_token')).body.data?.token ?? (await srv.ctx.services.tokens.createGuest()).token;
     const b = (await srv.ctx.services.tokens.createGuest()).token;
     const r = await post('/api/v2/bind_token', { token: a, guest_token_v2: b });
     expect(r.body.code).toBe(10001);

@@ -26,7 +26,18 @@ beforeAll(async () => {
 });
 afterAll(() => srv?.stop());
 
-const IMAGES = ['astronaut.png', 'camera.png', 'chelsea.png', 'coffee.png', 'motorcycle_left.png', 'rocket.jpg', 'GreenMeadow.jpg', 'LadyBird.jpg', 'YellowFlower.jpg', 'Storm.jpg'];
+const IMAGES = [
+  'astronaut.png',
+  'camera.png',
+  'chelsea.png',
+  'coffee.png',
+  'motorcycle_left.png',
+  'rocket.jpg',
+  'GreenMeadow.jpg',
+  'LadyBird.jpg',
+  'YellowFlower.jpg',
+  'Storm.jpg',
+];
 
 describe('whole-file upload', () => {
   it.each(IMAGES)('%s: stored with its dimensions and sha256; source and thumbnail are served', async (name) => {
@@ -65,7 +76,9 @@ describe('whole-file upload', () => {
   });
 
   it('a valid small client thumbnail is used instead of a generated one', async () => {
-    const thumb = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#f00' } }).png().toBuffer();
+    const thumb = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
     const r = await pro.upload(fixture('rocket.jpg'), 'rocket.jpg', 'enlarge', thumb);
     const th = await pro.bytes(r.body.data.data.thumbnail);
     const m = await sharp(th.data).metadata();
@@ -89,23 +102,55 @@ describe('whole-file upload', () => {
     const rocket = fixture('rocket.jpg');
     // The spec's English msg, and the reason as a code in data for the client to translate.
     const cases: [Buffer, string, string, string, string][] = [
-      [rocket.subarray(0, Math.floor(rocket.length / 2)), 'half.jpg', 'The image is damaged or incomplete.', 'corrupt', 'damagedImage'],
-      [Buffer.from('this is plain text, not an image\n'.repeat(20)), 'notes.png', 'Only JPG、JPEG and PNG images are supported.', 'unsupported', 'unsupportedImage'],
+      [
+        rocket.subarray(0, Math.floor(rocket.length / 2)),
+        'half.jpg',
+        'The image is damaged or incomplete.',
+        'corrupt',
+        'damagedImage',
+      ],
+      [
+        Buffer.from('this is plain text, not an image\n'.repeat(20)),
+        'notes.png',
+        'Only JPG、JPEG and PNG images are supported.',
+        'unsupported',
+        'unsupportedImage',
+      ],
       [craftedPng(50000, 50000), 'bomb.png', 'Image too large', 'imageTooLarge', 'imageTooLarge'],
       [Buffer.alloc(0), 'empty.jpg', 'The file is empty.', 'empty', 'emptyFile'],
-      [await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } }).gif().toBuffer(), 'anim.jpg', 'Only JPG、JPEG and PNG images are supported.', 'unsupported', 'unsupportedImage'],
+      [
+        await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } })
+          .gif()
+          .toBuffer(),
+        'anim.jpg',
+        'Only JPG、JPEG and PNG images are supported.',
+        'unsupported',
+        'unsupportedImage',
+      ],
     ];
     for (const [data, name, msg, refusal, reason] of cases) {
       const r = await pro.upload(data, name, 'compress');
       // a size refusal names the plan's limit and says it with its HTTP status (422: pixels); the others stay 200
       const tooLarge = refusal === 'imageTooLarge';
       expect(r.status).toBe(tooLarge ? 422 : 200);
-      expect(r.body, name).toEqual({ code: 10001, msg, data: { reason, refusal, ...(tooLarge ? { mp: 100, max_side: 30_000 } : {}) } });
+      expect(r.body, name).toEqual({
+        code: 10001,
+        msg,
+        data: { reason, refusal, ...(tooLarge ? { mp: 100, max_side: 30_000 } : {}) },
+      });
     }
     const noFile = await pro.multipart('/web_api/v1/upload', { job: 'enlarge' }, {});
-    expect(noFile.body).toEqual({ code: 10001, msg: 'file is required', data: { reason: 'fieldRequired', field: 'file', refusal: 'fileRequired' } });
+    expect(noFile.body).toEqual({
+      code: 10001,
+      msg: 'file is required',
+      data: { reason: 'fieldRequired', field: 'file', refusal: 'fileRequired' },
+    });
     const badJob = await pro.upload(rocket, 'r.jpg', '../etc');
-    expect(badJob.body).toEqual({ code: 10001, msg: 'job is invalid', data: { reason: 'badJob', field: 'job', refusal: 'badJob' } });
+    expect(badJob.body).toEqual({
+      code: 10001,
+      msg: 'job is invalid',
+      data: { reason: 'badJob', field: 'job', refusal: 'badJob' },
+    });
     expect((await fetch(srv.url + '/api/health')).status).toBe(200);
     expect((await pro.upload(rocket, 'after.jpg')).body.code).toBe(200);
   });
@@ -139,7 +184,18 @@ describe('sliced upload', () => {
   for (let o = 0; o < elephants.length; o += CHUNK_SIZE_BYTES) slices.push(elephants.subarray(o, o + CHUNK_SIZE_BYTES));
 
   const send = (c: Caller, n: number, total: number, data: Buffer, uid?: string, extra: Record<string, string> = {}) =>
-    c.multipart('/api/v2/upload_slice', { blob_num: String(n), total_blob_num: String(total), name: 'elephants.jpg', job: 'compress', ...(uid ? { uid } : {}), ...extra }, { file: { data, name: 'blob' } });
+    c.multipart(
+      '/api/v2/upload_slice',
+      {
+        blob_num: String(n),
+        total_blob_num: String(total),
+        name: 'elephants.jpg',
+        job: 'compress',
+        ...(uid ? { uid } : {}),
+        ...extra,
+      },
+      { file: { data, name: 'blob' } },
+    );
 
   it('16 MB JPEG in 4 slices for Pro: duplicate idempotent, wrong numbers refused, resumable, reassembled byte-identical', async () => {
     expect(slices.length).toBe(4);
@@ -157,7 +213,11 @@ describe('sliced upload', () => {
       const r = await send(pro, n, total, slices[1]!, uid);
       expect(r.body).toMatchObject({ code: 10001 });
     }
-    const abc = await pro.multipart('/api/v2/upload_slice', { blob_num: 'abc', total_blob_num: '4', uid, job: 'compress' }, { file: { data: slices[1]!, name: 'blob' } });
+    const abc = await pro.multipart(
+      '/api/v2/upload_slice',
+      { blob_num: 'abc', total_blob_num: '4', uid, job: 'compress' },
+      { file: { data: slices[1]!, name: 'blob' } },
+    );
     expect(abc.body.code).toBe(10001);
     const mismatch = await send(pro, 2, 5, slices[1]!, uid);
     expect(mismatch.body).toMatchObject({ code: 10001, data: { reason: 'sliceTotalMismatch' } });
@@ -178,7 +238,15 @@ describe('sliced upload', () => {
     expect((await send(pro, 3, 4, slices[2]!, uid)).body.data.received).toEqual([1, 2, 3]);
     const last = await send(pro, 4, 4, slices[3]!, uid);
     expect(last.body.code, last.body.msg).toBe(200);
-    expect(last.body.data).toMatchObject({ uid, done: true, received: [1, 2, 3, 4], w: 5640, h: 3172, filesize: elephants.length, sha256: sha(elephants) });
+    expect(last.body.data).toMatchObject({
+      uid,
+      done: true,
+      received: [1, 2, 3, 4],
+      w: 5640,
+      h: 3172,
+      filesize: elephants.length,
+      sha256: sha(elephants),
+    });
     const stored = await srv.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
     expect(stored.status).toBe('ready');
     expect((await srv.ctx.blobs.read(stored.original_key!)).equals(elephants)).toBe(true);
@@ -218,22 +286,44 @@ describe('sliced upload', () => {
     const a = await send(pro, 1, 4, slices[0]!);
     const uid = a.body.data.uid;
     const fresh = (await send(pro, 1, 4, slices[0]!)).body.data.uid;
-    const chunk = await srv.ctx.db.selectFrom('upload_chunks').select('blob_key').where('uid', '=', uid).executeTakeFirstOrThrow();
+    const chunk = await srv.ctx.db
+      .selectFrom('upload_chunks')
+      .select('blob_key')
+      .where('uid', '=', uid)
+      .executeTakeFirstOrThrow();
     expect(await srv.ctx.blobs.exists(chunk.blob_key!)).toBe(true);
-    await srv.ctx.db.updateTable('uploads').set({ created_at: Date.now() - 25 * 3600_000 }).where('uid', '=', uid).execute();
+    await srv.ctx.db
+      .updateTable('uploads')
+      .set({ created_at: Date.now() - 25 * 3600_000 })
+      .where('uid', '=', uid)
+      .execute();
     const report = await srv.ctx.services.retention.sweep();
     expect(report.unfinished).toBeGreaterThanOrEqual(1);
     expect((await pro.form('/api/v2/upload_slice/status', { uid })).status).toBe(404);
     expect(await srv.ctx.blobs.exists(chunk.blob_key!)).toBe(false);
-    const key = (await srv.ctx.db.selectFrom('uploads').select('uid').where('uid', '=', uid).where('deleted_at', 'is not', null).execute()).length;
+    const key = (
+      await srv.ctx.db
+        .selectFrom('uploads')
+        .select('uid')
+        .where('uid', '=', uid)
+        .where('deleted_at', 'is not', null)
+        .execute()
+    ).length;
     expect(key).toBe(1);
     // One started within the day is kept.
-    expect((await pro.form('/api/v2/upload_slice/status', { uid: fresh })).body.data).toMatchObject({ received: [1], done: false });
+    expect((await pro.form('/api/v2/upload_slice/status', { uid: fresh })).body.data).toMatchObject({
+      received: [1],
+      done: false,
+    });
   });
 
   it('a sliced small image is finished by its only slice', async () => {
     const png = fixture('chelsea.png');
-    const r = await pro.multipart('/api/v2/upload_slice', { blob_num: '1', total_blob_num: '1', name: 'chelsea.png', job: 'matting' }, { file: { data: png, name: 'blob' } });
+    const r = await pro.multipart(
+      '/api/v2/upload_slice',
+      { blob_num: '1', total_blob_num: '1', name: 'chelsea.png', job: 'matting' },
+      { file: { data: png, name: 'blob' } },
+    );
     expect(r.body.data).toMatchObject({ done: true, w: 451, h: 300, filename: 'chelsea.png', sha256: sha(png) });
   });
 });
@@ -246,12 +336,28 @@ describe('list, delete, cross-token access', () => {
     const r = await c.form('/web_api/v1/upload/list', { limit: '1000' });
     expect(r.body.code).toBe(200);
     expect(r.body.data.datas.map((d: { uid: string }) => d.uid)).toEqual([b.uid, a.uid]);
-    expect(r.body.data.datas[1]).toEqual({ uid: a.uid, name: 'a.png', file_size: fixture('chelsea.png').length, thumbnail: a.thumbnail, w: 451, h: 300, x: 451, y: 300 });
+    expect(r.body.data.datas[1]).toEqual({
+      uid: a.uid,
+      name: 'a.png',
+      file_size: fixture('chelsea.png').length,
+      thumbnail: a.thumbnail,
+      w: 451,
+      h: 300,
+      x: 451,
+      y: 300,
+    });
     expect((await c.form('/web_api/v1/upload/list', { limit: '1' })).body.data.datas).toHaveLength(1);
-    for (const limit of ['0', '1001', 'x']) expect((await c.form('/web_api/v1/upload/list', { limit })).body.code).toBe(10001);
+    for (const limit of ['0', '1001', 'x'])
+      expect((await c.form('/web_api/v1/upload/list', { limit })).body.code).toBe(10001);
     // Uploads older than 24 hours are no longer listed.
-    await srv.ctx.db.updateTable('uploads').set({ created_at: Date.now() - 25 * 3600_000 }).where('uid', '=', a.uid).execute();
-    expect((await c.form('/web_api/v1/upload/list')).body.data.datas.map((d: { uid: string }) => d.uid)).toEqual([b.uid]);
+    await srv.ctx.db
+      .updateTable('uploads')
+      .set({ created_at: Date.now() - 25 * 3600_000 })
+      .where('uid', '=', a.uid)
+      .execute();
+    expect((await c.form('/web_api/v1/upload/list')).body.data.datas.map((d: { uid: string }) => d.uid)).toEqual([
+      b.uid,
+    ]);
   });
 
   it('another token gets not-found for source and thumbnail, and 10001 on delete', async () => {
@@ -263,7 +369,10 @@ describe('list, delete, cross-token access', () => {
       expect(r.status).toBe(404);
       expect(r.body.code).toBe(10001);
     }
-    expect((await other.form('/web_api/v1/upload/delete', { uid: up.uid })).body).toMatchObject({ code: 10001, data: { reason: 'uploadNotFound' } });
+    expect((await other.form('/web_api/v1/upload/delete', { uid: up.uid })).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'uploadNotFound' },
+    });
     expect((await other.form('/web_api/v1/upload/list')).body.data.datas).toEqual([]);
     expect((await owner.bytes('/web_api/v1/download/src', { uid: up.uid })).status).toBe(200);
   });
@@ -285,7 +394,10 @@ describe('list, delete, cross-token access', () => {
     expect((await c.form('/web_api/v1/upload/list')).body.data.datas).toHaveLength(4);
 
     const row = await srv.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', ids[0]!).executeTakeFirstOrThrow();
-    expect((await c.form('/web_api/v1/upload/delete', { uid: ids[0]! })).body).toMatchObject({ code: 200, data: { deleted: 1 } });
+    expect((await c.form('/web_api/v1/upload/delete', { uid: ids[0]! })).body).toMatchObject({
+      code: 200,
+      data: { deleted: 1 },
+    });
     expect(await srv.ctx.blobs.exists(row.blob_key!)).toBe(false);
     expect(await srv.ctx.blobs.exists(row.thumb_key!)).toBe(false);
     expect((await c.form('/web_api/v1/upload/delete', { uids: `${ids[1]},${ids[2]}` })).body.data.deleted).toBe(2);
@@ -304,8 +416,10 @@ describe('upload by URL', () => {
   const held: Array<() => void> = [];
   beforeAll(async () => {
     remote = http.createServer((req, res) => {
-      if (req.url === '/rocket.jpg' || req.url === '/%E0%A4%A.jpg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixture('rocket.jpg'));
-      if (req.url === '/held.jpg') return held.push(() => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixture('rocket.jpg')));
+      if (req.url === '/rocket.jpg' || req.url === '/%E0%A4%A.jpg')
+        return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixture('rocket.jpg'));
+      if (req.url === '/held.jpg')
+        return held.push(() => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixture('rocket.jpg')));
       if (req.url === '/moved') return res.writeHead(302, { location: '/rocket.jpg' }).end();
       if (req.url === '/big') return res.writeHead(200).end(Buffer.alloc(6 * 1024 * 1024, 1));
       res.writeHead(404).end();
@@ -315,15 +429,22 @@ describe('upload by URL', () => {
   });
   afterAll(() => new Promise<void>((r) => remote.close(() => r())));
 
-  const byUrl = (c: Caller, url: string, type = 'enlarge') => c.form('/api/job_utils/upload_url', { token: c.token, url, type }, false);
+  const byUrl = (c: Caller, url: string, type = 'enlarge') =>
+    c.form('/api/job_utils/upload_url', { token: c.token, url, type }, false);
 
   it('refuses loopback addresses and non-http schemes unless private URLs are allowed', async () => {
     const c = await Caller.guest(srv);
     srv.ctx.config.allowPrivateUrls = false;
     expect((await byUrl(c, `${base}/rocket.jpg`)).body).toMatchObject({ code: 10001, data: { reason: 'urlPrivate' } });
-    expect((await byUrl(c, `http://localhost:${new URL(base).port}/rocket.jpg`)).body).toMatchObject({ code: 10001, data: { reason: 'urlPrivate' } });
+    expect((await byUrl(c, `http://localhost:${new URL(base).port}/rocket.jpg`)).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'urlPrivate' },
+    });
     expect((await byUrl(c, 'http://[::1]/x.jpg')).body).toMatchObject({ code: 10001, data: { reason: 'urlPrivate' } });
-    expect((await byUrl(c, 'http://169.254.169.254/latest/meta-data')).body).toMatchObject({ code: 10001, data: { reason: 'urlPrivate' } });
+    expect((await byUrl(c, 'http://169.254.169.254/latest/meta-data')).body).toMatchObject({
+      code: 10001,
+      data: { reason: 'urlPrivate' },
+    });
     expect((await byUrl(c, 'file:///etc/passwd')).body).toMatchObject({ code: 10001, data: { reason: 'urlInvalid' } });
     expect((await byUrl(c, 'not a url')).body.code).toBe(10001);
   });
@@ -334,9 +455,17 @@ describe('upload by URL', () => {
     try {
       const r = await byUrl(c, `${base}/moved`);
       expect(r.body.code, r.body.msg).toBe(200);
-      expect(r.body.data.data).toMatchObject({ filename: 'rocket.jpg', w: 640, h: 427, sha256: sha(fixture('rocket.jpg')) });
+      expect(r.body.data.data).toMatchObject({
+        filename: 'rocket.jpg',
+        w: 640,
+        h: 427,
+        sha256: sha(fixture('rocket.jpg')),
+      });
       expect((await byUrl(c, `${base}/big`)).body).toMatchObject({ code: 10001, data: { reason: 'fileTooLarge' } });
-      expect((await byUrl(c, `${base}/missing.jpg`)).body).toMatchObject({ code: 10001, data: { reason: 'urlFailed' } });
+      expect((await byUrl(c, `${base}/missing.jpg`)).body).toMatchObject({
+        code: 10001,
+        data: { reason: 'urlFailed' },
+      });
       // a file name with a malformed escape was once a 500 (decodeURIComponent threw); now it is kept as sent
       const odd = await byUrl(c, `${base}/%E0%A4%A.jpg`);
       expect(odd.status).toBe(200);

@@ -13,25 +13,42 @@ export const fixture = (name: string) => readFileSync(path.join(root, 'tests', '
 
 /** A Pro job's context writing `output` (PNG, like a step whose result feeds another, unless told); also used by scripts and bench. */
 export function ctx(progress: number[] = [], output: ImageFormat = 'png', threads = 2): EngineContext {
-  return { threads, modelsDir: MODELS_DIR, level: 'pro' as EngineContext['level'], output, onProgress: (f) => progress.push(f) };
+  return {
+    threads,
+    modelsDir: MODELS_DIR,
+    level: 'pro' as EngineContext['level'],
+    output,
+    onProgress: (f) => progress.push(f),
+  };
 }
 
 /** A fixture cropped and/or resized, as an engine input. */
 export async function input(
   name: string,
-  opts: { width?: number; crop?: { left: number; top: number; width: number; height: number }; format?: 'png' | 'jpeg' } = {},
+  opts: {
+    width?: number;
+    crop?: { left: number; top: number; width: number; height: number };
+    format?: 'png' | 'jpeg';
+  } = {},
 ): Promise<EngineImage> {
   let s = sharp(fixture(name)).removeAlpha().toColourspace('srgb');
   if (opts.crop) s = s.extract(opts.crop);
   if (opts.width) s = s.resize(opts.width);
   const format = opts.format ?? 'png';
-  const { data, info } = await (format === 'png' ? s.png() : s.jpeg({ quality: 95 })).toBuffer({ resolveWithObject: true });
+  const { data, info } = await (format === 'png' ? s.png() : s.jpeg({ quality: 95 })).toBuffer({
+    resolveWithObject: true,
+  });
   return { data, width: info.width, height: info.height, format };
 }
 
 export async function fromRgb(img: Rgb, format: 'png' | 'jpeg' = 'png'): Promise<EngineImage> {
   const s = sharpOf(img);
-  return { data: await (format === 'png' ? s.png() : s.jpeg({ quality: 95 })).toBuffer(), width: img.w, height: img.h, format };
+  return {
+    data: await (format === 'png' ? s.png() : s.jpeg({ quality: 95 })).toBuffer(),
+    width: img.w,
+    height: img.h,
+    format,
+  };
 }
 
 export const rgbOf = (buf: Buffer) => decodeRgb(buf);
@@ -53,7 +70,8 @@ export function hfEnergy(img: Rgb): number {
 
 export function distinctColours(img: Rgb): number {
   const set = new Set<number>();
-  for (let i = 0; i < img.data.length; i += 3) set.add((img.data[i]! << 16) | (img.data[i + 1]! << 8) | img.data[i + 2]!);
+  for (let i = 0; i < img.data.length; i += 3)
+    set.add((img.data[i]! << 16) | (img.data[i + 1]! << 8) | img.data[i + 2]!);
   return set.size;
 }
 
@@ -61,7 +79,9 @@ export function distinctColours(img: Rgb): number {
 export function meanChroma(img: Rgb): number {
   let s = 0;
   for (let i = 0; i < img.data.length; i += 3) {
-    const r = img.data[i]!, g = img.data[i + 1]!, b = img.data[i + 2]!;
+    const r = img.data[i]!,
+      g = img.data[i + 1]!,
+      b = img.data[i + 2]!;
     s += Math.abs(-0.1687 * r - 0.3313 * g + 0.5 * b) + Math.abs(0.5 * r - 0.4187 * g - 0.0813 * b);
   }
   return s / (img.data.length / 3);

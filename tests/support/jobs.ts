@@ -28,7 +28,14 @@ export interface ProcessingKit {
 /** The services this half needs, on a fresh SQLite data dir (or `dataDir` to reopen one). */
 export async function processingKit(overrides: Partial<Config> = {}): Promise<ProcessingKit> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-jobs-'));
-  const config = loadConfig(process.env, { logLevel: 'silent', databaseUrl: undefined, redisUrl: undefined, processWorkers: 1, ...overrides, dataDir });
+  const config = loadConfig(process.env, {
+    logLevel: 'silent',
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    processWorkers: 1,
+    ...overrides,
+    dataDir,
+  });
   const db = await openDatabase(config);
   const blobs = new BlobStore(dataDir);
   const services = composeServices({ config, db, blobs });
@@ -71,7 +78,12 @@ export async function guest(kit: ProcessingKit): Promise<Principal> {
 }
 
 /** Stores an upload row + working blob as the upload service leaves them (status ready). */
-export async function storeUpload(kit: ProcessingKit, accountId: number, bytes: Buffer, filename: string): Promise<string> {
+export async function storeUpload(
+  kit: ProcessingKit,
+  accountId: number,
+  bytes: Buffer,
+  filename: string,
+): Promise<string> {
   const meta = await sharp(bytes).metadata();
   const format = meta.format === 'png' ? 'png' : 'jpeg';
   const uid = randomUUID();
@@ -106,21 +118,32 @@ export async function storeUpload(kit: ProcessingKit, accountId: number, bytes: 
 /** Waits until the work leaves queued/running (the test's own timeout bounds the wait). */
 export async function waitForEnd(kit: ProcessingKit, transId: string): Promise<Job> {
   for (;;) {
-    const job = await kit.deps.db.selectFrom('jobs').selectAll().where('trans_id', '=', transId).executeTakeFirstOrThrow();
+    const job = await kit.deps.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('trans_id', '=', transId)
+      .executeTakeFirstOrThrow();
     if (job.status === 'finished' || job.status === 'failed') return job;
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 export async function ledger(kit: ProcessingKit, transId: string) {
-  return kit.deps.db.selectFrom('credit_ledger').select(['kind', 'amount']).where('ref', '=', transId).orderBy('id').execute();
+  return kit.deps.db
+    .selectFrom('credit_ledger')
+    .select(['kind', 'amount'])
+    .where('ref', '=', transId)
+    .orderBy('id')
+    .execute();
 }
 
 export const fixture = (name: string) => fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures', name));
 
 /** A large noisy JPEG (like a 16 MB camera file) made on the fly, so no big fixture is committed. */
 export async function bigJpeg(width = 5640, height = 3172): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  return sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
     .jpeg({ quality: 95 })
     .toBuffer();
 }

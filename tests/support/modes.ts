@@ -56,7 +56,8 @@ export function portOpen(host: string, port: number, timeoutMs = 500): Promise<b
 
 async function pgAnswers(url: string, timeoutMs: number): Promise<void> {
   const u = new URL(url);
-  if (!(await portOpen(u.hostname, Number(u.port || 5432), timeoutMs))) throw new Error(`PostgreSQL not listening at ${u.host}`);
+  if (!(await portOpen(u.hostname, Number(u.port || 5432), timeoutMs)))
+    throw new Error(`PostgreSQL not listening at ${u.host}`);
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   try {
     await withTimeout(c.connect(), timeoutMs, 'PostgreSQL');
@@ -66,7 +67,8 @@ async function pgAnswers(url: string, timeoutMs: number): Promise<void> {
       'PostgreSQL',
     );
     // each test server gets its own database
-    if (!r.rows[0]?.ok) throw new Error(`PostgreSQL role of ${url.replace(/:[^:@/]*@/, ':***@')} may not CREATE DATABASE`);
+    if (!r.rows[0]?.ok)
+      throw new Error(`PostgreSQL role of ${url.replace(/:[^:@/]*@/, ':***@')} may not CREATE DATABASE`);
   } finally {
     c.end().catch(() => {});
   }
@@ -74,8 +76,15 @@ async function pgAnswers(url: string, timeoutMs: number): Promise<void> {
 
 async function redisAnswers(url: string, timeoutMs: number): Promise<void> {
   const u = new URL(url);
-  if (!(await portOpen(u.hostname, Number(u.port || 6379), timeoutMs))) throw new Error(`Redis not listening at ${u.host}`);
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  if (!(await portOpen(u.hostname, Number(u.port || 6379), timeoutMs)))
+    throw new Error(`Redis not listening at ${u.host}`);
+  const r = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   r.on('error', () => {});
   try {
     await withTimeout(r.connect(), timeoutMs, 'Redis');
@@ -93,15 +102,21 @@ export function detectScaleout(timeoutMs = 900): Promise<ScaleoutAvailability> {
   cached ??= (async () => {
     const base = { pgUrl: TEST_PG_URL, redisUrl: TEST_REDIS_URL };
     if (process.env.PIXMILL_SCALEOUT === '0') return { ...base, available: false, reason: 'PIXMILL_SCALEOUT=0' };
-    const [p, r] = await Promise.allSettled([pgAnswers(TEST_PG_URL, timeoutMs), redisAnswers(TEST_REDIS_URL, timeoutMs)]);
-    const reasons = [p, r].filter((x): x is PromiseRejectedResult => x.status === 'rejected').map((x) => String(x.reason?.message ?? x.reason));
+    const [p, r] = await Promise.allSettled([
+      pgAnswers(TEST_PG_URL, timeoutMs),
+      redisAnswers(TEST_REDIS_URL, timeoutMs),
+    ]);
+    const reasons = [p, r]
+      .filter((x): x is PromiseRejectedResult => x.status === 'rejected')
+      .map((x) => String(x.reason?.message ?? x.reason));
     return { ...base, available: reasons.length === 0, reason: reasons.join('; ') };
   })();
   return cached;
 }
 
 /** A unique name that carries its creation time (base 36 seconds), so leftovers can be recognised as stale. */
-export const randomName = (prefix = 'pixmill_t_') => `${prefix}${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(4).toString('hex')}`;
+export const randomName = (prefix = 'pixmill_t_') =>
+  `${prefix}${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(4).toString('hex')}`;
 
 /** Test databases older than this with nobody connected are leftovers of a killed run. */
 const STALE_TEST_DB_S = 3 * 3600;
@@ -166,8 +181,18 @@ const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../server/repositor
 /** The template's name: it changes whenever a migration (or the code that runs them) changes. */
 function templateName(): string {
   const h = createHash('sha256');
-  const files = ['db.ts', 'postgres.ts', 'schema.ts', ...fs.readdirSync(path.join(MIGRATIONS_DIR, 'migrations')).filter((f) => !f.includes('.test.')).sort().map((f) => `migrations/${f}`)];
-  for (const f of files) if (fs.existsSync(path.join(MIGRATIONS_DIR, f))) h.update(f).update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)));
+  const files = [
+    'db.ts',
+    'postgres.ts',
+    'schema.ts',
+    ...fs
+      .readdirSync(path.join(MIGRATIONS_DIR, 'migrations'))
+      .filter((f) => !f.includes('.test.'))
+      .sort()
+      .map((f) => `migrations/${f}`),
+  ];
+  for (const f of files)
+    if (fs.existsSync(path.join(MIGRATIONS_DIR, f))) h.update(f).update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)));
   return `pixmill_tpl_${h.digest('hex').slice(0, 12)}`;
 }
 
@@ -191,8 +216,11 @@ export async function createMigratedTestDatabase(adminUrl = TEST_PG_URL): Promis
       const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [tpl]);
       if (!rowCount) {
         // templates of older schemas go; a half-made one (a crash mid-way) is remade
-        const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'pixmill\\_tpl\\_%'`);
-        for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
+        const { rows } = await admin.query<{ datname: string }>(
+          `SELECT datname FROM pg_database WHERE datname LIKE 'pixmill\\_tpl\\_%'`,
+        );
+        for (const r of rows)
+          await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
         const making = `${tpl}_making`;
         await admin.query(`CREATE DATABASE ${making}`);
         const { openDatabase } = await import('../../server/repositories/db.js');
@@ -263,7 +291,9 @@ export interface TestModeOverrides {
  * For startTestServer: `dataDir` ties a database to the server's data dir (a restart with the same
  * dir and keepData reuses it); a caller choosing databaseUrl/redisUrl itself gets no overrides.
  */
-export async function testModeOverrides(opts: { dataDir?: string; explicit?: Partial<Config> } = {}): Promise<TestModeOverrides> {
+export async function testModeOverrides(
+  opts: { dataDir?: string; explicit?: Partial<Config> } = {},
+): Promise<TestModeOverrides> {
   const none: TestModeOverrides = { mode: 'embedded', overrides: {}, async cleanup() {} };
   if (process.env.PIXMILL_TEST_MODE !== 'scaleout') return none;
   if (opts.explicit && ('databaseUrl' in opts.explicit || 'redisUrl' in opts.explicit)) return none;
@@ -350,7 +380,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const a = await detectScaleout();
-  if (a.available) console.log(`scale-out pass: PostgreSQL (${new URL(a.pgUrl).host}) and Redis (${new URL(a.redisUrl).host}) answer`);
+  if (a.available)
+    console.log(`scale-out pass: PostgreSQL (${new URL(a.pgUrl).host}) and Redis (${new URL(a.redisUrl).host}) answer`);
   else console.log(`scale-out pass SKIPPED: ${a.reason}`);
   process.exit(a.available ? 0 : 3);
 }

@@ -10,7 +10,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { createTestDatabase, deleteQueueKeys, randomName, TEST_PG_URL, TEST_REDIS_URL, type TestDatabase } from './modes.js';
+import {
+  createTestDatabase,
+  deleteQueueKeys,
+  randomName,
+  TEST_PG_URL,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from './modes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,7 +66,9 @@ function track(name: string, child: ChildProcess): Proc {
   };
   child.stderr?.on('data', keep);
   child.stdout?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
   return {
     name,
     child,
@@ -76,7 +85,8 @@ function track(name: string, child: ChildProcess): Proc {
 async function until(what: string, fn: () => Promise<boolean>, timeoutMs: number, proc?: Proc): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
-    if (proc && (proc.child.exitCode !== null || proc.child.signalCode !== null)) throw new Error(`${what}: process exited\n${proc.log()}`);
+    if (proc && (proc.child.exitCode !== null || proc.child.signalCode !== null))
+      throw new Error(`${what}: process exited\n${proc.log()}`);
     if (await fn().catch(() => false)) return;
     await sleep(25);
   }
@@ -97,14 +107,24 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   let proc: Proc | null = null;
   const start = async () => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     proc = track('redis', child);
     await until(
       'redis-server',
       async () => {
-        const r = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        const r = new Redis({
+          port,
+          host: '127.0.0.1',
+          lazyConnect: true,
+          maxRetriesPerRequest: 0,
+          retryStrategy: () => null,
+        });
         r.on('error', () => undefined);
         try {
           await r.connect();
@@ -220,11 +240,13 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     env,
     startWorker,
     async stop() {
-      await Promise.allSettled([...apis, ...workers].map(async (p) => {
-        const t = setTimeout(() => p.child.kill('SIGKILL'), 5000);
-        await p.kill('SIGTERM');
-        clearTimeout(t);
-      }));
+      await Promise.allSettled(
+        [...apis, ...workers].map(async (p) => {
+          const t = setTimeout(() => p.child.kill('SIGKILL'), 5000);
+          await p.kill('SIGTERM');
+          clearTimeout(t);
+        }),
+      );
       await db.drop().catch(() => undefined);
       await deleteQueueKeys(redisUrl, prefix).catch(() => undefined);
       fs.rmSync(dataDir, { recursive: true, force: true });

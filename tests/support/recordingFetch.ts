@@ -16,7 +16,8 @@ export function recordFetch(opts: { failWhen?: (r: Recorded) => boolean } = {}) 
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const body = init?.body;
     const fields: Record<string, string> = {};
-    if (body instanceof FormData) for (const [k, v] of body.entries()) fields[k] = typeof v === 'string' ? v : `<${v.size} bytes>`;
+    if (body instanceof FormData)
+      for (const [k, v] of body.entries()) fields[k] = typeof v === 'string' ? v : `<${v.size} bytes>`;
     else if (body instanceof URLSearchParams) for (const [k, v] of body.entries()) fields[k] = v;
     const rec = { path: new URL(String(input instanceof Request ? input.url : input)).pathname, fields };
     log.push(rec);

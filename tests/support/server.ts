@@ -22,7 +22,17 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   // PIXMILL_TEST_MODE=scaleout: a fresh PostgreSQL database and BullMQ prefix per server (kept across a keepData restart)
   const mode = await testModeOverrides({ dataDir, explicit: overrides });
   // Test servers sell plans through the built-in free "local" provider (PAYMENT_PROVIDER=local) unless a test picks another.
-  const config = loadConfig(process.env, { port: 0, host: '127.0.0.1', logLevel: 'silent', dataDir, databaseUrl: undefined, redisUrl: undefined, paymentProvider: 'local', ...mode.overrides, ...overrides });
+  const config = loadConfig(process.env, {
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    dataDir,
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    paymentProvider: 'local',
+    ...mode.overrides,
+    ...overrides,
+  });
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -16,5 +16,7 @@ export async function startApiServer(): Promise<TestServer> {
 
 /** The workspace keeps its token in the user_token cookie (spec §7). */
 export function useToken(token: string | undefined): void {
-  document.cookie = token ? `user_token=${encodeURIComponent(token)}; path=/` : 'user_token=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+  document.cookie = token
+    ? `user_token=${encodeURIComponent(token)}; path=/`
+    : 'user_token=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
 }

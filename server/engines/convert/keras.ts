@@ -37,16 +37,28 @@ export function convertKerasModel(modelJsonPath: string, inputRange: 1 | 255): U
     const [sh, sw] = u.config.size as [number, number];
     const users = layers.filter((l) => l.inbound_nodes[0]?.some(([n]) => n === u.config.name));
     const c = users[0];
-    if (sh !== sw || (u.config.interpolation ?? 'nearest') !== 'nearest' || users.length !== 1 || c!.class_name !== 'Conv2D') continue;
-    if (c!.config.padding !== 'same' || c!.config.strides.some((v: number) => v !== 1) || c!.config.dilation_rate.some((v: number) => v !== 1)) continue;
+    if (
+      sh !== sw ||
+      (u.config.interpolation ?? 'nearest') !== 'nearest' ||
+      users.length !== 1 ||
+      c!.class_name !== 'Conv2D'
+    )
+      continue;
+    if (
+      c!.config.padding !== 'same' ||
+      c!.config.strides.some((v: number) => v !== 1) ||
+      c!.config.dilation_rate.some((v: number) => v !== 1)
+    )
+      continue;
     if (u.config.name === outName) continue;
     fused.set(u.config.name, { scale: sh, input: u.inbound_nodes[0]![0]![0] });
   }
-  const src = (l: KerasLayer) => l.inbound_nodes[0]!.map(([n]) => {
-    const t = tensorOf.get(n);
-    if (!t) throw new Error(`layer input ${n} not converted yet`);
-    return t;
-  });
+  const src = (l: KerasLayer) =>
+    l.inbound_nodes[0]!.map(([n]) => {
+      const t = tensorOf.get(n);
+      if (!t) throw new Error(`layer input ${n} not converted yet`);
+      return t;
+    });
   for (const l of layers) {
     const name: string = l.config.name;
     const c = l.config;
@@ -57,7 +69,22 @@ export function convertKerasModel(modelJsonPath: string, inputRange: 1 | 255): U
       case 'Conv2D': {
         const up = fused.get(l.inbound_nodes[0]![0]![0]);
         if (up) {
-          tensorOf.set(name, activation(g, subPixelConv(g, name, weight(`${name}/kernel`), c.use_bias ? weight(`${name}/bias`) : undefined, tensorOf.get(up.input)!, up.scale), c.activation, name));
+          tensorOf.set(
+            name,
+            activation(
+              g,
+              subPixelConv(
+                g,
+                name,
+                weight(`${name}/kernel`),
+                c.use_bias ? weight(`${name}/bias`) : undefined,
+                tensorOf.get(up.input)!,
+                up.scale,
+              ),
+              c.activation,
+              name,
+            ),
+          );
           break;
         }
         if (c.data_format !== 'channels_last') throw new Error(`${name}: data_format ${c.data_format}`);
@@ -65,12 +92,22 @@ export function convertKerasModel(modelJsonPath: string, inputRange: 1 | 255): U
           throw new Error(`${name}: only stride 1 / dilation 1 supported`);
         const k = weight(`${name}/kernel`);
         const [kh, kw] = k.shape as [number, number];
-        if (c.padding === 'same' && (kh % 2 === 0 || kw % 2 === 0)) throw new Error(`${name}: even kernel with same padding`);
+        if (c.padding === 'same' && (kh % 2 === 0 || kw % 2 === 0))
+          throw new Error(`${name}: even kernel with same padding`);
         const p = c.padding === 'same' ? [kh >> 1, kw >> 1, kh >> 1, kw >> 1] : [0, 0, 0, 0];
         const [, , ci, co] = k.shape;
-        const inputs = [src(l)[0]!, g.floatInit(`${name}.w`, [co!, ci!, kh, kw], hwioToOihw(k.data as Float32Array, k.shape))];
+        const inputs = [
+          src(l)[0]!,
+          g.floatInit(`${name}.w`, [co!, ci!, kh, kw], hwioToOihw(k.data as Float32Array, k.shape)),
+        ];
         if (c.use_bias) inputs.push(g.floatInit(`${name}.b`, [co!], weight(`${name}/bias`).data as Float32Array));
-        let out = g.node('Conv', inputs, [name], { kernel_shape: [kh, kw], pads: p, strides: [1, 1], dilations: [1, 1], group: 1 });
+        let out = g.node('Conv', inputs, [name], {
+          kernel_shape: [kh, kw],
+          pads: p,
+          strides: [1, 1],
+          dilations: [1, 1],
+          group: 1,
+        });
         out = activation(g, out, c.activation, name);
         tensorOf.set(name, out);
         break;
@@ -130,9 +167,12 @@ function subPixelConv(
   s: number,
 ): string {
   const [kh, kw, ci, co] = k.shape as [number, number, number, number];
-  const rh = kh >> 1, rw = kw >> 1;
-  const Rh = Math.ceil(rh / s), Rw = Math.ceil(rw / s);
-  const KH = 2 * Rh + 1, KW = 2 * Rw + 1;
+  const rh = kh >> 1,
+    rw = kw >> 1;
+  const Rh = Math.ceil(rh / s),
+    Rw = Math.ceil(rw / s);
+  const KH = 2 * Rh + 1,
+    KW = 2 * Rw + 1;
   const O = co * s * s;
   const w = new Float32Array(O * ci * KH * KW);
   const src = k.data as Float32Array;
@@ -140,7 +180,8 @@ function subPixelConv(
     for (let j = 0; j < s; j++)
       for (let dy = -rh; dy <= rh; dy++)
         for (let dx = -rw; dx <= rw; dx++) {
-          const oy = Math.floor((i + dy) / s) + Rh, ox = Math.floor((j + dx) / s) + Rw;
+          const oy = Math.floor((i + dy) / s) + Rh,
+            ox = Math.floor((j + dx) / s) + Rw;
           for (let c = 0; c < ci; c++)
             for (let o = 0; o < co; o++) {
               const oc = (i * s + j) * co + o; // DCR order, as DepthToSpace expects
@@ -153,7 +194,13 @@ function subPixelConv(
     for (let p = 0; p < s * s; p++) for (let o = 0; o < co; o++) bias[p * co + o] = (b.data as Float32Array)[o]!;
     inputs.push(g.floatInit(`${name}.b`, [O], bias));
   }
-  const lr = g.node('Conv', inputs, [`${name}_phases`], { kernel_shape: [KH, KW], pads: [Rh, Rw, Rh, Rw], strides: [1, 1], dilations: [1, 1], group: 1 });
+  const lr = g.node('Conv', inputs, [`${name}_phases`], {
+    kernel_shape: [KH, KW],
+    pads: [Rh, Rw, Rh, Rw],
+    strides: [1, 1],
+    dilations: [1, 1],
+    group: 1,
+  });
   return g.node('DepthToSpace', [lr], [name], { blocksize: s, mode: 'DCR' });
 }
 

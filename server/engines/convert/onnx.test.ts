@@ -7,11 +7,16 @@ describe('OnnxGraph', () => {
     const g = new OnnxGraph('writer-probe');
     g.input('x', [1, 1, 1, 'W']);
     // Conv 1×1: 2x + 1 (ints, string and int attributes)
-    const conv = g.node('Conv', ['x', g.floatInit('w', [1, 1, 1, 1], Float32Array.of(2)), g.floatInit('b', [1], Float32Array.of(1))], ['conv'], {
-      kernel_shape: [1, 1],
-      auto_pad: 'NOTSET',
-      group: 1,
-    });
+    const conv = g.node(
+      'Conv',
+      ['x', g.floatInit('w', [1, 1, 1, 1], Float32Array.of(2)), g.floatInit('b', [1], Float32Array.of(1))],
+      ['conv'],
+      {
+        kernel_shape: [1, 1],
+        auto_pad: 'NOTSET',
+        group: 1,
+      },
+    );
     const leaky = g.node('LeakyRelu', [conv], ['leaky'], { alpha: { float: 0.5 } });
     const flat = g.node('Reshape', [leaky, g.int64Init('shape', [-1])], ['flat']);
     const offsets = g.node('Constant', [], ['offsets'], { value_floats: { floats: [1, 2.5] } });

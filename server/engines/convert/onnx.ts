@@ -136,7 +136,8 @@ export function hwioToOihw(w: Float32Array, [h, wd, i, o]: number[]): Float32Arr
   for (let y = 0; y < h!; y++)
     for (let x = 0; x < wd!; x++)
       for (let ci = 0; ci < i!; ci++)
-        for (let co = 0; co < o!; co++) out[((co * i! + ci) * h! + y) * wd! + x] = w[((y * wd! + x) * i! + ci) * o! + co]!;
+        for (let co = 0; co < o!; co++)
+          out[((co * i! + ci) * h! + y) * wd! + x] = w[((y * wd! + x) * i! + ci) * o! + co]!;
   return out;
 }
 
@@ -155,7 +156,15 @@ export interface ModelNode {
   output: string[];
   name?: string;
   domain?: string;
-  attribute?: ({ name: string; type?: number; i?: number; ints?: number[]; f?: number; floats?: number[]; s?: Uint8Array } & Record<string, unknown>)[];
+  attribute?: ({
+    name: string;
+    type?: number;
+    i?: number;
+    ints?: number[];
+    f?: number;
+    floats?: number[];
+    s?: Uint8Array;
+  } & Record<string, unknown>)[];
 }
 
 /** A model read back by readModel: the graph's nodes, initializers and the rest of ModelProto as decoded. */
@@ -173,7 +182,14 @@ export interface OnnxModel {
 }
 
 /** Bytes per element of the numeric types a tensor's typed fields can hold, by onnx.proto data type. */
-const typedFields: Record<number, { field: 'floatData' | 'int32Data' | 'int64Data' | 'doubleData'; bytes: number; write: (v: DataView, o: number, x: number) => void }> = {
+const typedFields: Record<
+  number,
+  {
+    field: 'floatData' | 'int32Data' | 'int64Data' | 'doubleData';
+    bytes: number;
+    write: (v: DataView, o: number, x: number) => void;
+  }
+> = {
   [DT_FLOAT]: { field: 'floatData', bytes: 4, write: (v, o, x) => v.setFloat32(o, x, true) },
   [DT_INT32]: { field: 'int32Data', bytes: 4, write: (v, o, x) => v.setInt32(o, x, true) },
   [DT_INT64]: { field: 'int64Data', bytes: 8, write: (v, o, x) => v.setBigInt64(o, BigInt(x), true) },
@@ -182,7 +198,8 @@ const typedFields: Record<number, { field: 'floatData' | 'int32Data' | 'int64Dat
 
 /** A tensor with its data moved into raw_data (the quantizer reads and writes only bytes). */
 function toRaw(t: Record<string, unknown>): ModelTensor {
-  if ((t.externalData as unknown[] | undefined)?.length || t.dataLocation) throw new Error(`tensor ${String(t.name)} is stored outside the model file`);
+  if ((t.externalData as unknown[] | undefined)?.length || t.dataLocation)
+    throw new Error(`tensor ${String(t.name)} is stored outside the model file`);
   const dims = ((t.dims as number[] | undefined) ?? []).map(Number);
   const dataType = Number(t.dataType ?? 0);
   let raw = t.rawData as Uint8Array | undefined;
@@ -204,7 +221,8 @@ export function readModel(bytes: Uint8Array): OnnxModel {
   g.initializer = g.initializer.map((t) => toRaw(t as unknown as Record<string, unknown>));
   for (const n of g.node)
     for (const a of n.attribute ?? []) {
-      if (a.g || (a.graphs as unknown[] | undefined)?.length) throw new Error(`${n.opType} carries a subgraph, which readModel does not keep`);
+      if (a.g || (a.graphs as unknown[] | undefined)?.length)
+        throw new Error(`${n.opType} carries a subgraph, which readModel does not keep`);
       if (a.t) a.t = toRaw(a.t as Record<string, unknown>);
     }
   return obj;

@@ -4,7 +4,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as ort from 'onnxruntime-node';
 import { DT_FLOAT, OnnxGraph, readModel, writeModel } from './onnx.js';
-import { activationTensors, calibrationModel, quantizableConvs, quantize, quantizeWithRecipe, rangeOf, type Int8Recipe, type Range } from './quantize.js';
+import {
+  activationTensors,
+  calibrationModel,
+  quantizableConvs,
+  quantize,
+  quantizeWithRecipe,
+  rangeOf,
+  type Int8Recipe,
+  type Range,
+} from './quantize.js';
 
 const DT_INT8 = 3;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pixmill-quantize-'));
@@ -23,10 +32,27 @@ function tinyNet(): Uint8Array {
   const g = new OnnxGraph('tiny');
   const r = noise(3);
   const conv = (x: string, cin: number, cout: number, out: string, scale: number) =>
-    g.node('Conv', [x, g.floatInit(`${out}.w`, [cout, cin, 3, 3], Float32Array.from({ length: cout * cin * 9 }, () => r() * scale)), g.floatInit(`${out}.b`, [cout], Float32Array.from({ length: cout }, () => r() * 0.1))], [out], {
-      kernel_shape: [3, 3],
-      pads: [1, 1, 1, 1],
-    });
+    g.node(
+      'Conv',
+      [
+        x,
+        g.floatInit(
+          `${out}.w`,
+          [cout, cin, 3, 3],
+          Float32Array.from({ length: cout * cin * 9 }, () => r() * scale),
+        ),
+        g.floatInit(
+          `${out}.b`,
+          [cout],
+          Float32Array.from({ length: cout }, () => r() * 0.1),
+        ),
+      ],
+      [out],
+      {
+        kernel_shape: [3, 3],
+        pads: [1, 1, 1, 1],
+      },
+    );
   g.input('input', [1, 3, 'h', 'w']);
   const head = conv('input', 3, 8, 'head', 0.3);
   const relu = g.node('Relu', [conv(head, 8, 8, 'a', 0.2)], ['relu']);
@@ -38,13 +64,21 @@ function tinyNet(): Uint8Array {
 
 const input = (seed: number, n = 16) => {
   const r = noise(seed);
-  return new ort.Tensor('float32', Float32Array.from({ length: 3 * n * n }, () => r()), [1, 3, n, n]);
+  return new ort.Tensor(
+    'float32',
+    Float32Array.from({ length: 3 * n * n }, () => r()),
+    [1, 3, n, n],
+  );
 };
 
 /** Runs a model; also returns the op types onnxruntime actually executes (its optimized graph). */
 async function run(bytes: Uint8Array, x: ort.Tensor, name: string) {
   const optimized = path.join(tmp, `${name}.onnx`);
-  const s = await ort.InferenceSession.create(bytes, { graphOptimizationLevel: 'all', optimizedModelFilePath: optimized, intraOpNumThreads: 1 });
+  const s = await ort.InferenceSession.create(bytes, {
+    graphOptimizationLevel: 'all',
+    optimizedModelFilePath: optimized,
+    intraOpNumThreads: 1,
+  });
   const out = (await s.run({ input: x })).output!.data as Float32Array;
   return { out, ops: readModel(readFileSync(optimized)).graph.node.map((n) => n.opType) };
 }
@@ -93,7 +127,9 @@ describe('int8 quantizer', () => {
   it('keeps the named convs float and, with adds, quantizes the residual add', async () => {
     const model = readModel(fp32);
     const [first, , , last] = quantizableConvs(model);
-    const q = writeModel(quantize(model, { ranges: await ranges(fp32), keepFloat: new Set([first!.name!, last!.name!]), adds: true }));
+    const q = writeModel(
+      quantize(model, { ranges: await ranges(fp32), keepFloat: new Set([first!.name!, last!.name!]), adds: true }),
+    );
     const { ops, out } = await run(q, input(5), 'mixed');
     expect(ops.filter((o) => o === 'QLinearConv')).toHaveLength(2);
     expect(ops).toContain('QLinearAdd');
@@ -114,7 +150,11 @@ describe('int8 quantizer', () => {
     expect(() => quantizeWithRecipe(fp32, recipe)).toThrow(/not the file its int8 ranges were measured on/);
     const { createHash } = await import('node:crypto');
     recipe.sha256 = createHash('sha256').update(fp32).digest('hex');
-    expect(readModel(quantizeWithRecipe(fp32, recipe)).graph.initializer.filter((t) => t.dataType === DT_INT8 && t.dims.length === 4)).toHaveLength(4);
+    expect(
+      readModel(quantizeWithRecipe(fp32, recipe)).graph.initializer.filter(
+        (t) => t.dataType === DT_INT8 && t.dims.length === 4,
+      ),
+    ).toHaveLength(4);
   });
 
   it("'mse' ranges clip a long-tailed distribution's rare extremes, which min/max stretches the 8-bit step for", () => {
@@ -126,8 +166,12 @@ describe('int8 quantizer', () => {
     expect(mse.min).toBeGreaterThan(all.min * 0.95);
     expect(mse.min).toBeLessThan(0);
     const err = ({ min, max }: Range) => {
-      const scale = (max - min) / 255, zp = Math.round(-min / scale);
-      return v.reduce((e, x) => e + ((Math.min(255, Math.max(0, Math.round(x / scale) + zp)) - zp) * scale - x) ** 2, 0);
+      const scale = (max - min) / 255,
+        zp = Math.round(-min / scale);
+      return v.reduce(
+        (e, x) => e + ((Math.min(255, Math.max(0, Math.round(x / scale) + zp)) - zp) * scale - x) ** 2,
+        0,
+      );
     };
     expect(err(mse)).toBeLessThan(err(all));
   });

@@ -31,7 +31,8 @@ export interface QuantizeOptions {
   adds?: boolean;
 }
 
-const attrInt = (n: ModelNode, name: string, dflt: number) => Number(n.attribute?.find((a) => a.name === name)?.i ?? dflt);
+const attrInt = (n: ModelNode, name: string, dflt: number) =>
+  Number(n.attribute?.find((a) => a.name === name)?.i ?? dflt);
 
 /** Every node gets a name (some exporters leave it empty): the options refer to convs by name. */
 function named(model: OnnxModel): OnnxModel {
@@ -48,7 +49,8 @@ export function quantizableConvs(model: OnnxModel): ModelNode[] {
   const readers = consumers(model);
   const outs = new Set(model.graph.output.map((o) => (o as { name: string }).name));
   return named(model).graph.node.filter((n) => {
-    if (n.opType !== 'Conv' || attrInt(n, 'group', 1) !== 1 || outs.has(quantizedOutput(n, readers, outs).name)) return false;
+    if (n.opType !== 'Conv' || attrInt(n, 'group', 1) !== 1 || outs.has(quantizedOutput(n, readers, outs).name))
+      return false;
     const w = inits.get(n.input[1]!);
     const b = n.input[2] ? inits.get(n.input[2]) : undefined;
     return w?.dataType === DT_FLOAT && w.dims.length === 4 && (!n.input[2] || b?.dataType === DT_FLOAT);
@@ -63,10 +65,15 @@ function consumers(model: OnnxModel): Map<string, ModelNode[]> {
 }
 
 /** The tensor a conv's output is quantized at: the following Relu's output when the Relu is its only reader. */
-function quantizedOutput(conv: ModelNode, readers: Map<string, ModelNode[]>, graphOutputs: Set<string>): { name: string; relu: boolean } {
+function quantizedOutput(
+  conv: ModelNode,
+  readers: Map<string, ModelNode[]>,
+  graphOutputs: Set<string>,
+): { name: string; relu: boolean } {
   const out = conv.output[0]!;
   const r = readers.get(out) ?? [];
-  if (r.length === 1 && r[0]!.opType === 'Relu' && !graphOutputs.has(out)) return { name: r[0]!.output[0]!, relu: true };
+  if (r.length === 1 && r[0]!.opType === 'Relu' && !graphOutputs.has(out))
+    return { name: r[0]!.output[0]!, relu: true };
   return { name: out, relu: false };
 }
 
@@ -87,7 +94,8 @@ export function activationTensors(model: OnnxModel, convs: readonly ModelNode[])
 export function calibrationModel(model: OnnxModel, tensors: readonly string[]): OnnxModel {
   const copy = structuredClone(model);
   const have = new Set(copy.graph.output.map((o) => (o as { name: string }).name));
-  for (const name of tensors) if (!have.has(name)) copy.graph.output.push({ name, type: { tensorType: { elemType: DT_FLOAT } } });
+  for (const name of tensors)
+    if (!have.has(name)) copy.graph.output.push({ name, type: { tensorType: { elemType: DT_FLOAT } } });
   return copy;
 }
 
@@ -98,13 +106,15 @@ export function calibrationModel(model: OnnxModel, tensors: readonly string[]): 
  * error over the samples.
  */
 export function rangeOf(samples: Float32Array, method: 'minmax' | 'mse' = 'minmax'): Range {
-  let lo = 0, hi = 0;
+  let lo = 0,
+    hi = 0;
   for (const v of samples) {
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
   if (method === 'minmax') return { min: lo, max: hi };
-  let best = { min: lo, max: hi }, bestErr = Infinity;
+  let best = { min: lo, max: hi },
+    bestErr = Infinity;
   for (let k = 0; k < 40; k++) {
     const f = 1 - (0.7 * k) / 39;
     const r = { min: lo * f, max: hi * f };
@@ -122,15 +132,23 @@ export function rangeOf(samples: Float32Array, method: 'minmax' | 'mse' = 'minma
 /** Scale and zero point of an activation range for the chosen type. */
 function actParams(r: Range, kind: 'uint8' | 'int8'): { scale: number; zp: number } {
   const [qmin, qmax] = kind === 'uint8' ? [0, 255] : [-128, 127];
-  const min = Math.min(0, r.min), max = Math.max(0, r.max);
+  const min = Math.min(0, r.min),
+    max = Math.max(0, r.max);
   const scale = max > min ? (max - min) / (qmax - qmin) : 1;
   const zp = Math.min(qmax, Math.max(qmin, Math.round(qmin - min / scale)));
   return { scale, zp };
 }
 
-const f32 = (t: ModelTensor) => new Float32Array(t.rawData.buffer.slice(t.rawData.byteOffset, t.rawData.byteOffset + t.rawData.byteLength));
-const bytesOf = (a: Float32Array | Int32Array | Int8Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-const tensor = (name: string, dims: number[], dataType: number, data: Float32Array | Int32Array | Int8Array | Uint8Array): ModelTensor => ({ name, dims, dataType, rawData: Uint8Array.from(bytesOf(data)) });
+const f32 = (t: ModelTensor) =>
+  new Float32Array(t.rawData.buffer.slice(t.rawData.byteOffset, t.rawData.byteOffset + t.rawData.byteLength));
+const bytesOf = (a: Float32Array | Int32Array | Int8Array | Uint8Array) =>
+  new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const tensor = (
+  name: string,
+  dims: number[],
+  dataType: number,
+  data: Float32Array | Int32Array | Int8Array | Uint8Array,
+): ModelTensor => ({ name, dims, dataType, rawData: Uint8Array.from(bytesOf(data)) });
 
 /** Per-output-channel symmetric int8 weights of an OIHW (or any axis-0-major) tensor. */
 export function quantizeWeights(w: Float32Array, channels: number): { q: Int8Array; scales: Float32Array } {
@@ -178,8 +196,16 @@ export function quantize(source: OnnxModel, opts: QuantizeOptions): OnnxModel {
     const r = range(name);
     const { scale, zp } = actParams(relu ? { min: 0, max: r.max } : r, kind);
     const v = { name: `${name}_quantized`, scale, scaleName: `${name}_scale`, zeroPoint: `${name}_zero_point` };
-    g.initializer.push(tensor(v.scaleName, [], DT_FLOAT, Float32Array.of(scale)), tensor(v.zeroPoint, [], actType, kind === 'uint8' ? Uint8Array.of(zp) : Int8Array.of(zp)));
-    added.push({ opType: 'QuantizeLinear', input: [name, v.scaleName, v.zeroPoint], output: [v.name], name: `${name}_QuantizeLinear` });
+    g.initializer.push(
+      tensor(v.scaleName, [], DT_FLOAT, Float32Array.of(scale)),
+      tensor(v.zeroPoint, [], actType, kind === 'uint8' ? Uint8Array.of(zp) : Int8Array.of(zp)),
+    );
+    added.push({
+      opType: 'QuantizeLinear',
+      input: [name, v.scaleName, v.zeroPoint],
+      output: [v.name],
+      name: `${name}_QuantizeLinear`,
+    });
     quantized.set(name, v);
     return v;
   };
@@ -187,7 +213,12 @@ export function quantize(source: OnnxModel, opts: QuantizeOptions): OnnxModel {
     const have = dq.get(name) ?? [...dq.values()].find((v) => v.name === name);
     if (have) return have;
     const q = quantizeOnly(name, relu);
-    added.push({ opType: 'DequantizeLinear', input: [q.name, q.scaleName, q.zeroPoint], output: [`${name}_dequantized`], name: `${name}_DequantizeLinear` });
+    added.push({
+      opType: 'DequantizeLinear',
+      input: [q.name, q.scaleName, q.zeroPoint],
+      output: [`${name}_dequantized`],
+      name: `${name}_DequantizeLinear`,
+    });
     const v = { name: `${name}_dequantized`, scale: q.scale };
     dq.set(name, v);
     return v;
@@ -201,12 +232,36 @@ export function quantize(source: OnnxModel, opts: QuantizeOptions): OnnxModel {
     g.initializer.push(tensor(wName, wT.dims, DT_INT8, q));
     const bias = conv.input[2] ? f32(inits.get(conv.input[2])!) : new Float32Array(channels);
     const x = qdq(conv.input[0]!, false);
-    g.initializer.push(tensor(`${wT.name}_scale`, [channels], DT_FLOAT, scales), tensor(`${wT.name}_zero_point`, [channels], DT_INT8, new Int8Array(channels)));
-    added.push({ opType: 'DequantizeLinear', input: [wName, `${wT.name}_scale`, `${wT.name}_zero_point`], output: [`${wT.name}_dequantized`], name: `${wT.name}_DequantizeLinear`, attribute: [{ name: 'axis', type: 2, i: 0 }] });
+    g.initializer.push(
+      tensor(`${wT.name}_scale`, [channels], DT_FLOAT, scales),
+      tensor(`${wT.name}_zero_point`, [channels], DT_INT8, new Int8Array(channels)),
+    );
+    added.push({
+      opType: 'DequantizeLinear',
+      input: [wName, `${wT.name}_scale`, `${wT.name}_zero_point`],
+      output: [`${wT.name}_dequantized`],
+      name: `${wT.name}_DequantizeLinear`,
+      attribute: [{ name: 'axis', type: 2, i: 0 }],
+    });
     const bScales = scales.map((v) => v * x.scale);
     const bName = `${wT.name}_bias_quantized`;
-    g.initializer.push(tensor(bName, [channels], DT_INT32, Int32Array.from(bias, (v, c) => Math.round(v / bScales[c]!))), tensor(`${bName}_scale`, [channels], DT_FLOAT, bScales), tensor(`${bName}_zero_point`, [channels], DT_INT32, new Int32Array(channels)));
-    added.push({ opType: 'DequantizeLinear', input: [bName, `${bName}_scale`, `${bName}_zero_point`], output: [`${wT.name}_bias_dequantized`], name: `${bName}_DequantizeLinear`, attribute: [{ name: 'axis', type: 2, i: 0 }] });
+    g.initializer.push(
+      tensor(
+        bName,
+        [channels],
+        DT_INT32,
+        Int32Array.from(bias, (v, c) => Math.round(v / bScales[c]!)),
+      ),
+      tensor(`${bName}_scale`, [channels], DT_FLOAT, bScales),
+      tensor(`${bName}_zero_point`, [channels], DT_INT32, new Int32Array(channels)),
+    );
+    added.push({
+      opType: 'DequantizeLinear',
+      input: [bName, `${bName}_scale`, `${bName}_zero_point`],
+      output: [`${wT.name}_bias_dequantized`],
+      name: `${bName}_DequantizeLinear`,
+      attribute: [{ name: 'axis', type: 2, i: 0 }],
+    });
     conv.input = [x.name, `${wT.name}_dequantized`, `${wT.name}_bias_dequantized`];
     // the output: quantized where the next layer reads it (after its Relu, if any); every reader takes the dequantized copy
     const out = quantizedOutput(conv, readers, graphOutputs);
@@ -228,7 +283,10 @@ export function quantize(source: OnnxModel, opts: QuantizeOptions): OnnxModel {
   const read = new Set([...g.node, ...added].flatMap((n) => n.input));
   g.initializer = g.initializer.filter((t) => read.has(t.name) || !used.has(t.name));
   // topological order: each Q/DQ right before the first node that reads its output
-  g.node = topoSort([...g.node, ...added], new Set([...g.input.map((i) => (i as { name: string }).name), ...g.initializer.map((t) => t.name)]));
+  g.node = topoSort(
+    [...g.node, ...added],
+    new Set([...g.input.map((i) => (i as { name: string }).name), ...g.initializer.map((t) => t.name)]),
+  );
   return model;
 }
 
@@ -251,7 +309,6 @@ function topoSort(nodes: ModelNode[], available: Set<string>): ModelNode[] {
   return out;
 }
 
-
 /**
  * The calibrated quantization of one net, kept beside its fp32 file (weights/<net>.int8.json, written by
  * scripts/quantize-nets.ts): `npm run models` builds the int8 model from the two (`quantizeWithRecipe`).
@@ -270,7 +327,17 @@ export interface Int8Recipe {
 
 export function quantizeWithRecipe(fp32: Uint8Array, recipe: Int8Recipe): Uint8Array {
   const sha = createHash('sha256').update(fp32).digest('hex');
-  if (sha !== recipe.sha256) throw new Error(`${recipe.net} is not the file its int8 ranges were measured on (sha256 ${sha.slice(0, 12)}, recipe ${recipe.sha256.slice(0, 12)}): run scripts/quantize-nets.ts again`);
+  if (sha !== recipe.sha256)
+    throw new Error(
+      `${recipe.net} is not the file its int8 ranges were measured on (sha256 ${sha.slice(0, 12)}, recipe ${recipe.sha256.slice(0, 12)}): run scripts/quantize-nets.ts again`,
+    );
   const ranges = Object.fromEntries(Object.entries(recipe.ranges).map(([k, [min, max]]) => [k, { min, max }]));
-  return writeModel(quantize(readModel(fp32), { ranges, keepFloat: new Set(recipe.keepFloat), activations: recipe.activations, adds: recipe.adds }));
+  return writeModel(
+    quantize(readModel(fp32), {
+      ranges,
+      keepFloat: new Set(recipe.keepFloat),
+      activations: recipe.activations,
+      adds: recipe.adds,
+    }),
+  );
 }

@@ -76,7 +76,9 @@ function broadcastIndex(shape: number[], outShape: number[]): Int32Array {
 
 export function elementwise(ts: Tensor[], dtype: DType, fn: (...v: number[]) => number): Tensor {
   const shape = broadcastShape(...ts.map((t) => t.shape));
-  const idx = ts.map((t) => (size(t.shape) === size(shape) && t.shape.length === shape.length ? null : broadcastIndex(t.shape, shape)));
+  const idx = ts.map((t) =>
+    size(t.shape) === size(shape) && t.shape.length === shape.length ? null : broadcastIndex(t.shape, shape),
+  );
   const out = alloc(dtype, size(shape));
   const args = new Array<number>(ts.length);
   for (let i = 0; i < out.length; i++) {
@@ -142,7 +144,14 @@ export function stridedSliceSpec(
       newAt.push(dims.length);
       continue;
     }
-    dims.push({ b: begin[i]!, e: end[i]!, s: stride[i]!, bm: !!(m.begin & (1 << i)), em: !!(m.end & (1 << i)), shrink: !!(m.shrink & (1 << i)) });
+    dims.push({
+      b: begin[i]!,
+      e: end[i]!,
+      s: stride[i]!,
+      bm: !!(m.begin & (1 << i)),
+      em: !!(m.end & (1 << i)),
+      shrink: !!(m.shrink & (1 << i)),
+    });
     d++;
   }
   while (dims.length < shape.length) dims.push({ b: 0, e: 0, s: 1, bm: true, em: true, shrink: false });
@@ -267,7 +276,13 @@ export function einsumShape(eq: string, a: number[], b: number[]): number[] {
   return [...out].map((c) => dim.get(c)!);
 }
 
-export function convOutShape(inHW: number[], k: number[], s: number[], d: number[], same: boolean): { out: number[]; pads: number[] } {
+export function convOutShape(
+  inHW: number[],
+  k: number[],
+  s: number[],
+  d: number[],
+  same: boolean,
+): { out: number[]; pads: number[] } {
   const out: number[] = [];
   const before: number[] = [];
   const after: number[] = [];

@@ -74,7 +74,8 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
         for (let y = 0; y < kh; y++)
           for (let x = 0; x < kw; x++)
             for (let ci = 0; ci < c; ci++)
-              for (let mi = 0; mi < m; mi++) out[((ci * m + mi) * kh + y) * kw + x] = src[((y * kw + x) * c + ci) * m + mi]!;
+              for (let mi = 0; mi < m; mi++)
+                out[((ci * m + mi) * kh + y) * kw + x] = src[((y * kw + x) * c + ci) * m + mi]!;
         const s = intList(n, 'strides');
         g.node('Conv', [tname(ins[0]!), g.floatInit(`${n.name}.w`, [c * m, 1, kh, kw], out)], [n.name], {
           kernel_shape: [kh, kw],
@@ -104,7 +105,11 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
       case 'MaxPool': {
         const k = intList(n, 'ksize');
         const s = intList(n, 'strides');
-        g.node('MaxPool', [tname(ins[0]!)], [n.name], { kernel_shape: [k[1]!, k[2]!], strides: [s[1]!, s[2]!], auto_pad: samePads(n) });
+        g.node('MaxPool', [tname(ins[0]!)], [n.name], {
+          kernel_shape: [k[1]!, k[2]!],
+          strides: [s[1]!, s[2]!],
+          auto_pad: samePads(n),
+        });
         layout.set(n.name, 'nchw');
         break;
       }
@@ -117,7 +122,10 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
       }
       case 'Reshape': {
         const shape = Array.from(w(ins[1]!).data);
-        const src = layout.get(ins[0]!) === 'nchw' ? g.node('Transpose', [tname(ins[0]!)], [`${n.name}_nhwc`], { perm: [0, 2, 3, 1] }) : tname(ins[0]!);
+        const src =
+          layout.get(ins[0]!) === 'nchw'
+            ? g.node('Transpose', [tname(ins[0]!)], [`${n.name}_nhwc`], { perm: [0, 2, 3, 1] })
+            : tname(ins[0]!);
         g.node('Reshape', [src, g.int64Init(`${n.name}.shape`, shape)], [n.name]);
         layout.set(n.name, 'flat');
         break;
@@ -126,10 +134,16 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
         g.node('Identity', [tname(ins[0]!)], [n.name]);
         layout.set(n.name, layout.get(ins[0]!) ?? 'flat');
         // signature outputs are keyed by tensor name (BlazeFace) or by a layer name with the tensor in .name (facemesh)
-        const sigs = Object.values({ ...json.userDefinedMetadata?.signature?.outputs, ...json.signature?.outputs }) as { name: string; tensorShape: { dim: { size: string }[] } }[];
+        const sigs = Object.values({ ...json.userDefinedMetadata?.signature?.outputs, ...json.signature?.outputs }) as {
+          name: string;
+          tensorShape: { dim: { size: string }[] };
+        }[];
         const sig = sigs.find((o) => o.name === `${n.name}:0`);
         if (sig) {
-          g.output(n.name, sig.tensorShape.dim.map((d) => dimOf(d.size)));
+          g.output(
+            n.name,
+            sig.tensorShape.dim.map((d) => dimOf(d.size)),
+          );
           outputs.push(n.name);
         }
         break;
@@ -150,6 +164,8 @@ export function convertTfGraphModel(modelJsonPath: string): { onnx: Uint8Array; 
   }
 
   function tname(name: string): string {
-    return layout.get(name) === 'nchw' && nodes.find((x) => x.name === name)?.op === 'Placeholder' ? `${name}_nchw` : name;
+    return layout.get(name) === 'nchw' && nodes.find((x) => x.name === name)?.op === 'Placeholder'
+      ? `${name}_nchw`
+      : name;
   }
 }

@@ -103,7 +103,10 @@ const dtypeAttr = (a: Call['a'], k: string): DType => TF_DTYPE[a[k]?.type] ?? 'f
 /** An axis counted from the end when negative. */
 const axisIn = (ax: number, rank: number) => (ax < 0 ? ax + rank : ax);
 /** A reshape (ExpandDims, Squeeze): folded on a constant, an ONNX Reshape otherwise. */
-const reshapeTo = (c: Conversion, x: Call, shape: number[]) => (x.allConst ? x.fold({ ...x.iv[0]!.c!, shape }) : x.emit('Reshape', [c.on(x.ins[0]!), c.i64(shape)], shape, x.iv[0]!.dtype));
+const reshapeTo = (c: Conversion, x: Call, shape: number[]) =>
+  x.allConst
+    ? x.fold({ ...x.iv[0]!.c!, shape })
+    : x.emit('Reshape', [c.on(x.ins[0]!), c.i64(shape)], shape, x.iv[0]!.dtype);
 /** Multiply-accumulates of an Einsum: the product of every index's extent. */
 const einsumMacs = (eq: string, a: number[], b: number[]) => {
   const m = new Map<string, number>();
@@ -118,9 +121,13 @@ const binary =
   (b: (typeof BINARY)[string]): Handler =>
   (c, { n, ins, iv, allConst, fold, emit }) => {
     const dtype: DType = b.bool ? 'bool' : iv[0]!.dtype;
-    if (allConst) return fold(E.elementwise([iv[0]!.c!, iv[1]!.c!], dtype, dtype === 'int32' ? (x, y) => Math.trunc(b.fn(x, y)) : b.fn));
+    if (allConst)
+      return fold(
+        E.elementwise([iv[0]!.c!, iv[1]!.c!], dtype, dtype === 'int32' ? (x, y) => Math.trunc(b.fn(x, y)) : b.fn),
+      );
     const shape = E.broadcastShape(iv[0]!.shape, iv[1]!.shape);
-    if (n.op === 'NotEqual') return emit('Not', [c.g.node('Equal', [c.on(ins[0]!), c.on(ins[1]!)], [`${n.name}_eq`])], shape, 'bool');
+    if (n.op === 'NotEqual')
+      return emit('Not', [c.g.node('Equal', [c.on(ins[0]!), c.on(ins[1]!)], [`${n.name}_eq`])], shape, 'bool');
     if (!b.onnx) throw new Error(`${n.op} on a runtime tensor is not supported (${n.name})`);
     emit(b.onnx, [c.on(ins[0]!), c.on(ins[1]!)], shape, dtype);
   };
@@ -132,7 +139,8 @@ const unary =
     const v = iv[0]!;
     if (allConst) return fold(E.elementwise([v.c!], v.dtype, u.fn));
     if (n.op === 'Square') emit('Mul', [c.on(ins[0]!), c.on(ins[0]!)], v.shape, v.dtype);
-    else if (n.op === 'Rsqrt') emit('Reciprocal', [c.g.node('Sqrt', [c.on(ins[0]!)], [`${n.name}_sqrt`])], v.shape, v.dtype);
+    else if (n.op === 'Rsqrt')
+      emit('Reciprocal', [c.g.node('Sqrt', [c.on(ins[0]!)], [`${n.name}_sqrt`])], v.shape, v.dtype);
     else emit(u.onnx, [c.on(ins[0]!)], v.shape, v.dtype);
   };
 
@@ -158,7 +166,12 @@ const conv: Handler = (c, { n, ins, iv, a, emit }) => {
     const r = E.convOutShape([x.shape[1]!, x.shape[2]!], [kh, kw], [s[1]!, s[2]!], [d[1]!, d[2]!], padding === 'SAME');
     out = [x.shape[0]!, r.out[0]!, r.out[1]!, k3];
     c.macs += E.size(out) * kh * kw * k2;
-    c.g.node('Conv', [nchw, wName], [`${n.name}_conv`], { kernel_shape: [kh, kw], strides: [s[1]!, s[2]!], dilations: [d[1]!, d[2]!], pads: r.pads });
+    c.g.node('Conv', [nchw, wName], [`${n.name}_conv`], {
+      kernel_shape: [kh, kw],
+      strides: [s[1]!, s[2]!],
+      dilations: [d[1]!, d[2]!],
+      pads: r.pads,
+    });
   } else {
     const size = c.intsOf(ins[0]!); // the forward conv's input = this op's output
     out = size;
@@ -177,7 +190,13 @@ const conv: Handler = (c, { n, ins, iv, a, emit }) => {
       pads[i + 2] = Math.max(after, 0);
       extra[i] = Math.max(-after, 0);
     }
-    c.g.node('ConvTranspose', [nchw, wName], [`${n.name}_conv`], { kernel_shape: [kh, kw], strides: [s[1]!, s[2]!], dilations: [d[1]!, d[2]!], pads, output_padding: extra });
+    c.g.node('ConvTranspose', [nchw, wName], [`${n.name}_conv`], {
+      kernel_shape: [kh, kw],
+      strides: [s[1]!, s[2]!],
+      dilations: [d[1]!, d[2]!],
+      pads,
+      output_padding: extra,
+    });
   }
   emit('Transpose', [`${n.name}_conv`], out, 'float32', { perm: [0, 2, 3, 1] });
 };
@@ -198,14 +217,22 @@ const HANDLERS: Record<string, Handler> = {
   Shape: (_c, { iv, fold }) => fold(E.tensor('int32', [iv[0]!.shape.length], iv[0]!.shape)),
   Cast: (c, { ins, iv, a, allConst, fold, emit }) => {
     const to = dtypeAttr(a, 'DstT');
-    if (allConst) fold(E.elementwise([iv[0]!.c!], to, to === 'int32' ? Math.trunc : to === 'bool' ? (x) => +!!x : (x) => x));
+    if (allConst)
+      fold(E.elementwise([iv[0]!.c!], to, to === 'int32' ? Math.trunc : to === 'bool' ? (x) => +!!x : (x) => x));
     else emit('Cast', [c.on(ins[0]!)], iv[0]!.shape, to, { to: ONNX_DT[to] });
   },
   Reshape: (c, x) => reshapeTo(c, x, E.reshapeDims(x.iv[0]!.shape, c.intsOf(x.ins[1]!))),
   Transpose: (c, { ins, iv, allConst, fold, emit }) => {
     const perm = c.intsOf(ins[1]!);
     if (allConst) fold(E.transpose(iv[0]!.c!, perm));
-    else emit('Transpose', [c.on(ins[0]!)], perm.map((p) => iv[0]!.shape[p]!), iv[0]!.dtype, { perm });
+    else
+      emit(
+        'Transpose',
+        [c.on(ins[0]!)],
+        perm.map((p) => iv[0]!.shape[p]!),
+        iv[0]!.dtype,
+        { perm },
+      );
   },
   ExpandDims: (c, x) => {
     const shape = x.iv[0]!.shape;
@@ -215,12 +242,22 @@ const HANDLERS: Record<string, Handler> = {
   Squeeze: (c, x) => {
     const shape = x.iv[0]!.shape;
     const dims = ((x.a.squeeze_dims?.list?.i ?? []) as string[]).map(Number).map((d) => axisIn(d, shape.length));
-    reshapeTo(c, x, shape.filter((d, i) => (dims.length ? !dims.includes(i) : d !== 1)));
+    reshapeTo(
+      c,
+      x,
+      shape.filter((d, i) => (dims.length ? !dims.includes(i) : d !== 1)),
+    );
   },
   Pack: (c, { n, ins, iv, a, allConst, fold, emit }) => {
     const ax = axisIn(Number(a.axis?.i ?? 0), iv[0]!.shape.length + 1);
     const one = [...iv[0]!.shape.slice(0, ax), 1, ...iv[0]!.shape.slice(ax)];
-    if (allConst) return fold(E.concat(iv.map((v) => ({ ...v.c!, shape: one })), ax));
+    if (allConst)
+      return fold(
+        E.concat(
+          iv.map((v) => ({ ...v.c!, shape: one })),
+          ax,
+        ),
+      );
     const parts = ins.map((i) => c.g.node('Reshape', [c.on(i), c.i64(one)], [c.g.uid(`${n.name}_u`)]));
     const shape = [...one];
     shape[ax] = ins.length;
@@ -229,7 +266,13 @@ const HANDLERS: Record<string, Handler> = {
   ConcatV2: (c, { ins, iv, fold, emit }) => {
     const parts = iv.slice(0, -1);
     const ax = axisIn(c.intsOf(ins[ins.length - 1]!)[0]!, parts[0]!.shape.length);
-    if (parts.every((v) => v.c)) return fold(E.concat(parts.map((v) => v.c!), ax));
+    if (parts.every((v) => v.c))
+      return fold(
+        E.concat(
+          parts.map((v) => v.c!),
+          ax,
+        ),
+      );
     const shape = [...parts[0]!.shape];
     shape[ax] = parts.reduce((s, v) => s + v.shape[ax]!, 0);
     emit('Concat', ins.slice(0, -1).map(c.on), shape, parts[0]!.dtype, { axis: ax });
@@ -246,7 +289,11 @@ const HANDLERS: Record<string, Handler> = {
     // ONNX Slice: a negative step's "before index 0" end is -(dim+1) after ONNX adds dim.
     const ends = spec.ends.map((e, i) => (spec.steps[i]! < 0 && e === -1 ? -iv[0]!.shape[i]! - 1 : e));
     const axes = spec.starts.map((_, i) => i);
-    const sl = c.g.node('Slice', [c.on(ins[0]!), c.i64(spec.starts), c.i64(ends), c.i64(axes), c.i64(spec.steps)], [`${n.name}_slice`]);
+    const sl = c.g.node(
+      'Slice',
+      [c.on(ins[0]!), c.i64(spec.starts), c.i64(ends), c.i64(axes), c.i64(spec.steps)],
+      [`${n.name}_slice`],
+    );
     emit('Reshape', [sl, c.i64(spec.out)], spec.out, iv[0]!.dtype);
   },
   GatherV2: (c, { n, ins, iv, a, allConst, fold, emit }) => {
@@ -272,7 +319,14 @@ const HANDLERS: Record<string, Handler> = {
   },
   SelectV2: (c, { ins, iv, allConst, fold, emit }) => {
     const shape = E.broadcastShape(...iv.map((v) => v.shape));
-    if (allConst) fold(E.elementwise(iv.map((v) => v.c!), iv[1]!.dtype, (cond, x, y) => (cond ? x : y)));
+    if (allConst)
+      fold(
+        E.elementwise(
+          iv.map((v) => v.c!),
+          iv[1]!.dtype,
+          (cond, x, y) => (cond ? x : y),
+        ),
+      );
     else emit('Where', ins.map(c.on), shape, iv[1]!.dtype);
   },
   Sum: (c, { ins, iv, a, allConst, fold, emit }) => {
@@ -280,7 +334,9 @@ const HANDLERS: Record<string, Handler> = {
     const keep = !!a.keep_dims?.b;
     if (allConst) return fold(E.reduceSum(iv[0]!.c!, axes, keep));
     const ax = axes.map((x) => axisIn(x, iv[0]!.shape.length));
-    const shape = keep ? iv[0]!.shape.map((d, i) => (ax.includes(i) ? 1 : d)) : iv[0]!.shape.filter((_, i) => !ax.includes(i));
+    const shape = keep
+      ? iv[0]!.shape.map((d, i) => (ax.includes(i) ? 1 : d))
+      : iv[0]!.shape.filter((_, i) => !ax.includes(i));
     emit('ReduceSum', [c.on(ins[0]!), c.i64(ax)], shape, iv[0]!.dtype, { keepdims: keep ? 1 : 0 });
   },
   Einsum: (c, { ins, iv, a, emit }) => {
@@ -323,7 +379,9 @@ export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[]
   const { json, weights } = readTfjsModel(modelJsonPath);
   const nodes = new Map<string, TfNode>((json.modelTopology.node as TfNode[]).map((n) => [n.name, n]));
   const sig = json.signature ?? json.userDefinedMetadata?.signature;
-  const outNames: string[] = Object.values(sig.outputs as Record<string, { name: string }>).map((o) => o.name.replace(/:0$/, ''));
+  const outNames: string[] = Object.values(sig.outputs as Record<string, { name: string }>).map((o) =>
+    o.name.replace(/:0$/, ''),
+  );
   const ref = (s: string) => s.replace(/:0$/, '');
   const inputsOf = (n: TfNode) => (n.input ?? []).filter((s) => !s.startsWith('^')).map(ref);
 
@@ -350,7 +408,12 @@ export function convertTfGraphStatic(modelJsonPath: string, inputShape: number[]
       const v = vals.get(tfName)!;
       if (v.name) return v.name;
       const t = v.c!;
-      v.name = g.rawInit(tfName, t.shape, ONNX_DT[t.dtype], new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+      v.name = g.rawInit(
+        tfName,
+        t.shape,
+        ONNX_DT[t.dtype],
+        new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength),
+      );
       return v.name;
     },
     intsOf: (tfName) => {

@@ -97,8 +97,14 @@ export function einsumJs(eq: string, a: Tensor, b: Tensor): Tensor {
   const freeB = [...out].filter((c) => eb.includes(c) && !ea.includes(c));
   const contract = [...ea].filter((c) => eb.includes(c) && !out.includes(c));
   const prod = (cs: string[]) => cs.reduce((p, c) => p * dim.get(c)!, 1);
-  const at = transpose(a, [...batch, ...freeA, ...contract].map((c) => ea.indexOf(c))).data;
-  const bt = transpose(b, [...batch, ...contract, ...freeB].map((c) => eb.indexOf(c))).data;
+  const at = transpose(
+    a,
+    [...batch, ...freeA, ...contract].map((c) => ea.indexOf(c)),
+  ).data;
+  const bt = transpose(
+    b,
+    [...batch, ...contract, ...freeB].map((c) => eb.indexOf(c)),
+  ).data;
   const [B, M, K, N] = [prod(batch), prod(freeA), prod(contract), prod(freeB)];
   const r = new Float32Array(B * M * N);
   for (let q = 0; q < B; q++)
@@ -112,7 +118,10 @@ export function einsumJs(eq: string, a: Tensor, b: Tensor): Tensor {
     }
   const order = [...batch, ...freeA, ...freeB];
   const res = { shape: order.map((c) => dim.get(c)!), dtype: 'float32' as const, data: r };
-  return transpose(res, [...out].map((c) => order.indexOf(c)));
+  return transpose(
+    res,
+    [...out].map((c) => order.indexOf(c)),
+  );
 }
 
 let einsumRegistered = false;
@@ -129,7 +138,11 @@ export function registerWasmEinsum(): void {
         readSync(id: object): tf.TypedArray;
       };
       const [a, b] = Object.values(inputs) as tf.TensorInfo[];
-      const t = (x: tf.TensorInfo): Tensor => ({ shape: x.shape, dtype: 'float32', data: Float32Array.from(wasm.readSync(x.dataId) as Float32Array) });
+      const t = (x: tf.TensorInfo): Tensor => ({
+        shape: x.shape,
+        dtype: 'float32',
+        data: Float32Array.from(wasm.readSync(x.dataId) as Float32Array),
+      });
       const r = einsumJs(String(attrs?.equation), t(a!), t(b!));
       return wasm.makeOutput(r.shape, 'float32', undefined, r.data as Float32Array);
     },

@@ -37,7 +37,8 @@ export function readTfjsModel(modelJsonPath: string): { json: any; weights: Map<
       if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`weight dtype ${w.dtype} is not supported`);
       const n = w.shape.reduce((a, b) => a * b, 1);
       if (w.quantization) {
-        if (w.quantization.dtype !== 'float16' || w.dtype !== 'float32') throw new Error(`quantized weight ${w.name} (${w.quantization.dtype}) is not supported`);
+        if (w.quantization.dtype !== 'float16' || w.dtype !== 'float32')
+          throw new Error(`quantized weight ${w.name} (${w.quantization.dtype}) is not supported`);
         const data = new Float32Array(n);
         for (let i = 0; i < n; i++) data[i] = halfToFloat(buf.readUInt16LE(offset + 2 * i));
         weights.set(w.name, { shape: w.shape, dtype: 'float32', data });

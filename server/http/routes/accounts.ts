@@ -15,7 +15,13 @@ export function sessionIdOf(req: FastifyRequest): string | undefined {
 }
 
 function setSession(req: FastifyRequest, reply: FastifyReply, id: string) {
-  reply.setCookie(SESSION_COOKIE, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: SESSION_TTL_MS / 1000 });
+  reply.setCookie(SESSION_COOKIE, id, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    maxAge: SESSION_TTL_MS / 1000,
+  });
 }
 
 /** Password guessing and mass sign-ups are slowed per client address (and per email by the login lockout). */
@@ -30,9 +36,13 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return ok({ ...accounts.view(l.account), user_token: l.userToken });
   };
 
-  route(app, Register, FORM_RATE_LIMIT, async (b, req, reply) => loggedIn(req, reply, await accounts.registerAndLogin(b, sessionIdOf(req))));
+  route(app, Register, FORM_RATE_LIMIT, async (b, req, reply) =>
+    loggedIn(req, reply, await accounts.registerAndLogin(b, sessionIdOf(req))),
+  );
 
-  route(app, Login, FORM_RATE_LIMIT, async (b, req, reply) => loggedIn(req, reply, await accounts.login(b, sessionIdOf(req))));
+  route(app, Login, FORM_RATE_LIMIT, async (b, req, reply) =>
+    loggedIn(req, reply, await accounts.login(b, sessionIdOf(req))),
+  );
 
   /** Ends the session, the user tokens handed to it and the user token sent; unbinds the guest token sent. */
   route(app, Logout, async (b, req, reply) => {
@@ -40,7 +50,11 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const account = await sessions.account(sid);
     await sessions.end(sid);
     // Without a session the user token sent is still ended: holding it is what logging out needs.
-    await tokens.revokeForLogout(null, [tokenOf(req, ['user_token', 'token']), b.guest_token_v2 ?? req.cookies?.guest_token], account?.id ?? null);
+    await tokens.revokeForLogout(
+      null,
+      [tokenOf(req, ['user_token', 'token']), b.guest_token_v2 ?? req.cookies?.guest_token],
+      account?.id ?? null,
+    );
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok(null);
   });

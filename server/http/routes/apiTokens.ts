@@ -19,7 +19,11 @@ export async function apiTokenRoutes(app: FastifyInstance, ctx: AppContext): Pro
   registerApiTokenGate(app, ctx);
   const apiTokens = ctx.services.apiTokens;
 
-  route(app, ApiTokenGet, TOKEN_MANAGEMENT_LIMIT, async (f, req) => ok(await apiTokens.get(await principalOf(req, ctx, USER_TOKEN), { create: f.create })));
+  route(app, ApiTokenGet, TOKEN_MANAGEMENT_LIMIT, async (f, req) =>
+    ok(await apiTokens.get(await principalOf(req, ctx, USER_TOKEN), { create: f.create })),
+  );
 
-  route(app, ApiTokenReset, TOKEN_MANAGEMENT_LIMIT, async (_f, req) => ok(await apiTokens.reset(await principalOf(req, ctx, USER_TOKEN))));
+  route(app, ApiTokenReset, TOKEN_MANAGEMENT_LIMIT, async (_f, req) =>
+    ok(await apiTokens.reset(await principalOf(req, ctx, USER_TOKEN))),
+  );
 }

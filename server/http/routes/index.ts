@@ -26,7 +26,23 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   // The OpenAPI document of every route registered here, generated from their schemas.
   route(app, OpenApiDocument, async (_f, _req, reply) => reply.header('cache-control', 'no-cache').send(app.swagger()));
   await sitemapRoutes(app, ctx);
-  for (const routes of [tokenRoutes, uploadRoutes, processingRoutes, downloadRoutes, historyRoutes, sampleRoutes, workflowRoutes, subscriptionRoutes, siteAjaxRoutes, miscRoutes, accountRoutes, paymentRoutes, modelRoutes, contactRoutes, apiTokenRoutes]) {
+  for (const routes of [
+    tokenRoutes,
+    uploadRoutes,
+    processingRoutes,
+    downloadRoutes,
+    historyRoutes,
+    sampleRoutes,
+    workflowRoutes,
+    subscriptionRoutes,
+    siteAjaxRoutes,
+    miscRoutes,
+    accountRoutes,
+    paymentRoutes,
+    modelRoutes,
+    contactRoutes,
+    apiTokenRoutes,
+  ]) {
     await routes(app, ctx);
   }
 }

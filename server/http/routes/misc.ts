@@ -35,12 +35,21 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const p = await principalOf(req, ctx);
     if (!p.logged) throw unauthorized();
     const a = await profile.setProfile(p.accountId, q);
-    return ok({ first_name: a.first_name, last_name: a.last_name, occupation: a.occupation, occupation_other: a.occupation_other });
+    return ok({
+      first_name: a.first_name,
+      last_name: a.last_name,
+      occupation: a.occupation,
+      occupation_other: a.occupation_other,
+    });
   });
 
-  route(app, MailUnsubscribe, async (q, req) => ok(await mail.unsubscribe(q.email, q.sig, await optionalPrincipal(req))));
+  route(app, MailUnsubscribe, async (q, req) =>
+    ok(await mail.unsubscribe(q.email, q.sig, await optionalPrincipal(req))),
+  );
 
-  route(app, EmailStatus, LOOKUP_RATE_LIMIT, async (q, req) => ok(await mail.emailStatus(q.email, q.sig, await optionalPrincipal(req))));
+  route(app, EmailStatus, LOOKUP_RATE_LIMIT, async (q, req) =>
+    ok(await mail.emailStatus(q.email, q.sig, await optionalPrincipal(req))),
+  );
 
   route(app, CountDown, async (_q, req) => ok(await promotions.countDown(await principalOf(req, ctx))));
 
@@ -54,7 +63,9 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return ctx.services.tokens.resolve(text(q.user_token) ?? text(q.guest_token_v2) ?? text(q.token));
   };
 
-  route(app, ShareBind, { authenticate: explicitPrincipal }, async (q, req) => ok(await promotions.shareBind(await explicitPrincipal(req), q.type, q.code)));
+  route(app, ShareBind, { authenticate: explicitPrincipal }, async (q, req) =>
+    ok(await promotions.shareBind(await explicitPrincipal(req), q.type, q.code)),
+  );
 
   route(app, Checkin, async (_q, req) => ok(await promotions.checkin(await explicitPrincipal(req))));
 
@@ -69,12 +80,15 @@ export async function miscRoutes(app: FastifyInstance, ctx: AppContext): Promise
       }
     }
     // JSON text must hold an object too (the schema checks the object form)
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw paramError('reportDataInvalid', { max: EVENT_PAYLOAD_MAX_CHARS });
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      throw paramError('reportDataInvalid', { max: EVENT_PAYLOAD_MAX_CHARS });
     const p = await optionalPrincipal(req);
-    const id = await events.record(q.event, p?.accountId ?? null, data as Record<string, unknown>).catch((e: unknown) => {
-      if (e instanceof RangeError) throw paramError('reportDataInvalid', { max: EVENT_PAYLOAD_MAX_CHARS });
-      throw e;
-    });
+    const id = await events
+      .record(q.event, p?.accountId ?? null, data as Record<string, unknown>)
+      .catch((e: unknown) => {
+        if (e instanceof RangeError) throw paramError('reportDataInvalid', { max: EVENT_PAYLOAD_MAX_CHARS });
+        throw e;
+      });
     return ok({ event_id: id });
   });
 }

@@ -20,10 +20,15 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** IS-Net "small" (quint8, 44 MB) straight from @imgly/background-removal-data's chunks: no second copy on disk. */
 function isnetSmall(): { size: number; parts: string[] } {
   const name = '@imgly/background-removal-data';
-  const base = (createRequire(import.meta.url).resolve.paths(name) ?? []).find((b) => fs.existsSync(path.join(b, name, 'package.json')));
+  const base = (createRequire(import.meta.url).resolve.paths(name) ?? []).find((b) =>
+    fs.existsSync(path.join(b, name, 'package.json')),
+  );
   if (!base) throw new Error(`package ${name} is not installed`);
   const resources = path.join(base, name, 'dist', 'resources.json');
-  const entry = JSON.parse(fs.readFileSync(resources, 'utf8'))['/models/small'] as { chunks: { hash: string }[]; size: number };
+  const entry = JSON.parse(fs.readFileSync(resources, 'utf8'))['/models/small'] as {
+    chunks: { hash: string }[];
+    size: number;
+  };
   return { size: entry.size, parts: entry.chunks.map((c) => path.join(path.dirname(resources), c.hash)) };
 }
 
@@ -37,13 +42,23 @@ export async function modelRoutes(app: FastifyInstance, ctx: AppContext): Promis
   };
   app.get<{ Params: { name: string } }>('/models/:name', { schema: openApiSchema(ModelFile) }, async (req, reply) => {
     const locate = Object.hasOwn(files, req.params.name) ? files[req.params.name] : undefined;
-    if (!locate) return reply.status(404).send({ code: 404, msg: 'Not Found', data: { reason: 'routeNotFound' } satisfies RefusalData });
+    if (!locate)
+      return reply
+        .status(404)
+        .send({ code: 404, msg: 'Not Found', data: { reason: 'routeNotFound' } satisfies RefusalData });
     const { size, parts } = locate();
-    reply.header('content-type', 'application/octet-stream').header('content-length', size).header('cache-control', IMMUTABLE);
+    reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-length', size)
+      .header('cache-control', IMMUTABLE);
     // Same origin only, and loadable by a cross-origin isolated page (COEP require-corp).
     reply.header('cross-origin-resource-policy', 'same-origin');
-    return reply.send(Readable.from((async function* () {
-      for (const p of parts) yield* fs.createReadStream(p);
-    })()));
+    return reply.send(
+      Readable.from(
+        (async function* () {
+          for (const p of parts) yield* fs.createReadStream(p);
+        })(),
+      ),
+    );
   });
 }

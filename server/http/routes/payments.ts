@@ -1,6 +1,13 @@
 /** Checkout and payment-provider webhooks (plans of spec §3, API packs of §7); the provider is chosen by PAYMENT_PROVIDER. */
 import type { FastifyInstance } from 'fastify';
-import { ApiCheckout, CreateCheckout, GetCheckout, PayLocal, PaymentsConfig, PaymentWebhook } from '../../../src/shared/schemas/payments.js';
+import {
+  ApiCheckout,
+  CreateCheckout,
+  GetCheckout,
+  PayLocal,
+  PaymentsConfig,
+  PaymentWebhook,
+} from '../../../src/shared/schemas/payments.js';
 import type { AppContext } from '../../context.js';
 import { principalOf } from '../auth.js';
 import { ok } from '../envelope.js';
@@ -23,16 +30,29 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
   // the browser's cookies opens nothing.
   route(app, ApiCheckout, async (f, req) => {
     const token = str((req.query as Record<string, unknown>).user_token);
-    return ok(await payments.createApiCheckout(await ctx.services.tokens.resolve(token), { email: f.email, api_plan: f.api_plan, currency: f.currency, locale: str((req.query as Record<string, unknown>).locale) }));
+    return ok(
+      await payments.createApiCheckout(await ctx.services.tokens.resolve(token), {
+        email: f.email,
+        api_plan: f.api_plan,
+        currency: f.currency,
+        locale: str((req.query as Record<string, unknown>).locale),
+      }),
+    );
   });
 
   // The signature covers the exact bytes sent, so this scope keeps the body raw instead of parsing it.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
-    scope.post<{ Params: { provider: string } }>(PaymentWebhook.url, { schema: openApiSchema(PaymentWebhook) }, async (req) => {
-      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      return ok(await payments.handleWebhook(req.params.provider, raw, req.headers));
-    });
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.post<{ Params: { provider: string } }>(
+      PaymentWebhook.url,
+      { schema: openApiSchema(PaymentWebhook) },
+      async (req) => {
+        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        return ok(await payments.handleWebhook(req.params.provider, raw, req.headers));
+      },
+    );
   });
 }

@@ -61,7 +61,8 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
     const p = await principalOf(req, ctx);
     const started = await jobs.transform(p, f);
     const balance = await credits.balance(p.accountId);
-    const left = (decodeJconfig(f.jconfig) as { job?: unknown }).job === 'compress' ? balance.compress_left : balance.left;
+    const left =
+      (decodeJconfig(f.jconfig) as { job?: unknown }).job === 'compress' ? balance.compress_left : balance.left;
     creditHeaders(reply, 1, left);
     return ok({ ...started, credits_left: left });
   });
@@ -115,13 +116,21 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
         idempotencyKey: str(req.headers['idempotency-key']),
         signal: gone.signal,
       });
-      if (gone.signal.aborted) req.log.info({ transId: out.transId }, 'process: the client left while waiting; the work runs on');
+      if (gone.signal.aborted)
+        req.log.info({ transId: out.transId }, 'process: the client left while waiting; the work runs on');
       reply.header('x-trans-id', out.transId);
       creditHeaders(reply, out.charged, out.creditsLeft);
       if (out.status === 'running') {
         const { trans_id, progress, queue_position } = out.progress;
         reply.status(202).header('location', `/web_api/v1/progress?trans_id=${encodeURIComponent(trans_id)}`);
-        return ok({ reason: 'stillProcessing' as const, trans_id, status: 'progress' as const, progress, ...(queue_position === undefined ? {} : { queue_position }), credits_left: out.creditsLeft });
+        return ok({
+          reason: 'stillProcessing' as const,
+          trans_id,
+          status: 'progress' as const,
+          progress,
+          ...(queue_position === undefined ? {} : { queue_position }),
+          credits_left: out.creditsLeft,
+        });
       }
       return sendResultFile(ctx, reply, out.file, 'attachment');
     } catch (e) {

@@ -7,7 +7,11 @@ import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
 
 function sendFile(reply: FastifyReply, f: { file: string; mime: string }) {
-  return reply.header('content-type', f.mime).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(fs.createReadStream(f.file));
+  return reply
+    .header('content-type', f.mime)
+    .header('cache-control', 'public, max-age=86400')
+    .header('x-content-type-options', 'nosniff')
+    .send(fs.createReadStream(f.file));
 }
 
 export async function sampleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -27,7 +27,12 @@ export async function siteAjaxRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const a = await sessions.account(sessionIdOf(req));
     if (a) return a.id;
     const t = tokenOf(req);
-    return t ? tokens.resolve(t).then((p) => p.accountId, () => null) : null;
+    return t
+      ? tokens.resolve(t).then(
+          (p) => p.accountId,
+          () => null,
+        )
+      : null;
   }
 
   route(app, Nonce, async (_f, req) => ok({ nonce: nonces.issue(sessionIdOf(req)) }));

@@ -12,7 +12,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function sitemapXml(origin: string): string {
   const urls = ALL_PATHS.flatMap((path) =>
     LANGS.map((lng) => {
-      const alts = LANGS.map((l) => `    <xhtml:link rel="alternate" hreflang="${l}" href="${esc(origin + localized(path, l))}"/>`).join('\n');
+      const alts = LANGS.map(
+        (l) => `    <xhtml:link rel="alternate" hreflang="${l}" href="${esc(origin + localized(path, l))}"/>`,
+      ).join('\n');
       return `  <url>\n    <loc>${esc(origin + localized(path, lng))}</loc>\n${alts}\n  </url>`;
     }),
   );
@@ -22,5 +24,7 @@ export function sitemapXml(origin: string): string {
 export async function sitemapRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // Addresses come from PUBLIC_URL, never from the Host header (which any client can set, and caches would keep).
   const xml = sitemapXml(ctx.config.publicUrl);
-  route(app, Sitemap, async (_f, _req, reply) => reply.type('application/xml').header('cache-control', 'public, max-age=3600').send(xml));
+  route(app, Sitemap, async (_f, _req, reply) =>
+    reply.type('application/xml').header('cache-control', 'public, max-age=3600').send(xml),
+  );
 }

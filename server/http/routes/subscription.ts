@@ -11,11 +11,21 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
   const sub = ctx.services.subscription;
   route(app, SubscribeInfo, async (_q, req) => ok(sub.info(await principalOf(req, ctx))));
   // Only about the signed-in caller's own address (it once told anyone whether an address pays).
-  route(app, IsSubscribed, { ...LOOKUP_RATE_LIMIT, authenticate: (req: FastifyRequest) => principalOf(req, ctx) }, async (q, req) => ok(await sub.isSubscribed(q.email, await principalOf(req, ctx))));
+  route(
+    app,
+    IsSubscribed,
+    { ...LOOKUP_RATE_LIMIT, authenticate: (req: FastifyRequest) => principalOf(req, ctx) },
+    async (q, req) => ok(await sub.isSubscribed(q.email, await principalOf(req, ctx))),
+  );
   route(app, CartAbandon, { rateLimit: { max: 10, timeWindow: '1 minute' } }, async (q, req) => {
     // Anonymous visitors of the pricing page may abandon a cart too.
     const t = tokenOf(req);
-    const accountId = t ? await ctx.services.tokens.resolve(t).then((p) => p.accountId, () => null) : null;
+    const accountId = t
+      ? await ctx.services.tokens.resolve(t).then(
+          (p) => p.accountId,
+          () => null,
+        )
+      : null;
     return ok(await sub.cartAbandon(accountId, q));
   });
 }

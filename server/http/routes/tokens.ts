@@ -10,9 +10,12 @@ const LICENSE_TOKENS = ['guest_token_v2', 'user_token', 'token'];
 
 export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { tokens, license } = ctx.services;
-  const userToken = (f: { token?: string; user_token?: unknown }) => f.token ?? (typeof f.user_token === 'string' ? f.user_token : undefined);
+  const userToken = (f: { token?: string; user_token?: unknown }) =>
+    f.token ?? (typeof f.user_token === 'string' ? f.user_token : undefined);
 
-  route(app, GuestToken, { rateLimit: { max: ctx.config.guestTokenRateLimit, timeWindow: '1 minute' } }, async () => ok({ token: (await tokens.createGuest()).token }));
+  route(app, GuestToken, { rateLimit: { max: ctx.config.guestTokenRateLimit, timeWindow: '1 minute' } }, async () =>
+    ok({ token: (await tokens.createGuest()).token }),
+  );
 
   route(app, BindToken, async (f) => ok(await tokens.bind(userToken(f), f.guest_token_v2)));
 

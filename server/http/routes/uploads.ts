@@ -6,7 +6,17 @@ import { principalOf, principalOfFields } from '../auth.js';
 import { ok } from '../envelope.js';
 import { idList, readMultipart } from '../params.js';
 import { checkFields, route } from '../schemaRoute.js';
-import { Retention, SliceStatus, Thumbnail, Upload, UploadDelete, UploadList, UploadSlice, UploadSource, UploadUrl } from '../../../src/shared/schemas/uploads.js';
+import {
+  Retention,
+  SliceStatus,
+  Thumbnail,
+  Upload,
+  UploadDelete,
+  UploadList,
+  UploadSlice,
+  UploadSource,
+  UploadUrl,
+} from '../../../src/shared/schemas/uploads.js';
 
 /** The caller from the multipart fields: an api_token field, a site token field, or tokenOf (auth.ts). */
 function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>) {
@@ -14,7 +24,10 @@ function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record
 }
 
 function sendBlob(ctx: AppContext, reply: FastifyReply, key: string, format: 'jpeg' | 'png', filename?: string) {
-  reply.header('content-type', mimeOf(format)).header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff');
+  reply
+    .header('content-type', mimeOf(format))
+    .header('cache-control', 'private, max-age=86400')
+    .header('x-content-type-options', 'nosniff');
   if (filename) reply.header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(filename)}`);
   return reply.send(ctx.blobs.stream(key));
 }
@@ -36,7 +49,12 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
     const { mp, p } = await authorizedMultipart(req);
     const f = checkFields(Upload, mp.fields);
     const file = mp.files.file;
-    const data = await uploads.uploadWhole(p, { file: file?.data, filename: file?.filename || f.name || '', thumbnail: mp.files.thumbnail?.data, job: f.job });
+    const data = await uploads.uploadWhole(p, {
+      file: file?.data,
+      filename: file?.filename || f.name || '',
+      thumbnail: mp.files.thumbnail?.data,
+      job: f.job,
+    });
     return ok({ data });
   });
 
@@ -72,7 +90,9 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
   /** The caller's retention and upload quota: days kept, uploads a minute, bytes kept and used. */
   route(app, Retention, async (_f, req) => ok(await ctx.services.retention.view(await principalOf(req, ctx))));
 
-  route(app, UploadDelete, auth, async (f, req) => ok(await uploads.remove(await principalOf(req, ctx), idList(f, 'uid', 'uids'))));
+  route(app, UploadDelete, auth, async (f, req) =>
+    ok(await uploads.remove(await principalOf(req, ctx), idList(f, 'uid', 'uids'))),
+  );
 
   // zoom_type is accepted for the client's call shape; the source is always the working copy.
   route(app, UploadSource, auth, async (f, req, reply) => {

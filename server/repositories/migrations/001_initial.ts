@@ -4,7 +4,8 @@ import { PostgresAdapter, type ColumnDefinitionBuilder, type Kysely } from 'kyse
 export async function up(db: Kysely<any>): Promise<void> {
   const ts = 'bigint' as const;
   const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const id = (c: ColumnDefinitionBuilder) => (isPg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  const id = (c: ColumnDefinitionBuilder) =>
+    isPg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
   await db.schema
     .createTable('accounts')
     .addColumn('id', 'integer', id)
@@ -145,6 +146,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['download_bundles', 'events', 'workflows', 'credit_ledger', 'jobs', 'upload_chunks', 'uploads', 'sessions', 'tokens', 'accounts'])
+  for (const t of [
+    'download_bundles',
+    'events',
+    'workflows',
+    'credit_ledger',
+    'jobs',
+    'upload_chunks',
+    'uploads',
+    'sessions',
+    'tokens',
+    'accounts',
+  ])
     await db.schema.dropTable(t).ifExists().execute();
 }

@@ -6,7 +6,10 @@ import { type Kysely } from 'kysely';
  * the occupation survey's answers on the account.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('accounts').addColumn('survey_json', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('survey_json', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
 
   await db.schema
     .createTable('payment_checkouts')
@@ -25,7 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('paid_at', 'bigint')
     .execute();
-  await db.schema.createIndex('payment_checkouts_account').on('payment_checkouts').columns(['account_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('payment_checkouts_account')
+    .on('payment_checkouts')
+    .columns(['account_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('payment_events')

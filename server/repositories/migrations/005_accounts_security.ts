@@ -12,17 +12,28 @@ const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 export async function up(db: Kysely<any>): Promise<void> {
   const now = Date.now();
   await db.schema.alterTable('tokens').renameColumn('token', 'token_hash').execute();
-  await db.schema.alterTable('tokens').addColumn('expires_at', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('tokens')
+    .addColumn('expires_at', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('tokens').addColumn('session_hash', 'text').execute();
   for (const t of await db.selectFrom('tokens').select(['token_hash', 'kind']).execute()) {
     const ttl = t.kind === 'guest' ? 365 * DAY : 30 * DAY;
-    await db.updateTable('tokens').set({ token_hash: sha256(t.token_hash), expires_at: now + ttl }).where('token_hash', '=', t.token_hash).execute();
+    await db
+      .updateTable('tokens')
+      .set({ token_hash: sha256(t.token_hash), expires_at: now + ttl })
+      .where('token_hash', '=', t.token_hash)
+      .execute();
   }
   await db.schema.createIndex('tokens_session').on('tokens').column('session_hash').execute();
 
   await db.schema.alterTable('sessions').renameColumn('id', 'id_hash').execute();
   for (const s of await db.selectFrom('sessions').select('id_hash').execute()) {
-    await db.updateTable('sessions').set({ id_hash: sha256(s.id_hash) }).where('id_hash', '=', s.id_hash).execute();
+    await db
+      .updateTable('sessions')
+      .set({ id_hash: sha256(s.id_hash) })
+      .where('id_hash', '=', s.id_hash)
+      .execute();
   }
   await db.schema.createIndex('sessions_account').on('sessions').column('account_id').execute();
 

@@ -6,7 +6,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const isPg = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
     .createTable('contact_messages')
-    .addColumn('id', 'integer', (c) => (isPg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('id', 'integer', (c) =>
+      isPg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('message', 'text', (c) => c.notNull())

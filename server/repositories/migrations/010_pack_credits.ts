@@ -10,7 +10,10 @@ import { sql, type Kysely } from 'kysely';
  * same rule a transition applies from now on.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('accounts').addColumn('pack_credits', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('pack_credits', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`
     UPDATE accounts SET pack_credits = (
       SELECT COALESCE(SUM(g.credits), 0) FROM api_credit_grants g

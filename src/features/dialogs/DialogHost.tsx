@@ -51,7 +51,11 @@ export function DialogHost() {
         </div>
       )}
       {toast && (
-        <div className={`toast toast-${toast.tone}${toast.actions?.length ? ' toast-actions' : ''}`} role="status" data-testid={toast.testId ?? 'toast'}>
+        <div
+          className={`toast toast-${toast.tone}${toast.actions?.length ? ' toast-actions' : ''}`}
+          role="status"
+          data-testid={toast.testId ?? 'toast'}
+        >
           <span>{toast.text}</span>
           {toast.actions?.map((a) => (
             <button
@@ -97,7 +101,11 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
       );
     case 'message':
       return (
-        <Modal title={dialog.title ?? t(dialog.tone === 'error' ? 'errorTitle' : 'noticeTitle')} onClose={onClose} testId="message-dialog">
+        <Modal
+          title={dialog.title ?? t(dialog.tone === 'error' ? 'errorTitle' : 'noticeTitle')}
+          onClose={onClose}
+          testId="message-dialog"
+        >
           <p className={`pre-line tone-${dialog.tone ?? 'info'}`}>{dialog.message}</p>
           <OkAction onClose={onClose} />
         </Modal>
@@ -108,7 +116,9 @@ function DialogView({ dialog, onClose }: { dialog: Dialog; onClose(): void }) {
       return (
         <Modal onClose={onClose} testId="points-dialog">
           <div className="center">
-            <div className="warn-icon" aria-hidden="true">!</div>
+            <div className="warn-icon" aria-hidden="true">
+              !
+            </div>
             <h2>{t('errors:process_limit_1')}</h2>
             <p className="muted">{t('errors:process_limit_2')}</p>
             <button
@@ -228,7 +238,10 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
   const level = useUser((s) => s.level);
   const save = async () => {
     const panel = usePanel.getState();
-    const chain = chainError(panel.steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
+    const chain = chainError(
+      panel.steps.map((s) => s.config.module),
+      limitsFor(level).workflowSteps,
+    );
     // The chain rule's own reason (no steps, too many, enlarge/matting not last), translated.
     if (chain) return setError(chainText(chain));
     const n = normaliseWorkflowName(name, WORKFLOW_NAME_MAX, Date.now());
@@ -236,7 +249,11 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
     setBusy(true);
     try {
       const res = await endpoints.workflowAdd(n.name, panel.steps, panel.workflowId ?? undefined);
-      usePanel.setState((st) => ({ workflowId: res?.id ?? panel.workflowId, workflowName: n.name, savedVersion: st.savedVersion + 1 }));
+      usePanel.setState((st) => ({
+        workflowId: res?.id ?? panel.workflowId,
+        workflowName: n.name,
+        savedVersion: st.savedVersion + 1,
+      }));
       onClose();
     } catch (e) {
       handleError(e);
@@ -254,7 +271,14 @@ function SaveWorkflow({ onClose }: { onClose(): void }) {
       >
         <label className="field">
           <span>{t('workspace:workflowName')}</span>
-          <input value={name} maxLength={WORKFLOW_NAME_MAX + 10} onChange={(e) => setName(e.target.value)} placeholder={defaultWorkflowName(Date.now())} autoFocus data-testid="workflow-name" />
+          <input
+            value={name}
+            maxLength={WORKFLOW_NAME_MAX + 10}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={defaultWorkflowName(Date.now())}
+            autoFocus
+            data-testid="workflow-name"
+          />
         </label>
         {error && (
           <p className="field-error" role="alert">

@@ -86,7 +86,13 @@ export function Cropper({ file, image, base }: CropperProps) {
       <div className="tool-bar">
         <div className="segmented" role="radiogroup" aria-label={t('tools.aspect')}>
           {CROP_RATIOS.map((r, i) => (
-            <button key={r.label} role="radio" aria-checked={ratioAt === i} className={ratioAt === i ? 'on' : ''} onClick={() => chooseRatio(i)}>
+            <button
+              key={r.label}
+              role="radio"
+              aria-checked={ratioAt === i}
+              className={ratioAt === i ? 'on' : ''}
+              onClick={() => chooseRatio(i)}
+            >
               {r.ratio === null ? t('tools.free') : r.label}
             </button>
           ))}
@@ -99,7 +105,14 @@ export function Cropper({ file, image, base }: CropperProps) {
         </button>
       </div>
       <div className="tool-canvas" aria-busy={busy}>
-        <div className="crop-stage" ref={stage} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onPointerCancel={onPointerUp} data-testid="crop-stage">
+        <div
+          className="crop-stage"
+          ref={stage}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={onPointerUp}
+          data-testid="crop-stage"
+        >
           <img src={image.url} width={W} height={H} alt={base} data-runtime={image.runtime} draggable={false} />
           <div className="crop-shade" aria-hidden="true">
             <div style={place} />
@@ -116,7 +129,13 @@ export function Cropper({ file, image, base }: CropperProps) {
             data-box={`${box.x},${box.y},${box.w},${box.h}`}
           >
             {HANDLES.map((h) => (
-              <span key={h} className={`crop-handle h-${h}`} onPointerDown={onPointerDown(h)} data-handle={h} aria-hidden="true" />
+              <span
+                key={h}
+                className={`crop-handle h-${h}`}
+                onPointerDown={onPointerDown(h)}
+                data-handle={h}
+                aria-hidden="true"
+              />
             ))}
           </div>
         </div>

@@ -65,7 +65,11 @@ export function EditorPage() {
       <h1>{t('editor.title')}</h1>
       <p className="muted">{info.filename}</p>
       <div className="editor-grid">
-        <div className="editor-stage checker" style={bg !== 'transparent' ? { background: bg } : undefined} data-testid="editor-stage">
+        <div
+          className="editor-stage checker"
+          style={bg !== 'transparent' ? { background: bg } : undefined}
+          data-testid="editor-stage"
+        >
           {failed ? (
             <p className="field-error">{t('editor.failed')}</p>
           ) : cutout ? (

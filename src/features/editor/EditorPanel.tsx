@@ -19,14 +19,33 @@ interface PanelProps {
   onDownload(): void;
 }
 
-export function EditorPanel({ bg, onBg, tool, onTool, canRestore, size, onSize, ready, onReset, onDownload }: PanelProps) {
+export function EditorPanel({
+  bg,
+  onBg,
+  tool,
+  onTool,
+  canRestore,
+  size,
+  onSize,
+  ready,
+  onReset,
+  onDownload,
+}: PanelProps) {
   const { t } = useTranslation('site');
   return (
     <div className="panel">
       <h2 className="h3">{t('editor.background')}</h2>
       <div className="swatches" role="radiogroup" aria-label={t('editor.background')}>
         {SWATCHES.map((s) => (
-          <button key={s} role="radio" aria-checked={bg === s} aria-label={s === 'transparent' ? t('editor.transparent') : s} className={`swatch ${s === 'transparent' ? 'checker' : ''} ${bg === s ? 'on' : ''}`} style={s !== 'transparent' ? { background: s } : undefined} onClick={() => onBg(s)} />
+          <button
+            key={s}
+            role="radio"
+            aria-checked={bg === s}
+            aria-label={s === 'transparent' ? t('editor.transparent') : s}
+            className={`swatch ${s === 'transparent' ? 'checker' : ''} ${bg === s ? 'on' : ''}`}
+            style={s !== 'transparent' ? { background: s } : undefined}
+            onClick={() => onBg(s)}
+          />
         ))}
         <label className="swatch custom" aria-label={t('editor.custom')}>
           <input type="color" value={bg.startsWith('#') ? bg : '#ffffff'} onChange={(e) => onBg(e.target.value)} />
@@ -35,20 +54,41 @@ export function EditorPanel({ bg, onBg, tool, onTool, canRestore, size, onSize, 
       <h2 className="h3">{t('editor.tool')}</h2>
       <div className="segmented" role="radiogroup" aria-label={t('editor.tool')}>
         {([null, 'erase', 'restore'] as const).map((k) => (
-          <button key={k ?? 'none'} role="radio" aria-checked={tool === k} className={tool === k ? 'on' : ''} disabled={k === 'restore' && !canRestore} onClick={() => onTool(k)} data-testid={`brush-${k ?? 'none'}`}>
+          <button
+            key={k ?? 'none'}
+            role="radio"
+            aria-checked={tool === k}
+            className={tool === k ? 'on' : ''}
+            disabled={k === 'restore' && !canRestore}
+            onClick={() => onTool(k)}
+            data-testid={`brush-${k ?? 'none'}`}
+          >
             {t(k === null ? 'editor.toolNone' : k === 'erase' ? 'editor.erase' : 'editor.restore')}
           </button>
         ))}
       </div>
       <label className="small">
         {t('editor.brushSize', { size })}
-        <input type="range" min={4} max={120} value={size} onChange={(e) => onSize(Number(e.target.value))} data-testid="brush-size" style={{ width: '100%' }} />
+        <input
+          type="range"
+          min={4}
+          max={120}
+          value={size}
+          onChange={(e) => onSize(Number(e.target.value))}
+          data-testid="brush-size"
+          style={{ width: '100%' }}
+        />
       </label>
       <p className="muted small">{t('editor.brushHint')}</p>
       <button className="btn btn-secondary btn-sm" onClick={onReset} disabled={!ready} data-testid="brush-reset">
         {t('editor.reset')}
       </button>
-      <button className="btn btn-primary btn-block" onClick={onDownload} disabled={!ready} data-testid="editor-download">
+      <button
+        className="btn btn-primary btn-block"
+        onClick={onDownload}
+        disabled={!ready}
+        data-testid="editor-download"
+      >
         {t('editor.download')}
       </button>
     </div>

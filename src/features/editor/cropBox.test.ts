@@ -28,7 +28,14 @@ describe('crop box', () => {
 
   it('with a ratio every handle keeps it, inside the image, the opposite corner fixed', () => {
     const b = boxForRatio(W, H, 4 / 3, { x: 100, y: 60, w: 120, h: 90 });
-    for (const [h, dx, dy] of [['se', 50, 10], ['nw', -500, -500], ['e', 80, 0], ['n', 0, -40], ['sw', 1000, 0], ['s', 0, 999]] as const) {
+    for (const [h, dx, dy] of [
+      ['se', 50, 10],
+      ['nw', -500, -500],
+      ['e', 80, 0],
+      ['n', 0, -40],
+      ['sw', 1000, 0],
+      ['s', 0, 999],
+    ] as const) {
       const r = dragBox(b, h, dx, dy, 4 / 3, W, H);
       // The ratio holds to the pixel (whole pixels round it).
       expect(Math.abs(r.w - r.h * (4 / 3)), `${h} ${JSON.stringify(r)}`).toBeLessThanOrEqual(1);

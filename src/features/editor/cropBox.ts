@@ -56,8 +56,21 @@ export function boxForRatio(W: number, H: number, ratio: number | null, around?:
 }
 
 /** The box after dragging `handle` by (dx, dy) image pixels from `start`. */
-export function dragBox(start: Rect, handle: Handle, dx: number, dy: number, ratio: number | null, W: number, H: number): Rect {
-  if (handle === 'move') return roundRect({ ...start, x: clamp(start.x + dx, 0, W - start.w), y: clamp(start.y + dy, 0, H - start.h) }, W, H);
+export function dragBox(
+  start: Rect,
+  handle: Handle,
+  dx: number,
+  dy: number,
+  ratio: number | null,
+  W: number,
+  H: number,
+): Rect {
+  if (handle === 'move')
+    return roundRect(
+      { ...start, x: clamp(start.x + dx, 0, W - start.w), y: clamp(start.y + dy, 0, H - start.h) },
+      W,
+      H,
+    );
   const west = handle.includes('w');
   const east = handle.includes('e');
   const north = handle.includes('n');
@@ -108,8 +121,21 @@ export function dragBox(start: Rect, handle: Handle, dx: number, dy: number, rat
  * Keyboard: arrows move the box by `step` px; with `resize` (Alt or Shift+Alt) they move its
  * right/bottom edge instead (the ratio holds when one is set).
  */
-export function nudgeBox(start: Rect, key: string, step: number, resize: boolean, ratio: number | null, W: number, H: number): Rect | null {
-  const d: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+export function nudgeBox(
+  start: Rect,
+  key: string,
+  step: number,
+  resize: boolean,
+  ratio: number | null,
+  W: number,
+  H: number,
+): Rect | null {
+  const d: Record<string, [number, number]> = {
+    ArrowLeft: [-step, 0],
+    ArrowRight: [step, 0],
+    ArrowUp: [0, -step],
+    ArrowDown: [0, step],
+  };
   const v = d[key];
   if (!v) return null;
   if (!resize) return dragBox(start, 'move', v[0], v[1], ratio, W, H);

@@ -7,7 +7,11 @@ import type { EditorHandOff } from '../../shared/domain/work.js';
 import { dab, strokePoints, toImagePoint, type BrushTool } from './brush.js';
 
 /** The cut-out (`failed` when it does not load) and the photo before the cut (what Restore paints back). */
-export function useHandOffImages(info: EditorHandOff | null): { cutout: HTMLImageElement | null; original: HTMLImageElement | null; failed: boolean } {
+export function useHandOffImages(info: EditorHandOff | null): {
+  cutout: HTMLImageElement | null;
+  original: HTMLImageElement | null;
+  failed: boolean;
+} {
   const [cutout, setCutout] = useState<HTMLImageElement | null>(null);
   const [original, setOriginal] = useState<HTMLImageElement | null>(null);
   const [failed, setFailed] = useState(false);
@@ -39,7 +43,13 @@ export interface CutoutEditor {
 }
 
 /** The working copy of `cutout` the brush edits, drawn over `bg` on `canvas` after every change. */
-export function useCutoutEditor(cutout: HTMLImageElement | null, original: HTMLImageElement | null, bg: string, tool: BrushTool | null, size: number): CutoutEditor {
+export function useCutoutEditor(
+  cutout: HTMLImageElement | null,
+  original: HTMLImageElement | null,
+  bg: string,
+  tool: BrushTool | null,
+  size: number,
+): CutoutEditor {
   const [edits, setEdits] = useState(0);
   const canvas = useRef<HTMLCanvasElement>(null);
   // the cut-out being edited (the brush paints here); shown over the background on `canvas`

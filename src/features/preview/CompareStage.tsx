@@ -42,7 +42,16 @@ export function CompareStage({ before, after, tab, zoom, onZoom, natural, transp
     dragged.current = true;
     endpoints.report('preview_drag', {});
   };
-  const { scale, box, at, zoomed, offset, setOffset, wheelAt, handlers: panZoom } = usePanZoom({ natural, view, zoom, onZoom, onPanStart: reportDrag });
+  const {
+    scale,
+    box,
+    at,
+    zoomed,
+    offset,
+    setOffset,
+    wheelAt,
+    handlers: panZoom,
+  } = usePanZoom({ natural, view, zoom, onZoom, onPanStart: reportDrag });
   useWheelZoom(stage, tab, wheelAt);
 
   // Opened zoomed in (enlarge opens at 1:1): on the part of the picture with detail, not on a plain
@@ -62,7 +71,16 @@ export function CompareStage({ before, after, tab, zoom, onZoom, natural, transp
         alt={t(which === 'before' ? 'preview.before' : 'preview.after')}
         className={`stage-img ${loaded[which] ? 'loaded' : ''} ${transparent && which === 'after' ? 'checker' : ''}`}
         // Held: the result steps aside for the original (already loaded, so nothing flickers).
-        style={{ left: at.x, top: at.y, width: box.w, height: box.h, clipPath: clip, visibility: holding && which === 'after' ? 'hidden' : undefined } satisfies CSSProperties}
+        style={
+          {
+            left: at.x,
+            top: at.y,
+            width: box.w,
+            height: box.h,
+            clipPath: clip,
+            visibility: holding && which === 'after' ? 'hidden' : undefined,
+          } satisfies CSSProperties
+        }
         onLoad={(e) => {
           setLoaded((l) => ({ ...l, [which]: true }));
           if (which === 'after') focusDetail(e.currentTarget);
@@ -85,7 +103,10 @@ export function CompareStage({ before, after, tab, zoom, onZoom, natural, transp
     return r ? Math.max(0, Math.min(1, (clientX - r.left) / r.width)) : null;
   };
   const spinner = !after || !loaded.after ? <span className="spinner stage-spinner" aria-label={t('loading')} /> : null;
-  const navigator = zoom !== 'fit' ? <StageNavigator src={after ?? before} at={at} box={box} view={view} onPan={setOffset} onDragStart={reportDrag} /> : null;
+  const navigator =
+    zoom !== 'fit' ? (
+      <StageNavigator src={after ?? before} at={at} box={box} view={view} onPan={setOffset} onDragStart={reportDrag} />
+    ) : null;
   const cls = `preview-box stage ${zoomed ? 'is-zoomed' : ''} ${transparent ? '' : 'opaque'} ${holding ? 'is-holding' : ''}`;
 
   return (

@@ -21,7 +21,11 @@ export function thumbLayout(natural: { w: number; h: number }) {
 }
 
 /** Clamps a pan offset so the image always covers the view where it can. */
-export function clampOffset(o: { x: number; y: number }, natural: { w: number; h: number }, view: { w: number; h: number }) {
+export function clampOffset(
+  o: { x: number; y: number },
+  natural: { w: number; h: number },
+  view: { w: number; h: number },
+) {
   const minX = Math.min(0, view.w - natural.w);
   const minY = Math.min(0, view.h - natural.h);
   const cx = natural.w < view.w ? (view.w - natural.w) / 2 : Math.max(minX, Math.min(0, o.x));
@@ -33,14 +37,20 @@ export function Navigator({ src, natural, view, offset, onPan, onDragStart }: Pr
   const { t } = useTranslation('workspace');
   const drag = useRef<{ x: number; y: number; ox: number; oy: number } | null>(null);
   const lay = natural ? thumbLayout(natural) : null;
-  const mover = lay && natural
-    ? {
-        w: Math.min(lay.w, view.w * lay.ratio),
-        h: Math.min(lay.h, view.h * lay.ratio),
-        left: lay.left + -offset.x * lay.ratio,
-        top: lay.top + -offset.y * lay.ratio,
-      }
-    : { w: PREVIEW_MOVER_DEFAULT.width, h: PREVIEW_MOVER_DEFAULT.height, left: (PREVIEW_THUMB_BOX.width - PREVIEW_MOVER_DEFAULT.width) / 2, top: (PREVIEW_THUMB_BOX.height - PREVIEW_MOVER_DEFAULT.height) / 2 };
+  const mover =
+    lay && natural
+      ? {
+          w: Math.min(lay.w, view.w * lay.ratio),
+          h: Math.min(lay.h, view.h * lay.ratio),
+          left: lay.left + -offset.x * lay.ratio,
+          top: lay.top + -offset.y * lay.ratio,
+        }
+      : {
+          w: PREVIEW_MOVER_DEFAULT.width,
+          h: PREVIEW_MOVER_DEFAULT.height,
+          left: (PREVIEW_THUMB_BOX.width - PREVIEW_MOVER_DEFAULT.width) / 2,
+          top: (PREVIEW_THUMB_BOX.height - PREVIEW_MOVER_DEFAULT.height) / 2,
+        };
 
   const move = (dx: number, dy: number, base: { x: number; y: number }) => {
     if (!lay || !natural) return;
@@ -48,8 +58,15 @@ export function Navigator({ src, natural, view, offset, onPan, onDragStart }: Pr
   };
 
   return (
-    <div className="navigator" style={{ width: PREVIEW_THUMB_BOX.width, height: PREVIEW_THUMB_BOX.height }} data-testid="navigator" onPointerDown={(e) => e.stopPropagation()}>
-      {src && lay && <img src={src} alt="" style={{ left: lay.left, top: lay.top, width: lay.w, height: lay.h }} draggable={false} />}
+    <div
+      className="navigator"
+      style={{ width: PREVIEW_THUMB_BOX.width, height: PREVIEW_THUMB_BOX.height }}
+      data-testid="navigator"
+      onPointerDown={(e) => e.stopPropagation()}
+    >
+      {src && lay && (
+        <img src={src} alt="" style={{ left: lay.left, top: lay.top, width: lay.w, height: lay.h }} draggable={false} />
+      )}
       <div
         className="mover"
         role="slider"

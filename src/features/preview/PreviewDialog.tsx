@@ -10,10 +10,18 @@ import { useWorks } from '../../stores/works.js';
 import { previewUrls } from '../workspace/actions.js';
 import { operationLabel } from '../workspace/operationLabel.js';
 import { CompareStage } from './CompareStage.js';
-import { PreviewControls, PreviewFoot, PreviewInfo, PreviewTooLarge, TouchHoldStage, useStagedReveal } from './previewParts.js';
+import {
+  PreviewControls,
+  PreviewFoot,
+  PreviewInfo,
+  PreviewTooLarge,
+  TouchHoldStage,
+  useStagedReveal,
+} from './previewParts.js';
 import type { Zoom } from './usePanZoom.js';
 
-const isTouch = () => typeof window !== 'undefined' && (window.matchMedia?.('(pointer: coarse)').matches || 'ontouchstart' in window);
+const isTouch = () =>
+  typeof window !== 'undefined' && (window.matchMedia?.('(pointer: coarse)').matches || 'ontouchstart' in window);
 
 /** 1 = fit-compare, 2 = side-by-side (spec §2); enlarge, sharpen, denoise open side-by-side. */
 export function defaultCompareTab(operation: string | undefined): 1 | 2 {

@@ -12,7 +12,12 @@ const CLEARLY_MORE = 1.25;
  * The centre (as fractions 0..1 of the image) of the `win`-sized window with the most edge energy.
  * `rgba` is w×h RGBA pixels; `win` is the window's size in those pixels (clamped to the image).
  */
-export function detailCentre(rgba: ArrayLike<number>, w: number, h: number, win: { w: number; h: number }): { x: number; y: number } {
+export function detailCentre(
+  rgba: ArrayLike<number>,
+  w: number,
+  h: number,
+  win: { w: number; h: number },
+): { x: number; y: number } {
   const centre = { x: 0.5, y: 0.5 };
   if (w < 3 || h < 3) return centre;
   const ww = Math.max(1, Math.min(w, Math.round(win.w)));
@@ -51,7 +56,11 @@ export function detailCentre(rgba: ArrayLike<number>, w: number, h: number, win:
 }
 
 /** Reads a small copy of a loaded image and finds its detail centre for a view of `view` px at `scale` (display px per image px). */
-export function detailCentreOf(img: HTMLImageElement, view: { w: number; h: number }, scale: number): { x: number; y: number } | null {
+export function detailCentreOf(
+  img: HTMLImageElement,
+  view: { w: number; h: number },
+  scale: number,
+): { x: number; y: number } | null {
   const nw = img.naturalWidth;
   const nh = img.naturalHeight;
   if (!nw || !nh || !scale) return null;

@@ -65,16 +65,22 @@ describe('the zoomed preview opens where the picture has detail', () => {
         px[i + 1] = 150 + Math.round((y / h) * 40);
         px[i + 2] = 230;
         // a checker of detail in one place
-        if (detail && Math.abs(x - detail.x) < detail.r && Math.abs(y - detail.y) < detail.r && (x + y) % 2 === 0) px[i] = px[i + 1] = px[i + 2] = 20;
+        if (detail && Math.abs(x - detail.x) < detail.r && Math.abs(y - detail.y) < detail.r && (x + y) % 2 === 0)
+          px[i] = px[i + 1] = px[i + 2] = 20;
         px[i + 3] = 255;
       }
     return px;
   };
-  it('a plain sky keeps the centre', () => expect(detailCentre(image(120, 80), 120, 80, { w: 30, h: 20 })).toEqual({ x: 0.5, y: 0.5 }));
+  it('a plain sky keeps the centre', () =>
+    expect(detailCentre(image(120, 80), 120, 80, { w: 30, h: 20 })).toEqual({ x: 0.5, y: 0.5 }));
   it('detail in the lower left corner moves the view there', () => {
     const c = detailCentre(image(120, 80, { x: 15, y: 65, r: 8 }), 120, 80, { w: 30, h: 20 });
     expect(c.x).toBeLessThan(0.3);
     expect(c.y).toBeGreaterThan(0.7);
   });
-  it('detail at the centre stays at the centre', () => expect(detailCentre(image(120, 80, { x: 60, y: 40, r: 8 }), 120, 80, { w: 30, h: 20 })).toEqual({ x: 0.5, y: 0.5 }));
+  it('detail at the centre stays at the centre', () =>
+    expect(detailCentre(image(120, 80, { x: 60, y: 40, r: 8 }), 120, 80, { w: 30, h: 20 })).toEqual({
+      x: 0.5,
+      y: 0.5,
+    }));
 });

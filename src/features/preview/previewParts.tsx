@@ -17,7 +17,10 @@ const HoldToCompare = lazy(() => import('../../pwa/HoldToCompare.js'));
  * The preview's images appear one after the other (the original first, then the result: spec §4's
  * staged reveal), and the opening is reported; again for another work.
  */
-export function useStagedReveal(cid: string, operation: string | undefined): { showBefore: boolean; showAfter: boolean } {
+export function useStagedReveal(
+  cid: string,
+  operation: string | undefined,
+): { showBefore: boolean; showAfter: boolean } {
   const [showBefore, setShowBefore] = useState(false);
   const [showAfter, setShowAfter] = useState(false);
   useEffect(() => {
@@ -34,7 +37,15 @@ export function useStagedReveal(cid: string, operation: string | undefined): { s
 }
 
 /** The source's size (and what it was resized from), the result's size and the operation. */
-export function PreviewInfo({ work, out, operation }: { work: Work; out: { w: number; h: number }; operation: string }) {
+export function PreviewInfo({
+  work,
+  out,
+  operation,
+}: {
+  work: Work;
+  out: { w: number; h: number };
+  operation: string;
+}) {
   const { t } = useTranslation('workspace');
   return (
     <dl className="preview-info">
@@ -67,25 +78,59 @@ export function PreviewInfo({ work, out, operation }: { work: Work; out: { w: nu
 }
 
 /** Compare / side by side (not for portraits), fit / 1:1 with the wheel's zoom level, and the download. */
-export function PreviewControls({ work, tab, onTab, zoom, onZoom }: { work: Work; tab: 1 | 2; onTab(t: 1 | 2): void; zoom: Zoom; onZoom(z: Zoom): void }) {
+export function PreviewControls({
+  work,
+  tab,
+  onTab,
+  zoom,
+  onZoom,
+}: {
+  work: Work;
+  tab: 1 | 2;
+  onTab(t: 1 | 2): void;
+  zoom: Zoom;
+  onZoom(z: Zoom): void;
+}) {
   const { t } = useTranslation('workspace');
   return (
     <div className="preview-actions">
       {work.operation !== 'portrait' && (
         <div className="segmented" role="tablist" aria-label={t('preview.mode')}>
-          <button role="tab" aria-selected={tab === 1} className={tab === 1 ? 'on' : ''} onClick={() => onTab(1)} data-testid="mode-compare">
+          <button
+            role="tab"
+            aria-selected={tab === 1}
+            className={tab === 1 ? 'on' : ''}
+            onClick={() => onTab(1)}
+            data-testid="mode-compare"
+          >
             {t('preview.compare')}
           </button>
-          <button role="tab" aria-selected={tab === 2} className={tab === 2 ? 'on' : ''} onClick={() => onTab(2)} data-testid="mode-side">
+          <button
+            role="tab"
+            aria-selected={tab === 2}
+            className={tab === 2 ? 'on' : ''}
+            onClick={() => onTab(2)}
+            data-testid="mode-side"
+          >
             {t('preview.side')}
           </button>
         </div>
       )}
       <div className="segmented" role="group" aria-label={t('preview.zoom')}>
-        <button aria-pressed={zoom === 'fit'} className={zoom === 'fit' ? 'on' : ''} onClick={() => onZoom('fit')} data-testid="zoom-fit">
+        <button
+          aria-pressed={zoom === 'fit'}
+          className={zoom === 'fit' ? 'on' : ''}
+          onClick={() => onZoom('fit')}
+          data-testid="zoom-fit"
+        >
           {t('preview.fit')}
         </button>
-        <button aria-pressed={zoom === 1} className={zoom === 1 ? 'on' : ''} onClick={() => onZoom(1)} data-testid="zoom-1">
+        <button
+          aria-pressed={zoom === 1}
+          className={zoom === 1 ? 'on' : ''}
+          onClick={() => onZoom(1)}
+          data-testid="zoom-1"
+        >
           1:1
         </button>
         {zoom !== 'fit' && zoom !== 1 && (
@@ -94,7 +139,11 @@ export function PreviewControls({ work, tab, onTab, zoom, onZoom }: { work: Work
           </span>
         )}
       </div>
-      <button className={`btn btn-primary${downloadButtonClass()}`} onClick={() => void downloadWork(work)} data-testid="preview-download">
+      <button
+        className={`btn btn-primary${downloadButtonClass()}`}
+        onClick={() => void downloadWork(work)}
+        data-testid="preview-download"
+      >
         {t('actions.download')}
       </button>
     </div>
@@ -146,10 +195,22 @@ export function PreviewFoot({ transId, level }: { transId?: string; level: Level
     <div className="preview-foot">
       <div className="thumbs" role="group" aria-label={t('preview.rate')}>
         <span className="muted small">{t('preview.rate')}</span>
-        <button className={`icon-btn ${liked === true ? 'on' : ''}`} aria-pressed={liked === true} aria-label={t('preview.up')} onClick={() => vote(true)} data-testid="thumbs-up">
+        <button
+          className={`icon-btn ${liked === true ? 'on' : ''}`}
+          aria-pressed={liked === true}
+          aria-label={t('preview.up')}
+          onClick={() => vote(true)}
+          data-testid="thumbs-up"
+        >
           <Thumb up />
         </button>
-        <button className={`icon-btn ${liked === false ? 'on' : ''}`} aria-pressed={liked === false} aria-label={t('preview.down')} onClick={() => vote(false)} data-testid="thumbs-down">
+        <button
+          className={`icon-btn ${liked === false ? 'on' : ''}`}
+          aria-pressed={liked === false}
+          aria-label={t('preview.down')}
+          onClick={() => vote(false)}
+          data-testid="thumbs-down"
+        >
           <Thumb up={false} />
         </button>
       </div>
@@ -165,7 +226,18 @@ export function PreviewFoot({ transId, level }: { transId?: string; level: Level
 
 function Thumb({ up }: { up: boolean }) {
   return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" style={up ? undefined : { transform: 'rotate(180deg)' }}>
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      style={up ? undefined : { transform: 'rotate(180deg)' }}
+    >
       <path d="M7 10v11H3V10h4zm0 0l4-8a3 3 0 013 3v4h6a2 2 0 012 2.3l-1.4 8A2 2 0 0118.6 21H7" />
     </svg>
   );

@@ -23,19 +23,54 @@ export function navigatorPlacement(at: Point, box: Size, view: Size, thumb: { wi
 }
 
 /** The navigator (zoomed in only), placed inside the picture's visible part of the result's pane. */
-export function StageNavigator({ src, at, box, view, onPan, onDragStart }: { src?: string; at: Point; box: Size; view: Size; onPan(offset: Point): void; onDragStart(): void }) {
+export function StageNavigator({
+  src,
+  at,
+  box,
+  view,
+  onPan,
+  onDragStart,
+}: {
+  src?: string;
+  at: Point;
+  box: Size;
+  view: Size;
+  onPan(offset: Point): void;
+  onDragStart(): void;
+}) {
   const place = navigatorPlacement(at, box, view, PREVIEW_THUMB_BOX);
   return (
-    <div className="navigator-anchor" style={{ left: place.left, top: place.top, width: place.width, height: place.height }} data-testid="navigator-anchor">
+    <div
+      className="navigator-anchor"
+      style={{ left: place.left, top: place.top, width: place.width, height: place.height }}
+      data-testid="navigator-anchor"
+    >
       <div className="navigator-scale" style={{ transform: `scale(${place.scale})` }}>
-        <Navigator src={src} natural={box.w ? box : null} view={view} offset={at} onPan={onPan} onDragStart={onDragStart} />
+        <Navigator
+          src={src}
+          natural={box.w ? box : null}
+          view={view}
+          offset={at}
+          onPan={onPan}
+          onDragStart={onDragStart}
+        />
       </div>
     </div>
   );
 }
 
 /** The fit-compare divider: dragged (pointer capture) or moved by the arrow keys, 0…1 of the stage's width. */
-export function Divider({ pos, onPos, toPos, onDragStart }: { pos: number; onPos(update: (p: number) => number): void; toPos(clientX: number): number | null; onDragStart(): void }) {
+export function Divider({
+  pos,
+  onPos,
+  toPos,
+  onDragStart,
+}: {
+  pos: number;
+  onPos(update: (p: number) => number): void;
+  toPos(clientX: number): number | null;
+  onDragStart(): void;
+}) {
   const { t } = useTranslation('workspace');
   return (
     <div

@@ -15,7 +15,12 @@ function stage(initial: Zoom) {
     return { zoom, setZoom, ...usePanZoom({ natural, view, zoom, onZoom: setZoom }) };
   });
 }
-const pointer = (pointerId: number, clientX: number, clientY: number): PanPointer => ({ pointerId, clientX, clientY, currentTarget: { getBoundingClientRect: () => ({ left: 0, top: 0 }) } });
+const pointer = (pointerId: number, clientX: number, clientY: number): PanPointer => ({
+  pointerId,
+  clientX,
+  clientY,
+  currentTarget: { getBoundingClientRect: () => ({ left: 0, top: 0 }) },
+});
 
 describe('usePanZoom', () => {
   it('opens at fit centred; 1:1 opens centred on the middle of the result', () => {

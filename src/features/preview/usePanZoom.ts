@@ -26,7 +26,12 @@ export const WHEEL_STEP = 1.15;
  * The zoom to `next` that keeps the image point under (cx, cy) where it is. At or below the fit
  * scale it is 'fit' (the view centres again); never below min(fit, 1) nor above MAX_ZOOM.
  */
-export function zoomAbout(current: { scale: number; at: Point }, next: number, c: Point, fit: number): { zoom: 'fit' } | { zoom: number; at: Point } {
+export function zoomAbout(
+  current: { scale: number; at: Point },
+  next: number,
+  c: Point,
+  fit: number,
+): { zoom: 'fit' } | { zoom: number; at: Point } {
   const k = Math.max(Math.min(fit, 1), Math.min(MAX_ZOOM, next));
   if (k <= fit + 1e-6) return { zoom: 'fit' };
   const px = (c.x - current.at.x) / current.scale;
@@ -90,7 +95,11 @@ export function usePanZoom({ natural, view, zoom, onZoom, onPanStart }: PanZoomO
   }, []);
 
   /** One wheel notch at (cx, cy) of the pane: in for a negative deltaY, out otherwise. */
-  const wheelAt = useCallback((deltaY: number, cx: number, cy: number) => zoomAt(latest.current.scale * (deltaY < 0 ? WHEEL_STEP : 1 / WHEEL_STEP), cx, cy), [zoomAt]);
+  const wheelAt = useCallback(
+    (deltaY: number, cx: number, cy: number) =>
+      zoomAt(latest.current.scale * (deltaY < 0 ? WHEEL_STEP : 1 / WHEEL_STEP), cx, cy),
+    [zoomAt],
+  );
 
   const pointers = useRef(new Map<number, Point>());
   const pan = useRef<{ x: number; y: number; ox: number; oy: number } | null>(null);
@@ -121,7 +130,11 @@ export function usePanZoom({ natural, view, zoom, onZoom, onPanStart }: PanZoomO
       if (pinch.current && pointers.current.size === 2) {
         const [a, b] = [...pointers.current.values()];
         const r = e.currentTarget.getBoundingClientRect();
-        zoomAt((pinch.current.scale * Math.hypot(a.x - b.x, a.y - b.y)) / (pinch.current.d || 1), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
+        zoomAt(
+          (pinch.current.scale * Math.hypot(a.x - b.x, a.y - b.y)) / (pinch.current.d || 1),
+          (a.x + b.x) / 2 - r.left,
+          (a.y + b.y) / 2 - r.top,
+        );
         return;
       }
       if (!pan.current) return;

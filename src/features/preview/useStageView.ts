@@ -25,7 +25,11 @@ export function usePaneSize(pane: RefObject<HTMLElement | null>, layout: unknown
  * Wheel zoom on the whole stage (the navigator included), centred on the pointer over a pane and on
  * the view over the navigator. A non-passive listener, so the page under the dialog keeps still.
  */
-export function useWheelZoom(pane: RefObject<HTMLElement | null>, layout: unknown, wheelAt: (deltaY: number, x: number, y: number) => void): void {
+export function useWheelZoom(
+  pane: RefObject<HTMLElement | null>,
+  layout: unknown,
+  wheelAt: (deltaY: number, x: number, y: number) => void,
+): void {
   useEffect(() => {
     const wrap = pane.current?.closest<HTMLElement>('.preview-stage-wrap');
     if (!wrap) return;

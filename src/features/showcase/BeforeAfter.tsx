@@ -56,10 +56,23 @@ export function BeforeAfter({ type, label }: { type: string; label: string }) {
   }
   const ratio = entry ? `${entry.w} / ${entry.h}` : '3 / 2';
   return (
-    <figure className={`before-after ${type === 'matting' ? 'transparent' : ''}`} style={{ aspectRatio: ratio }} data-testid="before-after" data-state={entry ? 'shown' : 'loading'}>
+    <figure
+      className={`before-after ${type === 'matting' ? 'transparent' : ''}`}
+      style={{ aspectRatio: ratio }}
+      data-testid="before-after"
+      data-state={entry ? 'shown' : 'loading'}
+    >
       {entry && (
         <>
-          <img className="ba-after" src={sampleResult(entry)} alt={t('showcase.after', { feature: label })} width={entry.w} height={entry.h} decoding="async" onError={onError} />
+          <img
+            className="ba-after"
+            src={sampleResult(entry)}
+            alt={t('showcase.after', { feature: label })}
+            width={entry.w}
+            height={entry.h}
+            decoding="async"
+            onError={onError}
+          />
           <img
             className="ba-before"
             src={entry.original}

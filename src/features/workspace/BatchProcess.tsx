@@ -59,8 +59,15 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
   const onContinue = () => {
     if (selected === 0) {
       // Nothing uploaded yet, or nothing ready yet, is not "select at least 1 option".
-      const uploaded = worksInTab(works, 'uploaded').filter((w) => w.status !== 'uploadFailed' && w.status !== 'imageTooLarge');
-      const message = uploaded.length === 0 ? t('continueNothingUploaded') : uploaded.some((w) => w.status === 'ready') ? t('selectAtLeastOne') : t('continueStillUploading');
+      const uploaded = worksInTab(works, 'uploaded').filter(
+        (w) => w.status !== 'uploadFailed' && w.status !== 'imageTooLarge',
+      );
+      const message =
+        uploaded.length === 0
+          ? t('continueNothingUploaded')
+          : uploaded.some((w) => w.status === 'ready')
+            ? t('selectAtLeastOne')
+            : t('continueStillUploading');
       dialogs.open({ kind: 'message', message, tone: 'warning' });
       return;
     }
@@ -74,7 +81,10 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
       {/* Each plan sees only what it can still gain: nothing for Pro, Pro's extras for Basic. */}
       {upsell !== 'none' && (
         <AdBanner id="workspace-pro">
-          <strong>{t('banner.title')}</strong> {upsell === 'pro' ? t('banner.textBasic', { batch: limitsFor('pro').batch, mp: limitsFor('pro').maxMegapixels }) : t('banner.text')}{' '}
+          <strong>{t('banner.title')}</strong>{' '}
+          {upsell === 'pro'
+            ? t('banner.textBasic', { batch: limitsFor('pro').batch, mp: limitsFor('pro').maxMegapixels })
+            : t('banner.text')}{' '}
           <L to="/pricing/?source=banner&medium=workspace_top">{t('banner.cta')}</L>
         </AdBanner>
       )}
@@ -85,7 +95,14 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
               {TABS.map((k) => {
                 const count = worksInTab(works, k).length;
                 return (
-                  <button key={k} role="tab" aria-selected={tab === k} className="tab" onClick={() => setTab(k)} data-testid={`tab-${k}`}>
+                  <button
+                    key={k}
+                    role="tab"
+                    aria-selected={tab === k}
+                    className="tab"
+                    onClick={() => setTab(k)}
+                    data-testid={`tab-${k}`}
+                  >
                     {t(`tabs.${k}`)}
                     <span className="count">{count}</span>
                     {k === 'processed' && successCount > 0 && tab !== 'processed' && (
@@ -106,10 +123,20 @@ export function BatchProcess({ preselect }: { preselect?: Preselect }) {
                 </span>
               )}
               <div className="view-toggle" role="group" aria-label={t('view.label')}>
-                <button aria-pressed={viewMode === 'grid'} aria-label={t('view.grid')} onClick={() => setViewMode('grid')} data-testid="view-grid">
+                <button
+                  aria-pressed={viewMode === 'grid'}
+                  aria-label={t('view.grid')}
+                  onClick={() => setViewMode('grid')}
+                  data-testid="view-grid"
+                >
                   <Icon name="grid" />
                 </button>
-                <button aria-pressed={viewMode === 'list'} aria-label={t('view.list')} onClick={() => setViewMode('list')} data-testid="view-list">
+                <button
+                  aria-pressed={viewMode === 'list'}
+                  aria-label={t('view.list')}
+                  onClick={() => setViewMode('list')}
+                  data-testid="view-list"
+                >
                   <Icon name="list" />
                 </button>
               </div>

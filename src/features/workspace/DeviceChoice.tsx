@@ -43,7 +43,8 @@ export function DeviceChoice() {
     void (async () => {
       if (await alreadyDownloaded(module)) return;
       const f = await onDeviceFirstUse(module);
-      if (live) setFirstUse({ feature: module, mb: formatNumber(Math.round(f.bytes / 1e5) / 10, lng), provider: f.provider });
+      if (live)
+        setFirstUse({ feature: module, mb: formatNumber(Math.round(f.bytes / 1e5) / 10, lng), provider: f.provider });
     })().catch((e) => console.warn('on-device download size unknown', e));
     return () => {
       live = false;
@@ -61,16 +62,29 @@ export function DeviceChoice() {
   return (
     <div className={`device-choice ${on ? 'on' : ''}`} data-testid="device-choice">
       <label className="device-choice-toggle">
-        <input type="checkbox" role="switch" checked={on} onChange={(e) => set(e.target.checked)} data-testid="device-choice-toggle" />
+        <input
+          type="checkbox"
+          role="switch"
+          checked={on}
+          onChange={(e) => set(e.target.checked)}
+          data-testid="device-choice-toggle"
+        />
         <span>{t('deviceChoice.label')}</span>
       </label>
       {on && (
         <p className="note" data-testid="device-choice-note">
-          {t('deviceChoice.terms', { mp: formatNumber(lim.maxMegapixels, lng), mb: Math.round(lim.maxFileBytes / 1048576) })}
+          {t('deviceChoice.terms', {
+            mp: formatNumber(lim.maxMegapixels, lng),
+            mb: Math.round(lim.maxFileBytes / 1048576),
+          })}
           {firstUse?.feature === module && (
             <>
               {' '}
-              <span data-testid="device-choice-download">{t(firstUse.provider === 'webgpu' ? 'deviceChoice.downloadGpu' : 'deviceChoice.download', { mb: firstUse.mb })}</span>
+              <span data-testid="device-choice-download">
+                {t(firstUse.provider === 'webgpu' ? 'deviceChoice.downloadGpu' : 'deviceChoice.download', {
+                  mb: firstUse.mb,
+                })}
+              </span>
             </>
           )}
         </p>

@@ -48,7 +48,12 @@ export function MobileActionBar() {
     <div className="action-bar" role="region" aria-label={t('bar.label')} data-testid="action-bar">
       {tab === 'uploaded' && (
         <>
-          <button type="button" className="btn btn-secondary action-bar-options" onClick={() => document.getElementById('ppanel')?.scrollIntoView({ behavior: 'smooth', block: 'start' })} data-testid="bar-options">
+          <button
+            type="button"
+            className="btn btn-secondary action-bar-options"
+            onClick={() => document.getElementById('ppanel')?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
+            data-testid="bar-options"
+          >
             {t('bar.options', { job })}
           </button>
           <button type="button" className="btn btn-primary" disabled={disabled} onClick={start} data-testid="bar-start">
@@ -69,11 +74,26 @@ export function MobileActionBar() {
         ))}
       {tab === 'processed' &&
         (target && 'chosen' in target ? (
-          <button type="button" className={`btn btn-primary${downloadButtonClass()}`} disabled={downloading !== null} onClick={() => void saveChosen(target.chosen)} data-testid="bar-download-selected">
-            {downloading !== null ? t('downloadingOf', { n: downloading, count: target.chosen.length }) : t('downloadSelected', { count: target.chosen.length })}
+          <button
+            type="button"
+            className={`btn btn-primary${downloadButtonClass()}`}
+            disabled={downloading !== null}
+            onClick={() => void saveChosen(target.chosen)}
+            data-testid="bar-download-selected"
+          >
+            {downloading !== null
+              ? t('downloadingOf', { n: downloading, count: target.chosen.length })
+              : t('downloadSelected', { count: target.chosen.length })}
           </button>
         ) : (
-          <button type="button" className={`btn btn-primary${downloadButtonClass()}`} disabled={!target} onClick={() => target && void downloadWork(target.one)} data-testid="bar-download" title={target?.one.filename}>
+          <button
+            type="button"
+            className={`btn btn-primary${downloadButtonClass()}`}
+            disabled={!target}
+            onClick={() => target && void downloadWork(target.one)}
+            data-testid="bar-download"
+            title={target?.one.filename}
+          >
             {t('actions.download')}
             {target && <span className="action-bar-name">{target.one.filename}</span>}
           </button>

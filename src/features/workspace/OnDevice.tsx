@@ -7,7 +7,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onDeviceJob, onDeviceOptions, resultName, type OnDeviceOptions } from '../../shared/domain/onDevice.js';
 import type { Work } from '../../shared/domain/work.js';
-import { ON_DEVICE_DOWNLOAD_BYTES, onDeviceFirstUse, processOnDevice, type OnDeviceFeature } from '../../worker-bridge/index.js';
+import {
+  ON_DEVICE_DOWNLOAD_BYTES,
+  onDeviceFirstUse,
+  processOnDevice,
+  type OnDeviceFeature,
+} from '../../worker-bridge/index.js';
 
 const FEATURES: readonly string[] = ['enlarge', 'matting', 'compress'] satisfies OnDeviceFeature[];
 const LOCAL = new Set(['waitingForNetwork', 'uploadFailed']);
@@ -19,11 +24,15 @@ const USED_KEY = 'pixmill.onDeviceUsed';
  * prepared (damaged, not an image, too large) or cut off by a reload has nothing here to run: offering
  * the button there promised a result that could not come.
  */
-export const canProcessOnDevice = (w: Work) => !w.sample && LOCAL.has(w.status) && FEATURES.includes(w.workType) && w.w > 0 && w.h > 0 && !!w.thumbnail;
+export const canProcessOnDevice = (w: Work) =>
+  !w.sample && LOCAL.has(w.status) && FEATURES.includes(w.workType) && w.w > 0 && w.h > 0 && !!w.thumbnail;
 
 export function OnDeviceAction({ work }: { work: Work }) {
   const { t } = useTranslation('workspace');
-  const [state, setState] = useState<{ phase: 'idle' | 'download' | 'run' | 'done' | 'failed'; pct: number }>({ phase: 'idle', pct: 0 });
+  const [state, setState] = useState<{ phase: 'idle' | 'download' | 'run' | 'done' | 'failed'; pct: number }>({
+    phase: 'idle',
+    pct: 0,
+  });
   const feature = work.workType as OnDeviceFeature;
   const firstUse = !localStorage.getItem(`${USED_KEY}.${feature}`);
   // The WASM figure until the worker says which runtime this device will load (WebGPU's is larger).
@@ -74,7 +83,13 @@ export function OnDeviceAction({ work }: { work: Work }) {
   const run = async () => {
     setState({ phase: 'run', pct: 0 });
     try {
-      const res = await processOnDevice(feature, work.cid, (p) => setState({ phase: p.phase === 'download' ? 'download' : 'run', pct: Math.round((p.loaded / p.total) * 100) }), pickedOptions(work));
+      const res = await processOnDevice(
+        feature,
+        work.cid,
+        (p) =>
+          setState({ phase: p.phase === 'download' ? 'download' : 'run', pct: Math.round((p.loaded / p.total) * 100) }),
+        pickedOptions(work),
+      );
       localStorage.setItem(`${USED_KEY}.${feature}`, '1');
       const a = document.createElement('a');
       a.href = URL.createObjectURL(res.blob);
@@ -95,11 +110,21 @@ export function OnDeviceAction({ work }: { work: Work }) {
   const busy = state.phase === 'download' || state.phase === 'run';
   return (
     <span className="on-device" data-testid="on-device" data-phase={state.phase}>
-      <button className="btn small" onClick={() => void run()} disabled={busy} data-testid="process-on-device" title={t('onDevice.hint')}>
+      <button
+        className="btn small"
+        onClick={() => void run()}
+        disabled={busy}
+        data-testid="process-on-device"
+        title={t('onDevice.hint')}
+      >
         {t('onDevice.run')}
       </button>
       {firstUse && state.phase === 'idle' && bytes > 0 && <small>{t('onDevice.firstDownload', { mb })}</small>}
-      {busy && <small role="status">{t(state.phase === 'download' ? 'onDevice.downloading' : 'onDevice.running', { pct: state.pct })}</small>}
+      {busy && (
+        <small role="status">
+          {t(state.phase === 'download' ? 'onDevice.downloading' : 'onDevice.running', { pct: state.pct })}
+        </small>
+      )}
       {state.phase === 'done' && <small role="status">{t('onDevice.done')}</small>}
       {state.phase === 'failed' && <small role="status">{t('onDevice.failed')}</small>}
     </span>
@@ -115,7 +140,9 @@ async function modelCached(feature: OnDeviceFeature): Promise<boolean> {
   if (typeof caches === 'undefined') return false;
   try {
     for (const name of await caches.keys()) {
-      const urls = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname).filter((p) => p.startsWith('/models/') && p.endsWith('.onnx'));
+      const urls = (await (await caches.open(name)).keys())
+        .map((r) => new URL(r.url).pathname)
+        .filter((p) => p.startsWith('/models/') && p.endsWith('.onnx'));
       if (urls.some((p) => (feature === 'matting' ? p.includes('isnet') : !p.includes('isnet')))) return true;
     }
   } catch {
@@ -125,4 +152,5 @@ async function modelCached(feature: OnDeviceFeature): Promise<boolean> {
 }
 
 /** The params the user picked for this work (enlarge's denoise/deblur, compress's quality), as the server would run them. */
-const pickedOptions = (work: Work): OnDeviceOptions => (work.params ? onDeviceOptions(onDeviceJob(work.params as Parameters<typeof onDeviceJob>[0])) : {});
+const pickedOptions = (work: Work): OnDeviceOptions =>
+  work.params ? onDeviceOptions(onDeviceJob(work.params as Parameters<typeof onDeviceJob>[0])) : {};

@@ -2,7 +2,17 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
-import { canAddStep, chainError, entitlementError, FEATURE_MODULES, MEDIUM_PRESETS, type Medium, type ModuleName, type PresetName, type Step } from '../../shared/domain/modules.js';
+import {
+  canAddStep,
+  chainError,
+  entitlementError,
+  FEATURE_MODULES,
+  MEDIUM_PRESETS,
+  type Medium,
+  type ModuleName,
+  type PresetName,
+  type Step,
+} from '../../shared/domain/modules.js';
 import { WORKFLOW_FIRST_PAGE, WORKFLOW_PAGE_SIZE } from '../../shared/domain/constants.js';
 import { isSubscriber, limitsFor } from '../../shared/domain/plans.js';
 import { L } from '../../app/lang.js';
@@ -34,7 +44,9 @@ export function useStartAction() {
   const selectedOwn = useWorks((s) => s.works.filter((w) => w.selected && !w.sample && !w.onDevice).length);
   const noCredits = credits === 0 && selectedOwn > 0 && useUser.getState().ready;
   // Works kept on this device run there for free: the note says so instead of counting credits.
-  const allOnDevice = useWorks((s) => s.works.some((w) => w.selected) && s.works.every((w) => !w.selected || w.onDevice));
+  const allOnDevice = useWorks(
+    (s) => s.works.some((w) => w.selected) && s.works.every((w) => !w.selected || w.onDevice),
+  );
   const lim = limitsFor(level);
 
   const start = () => {
@@ -44,7 +56,10 @@ export function useStartAction() {
     }
     const steps: Step[] = panel.tab === 'feature' ? [panel.feature] : panel.steps;
     if (panel.tab === 'workflow') {
-      const err = chainError(steps.map((s) => s.config.module), lim.workflowSteps);
+      const err = chainError(
+        steps.map((s) => s.config.module),
+        lim.workflowSteps,
+      );
       if (err) {
         dialogs.open({ kind: 'message', message: chainText(err), tone: 'warning' });
         return;
@@ -62,7 +77,11 @@ export function useStartAction() {
     for (const w of useWorks.getState().works) {
       const over = w.selected ? outputTooLarge(w.w, w.h, scale) : null;
       if (over) {
-        dialogs.open({ kind: 'message', message: t('scaleTooLarge', { name: w.filename, scale, ...over }), tone: 'warning' });
+        dialogs.open({
+          kind: 'message',
+          message: t('scaleTooLarge', { name: w.filename, scale, ...over }),
+          tone: 'warning',
+        });
         return;
       }
     }
@@ -76,10 +95,18 @@ export function useStartAction() {
       return;
     }
     if (res === 'onDevice.onlyFeatures' || res === 'onDevice.only2x') {
-      dialogs.open({ kind: 'message', message: t(`deviceChoice.${res === 'onDevice.only2x' ? 'only2x' : 'onlyFeatures'}`), tone: 'warning' });
+      dialogs.open({
+        kind: 'message',
+        message: t(`deviceChoice.${res === 'onDevice.only2x' ? 'only2x' : 'onlyFeatures'}`),
+        tone: 'warning',
+      });
       return;
     }
-    if (res === 'started') setTimeout(() => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'), TAB_SWITCH_AFTER_START_MS);
+    if (res === 'started')
+      setTimeout(
+        () => useWorks.getState().tab === 'uploaded' && useWorks.getState().setTab('processing'),
+        TAB_SWITCH_AFTER_START_MS,
+      );
   };
   return { start, selectedCount, allOnDevice, disabled: selectedCount === 0 || noCredits };
 }
@@ -99,10 +126,24 @@ export function RightPanel() {
   return (
     <div className="panel">
       <div className="panel-tabs" role="tablist" aria-label={t('panel.label')}>
-        <button role="tab" id="ptab-feature" aria-selected={panel.tab === 'feature'} aria-controls="ppanel" onClick={() => panel.setTab('feature')} data-testid="tab-feature">
+        <button
+          role="tab"
+          id="ptab-feature"
+          aria-selected={panel.tab === 'feature'}
+          aria-controls="ppanel"
+          onClick={() => panel.setTab('feature')}
+          data-testid="tab-feature"
+        >
           {t('panel.feature')}
         </button>
-        <button role="tab" id="ptab-workflow" aria-selected={panel.tab === 'workflow'} aria-controls="ppanel" onClick={() => panel.setTab('workflow')} data-testid="tab-workflow">
+        <button
+          role="tab"
+          id="ptab-workflow"
+          aria-selected={panel.tab === 'workflow'}
+          aria-controls="ppanel"
+          onClick={() => panel.setTab('workflow')}
+          data-testid="tab-workflow"
+        >
           {t('panel.workflow')}
         </button>
       </div>
@@ -114,12 +155,22 @@ export function RightPanel() {
         <button className="btn btn-primary btn-block btn-lg" disabled={disabled} onClick={start} data-testid="start">
           {t('start', { count: selectedCount })}
         </button>
-        <p className="note" data-testid="start-note">{selectedCount === 0 ? t('selectImage') : allOnDevice ? t('deviceChoice.startNote') : t('startNote', { count: selectedCount, credits })}</p>
+        <p className="note" data-testid="start-note">
+          {selectedCount === 0
+            ? t('selectImage')
+            : allOnDevice
+              ? t('deviceChoice.startNote')
+              : t('startNote', { count: selectedCount, credits })}
+        </p>
         {!logged && <p className="note">{t('guestNote')}</p>}
         {/* One rule for the credit note (src/shared/domain/plans.ts creditStanding): an untouched allowance is a welcome. */}
         {!isSubscriber(level) && standing === 'empty' ? (
           <p className="note low-credits" data-testid="low-credits">
-            <Trans t={t} i18nKey="noCredits" components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
+            <Trans
+              t={t}
+              i18nKey="noCredits"
+              components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }}
+            />
           </p>
         ) : !isSubscriber(level) && standing === 'fresh' ? (
           <p className="note" data-testid="free-credits">
@@ -129,7 +180,12 @@ export function RightPanel() {
           !isSubscriber(level) &&
           standing === 'low' && (
             <p className="note low-credits" data-testid="low-credits">
-              <Trans t={t} i18nKey="lowCredits" values={{ count: credits }} components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }} />
+              <Trans
+                t={t}
+                i18nKey="lowCredits"
+                values={{ count: credits }}
+                components={{ 1: <L to="/pricing/?source=low_credit&medium=workspace_panel" /> }}
+              />
             </p>
           )
         )}
@@ -141,7 +197,10 @@ export function RightPanel() {
 /** The selected works' sizes: the scale choice disables what the largest of them cannot take. */
 function useSelectedSizes(): SelectedSize[] {
   const works = useWorks((s) => s.works);
-  return useMemo(() => works.filter((w) => w.selected && w.w > 0 && w.h > 0).map((w) => ({ w: w.w, h: w.h, name: w.filename })), [works]);
+  return useMemo(
+    () => works.filter((w) => w.selected && w.w > 0 && w.h > 0).map((w) => ({ w: w.w, h: w.h, name: w.filename })),
+    [works],
+  );
 }
 
 function FeatureTab() {
@@ -160,7 +219,9 @@ function FeatureTab() {
             aria-checked={feature.config.module === m}
             className={`feature-chip ${feature.config.module === m ? 'on' : ''}`}
             data-testid={`feature-${m}`}
-            onClick={() => (isLockedModule(m, level) ? openUpgrade('feature', 'best_colorize', t('upgrade.pro')) : setFeatureModule(m))}
+            onClick={() =>
+              isLockedModule(m, level) ? openUpgrade('feature', 'best_colorize', t('upgrade.pro')) : setFeatureModule(m)
+            }
           >
             {t(`modules.${m}`)}
             {/* "Colorize Pro" already says Pro: no second badge. */}
@@ -170,7 +231,16 @@ function FeatureTab() {
       </div>
       <p className="muted small">{t(`moduleHelp.${feature.config.module}`)}</p>
       <SettingsToggle open={open} onToggle={() => setOpen((v) => !v)} />
-      {open && <StepSettings module={feature.config.module} params={feature.config.module_params} level={level} source="feature" sizes={sizes} onChange={setFeatureParam} />}
+      {open && (
+        <StepSettings
+          module={feature.config.module}
+          params={feature.config.module_params}
+          level={level}
+          source="feature"
+          sizes={sizes}
+          onChange={setFeatureParam}
+        />
+      )}
     </>
   );
 }
@@ -204,7 +274,11 @@ function WorkflowTab() {
   }, [logged, panel.savedVersion]);
 
   const last = modules[modules.length - 1];
-  const lockReason = !addable ? (modules.length >= lim.workflowSteps ? t('stepLimit', { count: lim.workflowSteps }) : t('lastStepLocks', { module: t(`modules.${last}`) })) : null;
+  const lockReason = !addable
+    ? modules.length >= lim.workflowSteps
+      ? t('stepLimit', { count: lim.workflowSteps })
+      : t('lastStepLocks', { module: t(`modules.${last}`) })
+    : null;
 
   return (
     <>
@@ -212,7 +286,13 @@ function WorkflowTab() {
         <span className="label">{t('presets.title')}</span>
         <div className="chip-row">
           {PRESET_MEDIUMS.map(([medium, preset]) => (
-            <button key={medium} className={`chip ${panel.preset === preset ? 'on' : ''}`} aria-pressed={panel.preset === preset} onClick={() => panel.usePreset(preset)} data-testid={`preset-${medium}`}>
+            <button
+              key={medium}
+              className={`chip ${panel.preset === preset ? 'on' : ''}`}
+              aria-pressed={panel.preset === preset}
+              onClick={() => panel.usePreset(preset)}
+              data-testid={`preset-${medium}`}
+            >
               {t(`presets.${medium}`)}
             </button>
           ))}
@@ -221,7 +301,16 @@ function WorkflowTab() {
               key={w.id}
               className={`chip ${panel.workflowId === w.id ? 'on' : ''}`}
               aria-pressed={panel.workflowId === w.id}
-              onClick={() => panel.useWorkflow(w.id, w.name, w.flows.map((f) => ({ name: f.name, config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config })) as Step[])}
+              onClick={() =>
+                panel.useWorkflow(
+                  w.id,
+                  w.name,
+                  w.flows.map((f) => ({
+                    name: f.name,
+                    config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config,
+                  })) as Step[],
+                )
+              }
             >
               {w.name}
             </button>
@@ -235,10 +324,19 @@ function WorkflowTab() {
       </ol>
       {logged ? (
         <div className="step-actions">
-          <button className="btn btn-secondary btn-sm" disabled={!addable} onClick={() => panel.addStep(lim.workflowSteps)} data-testid="add-step">
+          <button
+            className="btn btn-secondary btn-sm"
+            disabled={!addable}
+            onClick={() => panel.addStep(lim.workflowSteps)}
+            data-testid="add-step"
+          >
             + {t('addStep')}
           </button>
-          <button className="link-btn" onClick={() => dialogs.open({ kind: 'saveWorkflow' })} data-testid="save-workflow">
+          <button
+            className="link-btn"
+            onClick={() => dialogs.open({ kind: 'saveWorkflow' })}
+            data-testid="save-workflow"
+          >
             {t('saveWorkflow')}
           </button>
         </div>
@@ -264,7 +362,9 @@ function StepCard({ index, step }: { index: number; step: Step }) {
   return (
     <li className="step-card" data-testid={`step-${index}`}>
       <div className="step-head">
-        <span className="step-num" aria-hidden="true">{index + 1}</span>
+        <span className="step-num" aria-hidden="true">
+          {index + 1}
+        </span>
         <label className="sr-only" htmlFor={selId}>
           {t('stepLabel', { n: index + 1 })}
         </label>
@@ -285,13 +385,27 @@ function StepCard({ index, step }: { index: number; step: Step }) {
           ))}
         </select>
         {index > 0 && (
-          <button className="icon-btn" aria-label={t('deleteStep', { n: index + 1 })} onClick={() => panel.removeStep(index)} data-testid={`delete-step-${index}`}>
+          <button
+            className="icon-btn"
+            aria-label={t('deleteStep', { n: index + 1 })}
+            onClick={() => panel.removeStep(index)}
+            data-testid={`delete-step-${index}`}
+          >
             ✕
           </button>
         )}
       </div>
       <SettingsToggle open={open} onToggle={() => panel.toggleSettings(index)} id={`toggle-step-${index}`} />
-      {open && <StepSettings module={step.config.module} params={step.config.module_params} level={level} source="workflow" sizes={sizes} onChange={(k, v) => panel.setStepParam(index, k, v)} />}
+      {open && (
+        <StepSettings
+          module={step.config.module}
+          params={step.config.module_params}
+          level={level}
+          source="workflow"
+          sizes={sizes}
+          onChange={(k, v) => panel.setStepParam(index, k, v)}
+        />
+      )}
     </li>
   );
 }

@@ -12,33 +12,50 @@ afterEach(cleanup);
 function renderSettings(module: ModuleName, level: 'guest' | 'basic' | 'pro', onChange = vi.fn()) {
   render(
     <I18nextProvider i18n={i18n}>
-      <StepSettings module={module} params={defaultParams(module)} level={level} source="workflow" onChange={onChange} />
+      <StepSettings
+        module={module}
+        params={defaultParams(module)}
+        level={level}
+        source="workflow"
+        onChange={onChange}
+      />
     </I18nextProvider>,
   );
   return onChange;
 }
 
 describe('step settings are generated from MODULE_PARAMS', () => {
-  it.each(['enlarge', 'denoise', 'sharpen', 'colorize', 'compress'] as const)('%s: one control per non-constant param, spec defaults', (module) => {
-    renderSettings(module, 'pro');
-    const schema = Object.entries(MODULE_PARAMS[module]);
-    for (const [key, spec] of schema) {
-      if (spec.kind === 'int') {
-        const slider = screen.getByRole('slider', { name: i18n.t(`workspace:params.${key}` as never) as string });
-        expect(slider).toHaveProperty('value', String(spec.default));
-        expect(slider.getAttribute('min')).toBe(String(spec.min));
-        expect(slider.getAttribute('max')).toBe(String(spec.max));
+  it.each(['enlarge', 'denoise', 'sharpen', 'colorize', 'compress'] as const)(
+    '%s: one control per non-constant param, spec defaults',
+    (module) => {
+      renderSettings(module, 'pro');
+      const schema = Object.entries(MODULE_PARAMS[module]);
+      for (const [key, spec] of schema) {
+        if (spec.kind === 'int') {
+          const slider = screen.getByRole('slider', { name: i18n.t(`workspace:params.${key}` as never) as string });
+          expect(slider).toHaveProperty('value', String(spec.default));
+          expect(slider.getAttribute('min')).toBe(String(spec.min));
+          expect(slider.getAttribute('max')).toBe(String(spec.max));
+        }
+        if (spec.kind === 'bool')
+          expect(
+            screen.getByRole('switch', { name: new RegExp(i18n.t(`workspace:params.${key}` as never) as string) }),
+          ).toBeTruthy();
+        if (spec.kind === 'enum')
+          expect(screen.getAllByRole('radio').length).toBeGreaterThanOrEqual(spec.values.length);
       }
-      if (spec.kind === 'bool') expect(screen.getByRole('switch', { name: new RegExp(i18n.t(`workspace:params.${key}` as never) as string) })).toBeTruthy();
-      if (spec.kind === 'enum') expect(screen.getAllByRole('radio').length).toBeGreaterThanOrEqual(spec.values.length);
-    }
-  });
+    },
+  );
 
   it('subscriber-only scales open the upgrade prompt for guests and are chosen by subscribers', () => {
     const onChange = renderSettings('enlarge', 'guest');
     fireEvent.click(screen.getByRole('radio', { name: /4x/ }));
     expect(onChange).not.toHaveBeenCalled();
-    expect(useDialogs.getState().stack.at(-1)?.dialog).toMatchObject({ kind: 'upgrade', source: 'workflow', medium: 'scale_4x' });
+    expect(useDialogs.getState().stack.at(-1)?.dialog).toMatchObject({
+      kind: 'upgrade',
+      source: 'workflow',
+      medium: 'scale_4x',
+    });
     cleanup();
     const onPaid = renderSettings('enlarge', 'basic');
     fireEvent.click(screen.getByRole('radio', { name: /4x/ }));

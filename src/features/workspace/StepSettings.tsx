@@ -1,7 +1,13 @@
 /** Step settings generated from the module's params schema (MODULE_PARAMS): sliders, switches, choices. */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MODULE_PARAMS, type ModuleName, type ModuleParams, type ParamSpec, type ParamValue } from '../../shared/domain/modules.js';
+import {
+  MODULE_PARAMS,
+  type ModuleName,
+  type ModuleParams,
+  type ParamSpec,
+  type ParamValue,
+} from '../../shared/domain/modules.js';
 import { limitsFor, type Level } from '../../shared/domain/plans.js';
 import { ENLARGE_MAX_SIDE_PX } from '../../shared/domain/constants.js';
 import { outputTooLarge } from '../../shared/domain/resultSize.js';
@@ -64,13 +70,41 @@ export function StepSettings({ module, params, level, source, sizes, onChange }:
   return (
     <div className="step-settings">
       {entries.map(([key, spec]) => (
-        <ParamControl key={key} name={key} spec={spec} value={params[key]} module={module} level={level} auto={params.autoparams === true} largest={largestSelected(sizes)} onChange={(v) => set(key, v)} />
+        <ParamControl
+          key={key}
+          name={key}
+          spec={spec}
+          value={params[key]}
+          module={module}
+          level={level}
+          auto={params.autoparams === true}
+          largest={largestSelected(sizes)}
+          onChange={(v) => set(key, v)}
+        />
       ))}
     </div>
   );
 }
 
-function ParamControl({ name, spec, value, module, level, auto, largest, onChange }: { name: string; spec: ParamSpec; value: ParamValue | undefined; module: ModuleName; level: Level; auto: boolean; largest?: SelectedSize; onChange(v: ParamValue): void }) {
+function ParamControl({
+  name,
+  spec,
+  value,
+  module,
+  level,
+  auto,
+  largest,
+  onChange,
+}: {
+  name: string;
+  spec: ParamSpec;
+  value: ParamValue | undefined;
+  module: ModuleName;
+  level: Level;
+  auto: boolean;
+  largest?: SelectedSize;
+  onChange(v: ParamValue): void;
+}) {
   const { t } = useTranslation('workspace');
   const id = useId();
   const label = t(`params.${name}`, { defaultValue: name });
@@ -85,7 +119,16 @@ function ParamControl({ name, spec, value, module, level, auto, largest, onChang
             <label htmlFor={id}>{label}</label>
             <output htmlFor={id}>{v}</output>
           </div>
-          <input id={id} type="range" min={spec.min} max={spec.max} step={1} value={v} disabled={disabledByAuto} onChange={(e) => onChange(Number(e.target.value))} />
+          <input
+            id={id}
+            type="range"
+            min={spec.min}
+            max={spec.max}
+            step={1}
+            value={v}
+            disabled={disabledByAuto}
+            onChange={(e) => onChange(Number(e.target.value))}
+          />
         </div>
       );
     }
@@ -104,7 +147,10 @@ function ParamControl({ name, spec, value, module, level, auto, largest, onChang
     }
     case 'enum': {
       // Scales whose result the largest selected image cannot take (src/shared/domain/resultSize.ts) are off, with the reason below.
-      const tooLarge = module === 'enlarge' && name === 'scale' && largest ? spec.values.filter((opt) => outputTooLarge(largest.w, largest.h, Number(opt))) : [];
+      const tooLarge =
+        module === 'enlarge' && name === 'scale' && largest
+          ? spec.values.filter((opt) => outputTooLarge(largest.w, largest.h, Number(opt)))
+          : [];
       return (
         <fieldset className="param">
           <legend>{label}</legend>
@@ -114,10 +160,30 @@ function ParamControl({ name, spec, value, module, level, auto, largest, onChang
               const selected = String(value ?? spec.default) === String(opt);
               const off = tooLarge.includes(opt);
               return (
-                <button key={String(opt)} type="button" role="radio" aria-checked={selected} className={selected ? 'on' : ''} disabled={off} data-testid={name === 'scale' ? `scale-${opt}` : undefined} onClick={() => onChange(opt)}>
+                <button
+                  key={String(opt)}
+                  type="button"
+                  role="radio"
+                  aria-checked={selected}
+                  className={selected ? 'on' : ''}
+                  disabled={off}
+                  data-testid={name === 'scale' ? `scale-${opt}` : undefined}
+                  onClick={() => onChange(opt)}
+                >
                   {name === 'scale' ? `${opt}x` : t(`values.${opt}`, { defaultValue: String(opt) })}
                   {locked && (
-                    <svg className="lock" role="img" aria-label={t('upgrade.locked')} width="12" height="12" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+                    <svg
+                      className="lock"
+                      role="img"
+                      aria-label={t('upgrade.locked')}
+                      width="12"
+                      height="12"
+                      viewBox="0 0 24 24"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="2.5"
+                      strokeLinecap="round"
+                    >
                       <rect x="5" y="11" width="14" height="10" rx="2" />
                       <path d="M8 11V7a4 4 0 0 1 8 0v4" />
                     </svg>
@@ -128,7 +194,13 @@ function ParamControl({ name, spec, value, module, level, auto, largest, onChang
           </div>
           {largest && tooLarge.length > 0 && (
             <p className="note warn small" data-testid="scale-limit">
-              {t('scaleLimit', { scales: tooLarge.map((o) => `${o}x`).join(', '), name: largest.name, w: largest.w, h: largest.h, max: ENLARGE_MAX_SIDE_PX })}
+              {t('scaleLimit', {
+                scales: tooLarge.map((o) => `${o}x`).join(', '),
+                name: largest.name,
+                w: largest.w,
+                h: largest.h,
+                max: ENLARGE_MAX_SIDE_PX,
+              })}
             </p>
           )}
         </fieldset>

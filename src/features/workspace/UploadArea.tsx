@@ -3,7 +3,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as endpoints from '../../api/endpoints.js';
 import { getCached, setCached } from '../../db/lazy.js';
-import { BATCH_INPUT_MAX, DROP_OVERLAY_HIDE_MS, FIRST_FLAGS_COOKIE_DAYS, UPLOADED_CACHE_EXPIRY_MS } from '../../shared/domain/constants.js';
+import {
+  BATCH_INPUT_MAX,
+  DROP_OVERLAY_HIDE_MS,
+  FIRST_FLAGS_COOKIE_DAYS,
+  UPLOADED_CACHE_EXPIRY_MS,
+} from '../../shared/domain/constants.js';
 import { COOKIE, setCookie } from '../../lib/cookies.js';
 import { limitsFor } from '../../shared/domain/plans.js';
 import type { SampleEntry, UploadHistoryEntry, Work } from '../../shared/domain/work.js';
@@ -49,7 +54,9 @@ export async function handleFiles(files: File[], workType: string): Promise<void
 let samplesPromise: Promise<Record<string, SampleEntry[]>> | undefined;
 export function loadSamples(): Promise<Record<string, SampleEntry[]>> {
   samplesPromise ??= (async () => {
-    const cached = await getCached<Record<string, SampleEntry[]>>('samples', UPLOADED_CACHE_EXPIRY_MS).catch(() => undefined);
+    const cached = await getCached<Record<string, SampleEntry[]>>('samples', UPLOADED_CACHE_EXPIRY_MS).catch(
+      () => undefined,
+    );
     if (cached) return cached;
     const fresh = await endpoints.sampleInfo();
     void setCached('samples', fresh).catch(() => undefined);
@@ -73,10 +80,20 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
   return (
     <section className="upload-area" aria-label={t('upload.title')}>
       <div className="upload-tabs" role="tablist">
-        <button role="tab" aria-selected={tab === 'uploaded'} onClick={() => setTab('uploaded')} data-testid="upload-tab-uploaded">
+        <button
+          role="tab"
+          aria-selected={tab === 'uploaded'}
+          onClick={() => setTab('uploaded')}
+          data-testid="upload-tab-uploaded"
+        >
           {t('upload.tabUploaded')}
         </button>
-        <button role="tab" aria-selected={tab === 'sample'} onClick={() => setTab('sample')} data-testid="upload-tab-sample">
+        <button
+          role="tab"
+          aria-selected={tab === 'sample'}
+          onClick={() => setTab('sample')}
+          data-testid="upload-tab-sample"
+        >
           {t('upload.tabSample')}
         </button>
       </div>
@@ -99,7 +116,12 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
             <Icon name="upload" />
           </span>
           <p className="dropzone-title">{t('upload.drop')}</p>
-          <p className="muted small" data-testid="upload-limits">{t('upload.formats', { mp: formatNumber(limitsFor(level).maxMegapixels, lng), mb: Math.round(limitsFor(level).maxFileBytes / 1048576) })}</p>
+          <p className="muted small" data-testid="upload-limits">
+            {t('upload.formats', {
+              mp: formatNumber(limitsFor(level).maxMegapixels, lng),
+              mb: Math.round(limitsFor(level).maxFileBytes / 1048576),
+            })}
+          </p>
           <button className="btn btn-primary" onClick={() => input.current?.click()} data-testid="browse">
             {t('upload.browse')}
           </button>
@@ -179,7 +201,12 @@ function SampleGrid({ workType }: { workType: string }) {
         };
         return (
           <li key={s.name}>
-            <button className={`sample ${added ? 'added' : ''}`} onClick={pick} aria-pressed={added} data-testid="sample">
+            <button
+              className={`sample ${added ? 'added' : ''}`}
+              onClick={pick}
+              aria-pressed={added}
+              data-testid="sample"
+            >
               <img src={s.original} alt={s.name} loading="lazy" />
               <span>{added ? t('upload.added') : t('upload.useSample')}</span>
             </button>
@@ -251,7 +278,9 @@ function UploadHistory({ workType }: { workType: string }) {
         if (live) setHistory(list);
       })
       .catch(async () => {
-        const cached = await getCached<UploadHistoryEntry[]>('uploadHistory', UPLOADED_CACHE_EXPIRY_MS).catch(() => undefined);
+        const cached = await getCached<UploadHistoryEntry[]>('uploadHistory', UPLOADED_CACHE_EXPIRY_MS).catch(
+          () => undefined,
+        );
         if (live && cached) setHistory(cached);
       });
     return () => {
@@ -262,7 +291,8 @@ function UploadHistory({ workType }: { workType: string }) {
   const known = new Set(works.map((w) => w.uid));
   const entries = history.filter((h) => !known.has(h.uid));
   if (entries.length === 0 || !userToken) return null;
-  const thumb = (h: UploadHistoryEntry) => (h.thumbnail?.startsWith('data:') ? h.thumbnail : endpoints.thumbnailUrl(h.uid, userToken));
+  const thumb = (h: UploadHistoryEntry) =>
+    h.thumbnail?.startsWith('data:') ? h.thumbnail : endpoints.thumbnailUrl(h.uid, userToken);
   return (
     <div className="history" data-testid="upload-history">
       <span className="label">{t('upload.recent')}</span>
@@ -275,7 +305,21 @@ function UploadHistory({ workType }: { workType: string }) {
               aria-label={t('upload.reuse', { name: h.name })}
               onClick={() => {
                 const now = Date.now();
-                add([{ cid: `up-${h.uid}`, uid: h.uid, filename: h.name, filesize: h.file_size, thumbnail: thumb(h), w: h.w, h: h.h, status: 'ready', selected: false, workType, updatedAt: now }]);
+                add([
+                  {
+                    cid: `up-${h.uid}`,
+                    uid: h.uid,
+                    filename: h.name,
+                    filesize: h.file_size,
+                    thumbnail: thumb(h),
+                    w: h.w,
+                    h: h.h,
+                    status: 'ready',
+                    selected: false,
+                    workType,
+                    updatedAt: now,
+                  },
+                ]);
               }}
             >
               <img src={thumb(h)} alt="" width={56} height={56} loading="lazy" />

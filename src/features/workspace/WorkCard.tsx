@@ -32,7 +32,15 @@ function FailureText({ work }: { work: Work }) {
   return <>{t(work.processError === 'processTimeout' ? 'failure.processTimeout' : 'failure.processFailed')}</>;
 }
 
-export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete(w: Work): void; highlighted?: boolean }) {
+export function WorkCard({
+  work,
+  onDelete,
+  highlighted,
+}: {
+  work: Work;
+  onDelete(w: Work): void;
+  highlighted?: boolean;
+}) {
   const { t } = useTranslation('workspace');
   const lng = useLang();
   const navigate = useNavigate();
@@ -43,8 +51,16 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
   const update = useWorks((s) => s.update);
   const finished = work.status === 'finished';
   const out = resultSize(work);
-  const thumb = (finished ? work.resultThumbnail : undefined) ?? work.thumbnail ?? (work.sample ? work.originImg : work.uid && userToken ? thumbnailUrl(work.uid, userToken) : undefined);
-  const busy = work.status === 'processing' || work.status === 'uploading' || work.status === 'resizing' || work.status === 'compressing' || work.status === 'waiting';
+  const thumb =
+    (finished ? work.resultThumbnail : undefined) ??
+    work.thumbnail ??
+    (work.sample ? work.originImg : work.uid && userToken ? thumbnailUrl(work.uid, userToken) : undefined);
+  const busy =
+    work.status === 'processing' ||
+    work.status === 'uploading' ||
+    work.status === 'resizing' ||
+    work.status === 'compressing' ||
+    work.status === 'waiting';
 
   // Upload progress and processing progress share the map; waiting shows neither.
   const showPercent = work.status === 'processing' || work.status === 'uploading';
@@ -76,7 +92,14 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
   };
 
   return (
-    <li className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''} ${highlighted ? 'is-new' : ''}`} data-testid="work-card" data-status={work.status} data-new={highlighted ? 'true' : undefined} data-cid={work.cid} data-uid={work.uid}>
+    <li
+      className={`work-card status-${work.status} ${work.selected ? 'is-selected' : ''} ${highlighted ? 'is-new' : ''}`}
+      data-testid="work-card"
+      data-status={work.status}
+      data-new={highlighted ? 'true' : undefined}
+      data-cid={work.cid}
+      data-uid={work.uid}
+    >
       {finished ? (
         // A result is chosen for "Download selected"; only ready works are selected to process.
         <input
@@ -97,7 +120,13 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
           aria-label={t('selectWork', { name: work.filename })}
         />
       )}
-      <div className="work-thumb">{thumb ? <img src={thumb} alt="" width={80} height={80} loading="lazy" /> : <span className="thumb-empty" aria-hidden="true" />}</div>
+      <div className="work-thumb">
+        {thumb ? (
+          <img src={thumb} alt="" width={80} height={80} loading="lazy" />
+        ) : (
+          <span className="thumb-empty" aria-hidden="true" />
+        )}
+      </div>
       <div className="work-info">
         {work.operation && <span className="op-label">{operationLabel(work)}</span>}
         <span className="work-name" title={work.filename}>
@@ -116,17 +145,27 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
         )}
         {work.w > 0 && work.operation && (
           <span className="work-size">
-            {t('outputSize')}: <span data-testid="output-size">{out.w}×{out.h}</span>
+            {t('outputSize')}:{' '}
+            <span data-testid="output-size">
+              {out.w}×{out.h}
+            </span>
           </span>
         )}
-        <span className={`work-status ${work.status === 'processFailed' || work.status === 'uploadFailed' || work.status === 'imageTooLarge' ? 'warn' : ''}`} role="status">
+        <span
+          className={`work-status ${work.status === 'processFailed' || work.status === 'uploadFailed' || work.status === 'imageTooLarge' ? 'warn' : ''}`}
+          role="status"
+        >
           {t(statusKey(work.status))}
           {showPercent && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
         </span>
         {finished && work.operation === 'compress' && work.resultBytes !== undefined && work.filesize > 0 && (
           <span className="work-size" data-testid="size-saved">
             {work.resultBytes < work.filesize
-              ? t('sizeSaved', { before: formatBytes(work.filesize, lng), after: formatBytes(work.resultBytes, lng), percent: formatPercent(1 - work.resultBytes / work.filesize, lng) })
+              ? t('sizeSaved', {
+                  before: formatBytes(work.filesize, lng),
+                  after: formatBytes(work.resultBytes, lng),
+                  percent: formatPercent(1 - work.resultBytes / work.filesize, lng),
+                })
               : t('sizeGrew', { before: formatBytes(work.filesize, lng), after: formatBytes(work.resultBytes, lng) })}
           </span>
         )}
@@ -151,20 +190,44 @@ export function WorkCard({ work, onDelete, highlighted }: { work: Work; onDelete
         {canProcessOnDevice(work) && <OnDeviceAction work={work} />}
         {finished && (
           <>
-            <button className="icon-btn" aria-label={t('actions.preview')} title={t('actions.preview')} onClick={() => dialogs.open({ kind: 'preview', cid: work.cid })} data-testid="preview">
+            <button
+              className="icon-btn"
+              aria-label={t('actions.preview')}
+              title={t('actions.preview')}
+              onClick={() => dialogs.open({ kind: 'preview', cid: work.cid })}
+              data-testid="preview"
+            >
               <Icon name="eye" />
             </button>
-            <button className={`icon-btn${downloadButtonClass()}`} aria-label={t('actions.download')} title={t('actions.download')} onClick={() => void downloadWork(work)} data-testid="download">
+            <button
+              className={`icon-btn${downloadButtonClass()}`}
+              aria-label={t('actions.download')}
+              title={t('actions.download')}
+              onClick={() => void downloadWork(work)}
+              data-testid="download"
+            >
               <Icon name="download" />
             </button>
             {work.operation === 'matting' && !work.onDevice && (
-              <button className="icon-btn" aria-label={t('actions.edit')} title={t('actions.edit')} onClick={edit} data-testid="edit">
+              <button
+                className="icon-btn"
+                aria-label={t('actions.edit')}
+                title={t('actions.edit')}
+                onClick={edit}
+                data-testid="edit"
+              >
                 <Icon name="edit" />
               </button>
             )}
           </>
         )}
-        <button className="icon-btn danger" aria-label={t('actions.delete')} title={t('actions.delete')} onClick={() => onDelete(work)} data-testid="delete">
+        <button
+          className="icon-btn danger"
+          aria-label={t('actions.delete')}
+          title={t('actions.delete')}
+          onClick={() => onDelete(work)}
+          data-testid="delete"
+        >
           <Icon name="trash" />
         </button>
       </div>
@@ -184,7 +247,17 @@ const PATHS: Record<string, string> = {
 
 export function Icon({ name }: { name: keyof typeof PATHS | string }) {
   return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={PATHS[name]} />
     </svg>
   );

@@ -32,7 +32,8 @@ export function WorksList({ tab }: { tab: WorksTab }) {
       setDownloading(null);
     }
   };
-  const allChecked = tab === 'processed' ? results.length > 0 && checked.length === results.length : selectAllChecked(visible);
+  const allChecked =
+    tab === 'processed' ? results.length > 0 && checked.length === results.length : selectAllChecked(visible);
   const mixed = tab === 'processed' ? checked.length > 0 && checked.length < results.length : selectAllMixed(visible);
   const onSelectAll = () => {
     if (tab !== 'processed') return selectAll(tab, level);
@@ -45,8 +46,14 @@ export function WorksList({ tab }: { tab: WorksTab }) {
   const emptyText = (): string => {
     const ready = works.filter((w) => w.status === 'ready').length;
     const running = worksInTab(works, 'processing').length;
-    if (tab === 'processing') return ready > 0 ? t('empty.processingReady', { count: ready }) : t('empty.processingNothing');
-    if (tab === 'processed') return running > 0 ? t('empty.processedWaiting', { count: running }) : ready > 0 ? t('empty.processedReady') : t('empty.processed');
+    if (tab === 'processing')
+      return ready > 0 ? t('empty.processingReady', { count: ready }) : t('empty.processingNothing');
+    if (tab === 'processed')
+      return running > 0
+        ? t('empty.processedWaiting', { count: running })
+        : ready > 0
+          ? t('empty.processedReady')
+          : t('empty.processed');
     return t('empty.uploaded');
   };
 
@@ -67,13 +74,30 @@ export function WorksList({ tab }: { tab: WorksTab }) {
     <div className="works">
       <div className="works-bar">
         <label className="check-all">
-          <input type="checkbox" checked={allChecked} ref={(el) => { if (el) el.indeterminate = mixed; }} aria-checked={mixed ? 'mixed' : allChecked} disabled={(tab === 'processed' ? results : selectable).length === 0} onChange={onSelectAll} data-testid="select-all" />
+          <input
+            type="checkbox"
+            checked={allChecked}
+            ref={(el) => {
+              if (el) el.indeterminate = mixed;
+            }}
+            aria-checked={mixed ? 'mixed' : allChecked}
+            disabled={(tab === 'processed' ? results : selectable).length === 0}
+            onChange={onSelectAll}
+            data-testid="select-all"
+          />
           {t('selectAll')}
         </label>
         <div className="works-bar-actions">
           {tab === 'processed' && (
-            <button className="btn btn-primary btn-sm" disabled={checked.length === 0 || downloading !== null} onClick={() => void saveChosen()} data-testid="download-selected">
-              {downloading !== null ? t('downloadingOf', { n: downloading, count: checked.length }) : t('downloadSelected', { count: checked.length })}
+            <button
+              className="btn btn-primary btn-sm"
+              disabled={checked.length === 0 || downloading !== null}
+              onClick={() => void saveChosen()}
+              data-testid="download-selected"
+            >
+              {downloading !== null
+                ? t('downloadingOf', { n: downloading, count: checked.length })
+                : t('downloadSelected', { count: checked.length })}
             </button>
           )}
           {tab === 'processed' && BULK_DOWNLOAD_ENABLED && (
@@ -81,14 +105,23 @@ export function WorksList({ tab }: { tab: WorksTab }) {
               {t('downloadAll')}
             </button>
           )}
-          <button className="btn btn-ghost btn-sm danger" onClick={() => confirmDelete(visible)} data-testid="delete-all">
+          <button
+            className="btn btn-ghost btn-sm danger"
+            onClick={() => confirmDelete(visible)}
+            data-testid="delete-all"
+          >
             {t('deleteAll')}
           </button>
         </div>
       </div>
       <ul className={`work-list mode-${viewMode}`} aria-label={t(`tabs.${tab}`)}>
         {visible.map((w) => (
-          <WorkCard key={w.cid} work={w} onDelete={(x) => confirmDelete([x])} highlighted={tab === 'processed' && w.cid === fresh} />
+          <WorkCard
+            key={w.cid}
+            work={w}
+            onDelete={(x) => confirmDelete([x])}
+            highlighted={tab === 'processed' && w.cid === fresh}
+          />
         ))}
       </ul>
       <div className="works-foot" aria-live="polite" data-testid="selected-footer">

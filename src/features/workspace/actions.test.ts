@@ -11,7 +11,18 @@ import { useDialogs } from '../../stores/dialogs.js';
 import { useWorks } from '../../stores/works.js';
 import { deleteNow } from './actions.js';
 
-const work = (cid: string, patch: Partial<Work> = {}): Work => ({ cid, filename: `${cid}.jpg`, filesize: 1, w: 10, h: 10, status: 'ready', selected: false, workType: 'denoise', updatedAt: Date.now(), ...patch });
+const work = (cid: string, patch: Partial<Work> = {}): Work => ({
+  cid,
+  filename: `${cid}.jpg`,
+  filesize: 1,
+  w: 10,
+  h: 10,
+  status: 'ready',
+  selected: false,
+  workType: 'denoise',
+  updatedAt: Date.now(),
+  ...patch,
+});
 
 let srv: TestServer;
 let token: string;
@@ -27,14 +38,20 @@ describe('deleteNow', () => {
   it('a work the server holds stays until the server answers 200, then leaves; one it does not hold leaves at once', async () => {
     const principal = await srv.ctx.services.tokens.resolve(token);
     const bytes = fs.readFileSync(path.resolve(import.meta.dirname, '../../../tests/fixtures/chelsea.png'));
-    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, { file: bytes, filename: 'chelsea.png', job: 'denoise' });
+    const { uid } = await srv.ctx.services.uploads.uploadWhole(principal, {
+      file: bytes,
+      filename: 'chelsea.png',
+      job: 'denoise',
+    });
     useWorks.setState({ works: [work('kept', { uid }), work('failed', { status: 'uploadFailed' })] });
     const pending = deleteNow(useWorks.getState().works);
     // before the answer: the local-only work is gone, the uploaded one is still listed
     expect(useWorks.getState().works.map((w) => w.cid)).toEqual(['kept']);
     await pending;
     expect(useWorks.getState().works).toEqual([]);
-    expect(await srv.ctx.db.selectFrom('uploads').select('deleted_at').where('uid', '=', uid).executeTakeFirstOrThrow()).toMatchObject({ deleted_at: expect.any(Number) });
+    expect(
+      await srv.ctx.db.selectFrom('uploads').select('deleted_at').where('uid', '=', uid).executeTakeFirstOrThrow(),
+    ).toMatchObject({ deleted_at: expect.any(Number) });
   });
 
   it('on 10001 the works stay and the refusal reason shows, translated (not "parameter error")', async () => {

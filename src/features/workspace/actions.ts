@@ -56,7 +56,10 @@ export async function downloadWork(work: Work): Promise<void> {
       return;
     }
     const token = await waitForUserToken();
-    const res = await axios.get<Blob>(endpoints.downloadUrl(work.transId ?? '', token), { responseType: 'blob', withCredentials: true });
+    const res = await axios.get<Blob>(endpoints.downloadUrl(work.transId ?? '', token), {
+      responseType: 'blob',
+      withCredentials: true,
+    });
     if (res.data.type.includes('json')) {
       throw await refusalOf(JSON.parse(await res.data.text()) as Envelope);
     }
@@ -69,7 +72,8 @@ export async function downloadWork(work: Work): Promise<void> {
 }
 
 async function saveDeviceResult(work: Work): Promise<void> {
-  const result = (await import('../../db/index.js').then((db) => db.getUploadItem(work.cid)).catch(() => undefined))?.result;
+  const result = (await import('../../db/index.js').then((db) => db.getUploadItem(work.cid)).catch(() => undefined))
+    ?.result;
   if (!result) return void dialogs.toast(i18n.t('workspace:onDevice.failed'), 'error');
   save(result, work.targetName ?? work.filename);
 }
@@ -90,7 +94,9 @@ export async function downloadSelected(works: Work[], onProgress?: (n: number) =
 
 /** Bulk download: point check first (30004 → not-enough-points popup), then the bulk link. */
 export async function downloadAll(works: Work[]): Promise<void> {
-  const ids = works.filter((w) => w.status === 'finished' && w.transId && !w.sample && !w.onDevice).map((w) => w.transId as string);
+  const ids = works
+    .filter((w) => w.status === 'finished' && w.transId && !w.sample && !w.onDevice)
+    .map((w) => w.transId as string);
   if (ids.length === 0) return;
   endpoints.report('download_all', { count: ids.length });
   const { setDownloading } = useDialogs.getState();
@@ -99,12 +105,20 @@ export async function downloadAll(works: Work[]): Promise<void> {
     const token = useUser.getState().userToken ?? (await waitForUserToken());
     const { download_all_id } = await endpoints.pointCheck(token, ids);
     window.location.assign(endpoints.bulkDownloadUrl(download_all_id));
-    setTimeout(() => void useUser.getState().refreshCredits().catch(() => undefined), CREDIT_REFRESH_AFTER_BULK_MS);
+    setTimeout(
+      () =>
+        void useUser
+          .getState()
+          .refreshCredits()
+          .catch(() => undefined),
+      CREDIT_REFRESH_AFTER_BULK_MS,
+    );
   } catch (e) {
     if (e instanceof ApiError && e.code === CODE.NOT_ENOUGH_POINTS) {
       endpoints.report('add_credits_popup', { from: 'download_all' });
       dialogs.open({ kind: 'notEnoughPoints' });
-    } else if (axios.isAxiosError(e) && !e.response) dialogs.open({ kind: 'message', message: i18n.t('errors:checkNetwork'), tone: 'error' });
+    } else if (axios.isAxiosError(e) && !e.response)
+      dialogs.open({ kind: 'message', message: i18n.t('errors:checkNetwork'), tone: 'error' });
     else handleError(e);
   } finally {
     setDownloading(null);
@@ -141,7 +155,8 @@ export async function deleteNow(works: Work[]): Promise<void> {
     await endpoints.uploadDelete([...new Set(remote.map((w) => w.uid as string))]);
     useWorks.getState().remove(remote.map((w) => w.cid));
   } catch (e) {
-    if (e instanceof ApiError && e.code === CODE.PARAM_ERROR) dialogs.toast(errorText(e) ?? i18n.t('errors:code.10001'), 'error');
+    if (e instanceof ApiError && e.code === CODE.PARAM_ERROR)
+      dialogs.toast(errorText(e) ?? i18n.t('errors:code.10001'), 'error');
     else handleError(e);
   }
 }

@@ -1,5 +1,9 @@
 /** Guest first-use sequence (spec §4): auto-select after 2 s, auto-start, Processing after 1 s, preview after 1 s. */
-import { FIRST_FLAGS_COOKIE_DAYS, FIRST_VISIT_PREVIEW_DELAY_MS, GUEST_AUTO_SELECT_MS } from '../../shared/domain/constants.js';
+import {
+  FIRST_FLAGS_COOKIE_DAYS,
+  FIRST_VISIT_PREVIEW_DELAY_MS,
+  GUEST_AUTO_SELECT_MS,
+} from '../../shared/domain/constants.js';
 import { COOKIE, getCookie, setCookie } from '../../lib/cookies.js';
 import { dialogs } from '../../stores/dialogs.js';
 import { usePanel } from '../../stores/panel.js';
@@ -40,4 +44,3 @@ export function installGuestFirstUse(): void {
     setTimeout(() => dialogs.open({ kind: 'preview', cid: w.cid }), FIRST_VISIT_PREVIEW_DELAY_MS);
   });
 }
-

@@ -35,14 +35,24 @@ export function showReady(w: Work): void {
   const stillRunning = ws.works.some((x) => x.status === 'waiting' || x.status === 'processing');
   if (!stillRunning) ws.setTab('processed');
   // The highlighted card is brought into view (on phones the shorter list can leave the page at the footer).
-  requestAnimationFrame(() => document.querySelector('[data-testid="work-card"][data-new="true"]')?.scrollIntoView({ block: 'center', behavior: 'smooth' }));
+  requestAnimationFrame(() =>
+    document
+      .querySelector('[data-testid="work-card"][data-new="true"]')
+      ?.scrollIntoView({ block: 'center', behavior: 'smooth' }),
+  );
   // Spec §9: a registered user's success text also says how many free credits remain.
   const user = useUser.getState();
-  const text = i18n.t('workspace:ready.toast', { name: w.filename }) + (user.level === 'register' ? ` ${i18n.t('workspace:ready.freeLeft', { count: user.credits })}` : '');
+  const text =
+    i18n.t('workspace:ready.toast', { name: w.filename }) +
+    (user.level === 'register' ? ` ${i18n.t('workspace:ready.freeLeft', { count: user.credits })}` : '');
   dialogs.toast(text, 'success', {
     testId: 'ready-toast',
     actions: [
-      { label: i18n.t('workspace:actions.preview'), onClick: () => dialogs.open({ kind: 'preview', cid: w.cid }), testId: 'ready-preview' },
+      {
+        label: i18n.t('workspace:actions.preview'),
+        onClick: () => dialogs.open({ kind: 'preview', cid: w.cid }),
+        testId: 'ready-preview',
+      },
       {
         label: i18n.t('workspace:actions.download'),
         onClick: () => {

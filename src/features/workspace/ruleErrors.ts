@@ -19,7 +19,10 @@ export const RULE_ERROR_KEY = {
   bestColorizeProOnly: 'upgrade.pro',
   scaleSubscribersOnly: 'upgrade.scale',
   bestEnlargeSubscribersOnly: 'upgrade.pro',
-} as const satisfies Record<RuleError['code'], WorkspaceKey<'noValidWorkflow' | 'tooManySteps' | 'lastStepOnly'> | UpgradeKey>;
+} as const satisfies Record<
+  RuleError['code'],
+  WorkspaceKey<'noValidWorkflow' | 'tooManySteps' | 'lastStepOnly'> | UpgradeKey
+>;
 
 /** A refused chain of steps (no steps, too many, enlarge/matting not last), translated. */
 export function chainText(err: ChainError): string {

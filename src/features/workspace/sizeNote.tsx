@@ -24,13 +24,19 @@ export function SizeLine({ work, testId }: { work: Work; testId?: string }) {
   if (!from) {
     return (
       <>
-        {t('originalSize')}: <span data-testid={testId}>{work.w}×{work.h}</span>
+        {t('originalSize')}:{' '}
+        <span data-testid={testId}>
+          {work.w}×{work.h}
+        </span>
       </>
     );
   }
   return (
     <>
-      {t('resizedSize')}: <span data-testid={testId}>{work.w}×{work.h}</span>{' '}
+      {t('resizedSize')}:{' '}
+      <span data-testid={testId}>
+        {work.w}×{work.h}
+      </span>{' '}
       <span className="resized-note" data-testid="resized-note">
         {t('resizedFrom', { w: from.w, h: from.h })}
       </span>
@@ -56,11 +62,25 @@ export function useResizeNotice(): void {
           const level = useUser.getState().level;
           const lim = limitsFor(level);
           const max = largestMegapixels();
-          const base = t('resizeNotice', { name: w.filename, w: w.w, h: w.h, mp: formatNumber(lim.maxMegapixels, lng), side: lim.maxSidePx });
+          const base = t('resizeNotice', {
+            name: w.filename,
+            w: w.w,
+            h: w.h,
+            mp: formatNumber(lim.maxMegapixels, lng),
+            side: lim.maxSidePx,
+          });
           const canGrow = lim.maxMegapixels < max;
           dialogs.toast(canGrow ? `${base} ${t('resizeUpgrade', { max: formatNumber(max, lng) })}` : base, 'info', {
             testId: 'resize-notice',
-            actions: canGrow ? [{ label: t('resizePlans'), onClick: () => navigate(pricingUrl(lng, 'upload', 'resize_notice')), testId: 'resize-plans' }] : [],
+            actions: canGrow
+              ? [
+                  {
+                    label: t('resizePlans'),
+                    onClick: () => navigate(pricingUrl(lng, 'upload', 'resize_notice')),
+                    testId: 'resize-plans',
+                  },
+                ]
+              : [],
           });
         }
       }),

@@ -8,7 +8,13 @@
 import { useEffect, useState } from 'react';
 import { handleError } from '../../app/handleError.js';
 import { L, useLang } from '../../app/lang.js';
-import { apiPlanCheckout, apiTokenCreate, apiTokenReset, apiTokenView, type ApiTokenView } from '../../api/apiTokens.js';
+import {
+  apiPlanCheckout,
+  apiTokenCreate,
+  apiTokenReset,
+  apiTokenView,
+  type ApiTokenView,
+} from '../../api/apiTokens.js';
 import { ApiError } from '../../api/client.js';
 import { API_PLANS, type ApiPlan } from '../../shared/domain/apiPlans.js';
 import { reasonOf } from '../../shared/domain/refusal.js';
@@ -66,19 +72,30 @@ export function ApiTokenSection() {
   const lastUsed = (v: ApiTokenView) => (v.last_used_at === null ? t('api.neverUsed') : formatDay(v.last_used_at, lng));
 
   return (
-    <section className="acct-card api-section" id="api" aria-labelledby="api-title" data-testid="api-section" aria-busy={state.kind === 'loading'}>
+    <section
+      className="acct-card api-section"
+      id="api"
+      aria-labelledby="api-title"
+      data-testid="api-section"
+      aria-busy={state.kind === 'loading'}
+    >
       <h2 id="api-title">{t('api.title')}</h2>
       <p className="muted">{t('api.intro')}</p>
 
       {state.kind === 'not-entitled' && (
         <p data-testid="api-not-entitled">
-          {t('api.notEntitled')}{' '}
-          <L to="/pricing/?source=account&medium=api_section">{t('api.proLink')}</L>
+          {t('api.notEntitled')} <L to="/pricing/?source=account&medium=api_section">{t('api.proLink')}</L>
         </p>
       )}
 
       {state.kind === 'none' && (
-        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void act(apiTokenCreate)} data-testid="api-create">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={busy}
+          onClick={() => void act(apiTokenCreate)}
+          data-testid="api-create"
+        >
           {t('api.create')}
         </button>
       )}
@@ -126,20 +143,41 @@ export function ApiTokenSection() {
           </dl>
           <p className="muted small">{t('api.limits', { count: state.view.rate_limit_per_minute })}</p>
           {confirming ? (
-            <div className="api-confirm" role="alertdialog" aria-labelledby="api-confirm-text" data-testid="api-reset-confirm">
+            <div
+              className="api-confirm"
+              role="alertdialog"
+              aria-labelledby="api-confirm-text"
+              data-testid="api-reset-confirm"
+            >
               <p id="api-confirm-text">{t('api.resetConfirm')}</p>
               <div className="row-actions">
-                <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void act(apiTokenReset)} data-testid="api-reset-yes">
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={busy}
+                  onClick={() => void act(apiTokenReset)}
+                  data-testid="api-reset-yes"
+                >
                   {t('api.resetYes')}
                 </button>
-                <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} data-testid="api-reset-no">
+                <button
+                  type="button"
+                  className="btn btn-ghost"
+                  onClick={() => setConfirming(false)}
+                  data-testid="api-reset-no"
+                >
                   {t('api.cancel')}
                 </button>
               </div>
             </div>
           ) : (
             <div className="row-actions">
-              <button type="button" className="btn btn-secondary" onClick={() => setConfirming(true)} data-testid="api-reset">
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={() => setConfirming(true)}
+                data-testid="api-reset"
+              >
                 {t('api.reset')}
               </button>
               <L to="/api-docs/" className="btn btn-ghost">

@@ -19,7 +19,15 @@ export function CurrencyPicker({ value, onChange }: { value: Currency; onChange(
   return (
     <div className="acct-currency" role="radiogroup" aria-label={t('pricing.currency')} data-testid="currency-picker">
       {CURRENCIES.map((c) => (
-        <button key={c} type="button" role="radio" aria-checked={value === c} className={`chip ${value === c ? 'on' : ''}`} onClick={() => onChange(c)} data-testid={`currency-${c}`}>
+        <button
+          key={c}
+          type="button"
+          role="radio"
+          aria-checked={value === c}
+          className={`chip ${value === c ? 'on' : ''}`}
+          onClick={() => onChange(c)}
+          data-testid={`currency-${c}`}
+        >
           {c}
         </button>
       ))}

@@ -38,10 +38,22 @@ export function Field({ id, label, value, onChange, type = 'text', error, autoCo
   );
 }
 
-export function FormStatus({ message, tone, testId }: { message: string | null; tone: 'error' | 'success'; testId: string }) {
+export function FormStatus({
+  message,
+  tone,
+  testId,
+}: {
+  message: string | null;
+  tone: 'error' | 'success';
+  testId: string;
+}) {
   if (!message) return null;
   return (
-    <p className={tone === 'error' ? 'field-error' : 'acct-success'} role={tone === 'error' ? 'alert' : 'status'} data-testid={testId}>
+    <p
+      className={tone === 'error' ? 'field-error' : 'acct-success'}
+      role={tone === 'error' ? 'alert' : 'status'}
+      data-testid={testId}
+    >
       {message}
     </p>
   );

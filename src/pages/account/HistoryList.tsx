@@ -50,7 +50,13 @@ export function HistoryList() {
                   <td>
                     {r.status === 'finished' && !r.expired && userToken ? (
                       // The single-download call; its answer is an attachment, so the page stays.
-                      <a className="btn btn-secondary btn-sm" href={endpoints.downloadUrl(r.trans_id, userToken)} download aria-label={t('history.downloadName', { name: r.filename ?? r.trans_id })} data-testid="history-download">
+                      <a
+                        className="btn btn-secondary btn-sm"
+                        href={endpoints.downloadUrl(r.trans_id, userToken)}
+                        download
+                        aria-label={t('history.downloadName', { name: r.filename ?? r.trans_id })}
+                        data-testid="history-download"
+                      >
                         {t('history.download')}
                       </a>
                     ) : r.status === 'finished' && r.expired ? (

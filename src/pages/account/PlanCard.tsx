@@ -8,7 +8,14 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { handleError } from '../../app/handleError.js';
 import { L, useLang } from '../../app/lang.js';
-import { creditStanding, creditsLeft, deriveLevel, warnsLowCredits, isSubscriber, PLAN_LIMITS } from '../../shared/domain/plans.js';
+import {
+  creditStanding,
+  creditsLeft,
+  deriveLevel,
+  warnsLowCredits,
+  isSubscriber,
+  PLAN_LIMITS,
+} from '../../shared/domain/plans.js';
 import * as endpoints from '../../api/endpoints.js';
 import { waitForUserToken } from '../../api/client.js';
 import type { LicenseView } from '../../shared/domain/account.js';
@@ -54,7 +61,9 @@ export function PlanCard({ refreshKey = 0, compact = false }: { refreshKey?: num
         </div>
         <div>
           <dt>{t('plan.expires')}</dt>
-          <dd data-testid="plan-expires">{lic.plan_expires_at ? formatDay(lic.plan_expires_at, lng) : t('plan.noExpiry')}</dd>
+          <dd data-testid="plan-expires">
+            {lic.plan_expires_at ? formatDay(lic.plan_expires_at, lng) : t('plan.noExpiry')}
+          </dd>
         </div>
       </dl>
       {level === 'expired' && (
@@ -74,7 +83,11 @@ export function PlanCard({ refreshKey = 0, compact = false }: { refreshKey?: num
       )}
       {!compact && (
         <div className="row-actions">
-          <L to={`/pricing/?source=account&medium=${isSubscriber(level) ? 'renew_btn' : 'upgrade_btn'}`} className="btn btn-primary" data-testid="plan-upgrade">
+          <L
+            to={`/pricing/?source=account&medium=${isSubscriber(level) ? 'renew_btn' : 'upgrade_btn'}`}
+            className="btn btn-primary"
+            data-testid="plan-upgrade"
+          >
             {isSubscriber(level) ? t('plan.change') : t('plan.upgrade')}
           </L>
         </div>

@@ -5,7 +5,15 @@ import * as endpoints from '../../api/endpoints.js';
 import { Field, FormStatus } from './Field.js';
 import { formFailure, translateErrors, useAccountT } from './i18n.js';
 
-export function SurveyForm({ initial, initialOther = '', onSaved }: { initial: string[]; initialOther?: string; onSaved?(choices: string[]): void }) {
+export function SurveyForm({
+  initial,
+  initialOther = '',
+  onSaved,
+}: {
+  initial: string[];
+  initialOther?: string;
+  onSaved?(choices: string[]): void;
+}) {
   const t = useAccountT();
   const [choices, setChoices] = useState<string[]>(initial);
   const [other, setOther] = useState(initialOther);
@@ -44,7 +52,12 @@ export function SurveyForm({ initial, initialOther = '', onSaved }: { initial: s
         <div className="acct-checks">
           {OCCUPATIONS.map((o) => (
             <label key={o} className="acct-check">
-              <input type="checkbox" checked={choices.includes(o)} onChange={() => toggle(o)} data-testid={`survey-${o}`} />
+              <input
+                type="checkbox"
+                checked={choices.includes(o)}
+                onChange={() => toggle(o)}
+                data-testid={`survey-${o}`}
+              />
               <span>{t(`occupations.${o}`)}</span>
             </label>
           ))}
@@ -55,7 +68,16 @@ export function SurveyForm({ initial, initialOther = '', onSaved }: { initial: s
           </p>
         )}
       </fieldset>
-      {choices.includes('other') && <Field id="survey-other" label={t('survey.other')} value={other} onChange={setOther} error={errors.occupation_other} maxLength={OCCUPATION_OTHER_MAX} />}
+      {choices.includes('other') && (
+        <Field
+          id="survey-other"
+          label={t('survey.other')}
+          value={other}
+          onChange={setOther}
+          error={errors.occupation_other}
+          maxLength={OCCUPATION_OTHER_MAX}
+        />
+      )}
       <FormStatus message={status?.text ?? null} tone={status?.tone ?? 'success'} testId="survey-status" />
       <button className="btn btn-primary" disabled={busy} data-testid="survey-save">
         {t('survey.save')}

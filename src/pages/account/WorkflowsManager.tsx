@@ -14,7 +14,11 @@ import { usePanel } from '../../stores/panel.js';
 import { Pager } from './Pager.js';
 
 type Record_ = endpoints.WorkflowRecord;
-const stepsOf = (w: Record_): Step[] => w.flows.map((f) => ({ name: f.name, config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config })) as Step[];
+const stepsOf = (w: Record_): Step[] =>
+  w.flows.map((f) => ({
+    name: f.name,
+    config: typeof f.config === 'string' ? JSON.parse(f.config) : f.config,
+  })) as Step[];
 
 export function WorkflowsManager({ asPage = false }: { asPage?: boolean }) {
   const t = useAccountT();
@@ -77,17 +81,35 @@ export function WorkflowsManager({ asPage = false }: { asPage?: boolean }) {
                 <div>
                   <strong data-testid="wf-name">{w.name}</strong>
                   <p className="muted small">
-                    {t('workflows.steps', { count: w.flows.length })}: {stepsOf(w).map((s) => jobLabel(s.config.module)).join(' → ')}
+                    {t('workflows.steps', { count: w.flows.length })}:{' '}
+                    {stepsOf(w)
+                      .map((s) => jobLabel(s.config.module))
+                      .join(' → ')}
                   </p>
                 </div>
                 <div className="row-actions">
-                  <button type="button" className="btn btn-primary btn-sm" onClick={() => open(w)} data-testid="wf-open">
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-sm"
+                    onClick={() => open(w)}
+                    data-testid="wf-open"
+                  >
                     {t('workflows.open')}
                   </button>
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => setEditing(w.id)} data-testid="wf-rename">
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setEditing(w.id)}
+                    data-testid="wf-rename"
+                  >
                     {t('workflows.rename')}
                   </button>
-                  <button type="button" className="btn btn-ghost btn-sm danger" onClick={() => remove(w)} data-testid="wf-delete">
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm danger"
+                    onClick={() => remove(w)}
+                    data-testid="wf-delete"
+                  >
                     {t('workflows.delete')}
                   </button>
                 </div>
@@ -127,7 +149,15 @@ function RenameForm({ workflow, onDone }: { workflow: Record_; onDone(saved: boo
       <label htmlFor={id} className="sr-only">
         {t('workflows.name')}
       </label>
-      <input id={id} value={name} onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(error)} aria-describedby={error ? `${id}-err` : undefined} autoFocus data-testid="wf-rename-input" />
+      <input
+        id={id}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-err` : undefined}
+        autoFocus
+        data-testid="wf-rename-input"
+      />
       <button className="btn btn-primary btn-sm" disabled={busy} data-testid="wf-rename-save">
         {t('workflows.save')}
       </button>

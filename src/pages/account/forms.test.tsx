@@ -30,8 +30,14 @@ describe('the survey validates with the spec texts before sending anything', () 
 });
 
 describe('account namespace', () => {
-  const keys = (o: Record<string, unknown>, p = ''): string[] => Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`]));
-  const load = (lng: string) => JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${lng}/account.json`), 'utf8')) as Record<string, unknown>;
+  const keys = (o: Record<string, unknown>, p = ''): string[] =>
+    Object.entries(o).flatMap(([k, v]) =>
+      v && typeof v === 'object' ? keys(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`],
+    );
+  const load = (lng: string) =>
+    JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${lng}/account.json`), 'utf8'),
+    ) as Record<string, unknown>;
   it.each(['de', 'fr', 'ja'])('%s has every key of en, translated', (lng) => {
     const en = load('en');
     const other = load(lng);

@@ -49,9 +49,17 @@ export function translateErrors(t: AT, errors: Record<string, string>): Record<s
  */
 export function formFailure(t: AT, e: unknown): { fields: Record<string, string>; message: string | null } {
   if (e instanceof ApiError) {
-    const { errors: errs, reasons } = (e.data ?? {}) as { errors?: Record<string, string>; reasons?: Record<string, string> };
+    const { errors: errs, reasons } = (e.data ?? {}) as {
+      errors?: Record<string, string>;
+      reasons?: Record<string, string>;
+    };
     if (reasons && Object.keys(reasons).length)
-      return { fields: Object.fromEntries(Object.entries(reasons).map(([f, reason]) => [f, reasonText({ reason }) ?? fieldText(t, errs?.[f] ?? '')])), message: null };
+      return {
+        fields: Object.fromEntries(
+          Object.entries(reasons).map(([f, reason]) => [f, reasonText({ reason }) ?? fieldText(t, errs?.[f] ?? '')]),
+        ),
+        message: null,
+      };
     if (errs && Object.keys(errs).length) return { fields: translateErrors(t, errs), message: null };
     if (e.code === CODE.WRONG_PASSWORD) return { fields: {}, message: t('errors.wrongPassword') };
   }

@@ -27,14 +27,19 @@ const GROUP_KEYS = {
   misc: 'content.api_docs.group_misc',
 } as const;
 const isGroup = (name: string): name is keyof typeof GROUP_KEYS => Object.hasOwn(GROUP_KEYS, name);
-const anchor = (c: ApiCall) => `${c.method}-${c.path}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const anchor = (c: ApiCall) =>
+  `${c.method}-${c.path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function Call({ call }: { call: ApiCall }) {
   const { t } = useTranslation('site');
   return (
     <article className="api-call" id={anchor(call)} data-testid="api-call">
       <h3 className="api-call-head" data-testid="api-route">
-        <span className={`api-method api-method-${call.method.toLowerCase()}`}>{call.method}</span> <code className="api-path">{call.path}</code>
+        <span className={`api-method api-method-${call.method.toLowerCase()}`}>{call.method}</span>{' '}
+        <code className="api-path">{call.path}</code>
       </h3>
       <p className="api-summary" lang="en">
         {call.summary}
@@ -46,7 +51,11 @@ function Call({ call }: { call: ApiCall }) {
       )}
       <p className="api-auth small">
         <strong>{t('content.api_docs.auth')}</strong>{' '}
-        {call.auth.length ? call.auth.map((a) => <code key={a}>{a}</code>).reduce<ReactNode[]>((acc, el, i) => (i ? [...acc, ' · ', el] : [el]), []) : t('content.api_docs.noAuth')}
+        {call.auth.length
+          ? call.auth
+              .map((a) => <code key={a}>{a}</code>)
+              .reduce<ReactNode[]>((acc, el, i) => (i ? [...acc, ' · ', el] : [el]), [])
+          : t('content.api_docs.noAuth')}
         {call.auth.length > 0 && call.authOptional ? ` (${t('content.api_docs.optional')})` : ''}
       </p>
       {call.fields.length > 0 && (
@@ -67,7 +76,9 @@ function Call({ call }: { call: ApiCall }) {
                     <code>{f.name}</code>
                   </td>
                   <td className="api-type">{f.type}</td>
-                  <td data-label={t('content.api_docs.required')} data-required={f.required}>{f.required ? t('content.api_docs.yes') : '—'}</td>
+                  <td data-label={t('content.api_docs.required')} data-required={f.required}>
+                    {f.required ? t('content.api_docs.yes') : '—'}
+                  </td>
                   <td lang="en">{f.description}</td>
                 </tr>
               ))}
@@ -93,7 +104,9 @@ function Call({ call }: { call: ApiCall }) {
             {call.answer.fields.length > 0 && (
               <>
                 {' — data: '}
-                {call.answer.fields.map((f) => <code key={f}>{f}</code>).reduce<ReactNode[]>((acc, el, i) => (i ? [...acc, ' ', el] : [el]), [])}
+                {call.answer.fields
+                  .map((f) => <code key={f}>{f}</code>)
+                  .reduce<ReactNode[]>((acc, el, i) => (i ? [...acc, ' ', el] : [el]), [])}
               </>
             )}
           </>
@@ -123,7 +136,8 @@ export function ApiDocsPage() {
         <ol>
           {VIEW.groups.map((g) => (
             <li key={g.name}>
-              <a href={`#api-${g.name}`}>{isGroup(g.name) ? t(GROUP_KEYS[g.name]) : g.name}</a> <span className="muted small">({g.calls.length})</span>
+              <a href={`#api-${g.name}`}>{isGroup(g.name) ? t(GROUP_KEYS[g.name]) : g.name}</a>{' '}
+              <span className="muted small">({g.calls.length})</span>
             </li>
           ))}
         </ol>
@@ -151,7 +165,13 @@ export function ApiDocsPage() {
       </section>
       <ApiReasons />
       {VIEW.groups.map((g) => (
-        <section key={g.name} className="api-group" id={`api-${g.name}`} aria-labelledby={`api-${g.name}-h`} data-testid="api-group">
+        <section
+          key={g.name}
+          className="api-group"
+          id={`api-${g.name}`}
+          aria-labelledby={`api-${g.name}-h`}
+          data-testid="api-group"
+        >
           <h2 id={`api-${g.name}-h`}>{isGroup(g.name) ? t(GROUP_KEYS[g.name]) : g.name}</h2>
           <p lang="en">{g.description}</p>
           {g.calls.map((c) => (

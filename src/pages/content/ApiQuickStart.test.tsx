@@ -16,7 +16,8 @@ const wrap = () => render(<I18nextProvider i18n={i18n}>{<ApiQuickStart />}</I18n
 describe('the quick start on /api-docs/', () => {
   it('shows the very texts the quick-start test runs: every curl step and the Node script', () => {
     wrap();
-    for (const s of CURL_STEPS) expect(screen.getByTestId(`quickstart-${s.step}`).querySelector('pre code')?.textContent).toBe(s.command);
+    for (const s of CURL_STEPS)
+      expect(screen.getByTestId(`quickstart-${s.step}`).querySelector('pre code')?.textContent).toBe(s.command);
     const codes = [...document.querySelectorAll('.api-quickstart pre code')].map((c) => c.textContent);
     expect(codes).toContain(NODE_SCRIPT);
   });
@@ -26,6 +27,8 @@ describe('the quick start on /api-docs/', () => {
     wrap();
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Schnellstart');
     expect(screen.getByTestId('quickstart-upload').textContent).toContain('Ein Foto hochladen');
-    expect(screen.getByTestId('quickstart-upload').querySelector('pre code')?.textContent).toBe(CURL_STEPS.find((s) => s.step === 'upload')!.command);
+    expect(screen.getByTestId('quickstart-upload').querySelector('pre code')?.textContent).toBe(
+      CURL_STEPS.find((s) => s.step === 'upload')!.command,
+    );
   });
 });

@@ -1,14 +1,24 @@
 /** The developer quick start on /api-docs/: curl steps and a Node script, the texts of apiQuickStart.ts (run by a test). */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ASYNC_STEPS, CLIENT_SCRIPT, CURL_STEPS, NODE_SCRIPT, type CurlStep, type QuickStartStep } from './apiQuickStart.js';
+import {
+  ASYNC_STEPS,
+  CLIENT_SCRIPT,
+  CURL_STEPS,
+  NODE_SCRIPT,
+  type CurlStep,
+  type QuickStartStep,
+} from './apiQuickStart.js';
 import './apiQuickStart.css';
 
 function CopyButton({ text, testId }: { text: string; testId: string }) {
   const { t } = useTranslation('site');
   const [copied, setCopied] = useState(false);
   const copy = () => {
-    void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+    void navigator.clipboard?.writeText(text).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   };
   return (
     <button type="button" className="btn quickstart-copy" onClick={copy} data-testid={testId}>
@@ -71,7 +81,8 @@ export function ApiQuickStart() {
     <section className="api-quickstart" aria-labelledby="api-quickstart-h" data-testid="api-quickstart">
       <h2 id="api-quickstart-h">{t('content.api_quickstart.title')}</h2>
       <p>
-        {t('content.api_quickstart.intro')} <a href={`${prefix}/my-account/#api`}>{t('content.api_quickstart.token_link')}</a>
+        {t('content.api_quickstart.intro')}{' '}
+        <a href={`${prefix}/my-account/#api`}>{t('content.api_quickstart.token_link')}</a>
       </p>
       <h3>{t('content.api_quickstart.curl')}</h3>
       <Steps steps={oneCall} />

@@ -26,7 +26,19 @@ export function EnglishOnly() {
   );
 }
 
-export function Article({ title, intro, sections, testId, children }: { title: string; intro?: string; sections: Section[]; testId: string; children?: ReactNode }) {
+export function Article({
+  title,
+  intro,
+  sections,
+  testId,
+  children,
+}: {
+  title: string;
+  intro?: string;
+  sections: Section[];
+  testId: string;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation('site');
   usePageTitle(title);
   return (

@@ -32,7 +32,8 @@ export function AuthorsPage() {
               <ul data-testid="author-posts">
                 {posts.map((slug) => (
                   <li key={slug}>
-                    <L to={`/posts/${slug}/`}>{POSTS[slug].title}</L> <span className="post-meta">· {dateText(POSTS[slug].date, lng)}</span>
+                    <L to={`/posts/${slug}/`}>{POSTS[slug].title}</L>{' '}
+                    <span className="post-meta">· {dateText(POSTS[slug].date, lng)}</span>
                   </li>
                 ))}
               </ul>
@@ -56,13 +57,24 @@ export function AuthorsPage() {
     body: (
       <>
         <p>
-          Every text on this site is written by the people who build the part it describes, and checked against the code before it is published. Where a page states a number (a size limit, how long something is kept, how many routes the API has), the page reads it from the same place the code does, so the text cannot drift from what the product really does.
+          Every text on this site is written by the people who build the part it describes, and checked against the code
+          before it is published. Where a page states a number (a size limit, how long something is kept, how many
+          routes the API has), the page reads it from the same place the code does, so the text cannot drift from what
+          the product really does.
         </p>
         <p>
-          Articles are written in English; the menus, titles and buttons around them are translated. If something here is wrong or unclear, tell us through the <L to="/contact/">contact form</L>.
+          Articles are written in English; the menus, titles and buttons around them are translated. If something here
+          is wrong or unclear, tell us through the <L to="/contact/">contact form</L>.
         </p>
       </>
     ),
   });
-  return <Article title={t('content.author.title')} intro={t('content.author.body')} sections={sections} testId="authors-page" />;
+  return (
+    <Article
+      title={t('content.author.title')}
+      intro={t('content.author.body')}
+      sections={sections}
+      testId="authors-page"
+    />
+  );
 }

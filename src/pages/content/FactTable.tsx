@@ -1,7 +1,15 @@
 /** A text page's table of facts: a header row, then one row a fact; it scrolls sideways on narrow screens. */
 import type { ReactNode } from 'react';
 
-export function FactTable({ head, rows, testId }: { head: readonly string[]; rows: readonly (readonly ReactNode[])[]; testId?: string }) {
+export function FactTable({
+  head,
+  rows,
+  testId,
+}: {
+  head: readonly string[];
+  rows: readonly (readonly ReactNode[])[];
+  testId?: string;
+}) {
   return (
     <div className="table-scroll">
       <table className="fact-table" data-testid={testId}>

@@ -5,7 +5,12 @@
  */
 import { useTranslation } from 'react-i18next';
 import { L } from '../../app/lang.js';
-import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS, LOCAL_STORAGE_EXPIRY_MS, UPLOADED_CACHE_EXPIRY_MS } from '../../shared/domain/constants.js';
+import {
+  GUEST_CREDITS_COOKIE_DAYS,
+  GUEST_TOKEN_COOKIE_DAYS,
+  LOCAL_STORAGE_EXPIRY_MS,
+  UPLOADED_CACHE_EXPIRY_MS,
+} from '../../shared/domain/constants.js';
 import { PLAN_LIMITS, RETENTION_DAYS_DEFAULT, UPLOAD_QUOTAS } from '../../shared/domain/plans.js';
 import { useUser } from '../../stores/user.js';
 import { Article, type Section } from './Article.js';
@@ -34,17 +39,30 @@ export function PrivacyPage() {
           <Rows
             testId="privacy-images"
             rows={[
-              ['Uploaded images (the original as sent, the working copy, a thumbnail)', 'to process them and show them in your list', retention],
+              [
+                'Uploaded images (the original as sent, the working copy, a thumbnail)',
+                'to process them and show them in your list',
+                retention,
+              ],
               ['Results of processing', 'so you can preview and download them', 'as long as the uploads (above)'],
-              ['Parts of an upload that never finished', 'to resume a sliced upload', `${UPLOADED_CACHE_EXPIRY_MS / HOUR_MS} hours`],
+              [
+                'Parts of an upload that never finished',
+                'to resume a sliced upload',
+                `${UPLOADED_CACHE_EXPIRY_MS / HOUR_MS} hours`,
+              ],
               ['A prepared zip of several results', 'for a bulk download', `${serverFacts.bulkDownloadHours} hour`],
             ]}
           />
           <p>
-            When the time is up, a sweep deletes the image files. A short record of the work (name, size, status, when it expired) stays, so your list can say that a result has expired instead of showing a broken link. Deleting an upload in the workspace deletes it on the server at once. Results processed on your device never reach the server.
+            When the time is up, a sweep deletes the image files. A short record of the work (name, size, status, when
+            it expired) stays, so your list can say that a result has expired instead of showing a broken link. Deleting
+            an upload in the workspace deletes it on the server at once. Results processed on your device never reach
+            the server.
           </p>
           <p>
-            How much you may keep at once also depends on the plan: {size(UPLOAD_QUOTAS.guest.storedBytes)} of uploads for guests, {size(UPLOAD_QUOTAS.register.storedBytes)} for free accounts, {size(UPLOAD_QUOTAS.basic.storedBytes)} on Basic and {size(UPLOAD_QUOTAS.pro.storedBytes)} on Pro.
+            How much you may keep at once also depends on the plan: {size(UPLOAD_QUOTAS.guest.storedBytes)} of uploads
+            for guests, {size(UPLOAD_QUOTAS.register.storedBytes)} for free accounts,{' '}
+            {size(UPLOAD_QUOTAS.basic.storedBytes)} on Basic and {size(UPLOAD_QUOTAS.pro.storedBytes)} on Pro.
           </p>
         </>
       ),
@@ -57,16 +75,47 @@ export function PrivacyPage() {
           <Rows
             testId="privacy-account"
             rows={[
-              ['Email address and a password hash (never the password)', 'to sign you in', 'until the account is deleted'],
-              ['Guest token (a random value; the server keeps only its SHA-256 hash)', 'to keep your credits and uploads together without an account', `${serverFacts.guestTokenDays} days after its last use`],
-              ['User token and sign-in session (hashed the same way)', 'to keep you signed in', `${serverFacts.userTokenDays} days after the last use (session: ${serverFacts.sessionDays} days); at most ${serverFacts.tokensPerSession} tokens per session`],
-              ['Failed sign-ins per email address', `to lock an address for ${serverFacts.loginLockMinutes} minutes after repeated failures within ${serverFacts.loginWindowMinutes} minutes (longer when it repeats, at most ${serverFacts.loginLockMaxHours} hours)`, 'until the next successful sign-in or the lock ends'],
-              ['Credits ledger (every charge and refund)', 'so credits are counted once and failed works are refunded', 'with the account'],
-              ['Payments: plan, amount and the payment provider\u2019s event ids', 'to grant the plan you paid for exactly once', 'with the account'],
-              ['Messages sent through the contact form (name, email, text, language)', 'to answer you', 'until we delete them by hand'],
+              [
+                'Email address and a password hash (never the password)',
+                'to sign you in',
+                'until the account is deleted',
+              ],
+              [
+                'Guest token (a random value; the server keeps only its SHA-256 hash)',
+                'to keep your credits and uploads together without an account',
+                `${serverFacts.guestTokenDays} days after its last use`,
+              ],
+              [
+                'User token and sign-in session (hashed the same way)',
+                'to keep you signed in',
+                `${serverFacts.userTokenDays} days after the last use (session: ${serverFacts.sessionDays} days); at most ${serverFacts.tokensPerSession} tokens per session`,
+              ],
+              [
+                'Failed sign-ins per email address',
+                `to lock an address for ${serverFacts.loginLockMinutes} minutes after repeated failures within ${serverFacts.loginWindowMinutes} minutes (longer when it repeats, at most ${serverFacts.loginLockMaxHours} hours)`,
+                'until the next successful sign-in or the lock ends',
+              ],
+              [
+                'Credits ledger (every charge and refund)',
+                'so credits are counted once and failed works are refunded',
+                'with the account',
+              ],
+              [
+                'Payments: plan, amount and the payment provider\u2019s event ids',
+                'to grant the plan you paid for exactly once',
+                'with the account',
+              ],
+              [
+                'Messages sent through the contact form (name, email, text, language)',
+                'to answer you',
+                'until we delete them by hand',
+              ],
             ]}
           />
-          <p>Signing out ends the session and its tokens. Changing the password ends every session and token of the account.</p>
+          <p>
+            Signing out ends the session and its tokens. Changing the password ends every session and token of the
+            account.
+          </p>
         </>
       ),
     },
@@ -77,11 +126,31 @@ export function PrivacyPage() {
         <Rows
           testId="privacy-browser"
           rows={[
-            ['Cookie with your guest token', 'to find your credits and uploads again', `${GUEST_TOKEN_COOKIE_DAYS} days`],
-            ['Cookie with a guest\u2019s remaining credits and your plan type', 'to show them before the server answers', `${GUEST_CREDITS_COOKIE_DAYS} days`],
-            ['Session cookie (pixmill_session)', 'to keep you signed in', `${serverFacts.sessionDays} days after the last use`],
-            ['Your works list and uploads waiting for the network (IndexedDB)', 'so a reload or going offline loses nothing', `cleared when unchanged for ${LOCAL_STORAGE_EXPIRY_MS / HOUR_MS} hours`],
-            ['The app itself, samples, translations and on-device models (service worker caches)', 'to start fast and work offline', 'until a new version replaces them'],
+            [
+              'Cookie with your guest token',
+              'to find your credits and uploads again',
+              `${GUEST_TOKEN_COOKIE_DAYS} days`,
+            ],
+            [
+              'Cookie with a guest\u2019s remaining credits and your plan type',
+              'to show them before the server answers',
+              `${GUEST_CREDITS_COOKIE_DAYS} days`,
+            ],
+            [
+              'Session cookie (pixmill_session)',
+              'to keep you signed in',
+              `${serverFacts.sessionDays} days after the last use`,
+            ],
+            [
+              'Your works list and uploads waiting for the network (IndexedDB)',
+              'so a reload or going offline loses nothing',
+              `cleared when unchanged for ${LOCAL_STORAGE_EXPIRY_MS / HOUR_MS} hours`,
+            ],
+            [
+              'The app itself, samples, translations and on-device models (service worker caches)',
+              'to start fast and work offline',
+              'until a new version replaces them',
+            ],
           ]}
         />
       ),
@@ -91,7 +160,9 @@ export function PrivacyPage() {
       title: 'Logs and what we never do',
       body: (
         <p>
-          Request logs keep the method, the path and harmless query parameters; tokens, passwords, cookies and request bodies are removed before anything is written. We do not sell personal data, we do not use your pictures to train models, and no picture is sent to a third-party service for processing.
+          Request logs keep the method, the path and harmless query parameters; tokens, passwords, cookies and request
+          bodies are removed before anything is written. We do not sell personal data, we do not use your pictures to
+          train models, and no picture is sent to a third-party service for processing.
         </p>
       ),
     },
@@ -100,13 +171,19 @@ export function PrivacyPage() {
       title: 'Questions and deletion',
       body: (
         <p>
-          To have your account and everything stored with it deleted, or for any question about your data, write to us through the <L to="/contact/">contact page</L>.
+          To have your account and everything stored with it deleted, or for any question about your data, write to us
+          through the <L to="/contact/">contact page</L>.
         </p>
       ),
     },
   ];
   return (
-    <Article title={t('content.privacy_policy.title')} intro={t('content.privacy_policy.body')} sections={sections} testId="privacy-page">
+    <Article
+      title={t('content.privacy_policy.title')}
+      intro={t('content.privacy_policy.body')}
+      sections={sections}
+      testId="privacy-page"
+    >
       {retentionDays !== undefined && (
         <p className="notice" data-testid="privacy-your-retention">
           {t('content.privacy_policy.yourPlan', { count: retentionDays })}
@@ -126,8 +203,14 @@ export function TermsPage() {
       body: (
         <ul>
           <li>Process only images you have the right to use, and nothing unlawful.</li>
-          <li>Do not try to overload, probe or get around the limits of the service; automated use goes through the documented <L to="/api-docs/">API</L> within its rate limits.</li>
-          <li>You keep every right to your images and results. We use them only to process them for you and to let you download them.</li>
+          <li>
+            Do not try to overload, probe or get around the limits of the service; automated use goes through the
+            documented <L to="/api-docs/">API</L> within its rate limits.
+          </li>
+          <li>
+            You keep every right to your images and results. We use them only to process them for you and to let you
+            download them.
+          </li>
         </ul>
       ),
     },
@@ -136,11 +219,19 @@ export function TermsPage() {
       title: 'Credits and plans',
       body: (
         <ul>
-          <li>Each processed image uses credits when it starts; a work that fails gives its credit back automatically, once.</li>
           <li>
-            Without a subscription you work with the free limits (one image at a time, up to {free.maxMegapixels} megapixels, {free.credits} credits). Larger uploads are reduced to fit before they are sent, and the app says so.
+            Each processed image uses credits when it starts; a work that fails gives its credit back automatically,
+            once.
           </li>
-          <li>Results are kept for the time your plan allows (see the <L to="/privacy-policy/">privacy page</L>); download what you want to keep.</li>
+          <li>
+            Without a subscription you work with the free limits (one image at a time, up to {free.maxMegapixels}{' '}
+            megapixels, {free.credits} credits). Larger uploads are reduced to fit before they are sent, and the app
+            says so.
+          </li>
+          <li>
+            Results are kept for the time your plan allows (see the <L to="/privacy-policy/">privacy page</L>); download
+            what you want to keep.
+          </li>
           <li>Results processed on your device are free and are not counted against your credits.</li>
         </ul>
       ),
@@ -148,8 +239,20 @@ export function TermsPage() {
     {
       id: 'results',
       title: 'Results',
-      body: <p>Image processing makes choices: colorized photos get plausible rather than historically exact colours, and enlargements draw detail the original did not contain. Check a result before you rely on it.</p>,
+      body: (
+        <p>
+          Image processing makes choices: colorized photos get plausible rather than historically exact colours, and
+          enlargements draw detail the original did not contain. Check a result before you rely on it.
+        </p>
+      ),
     },
   ];
-  return <Article title={t('content.term_of_use.title')} intro={t('content.term_of_use.body').split('\n\n')[0]} sections={sections} testId="terms-page" />;
+  return (
+    <Article
+      title={t('content.term_of_use.title')}
+      intro={t('content.term_of_use.body').split('\n\n')[0]}
+      sections={sections}
+      testId="terms-page"
+    />
+  );
 }

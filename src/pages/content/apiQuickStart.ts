@@ -24,7 +24,10 @@ export const QUICK_START_PHOTO_PATH = '/api/v2/sample/download?job=enlarge&type=
 
 /** The work the quick start runs: enlarge 2x (every plan may use this scale). */
 export const QUICK_START_FEATURE = { feature: 'enlarge', scale: 2 } as const;
-export const QUICK_START_JCONFIG = JSON.stringify({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } });
+export const QUICK_START_JCONFIG = JSON.stringify({
+  job: 'enlarge',
+  config: { module: 'enlarge', module_params: { scale: 2 } },
+});
 
 export type QuickStartStep = 'env' | 'photo' | 'process' | 'upload' | 'transform' | 'progress' | 'download';
 /** The synchronous steps come first; the four-call way after them (the page heads it). */

@@ -108,8 +108,15 @@ function fieldsOf(op: Json): { fields: ApiField[]; bodyTypes: string[]; example:
   const query: string[] = [];
   for (const p of asArr(op.parameters).map(asObj)) {
     const name = text(p.name);
-    fields.push({ name, type: typeText(p.schema), required: p.required === true, description: text(p.description) || text(asObj(p.schema).description), in: text(p.in) });
-    if (p.example !== undefined && p.in === 'query') query.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(p.example))}`);
+    fields.push({
+      name,
+      type: typeText(p.schema),
+      required: p.required === true,
+      description: text(p.description) || text(asObj(p.schema).description),
+      in: text(p.in),
+    });
+    if (p.example !== undefined && p.in === 'query')
+      query.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(p.example))}`);
   }
   const content = asObj(asObj(op.requestBody).content);
   const bodyTypes = Object.keys(content);
@@ -117,16 +124,25 @@ function fieldsOf(op: Json): { fields: ApiField[]; bodyTypes: string[]; example:
   const body = asObj(media.schema);
   const required = new Set(asArr(body.required).map(text));
   for (const [name, ps] of Object.entries(asObj(body.properties))) {
-    fields.push({ name, type: typeText(ps), required: required.has(name), description: text(asObj(ps).description), in: 'body' });
+    fields.push({
+      name,
+      type: typeText(ps),
+      required: required.has(name),
+      description: text(asObj(ps).description),
+      in: 'body',
+    });
   }
-  const example = media.example !== undefined ? JSON.stringify(media.example, null, 2) : query.length ? `?${query.join('&')}` : '';
+  const example =
+    media.example !== undefined ? JSON.stringify(media.example, null, 2) : query.length ? `?${query.join('&')}` : '';
   return { fields, bodyTypes, example };
 }
 
 /** The success envelope among a 200's schemas (the spec answers refusals with HTTP 200 too, as their own envelope). */
 function successOf(schema: Json): Json | undefined {
   const code = (s: Json) => asObj(asObj(s.properties).code);
-  return [schema, ...asArr(schema.anyOf).map(asObj)].find((s) => code(s).const === 200 || asArr(code(s).enum).includes(200));
+  return [schema, ...asArr(schema.anyOf).map(asObj)].find(
+    (s) => code(s).const === 200 || asArr(code(s).enum).includes(200),
+  );
 }
 
 function answerOf(op: Json): ApiCall['answer'] {
@@ -154,7 +170,12 @@ export function featuresOf(docIn: unknown): ApiFeature[] {
       description: text(variant.description),
       params: Object.entries(params).map(([name, raw]) => {
         const p = asObj(raw);
-        return { name, type: paramType(p), default: p.default === undefined ? '' : JSON.stringify(p.default), description: text(p.description) };
+        return {
+          name,
+          type: paramType(p),
+          default: p.default === undefined ? '' : JSON.stringify(p.default),
+          description: text(p.description),
+        };
       }),
       example: asArr(variant.examples).length ? JSON.stringify(asArr(variant.examples)[0], null, 2) : '',
     };
@@ -199,8 +220,18 @@ export function apiView(docIn: unknown): ApiView {
   }
   const schemes = Object.entries(asObj(asObj(doc.components).securitySchemes)).map(([name, raw]) => {
     const s = asObj(raw);
-    const where = s.type === 'http' ? `header Authorization: ${text(s.scheme) === 'bearer' ? 'Bearer …' : text(s.scheme)}` : `${text(s.in)} ${text(s.name)}`;
+    const where =
+      s.type === 'http'
+        ? `header Authorization: ${text(s.scheme) === 'bearer' ? 'Bearer …' : text(s.scheme)}`
+        : `${text(s.in)} ${text(s.name)}`;
     return { name, where, description: text(s.description) };
   });
-  return { title: text(info.title), description: text(info.description), groups: groups.filter((g) => g.calls.length), schemes, features: featuresOf(doc), count };
+  return {
+    title: text(info.title),
+    description: text(info.description),
+    groups: groups.filter((g) => g.calls.length),
+    schemes,
+    features: featuresOf(doc),
+    count,
+  };
 }

@@ -33,7 +33,8 @@ export const POSTS: Record<BlogSlug, Post> = {
     date: '2026-11-16',
     author: 'engines',
     minutes: 4,
-    summary: 'What happens between pressing Start and getting a picture twice, four or eight times as large, and why 6x is built differently.',
+    summary:
+      'What happens between pressing Start and getting a picture twice, four or eight times as large, and why 6x is built differently.',
     sections: [
       {
         id: 'network',
@@ -64,7 +65,8 @@ export const POSTS: Record<BlogSlug, Post> = {
         body: p(
           `Free accounts enlarge 2x from pictures of at most ${PLAN_LIMITS.guest.maxSidePx} px on the longer side and ${PLAN_LIMITS.guest.maxMegapixels} megapixels; Basic and Pro offer ${PLAN_LIMITS.basic.scales.join('x, ')}x from pictures of up to ${PLAN_LIMITS.pro.maxSidePx} px on the longer side. A larger upload is reduced to fit before it is sent, and the app tells you so: "2x" then means twice the size that was actually processed. Very large outputs are refused rather than cut: the result may not exceed ${serverFacts.enlargeMaxSidePx} px on a side.`,
           <>
-            Try it on the <L to="/image-enlarger/">enlarger page</L>, and compare the result at 1:1 in the preview: that is where the difference shows.
+            Try it on the <L to="/image-enlarger/">enlarger page</L>, and compare the result at 1:1 in the preview: that
+            is where the difference shows.
           </>,
         ),
       },
@@ -75,7 +77,8 @@ export const POSTS: Record<BlogSlug, Post> = {
     date: '2026-11-18',
     author: 'web-app',
     minutes: 4,
-    summary: 'The same cut-out model the server uses can run in your browser: what it downloads, how close it gets, and what stays on your computer.',
+    summary:
+      'The same cut-out model the server uses can run in your browser: what it downloads, how close it gets, and what stays on your computer.',
     sections: [
       {
         id: 'model',
@@ -105,7 +108,8 @@ export const POSTS: Record<BlogSlug, Post> = {
         title: 'Try it',
         body: p(
           <>
-            Open <L to="/remove-background/">Remove background</L>. When a picture cannot reach the server (for example while you are offline), its card offers <em>Process on this device</em>.
+            Open <L to="/remove-background/">Remove background</L>. When a picture cannot reach the server (for example
+            while you are offline), its card offers <em>Process on this device</em>.
           </>,
         ),
       },
@@ -116,7 +120,8 @@ export const POSTS: Record<BlogSlug, Post> = {
     date: '2026-11-20',
     author: 'engines',
     minutes: 3,
-    summary: 'The old-photo scene is four steps in a fixed order. Here is what each one does and how to get the most out of a scan.',
+    summary:
+      'The old-photo scene is four steps in a fixed order. Here is what each one does and how to get the most out of a scan.',
     sections: [
       {
         id: 'steps',
@@ -125,16 +130,27 @@ export const POSTS: Record<BlogSlug, Post> = {
           <>
             <ol>
               <li>
-                <strong>Repair.</strong> Scratches are found by a thin-line filter at 16 angles that must hold along the line and stand out of the local texture, dust by a test against a ring around each speck. A small network we trained ourselves (on 31 photos with our own synthetic scratches and dust) finds scratches and specks on its own as well, following a scratch through textured stretches where the filter loses it and catching specks among leaves that fail the ring test; its long finds must run nearly straight, because it also takes the bright curve of a tyre rim for a scratch. What either finds is repaired, except where the network is sure a pixel belongs to the photo. The holes are filled by interpolating across them from their sides.
+                <strong>Repair.</strong> Scratches are found by a thin-line filter at 16 angles that must hold along the
+                line and stand out of the local texture, dust by a test against a ring around each speck. A small
+                network we trained ourselves (on 31 photos with our own synthetic scratches and dust) finds scratches
+                and specks on its own as well, following a scratch through textured stretches where the filter loses it
+                and catching specks among leaves that fail the ring test; its long finds must run nearly straight,
+                because it also takes the bright curve of a tyre rim for a scratch. What either finds is repaired,
+                except where the network is sure a pixel belongs to the photo. The holes are filled by interpolating
+                across them from their sides.
               </li>
               <li>
-                <strong>Denoise.</strong> Film grain and scanner noise are reduced with non-local means on brightness and a guided filter on colour, with a little sharpening.
+                <strong>Denoise.</strong> Film grain and scanner noise are reduced with non-local means on brightness
+                and a guided filter on colour, with a little sharpening.
               </li>
               <li>
-                <strong>Colorize.</strong> Sky, vegetation and skin are recognised and get plausible colours; what is not recognised stays close to neutral with a gentle warm tone rather than a guessed hue. No colorization network is installed, so colours are sensible rather than historically exact.
+                <strong>Colorize.</strong> Sky, vegetation and skin are recognised and get plausible colours; what is
+                not recognised stays close to neutral with a gentle warm tone rather than a guessed hue. No colorization
+                network is installed, so colours are sensible rather than historically exact.
               </li>
               <li>
-                <strong>Enlarge.</strong> Finally the picture is enlarged 2x with the network described in <L to="/posts/how-enlarge-works/">How enlarge works</L>.
+                <strong>Enlarge.</strong> Finally the picture is enlarged 2x with the network described in{' '}
+                <L to="/posts/how-enlarge-works/">How enlarge works</L>.
               </li>
             </ol>
             <p>Repair runs first on purpose: denoising or enlarging a scratch only makes it harder to remove.</p>
@@ -148,7 +164,10 @@ export const POSTS: Record<BlogSlug, Post> = {
           <ul>
             <li>Scan prints at 600 dpi, or photograph them flat in daylight without glare.</li>
             <li>Crop away the scanner bed and any border before uploading.</li>
-            <li>Keep the original scan: compare before and after in the preview, and try the denoise step alone if the scene smooths faces too much.</li>
+            <li>
+              Keep the original scan: compare before and after in the preview, and try the denoise step alone if the
+              scene smooths faces too much.
+            </li>
           </ul>
         ),
       },
@@ -157,7 +176,8 @@ export const POSTS: Record<BlogSlug, Post> = {
         title: 'Try it',
         body: p(
           <>
-            Open <L to="/old-photo-restoration/">Old photo restoration</L>, or pick the old-photo scene in the <L to="/batch-process/">workspace</L>.
+            Open <L to="/old-photo-restoration/">Old photo restoration</L>, or pick the old-photo scene in the{' '}
+            <L to="/batch-process/">workspace</L>.
           </>,
         ),
       },
@@ -197,7 +217,8 @@ export const POSTS: Record<BlogSlug, Post> = {
         title: 'The full list',
         body: p(
           <>
-            Everything the server stores, with the numbers read from its code, is on the <L to="/privacy-policy/">privacy page</L>.
+            Everything the server stores, with the numbers read from its code, is on the{' '}
+            <L to="/privacy-policy/">privacy page</L>.
           </>,
         ),
       },
@@ -205,7 +226,8 @@ export const POSTS: Record<BlogSlug, Post> = {
   },
 };
 
-export const dateText = (iso: string, lng: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString(lng, { year: 'numeric', month: 'long', day: 'numeric' });
+export const dateText = (iso: string, lng: string) =>
+  new Date(`${iso}T12:00:00Z`).toLocaleDateString(lng, { year: 'numeric', month: 'long', day: 'numeric' });
 
 export function BlogIndex() {
   const { t } = useTranslation('site');
@@ -223,7 +245,8 @@ export function BlogIndex() {
               <L to={`/posts/${slug}/`} className="post-card" data-testid="post-card">
                 <h2 lang="en">{post.title}</h2>
                 <p className="post-meta">
-                  <span data-testid="byline">{t('content.posts.by', { name: AUTHORS[post.author].name })}</span> · {t('content.posts.published', { date: dateText(post.date, lng) })} ·{' '}
+                  <span data-testid="byline">{t('content.posts.by', { name: AUTHORS[post.author].name })}</span> ·{' '}
+                  {t('content.posts.published', { date: dateText(post.date, lng) })} ·{' '}
                   {t('content.posts.minutes', { count: post.minutes })}
                 </p>
                 <p lang="en">{post.summary}</p>
@@ -257,7 +280,8 @@ export function BlogPost({ slug }: { slug: string }) {
         <L to={`/author/#${post.author}`} data-testid="byline">
           {t('content.posts.by', { name: AUTHORS[post.author].name })}
         </L>{' '}
-        · {t('content.posts.published', { date: dateText(post.date, lng) })} · {t('content.posts.minutes', { count: post.minutes })}
+        · {t('content.posts.published', { date: dateText(post.date, lng) })} ·{' '}
+        {t('content.posts.minutes', { count: post.minutes })}
       </p>
     </Article>
   );

@@ -51,11 +51,22 @@ function apply(e: UploadEvent): void {
   const w = works.get(e.cid);
   const now = Date.now();
   const next: Work = {
-    ...(w ?? { cid: e.cid, filename: e.filename ?? '', filesize: 0, w: 0, h: 0, selected: false, workType: job, status: e.status, updatedAt: now }),
+    ...(w ?? {
+      cid: e.cid,
+      filename: e.filename ?? '',
+      filesize: 0,
+      w: 0,
+      h: 0,
+      selected: false,
+      workType: job,
+      status: e.status,
+      updatedAt: now,
+    }),
     status: e.status,
     updatedAt: now,
   };
-  for (const k of ['uid', 'filename', 'filesize', 'w', 'h', 'thumbnail'] as const) if (e[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = e[k];
+  for (const k of ['uid', 'filename', 'filesize', 'w', 'h', 'thumbnail'] as const)
+    if (e[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = e[k];
   works.set(e.cid, next);
   void putWorks([next]);
   render();
@@ -74,7 +85,8 @@ const harness = {
   /** decode + fit + thumbnail in the worker (bench) */
   fit: async (file: File, lvl: Level, jb: string) => (await imageWorker(q.get('main') === '1')).api.fit(file, lvl, jb),
   /** on-device enlarge 2x / background removal in the worker (bench/ondevice.ts) */
-  onDevice: async (feature: 'enlarge' | 'matting', file: Blob, options?: OnDeviceOptions) => (await imageWorker()).api.processOnDevice(feature, file, undefined, options),
+  onDevice: async (feature: 'enlarge' | 'matting', file: Blob, options?: OnDeviceOptions) =>
+    (await imageWorker()).api.processOnDevice(feature, file, undefined, options),
   ready: false,
 };
 (window as unknown as { __harness: typeof harness }).__harness = harness;
@@ -96,17 +108,37 @@ function App() {
   const onFiles = async (files: File[]) => {
     const res = await manager.add(files, { level, job, queued: 0, perTypeCount: 0 });
     setMessages([...(res.error ? [res.error] : []), ...res.rejected.map((r) => `${r.filename}: ${r.error}`)]);
-    for (const a of res.accepted) if (!works.has(a.cid)) apply({ cid: a.cid, status: 'resizing', filename: a.filename });
+    for (const a of res.accepted)
+      if (!works.has(a.cid)) apply({ cid: a.cid, status: 'resizing', filename: a.filename });
   };
   return (
     <main data-ready={harness.ready ? '1' : '0'}>
       <PwaStatus />
-      <h1>Upload harness ({level}, {job})</h1>
-      <input type="file" multiple data-testid="file-input" onChange={(e) => void onFiles([...(e.target.files ?? [])])} />
-      <ul data-testid="messages">{messages.map((m) => <li key={m}>{m}</li>)}</ul>
+      <h1>
+        Upload harness ({level}, {job})
+      </h1>
+      <input
+        type="file"
+        multiple
+        data-testid="file-input"
+        onChange={(e) => void onFiles([...(e.target.files ?? [])])}
+      />
+      <ul data-testid="messages">
+        {messages.map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+      </ul>
       <ul data-testid="works">
         {[...works.values()].map((w) => (
-          <li key={w.cid} data-cid={w.cid} data-status={w.status} data-uid={w.uid ?? ''} data-w={w.w} data-h={w.h} data-filesize={w.filesize}>
+          <li
+            key={w.cid}
+            data-cid={w.cid}
+            data-status={w.status}
+            data-uid={w.uid ?? ''}
+            data-w={w.w}
+            data-h={w.h}
+            data-filesize={w.filesize}
+          >
             {w.thumbnail && <img src={w.thumbnail} alt="" width={40} height={40} />} {w.filename} — {w.status}
           </li>
         ))}

@@ -23,9 +23,13 @@ describe('account rules (spec §5)', () => {
   ])('email %j', (e, want) => expect(emailError(e)).toBe(want));
 
   it('register: confirmation must match; profile: other needs its text', () => {
-    expect(registerErrors({ email: 'a@b.co', password: 'abcd1234', confirm_password: 'abcd1235' })).toEqual({ confirm_password: ACCOUNT_TEXT.passwordMismatch });
+    expect(registerErrors({ email: 'a@b.co', password: 'abcd1234', confirm_password: 'abcd1235' })).toEqual({
+      confirm_password: ACCOUNT_TEXT.passwordMismatch,
+    });
     expect(registerErrors({ email: 'a@b.co', password: 'abcd1234', confirm_password: 'abcd1234' })).toEqual({});
-    expect(profileErrors({ first_name: 'A', last_name: 'B', occupation: 'other', occupation_other: ' ' })).toEqual({ occupation_other: ACCOUNT_TEXT.required });
+    expect(profileErrors({ first_name: 'A', last_name: 'B', occupation: 'other', occupation_other: ' ' })).toEqual({
+      occupation_other: ACCOUNT_TEXT.required,
+    });
     expect(profileErrors({ first_name: 'A', last_name: 'B', occupation: 'designer' })).toEqual({});
   });
 });

@@ -37,10 +37,20 @@ export const ACCOUNT_REASON: Readonly<Record<keyof typeof ACCOUNT_TEXT, Reason>>
 };
 
 /** Occupation choices of the profile survey; 'other' needs a free text. */
-export const OCCUPATIONS = ['photographer', 'designer', 'marketing', 'ecommerce', 'developer', 'student', 'personal', 'other'] as const;
+export const OCCUPATIONS = [
+  'photographer',
+  'designer',
+  'marketing',
+  'ecommerce',
+  'developer',
+  'student',
+  'personal',
+  'other',
+] as const;
 export type Occupation = (typeof OCCUPATIONS)[number];
 
-const EMAIL = /^[^\s@"'<>()[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"'<>()[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
@@ -55,7 +65,14 @@ export function emailError(raw: unknown): string | null {
 /** 8–48 characters with at least one letter and one digit; spaces are not allowed. */
 export function passwordError(raw: unknown): string | null {
   if (typeof raw !== 'string' || raw === '') return ACCOUNT_TEXT.required;
-  if (raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX || /\s/.test(raw) || !/\p{L}/u.test(raw) || !/\p{N}/u.test(raw)) return ACCOUNT_TEXT.password;
+  if (
+    raw.length < PASSWORD_MIN ||
+    raw.length > PASSWORD_MAX ||
+    /\s/.test(raw) ||
+    !/\p{L}/u.test(raw) ||
+    !/\p{N}/u.test(raw)
+  )
+    return ACCOUNT_TEXT.password;
   return null;
 }
 
@@ -74,7 +91,12 @@ export function registerErrors(f: { email?: unknown; password?: unknown; confirm
 }
 
 /** Profile form: first_name, last_name, occupation (one of OCCUPATIONS), occupation_other when 'other'. */
-export function profileErrors(f: { first_name?: unknown; last_name?: unknown; occupation?: unknown; occupation_other?: unknown }): FieldErrors {
+export function profileErrors(f: {
+  first_name?: unknown;
+  last_name?: unknown;
+  occupation?: unknown;
+  occupation_other?: unknown;
+}): FieldErrors {
   const out: FieldErrors = {};
   for (const k of ['first_name', 'last_name'] as const) {
     const v = f[k];
@@ -92,7 +114,11 @@ export function profileErrors(f: { first_name?: unknown; last_name?: unknown; oc
 }
 
 /** Change-password form: the old password, a new one (same rule as register) that differs, and its confirmation. */
-export function changePasswordErrors(f: { old_password?: unknown; password?: unknown; confirm_password?: unknown }): FieldErrors {
+export function changePasswordErrors(f: {
+  old_password?: unknown;
+  password?: unknown;
+  confirm_password?: unknown;
+}): FieldErrors {
   const out: FieldErrors = {};
   if (typeof f.old_password !== 'string' || f.old_password === '') out.old_password = ACCOUNT_TEXT.required;
   const p = passwordError(f.password);
@@ -113,7 +139,8 @@ export function surveyErrors(f: { occupations?: unknown; occupation_other?: unkn
   const out: FieldErrors = {};
   const choices = surveyChoices(f.occupations);
   if (choices.length === 0) out.occupations = ACCOUNT_TEXT.survey;
-  else if (choices.some((c) => !(OCCUPATIONS as readonly string[]).includes(c))) out.occupations = ACCOUNT_TEXT.occupation;
+  else if (choices.some((c) => !(OCCUPATIONS as readonly string[]).includes(c)))
+    out.occupations = ACCOUNT_TEXT.occupation;
   else if (choices.includes('other')) {
     const o = f.occupation_other;
     if (typeof o !== 'string' || o.trim() === '') out.occupation_other = ACCOUNT_TEXT.required;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { API_PLANS, API_PLAN_CURRENCIES, apiPlanNamed, apiPlanOfProduct, isApiPlanCurrency, maskApiToken, pricePerCredit } from './apiPlans.js';
+import {
+  API_PLANS,
+  API_PLAN_CURRENCIES,
+  apiPlanNamed,
+  apiPlanOfProduct,
+  isApiPlanCurrency,
+  maskApiToken,
+  pricePerCredit,
+} from './apiPlans.js';
 import { PRODUCTS } from './constants.js';
 
 describe('API credit packs', () => {

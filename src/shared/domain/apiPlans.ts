@@ -53,4 +53,3 @@ export const API_TOKEN_RATE_LIMIT_PER_MINUTE = 120;
 
 /** Why an account may hold an API token: a Pro subscription, or an API credit pack. */
 export type ApiEntitlement = 'pro' | 'api_plan';
-

@@ -47,8 +47,15 @@ function trimTrailingDots(s: string): string {
  * bytes), the extension is made to match the real format.
  */
 export function sanitizeFilename(raw: string, format?: ImageFormat): string {
-  const base = String(raw ?? '').split(/[\\/]/).pop() ?? '';
-  const name = base.normalize('NFC').replace(UNSAFE, '_').replace(/^[.\s]+/, '').trim();
+  const base =
+    String(raw ?? '')
+      .split(/[\\/]/)
+      .pop() ?? '';
+  const name = base
+    .normalize('NFC')
+    .replace(UNSAFE, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
   let { stem, ext } = splitExtension(name);
   ext = ext.toLowerCase();
   if (format) {
@@ -65,7 +72,11 @@ export function sanitizeFilename(raw: string, format?: ImageFormat): string {
   // A name made only of replaced characters says nothing: call it "image".
   if (/^[_\s]*$/.test(stem)) stem = 'image';
   const tail = ext ? '.' + ext : '';
-  return Array.from(stem).slice(0, FILENAME_MAX_CHARS - tail.length).join('') + tail;
+  return (
+    Array.from(stem)
+      .slice(0, FILENAME_MAX_CHARS - tail.length)
+      .join('') + tail
+  );
 }
 
 /** East Asian wide and fullwidth ranges (Hangul, CJK, kana, fullwidth forms, wide emoji). */

@@ -1,12 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { canAddStep, chainError, defaultParams, entitlementError, FEATURE_MODULES, isWorkflowJob, MODULES, parseJobConfig, parseParams, PRESETS, ruleRefusal } from './modules.js';
+import {
+  canAddStep,
+  chainError,
+  defaultParams,
+  entitlementError,
+  FEATURE_MODULES,
+  isWorkflowJob,
+  MODULES,
+  parseJobConfig,
+  parseParams,
+  PRESETS,
+  ruleRefusal,
+} from './modules.js';
 import { reasonMsg } from './reasons.js';
 
 describe('module params (spec §3, §5, §9)', () => {
   it('defaults follow the spec', () => {
     expect(defaultParams('denoise')).toMatchObject({ remove_noise: 75, sharpen: 75, model_name: 'DenoiseStable' });
     expect(defaultParams('sharpen')).toMatchObject({ sharpness: 75, suppress_noise: 75, add_grain: 0 });
-    expect(defaultParams('enlarge')).toMatchObject({ scale: 2, suppress_noise: 75, remove_blur: 75, model_name: 'EnlargeStable' });
+    expect(defaultParams('enlarge')).toMatchObject({
+      scale: 2,
+      suppress_noise: 75,
+      remove_blur: 75,
+      model_name: 'EnlargeStable',
+    });
     expect(defaultParams('colorize')).toMatchObject({ render_factor: 10 });
     expect(defaultParams('colorize_pro')).toMatchObject({ render_factor: 30 });
     expect(defaultParams('matting')).toMatchObject({ rescale: 532 });
@@ -34,9 +51,18 @@ describe('module params (spec §3, §5, §9)', () => {
     expect(parseParams('denoise', 'x').ok).toBe(false);
   });
   it('says why by reason code, naming the param and what it allows (no sentence)', () => {
-    expect(parseParams('denoise', { remove_noise: 101 })).toEqual({ ok: false, error: { reason: 'paramInvalid', module: 'denoise', param: 'remove_noise', min: 0, max: 100 } });
-    expect(parseParams('enlarge', { scale: 3 })).toEqual({ ok: false, error: { reason: 'paramInvalid', module: 'enlarge', param: 'scale', allowed: [2, 4, 6, 8] } });
-    expect(parseParams('denoise', { nope: 1 })).toEqual({ ok: false, error: { reason: 'paramUnknown', module: 'denoise', param: 'nope' } });
+    expect(parseParams('denoise', { remove_noise: 101 })).toEqual({
+      ok: false,
+      error: { reason: 'paramInvalid', module: 'denoise', param: 'remove_noise', min: 0, max: 100 },
+    });
+    expect(parseParams('enlarge', { scale: 3 })).toEqual({
+      ok: false,
+      error: { reason: 'paramInvalid', module: 'enlarge', param: 'scale', allowed: [2, 4, 6, 8] },
+    });
+    expect(parseParams('denoise', { nope: 1 })).toEqual({
+      ok: false,
+      error: { reason: 'paramUnknown', module: 'denoise', param: 'nope' },
+    });
     expect(parseParams('denoise', 'x')).toEqual({ ok: false, error: { reason: 'paramsNotObject', module: 'denoise' } });
   });
 });
@@ -47,7 +73,12 @@ describe('workflow chain rules', () => {
     [['denoise', 'enlarge'], 3, null, null],
     [['enlarge', 'denoise'], 3, { code: 'lastStepOnly', module: 'enlarge' }, 'enlarge must be the last step'],
     [['matting', 'sharpen'], 5, { code: 'lastStepOnly', module: 'matting' }, 'matting must be the last step'],
-    [['denoise', 'sharpen', 'perfect', 'cartoonize'], 3, { code: 'tooManySteps', max: 3 }, 'A workflow has at most 3 steps'],
+    [
+      ['denoise', 'sharpen', 'perfect', 'cartoonize'],
+      3,
+      { code: 'tooManySteps', max: 3 },
+      'A workflow has at most 3 steps',
+    ],
     [['denoise', 'sharpen', 'perfect', 'cartoonize'], 5, null, null],
   ] as const)('%o (max %i) → %o', (mods, max, err, text) => {
     const got = chainError(mods, max);
@@ -78,23 +109,43 @@ describe('entitlements (spec §5, §6)', () => {
     expect(entitlementError('basic', cfg)).toBeNull();
   });
   it('best colorize only for pro', () => {
-    expect(entitlementError('basic', { module: 'colorize_pro', module_params: defaultParams('colorize_pro') })).toEqual({ code: 'bestColorizeProOnly' });
-    expect(entitlementError('pro', { module: 'colorize_pro', module_params: defaultParams('colorize_pro') })).toBeNull();
+    expect(entitlementError('basic', { module: 'colorize_pro', module_params: defaultParams('colorize_pro') })).toEqual(
+      { code: 'bestColorizeProOnly' },
+    );
+    expect(
+      entitlementError('pro', { module: 'colorize_pro', module_params: defaultParams('colorize_pro') }),
+    ).toBeNull();
   });
 });
 
 describe('parseJobConfig', () => {
   it('a single module job', () => {
-    const r = parseJobConfig({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } }, 'guest');
-    expect(r).toEqual({ ok: true, value: { job: 'compress', isWorkflow: false, steps: [{ name: 'compress', config: { module: 'compress', module_params: { quality: 60 } } }] } });
+    const r = parseJobConfig(
+      { job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } },
+      'guest',
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        job: 'compress',
+        isWorkflow: false,
+        steps: [{ name: 'compress', config: { module: 'compress', module_params: { quality: 60 } } }],
+      },
+    });
   });
   it('every preset expands to its steps', () => {
     for (const name of Object.keys(PRESETS)) {
       const r = parseJobConfig({ job: name }, 'guest');
-      expect(r.ok && r.value.steps.map((s) => s.config.module)).toEqual(PRESETS[name as keyof typeof PRESETS].map((s) => s.config.module));
+      expect(r.ok && r.value.steps.map((s) => s.config.module)).toEqual(
+        PRESETS[name as keyof typeof PRESETS].map((s) => s.config.module),
+      );
     }
     const night = parseJobConfig({ job: 'se-night' }, 'guest');
-    expect(night.ok && night.value.steps[0].config.module_params).toMatchObject({ remove_noise: 75, sharpen: 75, remove_original_detail: 0 });
+    expect(night.ok && night.value.steps[0].config.module_params).toMatchObject({
+      remove_noise: 75,
+      sharpen: 75,
+      remove_original_detail: 0,
+    });
   });
   it('custom workflows follow the chain and step rules; configs may be JSON strings', () => {
     const flows = [
@@ -102,15 +153,24 @@ describe('parseJobConfig', () => {
       { name: 'b', config: { module: 'enlarge', module_params: { scale: 2 } } },
     ];
     expect(parseJobConfig({ job: 'workflow', flows }, 'register').ok).toBe(true);
-    expect(parseJobConfig({ job: 'workflow', flows: [...flows].reverse() }, 'register')).toEqual({ ok: false, error: { reason: 'lastStepOnly', module: 'enlarge' } });
-    expect(parseJobConfig({ job: 'workflow', flows: [] }, 'pro')).toEqual({ ok: false, error: { reason: 'noValidWorkflow' } });
+    expect(parseJobConfig({ job: 'workflow', flows: [...flows].reverse() }, 'register')).toEqual({
+      ok: false,
+      error: { reason: 'lastStepOnly', module: 'enlarge' },
+    });
+    expect(parseJobConfig({ job: 'workflow', flows: [] }, 'pro')).toEqual({
+      ok: false,
+      error: { reason: 'noValidWorkflow' },
+    });
   });
-  it.each([[null], ['x'], [{ job: 'nope' }], [{ job: 'denoise', config: { module: 'sharpen' } }], [{ job: 'enlarge', config: { module_params: { scale: 8 } } }]])(
-    'refuses %o for a guest',
-    (cfg) => expect(parseJobConfig(cfg, 'guest').ok).toBe(false),
-  );
+  it.each([
+    [null],
+    ['x'],
+    [{ job: 'nope' }],
+    [{ job: 'denoise', config: { module: 'sharpen' } }],
+    [{ job: 'enlarge', config: { module_params: { scale: 8 } } }],
+  ])('refuses %o for a guest', (cfg) => expect(parseJobConfig(cfg, 'guest').ok).toBe(false));
   it('knows every module', () => expect(MODULES).toHaveLength(13));
-  it('offers the spec\'s 12 features; repair runs only inside se-old-repair', () => {
+  it("offers the spec's 12 features; repair runs only inside se-old-repair", () => {
     expect(FEATURE_MODULES).toHaveLength(12);
     expect(FEATURE_MODULES).not.toContain('repair');
     expect(PRESETS['se-old-repair'][0]!.name).toBe('repair');

@@ -143,12 +143,15 @@ function coerce(spec: ParamSpec, raw: unknown): { ok: true; value: ParamValue } 
     case 'int': {
       // Strict: a JSON number, or plain decimal digits; never arrays, hex, exponents or blanks.
       const n = typeof raw === 'string' && DECIMAL.test(raw) ? Number(raw) : raw;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < spec.min || n > spec.max) return { ok: false, allows: { min: spec.min, max: spec.max } };
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < spec.min || n > spec.max)
+        return { ok: false, allows: { min: spec.min, max: spec.max } };
       return { ok: true, value: n };
     }
     case 'enum': {
       // The value itself; for numeric choices also its text, with the spec's "x" suffix ("4", "4x").
-      const hit = spec.values.find((v) => v === raw || (typeof v === 'number' && typeof raw === 'string' && new RegExp(`^${v}x?$`, 'i').test(raw)));
+      const hit = spec.values.find(
+        (v) => v === raw || (typeof v === 'number' && typeof raw === 'string' && new RegExp(`^${v}x?$`, 'i').test(raw)),
+      );
       return hit === undefined ? { ok: false, allows: { allowed: spec.values } } : { ok: true, value: hit };
     }
   }
@@ -160,7 +163,8 @@ export function parseParams<M extends ModuleName>(module: M, raw: unknown): Resu
     return { ok: false, error: { reason: 'paramsNotObject', module } };
   const input = (raw ?? {}) as Record<string, unknown>;
   const schema = MODULE_PARAMS[module];
-  for (const key of Object.keys(input)) if (!(key in schema)) return { ok: false, error: { reason: 'paramUnknown', module, param: key } };
+  for (const key of Object.keys(input))
+    if (!(key in schema)) return { ok: false, error: { reason: 'paramUnknown', module, param: key } };
   const out: ModuleParams = defaultParams(module);
   for (const [key, spec] of Object.entries(schema)) {
     if (input[key] === undefined) continue;
@@ -221,9 +225,7 @@ export const isPreset = keyGuard(PRESETS);
  * (workspace:noValidWorkflow / tooManySteps / lastStepOnly); the server answers it as ruleRefusal()'s reason.
  */
 export type ChainError =
-  | { code: 'noSteps' }
-  | { code: 'tooManySteps'; max: number }
-  | { code: 'lastStepOnly'; module: ModuleName };
+  { code: 'noSteps' } | { code: 'tooManySteps'; max: number } | { code: 'lastStepOnly'; module: ModuleName };
 
 /** Workflow chain rule: enlarge / matting only as the last step. Returns why not, or null. */
 export function chainError(modules: readonly ModuleName[], maxSteps: number): ChainError | null {
@@ -257,7 +259,8 @@ export function entitlementError(level: Level, s: Step['config']): EntitlementEr
   const p = s.module_params;
   if (p.psd === true && !lim.psd) return { code: 'psdProOnly' };
   if ((s.module === 'colorize_pro' || p.isBest === true) && !lim.bestColorize) return { code: 'bestColorizeProOnly' };
-  if (s.module === 'enlarge' && !lim.scales.includes(Number(p.scale))) return { code: 'scaleSubscribersOnly', scale: Number(p.scale) };
+  if (s.module === 'enlarge' && !lim.scales.includes(Number(p.scale)))
+    return { code: 'scaleSubscribersOnly', scale: Number(p.scale) };
   if (s.module === 'enlarge' && p.quality === 'best' && !lim.bestEnlarge) return { code: 'bestEnlargeSubscribersOnly' };
   return null;
 }
@@ -300,7 +303,8 @@ export function isWorkflowJob(job: unknown): job is 'workflow' | PresetName {
 
 /** Parses and validates a jconfig (already JSON-decoded) for a level. */
 export function parseJobConfig(raw: unknown, level: Level): Result<ParsedJob> {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, error: { reason: 'jconfigNotObject' } };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, error: { reason: 'jconfigNotObject' } };
   const cfg = raw as Record<string, unknown>;
   const job = cfg.job;
   let steps: Step[];
@@ -312,20 +316,30 @@ export function parseJobConfig(raw: unknown, level: Level): Result<ParsedJob> {
     if (!params.ok) return params;
     steps = [{ name: job, config: { module: job, module_params: params.value } }];
   } else if (isPreset(job)) {
-    steps = PRESETS[job].map((s) => ({ name: s.name, config: { module: s.config.module, module_params: { ...s.config.module_params } } }));
+    steps = PRESETS[job].map((s) => ({
+      name: s.name,
+      config: { module: s.config.module, module_params: { ...s.config.module_params } },
+    }));
   } else if (job === 'workflow') {
     if (!Array.isArray(cfg.flows)) return { ok: false, error: { reason: 'noValidWorkflow' } };
     steps = [];
     for (const f of cfg.flows as unknown[]) {
       const fc = (f as { config?: unknown; name?: unknown } | null)?.config;
-      const conf = (typeof fc === 'string' ? safeJson(fc) : fc) as { module?: unknown; module_params?: unknown } | undefined;
+      const conf = (typeof fc === 'string' ? safeJson(fc) : fc) as
+        { module?: unknown; module_params?: unknown } | undefined;
       if (!conf || !isModuleName(conf.module)) return { ok: false, error: { reason: 'noValidWorkflow' } };
       const params = parseParams(conf.module, conf.module_params);
       if (!params.ok) return params;
       const name = (f as { name?: unknown }).name;
-      steps.push({ name: typeof name === 'string' ? name.slice(0, 50) : conf.module, config: { module: conf.module, module_params: params.value } });
+      steps.push({
+        name: typeof name === 'string' ? name.slice(0, 50) : conf.module,
+        config: { module: conf.module, module_params: params.value },
+      });
     }
-    const chain = chainError(steps.map((s) => s.config.module), limitsFor(level).workflowSteps);
+    const chain = chainError(
+      steps.map((s) => s.config.module),
+      limitsFor(level).workflowSteps,
+    );
     if (chain) return { ok: false, error: ruleRefusal(chain) };
   } else {
     return { ok: false, error: { reason: 'unknownJob' } };

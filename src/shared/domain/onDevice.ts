@@ -16,7 +16,8 @@ export type OnDeviceFeature = (typeof ON_DEVICE_FEATURES)[number];
 /** The limits a work kept on the device is fitted to (free: the guest's 2.8 MP / 5 MB). */
 export const ON_DEVICE_LEVEL: Level = 'guest';
 
-export const isOnDeviceFeature = (job: string): job is OnDeviceFeature => (ON_DEVICE_FEATURES as readonly string[]).includes(job);
+export const isOnDeviceFeature = (job: string): job is OnDeviceFeature =>
+  (ON_DEVICE_FEATURES as readonly string[]).includes(job);
 
 /** The enlarge params the device honours (scale 2 and the standard model are fixed), as the server reads them. */
 export type OnDeviceEnlarge = Pick<ParamsOf<'enlarge'>, 'autoparams' | 'suppress_noise' | 'remove_blur'>;
@@ -27,7 +28,9 @@ export interface OnDeviceOptions {
   enlarge?: OnDeviceEnlarge;
 }
 
-export type OnDeviceJob = ({ ok: true; feature: OnDeviceFeature } & OnDeviceOptions) | { ok: false; reason: 'onDevice.onlyFeatures' | 'onDevice.only2x' };
+export type OnDeviceJob =
+  | ({ ok: true; feature: OnDeviceFeature } & OnDeviceOptions)
+  | { ok: false; reason: 'onDevice.onlyFeatures' | 'onDevice.only2x' };
 
 /** Whether a job can run on the device, and with what; the reason is an i18n key of the workspace namespace. */
 export function onDeviceJob(cfg: JobConfig): OnDeviceJob {
@@ -40,14 +43,18 @@ export function onDeviceJob(cfg: JobConfig): OnDeviceJob {
     const { autoparams, suppress_noise, remove_blur } = p.value;
     return { ok: true, feature: 'enlarge', enlarge: { autoparams, suppress_noise, remove_blur } };
   }
-  if (cfg.job === 'compress' && typeof params.quality === 'number') return { ok: true, feature: 'compress', quality: params.quality };
+  if (cfg.job === 'compress' && typeof params.quality === 'number')
+    return { ok: true, feature: 'compress', quality: params.quality };
   return { ok: true, feature: cfg.job };
 }
 
 /** The options a runnable job hands the device (compress's quality, enlarge's denoise/deblur). */
 export function onDeviceOptions(job: OnDeviceJob): OnDeviceOptions {
   if (!job.ok) return {};
-  return { ...(job.quality !== undefined ? { quality: job.quality } : {}), ...(job.enlarge ? { enlarge: job.enlarge } : {}) };
+  return {
+    ...(job.quality !== undefined ? { quality: job.quality } : {}),
+    ...(job.enlarge ? { enlarge: job.enlarge } : {}),
+  };
 }
 
 /** The file name of an on-device result: `photo-2x.png`, `photo-cutout.png`, `photo-compressed.jpg`. */

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { creditStanding, creditsLeft, warnsLowCredits, deriveLevel, fitToLimits, largestMegapixels, limitsFor, megapixelsToPixels, PLAN_LIMITS, SIDE_CAP_ASPECT, sideCapFor } from './plans.js';
+import {
+  creditStanding,
+  creditsLeft,
+  warnsLowCredits,
+  deriveLevel,
+  fitToLimits,
+  largestMegapixels,
+  limitsFor,
+  megapixelsToPixels,
+  PLAN_LIMITS,
+  SIDE_CAP_ASPECT,
+  sideCapFor,
+} from './plans.js';
 
 describe('deriveLevel (spec §4)', () => {
   it.each([
@@ -83,7 +95,8 @@ describe('megapixelsToPixels (worker fit, upload check and transform check share
     [34, 34_000_000],
     [0.5, 500_000],
   ])('%s MP → %s px', (mp, px) => expect(megapixelsToPixels(mp)).toBe(px));
-  it('a 2000×1400 image fits the free plan exactly', () => expect(2000 * 1400 <= megapixelsToPixels(limitsFor('guest').maxMegapixels)).toBe(true));
+  it('a 2000×1400 image fits the free plan exactly', () =>
+    expect(2000 * 1400 <= megapixelsToPixels(limitsFor('guest').maxMegapixels)).toBe(true));
 });
 
 describe('fitToLimits (megapixels and longest side)', () => {

@@ -1,5 +1,13 @@
 /** Levels, their limits (spec §6) and the level derivation of spec §4, in one place. */
-import { LOW_CREDIT_WARNING, UPLOAD_QUEUE_MAX, PLAN_ID_BASIC, PLAN_ID_PRO, PLAN_ID_REGISTER, WORKFLOW_STEPS_DEFAULT, WORKFLOW_STEPS_PRO } from './constants.js';
+import {
+  LOW_CREDIT_WARNING,
+  UPLOAD_QUEUE_MAX,
+  PLAN_ID_BASIC,
+  PLAN_ID_PRO,
+  PLAN_ID_REGISTER,
+  WORKFLOW_STEPS_DEFAULT,
+  WORKFLOW_STEPS_PRO,
+} from './constants.js';
 
 export const LEVELS = ['guest', 'register', 'basic', 'pro', 'expired'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -206,7 +214,11 @@ export interface CheckoutView {
  * The size an upload ends at under a plan (non-compress): shrunk proportionally until it is within
  * both the megapixel limit and the longest-side limit (spec §5, §6); the same size when it fits.
  */
-export function fitToLimits(w: number, h: number, limits: Pick<PlanLimits, 'maxMegapixels' | 'maxSidePx'>): { w: number; h: number; resized: boolean } {
+export function fitToLimits(
+  w: number,
+  h: number,
+  limits: Pick<PlanLimits, 'maxMegapixels' | 'maxSidePx'>,
+): { w: number; h: number; resized: boolean } {
   if (w <= 0 || h <= 0) return { w, h, resized: false };
   const byArea = Math.sqrt(megapixelsToPixels(limits.maxMegapixels) / (w * h));
   const bySide = limits.maxSidePx / Math.max(w, h);

@@ -125,7 +125,8 @@ export const REASON = {
   /** more uploads a minute than the plan allows (data: max) */
   uploadRateLimited: 'Too many uploads: your plan allows {{max}} images a minute. Please wait a moment and try again.',
   /** the plan's storage for uploads is full (data: limit, e.g. "1 GB") */
-  storageFull: 'Your storage is full: your plan keeps up to {{limit}} of uploads. Delete some uploads or wait until they expire.',
+  storageFull:
+    'Your storage is full: your plan keeps up to {{limit}} of uploads. Delete some uploads or wait until they expire.',
   /** the upload URL is not an http(s) address of an image */
   urlInvalid: 'Please enter a valid http or https image address.',
   /** the upload URL points into a private network */

@@ -14,7 +14,8 @@ describe('result names', () => {
   ])('%j + %s → %s', (file, job, ext, want) => expect(resultFileName(file, job, ext)).toBe(want));
 
   it('names the matting editor output the same way the server names a matting download', () => {
-    for (const f of ['cat.photo.jpg', '', '.png', '写真.jpeg']) expect(mattingTargetName(f)).toBe(resultFileName(f, 'matting', 'png'));
+    for (const f of ['cat.photo.jpg', '', '.png', '写真.jpeg'])
+      expect(mattingTargetName(f)).toBe(resultFileName(f, 'matting', 'png'));
     expect(mattingTargetName('cat.photo.jpg')).toBe('matting-cat.photo.png');
     expect(resultBase('a b.jpeg')).toBe('a b');
   });

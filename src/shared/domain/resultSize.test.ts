@@ -9,15 +9,28 @@ describe('output size and preview limit', () => {
   it('scale from a job or workflow', () => {
     expect(jobScale({ job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } })).toBe(4);
     expect(jobScale({ job: 'denoise', config: { module: 'denoise', module_params: {} } })).toBe(1);
-    expect(jobScale({ job: 'workflow', flows: [{ config: { module: 'denoise', module_params: {} } }, { config: { module: 'enlarge', module_params: { scale: 2 } } }] })).toBe(2);
+    expect(
+      jobScale({
+        job: 'workflow',
+        flows: [
+          { config: { module: 'denoise', module_params: {} } },
+          { config: { module: 'enlarge', module_params: { scale: 2 } } },
+        ],
+      }),
+    ).toBe(2);
   });
   it('a preset enlarges by its own steps and a saved workflow may carry its config as JSON text', () => {
     expect(jobScale({ job: 'se-hd' })).toBe(2);
     expect(jobScale({ job: 'se-night' })).toBe(1);
-    expect(jobScale({ job: 'workflow', flows: [{ config: JSON.stringify({ module: 'enlarge', module_params: { scale: 4 } }) }] })).toBe(4);
+    expect(
+      jobScale({
+        job: 'workflow',
+        flows: [{ config: JSON.stringify({ module: 'enlarge', module_params: { scale: 4 } }) }],
+      }),
+    ).toBe(4);
     expect(jobScale({ job: 'enlarge' })).toBe(2);
   });
-  it('refuses a scale whose result is over the largest side (the issue\'s 6500×4600 at 4x), keeps the one that fits', () => {
+  it("refuses a scale whose result is over the largest side (the issue's 6500×4600 at 4x), keeps the one that fits", () => {
     expect(outputTooLarge(6500, 4600, 4)).toEqual({ w: 26000, h: 18400, max: ENLARGE_MAX_SIDE_PX });
     expect(outputTooLarge(6500, 4600, 2)).toBeNull();
     expect(outputTooLarge(4096, 3000, 4)).toBeNull();
@@ -41,6 +54,9 @@ describe('resultSize (the preview names the real result size)', () => {
     const enlarge = { job: 'enlarge', config: { module: 'enlarge', module_params: { scale: 4 } } } as never;
     expect(resultSize({ w: 100, h: 50, params: enlarge })).toEqual({ w: 400, h: 200 });
     // an old-photo repair of 1024² whose server result is 2048²
-    expect(resultSize({ w: 1024, h: 1024, zoomW: 2048, zoomH: 2048, params: { job: 'se-old-repair' } })).toEqual({ w: 2048, h: 2048 });
+    expect(resultSize({ w: 1024, h: 1024, zoomW: 2048, zoomH: 2048, params: { job: 'se-old-repair' } })).toEqual({
+      w: 2048,
+      h: 2048,
+    });
   });
 });

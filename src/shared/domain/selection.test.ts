@@ -32,7 +32,9 @@ describe('selection caps', () => {
     expect(selectAllMixed(works(n, sel))).toBe(mixed);
   });
   it('select-all counts only the selectable: a finished or uploading work beside all-selected ready ones still shows checked', () => {
-    expect(selectAllChecked([...works(2, 2), { cid: 'u', status: 'uploading' as WorkStatus, selected: false }])).toBe(true);
+    expect(selectAllChecked([...works(2, 2), { cid: 'u', status: 'uploading' as WorkStatus, selected: false }])).toBe(
+      true,
+    );
   });
   it('select-all stops at the plan limit', () => {
     expect(selectAllCids(works(8, 0), 'basic')).toHaveLength(5);

@@ -4,7 +4,11 @@ import { limitsFor } from './plans.js';
 import type { Work } from './work.js';
 
 /** Only ready works can be selected, and never more than the plan's batch limit. */
-export function canSelect(works: readonly Pick<Work, 'cid' | 'status' | 'selected'>[], cid: string, level: Level): boolean {
+export function canSelect(
+  works: readonly Pick<Work, 'cid' | 'status' | 'selected'>[],
+  cid: string,
+  level: Level,
+): boolean {
   const target = works.find((w) => w.cid === cid);
   if (!target || target.status !== 'ready') return false;
   if (target.selected) return true;

@@ -9,10 +9,22 @@ export function inTab(status: WorkStatus, tab: WorksTab): boolean {
     case 'processed':
       return status === 'finished' || status === 'processFailed';
     case 'uploaded':
-      return status === 'ready' || status === 'uploading' || status === 'waitingForNetwork' || status === 'uploadFailed' || status === 'imageTooLarge';
+      return (
+        status === 'ready' ||
+        status === 'uploading' ||
+        status === 'waitingForNetwork' ||
+        status === 'uploadFailed' ||
+        status === 'imageTooLarge'
+      );
     case 'processing':
       // A failed or refused upload never processed: it is listed (with its reason) on Uploaded only.
-      return status !== 'finished' && status !== 'processFailed' && status !== 'ready' && status !== 'uploadFailed' && status !== 'imageTooLarge';
+      return (
+        status !== 'finished' &&
+        status !== 'processFailed' &&
+        status !== 'ready' &&
+        status !== 'uploadFailed' &&
+        status !== 'imageTooLarge'
+      );
   }
 }
 

@@ -3,11 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_SIZE_BYTES } from './constants.js';
-import { refusalOf, UPLOAD_REFUSAL, UPLOAD_REFUSAL_KEY, uploadRefusalText, type UploadRefusal } from './uploadRefusals.js';
+import {
+  refusalOf,
+  UPLOAD_REFUSAL,
+  UPLOAD_REFUSAL_KEY,
+  uploadRefusalText,
+  type UploadRefusal,
+} from './uploadRefusals.js';
 
 const root = path.resolve(import.meta.dirname, '../../../locales');
 const LOCALES = ['en', 'de', 'fr', 'ja'] as const;
-const upload = (lng: string) => JSON.parse(fs.readFileSync(path.join(root, lng, 'upload.json'), 'utf8')) as Record<string, unknown>;
+const upload = (lng: string) =>
+  JSON.parse(fs.readFileSync(path.join(root, lng, 'upload.json'), 'utf8')) as Record<string, unknown>;
 const at = (ns: Record<string, unknown>, key: string): unknown =>
   key
     .slice('upload:'.length)
@@ -26,8 +33,14 @@ describe('server upload refusal → i18n key, from its code', () => {
     expect(uploadRefusalText({ msg: 'Your file is too large', status: 413 }).key).toBe('upload:fileTooLarge');
     expect(uploadRefusalText({ msg: 'Too many requests', status: 429 }).key).toBe('upload:tooManyRequests');
     // The English text alone does not pick a key any more.
-    expect(uploadRefusalText({ msg: 'Your file is too large', status: 400 })).toMatchObject({ key: 'upload:refused', reason: 'Your file is too large' });
-    expect(uploadRefusalText({ msg: '  something new ' })).toMatchObject({ key: 'upload:refused', reason: 'something new' });
+    expect(uploadRefusalText({ msg: 'Your file is too large', status: 400 })).toMatchObject({
+      key: 'upload:refused',
+      reason: 'Your file is too large',
+    });
+    expect(uploadRefusalText({ msg: '  something new ' })).toMatchObject({
+      key: 'upload:refused',
+      reason: 'something new',
+    });
   });
 
   it('the code is read from the envelope data; anything else is no code', () => {
@@ -48,7 +61,9 @@ describe('server upload refusal → i18n key, from its code', () => {
     const ns = upload(lng);
     for (const code of CODES) {
       const text = at(ns, UPLOAD_REFUSAL_KEY[code]);
-      expect(typeof text === 'string' && text.trim().length > 0, `${lng} ${code} → ${UPLOAD_REFUSAL_KEY[code]}`).toBe(true);
+      expect(typeof text === 'string' && text.trim().length > 0, `${lng} ${code} → ${UPLOAD_REFUSAL_KEY[code]}`).toBe(
+        true,
+      );
       // Translated, not English copied over (the spec's product names aside, none of these read the same).
       if (lng !== 'en') expect(text, `${lng} ${code}`).not.toBe(at(upload('en'), UPLOAD_REFUSAL_KEY[code]));
     }

@@ -111,7 +111,11 @@ export interface UploadRefusalInfo {
  * The key and values that show a server refusal: from its reason code (or, without one, its HTTP
  * status); a refusal with neither shows the generic `upload:refused` with the server's text as {{reason}}.
  */
-export function uploadRefusalText(r: Pick<UploadRefusalInfo, 'msg' | 'reason' | 'status'>): { key: UploadRefusalKey; reason: string; mb: number } {
+export function uploadRefusalText(r: Pick<UploadRefusalInfo, 'msg' | 'reason' | 'status'>): {
+  key: UploadRefusalKey;
+  reason: string;
+  mb: number;
+} {
   const code = r.reason ?? (r.status === undefined ? undefined : BY_STATUS[r.status]);
   return { key: code ? UPLOAD_REFUSAL_KEY[code] : 'upload:refused', reason: r.msg.trim(), mb: CHUNK_SIZE_BYTES / MB };
 }

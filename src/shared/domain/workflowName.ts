@@ -8,7 +8,11 @@ export function defaultWorkflowName(now: number): string {
 }
 
 /** Workflow name rule: required after defaulting, at most `max` characters. Returns the name or an error key. */
-export function normaliseWorkflowName(raw: string, max: number, now: number): { ok: true; name: string } | { ok: false; error: 'nameTooLong' } {
+export function normaliseWorkflowName(
+  raw: string,
+  max: number,
+  now: number,
+): { ok: true; name: string } | { ok: false; error: 'nameTooLong' } {
   const name = raw.trim() || defaultWorkflowName(now);
   if ([...name].length > max) return { ok: false, error: 'nameTooLong' };
   return { ok: true, name };

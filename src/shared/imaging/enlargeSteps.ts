@@ -22,7 +22,20 @@
 import type { ParamsOf } from '../domain/modules.js';
 import type { InputGrade } from './inputGrade.js';
 import { mixedShare } from './inputGrade.js';
-import { clamp, clamp255, estimateFocusBlur, estimateNoise, fromPlanes, guidedFilter, luma, rgbToYcc, toPlanes, unsharp, yccToRgb, type Rgb } from './planes.js';
+import {
+  clamp,
+  clamp255,
+  estimateFocusBlur,
+  estimateNoise,
+  fromPlanes,
+  guidedFilter,
+  luma,
+  rgbToYcc,
+  toPlanes,
+  unsharp,
+  yccToRgb,
+  type Rgb,
+} from './planes.js';
 
 /** Self-ensemble size for quality 'best' (1 for 'high'). */
 export const BEST_ENSEMBLE = 8;
@@ -75,7 +88,8 @@ export function enlargeSettings(params: ParamsOf<'enlarge'>, img?: Rgb, grade?: 
  * output index X, the low-resolution index i0 and the weight t of i0 + 1.
  */
 function bilinearTaps(n: number, N: number, s: number): { i0: Int32Array; t: Float32Array } {
-  const i0 = new Int32Array(N), t = new Float32Array(N);
+  const i0 = new Int32Array(N),
+    t = new Float32Array(N);
   for (let X = 0; X < N; X++) {
     const c = Math.min(n - 1, Math.max(0, (X + 0.5) / s - 0.5));
     i0[X] = Math.min(Math.floor(c), Math.max(0, n - 2));
@@ -91,13 +105,21 @@ function bilinearTaps(n: number, N: number, s: number): { i0: Int32Array; t: Flo
  */
 export function keepDetail(hi: Rgb, lo: Rgb, s: number, gain: number): Rgb {
   if (gain >= 1) return hi;
-  const { w, h } = lo, W = hi.w, H = hi.h, d = hi.data, l = lo.data;
-  const tx = bilinearTaps(w, W, s), ty = bilinearTaps(h, H, s);
-  const x1 = w > 1 ? 3 : 0, y1 = h > 1 ? w * 3 : 0;
+  const { w, h } = lo,
+    W = hi.w,
+    H = hi.h,
+    d = hi.data,
+    l = lo.data;
+  const tx = bilinearTaps(w, W, s),
+    ty = bilinearTaps(h, H, s);
+  const x1 = w > 1 ? 3 : 0,
+    y1 = h > 1 ? w * 3 : 0;
   for (let Y = 0; Y < H; Y++) {
-    const r0 = ty.i0[Y]! * w * 3, v = ty.t[Y]!;
+    const r0 = ty.i0[Y]! * w * 3,
+      v = ty.t[Y]!;
     for (let X = 0, j = Y * W * 3; X < W; X++, j += 3) {
-      const a = r0 + tx.i0[X]! * 3, u = tx.t[X]!;
+      const a = r0 + tx.i0[X]! * 3,
+        u = tx.t[X]!;
       for (let c = 0; c < 3; c++) {
         const top = l[a + c]! + u * (l[a + x1 + c]! - l[a + c]!);
         const bot = l[a + y1 + c]! + u * (l[a + y1 + x1 + c]! - l[a + y1 + c]!);
@@ -138,10 +160,12 @@ export function postSharpen(img: Rgb, strength: number, scale: number): Rgb {
   const out = new Uint8Array(data.length);
   for (let y0 = 0; y0 < h; y0 += strip) {
     const y1 = Math.min(h, y0 + strip);
-    const a = Math.max(0, y0 - margin), b = Math.min(h, y1 + margin);
+    const a = Math.max(0, y0 - margin),
+      b = Math.min(h, y1 + margin);
     const sh = b - a;
     const Y = new Float32Array(w * sh);
-    for (let i = 0, j = a * w * 3; i < Y.length; i++, j += 3) Y[i] = 0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!;
+    for (let i = 0, j = a * w * 3; i < Y.length; i++, j += 3)
+      Y[i] = 0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!;
     const sharp = unsharp(Y, w, sh, sigma, amount, threshold);
     for (let y = y0; y < y1; y++) {
       const r = (y - a) * w;
@@ -166,10 +190,13 @@ export function postSharpen(img: Rgb, strength: number, scale: number): Rgb {
  */
 export function backProject(hi: Rgb, lo: Rgb, s: number, iterations = 2): Rgb {
   const { w, h } = lo;
-  const W = hi.w, H = hi.h, d = hi.data;
+  const W = hi.w,
+    H = hi.h,
+    d = hi.data;
   if (W !== w * s || H !== h * s) throw new Error('backProject: sizes do not match the factor');
   const err = new Float32Array(w * h * 3);
-  const tx = bilinearTaps(w, W, s), ty = bilinearTaps(h, H, s);
+  const tx = bilinearTaps(w, W, s),
+    ty = bilinearTaps(h, H, s);
   const inv = 1 / (s * s);
   for (let it = 0; it < iterations; it++) {
     err.fill(0);
@@ -184,12 +211,15 @@ export function backProject(hi: Rgb, lo: Rgb, s: number, iterations = 2): Rgb {
       }
     }
     for (let i = 0; i < err.length; i++) err[i] = lo.data[i]! - err[i]! * inv;
-    const x1 = w > 1 ? 3 : 0, y1 = h > 1 ? w * 3 : 0;
+    const x1 = w > 1 ? 3 : 0,
+      y1 = h > 1 ? w * 3 : 0;
     for (let Y = 0; Y < H; Y++) {
-      const r0 = ty.i0[Y]! * w * 3, v = ty.t[Y]!;
+      const r0 = ty.i0[Y]! * w * 3,
+        v = ty.t[Y]!;
       let j = Y * W * 3;
       for (let X = 0; X < W; X++, j += 3) {
-        const a = r0 + tx.i0[X]! * 3, u = tx.t[X]!;
+        const a = r0 + tx.i0[X]! * 3,
+          u = tx.t[X]!;
         for (let c = 0; c < 3; c++) {
           const top = err[a + c]! + u * (err[a + x1 + c]! - err[a + c]!);
           const bot = err[a + y1 + c]! + u * (err[a + y1 + x1 + c]! - err[a + y1 + c]!);

@@ -39,11 +39,13 @@ export function jpegQuantTables(bytes: Uint8Array): Map<number, number[]> | unde
       let p = i + 4;
       const end = i + 2 + len;
       while (p < end) {
-        const pq = bytes[p]! >> 4, tq = bytes[p]! & 15;
+        const pq = bytes[p]! >> 4,
+          tq = bytes[p]! & 15;
         const n = pq ? 128 : 64;
         if (p + 1 + n > end) break;
         const t: number[] = [];
-        for (let k = 0; k < 64; k++) t.push(pq ? (bytes[p + 1 + 2 * k]! << 8) | bytes[p + 2 + 2 * k]! : bytes[p + 1 + k]!);
+        for (let k = 0; k < 64; k++)
+          t.push(pq ? (bytes[p + 1 + 2 * k]! << 8) | bytes[p + 2 + 2 * k]! : bytes[p + 1 + k]!);
         tables.set(tq, t);
         p += 1 + n;
       }
@@ -55,8 +57,9 @@ export function jpegQuantTables(bytes: Uint8Array): Map<number, number[]> | unde
 
 /** The JPEG standard's (Annex K) luma table in zigzag order, the one IJG's quality setting scales. */
 const STD_LUMA_ZIGZAG = [
-  16, 11, 12, 14, 12, 10, 16, 14, 13, 14, 18, 17, 16, 19, 24, 40, 26, 24, 22, 22, 24, 49, 35, 37, 29, 40, 58, 51, 61, 60, 57, 51, 56, 55, 64, 72, 92, 78, 64,
-  68, 87, 69, 55, 56, 80, 109, 81, 87, 95, 98, 103, 104, 103, 62, 77, 113, 121, 112, 100, 120, 92, 101, 103, 99,
+  16, 11, 12, 14, 12, 10, 16, 14, 13, 14, 18, 17, 16, 19, 24, 40, 26, 24, 22, 22, 24, 49, 35, 37, 29, 40, 58, 51, 61,
+  60, 57, 51, 56, 55, 64, 72, 92, 78, 64, 68, 87, 69, 55, 56, 80, 109, 81, 87, 95, 98, 103, 104, 103, 62, 77, 113, 121,
+  112, 100, 120, 92, 101, 103, 99,
 ];
 
 /**
@@ -69,7 +72,8 @@ export function jpegQuality(bytes: Uint8Array): number | undefined {
   const t = jpegQuantTables(bytes)?.get(0);
   if (!t) return undefined;
   const sum = t.reduce((a, b) => a + b, 0);
-  let best = 100, err = Infinity;
+  let best = 100,
+    err = Infinity;
   for (let q = 1; q <= 100; q++) {
     const scale = q < 50 ? 5000 / q : 200 - 2 * q;
     let s = 0;
@@ -92,7 +96,10 @@ export function jpegQuality(bytes: Uint8Array): number | undefined {
  */
 export function gridBlockiness(y: Float32Array, w: number, h: number, period = 8): number {
   const half = period >> 1;
-  let across = 0, na = 0, mid = 0, nm = 0;
+  let across = 0,
+    na = 0,
+    mid = 0,
+    nm = 0;
   for (let r = 0; r < h; r++) {
     const row = r * w;
     for (let x = period; x < w; x += period) {
@@ -132,7 +139,17 @@ export function flatNoise(y: Float32Array, w: number, h: number, block = 8, pct 
       for (let r = by; r < by + B; r++)
         for (let c = bx; c < bx + B; c++) {
           const i = r * w + c;
-          s += Math.abs(y[i - w - 1]! - 2 * y[i - w]! + y[i - w + 1]! - 2 * y[i - 1]! + 4 * y[i]! - 2 * y[i + 1]! + y[i + w - 1]! - 2 * y[i + w]! + y[i + w + 1]!);
+          s += Math.abs(
+            y[i - w - 1]! -
+              2 * y[i - w]! +
+              y[i - w + 1]! -
+              2 * y[i - 1]! +
+              4 * y[i]! -
+              2 * y[i + 1]! +
+              y[i + w - 1]! -
+              2 * y[i + w]! +
+              y[i + w + 1]!,
+          );
         }
       vals.push((s * Math.sqrt(Math.PI / 2)) / (6 * B * B));
     }
@@ -154,7 +171,12 @@ export interface InputGrade {
 
 export function gradeInput(bytes: Uint8Array, y: Float32Array, w: number, h: number): InputGrade {
   const q = jpegQuality(bytes);
-  return { ...(q === undefined ? {} : { jpegQuality: q }), blockiness: gridBlockiness(y, w, h, 8), noise: flatNoise(y, w, h), pixels: w * h };
+  return {
+    ...(q === undefined ? {} : { jpegQuality: q }),
+    blockiness: gridBlockiness(y, w, h, 8),
+    noise: flatNoise(y, w, h),
+    pixels: w * h,
+  };
 }
 
 /**
@@ -194,7 +216,10 @@ export const GRADE_FULL_PIXELS = 100_000;
  * blockiness and the noise each say, the last two weighed by the picture's size (GRADE_FULL_PIXELS).
  */
 export function mixedShare(g: InputGrade): number {
-  const fromQ = g.jpegQuality === undefined ? 0 : 1 - (1 - MIXED_AT_100) * clamp((g.jpegQuality - MIXED_TO_QUALITY) / (100 - MIXED_TO_QUALITY), 0, 1);
+  const fromQ =
+    g.jpegQuality === undefined
+      ? 0
+      : 1 - (1 - MIXED_AT_100) * clamp((g.jpegQuality - MIXED_TO_QUALITY) / (100 - MIXED_TO_QUALITY), 0, 1);
   const c = Math.min(1, g.pixels / GRADE_FULL_PIXELS);
   const fromBlocks = clamp((1 + (g.blockiness - 1) * c - BLOCKS_FROM) / (BLOCKS_FULL - BLOCKS_FROM), 0, 1);
   const fromNoise = clamp((g.noise * c - NOISE_FROM) / (NOISE_FULL - NOISE_FROM), 0, 1);

@@ -62,5 +62,7 @@ export const SURE_SUBJECT = 217;
  */
 export function decisive(mask: Float32Array): Float32Array {
   const k = 255 / (SURE_SUBJECT - SURE_BACKGROUND);
-  return Float32Array.from(mask, (m) => (m <= SURE_BACKGROUND ? 0 : m >= SURE_SUBJECT ? 255 : (m - SURE_BACKGROUND) * k));
+  return Float32Array.from(mask, (m) =>
+    m <= SURE_BACKGROUND ? 0 : m >= SURE_SUBJECT ? 255 : (m - SURE_BACKGROUND) * k,
+  );
 }

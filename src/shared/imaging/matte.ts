@@ -64,7 +64,8 @@ export function decontaminate(img: Rgb, alpha: Float32Array, onProgress?: (fract
       });
       return { W, C };
     });
-  const bg = means(bgW), fg = means(fgW);
+  const bg = means(bgW),
+    fg = means(fgW);
   const pick = (m: { W: Float32Array; C: Float32Array[] }[], i: number, c: number, fallback: number) =>
     m[0]!.W[i]! > 0.05 ? m[0]!.C[c]![i]! / m[0]!.W[i]! : m[1]!.W[i]! > 1e-3 ? m[1]!.C[c]![i]! / m[1]!.W[i]! : fallback;
   const out = Uint8Array.from(img.data);

@@ -24,7 +24,9 @@ type Nets = typeof OWN_NETS;
 export type NetRole = keyof Nets;
 /** Download size of the on-device x2 net (x2Small), which the device fetches (checked against the file by netRunners.test.ts). */
 export const OWN_X2_BYTES = 1_450_234;
-export const OWN_NET_FILES = Object.fromEntries(Object.entries(OWN_NETS).map(([k, v]) => [k, `${v}.onnx`])) as { [K in keyof Nets]: `${Nets[K]}.onnx` };
+export const OWN_NET_FILES = Object.fromEntries(Object.entries(OWN_NETS).map(([k, v]) => [k, `${v}.onnx`])) as {
+  [K in keyof Nets]: `${Nets[K]}.onnx`;
+};
 
 /** The on-device x2 net (48 channels × 8 blocks) sees 19 px of low-resolution context; 20 px margins make tile seams exact to the byte's rounding. */
 export const SR_TILE: TileOptions = { tile: 384, pad: 20, blend: 6 };
@@ -38,7 +40,16 @@ export const DENOISE_TILE: TileOptions = { tile: 512, pad: 48, blend: 12 };
 
 /** A mirror ('fx', 'fy') or a transpose ('t'); a list of them applies left to right. */
 export type Transform = 'fx' | 'fy' | 't';
-const ALL: readonly (readonly Transform[])[] = [[], ['fx'], ['fy'], ['t'], ['fx', 'fy'], ['fx', 't'], ['fy', 't'], ['fx', 'fy', 't']];
+const ALL: readonly (readonly Transform[])[] = [
+  [],
+  ['fx'],
+  ['fy'],
+  ['t'],
+  ['fx', 'fy'],
+  ['fx', 't'],
+  ['fy', 't'],
+  ['fx', 'fy', 't'],
+];
 
 /** The first n of the eight flips/transposes (n = 1: the identity only). */
 export function ensembleTransforms(n: number): readonly (readonly Transform[])[] {
@@ -46,8 +57,14 @@ export function ensembleTransforms(n: number): readonly (readonly Transform[])[]
 }
 
 /** Planar [3, th, tw] padded by reflection on the right/bottom to multiples of m. */
-export function padToMultiple(input: Float32Array, tw: number, th: number, m: number): { data: Float32Array; pw: number; ph: number } {
-  const pw = Math.ceil(tw / m) * m, ph = Math.ceil(th / m) * m;
+export function padToMultiple(
+  input: Float32Array,
+  tw: number,
+  th: number,
+  m: number,
+): { data: Float32Array; pw: number; ph: number } {
+  const pw = Math.ceil(tw / m) * m,
+    ph = Math.ceil(th / m) * m;
   if (pw === tw && ph === th) return { data: input, pw, ph };
   const out = new Float32Array(3 * pw * ph);
   const ref = (i: number, n: number) => (i < n ? i : Math.max(0, 2 * n - 2 - i));

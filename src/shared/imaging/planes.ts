@@ -27,8 +27,14 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
       tmp[row + x] = s / cnt;
       const add = x + r + 1;
       const sub = x - r;
-      if (add < w) { s += src[row + add]!; cnt++; }
-      if (sub >= 0) { s -= src[row + sub]!; cnt--; }
+      if (add < w) {
+        s += src[row + add]!;
+        cnt++;
+      }
+      if (sub >= 0) {
+        s -= src[row + sub]!;
+        cnt--;
+      }
     }
   }
   // vertical pass row by row (a column walk strides the whole plane): one running sum per column,
@@ -56,12 +62,20 @@ export function boxMean(src: Float32Array, w: number, h: number, r: number): Flo
 export function luma(img: Rgb): Float32Array {
   const n = img.w * img.h;
   const y = new Float32Array(n);
-  for (let i = 0, j = 0; i < n; i++, j += 3) y[i] = 0.299 * img.data[j]! + 0.587 * img.data[j + 1]! + 0.114 * img.data[j + 2]!;
+  for (let i = 0, j = 0; i < n; i++, j += 3)
+    y[i] = 0.299 * img.data[j]! + 0.587 * img.data[j + 1]! + 0.114 * img.data[j + 2]!;
   return y;
 }
 
 /** He et al. guided filter: edge-preserving smoothing of p guided by I. */
-export function guidedFilter(I: Float32Array, p: Float32Array, w: number, h: number, r: number, eps: number): Float32Array {
+export function guidedFilter(
+  I: Float32Array,
+  p: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  eps: number,
+): Float32Array {
   const n = w * h;
   const meanI = boxMean(I, w, h, r);
   const meanP = I === p ? meanI : boxMean(p, w, h, r);
@@ -119,8 +133,10 @@ function axisWeights(n: number, m: number): [number, Float32Array][] {
   const scale = n / m;
   for (let j = 0; j < m; j++) {
     if (scale > 1) {
-      const a = j * scale, b = (j + 1) * scale;
-      const i0 = Math.floor(a), i1 = Math.min(n, Math.ceil(b));
+      const a = j * scale,
+        b = (j + 1) * scale;
+      const i0 = Math.floor(a),
+        i1 = Math.min(n, Math.ceil(b));
       const ws = new Float32Array(i1 - i0);
       for (let i = i0; i < i1; i++) ws[i - i0] = (Math.min(b, i + 1) - Math.max(a, i)) / scale;
       out.push([i0, ws]);
@@ -163,9 +179,13 @@ export const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > h
 /** BT.601 full-range YCbCr (as JPEG uses); chroma centred on 0. */
 export function rgbToYcc(p: Float32Array[]): Float32Array[] {
   const n = p[0]!.length;
-  const y = new Float32Array(n), cb = new Float32Array(n), cr = new Float32Array(n);
+  const y = new Float32Array(n),
+    cb = new Float32Array(n),
+    cr = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const r = p[0]![i]!, g = p[1]![i]!, b = p[2]![i]!;
+    const r = p[0]![i]!,
+      g = p[1]![i]!,
+      b = p[2]![i]!;
     y[i] = 0.299 * r + 0.587 * g + 0.114 * b;
     cb[i] = -0.168736 * r - 0.331264 * g + 0.5 * b;
     cr[i] = 0.5 * r - 0.418688 * g - 0.081312 * b;
@@ -175,9 +195,13 @@ export function rgbToYcc(p: Float32Array[]): Float32Array[] {
 
 export function yccToRgb(p: Float32Array[]): Float32Array[] {
   const n = p[0]!.length;
-  const r = new Float32Array(n), g = new Float32Array(n), b = new Float32Array(n);
+  const r = new Float32Array(n),
+    g = new Float32Array(n),
+    b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const y = p[0]![i]!, cb = p[1]![i]!, cr = p[2]![i]!;
+    const y = p[0]![i]!,
+      cb = p[1]![i]!,
+      cr = p[2]![i]!;
     r[i] = y + 1.402 * cr;
     g[i] = y - 0.344136 * cb - 0.714136 * cr;
     b[i] = y + 1.772 * cb;
@@ -226,7 +250,15 @@ export function estimateNoise(y: Float32Array, w: number, h: number): number {
     for (let c = 1; c < w - 1; c++) {
       const i = r * w + c;
       const v =
-        y[i - w - 1]! - 2 * y[i - w]! + y[i - w + 1]! - 2 * y[i - 1]! + 4 * y[i]! - 2 * y[i + 1]! + y[i + w - 1]! - 2 * y[i + w]! + y[i + w + 1]!;
+        y[i - w - 1]! -
+        2 * y[i - w]! +
+        y[i - w + 1]! -
+        2 * y[i - 1]! +
+        4 * y[i]! -
+        2 * y[i + 1]! +
+        y[i + w - 1]! -
+        2 * y[i + w]! +
+        y[i + w + 1]!;
       s += Math.abs(v);
     }
   }
@@ -254,7 +286,14 @@ export function estimateBlur(y: Float32Array, w: number, h: number): number {
 }
 
 /** Unsharp mask on one plane: p + amount·(p − blur(p)), detail below `threshold` softly cored. */
-export function unsharp(p: Float32Array, w: number, h: number, sigma: number, amount: number, threshold = 0): Float32Array {
+export function unsharp(
+  p: Float32Array,
+  w: number,
+  h: number,
+  sigma: number,
+  amount: number,
+  threshold = 0,
+): Float32Array {
   const b = gaussianBlur(p, w, h, sigma);
   const out = new Float32Array(p.length);
   for (let i = 0; i < p.length; i++) {
@@ -293,6 +332,9 @@ export function estimateFocusBlur(y: Float32Array, w: number, h: number): number
       tiles.push({ blur: estimateBlur(p, T, T), energy: e });
     }
   const med = [...tiles].sort((a, b) => a.energy - b.energy)[Math.floor(tiles.length / 2)]!.energy;
-  const blurs = tiles.filter((t) => t.energy >= med).map((t) => t.blur).sort((a, b) => a - b);
+  const blurs = tiles
+    .filter((t) => t.energy >= med)
+    .map((t) => t.blur)
+    .sort((a, b) => a - b);
   return blurs[Math.floor(blurs.length / 10)]!;
 }

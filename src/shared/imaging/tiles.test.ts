@@ -92,7 +92,8 @@ async function recordedModel(scale: EsrganScale) {
   const sess = await session(MODELS_DIR, esrganFile('slim', scale), 2);
   const calls: { input: Float32Array; tw: number; th: number; output: Float32Array }[] = [];
   const record: RunTile = async (inp, tw, th) => {
-    const output = (await sess.run({ input: new ort.Tensor('float32', inp, [1, 3, th, tw]) })).output!.data as Float32Array;
+    const output = (await sess.run({ input: new ort.Tensor('float32', inp, [1, 3, th, tw]) })).output!
+      .data as Float32Array;
     calls.push({ input: inp.slice(), tw, th, output });
     return output;
   };
@@ -110,9 +111,21 @@ describe('tiling fast path', () => {
   it.each<[string, { left: number; top: number; width: number; height: number }, EsrganScale, TileOptions, number]>([
     ['x2, default 512-px cores, 2×2 tiles', { left: 900, top: 500, width: 700, height: 560 }, 2, {}, 4],
     ['x2, 32-px cores, odd size', { left: 1200, top: 700, width: 101, height: 77 }, 2, { tile: 32 }, 12],
-    ['x3, default 128-px cores, 3×2 tiles, wide fade', { left: 300, top: 200, width: 300, height: 200 }, 3, { blend: 12 }, 6],
+    [
+      'x3, default 128-px cores, 3×2 tiles, wide fade',
+      { left: 300, top: 200, width: 300, height: 200 },
+      3,
+      { blend: 12 },
+      6,
+    ],
     ['x4, picture smaller than the margin', { left: 1500, top: 900, width: 7, height: 5 }, 4, {}, 1],
-    ['x2, 64-px cores, narrow margin and fade', { left: 0, top: 0, width: 333, height: 211 }, 2, { tile: 64, pad: 8, blend: 3 }, 24],
+    [
+      'x2, 64-px cores, narrow margin and fade',
+      { left: 0, top: 0, width: 333, height: 211 },
+      2,
+      { tile: 64, pad: 8, blend: 3 },
+      24,
+    ],
   ])('%s: bytes equal to the dense sum', async (_name, crop, scale, opts, tiles) => {
     const img = await decodeRgb((await input('LadyBird.jpg', { crop })).data);
     const model = await recordedModel(scale);

@@ -11,16 +11,36 @@ import { Nullable, routeGroup, type Auth } from './common.js';
 export const USER_TOKEN_ONLY: Auth = [{ user_token: [] }, { user_token_cookie: [] }];
 
 export const ApiTokenData = Type.Object({
-  api_token: Nullable(Type.String({ description: 'the whole token: only in the answer that created it (the first get, every reset); null afterwards', examples: ['pxm_Zq3v…'] })),
-  masked: Type.String({ description: 'the token’s visible form: prefix and last four characters', examples: ['pxm_…x9Qa'] }),
+  api_token: Nullable(
+    Type.String({
+      description: 'the whole token: only in the answer that created it (the first get, every reset); null afterwards',
+      examples: ['pxm_Zq3v…'],
+    }),
+  ),
+  masked: Type.String({
+    description: 'the token’s visible form: prefix and last four characters',
+    examples: ['pxm_…x9Qa'],
+  }),
   created: Type.Boolean({ description: 'true when this answer created the token' }),
   created_at: Type.Integer({ description: 'ms since 1970' }),
   last_used_at: Nullable(Type.Integer({ description: 'ms since 1970 of its last call; null before the first' })),
   calls_this_month: Type.Integer({ minimum: 0, description: 'calls made with this token in the current month (UTC)' }),
-  entitlement: Type.Union([Type.Literal('pro'), Type.Literal('api_plan')], { description: 'why the account may hold a token: a Pro subscription or an API credit pack' }),
-  credits: Type.Integer({ minimum: 0, description: 'credits left; each processed image uses one, as in the workspace' }),
-  api_pack_credits: Type.Integer({ minimum: 0, description: 'API pack credits still owned (within credits left): plan changes keep them; plan credits are spent first' }),
-  rate_limit_per_minute: Type.Integer({ description: 'calls a minute this token may make', examples: [API_TOKEN_RATE_LIMIT_PER_MINUTE] }),
+  entitlement: Type.Union([Type.Literal('pro'), Type.Literal('api_plan')], {
+    description: 'why the account may hold a token: a Pro subscription or an API credit pack',
+  }),
+  credits: Type.Integer({
+    minimum: 0,
+    description: 'credits left; each processed image uses one, as in the workspace',
+  }),
+  api_pack_credits: Type.Integer({
+    minimum: 0,
+    description:
+      'API pack credits still owned (within credits left): plan changes keep them; plan credits are spent first',
+  }),
+  rate_limit_per_minute: Type.Integer({
+    description: 'calls a minute this token may make',
+    examples: [API_TOKEN_RATE_LIMIT_PER_MINUTE],
+  }),
 });
 export type ApiTokenView = Static<typeof ApiTokenData>;
 
@@ -29,16 +49,30 @@ const ENTITLEMENT =
 
 const apiTokens = routeGroup('authenticate', USER_TOKEN_ONLY);
 
-export const ApiTokenGet = apiTokens.post('/api/v2/api_token/get', 'Creates the caller’s API token, or shows the existing one’s metadata', {
-  description: `The first call creates the token and answers it whole, once; later calls answer its masked form, last use, calls this month and credits. ${ENTITLEMENT}`,
-  fields: Type.Object({
-    create: Type.Optional(Type.Boolean({ default: true, description: 'false: only show the existing token’s metadata (data is null when there is none); the account page asks so before the user chooses to create one' })),
-  }),
-  data: Nullable(ApiTokenData),
-  example: { create: true },
-});
+export const ApiTokenGet = apiTokens.post(
+  '/api/v2/api_token/get',
+  'Creates the caller’s API token, or shows the existing one’s metadata',
+  {
+    description: `The first call creates the token and answers it whole, once; later calls answer its masked form, last use, calls this month and credits. ${ENTITLEMENT}`,
+    fields: Type.Object({
+      create: Type.Optional(
+        Type.Boolean({
+          default: true,
+          description:
+            'false: only show the existing token’s metadata (data is null when there is none); the account page asks so before the user chooses to create one',
+        }),
+      ),
+    }),
+    data: Nullable(ApiTokenData),
+    example: { create: true },
+  },
+);
 
-export const ApiTokenReset = apiTokens.post('/api/v2/api_token/reset', 'Replaces the caller’s API token; the old one stops working at once', {
-  description: `Answers the new token whole, once. ${ENTITLEMENT}`,
-  data: ApiTokenData,
-});
+export const ApiTokenReset = apiTokens.post(
+  '/api/v2/api_token/reset',
+  'Replaces the caller’s API token; the old one stops working at once',
+  {
+    description: `Answers the new token whole, once. ${ENTITLEMENT}`,
+    data: ApiTokenData,
+  },
+);

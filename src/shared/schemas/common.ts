@@ -34,14 +34,26 @@ import { REASON_CODES } from '../domain/reasons.js';
 
 /** The developer's groups of the docs, in their order on the page. */
 export const TAGS = [
-  { name: 'authenticate', description: 'Tokens: a guest token, a user token from the site session, binding a guest’s work to an account.' },
-  { name: 'upload', description: 'Sending images: whole files, 5 MB slices with resume, by URL; listing and deleting uploads.' },
-  { name: 'process', description: 'Starting a work: a feature (or a workflow of steps) on an uploaded image, one credit each.' },
+  {
+    name: 'authenticate',
+    description: 'Tokens: a guest token, a user token from the site session, binding a guest’s work to an account.',
+  },
+  {
+    name: 'upload',
+    description: 'Sending images: whole files, 5 MB slices with resume, by URL; listing and deleting uploads.',
+  },
+  {
+    name: 'process',
+    description: 'Starting a work: a feature (or a workflow of steps) on an uploaded image, one credit each.',
+  },
   { name: 'poll', description: 'Following a work until it is finished: progress, history and feedback.' },
   { name: 'download', description: 'Results: single files, previews, converted files and zips of many results.' },
   { name: 'account', description: 'Accounts: sign-up, login, password, profile, credits, plans and saved workflows.' },
   { name: 'payments', description: 'Checkouts and payment-provider webhooks.' },
-  { name: 'site', description: 'The content site: sample images, the contact form, the site ajax endpoint, mail settings.' },
+  {
+    name: 'site',
+    description: 'The content site: sample images, the contact form, the site ajax endpoint, mail settings.',
+  },
   { name: 'misc', description: 'Service health, the sitemap, on-device model files, analytics and this document.' },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];
@@ -52,14 +64,53 @@ export type Tag = (typeof TAGS)[number]['name'];
  * `api_token` field.
  */
 export const SECURITY_SCHEMES = {
-  user_token: { type: 'apiKey', in: 'query', name: 'user_token', description: 'A signed-in user’s token, as a query or form field (also `token`).' },
-  guest_token_v2: { type: 'apiKey', in: 'query', name: 'guest_token_v2', description: 'A guest token from POST /api/v2/guest_token, as a query or form field.' },
-  user_token_cookie: { type: 'apiKey', in: 'cookie', name: 'user_token', description: 'The user token cookie the workspace sets.' },
-  guest_token_cookie: { type: 'apiKey', in: 'cookie', name: 'guest_token', description: 'The guest token cookie the workspace sets.' },
-  session: { type: 'apiKey', in: 'cookie', name: 'pixmill_session', description: 'The content site’s login session (set by login and register).' },
-  api_key: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'An API token (My account → Developer API, or POST /api/v2/api_token/get), as the `X-Api-Key` header.' },
-  api_token: { type: 'http', scheme: 'bearer', description: 'An API token (POST /api/v2/api_token/get), as `Authorization: Bearer <token>`.' },
-  api_token_field: { type: 'apiKey', in: 'query', name: 'api_token', description: 'An API token as the `api_token` query or form field.' },
+  user_token: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'user_token',
+    description: 'A signed-in user’s token, as a query or form field (also `token`).',
+  },
+  guest_token_v2: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'guest_token_v2',
+    description: 'A guest token from POST /api/v2/guest_token, as a query or form field.',
+  },
+  user_token_cookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'user_token',
+    description: 'The user token cookie the workspace sets.',
+  },
+  guest_token_cookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'guest_token',
+    description: 'The guest token cookie the workspace sets.',
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'pixmill_session',
+    description: 'The content site’s login session (set by login and register).',
+  },
+  api_key: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: 'An API token (My account → Developer API, or POST /api/v2/api_token/get), as the `X-Api-Key` header.',
+  },
+  api_token: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API token (POST /api/v2/api_token/get), as `Authorization: Bearer <token>`.',
+  },
+  api_token_field: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'api_token',
+    description: 'An API token as the `api_token` query or form field.',
+  },
 } as const;
 export type SecurityName = keyof typeof SECURITY_SCHEMES;
 
@@ -85,7 +136,15 @@ export const AUTH = {
   /** the session when there is one */
   optionalSession: [...any('session'), {}] as Auth,
   /** a token as above, or an API token */
-  tokenOrApi: any('user_token', 'guest_token_v2', 'user_token_cookie', 'guest_token_cookie', 'api_key', 'api_token', 'api_token_field'),
+  tokenOrApi: any(
+    'user_token',
+    'guest_token_v2',
+    'user_token_cookie',
+    'guest_token_cookie',
+    'api_key',
+    'api_token',
+    'api_token_field',
+  ),
   /** an API token only (the developer API's own calls) */
   api: any('api_key', 'api_token', 'api_token_field'),
 } as const;
@@ -99,20 +158,31 @@ export const Envelope = <D extends TSchema>(data: D) =>
   });
 
 /** Every envelope code an error answer may carry (spec §7–§8, and 500/503 for faults and outages). */
-export const ERROR_CODES = [...new Set([...Object.values(CODE).filter((c) => c !== CODE.OK), 500, 503])].sort((a, b) => a - b);
+export const ERROR_CODES = [...new Set([...Object.values(CODE).filter((c) => c !== CODE.OK), 500, 503])].sort(
+  (a, b) => a - b,
+);
 
 /** An error answer: the spec's code (10001 parameter error, 10012 insufficient credits, 6 verification failed, …), its English text and its reason. */
 export const ErrorEnvelope = Type.Object(
   {
     code: Type.Enum(ERROR_CODES, {
-      description: 'the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 500 server fault, 503 service unavailable',
+      description:
+        'the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 500 server fault, 503 service unavailable',
     }),
     msg: Type.String({ description: 'English text; clients switch on data.reason, never on the text' }),
     data: Type.Union([
       Type.Null(),
       Type.Object({
-        reason: Type.Optional(Type.Enum(REASON_CODES, { description: 'the refusal’s stable code (the catalogue of src/shared/domain/reasons.ts)' })),
-        field: Type.Optional(Type.String({ description: 'the request field at fault, as a path for nested fields (jconfig.config.module_params.scale)' })),
+        reason: Type.Optional(
+          Type.Enum(REASON_CODES, {
+            description: 'the refusal’s stable code (the catalogue of src/shared/domain/reasons.ts)',
+          }),
+        ),
+        field: Type.Optional(
+          Type.String({
+            description: 'the request field at fault, as a path for nested fields (jconfig.config.module_params.scale)',
+          }),
+        ),
       }),
     ]),
   },
@@ -127,12 +197,30 @@ export const MAX_ID = 2_147_483_647;
 /** A row's integer id (workflows, events, products). */
 export const Id = (o: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...o });
 export const Uid = (o: { description?: string } = {}) =>
-  Type.String({ minLength: 1, maxLength: 64, description: 'an upload’s id (from the upload calls)', examples: ['3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f'], ...o });
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'an upload’s id (from the upload calls)',
+    examples: ['3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f'],
+    ...o,
+  });
 export const TransId = (o: { description?: string } = {}) =>
-  Type.String({ minLength: 1, maxLength: 64, description: 'a work’s id (from transform)', examples: ['7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30'], ...o });
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'a work’s id (from transform)',
+    examples: ['7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30'],
+    ...o,
+  });
 /** One id or a comma-separated list of them, or an array (`ids[]`). */
 export const IdList = (item: TSchema, description: string) =>
-  Type.Union([Type.String({ minLength: 1, maxLength: 100_000, description: 'one id or a comma-separated list' }), Type.Array(item, { maxItems: 1000 })], { description });
+  Type.Union(
+    [
+      Type.String({ minLength: 1, maxLength: 100_000, description: 'one id or a comma-separated list' }),
+      Type.Array(item, { maxItems: 1000 }),
+    ],
+    { description },
+  );
 /** The answer of a call that records an event (a notification, a report, a left checkout). */
 export const EventRecorded = Type.Object({ event_id: Type.Integer() });
 /** The answer of a call that deletes: how many went. */
@@ -141,7 +229,12 @@ export const Deleted = Type.Object({ deleted: Type.Integer() });
 export const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'page number from 1', default: 1 });
 /** A page of a list: `datas` and where it is. */
 export const Paged = <T extends TSchema>(item: T) =>
-  Type.Object({ datas: Type.Array(item), current_page: Type.Integer(), total: Type.Integer(), last_page: Type.Integer() });
+  Type.Object({
+    datas: Type.Array(item),
+    current_page: Type.Integer(),
+    total: Type.Integer(),
+    last_page: Type.Integer(),
+  });
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /**
  * A text of the account and contact forms. Those forms check their texts with the rules the pages
@@ -196,7 +289,11 @@ export interface RouteSchema<F extends TObject = TObject, D extends TSchema = TS
 export function routeGroup(tag: Tag, auth: Auth) {
   const declare =
     (method: RouteSchema['method']) =>
-    <F extends TObject = TObject, D extends TSchema = TSchema>(url: string, summary: string, options: RouteOptions<F, D> = {}): RouteSchema<F, D> => ({
+    <F extends TObject = TObject, D extends TSchema = TSchema>(
+      url: string,
+      summary: string,
+      options: RouteOptions<F, D> = {},
+    ): RouteSchema<F, D> => ({
       method,
       url,
       tag,
@@ -218,4 +315,3 @@ export type FieldsOf<R> = R extends RouteSchema<infer F, TSchema> ? Static<F> : 
  * elsewhere from drifting from the schema the server documents.
  */
 export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-

@@ -19,7 +19,12 @@ const ZIP = { types: ['application/zip'], description: 'The zip' };
 export const Download = download.get('/web_api/v1/download/', 'Downloads a finished work’s result', {
   aliases: ['/web_api/v1/download'],
   auth: AUTH.tokenOrApi,
-  fields: Type.Object({ trans_id: TransId(), zoom_type: Type.Optional(Type.String({ maxLength: 32, description: 'a result variant, when the work made several' })) }),
+  fields: Type.Object({
+    trans_id: TransId(),
+    zoom_type: Type.Optional(
+      Type.String({ maxLength: 32, description: 'a result variant, when the work made several' }),
+    ),
+  }),
   file: resultImage('The result image, as an attachment'),
   example: { trans_id: WORK },
 });
@@ -31,17 +36,39 @@ export const Preview = download.get('/web_api/v1/preview', 'A finished work’s 
   example: { trans_id: WORK },
 });
 
-export const DownloadCompress = download.post('/api/job/download_compress', 'A compress work’s result, converted to another format', {
-  fields: Type.Object({ trans_id: TransId(), extra_type: Type.Optional(Type.String({ maxLength: 8, description: 'jpg, png or webp; the work’s own format when left out' })) }),
-  file: resultImage('The converted image, as an attachment'),
-  example: { trans_id: WORK, extra_type: 'webp' },
-});
+export const DownloadCompress = download.post(
+  '/api/job/download_compress',
+  'A compress work’s result, converted to another format',
+  {
+    fields: Type.Object({
+      trans_id: TransId(),
+      extra_type: Type.Optional(
+        Type.String({ maxLength: 8, description: 'jpg, png or webp; the work’s own format when left out' }),
+      ),
+    }),
+    file: resultImage('The converted image, as an attachment'),
+    example: { trans_id: WORK, extra_type: 'webp' },
+  },
+);
 
-export const PointCheck = download.post('/api/v2/point/check', 'Checks that works may be downloaded together; optionally makes a bundle id for the zip', {
-  fields: Type.Object({ ...BulkIds, need_download_temp_id: Type.Optional(Type.Enum([1, 0], { description: '1: answer a download_all_id for GET /api/v2/download/all/' })) }),
-  data: Type.Object({ max_num: Type.Integer(), used_num: Type.Integer(), download_all_id: Type.Optional(Type.String({ description: 'valid one hour, for this account' })) }),
-  example: { trans_ids: TWO_WORKS, need_download_temp_id: 1 },
-});
+export const PointCheck = download.post(
+  '/api/v2/point/check',
+  'Checks that works may be downloaded together; optionally makes a bundle id for the zip',
+  {
+    fields: Type.Object({
+      ...BulkIds,
+      need_download_temp_id: Type.Optional(
+        Type.Enum([1, 0], { description: '1: answer a download_all_id for GET /api/v2/download/all/' }),
+      ),
+    }),
+    data: Type.Object({
+      max_num: Type.Integer(),
+      used_num: Type.Integer(),
+      download_all_id: Type.Optional(Type.String({ description: 'valid one hour, for this account' })),
+    }),
+    example: { trans_ids: TWO_WORKS, need_download_temp_id: 1 },
+  },
+);
 
 export const DownloadAllPost = download.post('/api/v2/download/all', 'A zip of several finished works’ results', {
   fields: Type.Object(BulkIds),
@@ -51,7 +78,9 @@ export const DownloadAllPost = download.post('/api/v2/download/all', 'A zip of s
 
 export const DownloadAll = download.get('/api/v2/download/all/', 'The zip of a bundle made by point check', {
   aliases: ['/api/v2/download/all'],
-  fields: Type.Object({ download_all_id: Type.String({ minLength: 1, maxLength: 64, description: 'from POST /api/v2/point/check' }) }),
+  fields: Type.Object({
+    download_all_id: Type.String({ minLength: 1, maxLength: 64, description: 'from POST /api/v2/point/check' }),
+  }),
   file: ZIP,
   example: { download_all_id: '5e0a7c3d-2b1f-4d69-8e4a-9c6b3f1d2a70' },
 });

@@ -23,7 +23,9 @@ export const HistoryRecord = Type.Object({
   finished_at: Nullable(Type.Integer()),
   thumbsup: Nullable(Type.Integer({ description: '1 like, -1 dislike, 0 or null no opinion' })),
   expired: Type.Boolean({ description: 'the result is no longer kept' }),
-  scale: Type.Integer({ description: 'how many times larger than the source the result is (enlarge steps; 1 for the rest)' }),
+  scale: Type.Integer({
+    description: 'how many times larger than the source the result is (enlarge steps; 1 for the rest)',
+  }),
   reason: Type.Optional(FailureReason),
 });
 
@@ -31,7 +33,14 @@ const poll = routeGroup('poll', AUTH.token);
 
 export const JobRecord = poll.get('/api/job/record', 'The caller’s works, newest first', {
   fields: Type.Object({
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: HISTORY_DEFAULT_LIMIT, description: `works per page (at most ${HISTORY_MAX_LIMIT} are answered)` })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ID,
+        default: HISTORY_DEFAULT_LIMIT,
+        description: `works per page (at most ${HISTORY_MAX_LIMIT} are answered)`,
+      }),
+    ),
     page: Type.Optional(Page),
   }),
   data: Paged(HistoryRecord),

@@ -9,7 +9,15 @@
  * its text with the spec's "x" ("4x"), a whole number also as its decimal text, a boolean also as 0/1.
  */
 import { Type, type TSchema } from 'typebox';
-import { defaultParams, MODULE_PARAMS, MODULES, PRESETS, type ModuleName, type ParamSpec, type PresetName } from '../domain/modules.js';
+import {
+  defaultParams,
+  MODULE_PARAMS,
+  MODULES,
+  PRESETS,
+  type ModuleName,
+  type ParamSpec,
+  type PresetName,
+} from '../domain/modules.js';
 
 /** What each feature does, in the document's words (English, as the rest of the document). */
 export const FEATURE_TEXT: Readonly<Record<ModuleName, string>> = {
@@ -68,16 +76,22 @@ export function paramSchema(name: string, spec: ParamSpec): TSchema {
         description: `${words ?? 'on or off'} (true/false; 1/0 also taken)`,
       });
     case 'int':
-      return Type.Union([Type.Integer({ minimum: spec.min, maximum: spec.max }), Type.String({ pattern: '^-?\\d{1,9}$' })], {
-        default: spec.default,
-        description: `${words ?? 'a whole number'}: ${spec.min}–${spec.max} (its decimal text also taken)`,
-      });
+      return Type.Union(
+        [Type.Integer({ minimum: spec.min, maximum: spec.max }), Type.String({ pattern: '^-?\\d{1,9}$' })],
+        {
+          default: spec.default,
+          description: `${words ?? 'a whole number'}: ${spec.min}–${spec.max} (its decimal text also taken)`,
+        },
+      );
     case 'enum': {
       const numeric = spec.values.filter((v): v is number => typeof v === 'number');
       const choices = Type.Enum([...spec.values]);
       const description = `${words ?? 'one of the choices'}: ${spec.values.join(', ')}`;
       return numeric.length
-        ? Type.Union([choices, Type.String({ pattern: `^(${numeric.join('|')})[xX]?$` })], { default: spec.default, description: `${description} (also as text with an "x": "4x")` })
+        ? Type.Union([choices, Type.String({ pattern: `^(${numeric.join('|')})[xX]?$` })], {
+            default: spec.default,
+            description: `${description} (also as text with an "x": "4x")`,
+          })
         : Type.Enum([...spec.values], { default: spec.default, description });
     }
   }
@@ -85,13 +99,21 @@ export function paramSchema(name: string, spec: ParamSpec): TSchema {
 
 /** A module's `module_params`: every key optional (the default applies), no other key. */
 export function moduleParamsSchema(module: ModuleName): TSchema {
-  const props = Object.fromEntries(Object.entries(MODULE_PARAMS[module]).map(([k, s]) => [k, Type.Optional(paramSchema(k, s))]));
-  return Type.Object(props, { additionalProperties: false, description: `${module}’s params; a missing one takes its default` });
+  const props = Object.fromEntries(
+    Object.entries(MODULE_PARAMS[module]).map(([k, s]) => [k, Type.Optional(paramSchema(k, s))]),
+  );
+  return Type.Object(props, {
+    additionalProperties: false,
+    description: `${module}’s params; a missing one takes its default`,
+  });
 }
 
 /** One step of a workflow (or of a feature's job): `module` names the feature, `module_params` its params. */
 const stepConfig = (module: ModuleName) =>
-  Type.Object({ module: Type.Literal(module), module_params: Type.Optional(moduleParamsSchema(module)) }, { additionalProperties: false, title: `${module} step` });
+  Type.Object(
+    { module: Type.Literal(module), module_params: Type.Optional(moduleParamsSchema(module)) },
+    { additionalProperties: false, title: `${module} step` },
+  );
 
 /** A feature's example: its defaults spelled out (the server would fill the same in). */
 export function featureExample(module: ModuleName) {
@@ -105,17 +127,33 @@ function featureJob(module: ModuleName) {
       job: Type.Literal(module),
       config: Type.Optional(
         Type.Object(
-          { module: Type.Optional(Type.Literal(module, { description: 'the same as job (may be left out)' })), module_params: Type.Optional(moduleParamsSchema(module)) },
+          {
+            module: Type.Optional(Type.Literal(module, { description: 'the same as job (may be left out)' })),
+            module_params: Type.Optional(moduleParamsSchema(module)),
+          },
           { additionalProperties: false },
         ),
       ),
     },
-    { additionalProperties: false, title: module, description: FEATURE_TEXT[module], examples: [featureExample(module)] },
+    {
+      additionalProperties: false,
+      title: module,
+      description: FEATURE_TEXT[module],
+      examples: [featureExample(module)],
+    },
   );
 }
 
 function presetJob(preset: PresetName) {
-  return Type.Object({ job: Type.Literal(preset) }, { additionalProperties: false, title: preset, description: `${PRESET_TEXT[preset]} Takes no params.`, examples: [{ job: preset }] });
+  return Type.Object(
+    { job: Type.Literal(preset) },
+    {
+      additionalProperties: false,
+      title: preset,
+      description: `${PRESET_TEXT[preset]} Takes no params.`,
+      examples: [{ job: preset }],
+    },
+  );
 }
 
 /** Every module a job or a workflow's step may name: the features, and repair (the old-photo preset's first step). */
@@ -125,7 +163,13 @@ const STEP_MODULES = MODULES;
 export const WorkflowStepSchema = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200, description: 'the step’s label (shown in the history)' })),
-    config: Type.Union([Type.String({ description: 'the step’s {module, module_params} as JSON text' }), ...STEP_MODULES.map(stepConfig)], { description: 'the step: module and module_params' }),
+    config: Type.Union(
+      [
+        Type.String({ description: 'the step’s {module, module_params} as JSON text' }),
+        ...STEP_MODULES.map(stepConfig),
+      ],
+      { description: 'the step: module and module_params' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -145,7 +189,16 @@ function workflowJob() {
       additionalProperties: false,
       title: 'workflow',
       description: 'Several features in a row, each step’s params as for the feature.',
-      examples: [{ job: 'workflow', name: 'sharper and bigger', flows: [{ name: 'denoise', config: { module: 'denoise', module_params: { remove_noise: 60 } } }, { name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } }] }],
+      examples: [
+        {
+          job: 'workflow',
+          name: 'sharper and bigger',
+          flows: [
+            { name: 'denoise', config: { module: 'denoise', module_params: { remove_noise: 60 } } },
+            { name: 'enlarge', config: { module: 'enlarge', module_params: { scale: 2 } } },
+          ],
+        },
+      ],
     },
   );
 }
@@ -154,10 +207,14 @@ function workflowJob() {
 export const JOB_NAMES = [...STEP_MODULES, ...(Object.keys(PRESETS) as PresetName[]), 'workflow'] as const;
 
 /** The job configuration: one variant per job, told apart by `job`. */
-export const JobConfigSchema = Type.Union([...STEP_MODULES.map(featureJob), ...(Object.keys(PRESETS) as PresetName[]).map(presetJob), workflowJob()], {
-  title: 'JobConfig',
-  description: 'What to run: one feature with its params, a preset, or a workflow of steps. `job` tells the variants apart.',
-});
+export const JobConfigSchema = Type.Union(
+  [...STEP_MODULES.map(featureJob), ...(Object.keys(PRESETS) as PresetName[]).map(presetJob), workflowJob()],
+  {
+    title: 'JobConfig',
+    description:
+      'What to run: one feature with its params, a preset, or a workflow of steps. `job` tells the variants apart.',
+  },
+);
 
 /** The name of the job configuration's schema in the OpenAPI document's components. */
 export const JOB_CONFIG_REF = '#/components/schemas/JobConfig';
@@ -166,7 +223,8 @@ export const JOB_CONFIG_REF = '#/components/schemas/JobConfig';
 export function featureParamFields(): Record<string, TSchema> {
   const byName = new Map<string, string[]>();
   for (const m of MODULES)
-    for (const [name, spec] of Object.entries(MODULE_PARAMS[m])) if (spec.kind !== 'const') byName.set(name, [...(byName.get(name) ?? []), m]);
+    for (const [name, spec] of Object.entries(MODULE_PARAMS[m]))
+      if (spec.kind !== 'const') byName.set(name, [...(byName.get(name) ?? []), m]);
   return Object.fromEntries(
     [...byName].map(([name, modules]) => [
       name,

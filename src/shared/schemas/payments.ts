@@ -9,9 +9,20 @@ import { PRODUCTS } from '../domain/constants.js';
 import { AUTH, routeGroup } from './common.js';
 
 /** One of these values (an enum in the document; a value outside it is 10001 naming the field), typed as their union. */
-const literals = <T extends string | number>(values: readonly T[], description: string) => Type.Unsafe<T>(Type.Union(values.map((v) => Type.Literal(v)), { description }));
+const literals = <T extends string | number>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      { description },
+    ),
+  );
 
-export const CheckoutId = Type.String({ minLength: 1, maxLength: 64, description: 'a checkout’s id', examples: ['0d6f5a4e-2b61-4f0c-9b1d-7e5e2f8c9a10'] });
+export const CheckoutId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'a checkout’s id',
+  examples: ['0d6f5a4e-2b61-4f0c-9b1d-7e5e2f8c9a10'],
+});
 
 export const CheckoutData = Type.Object({
   checkout_id: CheckoutId,
@@ -30,23 +41,37 @@ const payments = routeGroup('payments', AUTH.signedIn);
 const OneCheckout = Type.Object({ id: CheckoutId });
 const CHECKOUT = { id: '0d6f5a4e-2b61-4f0c-9b1d-7e5e2f8c9a10' };
 /** What a delivered payment event did. */
-const EventApplied = { event_id: Type.String(), type: Type.String(), applied: Type.Boolean(), duplicate: Type.Boolean() };
+const EventApplied = {
+  event_id: Type.String(),
+  type: Type.String(),
+  applied: Type.Boolean(),
+  duplicate: Type.Boolean(),
+};
 
-export const PaymentsConfig = payments.get('/api/payments/config', 'Whether this server sells plans, and through which provider', {
-  auth: AUTH.none,
-  data: Type.Object({ purchasing: Type.Boolean(), provider: Type.String({ examples: ['none', 'local', 'stripe'] }) }),
-});
+export const PaymentsConfig = payments.get(
+  '/api/payments/config',
+  'Whether this server sells plans, and through which provider',
+  {
+    auth: AUTH.none,
+    data: Type.Object({ purchasing: Type.Boolean(), provider: Type.String({ examples: ['none', 'local', 'stripe'] }) }),
+  },
+);
 
 export const CreateCheckout = payments.post('/api/payments/checkout', 'Opens a checkout for a plan (Basic or Pro)', {
-  description: 'For a signed-in account with an email (else code 6). Without a payment provider: code 10001 with data.error "purchasing_disabled".',
+  description:
+    'For a signed-in account with an email (else code 6). Without a payment provider: code 10001 with data.error "purchasing_disabled".',
   fields: Type.Object({
     product_id: literals(
       PRODUCTS.map((p) => p.id),
       PRODUCTS.map((p) => `${p.id} ${p.level}`).join(', '),
     ),
-    currency: Type.Optional(literals(['USD', 'EUR', 'JPY'], 'USD, EUR or JPY; the account’s currency (else its language’s) when absent')),
+    currency: Type.Optional(
+      literals(['USD', 'EUR', 'JPY'], 'USD, EUR or JPY; the account’s currency (else its language’s) when absent'),
+    ),
     locale: Type.Optional(Type.String({ maxLength: 8, description: 'the language of the checkout page' })),
-    source: Type.Optional(Type.String({ maxLength: 200, description: 'where the buyer came from (kept, first 64 characters)' })),
+    source: Type.Optional(
+      Type.String({ maxLength: 200, description: 'where the buyer came from (kept, first 64 characters)' }),
+    ),
     medium: Type.Optional(Type.String({ maxLength: 200 })),
   }),
   data: CheckoutData,
@@ -59,18 +84,27 @@ export const GetCheckout = payments.get('/api/payments/checkout', 'One of the ca
   example: CHECKOUT,
 });
 
-export const PayLocal = payments.post('/api/payments/local/pay', 'The local provider’s pay step (PAYMENT_PROVIDER=local only)', {
-  fields: OneCheckout,
-  data: Type.Object({ ...EventApplied, checkout: CheckoutData }),
-  example: CHECKOUT,
-});
+export const PayLocal = payments.post(
+  '/api/payments/local/pay',
+  'The local provider’s pay step (PAYMENT_PROVIDER=local only)',
+  {
+    fields: OneCheckout,
+    data: Type.Object({ ...EventApplied, checkout: CheckoutData }),
+    example: CHECKOUT,
+  },
+);
 
-export const PaymentWebhook = payments.post('/api/payments/webhook/:provider', 'A payment provider’s signed event delivery', {
-  description: 'The raw body is verified against the provider’s signature header (stripe-signature, pixmill-signature); each event id is applied once.',
-  auth: AUTH.none,
-  params: Type.Object({ provider: Type.String({ maxLength: 32, examples: ['stripe'] }) }),
-  data: Type.Object(EventApplied),
-});
+export const PaymentWebhook = payments.post(
+  '/api/payments/webhook/:provider',
+  'A payment provider’s signed event delivery',
+  {
+    description:
+      'The raw body is verified against the provider’s signature header (stripe-signature, pixmill-signature); each event id is applied once.',
+    auth: AUTH.none,
+    params: Type.Object({ provider: Type.String({ maxLength: 32, examples: ['stripe'] }) }),
+    data: Type.Object(EventApplied),
+  },
+);
 
 export const ApiCheckout = payments.get('/api/v2/checkout', 'Opens a checkout for an API credit pack', {
   description:
@@ -85,7 +119,9 @@ export const ApiCheckout = payments.get('/api/v2/checkout', 'Opens a checkout fo
       API_PLANS.map((p) => p.name),
       'the API credit pack',
     ),
-    currency: Type.Optional(literals(API_PLAN_CURRENCIES, 'USD or EUR; the account’s currency when it is one of them, else by its language')),
+    currency: Type.Optional(
+      literals(API_PLAN_CURRENCIES, 'USD or EUR; the account’s currency when it is one of them, else by its language'),
+    ),
   }),
   data: CheckoutData,
   example: { email: 'dev@example.com', api_plan: API_PLANS[1]!.name, currency: 'USD' },

@@ -13,28 +13,46 @@ export const SYNC_WAIT_MAX_S = PROCESS_TIMEOUT_MS / 1000;
  * JSON text. The route takes text or an object; the server checks the decoded value against JobConfig.
  */
 const Jconfig = () =>
-  Type.Union([Type.String({ description: 'the job as JSON text (at most 16 KB, nested at most 8 deep)' }), Type.Object({}, { description: 'the job as an object (JSON bodies)' })], {
-    description: 'the job: a feature with its module_params, a preset or a workflow (JobConfig; JSON text in forms)',
-    'x-schema': 'JobConfig',
-  });
+  Type.Union(
+    [
+      Type.String({ description: 'the job as JSON text (at most 16 KB, nested at most 8 deep)' }),
+      Type.Object({}, { description: 'the job as an object (JSON bodies)' }),
+    ],
+    {
+      description: 'the job: a feature with its module_params, a preset or a workflow (JobConfig; JSON text in forms)',
+      'x-schema': 'JobConfig',
+    },
+  );
 
 /** Credits left after a call that spends one (also in the X-Credits-Left header). */
-const CreditsLeft = Type.Integer({ minimum: 0, description: 'credits left after this work’s charge (compress works: compress credits left)' });
-
-export const Transform = routeGroup('process', AUTH.tokenOrApi).post('/web_api/v1/transform', 'Starts a work on an upload (one credit)', {
-  description:
-    'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, a preset, or a workflow of steps (JobConfig lists every feature’s params). The answer’s trans_id is polled with progress. Fields the call does not take are refused (reason fieldUnknown). The answer carries X-Credits-Charged and X-Credits-Left.',
-  fields: Type.Object(
-    {
-      uid: Uid(),
-      jconfig: Jconfig(),
-      zoom_type: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{0,32}$', description: 'a label the client keeps with the work' })),
-    },
-    { additionalProperties: false },
-  ),
-  data: Type.Object({ trans_id: TransId(), credits_left: Type.Optional(CreditsLeft) }),
-  example: { uid: '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f', jconfig: '{"job":"enlarge","config":{"module":"enlarge","module_params":{"scale":2}}}' },
+const CreditsLeft = Type.Integer({
+  minimum: 0,
+  description: 'credits left after this work’s charge (compress works: compress credits left)',
 });
+
+export const Transform = routeGroup('process', AUTH.tokenOrApi).post(
+  '/web_api/v1/transform',
+  'Starts a work on an upload (one credit)',
+  {
+    description:
+      'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, a preset, or a workflow of steps (JobConfig lists every feature’s params). The answer’s trans_id is polled with progress. Fields the call does not take are refused (reason fieldUnknown). The answer carries X-Credits-Charged and X-Credits-Left.',
+    fields: Type.Object(
+      {
+        uid: Uid(),
+        jconfig: Jconfig(),
+        zoom_type: Type.Optional(
+          Type.String({ pattern: '^[A-Za-z0-9_-]{0,32}$', description: 'a label the client keeps with the work' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    data: Type.Object({ trans_id: TransId(), credits_left: Type.Optional(CreditsLeft) }),
+    example: {
+      uid: '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f',
+      jconfig: '{"job":"enlarge","config":{"module":"enlarge","module_params":{"scale":2}}}',
+    },
+  },
+);
 
 /** The answer of a synchronous call whose work still runs when the wait ends: poll it by its trans_id. */
 export const StillProcessing = Type.Object({
@@ -46,42 +64,67 @@ export const StillProcessing = Type.Object({
   credits_left: CreditsLeft,
 });
 
-export const Process = routeGroup('process', AUTH.api).post('/api/v1/process', 'Processes one image and answers the result (upload, start, wait and download in one call)', {
-  description: [
-    'Send the image as `file` (multipart) or `url`, and the job as `jconfig` or as `feature` with the feature’s params as fields (`-F feature=enlarge -F scale=2`). The call waits for the work (at most `wait` seconds, 300 by default: the process limit) and answers the image itself, with Content-Type, Content-Disposition, X-Trans-Id, X-Credits-Charged and X-Credits-Left. One credit, the plan’s limits and the queue are those of upload + transform. An API token only.',
-    'Refusals answer the envelope with data.reason and an HTTP status: 400 a field (fieldRequired, fieldInvalid, fieldUnknown, a jconfig rule), 401 no valid API token, 402 insufficient credits (code 10012), 403 a plan entitlement, 413 the file over the plan’s size (reason fileTooLarge, data.max in bytes), 422 the image over the plan’s pixels or sides, or the work failed (processFailed, processTimeout; refunded), 429 too many calls or waits at once.',
-    'Still running when the wait ends: HTTP 202 with the work’s trans_id (reason stillProcessing) — poll GET /web_api/v1/progress and download it. A client that hangs up leaves the work running and charged once. Idempotency-Key (header, up to 255 printable characters): a repeat with the same key answers the same work, without a second upload or charge.',
-  ].join('\n\n'),
-  from: 'multipart',
-  fields: Type.Object(
-    {
-      url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'an http(s) URL of a public JPG or PNG, instead of file' })),
-      jconfig: Type.Optional(Jconfig()),
-      feature: Type.Optional(Type.Enum(JOB_NAMES.filter((j) => j !== 'workflow'), { description: 'a feature or preset, instead of jconfig; its params as further fields' })),
-      wait: Type.Optional(Type.Integer({ minimum: 1, maximum: SYNC_WAIT_MAX_S, default: SYNC_WAIT_MAX_S, description: 'seconds to wait for the result before answering 202' })),
-      ...featureParamFields(),
+export const Process = routeGroup('process', AUTH.api).post(
+  '/api/v1/process',
+  'Processes one image and answers the result (upload, start, wait and download in one call)',
+  {
+    description: [
+      'Send the image as `file` (multipart) or `url`, and the job as `jconfig` or as `feature` with the feature’s params as fields (`-F feature=enlarge -F scale=2`). The call waits for the work (at most `wait` seconds, 300 by default: the process limit) and answers the image itself, with Content-Type, Content-Disposition, X-Trans-Id, X-Credits-Charged and X-Credits-Left. One credit, the plan’s limits and the queue are those of upload + transform. An API token only.',
+      'Refusals answer the envelope with data.reason and an HTTP status: 400 a field (fieldRequired, fieldInvalid, fieldUnknown, a jconfig rule), 401 no valid API token, 402 insufficient credits (code 10012), 403 a plan entitlement, 413 the file over the plan’s size (reason fileTooLarge, data.max in bytes), 422 the image over the plan’s pixels or sides, or the work failed (processFailed, processTimeout; refunded), 429 too many calls or waits at once.',
+      'Still running when the wait ends: HTTP 202 with the work’s trans_id (reason stillProcessing) — poll GET /web_api/v1/progress and download it. A client that hangs up leaves the work running and charged once. Idempotency-Key (header, up to 255 printable characters): a repeat with the same key answers the same work, without a second upload or charge.',
+    ].join('\n\n'),
+    from: 'multipart',
+    fields: Type.Object(
+      {
+        url: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 2048,
+            description: 'an http(s) URL of a public JPG or PNG, instead of file',
+          }),
+        ),
+        jconfig: Type.Optional(Jconfig()),
+        feature: Type.Optional(
+          Type.Enum(
+            JOB_NAMES.filter((j) => j !== 'workflow'),
+            { description: 'a feature or preset, instead of jconfig; its params as further fields' },
+          ),
+        ),
+        wait: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            maximum: SYNC_WAIT_MAX_S,
+            default: SYNC_WAIT_MAX_S,
+            description: 'seconds to wait for the result before answering 202',
+          }),
+        ),
+        ...featureParamFields(),
+      },
+      { additionalProperties: false },
+    ),
+    files: { file: { description: 'the image: JPG, JPEG or PNG (or send url)' } },
+    file: { types: ['image/jpeg', 'image/png', 'image/webp'], description: 'The processed image, as an attachment' },
+    statuses: {
+      202: { description: 'The work still runs when the wait ends: poll it by data.trans_id', data: StillProcessing },
+      402: { description: 'No credits left (code 10012, reason insufficientCredits)' },
+      422: { description: 'The image is over the plan’s pixels or sides, or the work failed (refunded)' },
     },
-    { additionalProperties: false },
-  ),
-  files: { file: { description: 'the image: JPG, JPEG or PNG (or send url)' } },
-  file: { types: ['image/jpeg', 'image/png', 'image/webp'], description: 'The processed image, as an attachment' },
-  statuses: {
-    202: { description: 'The work still runs when the wait ends: poll it by data.trans_id', data: StillProcessing },
-    402: { description: 'No credits left (code 10012, reason insufficientCredits)' },
-    422: { description: 'The image is over the plan’s pixels or sides, or the work failed (refunded)' },
+    // the feature's params are fields too (`scale` here), typed per feature in JobConfig rather than in this type
+    example: { feature: 'enlarge', scale: 2 } as { feature: 'enlarge' },
   },
-  // the feature's params are fields too (`scale` here), typed per feature in JobConfig rather than in this type
-  example: { feature: 'enlarge', scale: 2 } as { feature: 'enlarge' },
-});
+);
 
 /** Why a work failed, as a reason code (src/shared/domain/reasons.ts); the client translates it. */
 export const FailureReason = Type.Enum([...WORK_FAILURES], {
-  description: 'why it failed, when fatal: outputTooLarge (the result would pass the largest side; the upload’s size times the scale), processTimeout, processFailed',
+  description:
+    'why it failed, when fatal: outputTooLarge (the result would pass the largest side; the upload’s size times the scale), processTimeout, processFailed',
 });
 
 export const ProgressData = Type.Object({
   trans_id: TransId(),
-  status: Type.Enum(['finish', 'fatal', 'progress'], { description: 'finish: done; fatal: failed; progress: queued or running' }),
+  status: Type.Enum(['finish', 'fatal', 'progress'], {
+    description: 'finish: done; fatal: failed; progress: queued or running',
+  }),
   progress: Type.Integer({ minimum: 0, maximum: 100 }),
   step: Type.Integer({ description: '1-based step being run (workflows)' }),
   steps: Type.Integer(),
@@ -92,8 +135,12 @@ export const ProgressData = Type.Object({
   result_h: Type.Optional(Type.Integer()),
 });
 
-export const Progress = routeGroup('poll', AUTH.tokenOrApi).get('/web_api/v1/progress', 'A work’s progress (poll every few seconds until finish or fatal)', {
-  fields: Type.Object({ trans_id: TransId() }),
-  data: ProgressData,
-  example: { trans_id: '7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30' },
-});
+export const Progress = routeGroup('poll', AUTH.tokenOrApi).get(
+  '/web_api/v1/progress',
+  'A work’s progress (poll every few seconds until finish or fatal)',
+  {
+    fields: Type.Object({ trans_id: TransId() }),
+    data: ProgressData,
+    example: { trans_id: '7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30' },
+  },
+);

@@ -9,10 +9,14 @@ const TokenText = (description: string) => Type.String({ minLength: 1, maxLength
 const authenticate = routeGroup('authenticate', AUTH.tokenField);
 const account = routeGroup('account', AUTH.tokenOrApi);
 
-export const GuestToken = authenticate.post('/api/v2/guest_token', 'A new guest token (a guest account with a few free credits)', {
-  auth: AUTH.none,
-  data: Type.Object({ token: Type.String({ description: 'send it as guest_token_v2' }) }),
-});
+export const GuestToken = authenticate.post(
+  '/api/v2/guest_token',
+  'A new guest token (a guest account with a few free credits)',
+  {
+    auth: AUTH.none,
+    data: Type.Object({ token: Type.String({ description: 'send it as guest_token_v2' }) }),
+  },
+);
 
 /** The fields of binding and unbinding, and an example of them. */
 const BindFields = Type.Object({
@@ -21,11 +25,15 @@ const BindFields = Type.Object({
 });
 const BIND_EXAMPLE = { token: 'u_…', guest_token_v2: 'g_…' };
 
-export const BindToken = authenticate.post('/api/v2/bind_token', 'Moves a guest’s uploads, works and workflows to the signed-in user', {
-  fields: BindFields,
-  data: Type.Object({ moved_uploads: Type.Integer(), moved_jobs: Type.Integer() }),
-  example: BIND_EXAMPLE,
-});
+export const BindToken = authenticate.post(
+  '/api/v2/bind_token',
+  'Moves a guest’s uploads, works and workflows to the signed-in user',
+  {
+    fields: BindFields,
+    data: Type.Object({ moved_uploads: Type.Integer(), moved_jobs: Type.Integer() }),
+    example: BIND_EXAMPLE,
+  },
+);
 
 export const UnbindToken = authenticate.post('/api/v2/unbind_token', 'Ends a guest token’s binding to the user', {
   fields: BindFields,

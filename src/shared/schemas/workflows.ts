@@ -6,8 +6,14 @@ import { AUTH, Deleted, Id, MAX_ID, Paged, routeGroup } from './common.js';
 /** Largest page a client may ask for (the workspace uses 10). */
 export const WORKFLOW_PAGE_LIMIT_MAX = 100;
 
-const StepConfig = Type.Object({ module: Type.String({ description: 'the feature’s module, e.g. enlarge' }), module_params: Type.Optional(Type.Object({}, { description: 'its parameters' })) });
-export const FlowStep = Type.Object({ name: Type.String({ description: 'the step’s label' }), config: Type.String({ description: 'JSON text of {module, module_params}' }) });
+const StepConfig = Type.Object({
+  module: Type.String({ description: 'the feature’s module, e.g. enlarge' }),
+  module_params: Type.Optional(Type.Object({}, { description: 'its parameters' })),
+});
+export const FlowStep = Type.Object({
+  name: Type.String({ description: 'the step’s label' }),
+  config: Type.String({ description: 'JSON text of {module, module_params}' }),
+});
 export const WorkflowView = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -18,15 +24,33 @@ export const WorkflowView = Type.Object({
 });
 
 const WorkflowId = Id({ description: 'a workflow’s id' });
-const Ids = Type.Union([Type.String({ maxLength: 10_000, description: 'one id or a comma-separated list (empty: none)' }), WorkflowId, Type.Array(WorkflowId, { maxItems: 1000 })], {
-  description: 'workflow ids: one, a comma-separated list or repeated ids[]',
-});
+const Ids = Type.Union(
+  [
+    Type.String({ maxLength: 10_000, description: 'one id or a comma-separated list (empty: none)' }),
+    WorkflowId,
+    Type.Array(WorkflowId, { maxItems: 1000 }),
+  ],
+  {
+    description: 'workflow ids: one, a comma-separated list or repeated ids[]',
+  },
+);
 const WorkflowFields = {
-  name: Type.Optional(Type.String({ maxLength: 1000, description: 'the workflow’s name (at most 50 characters once trimmed); a dated name when empty' })),
+  name: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: 'the workflow’s name (at most 50 characters once trimmed); a dated name when empty',
+    }),
+  ),
   flows: Type.Union(
     [
       Type.String({ maxLength: 64 * 1024, description: 'the steps as JSON text' }),
-      Type.Array(Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })), config: Type.Union([Type.String({ maxLength: 16 * 1024 }), StepConfig]) }), { minItems: 1, maxItems: 20 }),
+      Type.Array(
+        Type.Object({
+          name: Type.Optional(Type.String({ maxLength: 200 })),
+          config: Type.Union([Type.String({ maxLength: 16 * 1024 }), StepConfig]),
+        }),
+        { minItems: 1, maxItems: 20 },
+      ),
     ],
     { description: 'the steps, in order: [{name, config: {module, module_params}}] (config may be its JSON text)' },
   ),
@@ -64,8 +88,12 @@ export const WorkflowDelete = workflows.post('/api/work_flow/delete', 'Deletes w
   example: { ids: '12,13' },
 });
 
-export const ActiveFlows = workflows.post('/api/work_flow/active_flows', 'Picks the workflows shown in the workspace (without ids: reads them)', {
-  fields: WorkflowIds,
-  data: Type.Object({ datas: Type.Array(WorkflowView) }),
-  example: { ids: '12' },
-});
+export const ActiveFlows = workflows.post(
+  '/api/work_flow/active_flows',
+  'Picks the workflows shown in the workspace (without ids: reads them)',
+  {
+    fields: WorkflowIds,
+    data: Type.Object({ datas: Type.Array(WorkflowView) }),
+    example: { ids: '12' },
+  },
+);

@@ -40,7 +40,8 @@ export function serverDataDir(email: string): string {
     if (!fs.existsSync(file)) continue;
     const db = new SQLite(file, { readonly: true, fileMustExist: true });
     try {
-      if (db.prepare('SELECT id FROM accounts WHERE email = ?').get(email.toLowerCase())) return path.join(os.tmpdir(), d);
+      if (db.prepare('SELECT id FROM accounts WHERE email = ?').get(email.toLowerCase()))
+        return path.join(os.tmpdir(), d);
     } catch {
       // a database still being created or removed
     } finally {

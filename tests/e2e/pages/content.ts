@@ -26,7 +26,9 @@ export class ContentPages {
 
   /** API docs calls as "METHOD path". */
   async apiRows(): Promise<string[]> {
-    return this.page.getByTestId('api-route').evaluateAll((rows) => rows.map((r) => `${r.children[0].textContent} ${r.children[1].textContent}`));
+    return this.page
+      .getByTestId('api-route')
+      .evaluateAll((rows) => rows.map((r) => `${r.children[0].textContent} ${r.children[1].textContent}`));
   }
 
   /** The API docs' group headings, in order. */
@@ -37,7 +39,9 @@ export class ContentPages {
   /** One call's card on the API docs page, by "METHOD path". */
   apiCall(call: string) {
     const exact = new RegExp(`^${call.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}$`);
-    return this.page.getByTestId('api-call').filter({ has: this.page.getByTestId('api-route').filter({ hasText: exact }) });
+    return this.page
+      .getByTestId('api-call')
+      .filter({ has: this.page.getByTestId('api-route').filter({ hasText: exact }) });
   }
 
   /** The authors page's team blocks, by author id. */
@@ -55,7 +59,10 @@ export class ContentPages {
    */
   async offerInstall(outcome: 'accepted' | 'dismissed'): Promise<void> {
     await this.page.evaluate((answer) => {
-      const e = new Event('beforeinstallprompt', { cancelable: true }) as Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string }> };
+      const e = new Event('beforeinstallprompt', { cancelable: true }) as Event & {
+        prompt(): Promise<void>;
+        userChoice: Promise<{ outcome: string }>;
+      };
       const w = window as unknown as { __installPrompted: number };
       w.__installPrompted = 0;
       e.prompt = async () => {

@@ -21,7 +21,12 @@ const PAGES = [
 ] as const;
 
 export async function contentScreens(browser: Browser, size: (typeof CONTENT_SIZES)[number], lng: Lang): Promise<void> {
-  const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width: size.width, height: size.height }, hasTouch: size.name === 'mobile', isMobile: size.name === 'mobile' });
+  const ctx = await browser.newContext({
+    serviceWorkers: 'block',
+    viewport: { width: size.width, height: size.height },
+    hasTouch: size.name === 'mobile',
+    isMobile: size.name === 'mobile',
+  });
   const page = await ctx.newPage();
   const c = new ContentPages(page);
   for (const p of PAGES) {

@@ -22,9 +22,14 @@ export class CrossSitePage {
       .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
       .join('');
     const html = `<!doctype html><title>win a prize</title><form id="f" method="POST" action="${escapeHtml(this.appOrigin + path)}">${inputs}<button id="go">Claim</button></form>`;
-    await this.page.route(`${EVIL_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: html }));
+    await this.page.route(`${EVIL_ORIGIN}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: html }),
+    );
     await this.page.goto(`${EVIL_ORIGIN}/prize.html`);
-    const [answer] = await Promise.all([this.page.waitForResponse((r) => r.url() === this.appOrigin + path), this.page.locator('#go').click()]);
+    const [answer] = await Promise.all([
+      this.page.waitForResponse((r) => r.url() === this.appOrigin + path),
+      this.page.locator('#go').click(),
+    ]);
     return answer;
   }
 }

@@ -18,7 +18,8 @@ export function layoutOverflows(page: Page): Promise<Overflow[]> {
     const out: { what: string; text: string; by: number }[] = [];
     const label = (el: Element) => {
       const id = el.getAttribute('data-testid');
-      const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+      const cls =
+        typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
       return `${el.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ''}${cls}`;
     };
     const text = (el: Element) => (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 60);
@@ -26,7 +27,11 @@ export function layoutOverflows(page: Page): Promise<Overflow[]> {
       const r = el.getBoundingClientRect();
       if (r.width < 2 || r.height < 2) return false;
       const cs = getComputedStyle(el);
-      return cs.visibility !== 'hidden' && cs.display !== 'none' && (el as HTMLElement).checkVisibility?.({ opacityProperty: true } as never) !== false;
+      return (
+        cs.visibility !== 'hidden' &&
+        cs.display !== 'none' &&
+        (el as HTMLElement).checkVisibility?.({ opacityProperty: true } as never) !== false
+      );
     };
     const clippedByAncestor = (el: Element) => {
       for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
@@ -41,13 +46,15 @@ export function layoutOverflows(page: Page): Promise<Overflow[]> {
     for (const el of document.querySelectorAll('button, a.btn, [role=button], [role=tab], .btn')) {
       if (!visible(el)) continue;
       const h = el as HTMLElement;
-      if (h.scrollWidth > h.clientWidth + 1) out.push({ what: `cut: ${label(el)}`, text: text(el), by: h.scrollWidth - h.clientWidth });
+      if (h.scrollWidth > h.clientWidth + 1)
+        out.push({ what: `cut: ${label(el)}`, text: text(el), by: h.scrollWidth - h.clientWidth });
     }
     // A tab row is one row that fits: it never has to scroll sideways.
     for (const el of document.querySelectorAll('[role=tablist]')) {
       if (!visible(el)) continue;
       const h = el as HTMLElement;
-      if (h.scrollWidth > h.clientWidth + 1) out.push({ what: `tabs scroll: ${label(el)}`, text: text(el), by: h.scrollWidth - h.clientWidth });
+      if (h.scrollWidth > h.clientWidth + 1)
+        out.push({ what: `tabs scroll: ${label(el)}`, text: text(el), by: h.scrollWidth - h.clientWidth });
     }
     for (const el of document.body.querySelectorAll('*')) {
       if (!visible(el) || clippedByAncestor(el)) continue;

@@ -9,7 +9,9 @@ export async function controlledBySw(page: Page): Promise<void> {
 }
 
 /** Upload items stored in IndexedDB with their state (without bytes). */
-export function storedQueue(page: Page): Promise<{ cid: string; filename: string; uploadStatus: string; createdAt: number }[]> {
+export function storedQueue(
+  page: Page,
+): Promise<{ cid: string; filename: string; uploadStatus: string; createdAt: number }[]> {
   return page.evaluate(
     () =>
       new Promise((resolve, reject) => {

@@ -78,7 +78,12 @@ const MODELS_DIR = path.resolve(import.meta.dirname, '../../../models');
  * path on the net the device downloads.
  */
 export async function serverEnlarge2x(bytes: Buffer, picked: Partial<ParamsOf<'enlarge'>> = {}): Promise<Buffer> {
-  const out = await deviceEnlarge2x(await decodeRgb(bytes), { ...defaultParams('enlarge'), ...picked }, MODELS_DIR, Math.min(2, os.cpus().length));
+  const out = await deviceEnlarge2x(
+    await decodeRgb(bytes),
+    { ...defaultParams('enlarge'), ...picked },
+    MODELS_DIR,
+    Math.min(2, os.cpus().length),
+  );
   return Buffer.from(out.data);
 }
 
@@ -86,7 +91,12 @@ export async function serverEnlarge2x(bytes: Buffer, picked: Partial<ParamsOf<'e
 export const rgbBytes = (png: Buffer | string) => sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
 
 /** Runs a feature in the page's image worker on the fixture and hands back the PNG bytes and the backend. */
-export async function runInWorker(page: Page, feature: 'enlarge' | 'matting', file: string, options: OnDeviceOptions = {}) {
+export async function runInWorker(
+  page: Page,
+  feature: 'enlarge' | 'matting',
+  file: string,
+  options: OnDeviceOptions = {},
+) {
   const harness = new UploadHarness(page);
   await harness.open({ level: 'guest' });
   await page.evaluate(() => {
@@ -96,14 +106,17 @@ export async function runInWorker(page: Page, feature: 'enlarge' | 'matting', fi
     document.body.append(input);
   });
   await page.setInputFiles('#device-file', file);
-  const r = await page.evaluate(async ([f, opts]) => {
-    const blob = (document.querySelector('#device-file') as HTMLInputElement).files![0]!;
-    const res = await (window as any).__harness.onDevice(f, blob, opts);
-    const buf = new Uint8Array(await (res.blob as Blob).arrayBuffer());
-    let s = '';
-    for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
-    return { b64: btoa(s), backend: res.backend as string, ms: res.ms as number };
-  }, [feature, options] as const);
+  const r = await page.evaluate(
+    async ([f, opts]) => {
+      const blob = (document.querySelector('#device-file') as HTMLInputElement).files![0]!;
+      const res = await (window as any).__harness.onDevice(f, blob, opts);
+      const buf = new Uint8Array(await (res.blob as Blob).arrayBuffer());
+      let s = '';
+      for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+      return { b64: btoa(s), backend: res.backend as string, ms: res.ms as number };
+    },
+    [feature, options] as const,
+  );
   return { png: Buffer.from(r.b64, 'base64'), backend: r.backend, ms: r.ms };
 }
 

@@ -29,13 +29,21 @@ export class Preview {
   }
 
   async resultLoaded() {
-    await expect.poll(() => this.page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => this.page.getByTestId('img-after').evaluate((i) => (i as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
   }
 
   /** Both images decoded and faded in (for a screenshot that shows them as a user sees them). */
   async settled() {
     for (const id of ['img-before', 'img-after']) {
-      await expect.poll(() => this.page.getByTestId(id).evaluate((i) => (i as HTMLImageElement).complete && getComputedStyle(i).opacity === '1')).toBe(true);
+      await expect
+        .poll(() =>
+          this.page
+            .getByTestId(id)
+            .evaluate((i) => (i as HTMLImageElement).complete && getComputedStyle(i).opacity === '1'),
+        )
+        .toBe(true);
     }
   }
 
@@ -65,7 +73,12 @@ export class Preview {
     const img = (await this.page.getByTestId('img-after').boundingBox())!;
     const x = Math.max(pane.x, img.x);
     const y = Math.max(pane.y, img.y);
-    return { x, y, width: Math.min(pane.x + pane.width, img.x + img.width) - x, height: Math.min(pane.y + pane.height, img.y + img.height) - y };
+    return {
+      x,
+      y,
+      width: Math.min(pane.x + pane.width, img.x + img.width) - x,
+      height: Math.min(pane.y + pane.height, img.y + img.height) - y,
+    };
   }
 
   holdButton(): Locator {

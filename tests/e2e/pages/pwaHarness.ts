@@ -37,7 +37,9 @@ export class UploadHarness {
     return this.page.evaluate(() => (window as any).__harness.runtime());
   }
 
-  events(): Promise<{ cid: string; status: string; progress?: number; uid?: string; w?: number; h?: number; filesize?: number }[]> {
+  events(): Promise<
+    { cid: string; status: string; progress?: number; uid?: string; w?: number; h?: number; filesize?: number }[]
+  > {
     return this.page.evaluate(() => (window as any).__harness.events);
   }
 

@@ -18,7 +18,8 @@ export class Hero {
   async naturalWidths(): Promise<number[]> {
     const imgs = this.figure().locator('img');
     await expect(imgs).toHaveCount(2);
-    for (const img of await imgs.all()) await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete)).toBe(true);
+    for (const img of await imgs.all())
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete)).toBe(true);
     return imgs.evaluateAll((els) => els.map((el) => (el as HTMLImageElement).naturalWidth));
   }
 
@@ -37,7 +38,9 @@ export class Hero {
         const g = c.getContext('2d')!;
         g.drawImage(img, 0, 0);
         const d = g.getImageData(0, 0, c.width, c.height).data;
-        let subject = 0, solid = 0, near = 0;
+        let subject = 0,
+          solid = 0,
+          near = 0;
         for (let i = 3; i < d.length; i += 4) {
           if (d[i]! >= 128) subject++;
           if (d[i] === 255) solid++;

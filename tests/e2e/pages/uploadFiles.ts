@@ -25,7 +25,11 @@ export function truncatedJpeg(name = 'cut-off.jpg'): string {
 
 /** A plain sky (a soft vertical gradient) with a patch of fine detail in its lower left corner. */
 export async function skyWithDetail(w = 640, h = 400, name = 'sky-detail.png'): Promise<string> {
-  const cells = Array.from({ length: 24 }, (_, i) => Array.from({ length: 12 }, (_, j) => ((i + j) % 2 ? `<rect x="${20 + i * 6}" y="${h - 100 + j * 6}" width="6" height="6" fill="#222"/>` : '')).join('')).join('');
+  const cells = Array.from({ length: 24 }, (_, i) =>
+    Array.from({ length: 12 }, (_, j) =>
+      (i + j) % 2 ? `<rect x="${20 + i * 6}" y="${h - 100 + j * 6}" width="6" height="6" fill="#222"/>` : '',
+    ).join(''),
+  ).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><linearGradient id="s" x2="0" y2="1"><stop offset="0" stop-color="#4f8fe0"/><stop offset="1" stop-color="#9cc4f2"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#s)"/>${cells}<text x="24" y="${h - 110}" font-size="22" font-family="sans-serif" fill="#fff">detail here</text></svg>`;
   const file = path.join(dir, name);
   await sharp(Buffer.from(svg)).png().toFile(file);

@@ -13,7 +13,8 @@ export class Workspace {
     await this.page.goto(path);
     await expect(this.page.getByTestId('credits')).toBeVisible({ timeout: 30_000 });
     // The workspace pages are a lazy chunk: wait until the workspace itself is mounted.
-    if (/(batch-process|upload|single-process)\//.test(path)) await expect(this.page.getByTestId('workspace')).toBeVisible({ timeout: 30_000 });
+    if (/(batch-process|upload|single-process)\//.test(path))
+      await expect(this.page.getByTestId('workspace')).toBeVisible({ timeout: 30_000 });
   }
 
   tab(name: 'uploaded' | 'processing' | 'processed'): Locator {
@@ -55,20 +56,31 @@ export class Workspace {
   }
 
   async upload(...files: string[]) {
-    await this.page.getByTestId('file-input').first().setInputFiles(files.map((f) => (path.isAbsolute(f) ? f : fixture(f))));
+    await this.page
+      .getByTestId('file-input')
+      .first()
+      .setInputFiles(files.map((f) => (path.isAbsolute(f) ? f : fixture(f))));
   }
 
   /** Drops files on the upload area's drop zone at once (the guest's file input takes only one). */
   async drop(...files: string[]) {
     const payload = files.map((f) => {
       const file = path.isAbsolute(f) ? f : fixture(f);
-      return { name: path.basename(file), type: file.endsWith('.png') ? 'image/png' : 'image/jpeg', b64: fs.readFileSync(file).toString('base64') };
+      return {
+        name: path.basename(file),
+        type: file.endsWith('.png') ? 'image/png' : 'image/jpeg',
+        b64: fs.readFileSync(file).toString('base64'),
+      };
     });
-    await this.page.locator('.dropzone').first().evaluate((zone, items) => {
-      const dt = new DataTransfer();
-      for (const it of items) dt.items.add(new File([Uint8Array.from(atob(it.b64), (c) => c.charCodeAt(0))], it.name, { type: it.type }));
-      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }, payload);
+    await this.page
+      .locator('.dropzone')
+      .first()
+      .evaluate((zone, items) => {
+        const dt = new DataTransfer();
+        for (const it of items)
+          dt.items.add(new File([Uint8Array.from(atob(it.b64), (c) => c.charCodeAt(0))], it.name, { type: it.type }));
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, payload);
   }
 
   /**
@@ -87,7 +99,9 @@ export class Workspace {
               if (!db.objectStoreNames.contains('works')) return void setTimeout(look, 20);
               const all = db.transaction('works').objectStore('works').getAll();
               all.onsuccess = () => {
-                const w = (all.result as { cid: string; status: string }[]).find((x) => x.status === 'resizing' || x.status === 'compressing');
+                const w = (all.result as { cid: string; status: string }[]).find(
+                  (x) => x.status === 'resizing' || x.status === 'compressing',
+                );
                 if (!w) return void setTimeout(look, 20);
                 db.close();
                 resolve(w.cid);
