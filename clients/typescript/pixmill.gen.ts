@@ -185,6 +185,8 @@ export type JobConfig = {
   };
 } | {
   job: "compress";
+  /** the same as config.module_params.quality (the spec’s shorthand) */
+  quality?: (number | string);
   config?: {
     /** the same as job (may be left out) */
     module?: "compress";

@@ -4,6 +4,7 @@
  * body (100,000 nested arrays) cannot overflow JSON.stringify/parse's stack and answer 500.
  */
 import { paramError } from '../errors.js';
+import { fieldRefusal } from './schemaCheck.js';
 
 export const JCONFIG_MAX_BYTES = 16 * 1024;
 /** A workflow is root → flows → step → config → module_params → value: 5 levels; 8 leaves room. */
@@ -43,5 +44,23 @@ export function decodeJconfig(raw: unknown): unknown {
   const shape = shapeError(value, JCONFIG_MAX_DEPTH, JCONFIG_MAX_BYTES);
   if (shape) throw shape === 'deep' ? paramError('jconfigTooDeep', { max: JCONFIG_MAX_DEPTH }) : tooLarge();
   if (typeof raw !== 'string' && Buffer.byteLength(JSON.stringify(value)) > JCONFIG_MAX_BYTES) throw tooLarge();
-  return value;
+  return withCompressShorthand(value);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The spec's compress job (§3, "compress job: quality 50"; its client sends `{"job":"compress","quality":50}`):
+ * `quality` beside `job` is compress's `config.module_params.quality`. The longer form is what the rules
+ * read, so the shorthand is put there; naming two different qualities is refused.
+ */
+export function withCompressShorthand(value: unknown): unknown {
+  if (!isObject(value) || value.job !== 'compress' || !('quality' in value)) return value;
+  const { quality, ...rest } = value;
+  const config = isObject(rest.config) ? rest.config : {};
+  const params = isObject(config.module_params) ? config.module_params : {};
+  if ('quality' in params && params.quality !== quality)
+    throw fieldRefusal('fieldInvalid', 'jconfig.quality', 'left out when config.module_params.quality is sent');
+  if (rest.config !== undefined && !isObject(rest.config)) return value;
+  return { ...rest, config: { ...config, module_params: { ...params, quality } } };
 }

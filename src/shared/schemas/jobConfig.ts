@@ -122,9 +122,21 @@ export function featureExample(module: ModuleName) {
 
 /** `{"job": "<module>", "config": {"module": "<module>", "module_params": {…}}}` for one feature. */
 function featureJob(module: ModuleName) {
+  // the spec's compress job names its quality beside job (§3: {"job":"compress","quality":50})
+  const shorthand =
+    module === 'compress'
+      ? {
+          quality: Type.Optional(
+            Type.Union([paramSchema('quality', MODULE_PARAMS.compress.quality)], {
+              description: 'the same as config.module_params.quality (the spec’s shorthand)',
+            }),
+          ),
+        }
+      : {};
   return Type.Object(
     {
       job: Type.Literal(module),
+      ...shorthand,
       config: Type.Optional(
         Type.Object(
           {
