@@ -106,8 +106,11 @@ export class ApiTokenRepository {
     };
   }
 
-  /** The account's first token; false when the account already has one (a concurrent create won). */
-  async create(accountId: number, hash: string, hint: string, now: number): Promise<boolean> {
+  /**
+   * The account's first token; false when the account already has one (a concurrent create won).
+   * `asReset`: created by a reset, so it starts the reset guard like any reset (reset_at = now).
+   */
+  async create(accountId: number, hash: string, hint: string, now: number, asReset = false): Promise<boolean> {
     const r = await this.db
       .insertInto('api_tokens')
       .values({
@@ -118,6 +121,7 @@ export class ApiTokenRepository {
         last_used_at: null,
         calls_month_key: '',
         calls_month: 0,
+        reset_at: asReset ? now : null,
       })
       .onConflict((oc) => oc.column('account_id').doNothing())
       .executeTakeFirst();

@@ -102,7 +102,8 @@ export class ApiTokenService {
     if (wait > 0) throw conflict(wait);
     const won =
       current === undefined
-        ? await this.repo.create(p.accountId, hash, token.slice(-4), now)
+        ? // a reset that creates the first key is a reset too: the resets racing it find the guard set
+          await this.repo.create(p.accountId, hash, token.slice(-4), now, true)
         : await this.repo.replaceIf(p.accountId, current.token_hash, hash, token.slice(-4), now);
     if (!won) throw conflict(RESET_GUARD_MS);
     return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token);
