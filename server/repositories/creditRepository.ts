@@ -3,10 +3,17 @@
  * totals on the account row. Portable across SQLite and PostgreSQL.
  */
 import { sql, type Kysely } from 'kysely';
+import type { CreditCost, CreditPool } from '../../src/shared/domain/credits.js';
 import type { CreditLedgerTable, Database } from './schema.js';
 
 type Db = Kysely<Database>;
 type Kind = CreditLedgerTable['kind'];
+
+/** Each credit pool's columns on the account row: what it has used and what it may use. */
+const POOL_COLUMNS = {
+  plan: { used: 'used_num', max: 'max_num' },
+  compress: { used: 'compress_used', max: 'compress_max' },
+} as const satisfies Record<CreditPool, { used: string; max: string }>;
 
 /** One ledger row; false when (ref, kind) was already written (nothing happens twice). */
 export async function recordOnce(
@@ -26,23 +33,17 @@ export async function recordOnce(
 }
 
 /**
- * Uses one credit (compress or not) unless none is left: false then. The guard in WHERE keeps the
+ * Takes a work's price from its pool unless the pool cannot pay it: false then. The guard in WHERE keeps the
  * balance from going negative under concurrency (row lock on PG, serialised writers on SQLite).
  */
-export async function useOne(db: Db, accountId: number, compress: boolean, now: number): Promise<boolean> {
-  const updated = compress
-    ? await db
-        .updateTable('accounts')
-        .set({ compress_used: sql`compress_used + 1`, updated_at: now })
-        .where('id', '=', accountId)
-        .whereRef('compress_used', '<', 'compress_max')
-        .executeTakeFirst()
-    : await db
-        .updateTable('accounts')
-        .set({ used_num: sql`used_num + 1`, updated_at: now })
-        .where('id', '=', accountId)
-        .whereRef('used_num', '<', 'max_num')
-        .executeTakeFirst();
+export async function spend(db: Db, accountId: number, cost: CreditCost, now: number): Promise<boolean> {
+  const { used, max } = POOL_COLUMNS[cost.pool];
+  const updated = await db
+    .updateTable('accounts')
+    .set({ [used]: sql`${sql.ref(used)} + ${cost.amount}`, updated_at: now })
+    .where('id', '=', accountId)
+    .where(sql<boolean>`${sql.ref(used)} + ${cost.amount} <= ${sql.ref(max)}`)
+    .executeTakeFirst();
   return Number(updated.numUpdatedRows) > 0;
 }
 
@@ -59,15 +60,15 @@ export async function findCharge(
     .executeTakeFirst();
 }
 
-/** Gives `amount` back to the used counter (never below 0). */
+/** Gives `amount` back to the pool's used counter (never below 0). */
 export async function giveBack(
   db: Db,
   accountId: number,
-  compress: boolean,
+  pool: CreditPool,
   amount: number,
   now: number,
 ): Promise<void> {
-  const col = compress ? 'compress_used' : 'used_num';
+  const col = POOL_COLUMNS[pool].used;
   await db
     .updateTable('accounts')
     .set({

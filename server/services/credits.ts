@@ -5,6 +5,7 @@
  * (max_num/used_num, compress_max/compress_used) that the license answer reports.
  */
 import type { Kysely } from 'kysely';
+import type { CreditCost, CreditPool } from '../../src/shared/domain/credits.js';
 import { creditsLeft } from '../../src/shared/domain/plans.js';
 import { paramError } from '../errors.js';
 import * as ledger from '../repositories/creditRepository.js';
@@ -13,9 +14,10 @@ import type { Deps } from './index.js';
 
 export type DbLike = Kysely<Database>;
 
-export interface ChargeOptions {
-  /** compress jobs draw on the compress credits (compress_max − compress_used) */
-  compress: boolean;
+/** What a charge did: the credits it took (0 when this trans_id was already charged) and what its pool has left. */
+export interface Charge {
+  charged: number;
+  left: number;
 }
 
 export interface Balance {
@@ -33,17 +35,17 @@ export class CreditService {
   constructor(private readonly deps: Deps) {}
 
   /**
-   * Takes one credit for a work. Runs in `trx` when given (so the caller's job insert commits or
-   * rolls back with it), otherwise in its own transaction. Returns false when this trans_id was
-   * already charged (nothing taken twice); throws 10012 when no credit is left.
+   * Takes a work's price (creditCost, src/shared/domain/credits.ts) from its pool. Runs in `trx` when given (so
+   * the caller's job insert commits or rolls back with it), otherwise in its own transaction. Charges nothing when
+   * this trans_id was already charged (nothing taken twice); throws 10012 when the pool cannot pay.
    */
-  async charge(accountId: number, transId: string, opts: ChargeOptions, trx?: DbLike): Promise<boolean> {
-    if (!trx) return this.deps.db.transaction().execute((t) => this.charge(accountId, transId, opts, t));
+  async charge(accountId: number, transId: string, cost: CreditCost, trx?: DbLike): Promise<Charge> {
+    if (!trx) return this.deps.db.transaction().execute((t) => this.charge(accountId, transId, cost, t));
     const now = Date.now();
-    if (!(await ledger.recordOnce(trx, accountId, transId, opts.compress ? 'compress_charge' : 'charge', 1, now)))
-      return false;
-    if (!(await ledger.useOne(trx, accountId, opts.compress, now))) throw insufficientCredits();
-    return true;
+    const kind = cost.pool === 'compress' ? 'compress_charge' : 'charge';
+    const fresh = await ledger.recordOnce(trx, accountId, transId, kind, cost.amount, now);
+    if (fresh && !(await ledger.spend(trx, accountId, cost, now))) throw insufficientCredits();
+    return { charged: fresh ? cost.amount : 0, left: leftIn(await this.balance(accountId, trx), cost.pool) };
   }
 
   /** Gives back the credit of a failed work, once. Returns false when there was nothing to refund. */
@@ -52,20 +54,20 @@ export class CreditService {
     const body = async (trx: DbLike) => {
       const charge = await ledger.findCharge(trx, transId);
       if (!charge) return false;
-      const compress = charge.kind === 'compress_charge';
+      const pool: CreditPool = charge.kind === 'compress_charge' ? 'compress' : 'plan';
       const now = Date.now();
       if (
         !(await ledger.recordOnce(
           trx,
           charge.account_id,
           transId,
-          compress ? 'compress_refund' : 'refund',
+          pool === 'compress' ? 'compress_refund' : 'refund',
           charge.amount,
           now,
         ))
       )
         return false;
-      await ledger.giveBack(trx, charge.account_id, compress, charge.amount, now);
+      await ledger.giveBack(trx, charge.account_id, pool, charge.amount, now);
       return true;
     };
     return within ? body(within) : this.deps.db.transaction().execute(body);
@@ -82,12 +84,18 @@ export class CreditService {
     });
   }
 
-  async balance(accountId: number): Promise<Balance> {
-    const a = await ledger.balanceOf(this.deps.db, accountId);
+  /** The account's credits; read in `within` when given (a charge's own transaction sees its own write). */
+  async balance(accountId: number, within?: DbLike): Promise<Balance> {
+    const a = await ledger.balanceOf(within ?? this.deps.db, accountId);
     return {
       ...a,
       left: creditsLeft(a.max_num, a.used_num),
       compress_left: creditsLeft(a.compress_max, a.compress_used),
     };
   }
+}
+
+/** The credits a pool has left in a balance. */
+export function leftIn(balance: Balance, pool: CreditPool): number {
+  return pool === 'compress' ? balance.compress_left : balance.left;
 }

@@ -101,6 +101,15 @@ describe.each(MODES)('JobService.transform under concurrency ($mode)', ({ mode }
     expect((await kit.jobs.transform(p, { uid, jconfig: COMPRESS })).trans_id).toBeTruthy();
   });
 
+  it('answers what a start charged and what the paying pool has left', async () => {
+    const p = await pro(10);
+    const uid = await storeUpload(kit, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');
+    expect(await kit.jobs.transform(p, { uid, jconfig: COMPRESS })).toMatchObject({ charged: 1, credits_left: 9 });
+    const enlarge = JSON.stringify({ job: 'enlarge', config: { module_params: { scale: 2 } } });
+    expect(await kit.jobs.transform(p, { uid, jconfig: enlarge })).toMatchObject({ charged: 1, credits_left: 9 });
+    expect(await kit.jobs.transform(p, { uid, jconfig: COMPRESS })).toMatchObject({ charged: 1, credits_left: 8 });
+  });
+
   it('pages the history newest first', async () => {
     const p = await pro(100);
     const uid = await storeUpload(kit, p.accountId, fixture('rocket.jpg'), 'rocket.jpg');

@@ -14,6 +14,7 @@ import {
 } from '../../src/shared/schemas/history.js';
 import type { FieldsOf } from '../../src/shared/schemas/common.js';
 import type { Transform } from '../../src/shared/schemas/processing.js';
+import { creditCost } from '../../src/shared/domain/credits.js';
 import { parseJobConfig, type Step } from '../../src/shared/domain/modules.js';
 import { isSubscriber, megapixelsToPixels } from '../../src/shared/domain/plans.js';
 import { engineFor } from '../engines/registry.js';
@@ -42,6 +43,13 @@ import type { Principal } from './tokens.js';
 
 /** POST transform's fields (src/shared/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
 export type TransformInput = FieldsOf<typeof Transform>;
+
+/** A started work: its id, the credits its start took and what the paying pool has left after it. */
+export interface Started {
+  trans_id: string;
+  charged: number;
+  credits_left: number;
+}
 
 /** GET progress's answer (its schema: src/shared/schemas/processing.ts). */
 export type ProgressView = Static<typeof ProgressData>;
@@ -100,10 +108,11 @@ export class JobService {
   }
 
   /**
-   * POST /web_api/v1/transform: validates, charges one credit and queues the work, all or nothing.
-   * `transId`: the work's id when the caller names it (the process call's Idempotency-Key); a new one otherwise.
+   * POST /web_api/v1/transform: validates, charges the work's price (creditCost) and queues the work, all or
+   * nothing. `transId`: the work's id when the caller names it (the process call's Idempotency-Key); a new one
+   * otherwise. Answers what it charged and what the paying pool has left, so no caller reads the jconfig again.
    */
-  async transform(p: Principal, input: TransformInput, transId: string = randomUUID()): Promise<{ trans_id: string }> {
+  async transform(p: Principal, input: TransformInput, transId: string = randomUUID()): Promise<Started> {
     const { db } = this.deps;
     const raw = decodeJconfig(input.jconfig);
     const upload = await this.deps.services.uploads.readyUpload(p.accountId, input.uid);
@@ -125,9 +134,9 @@ export class JobService {
 
     const now = Date.now();
     const { job, isWorkflow, steps } = parsed.value;
-    await db.transaction().execute(async (trx) => {
+    const charge = await db.transaction().execute(async (trx) => {
       // Charging first takes the account row lock (PostgreSQL), so the count below sees concurrent starts.
-      await this.deps.services.credits.charge(p.accountId, transId, { compress: job === 'compress' }, trx);
+      const charge = await this.deps.services.credits.charge(p.accountId, transId, creditCost({ job }), trx);
       const batch = p.limits.batch;
       if ((await countActive(trx, p.accountId)) >= batch) {
         throw isSubscriber(p.level) ? paramError('batchLimit', { max: batch }) : paramError('batchSubscribersOnly');
@@ -142,9 +151,10 @@ export class JobService {
         zoom_type: input.zoom_type || null,
         created_at: now,
       });
+      return charge;
     });
     await this.queue.enqueue(transId);
-    return { trans_id: transId };
+    return { trans_id: transId, charged: charge.charged, credits_left: charge.left };
   }
 
   /** A work of this principal; another account's trans_id answers like a missing one. */

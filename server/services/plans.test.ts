@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
 import { CODE } from '../../src/shared/domain/codes.js';
+import { creditCost } from '../../src/shared/domain/credits.js';
 import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
 import { kitForEachTest, type ProcessingKit } from '../../tests/support/jobs.js';
 import { detectScaleout } from '../../tests/support/modes.js';
@@ -65,8 +66,12 @@ describe.each(MODES)('PlanService expiry ($mode)', ({ mode }) => {
       PLAN_LIMITS.expired.credits,
     ]);
     for (let i = 0; i < PLAN_LIMITS.expired.credits; i++)
-      expect(await services().credits.charge(pro.id, `e-${mode}-${i}`, { compress: false })).toBe(true);
-    await expect(services().credits.charge(pro.id, `e-${mode}-x`, { compress: false })).rejects.toMatchObject({
+      expect(await services().credits.charge(pro.id, `e-${mode}-${i}`, creditCost({ job: 'enlarge' }))).toMatchObject({
+        charged: 1,
+      });
+    await expect(
+      services().credits.charge(pro.id, `e-${mode}-x`, creditCost({ job: 'enlarge' })),
+    ).rejects.toMatchObject({
       code: CODE.INSUFFICIENT_CREDITS,
     });
   });
@@ -97,7 +102,9 @@ describe.each(MODES)('PlanService and API pack credits ($mode)', ({ mode }) => {
     expect(await services().apiTokens.grantPack(id, PACK, `test:${id}:${++n}`)).toBe(true);
   async function spend(id: number, count: number) {
     for (let i = 0; i < count; i++)
-      expect(await services().credits.charge(id, `spend-${id}-${++n}`, { compress: false })).toBe(true);
+      expect(await services().credits.charge(id, `spend-${id}-${++n}`, creditCost({ job: 'enlarge' }))).toMatchObject({
+        charged: 1,
+      });
   }
   /** The ledger tells the balance: the register allotment, plus grants and refunds, less expiries and charges. */
   async function expectLedgerMatches(id: number) {

@@ -6,7 +6,6 @@ import { TOKEN_FIELDS } from '../../../src/shared/schemas/common.js';
 import { Process, Progress, SYNC_WAIT_MAX_S, Transform } from '../../../src/shared/schemas/processing.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, unauthorized } from '../../errors.js';
-import { decodeJconfig } from '../../services/jconfig.js';
 import type { Principal } from '../../services/tokens.js';
 import { ok } from '../envelope.js';
 import { isApiRequest, principalOf, principalOfFields, tokenOf } from '../auth.js';
@@ -54,17 +53,13 @@ export function syncStatus(e: ApiError): number {
 const OWN_FIELDS = new Set<string>(['url', 'jconfig', 'feature', 'wait', ...TOKEN_FIELDS]);
 
 export async function processingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { jobs, credits } = ctx.services;
+  const { jobs } = ctx.services;
   const authenticate = (req: Parameters<typeof principalOf>[0]) => principalOf(req, ctx);
 
   route(app, Transform, { authenticate }, async (f, req, reply) => {
-    const p = await principalOf(req, ctx);
-    const started = await jobs.transform(p, f);
-    const balance = await credits.balance(p.accountId);
-    const left =
-      (decodeJconfig(f.jconfig) as { job?: unknown }).job === 'compress' ? balance.compress_left : balance.left;
-    creditHeaders(reply, 1, left);
-    return ok({ ...started, credits_left: left });
+    const { trans_id, charged, credits_left } = await jobs.transform(await principalOf(req, ctx), f);
+    creditHeaders(reply, charged, credits_left);
+    return ok({ trans_id, credits_left });
   });
 
   // Polled every few seconds by every open tab: the token, its account and the work in one database
