@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/shared/domain/apiPlans.js';
 import type { AppContext } from '../context.js';
-import { refused, unauthorized } from '../errors.js';
+import { ApiError, refused, unauthorized } from '../errors.js';
 import type { ApiPrincipal } from '../services/apiTokens.js';
 import type { Principal } from '../services/tokens.js';
 
@@ -41,6 +41,23 @@ export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
 
 /** The route a request matched, as API_TOKEN_ROUTES writes it (the matched pattern, not the raw URL). */
 export const routeKey = (req: FastifyRequest) => `${req.method} ${req.routeOptions.url ?? ''}`;
+
+/**
+ * Whether the matched route needs no credentials: its schema's security is empty or lists the empty
+ * requirement (anonymous callers are answered too), or it has none (the document itself, /api/health).
+ * A key sent to such a call is not read at all: a client that sends X-Api-Key on every request is
+ * answered as without it (remove.bg's clients do), and an invalid key there is no error.
+ */
+export function isPublicRoute(req: FastifyRequest): boolean {
+  const security = (req.routeOptions.schema as { security?: unknown } | undefined)?.security;
+  if (!Array.isArray(security)) return true;
+  return security.length === 0 || security.some((s) => !!s && typeof s === 'object' && Object.keys(s).length === 0);
+}
+
+/** A call that needs credentials and got none at all: 401, told apart from a key or token that is not valid. */
+const missingCredentials = () => refused({ reason: 'missingCredentials' });
+/** An API key that is not (or no longer) a key, on a call an API key may make. */
+const invalidApiKey = () => refused({ reason: 'invalidApiKey' });
 
 function pick(src: unknown, names: readonly string[]): string | undefined {
   if (!src || typeof src !== 'object' || Buffer.isBuffer(src)) return undefined;
@@ -91,7 +108,9 @@ async function admitApiToken(req: FastifyRequest, ctx: AppContext, token: string
   const known = API_PRINCIPALS.get(req);
   if (known) return known;
   if (!API_TOKEN_ROUTES.has(routeKey(req))) throw unauthorized();
-  const p = await ctx.services.apiTokens.resolve(token);
+  const p = await ctx.services.apiTokens.resolve(token).catch((e: unknown) => {
+    throw e instanceof ApiError && e.httpStatus === 401 ? invalidApiKey() : e;
+  });
   const limiter = LIMITERS.get(ctx);
   if (limiter) {
     API_PRINCIPALS.set(req, p);
@@ -127,7 +146,7 @@ export function registerApiTokenGate(app: FastifyInstance, ctx: AppContext): voi
   }
   app.addHook('preHandler', async (req) => {
     // A path or method that no call has answers 404/405 whatever the credentials (app.ts).
-    if (req.is404) return;
+    if (req.is404 || isPublicRoute(req)) return;
     const token = apiCredentialOf(req);
     if (token !== undefined) await admitApiToken(req, ctx, token);
   });
@@ -158,9 +177,11 @@ export function tokenOf(req: FastifyRequest, names: readonly string[] = FIELDS):
 export function principalOf(req: FastifyRequest, ctx: AppContext, names?: readonly string[]): Promise<Principal> {
   const api = API_PRINCIPALS.get(req);
   if (api) return Promise.resolve(api);
-  const credential = apiCredentialOf(req);
+  const credential = isPublicRoute(req) ? undefined : apiCredentialOf(req);
   if (credential !== undefined) return admitApiToken(req, ctx, credential);
-  return ctx.services.tokens.resolve(tokenOf(req, names));
+  const token = tokenOf(req, names);
+  if (token === undefined && API_TOKEN_ROUTES.has(routeKey(req))) return Promise.reject(missingCredentials());
+  return ctx.services.tokens.resolve(token);
 }
 
 /**
@@ -176,5 +197,6 @@ export function principalOfFields(
   if (api) return Promise.resolve(api);
   if (fields[API_TOKEN_FIELD]) return admitApiToken(req, ctx, fields[API_TOKEN_FIELD]);
   const token = FIELDS.map((n) => fields[n]).find((v) => !!v) ?? tokenOf(req);
+  if (token === undefined && API_TOKEN_ROUTES.has(routeKey(req))) return Promise.reject(missingCredentials());
   return ctx.services.tokens.resolve(token);
 }

@@ -80,3 +80,71 @@ describe('api_token/reset: six at once answer one 200 and five 409', () => {
     });
   }
 });
+
+describe('public calls ignore a key; a call that needs one tells a missing key from an invalid one', () => {
+  const BAD_KEYS = ['pxm_' + 'A'.repeat(43), 'not-a-key'];
+
+  it('health, register, login, the sitemap, email status and the OpenAPI document answer as without a key', async () => {
+    const u = await Caller.user(srv, email('public'), 'pro');
+    const good = (await u.form('/api/v2/api_token/get')).body.data.api_token as string;
+    for (const key of [good, ...BAD_KEYS]) {
+      for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+        const health = await fetch(`${srv.url}/api/health`, { headers });
+        expect(health.status).toBe(200);
+        const doc = await fetch(`${srv.url}/api-docs/openapi.json`, { headers });
+        expect([doc.status, ((await doc.json()) as { openapi: string }).openapi]).toEqual([200, '3.1.0']);
+        const sitemap = await fetch(`${srv.url}/sitemap.xml`, { headers });
+        expect(sitemap.status).toBe(200);
+        const address = email('reg');
+        const reg = await fetch(`${srv.url}/api/account/register`, {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({ email: address, password: 'passw0rdA1', confirm_password: 'passw0rdA1' }),
+        });
+        expect([reg.status, ((await reg.json()) as { code: number }).code]).toEqual([200, CODE.OK]);
+        const login = await fetch(`${srv.url}/api/account/login`, {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({ email: address, password: 'passw0rdA1' }),
+        });
+        expect([login.status, ((await login.json()) as { code: number }).code]).toEqual([200, CODE.OK]);
+        const status = await fetch(`${srv.url}/api/v2/common/email_status`, {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({ email: address }),
+        });
+        expect(status.status).not.toBe(401);
+      }
+    }
+  });
+
+  it('an invalid key on a call that needs one: 401 invalidApiKey; no credentials at all: 401 missingCredentials', async () => {
+    for (const key of BAD_KEYS) {
+      for (const p of ['/api/v2/point', '/web_api/v1/progress?trans_id=7b1e0c52-93aa-4f6e-b0d2-5c4e8f9a1d30']) {
+        const r = await fetch(`${srv.url}${p}`, { headers: { 'x-api-key': key } });
+        expect([r.status, ((await r.json()) as { data: unknown }).data]).toEqual([401, { reason: 'invalidApiKey' }]);
+      }
+      const proc = await fetch(`${srv.url}/api/v1/process`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: new URLSearchParams({ url: 'https://example.com/x.jpg', feature: 'enlarge' }),
+      });
+      expect([proc.status, ((await proc.json()) as { data: unknown }).data]).toEqual([
+        401,
+        { reason: 'invalidApiKey' },
+      ]);
+    }
+    for (const p of ['/api/v2/point', '/api/v2/license']) {
+      const r = await fetch(`${srv.url}${p}`, { method: p.endsWith('license') ? 'POST' : 'GET' });
+      expect([r.status, ((await r.json()) as { data: unknown }).data]).toEqual([401, { reason: 'missingCredentials' }]);
+    }
+    const proc = await fetch(`${srv.url}/api/v1/process`, {
+      method: 'POST',
+      body: new URLSearchParams({ url: 'https://example.com/x.jpg', feature: 'enlarge' }),
+    });
+    expect([proc.status, ((await proc.json()) as { data: unknown }).data]).toEqual([
+      401,
+      { reason: 'missingCredentials' },
+    ]);
+  });
+});

@@ -94,7 +94,7 @@ describe('X-Api-Key and wrong routes', () => {
       method: 'POST',
       headers: { 'x-api-key': 'pxm_not-a-token' },
     });
-    expect([wrong.status, (await envelope(wrong)).data]).toEqual([401, { reason: 'unauthorized' }]);
+    expect([wrong.status, (await envelope(wrong)).data]).toEqual([401, { reason: 'invalidApiKey' }]);
   });
 
   it('a path no call has answers 404, a method a path does not take 405 with Allow — whatever the credentials', async () => {

@@ -36,6 +36,10 @@ export const REASON = {
   methodNotAllowed: 'Method not allowed',
   /** no valid token, or a token this call does not take */
   unauthorized: 'verification failed',
+  /** the call needs credentials and the request carries none (no API key, no token, no cookie) */
+  missingCredentials: 'verification failed: no API key or token was sent',
+  /** the API key (X-Api-Key, Bearer or api_token) is unknown, replaced or malformed, on a call that needs one */
+  invalidApiKey: 'verification failed: the API key is not valid',
   /** too many calls: wait Retry-After seconds (data: max, the calls a window allows) */
   rateLimited: 'Too many requests, please retry later.',
   /** another reset of the same API token won the race; its token is the account's token now */
@@ -308,6 +312,8 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   routeNotFound: GONE,
   methodNotAllowed: { http: 405 },
   unauthorized: { code: CODE.VERIFICATION_FAILED, http: 401 },
+  missingCredentials: { code: CODE.VERIFICATION_FAILED, http: 401 },
+  invalidApiKey: { code: CODE.VERIFICATION_FAILED, http: 401 },
   rateLimited: { http: 429 },
   insufficientCredits: { code: CODE.INSUFFICIENT_CREDITS },
   badUrl: MALFORMED,
