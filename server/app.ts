@@ -20,6 +20,7 @@ import { notFound, refused, type ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
+import { registerClientAddress } from './http/clientAddress.js';
 import { recordRouteMethods } from './http/methods.js';
 import { startLoopWatch } from './http/loopWatch.js';
 import { jsonDepthWithin, refuseNul } from './http/params.js';
@@ -151,6 +152,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await registerSecurityHeaders(app);
   registerCrossSiteCheck(app, ctx.config);
+  registerClientAddress(app);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {

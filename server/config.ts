@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROCESS_TIMEOUT_MS } from '../src/shared/domain/constants.js';
 import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/shared/domain/plans.js';
+import { GUEST_WORKS_PER_ADDRESS, QUEUE_AGING_MS } from '../src/shared/domain/queueOrder.js';
 
 export interface Config {
   port: number;
@@ -43,6 +44,10 @@ export interface Config {
   runJobs: boolean;
   /** guest_token creations per minute per IP */
   guestTokenRateLimit: number;
+  /** guest works (running + waiting) at a time per client address group (GUEST_WORKS_PER_ADDRESS; docs/OPERATIONS.md) */
+  guestWorksPerAddress: number;
+  /** a waiting work moves up one queue class per this many ms (QUEUE_AGING_MS; src/shared/domain/queueOrder.ts) */
+  queueAgingMs: number;
   logLevel: string;
   /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
   allowPrivateUrls: boolean;
@@ -276,6 +281,16 @@ export const SETTINGS = {
   }),
   RUN_JOBS: flag(true, '`0` = API only (scale-out `start:api`): this process runs no jobs'),
   GUEST_TOKEN_RATE_LIMIT: integer(30, 'guest tokens per minute per client address'),
+  GUEST_WORKS_PER_ADDRESS: integer(
+    GUEST_WORKS_PER_ADDRESS,
+    'guest works (running + waiting) at a time from one client address (an IPv6 /64 counts as one); more answer 429 `guestWorksPerAddress`',
+    { min: 1 },
+  ),
+  QUEUE_AGING_MS: integer(
+    QUEUE_AGING_MS,
+    'a waiting work moves up one queue class per this many ms, so no flood of paid works keeps a guest waiting for ever (48 classes from a guest to the front)',
+    { min: 1 },
+  ),
   LOG_LEVEL: text('info', 'pino level (`silent` to mute); tokens, sessions, nonces and signatures are redacted'),
   ALLOW_PRIVATE_URLS: flag(false, '`1` lets `upload_url` fetch loopback/private addresses (tests only)'),
   TRUST_PROXY: {
@@ -481,6 +496,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
     runJobs: s.RUN_JOBS,
     guestTokenRateLimit: s.GUEST_TOKEN_RATE_LIMIT,
+    guestWorksPerAddress: s.GUEST_WORKS_PER_ADDRESS,
+    queueAgingMs: s.QUEUE_AGING_MS,
     logLevel: s.LOG_LEVEL,
     allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
     trustProxy: s.TRUST_PROXY,

@@ -23,10 +23,16 @@ import type { Database } from '../repositories/schema.js';
 import type { JobHandler, JobQueue } from './jobQueue.js';
 import { failOrphan, findJob, requeue } from '../repositories/jobRepository.js';
 import { LEASE_STALE_MS } from './runner.js';
+import { agedClass, QUEUE_AGING_MS } from '../../src/shared/domain/queueOrder.js';
 
 /** Attempts a work gets before it is failed and refunded (same rule as the embedded runner). */
 export const BULL_MAX_ATTEMPTS = 2;
 export const QUEUE_NAME = 'works';
+
+/** BullMQ's priority of a work of class `queueClass` stored at `createdAt` (1 the front; 0 would skip the priorities). */
+export function bullPriority(queueClass: number, createdAt: number, now: number, agingMs = QUEUE_AGING_MS): number {
+  return 1 + agedClass(queueClass, now - createdAt, agingMs);
+}
 
 export interface BullQueueOptions {
   redisUrl: string;
@@ -40,6 +46,8 @@ export interface BullQueueOptions {
   stalledCheckMs?: number;
   /** how often the database and Redis are compared (queued rows Redis does not know, orphaned runs) */
   reconcileMs?: number;
+  /** a waiting work moves up one queue class per this many ms (src/shared/domain/queueOrder.ts) */
+  queueAgingMs?: number;
 }
 
 export interface BullQueueDeps {
@@ -80,6 +88,7 @@ export class BullJobQueue implements JobQueue {
   ) {
     this.opts = {
       ...bullmqSettings(),
+      queueAgingMs: QUEUE_AGING_MS,
       ...opts,
     };
     this.queue = new Queue<WorkData>(QUEUE_NAME, {
@@ -118,8 +127,24 @@ export class BullJobQueue implements JobQueue {
     }
   }
 
-  private add(transId: string) {
-    return this.queue.add(QUEUE_NAME, { transId }, { jobId: transId });
+  /**
+   * Adds a work at its place in the queue: BullMQ's priority (1 the front) is 1 + the work's class after
+   * its wait (src/shared/domain/queueOrder.ts); works of equal priority go oldest first. The reconciler
+   * moves waiting works up as they age (reprioritize).
+   */
+  private async add(transId: string) {
+    const row = await this.deps.db
+      .selectFrom('jobs')
+      .select(['queue_class', 'created_at'])
+      .where('trans_id', '=', transId)
+      .executeTakeFirst();
+    const priority = bullPriority(
+      row?.queue_class ?? 0,
+      row?.created_at ?? Date.now(),
+      Date.now(),
+      this.opts.queueAgingMs,
+    );
+    return this.queue.add(QUEUE_NAME, { transId }, { jobId: transId, priority });
   }
 
   async start(handler: JobHandler, concurrency: number): Promise<void> {
@@ -210,7 +235,7 @@ export class BullJobQueue implements JobQueue {
       const now = Date.now();
       const rows = await this.deps.db
         .selectFrom('jobs')
-        .select(['trans_id', 'status', 'attempts', 'started_at', 'created_at', 'heartbeat_at'])
+        .select(['trans_id', 'status', 'attempts', 'started_at', 'created_at', 'heartbeat_at', 'queue_class'])
         .where('status', 'in', ['queued', 'running'])
         // a work just stored may not be added yet by its API process
         .where('created_at', '<', now - 2000)
@@ -221,7 +246,13 @@ export class BullJobQueue implements JobQueue {
         const bull = await this.queue.getJob(row.trans_id);
         const state = bull ? await bull.getState() : 'missing';
         if (row.status === 'queued') {
-          if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') continue;
+          if (state === 'prioritized' && bull) {
+            // Aging: a waiting work moves up a class every QUEUE_AGING_MS, so no flood keeps it waiting for ever.
+            const priority = bullPriority(row.queue_class, row.created_at, now, this.opts.queueAgingMs);
+            if (bull.priority !== priority) await bull.changePriority({ priority }).catch(() => undefined);
+            continue;
+          }
+          if (state === 'waiting' || state === 'active' || state === 'delayed') continue;
           await bull?.remove().catch(() => undefined);
           await this.add(row.trans_id);
           continue;

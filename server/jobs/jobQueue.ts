@@ -35,8 +35,13 @@ export interface QueueDeps {
 export function createJobQueue(config: Config, deps: QueueDeps): JobQueue {
   if (config.redisUrl)
     return new BullJobQueue(
-      { redisUrl: config.redisUrl, prefix: config.queuePrefix, jobTimeoutMs: config.jobTimeoutMs },
+      {
+        redisUrl: config.redisUrl,
+        prefix: config.queuePrefix,
+        jobTimeoutMs: config.jobTimeoutMs,
+        queueAgingMs: config.queueAgingMs,
+      },
       deps,
     );
-  return new EmbeddedJobQueue(deps.db, deps.log);
+  return new EmbeddedJobQueue(deps.db, deps.log, undefined, config.queueAgingMs);
 }

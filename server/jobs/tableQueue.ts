@@ -3,12 +3,16 @@ import type { Kysely } from 'kysely';
 import type { JobHandler, JobQueue } from './jobQueue.js';
 import type { Database } from '../repositories/schema.js';
 import { nextQueued } from '../repositories/jobRepository.js';
+import { QUEUE_AGING_MS } from '../../src/shared/domain/queueOrder.js';
 
 export interface QueueLogger {
   error(obj: unknown, msg?: string): void;
 }
 
-/** Jobs-table queue: FIFO by created_at. Claiming is done by the handler with an atomic UPDATE. */
+/**
+ * Jobs-table queue in the order of src/shared/domain/queueOrder.ts (level, the account's turn, aging, then
+ * created_at). Claiming is done by the handler with an atomic UPDATE.
+ */
 export class EmbeddedJobQueue implements JobQueue {
   private handler: JobHandler | null = null;
   private concurrency = 1;
@@ -23,6 +27,8 @@ export class EmbeddedJobQueue implements JobQueue {
     private readonly log: QueueLogger,
     /** how often other processes' inserts are noticed; in-process enqueues wake at once */
     private readonly pollMs = 1000,
+    /** a waiting work moves up one queue class per this many ms (src/shared/domain/queueOrder.ts) */
+    private readonly agingMs = QUEUE_AGING_MS,
   ) {}
 
   async enqueue(): Promise<void> {
@@ -62,7 +68,7 @@ export class EmbeddedJobQueue implements JobQueue {
     do {
       this.again = false;
       while (this.running && this.handler && this.inflight.size < this.concurrency) {
-        const transId = await nextQueued(this.db, [...this.inflight]);
+        const transId = await nextQueued(this.db, [...this.inflight], Date.now(), this.agingMs);
         if (!transId || !this.running) break;
         this.inflight.add(transId);
         this.handler(transId)

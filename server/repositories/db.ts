@@ -24,6 +24,7 @@ import * as m008 from './migrations/008_events_retention.js';
 import * as m009 from './migrations/009_api_tokens.js';
 import * as m010 from './migrations/010_pack_credits.js';
 import * as m011 from './migrations/011_api_token_reset.js';
+import * as m012 from './migrations/012_queue_order.js';
 
 /**
  * Every migration, in order: the name is its file's name, the number unique and one above the last.
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '009_api_tokens': m009,
   '010_pack_credits': m010,
   '011_api_token_reset': m011,
+  '012_queue_order': m012,
 };
 
 /**

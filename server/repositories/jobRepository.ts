@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Account, Database, Job } from './schema.js';
+import { QUEUE_AGING_MS } from '../../src/shared/domain/queueOrder.js';
 
 type Db = Kysely<Database>;
 
@@ -14,7 +15,8 @@ export async function findAccount(db: Db, accountId: number): Promise<Account> {
 /** A new work, queued (the caller's transaction also holds its charge). */
 export async function insertQueued(
   db: Db,
-  w: Pick<Job, 'trans_id' | 'account_id' | 'uid' | 'job' | 'is_workflow' | 'steps_json' | 'zoom_type' | 'created_at'>,
+  w: Pick<Job, 'trans_id' | 'account_id' | 'uid' | 'job' | 'is_workflow' | 'steps_json' | 'zoom_type' | 'created_at'> &
+    Partial<Pick<Job, 'queue_class' | 'client_key'>>,
 ): Promise<void> {
   await db
     .insertInto('jobs')
@@ -81,28 +83,77 @@ export async function countActive(db: Db, accountId: number): Promise<number> {
   return Number(r.n);
 }
 
-/** 1-based place among queued works (FIFO by created_at, then trans_id). */
-export async function queuePosition(db: Db, job: Pick<Job, 'created_at' | 'trans_id'>): Promise<number> {
+/**
+ * A queued work's class after its wait (agedClass of src/shared/domain/queueOrder.ts, in SQL): the
+ * queue's order is this, then created_at, then trans_id.
+ */
+function agedClassSql(now: number, agingMs: number) {
+  const waited = sql<number>`(${now} - created_at)`;
+  const aging = sql.lit(Math.max(1, Math.floor(agingMs)));
+  return sql<number>`(CASE WHEN created_at >= ${now} THEN queue_class WHEN ${waited} >= queue_class * ${aging} THEN 0 ELSE queue_class - CAST(${waited} / ${aging} AS INTEGER) END)`;
+}
+
+/** 1-based place among queued works, in the order the queue hands them out (queueOrder.ts) at `now`. */
+export async function queuePosition(
+  db: Db,
+  job: Pick<Job, 'created_at' | 'trans_id'>,
+  now: number = Date.now(),
+  agingMs: number = QUEUE_AGING_MS,
+): Promise<number> {
+  const own = await db
+    .selectFrom('jobs')
+    .select(agedClassSql(now, agingMs).as('aged'))
+    .where('trans_id', '=', job.trans_id)
+    .executeTakeFirst();
+  if (!own) return 1;
+  const aged = Number(own.aged);
   const r = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('status', '=', 'queued')
     .where((eb) =>
       eb.or([
-        eb('created_at', '<', job.created_at),
-        eb.and([eb('created_at', '=', job.created_at), eb('trans_id', '<', job.trans_id)]),
+        eb(agedClassSql(now, agingMs), '<', aged),
+        eb.and([
+          eb(agedClassSql(now, agingMs), '=', aged),
+          eb.or([
+            eb('created_at', '<', job.created_at),
+            eb.and([eb('created_at', '=', job.created_at), eb('trans_id', '<', job.trans_id)]),
+          ]),
+        ]),
       ]),
     )
     .executeTakeFirstOrThrow();
   return Number(r.n) + 1;
 }
 
-/** The oldest queued work not already taken by this process. */
-export async function nextQueued(db: Db, exclude: readonly string[]): Promise<string | undefined> {
+/** The queued work to start next (queueOrder.ts at `now`) not already taken by this process. */
+export async function nextQueued(
+  db: Db,
+  exclude: readonly string[],
+  now: number = Date.now(),
+  agingMs: number = QUEUE_AGING_MS,
+): Promise<string | undefined> {
   let q = db.selectFrom('jobs').select('trans_id').where('status', '=', 'queued');
   if (exclude.length) q = q.where('trans_id', 'not in', exclude);
-  const row = await q.orderBy('created_at').orderBy('trans_id').limit(1).executeTakeFirst();
+  const row = await q
+    .orderBy(agedClassSql(now, agingMs))
+    .orderBy('created_at')
+    .orderBy('trans_id')
+    .limit(1)
+    .executeTakeFirst();
   return row?.trans_id;
+}
+
+/** Guest works (queued or running) started from one address group. */
+export async function countAddressActive(db: Db, clientKey: string): Promise<number> {
+  const r = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('client_key', '=', clientKey)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 /** Atomically takes a queued work for running; false when someone else took it first. */

@@ -121,6 +121,10 @@ export interface JobsTable {
   heartbeat_at: number | null;
   /** when retention removed the result blobs (005) */
   expired_at: Generated<number | null>;
+  /** where the work stands in the queue, 0 the front (012, src/shared/domain/queueOrder.ts) */
+  queue_class: Generated<number>;
+  /** a guest work's address group (012, server/http/clientAddress.ts); null for accounts' works */
+  client_key: string | null;
 }
 
 export interface CreditLedgerTable {

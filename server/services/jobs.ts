@@ -33,6 +33,7 @@ import {
   setThumbsup,
 } from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
+import { queueStanding } from '../jobs/fairness.js';
 import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { Deps } from './index.js';
@@ -138,10 +139,14 @@ export class JobService {
       // Charging first takes the account row lock (PostgreSQL), so the count below sees concurrent starts.
       const charge = await this.deps.services.credits.charge(p.accountId, transId, creditCost({ job }), trx);
       const batch = p.limits.batch;
-      if ((await countActive(trx, p.accountId)) >= batch) {
+      const active = await countActive(trx, p.accountId);
+      if (active >= batch) {
         throw isSubscriber(p.level) ? paramError('batchLimit', { max: batch }) : paramError('batchSubscribersOnly');
       }
+      // Its place in the queue (level, the account's turn) and the cap on one address's guest works (issue 48).
+      const standing = await queueStanding(trx, p.level, active, this.deps.config.guestWorksPerAddress);
       await insertQueued(trx, {
+        ...standing,
         trans_id: transId,
         account_id: p.accountId,
         uid: upload.uid,
@@ -188,7 +193,8 @@ export class JobService {
       step: Math.min(steps, job.step_index + 1),
       steps,
     };
-    if (job.status === 'queued') view.queue_position = await queuePosition(this.deps.db, job);
+    if (job.status === 'queued')
+      view.queue_position = await queuePosition(this.deps.db, job, Date.now(), this.deps.config.queueAgingMs);
     if (job.status === 'failed') {
       view.error = job.error === 'timeout' ? 'timeout' : 'Process failed';
       view.reason = failureReason(job, await findUpload(this.deps.db, job.uid));

@@ -183,6 +183,9 @@ export const REASON = {
   planSide: 'The image is longer than {{max}} px on a side, the limit of your plan',
   /** as many works running as the plan runs at once (data: max) */
   batchLimit: 'At most {{max}} images can be processed at the same time',
+  /** too many guest works running or waiting from one address (data: max) */
+  guestWorksPerAddress:
+    'Too many images are being processed from your network without an account (at most {{max}} at a time). Please wait until one is done.',
   /** a second work at once below a subscription */
   batchSubscribersOnly: 'Only paid users can process multiple images at the same time',
   /** a workflow name over its length (data: max, in characters) */
@@ -315,6 +318,7 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   missingCredentials: { code: CODE.VERIFICATION_FAILED, http: 401 },
   invalidApiKey: { code: CODE.VERIFICATION_FAILED, http: 401 },
   rateLimited: { http: 429 },
+  guestWorksPerAddress: { http: 429 },
   insufficientCredits: { code: CODE.INSUFFICIENT_CREDITS },
   badUrl: MALFORMED,
   badRequest: MALFORMED,
