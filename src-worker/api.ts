@@ -1,12 +1,13 @@
 /** The worker's API: plain functions, so the bridge can also run them on the main thread. */
 import { limitsFor, type Level } from '../src/shared/domain/plans.js';
-import { resumableUploads, discardUpload, getUploadItem } from '../src/db/index.js';
+import { resumableUploads, discardUpload, getUploadItem, pendingOriginals } from '../src/db/index.js';
 import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { editImage } from './editImage.js';
 import { fitToPlan } from './fitPlan.js';
 import { checkBatch } from './limits.js';
 import {
   abortUpload,
+  keepOriginal,
   prepareUpload,
   runUpload,
   type Emit,
@@ -20,6 +21,10 @@ export const api = {
   ping: async (): Promise<'pong'> => 'pong',
   validate: (file: File) => validateFile(file),
   checkBatch: async (...args: Parameters<typeof checkBatch>) => checkBatch(...args),
+  /** Stores a picked file before it is prepared (false: the browser would not keep it). */
+  keepOriginal,
+  /** Picked files a reload interrupted while they were prepared, with their bytes. */
+  pendingOriginals: () => pendingOriginals(),
   prepare: (req: PrepareRequest, emit: Emit) => prepareUpload(req, emit),
   upload: (cid: string, base: UploadTargetBase, emit: Emit, parkOnNetworkError?: boolean) =>
     runUpload(cid, base, emit, parkOnNetworkError),

@@ -10,11 +10,14 @@ import {
   deleteUploadItem,
   findUploadByFingerprint,
   getUploadItem,
+  putOriginal,
   putRefusedUpload,
   putUploadItem,
+  type OriginalRecord,
   updateUploadItem,
   type UploadItemRecord,
 } from '../src/db/index.js';
+import { originalFits } from '../src/shared/domain/keptOnDevice.js';
 import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { fitToPlan, renameForMime } from './fitPlan.js';
 import { UploadError, needsSlicing, sliceCount, uploadSliced, uploadWhole } from './uploader.js';
@@ -34,6 +37,8 @@ export interface UploadEvent {
   thumbnail?: string;
   /** i18n key of a failure the client judged (validation, fit, network) */
   error?: string;
+  /** the browser would not store the picked file (storage full or refused): it does not survive a reload until uploaded */
+  notKept?: boolean;
   /** the server refused the upload: its code, its text, the reason's code and the HTTP status (translated by src/shared/domain/uploadRefusals) */
   refusal?: UploadRefusalInfo;
 }
@@ -48,6 +53,24 @@ export interface PrepareRequest {
   busy: string[];
   /** kept on this device for on-device processing: stored as 'onDevice' (never resumed as an upload), announced ready */
   keep?: boolean;
+}
+
+/**
+ * Stores a picked file before anything else happens to it (src/db OriginalRecord), within the share
+ * of the browser's quota that originals may take (src/shared/domain/keptOnDevice.ts). False when it
+ * is not stored: over the share, or the browser refused the write (quota, private mode).
+ */
+export async function keepOriginal(record: OriginalRecord): Promise<boolean> {
+  const storage = (globalThis as { navigator?: { storage?: { estimate?: () => Promise<StorageEstimate> } } }).navigator
+    ?.storage;
+  const estimate = await storage?.estimate?.().catch(() => undefined);
+  if (!originalFits(record.file.size, estimate)) return false;
+  try {
+    await putOriginal(record);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function fingerprintOf(file: File, job: string, level: Level): string {

@@ -31,7 +31,8 @@ function useBoot() {
         await m.useWorks.getState().load();
         // Works the server holds a job for ask it before they count as ready; the runner loads only then.
         // So do uploads the server may have a newer work for (a tab closed a moment after starting).
-        if (m.useWorks.getState().works.some((w) => asksServer(w) || asksHistory(w)))
+        // Works the user started and the server has not taken yet go on (issue 47: started means started).
+        if (m.useWorks.getState().works.some((w) => asksServer(w) || asksHistory(w) || w.status === 'waiting'))
           void import('../stores/processing.js').then((p) => p.reconcileStored());
       })
       .then(() => localDatabaseExists())

@@ -6,12 +6,15 @@ import { UPLOAD_INTERRUPTED, WORK_STATUSES, type Work, type WorkStatus } from '.
 import {
   clearAll,
   deleteWorks,
+  discardUpload,
   findUploadByFingerprint,
   getCached,
   getOnDeviceChoice,
   getUploadItem,
   loadWorks,
+  pendingOriginals,
   putDeviceResult,
+  putOriginal,
   putRefusedUpload,
   putUploadItem,
   putWorks,
@@ -19,6 +22,7 @@ import {
   setCached,
   setOnDeviceChoice,
   updateUploadItem,
+  type OriginalRecord,
   type UploadItemRecord,
 } from './index.js';
 
@@ -58,7 +62,7 @@ const upload = (cid: string, extra: Partial<UploadItemRecord> = {}): UploadItemR
 beforeEach(() => clearAll());
 
 describe('loadWorks', () => {
-  it('puts works that are neither ready nor finished back to ready (they have a uid)', async () => {
+  it('puts works that are neither ready nor finished back to ready (they have a uid), started ones aside', async () => {
     const statuses: WorkStatus[] = ['ready', 'waiting', 'processing', 'finished', 'processFailed', 'uploading'];
     await putWorks(
       statuses.map((s, i) => work(`w${i}`, s, { uid: `u${i}` })),
@@ -67,20 +71,45 @@ describe('loadWorks', () => {
     const loaded = await loadWorks(T0 + 1000);
     expect(Object.fromEntries(loaded.map((w) => [w.cid, w.status]))).toEqual({
       w0: 'ready',
-      w1: 'ready',
-      w2: 'ready',
+      w1: 'waiting',
+      w2: 'waiting',
       w3: 'finished',
       w4: 'ready',
       w5: 'ready',
     });
-    // queued works keep their uid: they start again without a new upload
+    // started works keep their uid: they go on without a new upload
     expect(loaded.find((w) => w.cid === 'w1')?.uid).toBe('u1');
     // and the reset is stored
-    expect((await loadWorks(T0 + 2000)).every((w) => w.status === 'ready' || w.status === 'finished')).toBe(true);
+    expect((await loadWorks(T0 + 2000)).every((w) => ['ready', 'finished', 'waiting'].includes(w.status))).toBe(true);
+  });
+
+  it('started means started (issue 47): a waiting work waits again; one that was being sent asks the server first', async () => {
+    await putWorks(
+      [
+        work('queued', 'waiting', { uid: 'u1', selected: true }),
+        work('sending', 'processing', { uid: 'u2', startTime: T0 }),
+        work('sent', 'waiting', { uid: 'u3', startSent: true }),
+        work('sample', 'processing', { sample: true }),
+      ],
+      T0,
+    );
+    const loaded = new Map((await loadWorks(T0 + 1000)).map((w) => [w.cid, w]));
+    expect([...loaded.values()].map((w) => [w.cid, w.status, !!w.startSent, w.selected])).toEqual(
+      expect.arrayContaining([
+        ['queued', 'waiting', false, false],
+        ['sending', 'waiting', true, false],
+        ['sent', 'waiting', true, false],
+        ['sample', 'waiting', false, false],
+      ]),
+    );
+    // stored so: a second reload finds the same
+    expect((await loadWorks(T0 + 2000)).find((w) => w.cid === 'sending')?.startSent).toBe(true);
   });
 
   it('every other status is reset to ready too (spec §4) when the server has the image', async () => {
-    const others = WORK_STATUSES.filter((s) => s !== 'ready' && s !== 'finished');
+    const others = WORK_STATUSES.filter(
+      (s) => s !== 'ready' && s !== 'finished' && s !== 'waiting' && s !== 'processing',
+    );
     await putWorks(
       others.map((s) => work(`n-${s}`, s, { uid: `u-${s}` })),
       T0,
@@ -248,13 +277,13 @@ describe('works kept on this device', () => {
     expect(await findUploadByFingerprint('fp-local')).toBeUndefined();
   });
 
-  it('come back ready after a run a reload cut short, and finished ones with their stored result', async () => {
+  it('a run a reload cut short runs again (its image is here), and finished ones come back with their stored result', async () => {
     await putWorks([work('run', 'processing', { onDevice: true }), work('done', 'finished', { onDevice: true })], T0);
     await putUploadItem(upload('run', { uploadStatus: 'onDevice' }));
     await putUploadItem(upload('done', { uploadStatus: 'onDevice' }));
     await putDeviceResult('done', new Blob([new Uint8Array([9, 9])], { type: 'image/png' }), T0);
     const loaded = await loadWorks(T0 + 1000);
-    expect(loaded.find((w) => w.cid === 'run')?.status).toBe('ready');
+    expect(loaded.find((w) => w.cid === 'run')?.status).toBe('waiting');
     const done = loaded.find((w) => w.cid === 'done')!;
     expect(done.status).toBe('finished');
     expect(done.targetImg).toMatch(/^blob:/);
@@ -269,5 +298,60 @@ describe('works kept on this device', () => {
     expect(await getOnDeviceChoice()).toBe(true);
     await setOnDeviceChoice(false);
     expect(await getOnDeviceChoice()).toBe(false);
+  });
+});
+
+describe('picked files stored before they are prepared (issue 47)', () => {
+  const original = (cid: string, createdAt = T0): OriginalRecord => ({
+    cid,
+    file: new Blob([new Uint8Array([1, 2, 3, 4])], { type: 'image/jpeg' }),
+    filename: `${cid}.jpg`,
+    lastModified: 1,
+    job: 'enlarge',
+    level: 'pro',
+    keep: false,
+    createdAt,
+  });
+
+  it('a file whose preparation a reload cut off comes back preparing, with or without its work row, in pick order', async () => {
+    await putWorks([work('row', 'compressing', { w: 0, h: 0, uploadStartTime: T0 + 2 })], T0);
+    await putOriginal(original('row', T0 + 2));
+    await putOriginal(original('no-row', T0 + 1));
+    const loaded = await loadWorks(T0 + 1000);
+    expect(loaded.map((w) => [w.cid, w.status, w.filesize])).toEqual([
+      ['row', 'resizing', 1],
+      ['no-row', 'resizing', 4],
+    ]);
+    expect((await pendingOriginals()).map((o) => o.cid)).toEqual(['no-row', 'row']);
+  });
+
+  it('the prepared item (or the refusal) replaces the original in one step: never both, never prepared twice', async () => {
+    await putOriginal(original('a'));
+    await putOriginal(original('b'));
+    await putUploadItem(upload('a'));
+    await putRefusedUpload({
+      cid: 'b',
+      filename: 'b.jpg',
+      filesize: 4,
+      job: 'enlarge',
+      status: 'uploadFailed',
+      error: 'upload:damagedImage',
+      createdAt: T0,
+    });
+    expect(await pendingOriginals()).toEqual([]);
+    const loaded = await loadWorks(T0 + 1000);
+    expect(loaded.map((w) => [w.cid, w.status]).sort()).toEqual([
+      ['a', 'uploading'],
+      ['b', 'uploadFailed'],
+    ]);
+  });
+
+  it('a file taken back (or deleted) takes its original with it', async () => {
+    await putWorks([work('x', 'resizing'), work('y', 'resizing')], T0);
+    await putOriginal(original('x'));
+    await putOriginal(original('y'));
+    await discardUpload('x');
+    await deleteWorks(['y']);
+    expect(await pendingOriginals()).toEqual([]);
   });
 });

@@ -55,6 +55,23 @@ export interface RefusedUploadRecord {
   createdAt: number;
 }
 
+/**
+ * A picked file as it was picked, stored before anything else happens to it (issue 47): a reload, a
+ * closed tab or a crash while it is prepared (resized, recompressed) prepares it again on the next
+ * load. It goes in the same transaction that stores the prepared upload item or the refusal.
+ */
+export interface OriginalRecord {
+  cid: string;
+  file: Blob;
+  filename: string;
+  lastModified: number;
+  job: string;
+  level: Level;
+  /** "Process on this device": prepared for the device, never uploaded */
+  keep: boolean;
+  createdAt: number;
+}
+
 interface CacheRecord {
   key: CacheKey;
   value: unknown;
@@ -70,6 +87,7 @@ class PixmillDb extends Dexie {
   works!: Table<Work, string>;
   uploads!: Table<UploadItemRecord, string>;
   refused!: Table<RefusedUploadRecord, string>;
+  originals!: Table<OriginalRecord, string>;
   cache!: Table<CacheRecord, CacheKey>;
   meta!: Table<MetaRecord, string>;
 
@@ -83,6 +101,7 @@ class PixmillDb extends Dexie {
       meta: 'key',
     });
     this.version(2).stores({ refused: 'cid' });
+    this.version(3).stores({ originals: 'cid, createdAt' });
   }
 }
 
@@ -114,8 +133,15 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     await clearAll();
     return [];
   }
-  const [works, uploads, refused] = await Promise.all([d.works.toArray(), d.uploads.toArray(), d.refused.toArray()]);
+  const [works, uploads, refused, originalRows] = await Promise.all([
+    d.works.toArray(),
+    d.uploads.toArray(),
+    d.refused.toArray(),
+    d.originals.toArray(),
+  ]);
   const resumable = new Set(uploads.filter((u) => RESUMABLE.includes(u.uploadStatus)).map((u) => u.cid));
+  // Files picked and not yet prepared: prepared again on this load (src/worker-bridge resumePending).
+  const preparing = new Map(originalRows.filter((o) => !refused.some((r) => r.cid === o.cid)).map((o) => [o.cid, o]));
   const local = new Map(uploads.filter((u) => u.uploadStatus === 'onDevice').map((u) => [u.cid, u]));
   const refusedBy = new Map(refused.map((r) => [r.cid, r]));
   const changed: Work[] = [];
@@ -142,6 +168,13 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     // of it stored: no upload item, never on the server) cannot be started: it says so and asks for
     // the file again (the card's "Choose the file again"), instead of a "Ready" card without a
     // thumbnail whose start fails. An upload this device holds resumes (below).
+    // A picked file whose preparation a reload cut off is prepared again from its stored original.
+    if (!w.uid && preparing.has(w.cid) && !resumable.has(w.cid) && !local.has(w.cid)) {
+      if (w.status === 'resizing') return w;
+      const next = { ...w, status: 'resizing' as const, selected: false };
+      changed.push(next);
+      return next;
+    }
     if (
       !w.uid &&
       !w.sample &&
@@ -153,6 +186,14 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
       const next = { ...w, status: 'uploadFailed' as const, uploadError: UPLOAD_INTERRUPTED, selected: false };
       changed.push(next);
       return next;
+    }
+    // Started means started (issue 47): a work the user started goes on after a reload. One not sent yet
+    // waits its turn again; one that was being sent asks the server's record first (startSent).
+    const resumed = resumeStarted(w, local.has(w.cid));
+    if (resumed) {
+      if (resumed === w) return w;
+      changed.push(resumed);
+      return resumed;
     }
     if (w.status === 'ready') return w;
     // An upload that failed with a reason and never reached the server stays failed: reset
@@ -192,6 +233,21 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
         uploadStartTime: u.createdAt,
         updatedAt: u.updatedAt,
       })),
+    ...[...preparing.values()]
+      .filter((o) => !known.has(o.cid))
+      .map((o): Work => ({
+        cid: o.cid,
+        filename: o.filename,
+        filesize: o.file.size,
+        w: 0,
+        h: 0,
+        status: 'resizing',
+        selected: false,
+        workType: o.job,
+        ...(o.keep ? { onDevice: true } : {}),
+        uploadStartTime: o.createdAt,
+        updatedAt: o.createdAt,
+      })),
     ...refused
       .filter((r) => !known.has(r.cid))
       .map((r): Work => ({
@@ -220,6 +276,24 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   return newestFirst([...orphans, ...withImages]);
 }
 
+/**
+ * A started work on load: 'waiting' again when it can go on (a sample, an upload the server holds, an
+ * on-device work whose image this device holds); undefined when it was not started or cannot go on (its
+ * image is gone: the spec's reset applies, and a work with no image left anywhere says it was
+ * interrupted and asks for the file again). A work the server took (a trans_id) is asked about
+ * instead (asksServer), before this.
+ */
+export function resumeStarted(w: Work, holdsImage: boolean): Work | undefined {
+  if (w.status !== 'waiting' && w.status !== 'processing') return undefined;
+  if (w.transId && !w.sample && !w.onDevice) return undefined;
+  const canGoOn = w.sample || (w.onDevice ? holdsImage : !!w.uid);
+  if (!canGoOn) return undefined;
+  // 'processing' without a trans_id: the start was on its way to the server (or ran on this device).
+  const startSent = !w.sample && !w.onDevice && (w.startSent === true || w.status === 'processing');
+  if (w.status === 'waiting' && !!w.startSent === startSent && !w.selected) return w;
+  return { ...w, status: 'waiting', selected: false, startSent };
+}
+
 export async function putWorks(works: Work[], now: number = Date.now()): Promise<void> {
   await getDb().transaction('rw', getDb().works, getDb().meta, async () => {
     await getDb().works.bulkPut(works);
@@ -228,10 +302,12 @@ export async function putWorks(works: Work[], now: number = Date.now()): Promise
 }
 
 export async function deleteWorks(cids: string[], now: number = Date.now()): Promise<void> {
-  await getDb().transaction('rw', [getDb().works, getDb().uploads, getDb().refused, getDb().meta], async () => {
-    await getDb().works.bulkDelete(cids);
-    await getDb().uploads.bulkDelete(cids);
-    await getDb().refused.bulkDelete(cids);
+  const d = getDb();
+  await d.transaction('rw', [d.works, d.uploads, d.refused, d.originals, d.meta], async () => {
+    await d.works.bulkDelete(cids);
+    await d.uploads.bulkDelete(cids);
+    await d.refused.bulkDelete(cids);
+    await d.originals.bulkDelete(cids);
     await touch(now);
   });
 }
@@ -250,9 +326,27 @@ export async function setCached(key: CacheKey, value: unknown, now: number = Dat
 
 // ——— upload items (used by the upload pipeline) ———
 
+/** Stores a prepared upload; the picked file's original goes in the same transaction (never both, never neither). */
 export async function putUploadItem(item: UploadItemRecord): Promise<void> {
-  await getDb().uploads.put(item);
-  await touch(item.updatedAt);
+  const d = getDb();
+  await d.transaction('rw', [d.uploads, d.originals, d.meta], async () => {
+    await d.uploads.put(item);
+    await d.originals.delete(item.cid);
+    await touch(item.updatedAt);
+  });
+}
+
+/** Stores a picked file before it is prepared (OriginalRecord); rejects when the browser refuses (quota). */
+export async function putOriginal(record: OriginalRecord): Promise<void> {
+  await getDb().originals.put(record);
+  await touch(record.createdAt);
+}
+
+/** Picked files whose preparation has not ended (a reload cut it off), oldest first. */
+export async function pendingOriginals(): Promise<OriginalRecord[]> {
+  const d = getDb();
+  const [originals, refused] = await Promise.all([d.originals.orderBy('createdAt').toArray(), d.refused.toArray()]);
+  return originals.filter((o) => !refused.some((r) => r.cid === o.cid));
 }
 
 export async function updateUploadItem(
@@ -274,9 +368,10 @@ export async function deleteUploadItem(cid: string): Promise<void> {
 
 /** A file the user took back (cancelled while it was prepared or uploaded): its item or refusal goes. */
 export async function discardUpload(cid: string): Promise<void> {
-  await getDb().transaction('rw', [getDb().uploads, getDb().refused], async () => {
+  await getDb().transaction('rw', [getDb().uploads, getDb().refused, getDb().originals], async () => {
     await getDb().uploads.delete(cid);
     await getDb().refused.delete(cid);
+    await getDb().originals.delete(cid);
   });
 }
 
@@ -290,8 +385,12 @@ export async function findUploadByFingerprint(fingerprint: string): Promise<Uplo
 
 /** Stored by the pipeline before it announces a file it refused while preparing (see RefusedUploadRecord). */
 export async function putRefusedUpload(record: RefusedUploadRecord): Promise<void> {
-  await getDb().refused.put(record);
-  await touch(record.createdAt);
+  const d = getDb();
+  await d.transaction('rw', [d.refused, d.originals, d.meta], async () => {
+    await d.refused.put(record);
+    await d.originals.delete(record.cid);
+    await touch(record.createdAt);
+  });
 }
 
 /** Keeps the result of a work processed on this device beside its source bytes. */
@@ -321,11 +420,12 @@ export async function resumableUploads(): Promise<UploadItemRecord[]> {
 /** Drops every table (spec §4 one-day expiry; tests). */
 export async function clearAll(): Promise<void> {
   const d = getDb();
-  await d.transaction('rw', [d.works, d.uploads, d.refused, d.cache, d.meta], async () => {
+  await d.transaction('rw', [d.works, d.uploads, d.refused, d.originals, d.cache, d.meta], async () => {
     await Promise.all([
       d.works.clear(),
       d.uploads.clear(),
       d.refused.clear(),
+      d.originals.clear(),
       d.cache.clear(),
       d.meta.delete('lastUpdate'),
     ]);

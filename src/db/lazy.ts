@@ -5,7 +5,7 @@
  * creates the database. The worker imports ./index.ts directly.
  */
 import type { Work } from '../shared/domain/work.js';
-import type { CacheKey, UploadItemRecord } from './index.js';
+import type { CacheKey, OriginalRecord, UploadItemRecord } from './index.js';
 import { DB_NAME } from './name.js';
 
 let exists: boolean | undefined;
@@ -62,4 +62,10 @@ export async function setCached(key: CacheKey, value: unknown, now: number = Dat
 export async function resumableUploads(): Promise<UploadItemRecord[]> {
   if (!(await localDatabaseExists())) return [];
   return (await db()).resumableUploads();
+}
+
+/** Picked files whose preparation a reload cut off: none without a database. */
+export async function pendingOriginals(): Promise<OriginalRecord[]> {
+  if (!(await localDatabaseExists())) return [];
+  return (await db()).pendingOriginals();
 }

@@ -232,7 +232,7 @@ describe('stored works without a trans_id are reconciled with the server record'
     // The tab closed a moment after Start: the cards were saved without the works' trans_ids.
     await putWorks([
       work('lost', { uid: doneUid, status: 'processing', selected: false }),
-      work('bad', { uid: failedUid, status: 'waiting', selected: false }),
+      work('bad', { uid: failedUid, status: 'processing', selected: false }),
       work('idle', { uid: idleUid, selected: false }),
     ]);
     useWorks.setState({ works: [], loaded: false });
@@ -243,8 +243,87 @@ describe('stored works without a trans_id are reconciled with the server record'
       () => expect(get('lost')).toMatchObject({ status: 'finished', transId: done, zoomW: 640, zoomH: 427 }),
       { timeout: 10_000 },
     );
-    expect(get('bad')).toMatchObject({ status: 'ready', processError: 'processTimeout' });
+    await vi.waitFor(() => expect(get('bad')).toMatchObject({ status: 'ready', processError: 'processTimeout' }), {
+      timeout: 10_000,
+    });
     expect(get('idle')).toMatchObject({ status: 'ready' });
     expect([get('idle')?.transId, get('idle')?.processError]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('started means started (issue 47): works started before a reload go on after it, each sent and charged once', () => {
+  it('a waiting work is sent after the reload; one the server took is found in its record; one it never got is sent', async () => {
+    const { principal, upload } = await guestWithCredits();
+    const [queuedUid, takenUid, lostUid] = [await upload(), await upload(), await upload()];
+    // No runner here: each queued work is ended as the runner would end it (the guest runs one at a time).
+    const finishQueued = async () => {
+      const queued = await srv.ctx.db.selectFrom('jobs').select('trans_id').where('status', '=', 'queued').execute();
+      for (const { trans_id } of queued)
+        await srv.ctx.db
+          .updateTable('jobs')
+          .set({
+            status: 'finished',
+            progress: 100,
+            result_key: `results/${trans_id}`,
+            result_format: 'jpeg',
+            result_w: 640,
+            result_h: 427,
+            finished_at: Date.now(),
+            error: null,
+          })
+          .where('trans_id', '=', trans_id)
+          .execute();
+    };
+    // The start of 'taken' reached the server; the page went away before its answer.
+    const taken = (
+      await srv.ctx.services.jobs.transform(principal, { uid: takenUid, jconfig: JSON.stringify(DENOISE) })
+    ).trans_id;
+    await finishQueued();
+    const used = async () =>
+      (
+        await srv.ctx.db
+          .selectFrom('accounts')
+          .select('used_num')
+          .where('id', '=', principal.accountId)
+          .executeTakeFirstOrThrow()
+      ).used_num;
+    const usedBefore = await used();
+
+    await clearAll();
+    const started = (cid: string, uid: string, status: Work['status']) =>
+      work(cid, { uid, status, selected: false, operation: 'denoise', params: DENOISE as Work['params'] });
+    await putWorks([
+      started('queued', queuedUid, 'waiting'),
+      started('taken', takenUid, 'processing'),
+      started('lost', lostUid, 'processing'),
+    ]);
+    useWorks.setState({ works: [], progress: {}, loaded: false });
+    await useWorks.getState().load();
+    const timer = setInterval(() => void finishQueued(), 50);
+    try {
+      void reconcileStored();
+      await vi.waitFor(
+        () => expect(useWorks.getState().works.map((w) => w.status)).toEqual(['finished', 'finished', 'finished']),
+        { timeout: 30_000 },
+      );
+    } finally {
+      clearInterval(timer);
+      useWorks.setState({ loaded: false });
+    }
+    const jobsOf = async (uid: string) =>
+      (await srv.ctx.db.selectFrom('jobs').select('trans_id').where('uid', '=', uid).execute()).map((j) => j.trans_id);
+    const get = (cid: string) => useWorks.getState().works.find((w) => w.cid === cid);
+    // One work on the server per start, each card holding it; two new charges (the taken one was charged before).
+    expect(await jobsOf(takenUid)).toEqual([taken]);
+    expect(get('taken')?.transId).toBe(taken);
+    for (const [cid, uid] of [
+      ['queued', queuedUid],
+      ['lost', lostUid],
+    ] as const) {
+      const jobs = await jobsOf(uid);
+      expect(jobs).toHaveLength(1);
+      expect(get(cid)?.transId).toBe(jobs[0]);
+    }
+    expect(await used()).toBe(usedBefore + 2);
   });
 });

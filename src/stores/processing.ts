@@ -40,20 +40,21 @@ export function startProcessing(cfg: JobConfig): StartResult {
   const params = cfg as Work['params'];
   for (const w of works) {
     useWorks.getState().setProgress(w.cid, 0);
-    useWorks
-      .getState()
-      .update(w.cid, {
-        status: 'waiting',
-        selected: false,
-        checked: false,
-        resultThumbnail: undefined,
-        params,
-        operation: cfg.job,
-        workflow: 'name' in cfg ? cfg.name : undefined,
-        transId: undefined,
-        processed: false,
-        processError: undefined,
-      });
+    useWorks.getState().update(w.cid, {
+      status: 'waiting',
+      selected: false,
+      checked: false,
+      resultThumbnail: undefined,
+      params,
+      operation: cfg.job,
+      workflow: 'name' in cfg ? cfg.name : undefined,
+      // The result this work held before (if any): the server's record of a newer one is this start's.
+      priorTransId: w.transId,
+      startSent: false,
+      transId: undefined,
+      processed: false,
+      processError: undefined,
+    });
   }
   if (!localStorage.getItem('pixmill.firstProcessReported')) {
     localStorage.setItem('pixmill.firstProcessReported', '1');
@@ -63,21 +64,51 @@ export function startProcessing(cfg: JobConfig): StartResult {
   return 'started';
 }
 
+/** The browser says there is no network (tests in node: online). */
+const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+const backOnline = () => new Promise<void>((resolve) => addEventListener('online', () => resolve(), { once: true }));
+
+/**
+ * Runs the waiting works one at a time, oldest start first. Offline, a work for the server waits (its
+ * card says it waits for the network) and starts when the network returns; samples and works kept on
+ * this device run meanwhile.
+ */
 async function pump(): Promise<void> {
   if (running) return;
   running = true;
   try {
     for (;;) {
-      const next = useWorks
-        .getState()
-        .works.filter((w) => w.status === 'waiting')
-        .at(-1);
-      if (!next) break;
+      const waiting = useWorks.getState().works.filter((w) => w.status === 'waiting');
+      if (waiting.length === 0) break;
+      const next = offline() ? waiting.filter((w) => w.sample || w.onDevice).at(-1) : waiting.at(-1);
+      if (!next) {
+        await backOnline();
+        continue;
+      }
       await runOne(next);
     }
   } finally {
     running = false;
   }
+}
+
+/**
+ * Started means started (issue 47): works a reload found waiting (src/db resumeStarted) go on, in the
+ * order they were started. Called once the stored works are loaded.
+ */
+export function resumeStartedWorks(): void {
+  if (useWorks.getState().works.some((w) => w.status === 'waiting')) void pump();
+}
+
+/**
+ * A start that was on its way when the page went away (startSent): the server's newest work of this
+ * upload, when it is newer than the work's previous result, is this start's (no new start, no new charge).
+ */
+async function startOnServer(work: Work): Promise<HistoryRecord | undefined> {
+  if (!work.startSent || !work.uid) return undefined;
+  const recent = (await endpoints.history(1, RECONCILE_RECENT)).datas;
+  const newest = recent.find((r) => r.uid === work.uid);
+  return newest && newest.trans_id !== work.priorTransId ? newest : undefined;
 }
 
 function finish(cid: string, patch: Partial<Work>): void {
@@ -125,7 +156,12 @@ async function runOne(work: Work): Promise<void> {
   }
   let transId: string;
   try {
-    // The card is stored with its upload before the server takes the work (saveWorksNow).
+    // A start a reload cut off on its way: the server's record says whether it arrived.
+    const taken = await startOnServer(work);
+    if (taken) return adoptRecord(work, taken);
+    // The card is stored with its upload, marked as being sent, before the server takes the work
+    // (saveWorksNow): a reload from here on asks the server's record before sending it again.
+    update(work.cid, { startSent: true });
     await saveWorksNow().catch((e) => console.warn('local save failed', e));
     transId = (
       await endpoints.transform(
@@ -135,6 +171,8 @@ async function runOne(work: Work): Promise<void> {
       )
     ).trans_id;
   } catch (e) {
+    // The network went away: the work waits for it (the server's record is asked before it is sent again).
+    if (!(e instanceof ApiError) && offline()) return void update(work.cid, { status: 'waiting' });
     if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
       // Spec §8: credits 0, level expired, work removed; the rest of the queue goes back to ready.
       useUser.getState().markExhausted();
@@ -153,7 +191,8 @@ async function runOne(work: Work): Promise<void> {
     if (!(e instanceof ApiError)) dialogs.toast(i18n.t('errors:network'), 'error');
     return;
   }
-  update(work.cid, { transId });
+  update(work.cid, { transId, startSent: false });
+  await saveWorksNow().catch((e) => console.warn('local save failed', e));
   void endpoints.siteAjax('credit_transform', { trans_id: transId }).catch(() => undefined);
   await pollUntilDone(work.cid, transId, startTime, isWorkflowJob(work.params?.job));
 }
@@ -197,6 +236,23 @@ function resultDims(p: endpoints.ProgressData): Partial<Work> {
     : {};
 }
 
+/** A start the server had taken before a reload: finished, failed or still running, as its record says. */
+async function adoptRecord(work: Work, r: HistoryRecord): Promise<void> {
+  const { update } = useWorks.getState();
+  update(work.cid, { transId: r.trans_id, startSent: false, operation: work.operation ?? r.job });
+  if (r.status === 'finished')
+    return finish(work.cid, r.result_w && r.result_h ? { zoomW: r.result_w, zoomH: r.result_h } : {});
+  // Failed while the page was away: ready again with the reason (spec §4), as the server's record says.
+  if (r.status === 'failed')
+    return void update(work.cid, {
+      status: 'ready',
+      transId: undefined,
+      priorTransId: r.trans_id,
+      processError: r.reason ?? 'processFailed',
+    });
+  await pollUntilDone(work.cid, r.trans_id, Date.now(), isWorkflowJob(work.params?.job));
+}
+
 const isWorkFailure = (r: unknown): r is WorkFailure => (WORK_FAILURES as readonly unknown[]).includes(r);
 
 /**
@@ -209,6 +265,7 @@ const isWorkFailure = (r: unknown): r is WorkFailure => (WORK_FAILURES as readon
  */
 export async function reconcileStored(): Promise<void> {
   const pending = useWorks.getState().works.filter(asksServer);
+  resumeStartedWorks();
   await Promise.all([...pending.map((w) => reconcileOne(w.cid, w.transId as string, w)), reconcileWithHistory()]);
 }
 

@@ -1,6 +1,6 @@
 /** Wires the PWA helper's upload manager into the works store (UploadEvent → Work). */
 import { HIDE_API_BASE, waitForUserToken } from '../api/client.js';
-import { resumableUploads } from '../db/lazy.js';
+import { pendingOriginals, resumableUploads } from '../db/lazy.js';
 import { report, siteAjax } from '../api/endpoints.js';
 import { uploadErrorText } from '../app/handleError.js';
 import { uploadRefusalText } from '../shared/domain/uploadRefusals.js';
@@ -37,6 +37,9 @@ export function uploads() {
       if (e.w !== undefined) patch.w = e.w;
       if (e.h !== undefined) patch.h = e.h;
       if (e.thumbnail) patch.thumbnail = e.thumbnail;
+      // Not stored on this device (storage full or refused): said on its card until the server has it.
+      if (e.notKept) patch.notKept = true;
+      else if (e.status === 'ready') patch.notKept = undefined;
       update(e.cid, patch);
       if (e.progress !== undefined) setProgress(e.cid, Math.round(e.progress * 100));
       // A failed upload says why (the server's refusal translated, or what the browser found), on
@@ -82,8 +85,23 @@ export function uploads() {
  * the server acknowledged. The worker starts only when there is such an upload.
  */
 export async function resumeInterruptedUploads(): Promise<void> {
-  const pending = await resumableUploads().catch(() => []);
-  if (pending.length) uploads();
+  const [pending, picked] = await Promise.all([resumableUploads().catch(() => []), pendingOriginals().catch(() => [])]);
+  if (pending.length || picked.length) uploads();
+}
+
+let persistAsked = false;
+/**
+ * Asks the browser once to keep this site's storage (navigator.storage.persist): a granted request
+ * keeps the stored picks from being evicted under storage pressure. Where it is not granted, the
+ * picks are still stored, within their share of the quota (src/shared/domain/keptOnDevice.ts).
+ */
+function askPersistedStorage(): void {
+  if (persistAsked) return;
+  persistAsked = true;
+  void navigator.storage
+    ?.persisted?.()
+    .then((yes) => (yes ? true : navigator.storage.persist?.()))
+    .catch(() => undefined);
 }
 
 /** Selects a ready work when the plan's select limit (spec §6 batch) has room; never a sample's selection rules. */
@@ -112,6 +130,7 @@ export async function addFiles(
 ): Promise<{ rejected: { filename: string; error: string }[]; error?: string }> {
   const { level } = useUser.getState();
   const { works, add } = useWorks.getState();
+  askPersistedStorage();
   // "Process on this device" for the three features it can run: kept here, never uploaded.
   const keepOnDevice = useDeviceChoice.getState().on && isOnDeviceFeature(workType);
   const ctx = {

@@ -132,11 +132,24 @@ class Manager implements UploadManager {
         rejected: admitted.rejected,
         ...(admitted.error ? { error: admitted.error } : {}),
       };
-      for (const { file, filename } of admitted.accepted) {
+      const now = Date.now();
+      for (const [i, { file, filename }] of admitted.accepted.entries()) {
         const cid = newCid();
         this.order(cid);
         result.accepted.push({ cid, filename });
         this.pending.add(cid);
+        // Stored as picked before anything else happens to it: a reload while it is prepared prepares it again.
+        const kept = await api.keepOriginal({
+          cid,
+          file,
+          filename: file.name,
+          lastModified: file.lastModified,
+          job: ctx.job,
+          level: ctx.level,
+          keep: !!ctx.keepOnDevice,
+          createdAt: now - i,
+        });
+        if (!kept) this.emit({ cid, status: 'resizing', filename, notKept: true });
         this.enqueuePrepare(cid, file, ctx);
       }
       this.syncHold();
@@ -173,6 +186,8 @@ class Manager implements UploadManager {
         this.waiting.push({ cid, sliced: prepared.sliced });
         this.pump();
       } catch {
+        // Its stored original goes too: a file that breaks the preparation is not prepared again on every load.
+        await api.discard(cid).catch(() => undefined);
         this.emit({ cid, status: 'uploadFailed', error: 'upload:unknown' });
       } finally {
         this.syncHold();
@@ -277,6 +292,21 @@ class Manager implements UploadManager {
           thumbnail: item.thumbnail,
         });
         this.waiting.push({ cid: item.cid, sliced: item.totalSlices > 1 });
+      }
+      // Picked files whose preparation a reload cut off: prepared again from their stored originals, in pick order.
+      for (const o of await api.pendingOriginals()) {
+        if (this.pending.has(o.cid)) continue;
+        this.pending.add(o.cid);
+        this.order(o.cid);
+        this.emit({ cid: o.cid, status: 'resizing', filename: o.filename, filesize: o.file.size });
+        const file = new File([o.file], o.filename, { type: o.file.type, lastModified: o.lastModified });
+        this.enqueuePrepare(o.cid, file, {
+          level: o.level,
+          job: o.job,
+          keepOnDevice: o.keep,
+          queued: 0,
+          perTypeCount: 0,
+        });
       }
       this.pump();
       this.syncHold();

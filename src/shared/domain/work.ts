@@ -95,6 +95,15 @@ export interface Work {
   params?: { job: string; config?: { module: string; module_params: ModuleParams }; flows?: unknown[] };
   config?: WorkConfig;
   singleFace?: 'face' | 'other';
+  /**
+   * The start was on its way to the server when the page went away (stored before it is sent): on the
+   * next load the server's record of recent works is asked before it is sent again (src/stores/processing.ts).
+   */
+  startSent?: boolean;
+  /** the trans_id this work held before its latest start: a newer one in the server's record is this start's */
+  priorTransId?: string;
+  /** the browser would not store the picked file (storage full or refused): it does not survive a reload before it is uploaded */
+  notKept?: boolean;
   /** last update, ms — drives the one-day expiry of local storage */
   updatedAt: number;
 }
