@@ -1,12 +1,14 @@
 /**
  * Fetching an image by URL for /api/job_utils/upload_url: http/https only, a byte cap, a timeout,
- * at most a few redirects, and (unless allowed) no loopback, private or link-local addresses —
- * checked on the address actually connected to, so DNS tricks cannot reach the inside.
+ * at most a few redirects, and (unless allowed) none of the addresses isPrivateAddress refuses — checked on
+ * the address actually connected to (after DNS) and again on every redirect, so DNS tricks cannot reach the inside.
  */
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import os from 'node:os';
+import { mappedIpv4 } from '../http/clientAddress.js';
 import { REASON } from '../../src/shared/domain/reasons.js';
 
 /** A URL the server will not or could not fetch, with its reason (the catalogue's English text as message). */
@@ -26,6 +28,12 @@ for (const [addr, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  // documentation (TEST-NET-1..3), the old 6to4 relay anycast and benchmarking: never a public image host,
+  // and a network may use them inside (the host's own address was 192.0.2.2 in the attacker's pass)
+  ['192.0.2.0', 24],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 4],
@@ -41,6 +49,8 @@ for (const [addr, prefix] of [
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['2002::', 16],
+  // documentation
+  ['2001:db8::', 32],
   ['fec0::', 10],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -48,13 +58,37 @@ for (const [addr, prefix] of [
 ] as const)
   BLOCKED.addSubnet(addr, prefix, 'ipv6');
 
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4');
-  const family = net.isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family === 6) return BLOCKED.check(address, 'ipv6');
-  return true;
+/** The same address in one spelling: an IPv4-mapped IPv6 address (any spelling) as its IPv4 address, IPv6 lower-case, no zone. */
+function canonical(address: string): { address: string; family: 'ipv4' | 'ipv6' } | null {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (net.isIP(bare) === 4) return { address: bare, family: 'ipv4' };
+  if (net.isIP(bare) !== 6) return null;
+  const v4 = mappedIpv4(bare);
+  if (v4) return { address: v4, family: 'ipv4' };
+  return { address: bare.replace(/%.*$/, '').toLowerCase(), family: 'ipv6' };
+}
+
+/** This host's own addresses (every interface, IPv4 and IPv6), read when asked: interfaces come and go. */
+export function ownAddresses(interfaces = os.networkInterfaces()): net.BlockList {
+  const own = new net.BlockList();
+  for (const list of Object.values(interfaces))
+    for (const i of list ?? []) {
+      const c = canonical(i.address);
+      if (c) own.addAddress(c.address, c.family);
+    }
+  return own;
+}
+
+/**
+ * The one rule for addresses the server must not connect to on a caller's behalf (upload_url; webhooks
+ * reuse it): loopback, private, link-local, shared (CGNAT), documentation, benchmarking, multicast and
+ * reserved ranges, IPv6 forms that carry an IPv4 address, and this host's own interface addresses, in
+ * any spelling (IPv4-mapped IPv6 is its IPv4 address). Anything that is not an IP address is refused.
+ */
+export function isPrivateAddress(address: string, own: net.BlockList = ownAddresses()): boolean {
+  const c = canonical(address);
+  if (!c) return true;
+  return BLOCKED.check(c.address, c.family) || own.check(c.address, c.family);
 }
 
 export interface FetchOptions {
