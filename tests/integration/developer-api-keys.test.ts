@@ -88,7 +88,8 @@ describe('public calls ignore a key; a call that needs one tells a missing key f
     const u = await Caller.user(srv, email('public'), 'pro');
     const good = (await u.form('/api/v2/api_token/get')).body.data.api_token as string;
     for (const key of [good, ...BAD_KEYS]) {
-      for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+      const ways: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }];
+      for (const headers of ways) {
         const health = await fetch(`${srv.url}/api/health`, { headers });
         expect(health.status).toBe(200);
         const doc = await fetch(`${srv.url}/api-docs/openapi.json`, { headers });

@@ -123,7 +123,7 @@ export function featureExample(module: ModuleName) {
 /** `{"job": "<module>", "config": {"module": "<module>", "module_params": {…}}}` for one feature. */
 function featureJob(module: ModuleName) {
   // the spec's compress job names its quality beside job (§3: {"job":"compress","quality":50})
-  const shorthand =
+  const shorthand: Record<string, TSchema> =
     module === 'compress'
       ? {
           quality: Type.Optional(
