@@ -19,6 +19,21 @@ const BOUNDARIES = [
     allow: ['src/shared/'],
     message: 'the server imports only the shared code (src/shared/)',
   },
+  // The API process (HTTP, services, repositories, the composition root) loads no engine and no onnxruntime:
+  // works run in slot processes (server/jobs/slotProcess.ts). server/apiProcess.test.ts checks the running process.
+  {
+    files: [
+      'server/http/',
+      'server/services/',
+      'server/repositories/',
+      'server/app.ts',
+      'server/main.ts',
+      'server/bootstrap.ts',
+      'server/worker.ts',
+    ],
+    deny: ['server/engines/'],
+    message: 'the API process loads no engine (works run in slot processes: server/jobs/slotProcess.ts)',
+  },
   // The image worker shares src/shared/ like the server, and the IndexedDB layer (src/db/): the page and the
   // worker are two threads of one browser app that read and write the same Dexie database (the upload
   // queue's items and works), so both use its one wrapper module instead of two copies of the schema.

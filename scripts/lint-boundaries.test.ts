@@ -23,6 +23,8 @@ describe('import boundaries (eslint.config.js)', () => {
     ['server/services/x.ts', '../../src-worker/ondevice/models.js', 'the server imports only the shared code'],
     ['scripts/start.mjs', '../src/pages/content/x.js', 'the server imports only the shared code'],
     ['server/jobs/x.ts', '../../tests/support/modes.js', 'the harnesses in tests/ are for tests only'],
+    ['server/services/x.ts', '../engines/registry.js', 'the API process loads no engine'],
+    ['server/http/routes/x.ts', '../../engines/models.js', 'the API process loads no engine'],
     ['src-worker/x.ts', '../src/stores/works.js', 'the worker imports only the shared code'],
     ['src-worker/ondevice/x.ts', '../../server/engines/image.js', 'the worker imports only the shared code'],
     [

@@ -6,7 +6,6 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type Db } from './repositories/db.js';
 import { BlobStore } from './repositories/blobStore.js';
-import { assertAllEngines } from './engines/registry.js';
 import { createProcessing } from './jobs/processing.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -36,7 +35,6 @@ export function composeServices(base: { config: Config; db: Db; blobs: BlobStore
 }
 
 export async function createContext(config: Config): Promise<AppContext> {
-  assertAllEngines(); // a module without an engine stops the server (and start:worker) here, not a user's work later
   makeDataPrivate(config.dataDir);
   const db = await openDatabase(config);
   const blobs = new BlobStore(config.dataDir);

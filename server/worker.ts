@@ -4,7 +4,8 @@
  * progress, results and failures to the shared database (DATABASE_URL) and blob volume (DATA_DIR).
  * Start as many as the machines allow; API processes run with `npm run start:api`.
  * The queue and the runner are the ones JobService builds from the configuration (one place);
- * createContext refuses to start when a module has no engine (assertAllEngines).
+ * Its slot processes hold the engines: each slot's thread refuses to start when a module has no engine
+ * (assertAllEngines, jobs/processWorker.ts); this process loads none, like the API process.
  */
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type Config } from './config.js';

@@ -1,6 +1,6 @@
 /**
  * Module → engine, for every module at compile time (`Engines`), checked again at start-up by
- * `assertAllEngines()` (server and processing slots), so a module without an engine is a
+ * `assertAllEngines()` (each processing slot's thread; the API process loads no engine), so a module without an engine is a
  * start-up error, never a pass-through. `runModule` is the one door to an engine: it parses the
  * params with the module's schema, so engines only ever see complete, typed params.
  */

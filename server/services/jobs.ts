@@ -17,7 +17,6 @@ import type { Transform } from '../../src/shared/schemas/processing.js';
 import { creditCost } from '../../src/shared/domain/credits.js';
 import { parseJobConfig, type Step } from '../../src/shared/domain/modules.js';
 import { isSubscriber, megapixelsToPixels } from '../../src/shared/domain/plans.js';
-import { engineFor } from '../engines/registry.js';
 import { notFound, paramError, refused } from '../errors.js';
 import { outputTooLarge, stepsScale } from '../../src/shared/domain/resultSize.js';
 import type { Job } from '../repositories/schema.js';
@@ -121,9 +120,8 @@ export class JobService {
     if (!parsed.ok) throw refused({ field: 'jconfig', ...parsed.error });
     // The document's JobConfig schema holds too: what the rules above do not see (a field no job takes) is refused.
     checkJobConfig(raw);
-    for (const s of parsed.value.steps)
-      if (!engineFor(s.config.module))
-        throw paramError('moduleUnavailable', { field: 'jconfig', module: s.config.module });
+    // Every module has an engine (the Engines type demands one each, every slot checks at start:
+    // engines/registry.ts), so no engine is looked up here: this process loads none.
     // Compress uploads may be far above the plan's resolution; other features take only what the plan allows.
     if (parsed.value.job !== 'compress' && upload.w * upload.h > megapixelsToPixels(p.limits.maxMegapixels))
       throw paramError('planMegapixels', { field: 'uid', mp: p.limits.maxMegapixels, w: upload.w, h: upload.h });

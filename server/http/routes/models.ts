@@ -6,16 +6,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ensureModel } from '../../engines/models.js';
 import { openApiSchema } from '../schemaRoute.js';
 import { OWN_NET_FILES } from '../../../src/shared/imaging/netFiles.js';
 import { ModelFile } from '../../../src/shared/schemas/models.js';
 import type { RefusalData } from '../../../src/shared/domain/reasons.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Our nets as committed (server/engines/weights/): the very bytes `npm run models` copies for the engines
+ * (server/engines/models.ts), read here by path so the API process loads no engine code and no onnxruntime.
+ */
+const OWN_WEIGHTS = fileURLToPath(new URL('../../engines/weights/', import.meta.url));
 
 /** IS-Net "small" (quint8, 44 MB) straight from @imgly/background-removal-data's chunks: no second copy on disk. */
 function isnetSmall(): { size: number; parts: string[] } {
@@ -32,10 +38,10 @@ function isnetSmall(): { size: number; parts: string[] } {
   return { size: entry.size, parts: entry.chunks.map((c) => path.join(path.dirname(resources), c.hash)) };
 }
 
-export async function modelRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function modelRoutes(app: FastifyInstance, _ctx: AppContext): Promise<void> {
   const files: Record<string, () => { size: number; parts: string[] }> = {
     [OWN_NET_FILES.x2Small]: () => {
-      const file = ensureModel(ctx.config.modelsDir, OWN_NET_FILES.x2Small);
+      const file = path.join(OWN_WEIGHTS, OWN_NET_FILES.x2Small);
       return { size: fs.statSync(file).size, parts: [file] };
     },
     'isnet-small.onnx': isnetSmall,
