@@ -34,6 +34,16 @@ const BOUNDARIES = [
     deny: ['server/engines/'],
     message: 'the API process loads no engine (works run in slot processes: server/jobs/slotProcess.ts)',
   },
+  // The server's layers: routes (http/) call services, services call repositories; nothing below reaches up.
+  {
+    files: ['server/services/', 'server/repositories/', 'server/jobs/'],
+    deny: ['server/http/'],
+    // The one exception: the request's address group (issue 48's guest cap, the URL fetch's own-address
+    // check), which http/clientAddress.ts holds per request in an AsyncLocalStorage. Its address rules could
+    // move to src/shared or services/ and leave only the Fastify hook in http/ (issue 50, point 3's report).
+    allow: ['server/http/clientAddress.js'],
+    message: 'services, repositories and jobs never import the HTTP layer (server/http/ calls them, not the reverse)',
+  },
   // The image worker shares src/shared/ like the server, and the IndexedDB layer (src/db/): the page and the
   // worker are two threads of one browser app that read and write the same Dexie database (the upload
   // queue's items and works), so both use its one wrapper module instead of two copies of the schema.

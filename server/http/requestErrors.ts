@@ -6,7 +6,8 @@
  */
 import type { Reason } from '../../src/shared/domain/reasons.js';
 import { ApiError, refused } from '../errors.js';
-import { schemaRefusal, validationFieldError } from './validation.js';
+import { schemaRefusal } from '../services/fieldCheck.js';
+import { validationFieldError } from './validation.js';
 
 /** A malformed request's refusal: its reason, with the catalogue's status unless the request's own is given. */
 const refuse = (reason: Reason, status?: number) => refused({ reason }, status);

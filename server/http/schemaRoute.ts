@@ -9,7 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Envelope, ERROR_ENVELOPE_REF, type RouteSchema } from '../../src/shared/schemas/common.js';
 import { bodyOf, fieldsOf } from './params.js';
-import { compileCheck, schemaRefusal, validatorCompiler, type Checker } from './validation.js';
+import { compileCheck, schemaRefusal, type Checker } from '../services/fieldCheck.js';
+import { validatorCompiler } from './validation.js';
 
 export interface RouteExtras {
   /** requests per client address and window (@fastify/rate-limit), also stated in the docs */

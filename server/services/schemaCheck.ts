@@ -13,7 +13,7 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Reason } from '../../src/shared/domain/reasons.js';
 import { JobConfigSchema } from '../../src/shared/schemas/jobConfig.js';
-import { expectation, schemaRefusal, type FieldError } from '../http/validation.js';
+import { expectation, schemaRefusal, type FieldError } from './fieldCheck.js';
 
 type Json = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // names the first failing field with what it must be; an upload refusal keeps its translated code.
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { compileCheck, convert, schemaRefusal } from './validation.js';
+import { compileCheck, convert, schemaRefusal } from './fieldCheck.js';
 
 const S = Type.Object({
   uid: Type.String({ minLength: 1, maxLength: 64 }),
