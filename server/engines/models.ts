@@ -124,7 +124,8 @@ const int8Source = (recipeFile: string): ModelSource => {
   const net = recipeFile.replace(/\.int8\.json$/, '.onnx');
   return {
     file: int8File(net),
-    version: '1',
+    // 2: the integer convs written channels-last (quantize.ts channelsLast), same arithmetic
+    version: '2-nhwc',
     sources: () => [ownWeights(net), ownWeights(recipeFile)],
     build: () => quantizeWithRecipe(readFileSync(ownWeights(net)), recipe()),
   };

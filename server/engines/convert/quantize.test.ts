@@ -7,6 +7,7 @@ import { DT_FLOAT, OnnxGraph, readModel, writeModel } from './onnx.js';
 import {
   activationTensors,
   calibrationModel,
+  channelsLast,
   quantizableConvs,
   quantize,
   quantizeWithRecipe,
@@ -27,8 +28,8 @@ function noise(seed: number) {
   };
 }
 
-/** Our nets' shape in small: conv 3→8, a residual block (conv → Relu → conv, skip add), conv 8→3 added to the input. */
-function tinyNet(): Uint8Array {
+/** Our nets' shape in small: conv 3→8, residual blocks (conv → Relu → conv, skip add), conv 8→3 added to the input. */
+function tinyNet(blocks = 1): Uint8Array {
   const g = new OnnxGraph('tiny');
   const r = noise(3);
   const conv = (x: string, cin: number, cout: number, out: string, scale: number) =>
@@ -55,8 +56,12 @@ function tinyNet(): Uint8Array {
     );
   g.input('input', [1, 3, 'h', 'w']);
   const head = conv('input', 3, 8, 'head', 0.3);
-  const relu = g.node('Relu', [conv(head, 8, 8, 'a', 0.2)], ['relu']);
-  const sum = g.node('Add', [head, conv(relu, 8, 8, 'b', 0.2)], ['sum']);
+  let sum = head;
+  for (let k = 0; k < blocks; k++) {
+    const n = k ? `${k}` : '';
+    const relu = g.node('Relu', [conv(sum, 8, 8, `a${n}`, 0.2)], [`relu${n}`]);
+    sum = g.node('Add', [sum, conv(relu, 8, 8, `b${n}`, 0.2)], [`sum${n}`]);
+  }
   g.node('Add', ['input', conv(sum, 8, 3, 'tail', 0.2)], ['output']);
   g.output('output', [1, 3, 'h', 'w']);
   return g.encode();
@@ -134,6 +139,22 @@ describe('int8 quantizer', () => {
     expect(ops.filter((o) => o === 'QLinearConv')).toHaveLength(2);
     expect(ops).toContain('QLinearAdd');
     expect(maxDiff(out, (await run(fp32, input(5), 'fp32b')).out)).toBeLessThan(0.06 * maxAbs(out));
+  });
+
+  it('channels-last: the integer convs and the float residual between them run NHWC, with one transpose in and one out, and the same output', async () => {
+    const three = tinyNet(3);
+    const model = readModel(three);
+    const convs = quantizableConvs(model);
+    const keepFloat = new Set([convs[0]!.name!, convs[convs.length - 1]!.name!]);
+    const qdq = quantize(model, { ranges: await ranges(three), keepFloat });
+    const x = input(8, 40);
+    const before = await run(writeModel(qdq), x, 'qdq');
+    const after = await run(writeModel(channelsLast(qdq)), x, 'nhwc');
+    // fused by onnxruntime, the QDQ graph wraps each NHWC integer conv in transposes where the float add reads it
+    expect(before.ops.filter((o) => o === 'Transpose').length).toBeGreaterThan(2);
+    expect(after.ops.filter((o) => o === 'Transpose').length).toBeLessThanOrEqual(2);
+    expect(after.ops.filter((o) => o === 'QLinearConv')).toHaveLength(6);
+    expect(maxDiff(after.out, before.out)).toBe(0);
   });
 
   it('builds from a recipe only for the exact file it was calibrated on', async () => {

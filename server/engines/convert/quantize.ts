@@ -7,7 +7,8 @@
  *    which onnxruntime then drops) asymmetric uint8 or int8 over ranges measured beforehand on
  *    calibration inputs (`calibrationModel` + `rangeOf`).
  * Every other node (adds, pixel shuffles, the convs left in float) keeps computing in float on the
- * dequantized tensors, so the residual stream between blocks stays float.
+ * dequantized tensors, so the residual stream between blocks stays float. `channelsLast` then writes the
+ * quantized convs as onnxruntime's NHWC integer convs, so no layout transposes run between the layers.
  */
 import { createHash } from 'node:crypto';
 import { DT_FLOAT, DT_INT32, readModel, writeModel, type ModelNode, type ModelTensor, type OnnxModel } from './onnx.js';
@@ -290,6 +291,120 @@ export function quantize(source: OnnxModel, opts: QuantizeOptions): OnnxModel {
   return model;
 }
 
+/** The ops that run on a channels-last tensor as they do on a channels-first one (per-tensor scales). */
+const LAYOUT_FREE = new Set(['QuantizeLinear', 'DequantizeLinear', 'Add', 'Relu']);
+
+/**
+ * The QDQ model (`quantize`) with each quantized conv written as onnxruntime's own integer conv
+ * (com.microsoft QLinearConv, channels_last = 1: NHWC u8 activations × s8 weights) instead of the
+ * DequantizeLinear → Conv → (Relu →) QuantizeLinear pattern onnxruntime fuses itself. Fused, its NHWC
+ * kernel is wrapped in a Transpose on each side wherever a float node (the residual adds) reads the
+ * result, and a 456² tile spent 28 % of its time in those transposes (server/engines/README.md, "int8").
+ * Here the whole region of integer convs and the layout-free nodes between them (Q/DQ at per-tensor
+ * scales, the float residual adds, Relus) works channels-last, with one Transpose where a tensor enters
+ * the region and one where it leaves, so the arithmetic is that of the QDQ model. A Relu before the
+ * output's QuantizeLinear is the clamp at the zero point (its range starts at 0).
+ */
+export function channelsLast(source: OnnxModel): OnnxModel {
+  const model = structuredClone(source);
+  const g = model.graph;
+  const producer = new Map<string, ModelNode>();
+  for (const n of g.node) for (const o of n.output) producer.set(o, n);
+  const readers = consumers(model);
+  const inits = new Set(g.initializer.map((t) => t.name));
+  const drop = new Set<ModelNode>();
+  const convs: ModelNode[] = [];
+  for (const conv of g.node) {
+    if (conv.opType !== 'Conv') continue;
+    const [x, w, b] = conv.input.map((i) => (i ? producer.get(i) : undefined));
+    if (x?.opType !== 'DequantizeLinear' || w?.opType !== 'DequantizeLinear' || b?.opType !== 'DequantizeLinear')
+      continue;
+    let out = conv.output[0]!;
+    const relu =
+      readers.get(out)?.length === 1 && readers.get(out)![0]!.opType === 'Relu' ? readers.get(out)![0]! : undefined;
+    if (relu) out = relu.output[0]!;
+    const q = readers.get(out);
+    if (q?.length !== 1 || q[0]!.opType !== 'QuantizeLinear') continue;
+    const quant = q[0]!;
+    drop.add(conv).add(quant).add(w).add(b);
+    if (relu) drop.add(relu);
+    if ((readers.get(conv.input[0]!) ?? []).length === 1) drop.add(x);
+    const qconv: ModelNode = {
+      opType: 'QLinearConv',
+      domain: 'com.microsoft',
+      name: conv.name,
+      input: [...x.input.slice(0, 3), ...w.input.slice(0, 3), quant.input[1]!, quant.input[2]!, b.input[0]!],
+      output: [quant.output[0]!],
+      attribute: [...(conv.attribute ?? []), { name: 'channels_last', type: 2, i: 1 }],
+    };
+    convs.push(qconv);
+  }
+  let nodes = [...g.node.filter((n) => !drop.has(n)), ...convs];
+  // the region: integer convs and the layout-free nodes joined to them through activation tensors
+  const region = new Set<ModelNode>(convs);
+  const prod = new Map<string, ModelNode>();
+  for (const n of nodes) for (const o of n.output) prod.set(o, n);
+  const reads = new Map<string, ModelNode[]>();
+  for (const n of nodes) for (const i of n.input) if (i && !inits.has(i)) reads.set(i, [...(reads.get(i) ?? []), n]);
+  const joinable = (n: ModelNode | undefined) =>
+    !!n && !region.has(n) && LAYOUT_FREE.has(n.opType) && n.input.every((i) => !i || inits.has(i) || prod.has(i));
+  for (let queue = [...convs]; queue.length;) {
+    const n = queue.pop()!;
+    const near = [
+      ...n.input.filter((i) => i && !inits.has(i)).map((i) => prod.get(i)),
+      ...n.output.flatMap((o) => reads.get(o) ?? []),
+    ];
+    for (const m of near)
+      if (joinable(m)) {
+        region.add(m!);
+        queue.push(m!);
+      }
+  }
+  // a Transpose on every activation edge into and out of the region
+  const added: ModelNode[] = [];
+  const moved = new Map<string, string>();
+  const transposed = (t: string, perm: number[], suffix: string) => {
+    const key = `${t}#${suffix}`;
+    let name = moved.get(key);
+    if (!name) {
+      name = `${t}_${suffix}`;
+      moved.set(key, name);
+      added.push({
+        opType: 'Transpose',
+        name: `${t}_Transpose_${suffix}`,
+        input: [t],
+        output: [name],
+        attribute: [{ name: 'perm', type: 7, ints: perm }],
+      });
+    }
+    return name;
+  };
+  const outputs = new Set(g.output.map((o) => (o as { name: string }).name));
+  for (const n of nodes) {
+    const inside = region.has(n);
+    n.input = n.input.map((i) => {
+      if (!i || inits.has(i)) return i;
+      const from = prod.get(i);
+      const fromInside = !!from && region.has(from);
+      if (inside && !fromInside) return transposed(i, [0, 2, 3, 1], 'nhwc');
+      if (!inside && fromInside) return transposed(i, [0, 3, 1, 2], 'nchw');
+      return i;
+    });
+  }
+  for (const o of outputs)
+    if (prod.get(o) && region.has(prod.get(o)!)) throw new Error(`graph output ${o} would be channels-last`);
+  nodes = [...nodes, ...added];
+  g.node = topoSort(nodes, new Set([...g.input.map((i) => (i as { name: string }).name), ...inits]));
+  // the bias's float scale and zero point (QLinearConv derives them) and weights no node reads any more
+  const read = new Set(g.node.flatMap((n) => n.input));
+  g.initializer = g.initializer.filter((t) => read.has(t.name));
+  // a value_info of an edge now channels-last would state the old shape
+  g.valueInfo = [];
+  if (!model.opsetImport.some((o) => o.domain === 'com.microsoft'))
+    model.opsetImport.push({ domain: 'com.microsoft', version: 1 });
+  return model;
+}
+
 /** Orders nodes so every input is produced before it is read (Kahn's algorithm, stable). */
 function topoSort(nodes: ModelNode[], available: Set<string>): ModelNode[] {
   const out: ModelNode[] = [];
@@ -325,6 +440,7 @@ export interface Int8Recipe {
   calibration: Record<string, unknown>;
 }
 
+/** The int8 model of a recipe: QDQ (`quantize`) written channels-last (`channelsLast`), the same arithmetic. */
 export function quantizeWithRecipe(fp32: Uint8Array, recipe: Int8Recipe): Uint8Array {
   const sha = createHash('sha256').update(fp32).digest('hex');
   if (sha !== recipe.sha256)
@@ -333,11 +449,13 @@ export function quantizeWithRecipe(fp32: Uint8Array, recipe: Int8Recipe): Uint8A
     );
   const ranges = Object.fromEntries(Object.entries(recipe.ranges).map(([k, [min, max]]) => [k, { min, max }]));
   return writeModel(
-    quantize(readModel(fp32), {
-      ranges,
-      keepFloat: new Set(recipe.keepFloat),
-      activations: recipe.activations,
-      adds: recipe.adds,
-    }),
+    channelsLast(
+      quantize(readModel(fp32), {
+        ranges,
+        keepFloat: new Set(recipe.keepFloat),
+        activations: recipe.activations,
+        adds: recipe.adds,
+      }),
+    ),
   );
 }
