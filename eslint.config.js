@@ -44,6 +44,12 @@ const BOUNDARIES = [
     allow: ['server/http/clientAddress.js'],
     message: 'services, repositories and jobs never import the HTTP layer (server/http/ calls them, not the reverse)',
   },
+  // Routes reach works and their results through the services (services/downloads.ts for every download).
+  {
+    files: ['server/http/'],
+    deny: ['server/jobs/', 'server/repositories/resultFiles.js'],
+    message: 'routes reach works and results through the services (server/services/), not the runner or the files',
+  },
   // The image worker shares src/shared/ like the server, and the IndexedDB layer (src/db/): the page and the
   // worker are two threads of one browser app that read and write the same Dexie database (the upload
   // queue's items and works), so both use its one wrapper module instead of two copies of the schema.

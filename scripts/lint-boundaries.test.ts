@@ -25,6 +25,11 @@ describe('import boundaries (eslint.config.js)', () => {
     ['server/jobs/x.ts', '../../tests/support/modes.js', 'the harnesses in tests/ are for tests only'],
     ['server/services/x.ts', '../engines/registry.js', 'the API process loads no engine'],
     ['server/services/x.ts', '../http/validation.js', 'never import the HTTP layer'],
+    [
+      'server/http/routes/x.ts',
+      '../../repositories/resultFiles.js',
+      'routes reach works and results through the services',
+    ],
     ['server/http/routes/x.ts', '../../engines/models.js', 'the API process loads no engine'],
     ['src-worker/x.ts', '../src/stores/works.js', 'the worker imports only the shared code'],
     ['src-worker/ondevice/x.ts', '../../server/engines/image.js', 'the worker imports only the shared code'],

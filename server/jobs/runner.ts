@@ -33,7 +33,7 @@ import {
   writeProgress,
 } from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
-import { extOf } from './results.js';
+import { extOf } from '../repositories/resultFiles.js';
 
 export const MAX_ATTEMPTS = 2;
 /** progress rows are written at most this often per work (≤ 4/s) */

@@ -17,13 +17,16 @@ import {
   extrasOf,
   zipOf,
   type ExtraType,
-} from '../jobs/results.js';
+} from '../repositories/resultFiles.js';
 import { findBundle, insertBundle } from '../repositories/downloadBundleRepository.js';
 import type { Job } from '../repositories/schema.js';
 import type { Deps } from './index.js';
 import type { FinishedWork } from './jobs.js';
 import type { Principal } from './tokens.js';
 import { ConcurrencyGate } from './gates.js';
+
+/** The content type a result file is sent with (the routes send what this service returns). */
+export { contentTypeOf } from '../repositories/resultFiles.js';
 
 export const BULK_MAX = 100;
 

@@ -12,7 +12,7 @@ import { UPLOADED_CACHE_EXPIRY_MS } from '../../src/shared/domain/constants.js';
 import { retentionClassOf, UPLOAD_QUOTAS, type Level } from '../../src/shared/domain/plans.js';
 import { paramError } from '../errors.js';
 import { serverLogger } from '../jobs/log.js';
-import { extrasOf } from '../jobs/results.js';
+import { extrasOf } from '../repositories/resultFiles.js';
 import * as repo from '../repositories/retentionRepository.js';
 import { quotaUsage } from '../repositories/uploadRepository.js';
 import type { Deps } from './index.js';

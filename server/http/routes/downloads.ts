@@ -9,8 +9,8 @@ import {
   Preview,
 } from '../../../src/shared/schemas/downloads.js';
 import type { AppContext } from '../../context.js';
-import { contentTypeOf, disposition } from '../../jobs/results.js';
-import type { DownloadFile, ZipDownload } from '../../services/downloads.js';
+import { contentTypeOf, type DownloadFile, type ZipDownload } from '../../services/downloads.js';
+import { disposition } from '../disposition.js';
 import { ok } from '../envelope.js';
 import { principalOf } from '../auth.js';
 import { idList } from '../params.js';

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { contentTypeOf, convertCompressed, disposition, downloadName, extOf, extOfKey, zipOf } from './results.js';
+import { contentTypeOf, convertCompressed, downloadName, extOf, extOfKey, zipOf } from './resultFiles.js';
 
 describe('result files', () => {
   it('maps formats and keys to extensions and types', () => {
@@ -16,12 +16,6 @@ describe('result files', () => {
     expect(contentTypeOf('exe')).toBe('application/octet-stream');
     // the name rule itself is tested in src/shared/domain/resultName.test.ts
     expect(downloadName('cat.png', 'matting', 'png')).toBe('matting-cat.png');
-  });
-
-  it('sends an ASCII fallback and the UTF-8 name', () => {
-    expect(disposition('attachment', 'café "x".jpg')).toBe(
-      `attachment; filename="caf_ _x_.jpg"; filename*=UTF-8''caf%C3%A9%20%22x%22.jpg`,
-    );
   });
 });
 

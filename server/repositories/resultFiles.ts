@@ -1,4 +1,8 @@
-/** Result files: download names, content types, compress-result conversion and zip bundles. */
+/**
+ * Result files as stored (blob keys under results/, the work's extras JSON): their extensions, download
+ * names and content types, the compress result's conversion and zip bundles of them. Services reach the
+ * stored results through here (services/downloads.ts for every download); routes only through the services.
+ */
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import yazl from 'yazl';
@@ -32,12 +36,6 @@ export function contentTypeOf(ext: string): string {
 
 /** Spec §3: matting results are `matting-<basename>.png`; others `<basename>_<job>.<ext>` (the rule: src/shared/domain/resultName.ts). */
 export { resultFileName as downloadName } from '../../src/shared/domain/resultName.js';
-
-/** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
-export function disposition(kind: 'attachment' | 'inline', filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /** Re-encodes a compress result as jpg/png/webp at the work's quality; JPEG gets a white background for alpha. */
 export async function convertCompressed(data: Buffer, to: ExtraType, quality: number): Promise<Buffer> {
