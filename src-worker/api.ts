@@ -16,6 +16,7 @@ import {
 } from './pipeline.js';
 import { validateFile } from './validate.js';
 import * as onDevice from './ondevice/index.js';
+import { cancellable, cancelRun, stopAtNextReport } from './cancel.js';
 
 export const api = {
   ping: async (): Promise<'pong'> => 'pong',
@@ -30,22 +31,32 @@ export const api = {
     runUpload(cid, base, emit, parkOnNetworkError),
   abort: async (cid: string) => abortUpload(cid),
   discard: (cid: string) => discardUpload(cid),
-  /** The simple tools (crop/resize/rotate/flip), off the UI thread. */
-  editImage,
+  /** The simple tools (crop/resize/rotate/flip), off the UI thread; `runId` lets cancel() stop it. */
+  editImage: (file: Blob, op: Parameters<typeof editImage>[1], runId?: number) =>
+    cancellable(runId, (signal) => editImage(file, op, signal)),
+  /** Stops the run `runId` of editImage or processOnDevice (src-worker/cancel.ts). */
+  cancel: async (runId: number) => cancelRun(runId),
   /** On-device processing (onnxruntime-web loads on the first call): a file, or a stored upload item by cid. */
   async processOnDevice(
     feature: onDevice.OnDeviceFeature,
     source: Blob | string,
     onProgress?: (p: { phase: string; loaded: number; total: number }) => void,
     options: onDevice.OnDeviceOptions = {},
+    runId?: number,
   ) {
-    const blob = typeof source === 'string' ? (await getUploadItem(source))?.bytes : source;
-    if (!blob) throw new Error('no stored image for this work');
-    return feature === 'enlarge'
-      ? onDevice.enlarge2x(blob, onProgress, options.enlarge)
-      : feature === 'matting'
-        ? onDevice.removeBackground(blob, onProgress)
-        : onDevice.compress(blob, options.quality);
+    return cancellable(runId, async (signal) => {
+      const blob = typeof source === 'string' ? (await getUploadItem(source))?.bytes : source;
+      if (!blob) throw new Error('no stored image for this work');
+      signal.throwIfAborted();
+      const report = stopAtNextReport(signal, onProgress);
+      const res = await (feature === 'enlarge'
+        ? onDevice.enlarge2x(blob, report, options.enlarge)
+        : feature === 'matting'
+          ? onDevice.removeBackground(blob, report)
+          : onDevice.compress(blob, options.quality));
+      signal.throwIfAborted();
+      return res;
+    });
   },
   /** Download size of a feature's first on-device use and the provider it will run on (nothing loads). */
   onDeviceFirstUse: (feature: onDevice.OnDeviceFeature) => onDevice.firstUse(feature),

@@ -29,10 +29,16 @@ export function cropBox(w: number, h: number, aspect: number): { x: number; y: n
   return { x: 0, y: Math.floor((h - nh) / 2), w, h: nh };
 }
 
-export async function editImage(file: Blob, op: EditOp): Promise<EditResult> {
+/** `signal`: a cancelled edit stops between its steps (decode, draw, encode). */
+export async function editImage(file: Blob, op: EditOp, signal?: AbortSignal): Promise<EditResult> {
   // PNG stays PNG (keeps transparency); everything else leaves as JPEG.
   const mime: ImageMime = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
+  signal?.throwIfAborted();
   const bitmap = await decodeImage(file);
+  if (signal?.aborted) {
+    bitmap.close();
+    signal.throwIfAborted();
+  }
   const srcW = bitmap.width;
   const srcH = bitmap.height;
   let out: CanvasImage;
@@ -85,6 +91,10 @@ export async function editImage(file: Blob, op: EditOp): Promise<EditResult> {
     ctx.drawImage(bitmap, box.x, box.y, box.w, box.h, -w / 2, -h / 2, w, h);
     bitmap.close();
     out = canvas;
+  }
+  if (signal?.aborted) {
+    if ('close' in out) out.close();
+    signal.throwIfAborted();
   }
   const blob = await canvasOps.encode(out, mime, ENCODE_QUALITY);
   const result = { blob, width: out.width, height: out.height };

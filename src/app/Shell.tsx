@@ -50,7 +50,8 @@ function useBoot() {
           if (navigator.onLine && ++tries <= 5) setTimeout(() => void bootstrap(), 1500 * tries);
         });
     window.addEventListener('online', () => {
-      if (useUser.getState().ready) return;
+      // An account shown from its last known state (offline) is asked for again too.
+      if (useUser.getState().ready && !useUser.getState().offline) return;
       tries = 0;
       void bootstrap();
     });
@@ -184,15 +185,21 @@ function Dialogs() {
 
 function CreditsPill() {
   const { t } = useTranslation();
-  const { credits, ready, level, logged } = useUser();
+  const { credits, ready, level, logged, offline } = useUser();
   if (!ready) return null;
   // A guest out of credits is still a guest, not an "Expired" account.
   return (
-    <span className="credits-pill" title={t('credits.title')} data-testid="credits">
+    <span
+      className={`credits-pill${offline ? ' is-offline' : ''}`}
+      title={t(offline ? 'credits.offlineTitle' : 'credits.title')}
+      data-testid="credits"
+      data-offline={offline ? '1' : undefined}
+    >
       {t('credits.left', { count: credits })}
       {logged && level !== 'guest' && level !== 'register' ? (
         <span className={`level level-${level}`}>{t(`levels.${level}`)}</span>
       ) : null}
+      {offline ? <span className="credits-offline"> ({t('credits.offline')})</span> : null}
     </span>
   );
 }

@@ -13,6 +13,8 @@ export interface DeviceRunDeps {
   setProgress(cid: string, value: number): void;
   finish(cid: string, patch: Partial<Work>): void;
   exists(cid: string): boolean;
+  /** aborted when the card is deleted: the worker stops the run (src-worker/cancel.ts) */
+  signal?: AbortSignal;
 }
 
 export async function runOnDevice(work: Work, deps: DeviceRunDeps): Promise<void> {
@@ -24,6 +26,7 @@ export async function runOnDevice(work: Work, deps: DeviceRunDeps): Promise<void
       work.cid,
       (p) => deps.setProgress(work.cid, Math.min(99, Math.round((p.loaded / p.total) * 100))),
       onDeviceOptions(job),
+      deps.signal,
     );
     if (!deps.exists(work.cid)) return; // deleted meanwhile
     await putDeviceResult(work.cid, res.blob);
@@ -36,6 +39,7 @@ export async function runOnDevice(work: Work, deps: DeviceRunDeps): Promise<void
       targetName: resultName(work.filename, job.feature, res.blob.type),
     });
   } catch (e) {
+    if (deps.signal?.aborted) return; // the card was deleted: the worker stopped
     console.warn('on-device processing failed', e);
     deps.update(work.cid, { status: 'processFailed', endTime: Date.now() });
   }

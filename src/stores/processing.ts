@@ -56,6 +56,8 @@ export function startProcessing(cfg: JobConfig): StartResult {
       processError: undefined,
     });
   }
+  // Offline, the works wait for the network and start by themselves when it returns: said at once.
+  if (offline() && works.some((w) => !w.sample && !w.onDevice)) dialogs.toast(i18n.t('workspace:startOffline'), 'info');
   if (!localStorage.getItem('pixmill.firstProcessReported')) {
     localStorage.setItem('pixmill.firstProcessReported', '1');
     endpoints.report('first_image_process', { job: cfg.job });
@@ -131,7 +133,16 @@ async function runOne(work: Work): Promise<void> {
     const exists = (cid: string) => useWorks.getState().works.some((w) => w.cid === cid);
     // loaded on first use: the device run brings the local database and the worker bridge
     const { runOnDevice } = await import('./onDeviceRun.js');
-    return runOnDevice(work, { update, setProgress, finish, exists });
+    // A card deleted while it runs stops the worker's run (issue 50 point 7).
+    const ctrl = new AbortController();
+    const stop = useWorks.subscribe((s) => {
+      if (!s.works.some((w) => w.cid === work.cid)) ctrl.abort(new DOMException('Cancelled', 'AbortError'));
+    });
+    try {
+      return await runOnDevice(work, { update, setProgress, finish, exists, signal: ctrl.signal });
+    } finally {
+      stop();
+    }
   }
 
   if (work.sample) {

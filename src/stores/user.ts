@@ -1,5 +1,6 @@
 /** User state (spec §3): level, credits, tokens. The only place user state lives. */
 import { create } from 'zustand';
+import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
 import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../shared/domain/constants.js';
 import {
@@ -26,7 +27,15 @@ export interface UserState {
   userToken?: string;
   /** days the server keeps this plan's results and uploads (retention), once known */
   retentionDays?: number;
+  /**
+   * The network was away when the account was asked for: plan, credits and name are the last known
+   * ones (kept in this browser), shown marked offline, until the server answers again.
+   */
+  offline: boolean;
+  /** The account from the server; offline, the last known one marked offline (and the failure rethrown). */
   bootstrap(): Promise<void>;
+  /** The account from the server (bootstrap without the offline fallback). */
+  bootstrapOnline(): Promise<void>;
   refreshCredits(): Promise<void>;
   /** Spec §4: code 10012 on start sets credits to 0 and level to expired. */
   markExhausted(): void;
@@ -34,6 +43,42 @@ export interface UserState {
   register(email: string, password: string, confirm: string): Promise<void>;
   logout(): Promise<void>;
 }
+
+/** The last account the server answered, kept for an offline reload (plan, credits and name). */
+const LAST_ACCOUNT_KEY = 'pixmill.lastAccount';
+type LastAccount = Pick<UserState, 'logged' | 'email' | 'level' | 'credits' | 'creditStanding' | 'retentionDays'>;
+
+function saveLastAccount(s: UserState): void {
+  const last: LastAccount = {
+    logged: s.logged,
+    email: s.email,
+    level: s.level,
+    credits: s.credits,
+    creditStanding: s.creditStanding,
+    retentionDays: s.retentionDays,
+  };
+  try {
+    localStorage.setItem(LAST_ACCOUNT_KEY, JSON.stringify(last));
+  } catch {
+    // storage refused: an offline reload then shows the account as unknown
+  }
+}
+
+/** The last known account, when it is one (anything else stored there is ignored). */
+export function lastAccount(): LastAccount | undefined {
+  try {
+    const v = JSON.parse(localStorage.getItem(LAST_ACCOUNT_KEY) ?? 'null') as Partial<LastAccount> | null;
+    if (!v || typeof v.logged !== 'boolean' || typeof v.credits !== 'number' || typeof v.level !== 'string')
+      return undefined;
+    return v as LastAccount;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A failure that says the network is away (no answer at all), not a refusal by the server. */
+const networkAway = (e: unknown) =>
+  (typeof navigator !== 'undefined' && navigator.onLine === false) || !(e instanceof ApiError);
 
 async function ensureGuestToken(): Promise<string> {
   const existing = getCookie(COOKIE.guestToken);
@@ -57,17 +102,33 @@ export const useUser = create<UserState>((set, get) => ({
   level: 'guest',
   credits: 0,
   creditStanding: 'empty',
+  offline: false,
 
   async bootstrap() {
-    const token = await ensureGuestToken();
-    let logged: boolean;
-    let email: string | undefined;
     try {
-      const me = await endpoints.accountMe();
-      logged = Boolean(me?.email);
-      email = me?.email;
-    } catch {
-      logged = false;
+      await get().bootstrapOnline();
+    } catch (e) {
+      // Offline: the last known account, marked offline, instead of a guest with no credits.
+      const last = networkAway(e) ? lastAccount() : undefined;
+      if (last) set({ ...last, offline: true, ready: true, token: getCookie(COOKIE.guestToken) });
+      throw e;
+    }
+  },
+
+  async bootstrapOnline() {
+    const token = await ensureGuestToken();
+    let logged = false;
+    let email: string | undefined;
+    // Only a browser the server marked as holding a session asks who is signed in: a guest's load makes
+    // no call that is refused (401), which the console would show as an error.
+    if (getCookie(COOKIE.signedIn)) {
+      try {
+        const me = await endpoints.accountMe();
+        logged = Boolean(me?.email);
+        email = me?.email;
+      } catch {
+        logged = false;
+      }
     }
     let userToken = token;
     if (logged) {
@@ -91,7 +152,8 @@ export const useUser = create<UserState>((set, get) => ({
     setCookie(COOKIE.userToken, userToken, GUEST_TOKEN_COOKIE_DAYS);
     set({ token, userToken, logged, email });
     await get().refreshCredits();
-    set({ ready: true });
+    set({ ready: true, offline: false });
+    saveLastAccount(get());
   },
 
   async refreshCredits() {
@@ -110,6 +172,7 @@ export const useUser = create<UserState>((set, get) => ({
       const r = await endpoints.retention(tok).catch(() => null);
       if (r) set({ retentionDays: r.retention_days });
     }
+    if (get().ready) saveLastAccount(get());
   },
 
   markExhausted() {

@@ -9,7 +9,7 @@ import type { ImageWorkerApi } from '../../src-worker/index.js';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { firstUseBytesOnWasm } from '../shared/onDeviceModels.js';
 import { ON_DEVICE_FEATURES, type OnDeviceFeature, type OnDeviceOptions } from '../shared/domain/onDevice.js';
-import { sharedWorker, type Started } from './worker.js';
+import { sharedWorker, type Api, type Started } from './worker.js';
 
 export type { ImageWorkerApi, EditOp, EditResult };
 /** What the UI hears about one upload; defined once, beside the pipeline that emits it. */
@@ -38,9 +38,41 @@ export function imageWorker(forceMainThread = false): Promise<Started> {
   return w.get();
 }
 
-/** The simple tools' one call: runs in the shared image worker (main-thread fallback), says where it ran. */
-export function editImage(file: Blob, op: EditOp): Promise<EditResult & { runtime: 'worker' | 'main' }> {
-  return sharedWorker().run(async ({ api, runtime }) => ({ ...(await api.editImage(file, op)), runtime }));
+let runIds = 0;
+/**
+ * A worker call the caller can cancel: `signal`'s abort answers at once (AbortError) and tells the
+ * worker to stop the run (src-worker/cancel.ts), which it does between steps or at its next progress report.
+ */
+function cancellableCall<T>(
+  signal: AbortSignal | undefined,
+  api: Api,
+  call: (runId: number) => Promise<T>,
+): Promise<T> {
+  signal?.throwIfAborted();
+  const runId = ++runIds;
+  if (!signal) return call(runId);
+  const stop = () => void api.cancel(runId);
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      stop();
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([call(runId), aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** The simple tools' one call: runs in the shared image worker (main-thread fallback), says where it ran; `signal` cancels it. */
+export function editImage(
+  file: Blob,
+  op: EditOp,
+  signal?: AbortSignal,
+): Promise<EditResult & { runtime: 'worker' | 'main' }> {
+  return sharedWorker().run(async ({ api, runtime }) => ({
+    ...(await cancellableCall(signal, api, (runId) => api.editImage(file, op, runId))),
+    runtime,
+  }));
 }
 
 export type { OnDeviceFeature };
@@ -59,10 +91,11 @@ export function processOnDevice(
   source: Blob | string,
   onProgress?: (p: OnDeviceProgress) => void,
   options: OnDeviceOptions = {},
+  signal?: AbortSignal,
 ) {
   return sharedWorker().run(({ api, runtime }) => {
     const cb = onProgress ? (runtime === 'worker' ? Comlink.proxy(onProgress) : onProgress) : undefined;
-    return api.processOnDevice(feature, source, cb, options);
+    return cancellableCall(signal, api, (runId) => api.processOnDevice(feature, source, cb, options, runId));
   });
 }
 

@@ -19,6 +19,7 @@ import { canProcessOnDevice, OnDeviceAction } from './OnDevice.js';
 import { SizeLine } from './sizeNote.js';
 import { uploadErrorText } from '../../app/handleError.js';
 import { PickAgain } from './PickAgain.js';
+import { useOnline } from '../../pwa/online.js';
 
 export const EDITOR_HANDOFF_KEY = 'imgInfo';
 
@@ -47,6 +48,7 @@ export function WorkCard({
   const level = useUser((s) => s.level);
   const userToken = useUser((s) => s.userToken);
   const progress = useWorks((s) => s.progress[work.cid]);
+  const online = useOnline();
   const toggle = useWorks((s) => s.toggleSelect);
   const update = useWorks((s) => s.update);
   const finished = work.status === 'finished';
@@ -158,6 +160,18 @@ export function WorkCard({
           {t(statusKey(work.status))}
           {showPercent && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
         </span>
+        {/* Started offline: it starts by itself when the network returns (issue 47). */}
+        {work.status === 'waiting' && !online && !work.sample && !work.onDevice && (
+          <span className="work-size" data-testid="start-waits-for-network">
+            {t('startWaitsForNetwork')}
+          </span>
+        )}
+        {/* The browser would not store the picked file: a reload before it is uploaded loses it. */}
+        {work.notKept && !work.uid && (
+          <span className="work-reason" data-testid="not-kept">
+            {t('notKept')}
+          </span>
+        )}
         {finished && work.operation === 'compress' && work.resultBytes !== undefined && work.filesize > 0 && (
           <span className="work-size" data-testid="size-saved">
             {work.resultBytes < work.filesize
