@@ -2,6 +2,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { API_FREE_PREVIEWS_PER_MONTH } from '../src/shared/domain/apiPlans.js';
 import { PROCESS_TIMEOUT_MS } from '../src/shared/domain/constants.js';
 import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/shared/domain/plans.js';
 import { GUEST_WORKS_PER_ADDRESS, QUEUE_AGING_MS } from '../src/shared/domain/queueOrder.js';
@@ -51,6 +52,8 @@ export interface Config {
   logLevel: string;
   /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
   allowPrivateUrls: boolean;
+  /** developer API previews (size=preview, at most 0.25 MP) free of credit per account and month (docs/api.md) */
+  apiFreePreviewsPerMonth: number;
   /** none (default: no purchasing, plans by `npm run admin`), local (tests and demo only: free built-in checkout), stripe */
   paymentProvider: 'none' | 'local' | 'stripe';
   stripeSecretKey: string | undefined;
@@ -293,6 +296,11 @@ export const SETTINGS = {
   ),
   LOG_LEVEL: text('info', 'pino level (`silent` to mute); tokens, sessions, nonces and signatures are redacted'),
   ALLOW_PRIVATE_URLS: flag(false, '`1` lets `upload_url` fetch loopback/private addresses (tests only)'),
+  API_FREE_PREVIEWS_PER_MONTH: integer(
+    API_FREE_PREVIEWS_PER_MONTH,
+    'developer API results at `size=preview` (at most 0.25 MP) that cost no credit, per account and calendar month (UTC); later previews take a credit',
+    { min: 0 },
+  ),
   TRUST_PROXY: {
     type: 'list',
     default: 'off',
@@ -500,6 +508,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     queueAgingMs: s.QUEUE_AGING_MS,
     logLevel: s.LOG_LEVEL,
     allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
+    apiFreePreviewsPerMonth: s.API_FREE_PREVIEWS_PER_MONTH,
     trustProxy: s.TRUST_PROXY,
     ...parsePublicUrl(s.PUBLIC_URL, s.PORT),
     contactEmail: s.CONTACT_EMAIL,

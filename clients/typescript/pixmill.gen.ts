@@ -186,7 +186,7 @@ export type JobConfig = {
 } | {
   job: "compress";
   /** the same as config.module_params.quality (the spec’s shorthand) */
-  quality?: (number | string);
+  quality?: number | string;
   config?: {
     /** the same as job (may be left out) */
     module?: "compress";
@@ -628,8 +628,18 @@ export type PostProcessFields = {
   url?: string;
   /** the job: a feature with its module_params, a preset or a workflow (JobConfig; JSON text in forms) */
   jconfig?: JobConfig | string;
-  /** a feature or preset, instead of jconfig; its params as further fields */
-  feature?: "enlarge" | "denoise" | "sharpen" | "sharpen_auto" | "matting" | "colorize" | "colorize_pro" | "portrait" | "cartoonize" | "face_enhancer" | "perfect" | "repair" | "compress" | "se-night" | "se-hd" | "se-portrait-enhancement" | "se-old-repair";
+  /** a feature or preset, instead of jconfig; its params as further fields (background_removal and remove_background are other names of matting) */
+  feature?: "enlarge" | "denoise" | "sharpen" | "sharpen_auto" | "matting" | "colorize" | "colorize_pro" | "portrait" | "cartoonize" | "face_enhancer" | "perfect" | "repair" | "compress" | "se-night" | "se-hd" | "se-portrait-enhancement" | "se-old-repair" | "background_removal" | "remove_background";
+  /** auto: a photo over your plan’s megapixels or side is scaled down to it, as the web app does (X-Input-Downscaled: true); full: refused instead (422); preview: scaled so the result is at most 0.25 MP, free of credit for 50 results a month by default (X-Free-Previews-Left) */
+  size?: "auto" | "preview" | "full";
+  /** the result’s format (default: the feature’s own; a cut-out is PNG). png and webp keep a cut-out’s transparency; jpg is flattened on bg_color (white by default) */
+  format?: "png" | "jpg" | "webp";
+  /** a colour behind a cut-out (hex rrggbb or rgb, # optional, or a basic name): the result is opaque */
+  bg_color?: string;
+  /** true: crop a cut-out to the subject’s box (its opaque pixels), with crop_margin around it */
+  crop?: boolean | ("true" | "false" | "0" | "1");
+  /** px kept around the subject when cropping */
+  crop_margin?: number;
   /** seconds to wait for the result before answering 202 */
   wait?: number;
   /** text, a number or true/false: with feature enlarge or denoise or sharpen, its choose the strengths from the photo (the other strengths are then upper bounds) (JobConfig has its type, range and default) */
@@ -1380,8 +1390,12 @@ export type PostApiTokenGetData = {
   last_used_at: number | null;
   /** calls made with this token in the current month (UTC) */
   calls_this_month: number;
-  /** why the account may hold a token: a Pro subscription or an API credit pack */
-  entitlement: "pro" | "api_plan";
+  /** what the key rests on: a Pro subscription, an API credit pack, or a free account (free previews, full size with its credits) */
+  entitlement: "pro" | "api_plan" | "free";
+  /** results at size=preview (at most 0.25 MP) that cost no credit this month (UTC) */
+  free_previews_left: number;
+  /** free previews a month (the server’s API_FREE_PREVIEWS_PER_MONTH) */
+  free_previews_per_month: number;
   /** credits left; each processed image uses one, as in the workspace */
   credits: number;
   /** API pack credits still owned (within credits left): plan changes keep them; plan credits are spent first */
@@ -1403,8 +1417,12 @@ export type PostApiTokenResetData = {
   last_used_at: number | null;
   /** calls made with this token in the current month (UTC) */
   calls_this_month: number;
-  /** why the account may hold a token: a Pro subscription or an API credit pack */
-  entitlement: "pro" | "api_plan";
+  /** what the key rests on: a Pro subscription, an API credit pack, or a free account (free previews, full size with its credits) */
+  entitlement: "pro" | "api_plan" | "free";
+  /** results at size=preview (at most 0.25 MP) that cost no credit this month (UTC) */
+  free_previews_left: number;
+  /** free previews a month (the server’s API_FREE_PREVIEWS_PER_MONTH) */
+  free_previews_per_month: number;
   /** credits left; each processed image uses one, as in the workspace */
   credits: number;
   /** API pack credits still owned (within credits left): plan changes keep them; plan credits are spent first */

@@ -25,6 +25,7 @@ import * as m009 from './migrations/009_api_tokens.js';
 import * as m010 from './migrations/010_pack_credits.js';
 import * as m011 from './migrations/011_api_token_reset.js';
 import * as m012 from './migrations/012_queue_order.js';
+import * as m013 from './migrations/013_api_previews_webhooks.js';
 
 /**
  * Every migration, in order: the name is its file's name, the number unique and one above the last.
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '010_pack_credits': m010,
   '011_api_token_reset': m011,
   '012_queue_order': m012,
+  '013_api_previews_webhooks': m013,
 };
 
 /**

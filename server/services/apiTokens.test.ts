@@ -3,11 +3,11 @@ import { monthKey } from '../repositories/apiTokenRepository.js';
 import { apiTokenHash, entitlementOf, isApiTokenShape } from './apiTokens.js';
 
 describe('API tokens', () => {
-  it('may be held by Pro accounts and API pack customers only', () => {
+  it('rest on Pro, an API pack, or a free account (every registered account may hold one)', () => {
     expect(entitlementOf('pro', false)).toBe('pro');
     expect(entitlementOf('pro', true)).toBe('pro');
     for (const level of ['guest', 'register', 'basic', 'expired'] as const) {
-      expect(entitlementOf(level, false)).toBeNull();
+      expect(entitlementOf(level, false)).toBe('free');
       expect(entitlementOf(level, true)).toBe('api_plan');
     }
   });

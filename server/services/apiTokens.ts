@@ -1,6 +1,6 @@
 /**
- * Developer API tokens (docs/api.md): one per account, for Pro subscribers and accounts that hold an
- * API credit pack. A token is 256 random bits shown once, at creation; only its SHA-256 is stored
+ * Developer API tokens (docs/api.md): one per registered account (free ones too: free previews, full size
+ * with the account's credits). A token is 256 random bits shown once, at creation; only its SHA-256 is stored
  * (like the user and guest tokens). The token acts as its account on the calls auth.ts lists
  * (API_TOKEN_ROUTES) and nowhere else; it is read from the database on every call, so a reset
  * token stops at once in every process. API packs add credits to the account's one balance, which
@@ -24,20 +24,21 @@ import { ApiTokenRepository, monthKey, type ApiTokenRow } from '../repositories/
 import * as ledger from '../repositories/creditRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { LicenseService } from './license.js';
+import type { PlanService } from './plans.js';
 import { packCreditsOwned } from './plans.js';
 import type { Principal } from './tokens.js';
+import { countFreePreviews } from '../repositories/apiPreviewRepository.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { license: LicenseService; plans: PlanService } };
 
 /** `pxm_` and 43 base64url characters (32 random bytes). */
 const API_TOKEN_SHAPE = /^pxm_[A-Za-z0-9_-]{43}$/;
 const newApiToken = () => `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 export const apiTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 export const isApiTokenShape = (t: unknown): t is string => typeof t === 'string' && API_TOKEN_SHAPE.test(t);
-
-/** The older code of the refusal in `data.error` (kept beside `data.reason` for clients that read it). */
-export const API_PLAN_REQUIRED = 'api_plan_required';
-/** A signed-in account that may not hold an API token: the product's entitlement refusal (10001, like "only for subscribers"). */
-const apiPlanRequired = () => refused({ reason: 'apiPlanRequired', error: API_PLAN_REQUIRED });
 
 /** Resets of one account this close together are one reset: the first answers the new token, the later ones a conflict. */
 export const RESET_GUARD_MS = 10_000;
@@ -47,9 +48,10 @@ export interface ApiPrincipal extends Principal {
   apiTokenHash: string;
 }
 
-export function entitlementOf(level: Level, hasApiPack: boolean): ApiEntitlement | null {
+/** What a registered account's key rests on (every registered account may hold one). */
+export function entitlementOf(level: Level, hasApiPack: boolean): ApiEntitlement {
   if (level === 'pro') return 'pro';
-  return hasApiPack ? 'api_plan' : null;
+  return hasApiPack ? 'api_plan' : 'free';
 }
 
 export class ApiTokenService {
@@ -59,12 +61,10 @@ export class ApiTokenService {
     this.repo = new ApiTokenRepository(deps.db);
   }
 
-  /** Signed in (a user token of a registered account, never an API token) and entitled; else the refusal. */
+  /** Signed in (a user token of a registered account, never an API token); else code 6. */
   private async entitled(p: Principal): Promise<ApiEntitlement> {
     if (!p.logged || 'apiTokenHash' in p) throw unauthorized();
-    const e = entitlementOf(p.level, await this.repo.hasApiPack(p.accountId));
-    if (!e) throw apiPlanRequired();
-    return e;
+    return entitlementOf(p.level, await this.repo.hasApiPack(p.accountId));
   }
 
   /** POST api_token/get: the caller's token, created on the first call (then shown in full, once); with create: false only an existing one's view, else null. */
@@ -126,13 +126,18 @@ export class ApiTokenService {
       credits: creditsLeft(a.max_num, a.used_num),
       api_pack_credits: packCreditsOwned(a),
       rate_limit_per_minute: API_TOKEN_RATE_LIMIT_PER_MINUTE,
+      free_previews_left: await this.freePreviewsLeft(a.id),
+      free_previews_per_month: this.deps.config.apiFreePreviewsPerMonth,
     };
   }
 
-  /**
-   * An API token → the account it acts for. Unknown, malformed, replaced, or its account no longer
-   * entitled (Pro ended and no API pack) → code 6, HTTP 401, like any invalid token.
-   */
+  /** Free previews the account has left this month (UTC). */
+  async freePreviewsLeft(accountId: number, now = Date.now()): Promise<number> {
+    const used = await countFreePreviews(this.deps.db, accountId, now);
+    return Math.max(0, this.deps.config.apiFreePreviewsPerMonth - used);
+  }
+
+  /** An API token → the account it acts for. Unknown, malformed or replaced → code 6, HTTP 401. */
   async resolve(token: string | undefined): Promise<ApiPrincipal> {
     if (!isApiTokenShape(token)) throw unauthorized();
     const hash = apiTokenHash(token);
@@ -141,7 +146,6 @@ export class ApiTokenService {
     const account = await this.deps.services.plans.settleExpiry(found.account);
     const license = this.deps.services.license;
     const level = license.levelOf(account);
-    if (!entitlementOf(level, found.hasApiPack)) throw unauthorized();
     return {
       token,
       apiTokenHash: hash,

@@ -35,11 +35,17 @@ import { findUpload } from '../repositories/uploadRepository.js';
 import { queueStanding } from '../jobs/fairness.js';
 import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { CreditService } from './credits.js';
+import type { RetentionService } from './retention.js';
+import type { UploadService } from './uploads.js';
 import { decodeJconfig } from './jconfig.js';
 import { checkJobConfig } from './schemaCheck.js';
 import { workExpired } from './retention.js';
 import type { Principal } from './tokens.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { credits: CreditService; retention: RetentionService; uploads: UploadService } };
 
 /** POST transform's fields (src/shared/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
 export type TransformInput = FieldsOf<typeof Transform>;
@@ -111,8 +117,14 @@ export class JobService {
    * POST /web_api/v1/transform: validates, charges the work's price (creditCost) and queues the work, all or
    * nothing. `transId`: the work's id when the caller names it (the process call's Idempotency-Key); a new one
    * otherwise. Answers what it charged and what the paying pool has left, so no caller reads the jconfig again.
+   * `opts.free`: the work costs nothing (a developer API preview the caller's free previews pay for).
    */
-  async transform(p: Principal, input: TransformInput, transId: string = randomUUID()): Promise<Started> {
+  async transform(
+    p: Principal,
+    input: TransformInput,
+    transId: string = randomUUID(),
+    opts: { free?: boolean } = {},
+  ): Promise<Started> {
     const { db } = this.deps;
     const raw = decodeJconfig(input.jconfig);
     const upload = await this.deps.services.uploads.readyUpload(p.accountId, input.uid);
@@ -135,7 +147,14 @@ export class JobService {
     const { job, isWorkflow, steps } = parsed.value;
     const charge = await db.transaction().execute(async (trx) => {
       // Charging first takes the account row lock (PostgreSQL), so the count below sees concurrent starts.
-      const charge = await this.deps.services.credits.charge(p.accountId, transId, creditCost({ job }), trx);
+      // `free`: a developer API preview within the month's free number (process.ts): charged 0, the ledger still says so.
+      const cost = creditCost({ job });
+      const charge = await this.deps.services.credits.charge(
+        p.accountId,
+        transId,
+        opts.free ? { ...cost, amount: 0 } : cost,
+        trx,
+      );
       const batch = p.limits.batch;
       const active = await countActive(trx, p.accountId);
       if (active >= batch) {

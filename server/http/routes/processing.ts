@@ -1,5 +1,6 @@
 /** Processing (spec §7): start a work (transform), poll its progress, and the synchronous process call. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SMALLEST_API_PLAN } from '../../../src/shared/domain/apiPlans.js';
 import { CODE } from '../../../src/shared/domain/codes.js';
 import { isReason, type Reason } from '../../../src/shared/domain/reasons.js';
 import { TOKEN_FIELDS } from '../../../src/shared/schemas/common.js';
@@ -13,6 +14,9 @@ import { pollLogLevel } from '../logging.js';
 import { fieldsOf, readMultipart, str } from '../params.js';
 import { checkFields, route } from '../schemaRoute.js';
 import { sendResultFile } from './downloads.js';
+
+/** The site's pricing page (plans and API packs). */
+const PRICING_PATH = '/pricing/';
 
 /** The credits a work charged and the credits left after it, as headers (transform and process answers). */
 function creditHeaders(reply: FastifyReply, charged: number, left: number) {
@@ -42,6 +46,35 @@ const SYNC_STATUS: Partial<Record<Reason, number>> = {
   uploadRateLimited: 429,
 };
 
+/** The plan that allows what an entitlement refusal names (the developer API's refusals say what to do). */
+const PLAN_THAT_ALLOWS: Partial<Record<Reason, 'basic' | 'pro'>> = {
+  scaleSubscribersOnly: 'basic',
+  bestEnlargeSubscribersOnly: 'basic',
+  batchSubscribersOnly: 'basic',
+  psdProOnly: 'pro',
+  bestColorizeProOnly: 'pro',
+  planMegapixels: 'pro',
+  planSide: 'pro',
+  imageTooLarge: 'pro',
+  imageTooLong: 'pro',
+};
+
+/**
+ * A refusal of the process call that money would lift (402 no credits, 403 a plan entitlement, 422 over the
+ * plan's size) names what to do: data.pricing_url, and the pack (data.api_plan) or plan (data.plan) that
+ * allows it; no credits also says size=preview is free while free previews are left.
+ */
+function withWhatToDo(ctx: AppContext, data: unknown, status: number): unknown {
+  if (!data || typeof data !== 'object' || ![402, 403, 422].includes(status)) return data;
+  const reason = (data as { reason?: unknown }).reason;
+  const plan = isReason(reason) ? PLAN_THAT_ALLOWS[reason] : undefined;
+  if (status !== 402 && !plan) return data;
+  const pricing_url = new URL(PRICING_PATH, ctx.config.publicUrl).href;
+  return status === 402
+    ? { ...data, pricing_url, api_plan: SMALLEST_API_PLAN, try_size: 'preview' }
+    : { ...data, pricing_url, plan };
+}
+
 export function syncStatus(e: ApiError): number {
   if (e.httpStatus !== 200) return e.httpStatus;
   const reason = (e.data as { reason?: unknown } | null)?.reason;
@@ -50,7 +83,18 @@ export function syncStatus(e: ApiError): number {
 }
 
 /** The process call's own fields (the rest, tokens aside, are the feature's params). */
-const OWN_FIELDS = new Set<string>(['url', 'jconfig', 'feature', 'wait', ...TOKEN_FIELDS]);
+const OWN_FIELDS = new Set<string>([
+  'url',
+  'jconfig',
+  'feature',
+  'wait',
+  'size',
+  'format',
+  'bg_color',
+  'crop',
+  'crop_margin',
+  ...TOKEN_FIELDS,
+]);
 
 export async function processingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { jobs } = ctx.services;
@@ -108,6 +152,13 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
         feature: f.feature,
         params,
         wait: f.wait ?? SYNC_WAIT_MAX_S,
+        size: f.size,
+        output: {
+          format: f.format,
+          bgColor: f.bg_color,
+          crop: f.crop === true || f.crop === 'true' || f.crop === '1',
+          cropMargin: f.crop_margin,
+        },
         idempotencyKey: str(req.headers['idempotency-key']),
         signal: gone.signal,
       });
@@ -115,6 +166,8 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
         req.log.info({ transId: out.transId }, 'process: the client left while waiting; the work runs on');
       reply.header('x-trans-id', out.transId);
       creditHeaders(reply, out.charged, out.creditsLeft);
+      reply.header('x-input-downscaled', String(out.sizing.downscaled));
+      if (out.sizing.freePreviewsLeft !== undefined) reply.header('x-free-previews-left', out.sizing.freePreviewsLeft);
       if (out.status === 'running') {
         const { trans_id, progress, queue_position } = out.progress;
         reply.status(202).header('location', `/web_api/v1/progress?trans_id=${encodeURIComponent(trans_id)}`);
@@ -127,9 +180,13 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
           credits_left: out.creditsLeft,
         });
       }
+      reply.header('x-width', out.w).header('x-height', out.h);
       return sendResultFile(ctx, reply, out.file, 'attachment');
     } catch (e) {
-      if (e instanceof ApiError && e.httpStatus === 200) throw new ApiError(e.code, e.message, syncStatus(e), e.data);
+      if (e instanceof ApiError) {
+        const status = syncStatus(e);
+        throw new ApiError(e.code, e.message, status, withWhatToDo(ctx, e.data, status));
+      }
       throw e;
     }
   });

@@ -51,5 +51,22 @@ export function maskApiToken(hint: string): string {
 /** Calls a minute one API token may make (per API process); beyond it a call answers HTTP 429. */
 export const API_TOKEN_RATE_LIMIT_PER_MINUTE = 120;
 
-/** Why an account may hold an API token: a Pro subscription, or an API credit pack. */
-export type ApiEntitlement = 'pro' | 'api_plan';
+/**
+ * What an account's API token rests on: a Pro subscription, an API credit pack, or neither ('free': every
+ * registered account may hold a key; its previews are free up to API_FREE_PREVIEWS_PER_MONTH, full size takes credits).
+ */
+export type ApiEntitlement = 'pro' | 'api_plan' | 'free';
+
+/** The largest result of `size=preview`, in megapixels (remove.bg's preview: 0.25 MP). */
+export const API_PREVIEW_MEGAPIXELS = 0.25;
+/** Previews that cost no credit, per account and calendar month (UTC): the default of API_FREE_PREVIEWS_PER_MONTH. */
+export const API_FREE_PREVIEWS_PER_MONTH = 50;
+/**
+ * The result sizes the developer API takes: `auto` (default) scales a photo over the caller's plan down to it,
+ * as the web app does, and says so (X-Input-Downscaled); `full` refuses it instead; `preview` scales the input so
+ * the result is at most API_PREVIEW_MEGAPIXELS (free up to the monthly number).
+ */
+export const API_SIZES = ['auto', 'preview', 'full'] as const;
+export type ApiSize = (typeof API_SIZES)[number];
+/** The smallest pack: what a refusal for want of credits names (data.api_plan). */
+export const SMALLEST_API_PLAN = API_PLANS[0]!.name;

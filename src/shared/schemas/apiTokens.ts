@@ -4,7 +4,11 @@
  * view, with the whole token only in the answer that created it.
  */
 import { Type, type Static } from 'typebox';
-import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../domain/apiPlans.js';
+import {
+  API_FREE_PREVIEWS_PER_MONTH,
+  API_PREVIEW_MEGAPIXELS,
+  API_TOKEN_RATE_LIMIT_PER_MINUTE,
+} from '../domain/apiPlans.js';
 import { Nullable, routeGroup, type Auth } from './common.js';
 
 /** The signed-in user's token as a field or its cookie: an API token is refused on these calls. */
@@ -25,8 +29,18 @@ export const ApiTokenData = Type.Object({
   created_at: Type.Integer({ description: 'ms since 1970' }),
   last_used_at: Nullable(Type.Integer({ description: 'ms since 1970 of its last call; null before the first' })),
   calls_this_month: Type.Integer({ minimum: 0, description: 'calls made with this token in the current month (UTC)' }),
-  entitlement: Type.Union([Type.Literal('pro'), Type.Literal('api_plan')], {
-    description: 'why the account may hold a token: a Pro subscription or an API credit pack',
+  entitlement: Type.Union([Type.Literal('pro'), Type.Literal('api_plan'), Type.Literal('free')], {
+    description:
+      'what the key rests on: a Pro subscription, an API credit pack, or a free account (free previews, full size with its credits)',
+  }),
+  free_previews_left: Type.Integer({
+    minimum: 0,
+    description: `results at size=preview (at most ${API_PREVIEW_MEGAPIXELS} MP) that cost no credit this month (UTC)`,
+  }),
+  free_previews_per_month: Type.Integer({
+    minimum: 0,
+    description: 'free previews a month (the server’s API_FREE_PREVIEWS_PER_MONTH)',
+    examples: [API_FREE_PREVIEWS_PER_MONTH],
   }),
   credits: Type.Integer({
     minimum: 0,
@@ -45,7 +59,7 @@ export const ApiTokenData = Type.Object({
 export type ApiTokenView = Static<typeof ApiTokenData>;
 
 const ENTITLEMENT =
-  'For signed-in Pro subscribers and accounts with an API credit pack; other signed-in accounts get code 10001 (HTTP 403, data.error "api_plan_required"), a guest or an API token code 6 (HTTP 401).';
+  'For every signed-in account (a free one too: free previews, full size with its credits); a guest or an API token gets code 6 (HTTP 401).';
 
 const apiTokens = routeGroup('authenticate', USER_TOKEN_ONLY);
 

@@ -126,11 +126,10 @@ function featureJob(module: ModuleName) {
   const shorthand: Record<string, TSchema> =
     module === 'compress'
       ? {
-          quality: Type.Optional(
-            Type.Union([paramSchema('quality', MODULE_PARAMS.compress.quality)], {
-              description: 'the same as config.module_params.quality (the spec’s shorthand)',
-            }),
-          ),
+          quality: Type.Optional({
+            ...paramSchema('quality', MODULE_PARAMS.compress.quality),
+            description: 'the same as config.module_params.quality (the spec’s shorthand)',
+          }),
         }
       : {};
   return Type.Object(

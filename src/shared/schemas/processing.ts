@@ -1,9 +1,13 @@
 /** Processing: start a work (a feature or a workflow on an upload) and poll its progress. */
 import { Type } from 'typebox';
+import { API_FREE_PREVIEWS_PER_MONTH, API_PREVIEW_MEGAPIXELS, API_SIZES } from '../domain/apiPlans.js';
 import { PROCESS_TIMEOUT_MS } from '../domain/constants.js';
 import { WORK_FAILURES } from '../domain/work.js';
 import { AUTH, TransId, Uid, routeGroup } from './common.js';
 import { featureParamFields, JOB_NAMES } from './jobConfig.js';
+
+/** Other names of background removal (matting), as remove.bg's and other APIs call it. */
+export const MATTING_ALIASES = ['background_removal', 'remove_background'] as const;
 
 /** The longest wait of the synchronous call, in seconds: the spec's process timeout. */
 export const SYNC_WAIT_MAX_S = PROCESS_TIMEOUT_MS / 1000;
@@ -85,10 +89,43 @@ export const Process = routeGroup('process', AUTH.api).post(
         ),
         jconfig: Type.Optional(Jconfig()),
         feature: Type.Optional(
-          Type.Enum(
-            JOB_NAMES.filter((j) => j !== 'workflow'),
-            { description: 'a feature or preset, instead of jconfig; its params as further fields' },
-          ),
+          Type.Enum([...JOB_NAMES.filter((j) => j !== 'workflow'), ...MATTING_ALIASES], {
+            description: `a feature or preset, instead of jconfig; its params as further fields (${MATTING_ALIASES.join(' and ')} are other names of matting)`,
+          }),
+        ),
+        size: Type.Optional(
+          Type.Enum([...API_SIZES], {
+            default: 'auto',
+            description: `auto: a photo over your plan’s megapixels or side is scaled down to it, as the web app does (X-Input-Downscaled: true); full: refused instead (422); preview: scaled so the result is at most ${API_PREVIEW_MEGAPIXELS} MP, free of credit for ${API_FREE_PREVIEWS_PER_MONTH} results a month by default (X-Free-Previews-Left)`,
+          }),
+        ),
+        format: Type.Optional(
+          Type.Enum(['png', 'jpg', 'webp'], {
+            description:
+              'the result’s format (default: the feature’s own; a cut-out is PNG). png and webp keep a cut-out’s transparency; jpg is flattened on bg_color (white by default)',
+          }),
+        ),
+        bg_color: Type.Optional(
+          Type.String({
+            maxLength: 16,
+            pattern: '^(#?[0-9A-Fa-f]{3}|#?[0-9A-Fa-f]{6}|white|black|red|green|blue|gray|grey)$',
+            description:
+              'a colour behind a cut-out (hex rrggbb or rgb, # optional, or a basic name): the result is opaque',
+            examples: ['81d4fa'],
+          }),
+        ),
+        crop: Type.Optional(
+          Type.Union([Type.Boolean(), Type.Enum(['true', 'false', '0', '1'])], {
+            description: 'true: crop a cut-out to the subject’s box (its opaque pixels), with crop_margin around it',
+          }),
+        ),
+        crop_margin: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: 500,
+            default: 0,
+            description: 'px kept around the subject when cropping',
+          }),
         ),
         wait: Type.Optional(
           Type.Integer({
