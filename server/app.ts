@@ -21,6 +21,7 @@ import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
 import { registerClientAddress } from './http/clientAddress.js';
+import { registerExpectContinue } from './http/expectContinue.js';
 import { recordRouteMethods } from './http/methods.js';
 import { startLoopWatch } from './http/loopWatch.js';
 import { jsonDepthWithin, refuseNul } from './http/params.js';
@@ -153,6 +154,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await registerSecurityHeaders(app);
   registerCrossSiteCheck(app, ctx.config);
   registerClientAddress(app);
+  registerExpectContinue(app, MAX_UPLOAD_BYTES, app.initialConfig.bodyLimit ?? 1024 * 1024);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {

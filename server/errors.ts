@@ -49,7 +49,7 @@ export const uploadRefused = (refusal: UploadRefusal, httpStatus = 200) => {
   const values =
     refusal === 'fileRequired'
       ? { field: 'file' }
-      : refusal === 'sliceTooLarge'
+      : refusal === 'sliceTooLarge' || refusal === 'sliceSize'
         ? { mb: CHUNK_SIZE_BYTES / (1024 * 1024) }
         : {};
   const data = { ...refusalData(reason, values), refusal } satisfies UploadRefusalData & RefusalData;

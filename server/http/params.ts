@@ -134,30 +134,44 @@ export interface Multipart {
 }
 
 /**
+ * How much of each file part to read (from `beforeFile`): at most `max` bytes of a part; a part over it
+ * is refused with `over` (the caller's plan limit, 413) or, when `over` is absent, skipped unread.
+ */
+export type PartLimits = (fieldname: string) => { max: number; over?: () => Error } | undefined;
+
+/**
  * Every part of a multipart body; file bytes and part counts are capped by @fastify/multipart's limits (413).
  * `beforeFile` runs once, with the fields read so far, before the first file part is buffered: the
  * caller's token is checked there, so a request without a valid one is refused before up to 2 × 50 MB
- * are read into memory (the workspace sends user_token first).
+ * are read into memory (the workspace sends user_token first). It may answer the caller's own limits
+ * (PartLimits): then no file part is read past them, so memory follows the caller's plan, not the
+ * largest plan's.
  */
 export async function readMultipart(
   req: FastifyRequest,
-  beforeFile?: (fields: Record<string, string>) => Promise<void>,
+  beforeFile?: (fields: Record<string, string>) => Promise<PartLimits | void>,
 ): Promise<Multipart> {
   if (!req.isMultipart()) throw refused({ reason: 'multipartExpected' }, 200);
   const out: Multipart = { fields: {}, files: {} };
   let checked = false;
+  let limits: PartLimits | undefined;
   await eachPart(req, async (part) => {
     if (part.type === 'file') {
       if (!checked && beforeFile) {
         checked = true;
         try {
-          await beforeFile(out.fields);
+          limits = (await beforeFile(out.fields)) ?? undefined;
         } catch (e) {
           part.file.resume();
           throw e;
         }
       }
-      const data = await part.toBuffer();
+      const limit = limits?.(part.fieldname);
+      const data = limit ? await readAtMost(part.file, limit.max) : await part.toBuffer();
+      if (data === null) {
+        if (limit?.over) throw limit.over();
+        return; // over its limit and optional: skipped
+      }
       out.files[part.fieldname] = { data, filename: part.filename ?? '' };
     } else if (typeof part.value === 'string') {
       out.fields[part.fieldname] = part.value;
@@ -165,6 +179,36 @@ export async function readMultipart(
   });
   if (!checked && beforeFile) await beforeFile(out.fields);
   return out;
+}
+
+/**
+ * A file part's bytes, or null as soon as it passes `max` (or the parser's own limit cut it): the rest of
+ * the part then flows on unkept, so the parser reaches the end of the body without holding it.
+ */
+function readAtMost(file: NodeJS.ReadableStream & { truncated?: boolean }, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (v: Buffer | null) => {
+      settled = true;
+      resolve(v);
+    };
+    file.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > max) {
+        chunks.length = 0;
+        settle(null);
+      } else chunks.push(chunk);
+    });
+    file.on('end', () => settled || settle(file.truncated ? null : Buffer.concat(chunks)));
+    file.on('error', (e) => {
+      if (settled) return;
+      settled = true;
+      reject(e);
+    });
+  });
 }
 
 /** No call nests deeper than a workflow's steps (about 6 levels); past this a JSON body is refused unread. */

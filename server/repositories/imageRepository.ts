@@ -120,7 +120,8 @@ export interface Thumbnail {
 }
 
 /** Largest client thumbnail taken as is (bytes, and each side in px: 2× for high-density screens). */
-const CLIENT_THUMB_MAX_BYTES = 256 * 1024;
+/** A client thumbnail larger than this is ignored (and not read past it: server/http/routes/uploads.ts). */
+export const CLIENT_THUMB_MAX_BYTES = 256 * 1024;
 const CLIENT_THUMB_MAX_SIDE = THUMBNAIL_SIZE * 2;
 
 async function renderThumbnail(input: Buffer, maxPixels: number, hasAlpha: boolean): Promise<Thumbnail> {

@@ -10,7 +10,7 @@ import { uploadRefused } from '../errors.js';
 import { clientThumbnail, extOf, sniffFormat } from '../repositories/imageRepository.js';
 import type { Upload } from '../repositories/schema.js';
 import * as repo from '../repositories/uploadRepository.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 import { fileTooLarge } from './sizeRefusals.js';
 import { checkUploadQuota } from './uploadQuota.js';
@@ -46,7 +46,7 @@ function legacyChunkKey(uid: string, blobNum: number): string {
 
 export class SliceReceiver {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: ServiceBase,
     private readonly uploads: UploadService,
   ) {}
 
@@ -64,6 +64,9 @@ export class SliceReceiver {
     if (!chunk) throw uploadRefused('fileRequired');
     if (chunk.length === 0) throw uploadRefused('sliceEmpty');
     if (chunk.length > CHUNK_SIZE_BYTES) throw uploadRefused('sliceTooLarge');
+    // Slices are placed by number: one short slice before the last would shift every byte after it (a
+    // 100-byte slice 3 of 9 once made a corrupt upload that was marked ready).
+    if (blobNum < total && chunk.length !== CHUNK_SIZE_BYTES) throw uploadRefused('sliceSize');
 
     let row: Upload;
     if (!input.uid) {
@@ -172,6 +175,13 @@ export class SliceReceiver {
     try {
       const parts: Buffer[] = [];
       for (const key of await this.chunkKeys(row)) parts.push(await this.deps.blobs.read(key));
+      // Ready only when the bytes are what the slices announced: total_blob_num slices, every one but the
+      // last exactly CHUNK_SIZE_BYTES (slices kept before that rule are checked here), then a full decode (store).
+      if (
+        parts.length !== row.total_blob_num ||
+        parts.some((b, i) => (i < parts.length - 1 ? b.length !== CHUNK_SIZE_BYTES : b.length === 0))
+      )
+        throw uploadRefused('sliceRefused');
       const original = Buffer.concat(parts);
       const limits = this.uploads.limitsFor(p, row.job);
       if (original.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes, original.length);

@@ -1,7 +1,11 @@
 /** Upload routes of spec §7: whole file, slices (+ resume status), by URL, list, delete, source and thumbnail; retention and quota view. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { mimeOf } from '../../repositories/imageRepository.js';
+import { CHUNK_SIZE_BYTES } from '../../../src/shared/domain/constants.js';
+import { uploadRefused } from '../../errors.js';
+import { CLIENT_THUMB_MAX_BYTES, mimeOf } from '../../repositories/imageRepository.js';
+import { fileTooLarge } from '../../services/sizeRefusals.js';
+import type { Principal } from '../../services/tokens.js';
 import { principalOf, principalOfFields } from '../auth.js';
 import { ok } from '../envelope.js';
 import { idList, readMultipart } from '../params.js';
@@ -17,6 +21,9 @@ import {
   UploadSource,
   UploadUrl,
 } from '../../../src/shared/schemas/uploads.js';
+
+/** What a multipart body may hold besides its file and thumbnail: the fields and the parts' headers. */
+const FIELDS_ALLOWANCE = 64 * 1024;
 
 /** The caller from the multipart fields: an api_token field, a site token field, or tokenOf (auth.ts). */
 function multipartPrincipal(req: FastifyRequest, ctx: AppContext, fields: Record<string, string>) {
@@ -36,17 +43,41 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
   const uploads = ctx.services.uploads;
   const auth = { authenticate: (req: FastifyRequest) => principalOf(req, ctx) };
 
-  /** The multipart body with its caller resolved before any file part is buffered (see readMultipart). */
-  async function authorizedMultipart(req: FastifyRequest) {
-    let principal: Awaited<ReturnType<typeof multipartPrincipal>> | undefined;
+  /**
+   * The multipart body with its caller resolved before any file part is read (see readMultipart), and
+   * then held to the caller's own limit: a Content-Length over it is refused (413) before the file's
+   * bytes are read, and no file part is read past it (a guest's 47 MB body is not held in memory to be
+   * refused after). `fileMax` is the caller's largest file for this call.
+   */
+  async function authorizedMultipart(
+    req: FastifyRequest,
+    fileMax: (p: Principal, fields: Record<string, string>) => { max: number; over: () => Error },
+  ) {
+    let principal: Principal | undefined;
     const mp = await readMultipart(req, async (fields) => {
-      principal = await multipartPrincipal(req, ctx, fields);
+      const p = await multipartPrincipal(req, ctx, fields);
+      principal = p;
+      const file = fileMax(p, fields);
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > file.max + CLIENT_THUMB_MAX_BYTES + FIELDS_ALLOWANCE)
+        throw file.over();
+      return (name: string) =>
+        name === 'file' ? file : name === 'thumbnail' ? { max: CLIENT_THUMB_MAX_BYTES } : { max: 0 };
     });
     return { mp, p: principal! };
   }
 
+  /** A whole file: the plan's limit for the job named before the file, else the larger of its two limits. */
+  const wholeFileMax = (p: Principal, fields: Record<string, string>) => {
+    const max = fields.job
+      ? uploads.limitsFor(p, fields.job).maxBytes
+      : Math.max(p.limits.maxFileBytes, p.limits.compressMaxBytes);
+    return { max, over: () => fileTooLarge(max) };
+  };
+  const sliceMax = () => ({ max: CHUNK_SIZE_BYTES, over: () => uploadRefused('sliceTooLarge') });
+
   route(app, Upload, async (_f, req) => {
-    const { mp, p } = await authorizedMultipart(req);
+    const { mp, p } = await authorizedMultipart(req, wholeFileMax);
     const f = checkFields(Upload, mp.fields);
     const file = mp.files.file;
     const data = await uploads.uploadWhole(p, {
@@ -59,7 +90,7 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   route(app, UploadSlice, async (_f, req) => {
-    const { mp, p } = await authorizedMultipart(req);
+    const { mp, p } = await authorizedMultipart(req, sliceMax);
     const f = checkFields(UploadSlice, mp.fields);
     return ok(
       await uploads.receiveSlice(p, {

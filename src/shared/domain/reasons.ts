@@ -122,6 +122,8 @@ export const REASON = {
   sliceTotalMismatch: 'total_blob_num does not match this upload',
   /** a slice over the slice size (data: mb) */
   sliceTooLarge: 'A slice may be at most {{mb}} MB',
+  /** a slice before the last one that is not exactly the slice size (data: mb) */
+  sliceSize: 'Every slice but the last must be exactly {{mb}} MB',
   /** a slice after the first without the upload's uid */
   sliceNeedsUid: 'uid is required for every slice after the first',
   /** a slice with no bytes */

@@ -25,6 +25,7 @@ export const UPLOAD_REFUSAL = {
   slicesNumbers: 'blob_num and total_blob_num must be integers with 1 ≤ blob_num ≤ total_blob_num',
   sliceTotalMismatch: 'total_blob_num does not match this upload',
   sliceTooLarge: `A slice may be at most ${CHUNK_SIZE_BYTES / MB} MB`,
+  sliceSize: `Every slice but the last must be exactly ${CHUNK_SIZE_BYTES / MB} MB`,
   sliceNeedsUid: 'uid is required for every slice after the first',
   sliceEmpty: 'The slice is empty.',
 } as const satisfies Record<string, string>;
@@ -47,6 +48,7 @@ export const UPLOAD_REFUSAL_REASON: Readonly<Record<UploadRefusal, Reason>> = {
   slicesNumbers: 'slicesNumbers',
   sliceTotalMismatch: 'sliceTotalMismatch',
   sliceTooLarge: 'sliceTooLarge',
+  sliceSize: 'sliceSize',
   sliceNeedsUid: 'sliceNeedsUid',
   sliceEmpty: 'sliceEmpty',
 };
@@ -79,7 +81,7 @@ export type UploadRefusalKey =
   | 'upload:sendAgain'
   | 'upload:expired'
   | 'upload:refused'
-  | `upload:refusal.${'fileRequired' | 'badJob' | 'slicesNumbers' | 'sliceTotalMismatch' | 'sliceTooLarge' | 'sliceNeedsUid' | 'sliceEmpty'}`;
+  | `upload:refusal.${'fileRequired' | 'badJob' | 'slicesNumbers' | 'sliceTotalMismatch' | 'sliceTooLarge' | 'sliceSize' | 'sliceNeedsUid' | 'sliceEmpty'}`;
 
 export const UPLOAD_REFUSAL_KEY: Readonly<Record<UploadRefusal, UploadRefusalKey>> = {
   fileTooLarge: 'upload:fileTooLarge',
@@ -95,6 +97,7 @@ export const UPLOAD_REFUSAL_KEY: Readonly<Record<UploadRefusal, UploadRefusalKey
   slicesNumbers: 'upload:refusal.slicesNumbers',
   sliceTotalMismatch: 'upload:refusal.sliceTotalMismatch',
   sliceTooLarge: 'upload:refusal.sliceTooLarge',
+  sliceSize: 'upload:refusal.sliceSize',
   sliceNeedsUid: 'upload:refusal.sliceNeedsUid',
   sliceEmpty: 'upload:refusal.sliceEmpty',
 };
