@@ -26,10 +26,19 @@ export const SECRET_PARAMS = new Set([
 
 export const REDACTED = '[REDACTED]';
 
-/** The URL with the value of every secret query parameter replaced; the rest stays readable. */
+/** Query keys that name a credential or a person whatever their exact spelling (api_key, x-token, email, e_mail, new_password…). */
+const SECRET_KEY = /token|secret|passw|e[-_]?mail|api[-_]?key|apikey/i;
+
+/** An e-mail address, raw or with its @ escaped, anywhere in a URL (a path segment, a value under any key). */
+const EMAIL = /[^\s/?&=#]+(?:@|%40)[^\s/?&=#]+/gi;
+
+/**
+ * The URL with the value of every secret query parameter and every e-mail address replaced; the rest
+ * stays readable.
+ */
 export function maskUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0) return url.replace(EMAIL, REDACTED);
   const params = url
     .slice(q + 1)
     .split('&')
@@ -43,9 +52,10 @@ export function maskUrl(url: string): string {
         /* a malformed escape: judge the raw text */
       }
       key = key.trim().toLowerCase().replace(/\[\]$/, '');
-      return SECRET_PARAMS.has(key) && eq >= 0 ? `${rawKey}=${REDACTED}` : pair;
+      if (eq >= 0 && (SECRET_PARAMS.has(key) || SECRET_KEY.test(key))) return `${rawKey}=${REDACTED}`;
+      return pair.replace(EMAIL, REDACTED);
     });
-  return `${url.slice(0, q)}?${params.join('&')}`;
+  return `${url.slice(0, q).replace(EMAIL, REDACTED)}?${params.join('&')}`;
 }
 
 /** Paths pino blanks wherever they appear in a logged object. */
@@ -59,7 +69,7 @@ const REDACT_PATHS = [
   'headers.cookie',
   'headers.authorization',
   'body',
-  ...[...SECRET_PARAMS].flatMap((k) => [k, `*.${k}`]),
+  ...[...SECRET_PARAMS, 'email'].flatMap((k) => [k, `*.${k}`]),
 ];
 
 export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {

@@ -112,6 +112,8 @@ export const CROSS_SITE_TEXT = REASON.crossSite;
 function originOf(value: string): string | null {
   try {
     const u = new URL(value);
+    // user-info (`http://user@host`) is never in a browser's Origin or Referer: such a header is made up
+    if (u.username || u.password) return null;
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
   } catch {
     return null;
@@ -119,9 +121,12 @@ function originOf(value: string): string | null {
 }
 
 /**
- * Is `origin` this server's own? With PUBLIC_URL set, only its origin is; without it, an origin whose
- * host:port is the Host the request was sent to (or the forwarded host from a trusted proxy) (a browser cannot forge either header, and this holds
- * behind a TLS-terminating proxy that does not forward the scheme).
+ * Is `origin` this server's own? With PUBLIC_URL set, only its origin is; without it, the origin of
+ * the request itself: its scheme (https on TLS, or X-Forwarded-Proto from a trusted proxy) and the
+ * Host it was sent to (or the forwarded host from a trusted proxy), which a browser cannot forge. An
+ * https page is not the http site of the same host, nor the other way round (behind a TLS-terminating
+ * proxy set PUBLIC_URL, or TRUST_PROXY so its X-Forwarded-Proto counts). An origin with user-info is
+ * never own.
  */
 export function isOwnOrigin(
   origin: string,
@@ -133,7 +138,9 @@ export function isOwnOrigin(
   if (config.publicUrlFixed) return o === config.publicUrl;
   // req.host is the Host header, or X-Forwarded-Host when a trusted proxy (TRUST_PROXY) sent it.
   const host = req.host?.toLowerCase();
-  return !!host && new URL(o).host === host;
+  if (!host) return false;
+  const own = originOf(`${req.protocol}://${host}`);
+  return own !== null && o === own;
 }
 
 /**
