@@ -49,6 +49,8 @@ export interface Config {
   guestWorksPerAddress: number;
   /** a waiting work moves up one queue class per this many ms (QUEUE_AGING_MS; src/shared/domain/queueOrder.ts) */
   queueAgingMs: number;
+  /** upload_url gives a host this long to start answering, ms (URL_FIRST_BYTE_MS) */
+  urlFirstByteMs: number;
   logLevel: string;
   /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
   allowPrivateUrls: boolean;
@@ -289,6 +291,11 @@ export const SETTINGS = {
     'guest works (running + waiting) at a time from one client address (an IPv6 /64 counts as one); more answer 429 `guestWorksPerAddress`',
     { min: 1 },
   ),
+  URL_FIRST_BYTE_MS: integer(
+    5_000,
+    '`upload_url` gives the remote host this long to start answering (status line), ms; a host that accepts and stays silent no longer holds a fetch slot for the whole 20 s',
+    { min: 100 },
+  ),
   QUEUE_AGING_MS: integer(
     QUEUE_AGING_MS,
     'a waiting work moves up one queue class per this many ms, so no flood of paid works keeps a guest waiting for ever (48 classes from a guest to the front)',
@@ -506,6 +513,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     guestTokenRateLimit: s.GUEST_TOKEN_RATE_LIMIT,
     guestWorksPerAddress: s.GUEST_WORKS_PER_ADDRESS,
     queueAgingMs: s.QUEUE_AGING_MS,
+    urlFirstByteMs: s.URL_FIRST_BYTE_MS,
     logLevel: s.LOG_LEVEL,
     allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
     apiFreePreviewsPerMonth: s.API_FREE_PREVIEWS_PER_MONTH,

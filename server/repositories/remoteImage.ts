@@ -94,6 +94,8 @@ export function isPrivateAddress(address: string, own: net.BlockList = ownAddres
 export interface FetchOptions {
   maxBytes: number;
   timeoutMs: number;
+  /** how long to wait for the answer's first byte (the status line) before giving up with urlTimeout */
+  firstByteMs?: number;
   allowPrivate: boolean;
   maxRedirects?: number;
 }
@@ -180,7 +182,15 @@ function request(url: URL, opts: FetchOptions, deadline: number): Promise<{ data
       },
     );
     const timer = setTimeout(() => req.destroy(new RemoteRefused('urlTimeout')), remaining);
-    req.on('close', () => clearTimeout(timer));
+    const firstByte = setTimeout(
+      () => req.destroy(new RemoteRefused('urlTimeout')),
+      Math.min(remaining, opts.firstByteMs ?? remaining),
+    );
+    req.on('response', () => clearTimeout(firstByte));
+    req.on('close', () => {
+      clearTimeout(timer);
+      clearTimeout(firstByte);
+    });
     req.on('error', (e) => reject(e instanceof RemoteRefused ? e : new RemoteRefused('urlFailed')));
   });
 }

@@ -10,6 +10,7 @@ import type { UploadHistoryEntry } from '../../src/shared/domain/work.js';
 import { notFound, paramError, refused, uploadRefused } from '../errors.js';
 import { megapixelsToPixels } from '../../src/shared/domain/plans.js';
 import { ConcurrencyGate } from './gates.js';
+import { currentAddressGroup } from '../http/clientAddress.js';
 import { sanitizeFilename } from '../../src/shared/domain/filename.js';
 import {
   clientThumbnail,
@@ -24,7 +25,7 @@ import { fetchRemoteImage, RemoteRefused } from '../repositories/remoteImage.js'
 import type { Upload } from '../repositories/schema.js';
 import * as repo from '../repositories/uploadRepository.js';
 import { checkUploadQuota } from './uploadQuota.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 import { fileTooLarge, imageTooLarge } from './sizeRefusals.js';
 import { SliceReceiver, type SliceInput, type SliceView } from './uploadSlices.js';
@@ -46,6 +47,11 @@ export { sanitizeFilename };
 
 /** upload_url: at most 2 fetches at once per account, 16 per API process. */
 export const URL_FETCHES = new ConcurrencyGate(2, 16);
+/**
+ * upload_url per client address group (clientAddress.ts): a script taking a new guest token per call
+ * gets 4 of the process's 16 fetches, never all of them (8 guests × 2 once held every one).
+ */
+export const URL_FETCHES_PER_ADDRESS = new ConcurrencyGate(4, Infinity);
 
 const JOB_SHAPE = /^[a-z0-9_-]{0,40}$/;
 
@@ -64,7 +70,7 @@ function refusal(e: unknown, limits?: { maxBytes?: number; maxPixels: number; ma
 export class UploadService {
   private readonly slices: SliceReceiver;
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: ServiceBase) {
     this.slices = new SliceReceiver(deps, this);
   }
 
@@ -199,13 +205,18 @@ export class UploadService {
     const { maxBytes } = limits;
     // Outbound fetches are limited per caller and per process: nobody turns the server
     // into a pool of parallel downloaders.
-    const remote = await URL_FETCHES.run(String(p.accountId), () =>
+    // A host that accepts and never answers is given up after URL_FIRST_BYTE_MS, not the whole fetch time.
+    const fetch = () =>
       fetchRemoteImage(url.trim(), {
         maxBytes,
         timeoutMs: URL_FETCH_TIMEOUT_MS,
+        firstByteMs: this.deps.config.urlFirstByteMs,
         allowPrivate: this.deps.config.allowPrivateUrls,
-      }).catch((e: unknown) => refusal(e, limits)),
-    );
+      }).catch((e: unknown) => refusal(e, limits));
+    const address = currentAddressGroup();
+    const remote = await (address
+      ? URL_FETCHES_PER_ADDRESS.run(address, () => URL_FETCHES.run(String(p.accountId), fetch))
+      : URL_FETCHES.run(String(p.accountId), fetch));
     return this.uploadWhole(p, { file: remote.data, filename: remote.name, job, sourceUrl: url.slice(0, 2000) });
   }
 
