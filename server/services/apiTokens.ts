@@ -24,15 +24,11 @@ import { ApiTokenRepository, monthKey, type ApiTokenRow } from '../repositories/
 import * as ledger from '../repositories/creditRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
-import type { ServiceBase } from './base.js';
-import type { LicenseService } from './license.js';
-import type { PlanService } from './plans.js';
+import type { Deps } from './index.js';
 import { packCreditsOwned } from './plans.js';
 import type { Principal } from './tokens.js';
 import { countFreePreviews } from '../repositories/apiPreviewRepository.js';
 
-/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
-type Deps = ServiceBase & { services: { license: LicenseService; plans: PlanService } };
 
 /** `pxm_` and 43 base64url characters (32 random bytes). */
 const API_TOKEN_SHAPE = /^pxm_[A-Za-z0-9_-]{43}$/;

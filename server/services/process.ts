@@ -25,19 +25,12 @@ import { releaseFreePreview, takeFreePreview } from '../repositories/apiPreviewR
 import { applyOutput, fitImage, inputLimitsFor, type OutputOptions } from './apiImage.js';
 import type { DownloadFile } from './downloads.js';
 import { ConcurrencyGate } from './gates.js';
-import type { ServiceBase } from './base.js';
-import type { ApiTokenService } from './apiTokens.js';
-import type { CreditService } from './credits.js';
-import type { DownloadService } from './downloads.js';
-import type { JobService } from './jobs.js';
-import type { UploadService } from './uploads.js';
+import type { Deps } from './index.js';
 import type { ProgressView } from './jobs.js';
 import { decodeJconfig } from './jconfig.js';
 import { fieldRefusal } from './schemaCheck.js';
 import type { Principal } from './tokens.js';
 
-/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
-type Deps = ServiceBase & { services: { apiTokens: ApiTokenService; credits: CreditService; downloads: DownloadService; jobs: JobService; uploads: UploadService } };
 
 /** Waits at once: per account (a Pro account's batch) and per API process. */
 export const SYNC_WAITS = { perAccount: 10, total: 200 } as const;
