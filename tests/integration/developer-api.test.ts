@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PLANS, API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/shared/domain/apiPlans.js';
 import { CODE } from '../../src/shared/domain/codes.js';
+import { CHUNK_SIZE_BYTES } from '../../src/shared/domain/constants.js';
 import { MAX_ID } from '../../src/shared/schemas/common.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { Caller, startApiServer } from './api-helpers.js';
@@ -492,7 +493,11 @@ describe('live answers and the document', () => {
       '/api/v2/upload_slice',
       await fetch(
         at('/api/v2/upload_slice'),
-        multipart({ blob_num: '1', total_blob_num: '2', name: 'big.jpg', job: 'sharpen' }, img.subarray(0, 100)),
+        // a first slice of two is exactly the slice size (only the last may be shorter)
+        multipart(
+          { blob_num: '1', total_blob_num: '2', name: 'big.jpg', job: 'sharpen' },
+          Buffer.concat([img, Buffer.alloc(CHUNK_SIZE_BYTES - img.length)]),
+        ),
       ),
     );
     await check(

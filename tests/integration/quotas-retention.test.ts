@@ -236,14 +236,22 @@ describe('strict params and plan gating on transform', () => {
 describe('concurrent slices', () => {
   it('the last slice sent 6 times at once: every copy answers the same finished upload; one row, no stray blobs', async () => {
     const pro = await Caller.user(srv, 'slices-race@example.com', 'pro');
-    const bytes = fixture('rocket.jpg');
-    const third = Math.ceil(bytes.length / 3);
-    const parts = [0, 1, 2].map((i) => bytes.subarray(i * third, (i + 1) * third));
-    expect(third).toBeLessThan(CHUNK_SIZE_BYTES);
+    // every slice but the last is exactly the slice size: a 16 MB photo in four
+    const bytes = fixture('elephants-5640x3172.jpg');
+    const parts: Buffer[] = [];
+    for (let o = 0; o < bytes.length; o += CHUNK_SIZE_BYTES) parts.push(bytes.subarray(o, o + CHUNK_SIZE_BYTES));
+    const total = parts.length;
+    expect(total).toBe(4);
     const send = (n: number, data: Buffer, uid?: string) =>
       pro.multipart(
         '/api/v2/upload_slice',
-        { blob_num: String(n), total_blob_num: '3', name: 'rocket.jpg', job: 'compress', ...(uid ? { uid } : {}) },
+        {
+          blob_num: String(n),
+          total_blob_num: String(total),
+          name: 'elephants.jpg',
+          job: 'compress',
+          ...(uid ? { uid } : {}),
+        },
         { file: { data, name: 'blob' } },
       );
     const start = await send(1, parts[0]!);
@@ -251,16 +259,17 @@ describe('concurrent slices', () => {
     const uid = start.body.data.uid as string;
     const middle = await Promise.all(Array.from({ length: 6 }, () => send(2, parts[1]!, uid)));
     for (const m of middle) expect(m.body).toMatchObject({ code: 200, data: { uid, received: [1, 2], done: false } });
-    const last = await Promise.all(Array.from({ length: 6 }, () => send(3, parts[2]!, uid)));
+    expect((await send(3, parts[2]!, uid)).body.data).toMatchObject({ received: [1, 2, 3], done: false });
+    const last = await Promise.all(Array.from({ length: 6 }, () => send(4, parts[3]!, uid)));
     const first = last[0]!.body.data;
-    expect(first).toMatchObject({ uid, done: true, received: [1, 2, 3], filesize: bytes.length });
+    expect(first).toMatchObject({ uid, done: true, received: [1, 2, 3, 4], filesize: bytes.length });
     for (const l of last) {
       expect(l.status).toBe(200);
       expect(l.body.code, l.body.msg).toBe(200);
       expect(l.body.data).toMatchObject({ uid, done: true, sha256: first.sha256, w: first.w, h: first.h });
     }
     const rows = await srv.ctx.db.selectFrom('upload_chunks').selectAll().where('uid', '=', uid).execute();
-    expect(rows.map((r) => r.blob_num).sort()).toEqual([1, 2, 3]);
+    expect(rows.map((r) => r.blob_num).sort()).toEqual([1, 2, 3, 4]);
     for (const r of rows) expect(await srv.ctx.blobs.exists(r.blob_key!)).toBe(false);
     const up = await srv.ctx.db.selectFrom('uploads').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
     expect(up).toMatchObject({ status: 'ready', received_bytes: bytes.length, filesize: bytes.length });
