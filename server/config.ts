@@ -2,7 +2,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { API_FREE_PREVIEWS_PER_MONTH } from '../src/shared/domain/apiPlans.js';
+import { API_FREE_PREVIEWS_PER_MONTH, API_WEBHOOK_RETRY_MS } from '../src/shared/domain/apiPlans.js';
 import { PROCESS_TIMEOUT_MS } from '../src/shared/domain/constants.js';
 import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/shared/domain/plans.js';
 import { GUEST_WORKS_PER_ADDRESS, QUEUE_AGING_MS } from '../src/shared/domain/queueOrder.js';
@@ -56,6 +56,8 @@ export interface Config {
   allowPrivateUrls: boolean;
   /** developer API previews (size=preview, at most 0.25 MP) free of credit per account and month (docs/api.md) */
   apiFreePreviewsPerMonth: number;
+  /** ms before a failed webhook delivery is tried again, 4× longer after each further failure (docs/api.md) */
+  apiWebhookRetryMs: number;
   /** none (default: no purchasing, plans by `npm run admin`), local (tests and demo only: free built-in checkout), stripe */
   paymentProvider: 'none' | 'local' | 'stripe';
   stripeSecretKey: string | undefined;
@@ -308,6 +310,11 @@ export const SETTINGS = {
     'developer API results at `size=preview` (at most 0.25 MP) that cost no credit, per account and calendar month (UTC); later previews take a credit',
     { min: 0 },
   ),
+  API_WEBHOOK_RETRY_MS: integer(
+    API_WEBHOOK_RETRY_MS,
+    'ms before a failed webhook delivery (developer API `webhook_url`) is tried again; each later try waits 4× longer, 5 tries in all',
+    { min: 1 },
+  ),
   TRUST_PROXY: {
     type: 'list',
     default: 'off',
@@ -517,6 +524,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: s.LOG_LEVEL,
     allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
     apiFreePreviewsPerMonth: s.API_FREE_PREVIEWS_PER_MONTH,
+    apiWebhookRetryMs: s.API_WEBHOOK_RETRY_MS,
     trustProxy: s.TRUST_PROXY,
     ...parsePublicUrl(s.PUBLIC_URL, s.PORT),
     contactEmail: s.CONTACT_EMAIL,

@@ -589,6 +589,8 @@ export type PostTransformFields = {
   jconfig: JobConfig | string;
   /** a label the client keeps with the work */
   zoom_type?: string;
+  /** with an API key: an http(s) URL that gets a signed POST when the work finishes or fails (Pixmill-Signature: t=…,v1=HMAC-SHA256 of "t.body" with your webhook secret), retried with backoff up to 5 tries; private and loopback addresses are refused */
+  webhook_url?: string;
 };
 export type PostTransformData = {
   /** a work’s id (from transform) */
@@ -638,6 +640,8 @@ export type PostProcessFields = {
   bg_color?: string;
   /** true: crop a cut-out to the subject’s box (its opaque pixels), with crop_margin around it */
   crop?: boolean | ("true" | "false" | "0" | "1");
+  /** with an API key: an http(s) URL that gets a signed POST when the work finishes or fails (Pixmill-Signature: t=…,v1=HMAC-SHA256 of "t.body" with your webhook secret), retried with backoff up to 5 tries; private and loopback addresses are refused */
+  webhook_url?: string;
   /** px kept around the subject when cropping */
   crop_margin?: number;
   /** seconds to wait for the result before answering 202 */
@@ -1381,6 +1385,7 @@ export type PostApiTokenGetFields = {
 };
 export type PostApiTokenGetData = {
   api_token: string | null;
+  webhook_secret: string | null;
   /** the token’s visible form: prefix and last four characters */
   masked: string;
   /** true when this answer created the token */
@@ -1408,6 +1413,7 @@ export type PostApiTokenGetData = {
 export type PostApiTokenResetFields = Record<string, never>;
 export type PostApiTokenResetData = {
   api_token: string | null;
+  webhook_secret: string | null;
   /** the token’s visible form: prefix and last four characters */
   masked: string;
   /** true when this answer created the token */
@@ -1430,6 +1436,25 @@ export type PostApiTokenResetData = {
   /** calls a minute this token may make */
   rate_limit_per_minute: number;
 };
+
+/** POST /api/v2/api_token/webhooks: The account’s latest webhook deliveries (the account page’s Developer API section) */
+export type PostApiTokenWebhooksFields = Record<string, never>;
+export type PostApiTokenWebhooksData = Array<{
+  /** the work */
+  trans_id: string;
+  /** the webhook_url it was started with */
+  url: string;
+  /** waiting: the work runs; sending: a try is under way; retry: a try failed, another is due; delivered: a 2xx answer; failed: every try failed (or the address is private) */
+  status: "waiting" | "sending" | "retry" | "delivered" | "failed";
+  event: ("work.finished" | "work.failed") | null;
+  /** tries so far */
+  attempts: number;
+  last_http: number | null;
+  last_error: string | null;
+  /** ms since 1970 */
+  created_at: number;
+  delivered_at: number | null;
+}>;
 
 /** A call that answers a file: its bytes, type and name, the HTTP status and headers. */
 export interface FileAnswer {
@@ -1520,6 +1545,7 @@ export const OPERATIONS = {
   postContactSend: { method: "POST", path: "/api/contact/send", body: "form", json: true, answer: "json", apiKey: false },
   postApiTokenGet: { method: "POST", path: "/api/v2/api_token/get", body: "form", json: true, answer: "json", apiKey: false },
   postApiTokenReset: { method: "POST", path: "/api/v2/api_token/reset", body: "form", json: false, answer: "json", apiKey: false },
+  postApiTokenWebhooks: { method: "POST", path: "/api/v2/api_token/webhooks", body: "form", json: false, answer: "json", apiKey: false },
 } as const;
 export type OperationId = keyof typeof OPERATIONS;
 
@@ -1594,4 +1620,5 @@ export interface Operations {
   postContactSend: { fields: PostContactSendFields; answer: JsonAnswer<PostContactSendData> };
   postApiTokenGet: { fields: PostApiTokenGetFields; answer: JsonAnswer<PostApiTokenGetData> };
   postApiTokenReset: { fields: PostApiTokenResetFields; answer: JsonAnswer<PostApiTokenResetData> };
+  postApiTokenWebhooks: { fields: PostApiTokenWebhooksFields; answer: JsonAnswer<PostApiTokenWebhooksData> };
 }

@@ -67,12 +67,17 @@ export class ApiTokenService {
   async get(p: Principal, opts: { create?: boolean } = {}): Promise<ApiTokenView | null> {
     const entitlement = await this.entitled(p);
     const existing = await this.repo.byAccount(p.accountId);
-    if (existing) return this.view(p.account, existing, entitlement, null);
+    if (existing) {
+      // a key from before webhooks has no secret: made now, shown in this answer only
+      const secret = opts.create === false ? null : await this.deps.services.webhooks.newSecret(p.accountId, false);
+      return this.view(p.account, existing, entitlement, null, secret);
+    }
     if (opts.create === false) return null;
     const token = newApiToken();
     const now = Date.now();
     if (await this.repo.create(p.accountId, apiTokenHash(token), token.slice(-4), now)) {
-      return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token);
+      const secret = await this.deps.services.webhooks.newSecret(p.accountId, true);
+      return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token, secret);
     }
     // a concurrent first call created it: that answer showed it
     return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, null);
@@ -102,7 +107,9 @@ export class ApiTokenService {
           await this.repo.create(p.accountId, hash, token.slice(-4), now, true)
         : await this.repo.replaceIf(p.accountId, current.token_hash, hash, token.slice(-4), now);
     if (!won) throw conflict(RESET_GUARD_MS);
-    return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token);
+    // a new key, a new webhook secret: whoever held the old key cannot sign as this account any more
+    const secret = await this.deps.services.webhooks.newSecret(p.accountId, true);
+    return this.view(p.account, (await this.repo.byAccount(p.accountId))!, entitlement, token, secret);
   }
 
   private async view(
@@ -110,9 +117,11 @@ export class ApiTokenService {
     row: ApiTokenRow,
     entitlement: ApiEntitlement,
     token: string | null,
+    webhookSecret: string | null = null,
   ): Promise<ApiTokenView> {
     return {
       api_token: token,
+      webhook_secret: webhookSecret,
       masked: maskApiToken(row.hint),
       created: token !== null,
       created_at: Number(row.created_at),

@@ -29,6 +29,7 @@ import { DownloadService } from './downloads.js';
 import { RetentionService } from './retention.js';
 import { ContactService } from './contact.js';
 import { ApiTokenService } from './apiTokens.js';
+import { WebhookService } from './webhooks.js';
 import { ProcessService } from './process.js';
 
 export interface Deps {
@@ -61,6 +62,7 @@ export interface Services {
   downloads: DownloadService;
   retention: RetentionService;
   apiTokens: ApiTokenService;
+  webhooks: WebhookService;
   process: ProcessService;
 }
 
@@ -90,6 +92,7 @@ export function createServices(base: Omit<Deps, 'services'>, processing: Process
     downloads: new DownloadService(deps),
     retention: new RetentionService(deps),
     apiTokens: new ApiTokenService(deps),
+    webhooks: new WebhookService(deps),
     process: new ProcessService(deps),
   };
   deps.services = services;

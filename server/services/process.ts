@@ -35,7 +35,7 @@ import type { Principal } from './tokens.js';
 /** Waits at once: per account (a Pro account's batch) and per API process. */
 export const SYNC_WAITS = { perAccount: 10, total: 200 } as const;
 /** Inputs scaled down at once (a decode of up to 100 MP each): per account and per API process (429 beyond). */
-const FIT = new ConcurrencyGate(2, 4);
+const FIT = new ConcurrencyGate(4, 6);
 /** Row reads while waiting: first after this, then each gap 1.5× the last, at most POLL_MAX_MS. */
 const POLL_FIRST_MS = 100;
 const POLL_MAX_MS = 1000;
@@ -56,6 +56,8 @@ export interface ProcessInput {
   size?: ApiSize;
   /** the result's format, background and crop (docs/api.md) */
   output?: OutputOptions;
+  /** a checked webhook_url: POSTed when the work ends (webhooks.ts) */
+  webhookUrl?: string;
   idempotencyKey?: string;
   /** aborted when the client goes away */
   signal: AbortSignal;
@@ -195,6 +197,7 @@ export class ProcessService {
           transId = out.trans_id;
           charged = out.charged;
           started = true;
+          if (input.webhookUrl) await this.deps.services.webhooks.register(p, transId, input.webhookUrl);
         } catch (e) {
           // Two requests with one key: the other's work won the insert (this charge rolled back with it).
           if (!wanted || !(await this.exists(p, wanted))) throw e;

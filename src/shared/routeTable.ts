@@ -6,6 +6,7 @@ export const ROUTE_TABLE = {
   ApiCheckout: ['GET', '/api/v2/checkout'],
   ApiTokenGet: ['POST', '/api/v2/api_token/get'],
   ApiTokenReset: ['POST', '/api/v2/api_token/reset'],
+  ApiWebhookList: ['POST', '/api/v2/api_token/webhooks'],
   BindToken: ['POST', '/api/v2/bind_token'],
   CartAbandon: ['POST', '/api/cart/abandon'],
   ChangePassword: ['POST', '/api/account/password'],

@@ -106,6 +106,8 @@ describe('a free key and free previews', () => {
     const answers = await Promise.all(
       Array.from({ length: 4 }, () => processCall(key, { feature: 'sharpen', size: 'preview' }, photo)),
     );
+    const refused = await Promise.all(answers.filter((r) => r.status !== 200).map((r) => r.text()));
+    expect(refused).toEqual([]);
     const charged = answers.map((r) => r.headers.get('x-credits-charged')).sort();
     expect(charged).toEqual(['0', '0', '1', '1']);
   });

@@ -5,8 +5,9 @@
  * that gate for every route.
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiTokenGet, ApiTokenReset } from '../../../src/shared/schemas/apiTokens.js';
+import { ApiTokenGet, ApiTokenReset, ApiWebhookList } from '../../../src/shared/schemas/apiTokens.js';
 import type { AppContext } from '../../context.js';
+import { unauthorized } from '../../errors.js';
 import { principalOf, registerApiTokenGate } from '../auth.js';
 import { ok } from '../envelope.js';
 import { route } from '../schemaRoute.js';
@@ -26,4 +27,14 @@ export async function apiTokenRoutes(app: FastifyInstance, ctx: AppContext): Pro
   route(app, ApiTokenReset, TOKEN_MANAGEMENT_LIMIT, async (_f, req) =>
     ok(await apiTokens.reset(await principalOf(req, ctx, USER_TOKEN))),
   );
+
+  route(app, ApiWebhookList, TOKEN_MANAGEMENT_LIMIT, async (_f, req) => {
+    const p = await principalOf(req, ctx, USER_TOKEN);
+    if (!p.logged) throw unauthorized();
+    return ok(await ctx.services.webhooks.list(p));
+  });
+
+  // Webhook deliveries go out from every API process (one sender per try: webhooks.ts claims each).
+  ctx.services.webhooks.start();
+  app.addHook('onClose', async () => ctx.services.webhooks.stop());
 }

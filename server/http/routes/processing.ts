@@ -7,7 +7,9 @@ import { TOKEN_FIELDS } from '../../../src/shared/schemas/common.js';
 import { Process, Progress, SYNC_WAIT_MAX_S, Transform } from '../../../src/shared/schemas/processing.js';
 import type { AppContext } from '../../context.js';
 import { ApiError, unauthorized } from '../../errors.js';
+import { fieldRefusal } from '../../services/schemaCheck.js';
 import type { Principal } from '../../services/tokens.js';
+import { checkWebhookUrl } from '../../services/webhooks.js';
 import { ok } from '../envelope.js';
 import { isApiRequest, principalOf, principalOfFields, tokenOf } from '../auth.js';
 import { pollLogLevel } from '../logging.js';
@@ -93,6 +95,7 @@ const OWN_FIELDS = new Set<string>([
   'bg_color',
   'crop',
   'crop_margin',
+  'webhook_url',
   ...TOKEN_FIELDS,
 ]);
 
@@ -101,7 +104,10 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
   const authenticate = (req: Parameters<typeof principalOf>[0]) => principalOf(req, ctx);
 
   route(app, Transform, { authenticate }, async (f, req, reply) => {
-    const { trans_id, charged, credits_left } = await jobs.transform(await principalOf(req, ctx), f);
+    const p = await principalOf(req, ctx);
+    const webhook = webhookOf(req, f.webhook_url);
+    const { trans_id, charged, credits_left } = await jobs.transform(p, f);
+    if (webhook) await ctx.services.webhooks.register(p, trans_id, webhook);
     creditHeaders(reply, charged, credits_left);
     return ok({ trans_id, credits_left });
   });
@@ -114,6 +120,13 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
     const { job } = await ctx.services.tokens.resolveWithProgress(tokenOf(req), f.trans_id);
     return ok(await jobs.progressOf(job));
   });
+
+  /** A webhook_url checked (API keys only: a site's guest cannot make the server call out). */
+  function webhookOf(req: FastifyRequest, url: string | undefined): string | undefined {
+    if (url === undefined) return undefined;
+    if (!isApiRequest(req)) throw fieldRefusal('fieldInvalid', 'webhook_url', 'sent with an API key');
+    return checkWebhookUrl(url, ctx.config.allowPrivateUrls);
+  }
 
   /** The caller of the process call: an API token (header or field), never a site token. */
   async function apiCaller(req: FastifyRequest, fields?: Record<string, string>): Promise<Principal> {
@@ -153,6 +166,7 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
         params,
         wait: f.wait ?? SYNC_WAIT_MAX_S,
         size: f.size,
+        webhookUrl: webhookOf(req, f.webhook_url),
         output: {
           format: f.format,
           bgColor: f.bg_color,

@@ -68,5 +68,7 @@ export const API_FREE_PREVIEWS_PER_MONTH = 50;
  */
 export const API_SIZES = ['auto', 'preview', 'full'] as const;
 export type ApiSize = (typeof API_SIZES)[number];
+/** The first retry of a webhook delivery after this many ms, each later one 4× the last: the default of API_WEBHOOK_RETRY_MS. */
+export const API_WEBHOOK_RETRY_MS = 10_000;
 /** The smallest pack: what a refusal for want of credits names (data.api_plan). */
 export const SMALLEST_API_PLAN = API_PLANS[0]!.name;

@@ -21,6 +21,13 @@ export const ApiTokenData = Type.Object({
       examples: ['pxm_Zq3v…'],
     }),
   ),
+  webhook_secret: Nullable(
+    Type.String({
+      description:
+        'the key’s webhook signing secret (HMAC-SHA256, docs/api.md “Webhooks”): only in the answer that made it (a new key, a reset, or the first get of a key from before webhooks); null afterwards',
+      examples: ['whsec_…'],
+    }),
+  ),
   masked: Type.String({
     description: 'the token’s visible form: prefix and last four characters',
     examples: ['pxm_…x9Qa'],
@@ -88,5 +95,29 @@ export const ApiTokenReset = apiTokens.post(
   {
     description: `Answers the new token whole, once. ${ENTITLEMENT}`,
     data: ApiTokenData,
+  },
+);
+
+export const WebhookDelivery = Type.Object({
+  trans_id: Type.String({ description: 'the work' }),
+  url: Type.String({ description: 'the webhook_url it was started with' }),
+  status: Type.Enum(['waiting', 'sending', 'retry', 'delivered', 'failed'], {
+    description:
+      'waiting: the work runs; sending: a try is under way; retry: a try failed, another is due; delivered: a 2xx answer; failed: every try failed (or the address is private)',
+  }),
+  event: Nullable(Type.Enum(['work.finished', 'work.failed'], { description: 'what was sent, once the work ended' })),
+  attempts: Type.Integer({ minimum: 0, description: 'tries so far' }),
+  last_http: Nullable(Type.Integer({ description: 'the last try’s HTTP status' })),
+  last_error: Nullable(Type.String({ description: 'why the last try failed' })),
+  created_at: Type.Integer({ description: 'ms since 1970' }),
+  delivered_at: Nullable(Type.Integer({ description: 'ms since 1970 of the 2xx answer' })),
+});
+
+export const ApiWebhookList = apiTokens.post(
+  '/api/v2/api_token/webhooks',
+  'The account’s latest webhook deliveries (the account page’s Developer API section)',
+  {
+    description: 'The 50 latest works started with a webhook_url, newest first, and how their delivery went.',
+    data: Type.Array(WebhookDelivery),
   },
 );

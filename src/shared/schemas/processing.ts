@@ -6,6 +6,15 @@ import { WORK_FAILURES } from '../domain/work.js';
 import { AUTH, TransId, Uid, routeGroup } from './common.js';
 import { featureParamFields, JOB_NAMES } from './jobConfig.js';
 
+/** Where a work's end is POSTed (API keys only; docs/api.md "Webhooks"). */
+const WebhookUrl = () =>
+  Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description:
+      'with an API key: an http(s) URL that gets a signed POST when the work finishes or fails (Pixmill-Signature: t=…,v1=HMAC-SHA256 of "t.body" with your webhook secret), retried with backoff up to 5 tries; private and loopback addresses are refused',
+  });
+
 /** Other names of background removal (matting), as remove.bg's and other APIs call it. */
 export const MATTING_ALIASES = ['background_removal', 'remove_background'] as const;
 
@@ -47,6 +56,7 @@ export const Transform = routeGroup('process', AUTH.tokenOrApi).post(
         zoom_type: Type.Optional(
           Type.String({ pattern: '^[A-Za-z0-9_-]{0,32}$', description: 'a label the client keeps with the work' }),
         ),
+        webhook_url: Type.Optional(WebhookUrl()),
       },
       { additionalProperties: false },
     ),
@@ -119,6 +129,7 @@ export const Process = routeGroup('process', AUTH.api).post(
             description: 'true: crop a cut-out to the subject’s box (its opaque pixels), with crop_margin around it',
           }),
         ),
+        webhook_url: Type.Optional(WebhookUrl()),
         crop_margin: Type.Optional(
           Type.Integer({
             minimum: 0,
