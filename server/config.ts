@@ -6,6 +6,7 @@ import { API_FREE_PREVIEWS_PER_MONTH, API_WEBHOOK_RETRY_MS } from '../src/shared
 import { PROCESS_TIMEOUT_MS } from '../src/shared/domain/constants.js';
 import { RETENTION_DAYS_DEFAULT, type RetentionClass } from '../src/shared/domain/plans.js';
 import { GUEST_WORKS_PER_ADDRESS, QUEUE_AGING_MS } from '../src/shared/domain/queueOrder.js';
+import { GUEST_BYTES_PER_HOUR } from '../src/shared/domain/fairUse.js';
 
 export interface Config {
   port: number;
@@ -51,6 +52,8 @@ export interface Config {
   queueAgingMs: number;
   /** upload_url gives a host this long to start answering, ms (URL_FIRST_BYTE_MS) */
   urlFirstByteMs: number;
+  /** bytes one client address may upload without an account per clock hour (GUEST_BYTES_PER_HOUR) */
+  guestBytesPerHour: number;
   logLevel: string;
   /** upload_url may fetch loopback/private addresses (ALLOW_PRIVATE_URLS=1; tests fetch from the test server) */
   allowPrivateUrls: boolean;
@@ -293,6 +296,11 @@ export const SETTINGS = {
     'guest works (running + waiting) at a time from one client address (an IPv6 /64 counts as one); more answer 429 `guestWorksPerAddress`',
     { min: 1 },
   ),
+  GUEST_BYTES_PER_HOUR: integer(
+    GUEST_BYTES_PER_HOUR,
+    'bytes one client address (an IPv6 /64 counts as one) may upload without an account per clock hour, over all its guest tokens; more answer 429 `guestBytesPerHour`',
+    { min: 1 },
+  ),
   URL_FIRST_BYTE_MS: integer(
     5_000,
     '`upload_url` gives the remote host this long to start answering (status line), ms; a host that accepts and stays silent no longer holds a fetch slot for the whole 20 s',
@@ -521,6 +529,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     guestWorksPerAddress: s.GUEST_WORKS_PER_ADDRESS,
     queueAgingMs: s.QUEUE_AGING_MS,
     urlFirstByteMs: s.URL_FIRST_BYTE_MS,
+    guestBytesPerHour: s.GUEST_BYTES_PER_HOUR,
     logLevel: s.LOG_LEVEL,
     allowPrivateUrls: s.ALLOW_PRIVATE_URLS,
     apiFreePreviewsPerMonth: s.API_FREE_PREVIEWS_PER_MONTH,

@@ -26,6 +26,7 @@ import * as m010 from './migrations/010_pack_credits.js';
 import * as m011 from './migrations/011_api_token_reset.js';
 import * as m012 from './migrations/012_queue_order.js';
 import * as m013 from './migrations/013_api_previews_webhooks.js';
+import * as m014 from './migrations/014_address_budgets.js';
 
 /**
  * Every migration, in order: the name is its file's name, the number unique and one above the last.
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '011_api_token_reset': m011,
   '012_queue_order': m012,
   '013_api_previews_webhooks': m013,
+  '014_address_budgets': m014,
 };
 
 /**

@@ -8,6 +8,18 @@ export type CheckoutRow = Selectable<PaymentCheckoutsTable>;
 export class PaymentRepository {
   constructor(private readonly db: Db) {}
 
+  /** The account's checkouts still open that were opened since `since`. */
+  async countOpen(accountId: number, since: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('payment_checkouts')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'open')
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   async insertCheckout(row: Omit<CheckoutRow, 'provider_ref' | 'url'>): Promise<void> {
     await this.db.insertInto('payment_checkouts').values(row).execute();
   }

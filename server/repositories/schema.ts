@@ -127,6 +127,13 @@ export interface JobsTable {
   client_key: string | null;
 }
 
+/** Bytes uploaded without an account per client address group and clock hour (014). */
+export interface AddressBudgetsTable {
+  client_key: string;
+  window_start: number;
+  bytes: number;
+}
+
 export interface CreditLedgerTable {
   id: Generated<number>;
   account_id: number;
@@ -243,6 +250,7 @@ export interface Database {
   uploads: UploadsTable;
   upload_chunks: UploadChunksTable;
   jobs: JobsTable;
+  address_budgets: AddressBudgetsTable;
   credit_ledger: CreditLedgerTable;
   workflows: WorkflowsTable;
   events: EventsTable;

@@ -13,7 +13,7 @@ import * as repo from '../repositories/uploadRepository.js';
 import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 import { fileTooLarge } from './sizeRefusals.js';
-import { checkUploadQuota } from './uploadQuota.js';
+import { checkUploadQuota, spendGuestBytes } from './uploadQuota.js';
 import { sanitizeFilename, type UploadService, type UploadView } from './uploads.js';
 
 /** How long a concurrent copy of the last slice waits for the one request that assembles. */
@@ -153,6 +153,7 @@ export class SliceReceiver {
       await this.abandon(row);
       throw fileTooLarge(maxBytes);
     }
+    await spendGuestBytes(db, p, chunk.length, this.deps.config.guestBytesPerHour);
     const key = this.deps.blobs.newKey('chunks');
     await this.deps.blobs.write(key, chunk);
     let kept = false;

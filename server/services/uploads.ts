@@ -24,7 +24,7 @@ import {
 import { fetchRemoteImage, RemoteRefused } from '../repositories/remoteImage.js';
 import type { Upload } from '../repositories/schema.js';
 import * as repo from '../repositories/uploadRepository.js';
-import { checkUploadQuota } from './uploadQuota.js';
+import { checkUploadQuota, spendGuestBytes } from './uploadQuota.js';
 import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 import { fileTooLarge, imageTooLarge } from './sizeRefusals.js';
@@ -104,6 +104,7 @@ export class UploadService {
     const size = input.file.length;
     // Checked before the costly decode, and again under the account lock with the insert.
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: size });
+    await spendGuestBytes(this.deps.db, p, size, this.deps.config.guestBytesPerHour);
     const uid = randomUUID();
     const stored = await this.store(input.file, limits, await clientThumbnail(input.thumbnail));
     try {

@@ -130,6 +130,9 @@ export const REASON = {
   sliceEmpty: 'The slice is empty.',
   /** more uploads a minute than the plan allows (data: max) */
   uploadRateLimited: 'Too many uploads: your plan allows {{max}} images a minute. Please wait a moment and try again.',
+  /** a client address uploaded its hour's bytes without an account (data: mb, retry_after seconds) */
+  guestBytesPerHour:
+    'Your network has uploaded {{mb}} MB without an account this hour, the most it may. Sign in, or try again in {{retry_after}} seconds.',
   /** the plan's storage for uploads is full (data: limit, e.g. "1 GB") */
   storageFull:
     'Your storage is full: your plan keeps up to {{limit}} of uploads. Delete some uploads or wait until they expire.',
@@ -190,6 +193,8 @@ export const REASON = {
     'Too many images are being processed from your network without an account (at most {{max}} at a time). Please wait until one is done.',
   /** a second work at once below a subscription */
   batchSubscribersOnly: 'Only paid users can process multiple images at the same time',
+  /** the account has saved as many workflows as it may (data: max) */
+  workflowLimit: 'At most {{max}} workflows can be saved; delete one to save another',
   /** a workflow name over its length (data: max, in characters) */
   workflowNameTooLong: 'The workflow name can be at most {{max}} characters',
   /** no such workflow of the caller's */
@@ -281,6 +286,8 @@ export const REASON = {
   emailNotOwn: "email: not the signed-in account's address",
   /** no such checkout of the caller's */
   checkoutNotFound: 'checkout not found',
+  /** the account has as many checkouts open as it may (data: max) */
+  checkoutLimit: 'You have {{max}} checkouts open already; finish or cancel one first',
   /** the checkout is paid or cancelled already */
   checkoutClosed: 'This checkout is already closed.',
   /** a payment event the server does not take */
@@ -320,6 +327,8 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   missingCredentials: { code: CODE.VERIFICATION_FAILED, http: 401 },
   invalidApiKey: { code: CODE.VERIFICATION_FAILED, http: 401 },
   rateLimited: { http: 429 },
+  guestBytesPerHour: { http: 429 },
+  checkoutLimit: { http: 429 },
   guestWorksPerAddress: { http: 429 },
   insufficientCredits: { code: CODE.INSUFFICIENT_CREDITS },
   badUrl: MALFORMED,
