@@ -7,7 +7,8 @@ import type { Config } from '../config.js';
 import type { BlobStore } from '../repositories/blobStore.js';
 import type { Db } from '../repositories/db.js';
 import { findAccount } from '../repositories/jobRepository.js';
-import type { Services } from '../services/index.js';
+import type { CreditService } from '../services/credits.js';
+import type { LicenseService } from '../services/license.js';
 import { createJobQueue, type JobQueue } from './jobQueue.js';
 import { serverLogger } from './log.js';
 import { JobRunner } from './runner.js';
@@ -18,10 +19,16 @@ export interface Processing {
   runner: JobRunner;
 }
 
+/** The services a running work calls: its charge refunded, its account's level read. */
+export interface ProcessingServices {
+  credits: Pick<CreditService, 'refund'>;
+  license: Pick<LicenseService, 'levelOf'>;
+}
+
 /** `services` is asked only when a work runs (charges are refunded and levels read through them), so it may be built after. */
 export function createProcessing(
   base: { config: Config; db: Db; blobs: BlobStore },
-  services: () => Services,
+  services: () => ProcessingServices,
 ): Processing {
   const { config, db, blobs } = base;
   const log = serverLogger(config.logLevel);

@@ -21,10 +21,28 @@ import { REASON } from '../../src/shared/domain/reasons.js';
 import { paramError, refused } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { LicenseService } from './license.js';
+import type { LoginThrottleService } from './loginThrottle.js';
+import type { MailService } from './mail.js';
+import type { PlanService } from './plans.js';
+import type { SessionService } from './sessions.js';
+import type { TokenService } from './tokens.js';
 import type { PlanLevel } from './plans.js';
 import { formError } from './forms.js';
 import { parseSurvey } from './profile.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & {
+  services: {
+    license: LicenseService;
+    loginThrottle: LoginThrottleService;
+    mail: MailService;
+    plans: PlanService;
+    sessions: SessionService;
+    tokens: TokenService;
+  };
+};
 
 const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEYLEN = 32;

@@ -1,7 +1,7 @@
 /** The contact form: validated messages stored for the operator; the contact address from configuration. */
 import { paramError } from '../errors.js';
 import { ContactRepository, type ContactMessage } from '../repositories/contactRepository.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 
 /**
  * `local@domain.tld`: one '@', no blanks, a dot inside the domain with text on both sides. Checked by
@@ -19,7 +19,7 @@ export function isContactEmail(email: string): boolean {
 export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
 export class ContactService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: ServiceBase) {}
 
   private get repo() {
     return new ContactRepository(this.deps.db);

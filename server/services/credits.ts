@@ -10,7 +10,7 @@ import { creditsLeft } from '../../src/shared/domain/plans.js';
 import { paramError } from '../errors.js';
 import * as ledger from '../repositories/creditRepository.js';
 import type { Database } from '../repositories/schema.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 
 export type DbLike = Kysely<Database>;
 
@@ -32,7 +32,7 @@ export interface Balance {
 export const insufficientCredits = () => paramError('insufficientCredits');
 
 export class CreditService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: ServiceBase) {}
 
   /**
    * Takes a work's price (creditCost, src/shared/domain/credits.ts) from its pool. Runs in `trx` when given (so

@@ -20,10 +20,14 @@ import {
 } from '../repositories/resultFiles.js';
 import { findBundle, insertBundle } from '../repositories/downloadBundleRepository.js';
 import type { Job } from '../repositories/schema.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { JobService } from './jobs.js';
 import type { FinishedWork } from './jobs.js';
 import type { Principal } from './tokens.js';
 import { ConcurrencyGate } from './gates.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { jobs: JobService } };
 
 /** The content type a result file is sent with (the routes send what this service returns). */
 export { contentTypeOf } from '../repositories/resultFiles.js';

@@ -4,7 +4,7 @@
  */
 import { EventRepository } from '../repositories/eventRepository.js';
 import { REPORT_EVENTS } from '../../src/shared/schemas/promotions.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 
 /** Analytics events of spec §7 (their schema's list); `first_image_process` is the spec's "first-image process". */
 export { REPORT_EVENTS };
@@ -33,7 +33,7 @@ export class EventService {
   private readonly events: EventRepository;
   private inserts = 0;
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: ServiceBase) {
     this.events = new EventRepository(deps.db);
   }
 

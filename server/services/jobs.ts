@@ -35,11 +35,17 @@ import { findUpload } from '../repositories/uploadRepository.js';
 import { queueStanding } from '../jobs/fairness.js';
 import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { CreditService } from './credits.js';
+import type { RetentionService } from './retention.js';
+import type { UploadService } from './uploads.js';
 import { decodeJconfig } from './jconfig.js';
 import { checkJobConfig } from './schemaCheck.js';
 import { workExpired } from './retention.js';
 import type { Principal } from './tokens.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { credits: CreditService; retention: RetentionService; uploads: UploadService } };
 
 
 /** POST transform's fields (src/shared/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */

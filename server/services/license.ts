@@ -9,14 +9,13 @@ import {
 } from '../../src/shared/domain/plans.js';
 import type { LicenseView } from '../../src/shared/domain/account.js';
 import type { Account } from '../repositories/schema.js';
-import type { Deps } from './index.js';
-import type { Principal } from './tokens.js';
+import type { Principal, ServiceBase } from './base.js';
 
 /** The license answer: one shape for server and client (src/shared/domain/account.ts). */
 export type { LicenseView };
 
 export class LicenseService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: ServiceBase) {}
 
   isExpired(account: Account, now = Date.now()): boolean {
     return account.is_expired === 1 || (account.plan_expires_at !== null && account.plan_expires_at <= now);

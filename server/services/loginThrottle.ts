@@ -8,7 +8,7 @@
 import { reasonMsg } from '../../src/shared/domain/reasons.js';
 import { refused, type ApiError } from '../errors.js';
 import { LoginThrottleRepository } from '../repositories/loginThrottleRepository.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 
 const MINUTE_MS = 60 * 1000;
 export const LOGIN_MAX_FAILURES = 10;
@@ -41,7 +41,7 @@ export function loginLocked(retryAfterMs: number): ApiError {
 export class LoginThrottleService {
   private readonly repo: LoginThrottleRepository;
 
-  constructor(deps: Deps) {
+  constructor(deps: ServiceBase) {
     this.repo = new LoginThrottleRepository(deps.db);
   }
 

@@ -3,14 +3,14 @@ import { ACCOUNT_TEXT, emailError, normalizeEmail } from '../../src/shared/domai
 import { paramError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import { formError } from './forms.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 import { sameSignature, serverSignature } from './nonces.js';
 import type { Principal } from './tokens.js';
 
 export class MailService {
   private readonly accounts: AccountRepository;
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: ServiceBase) {
     this.accounts = new AccountRepository(deps.db);
   }
 

@@ -1,7 +1,7 @@
 /** Site ajax nonces (spec §7): the issue time and an HMAC bound to the session, valid for a day. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { serverSecret } from '../repositories/secrets.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 
 /** A site ajax nonce stays valid this long (like a WordPress nonce's day). */
 export const NONCE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +18,7 @@ export function sameSignature(got: unknown, want: string): boolean {
 }
 
 export class NonceService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: ServiceBase) {}
 
   /** The nonce for a session (or for "anonymous" without one). */
   issue(sessionId: string | undefined, now = Date.now()): string {

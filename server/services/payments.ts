@@ -22,10 +22,10 @@ import { REASON } from '../../src/shared/domain/reasons.js';
 import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';
-import { lockAccount } from '../repositories/uploadRepository.js';
-import { OPEN_CHECKOUTS_MAX, OPEN_CHECKOUTS_WINDOW_MS } from '../../src/shared/domain/fairUse.js';
 import type { Config } from '../config.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { ApiTokenService } from './apiTokens.js';
+import type { PlanService } from './plans.js';
 import {
   LocalProvider,
   MINOR,
@@ -39,6 +39,9 @@ import {
 import { CURRENCIES, isCurrency, isLanguage, type Currency } from './profile.js';
 import { StripeProvider } from './stripeProvider.js';
 import type { Principal } from './tokens.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { apiTokens: ApiTokenService; plans: PlanService } };
 
 export type { CheckoutView };
 
@@ -193,26 +196,19 @@ export class PaymentService {
   ): Promise<CheckoutView> {
     const id = randomUUID();
     const short = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 64) : null);
-    // At most OPEN_CHECKOUTS_MAX open from the last day, counted under the account's row lock so parallel opens see each other.
-    await this.deps.db.transaction().execute(async (trx) => {
-      await lockAccount(trx, p.accountId);
-      const payments = new PaymentRepository(trx);
-      if ((await payments.countOpen(p.accountId, Date.now() - OPEN_CHECKOUTS_WINDOW_MS)) >= OPEN_CHECKOUTS_MAX)
-        throw refused({ reason: 'checkoutLimit', max: OPEN_CHECKOUTS_MAX });
-      await payments.insertCheckout({
-        id,
-        account_id: p.accountId,
-        provider: provider.name,
-        product_id: c.product.id,
-        level: c.level,
-        amount_minor: c.amountMinor,
-        currency: c.currency,
-        status: 'open',
-        source: short(c.source),
-        medium: short(c.medium),
-        created_at: Date.now(),
-        paid_at: null,
-      });
+    await this.payments.insertCheckout({
+      id,
+      account_id: p.accountId,
+      provider: provider.name,
+      product_id: c.product.id,
+      level: c.level,
+      amount_minor: c.amountMinor,
+      currency: c.currency,
+      status: 'open',
+      source: short(c.source),
+      medium: short(c.medium),
+      created_at: Date.now(),
+      paid_at: null,
     });
     let opened: OpenedCheckout;
     try {

@@ -14,7 +14,11 @@ import { paramError } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { LicenseService } from './license.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { license: LicenseService } };
 
 export type PlanLevel = 'register' | 'basic' | 'pro';
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -7,7 +7,7 @@ import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Account } from '../repositories/schema.js';
 import { formError } from './forms.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 
 /** Price currencies (spec §3 Products). */
@@ -30,7 +30,7 @@ export function parseSurvey(raw: string): string[] {
 export class ProfileService {
   private readonly accounts: AccountRepository;
 
-  constructor(deps: Deps) {
+  constructor(deps: ServiceBase) {
     this.accounts = new AccountRepository(deps.db);
   }
 

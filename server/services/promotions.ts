@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { SHARE_TYPES } from '../../src/shared/schemas/promotions.js';
 import { paramError } from '../errors.js';
 import { PromotionRepository } from '../repositories/promotionRepository.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 
 /** Length of the offer countdown that starts at an account's first visit (our choice: one day). */
@@ -21,7 +21,7 @@ const isUnique = (e: unknown) => /unique|duplicate/i.test(String(e));
 export class PromotionService {
   private readonly promotions: PromotionRepository;
 
-  constructor(deps: Deps) {
+  constructor(deps: ServiceBase) {
     this.promotions = new PromotionRepository(deps.db);
   }
 

@@ -15,8 +15,14 @@ import { serverLogger } from '../jobs/log.js';
 import { extrasOf } from '../repositories/resultFiles.js';
 import * as repo from '../repositories/retentionRepository.js';
 import { quotaUsage } from '../repositories/uploadRepository.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { EventService } from './events.js';
+import type { LicenseService } from './license.js';
+import type { UploadService } from './uploads.js';
 import type { Principal } from './tokens.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { events: EventService; license: LicenseService; uploads: UploadService } };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 200;

@@ -10,7 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { notFound, paramError } from '../errors.js';
 import type { SampleEntry } from '../../src/shared/domain/work.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 
 /** A sample list entry (spec §3), the shape the client reads: src/shared/domain/work.ts. */
 export type { SampleEntry };
@@ -31,7 +31,7 @@ export class SampleService {
   private cached: { file: string; mtimeMs: number; manifest: SampleManifest } | null = null;
   private chosenDir: string | null = null;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: ServiceBase) {}
 
   /**
    * Where manifest.json and the images live: the source tree's public/samples (the generator writes

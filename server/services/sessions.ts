@@ -9,7 +9,12 @@ import type { Account } from '../repositories/schema.js';
 import { SessionRepository } from '../repositories/sessionRepository.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import { keepAlive, secretHash, USER_TOKEN_TTL_MS } from './tokens.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { PlanService } from './plans.js';
+import type { TokenService } from './tokens.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { plans: PlanService; tokens: TokenService } };
 
 export const SESSION_COOKIE = 'pixmill_session';
 export const SESSION_TTL_MS = USER_TOKEN_TTL_MS;

@@ -8,8 +8,13 @@ import { emailError, normalizeEmail } from '../../src/shared/domain/account.js';
 import { isSubscriber } from '../../src/shared/domain/plans.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { EventService } from './events.js';
+import type { LicenseService } from './license.js';
 import type { Principal } from './tokens.js';
+
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { events: EventService; license: LicenseService } };
 
 /** GET subscribe_info's answer (its schema: src/shared/schemas/promotions.ts). */
 export type SubscribeInfo = DataOf<typeof SubscribeInfoRoute>;

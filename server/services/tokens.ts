@@ -4,24 +4,21 @@
  * hash is enough): the database holds nothing anyone can call the API with.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { PLAN_LIMITS, type Level, type PlanLimits } from '../../src/shared/domain/plans.js';
+import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
 import { paramError, unauthorized } from '../errors.js';
 import { AccountRepository } from '../repositories/accountRepository.js';
 import type { Db } from '../repositories/db.js';
-import type { Account } from '../repositories/schema.js';
 import type { ProgressRow } from '../repositories/jobRepository.js';
 import { TokenRepository, type TokenAccountRow } from '../repositories/tokenRepository.js';
-import type { Deps } from './index.js';
+import type { Principal, ServiceBase } from './base.js';
+import type { LicenseService } from './license.js';
+import type { PlanService } from './plans.js';
 
-export interface Principal {
-  token: string;
-  accountId: number;
-  account: Account;
-  level: Level;
-  limits: PlanLimits;
-  /** a registered account (not a guest) */
-  logged: boolean;
-}
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { license: LicenseService; plans: PlanService } };
+
+/** Who calls: defined beside the services' base (base.ts), where every service reads it from. */
+export type { Principal } from './base.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

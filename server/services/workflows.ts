@@ -17,9 +17,7 @@ import {
 import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
 import * as repo from '../repositories/workflowRepository.js';
-import { lockAccount } from '../repositories/uploadRepository.js';
-import { WORKFLOWS_MAX } from '../../src/shared/domain/fairUse.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 
 const STEP_NAME_MAX = 50;
@@ -67,7 +65,7 @@ export function parseIds(raw: unknown): number[] {
 }
 
 export class WorkflowService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: ServiceBase) {}
 
   private guard(p: Principal): void {
     if (!p.logged) throw unauthorized();
@@ -128,14 +126,7 @@ export class WorkflowService {
   async add(p: Principal, input: WorkflowInput): Promise<{ id: number }> {
     this.guard(p);
     const { name, flows } = this.validate(p, input);
-    // At most WORKFLOWS_MAX per account, counted under the account's row lock so parallel saves see each other.
-    const id = await this.deps.db.transaction().execute(async (trx) => {
-      await lockAccount(trx, p.accountId);
-      if ((await repo.countOf(trx, p.accountId)) >= WORKFLOWS_MAX)
-        throw paramError('workflowLimit', { max: WORKFLOWS_MAX });
-      return repo.insertWorkflow(trx, p.accountId, name, JSON.stringify(flows), Date.now());
-    });
-    return { id };
+    return { id: await repo.insertWorkflow(this.deps.db, p.accountId, name, JSON.stringify(flows), Date.now()) };
   }
 
   /** POST /api/work_flow/update: id plus the same fields as add. */
