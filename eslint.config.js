@@ -44,6 +44,14 @@ const BOUNDARIES = [
     allow: ['server/http/clientAddress.js'],
     message: 'services, repositories and jobs never import the HTTP layer (server/http/ calls them, not the reverse)',
   },
+  // No service imports the composition (services/index.ts): each names the services it calls in its own Deps
+  // type (services/base.ts), so the services' imports follow their calls and never close a circle.
+  {
+    files: ['server/services/', 'server/jobs/', 'server/repositories/'],
+    except: ['server/services/index.ts'],
+    deny: ['server/services/index.js'],
+    message: 'services type what they use as ServiceBase & { services: { … } } (services/base.ts), not the whole Deps',
+  },
   // Routes reach works and their results through the services (services/downloads.ts for every download).
   {
     files: ['server/http/'],

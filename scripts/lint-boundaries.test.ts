@@ -25,6 +25,7 @@ describe('import boundaries (eslint.config.js)', () => {
     ['server/jobs/x.ts', '../../tests/support/modes.js', 'the harnesses in tests/ are for tests only'],
     ['server/services/x.ts', '../engines/registry.js', 'the API process loads no engine'],
     ['server/services/x.ts', '../http/validation.js', 'never import the HTTP layer'],
+    ['server/services/x.ts', './index.js', 'services type what they use'],
     [
       'server/http/routes/x.ts',
       '../../repositories/resultFiles.js',
