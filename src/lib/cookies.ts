@@ -1,4 +1,6 @@
 /** Small cookie helpers: the workspace keeps tokens, flags and activeMode in cookies (spec §3). */
+import { SIGNED_IN_COOKIE } from '../shared/domain/account.js';
+
 const DAY_MS = 86_400_000;
 
 export function getCookie(name: string): string | undefined {
@@ -35,4 +37,6 @@ export const COOKIE = {
   guestCredits: 'guest_credits',
   isFirstDrag: 'isFirstDrag',
   isFirstVisit: 'isFirstVisit',
+  /** set by the server beside its HttpOnly session cookie: a session may exist (src/shared/domain/account.ts) */
+  signedIn: SIGNED_IN_COOKIE,
 } as const;

@@ -137,6 +137,53 @@ describe('register, login, logout (spec §5 texts)', () => {
     expect(after.status).toBe(401);
   });
 
+  it('a readable signed-in hint beside the session: set on login, kept with the session, cleared on logout and on a stale session', async () => {
+    const c = new Caller(srv);
+    const reg = await fetch(srv.url + '/api/account/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'hint@example.com', password: PW, confirm_password: PW }),
+    });
+    const cookies = reg.headers.getSetCookie();
+    const hint = cookies.find((h) => h.startsWith('pixmill_signed_in='));
+    expect(hint).toMatch(/^pixmill_signed_in=1;/);
+    expect(hint).not.toMatch(/HttpOnly/i);
+    expect(hint).toMatch(/SameSite=Lax/i);
+    const sid = /pixmill_session=([^;]+)/.exec(cookies.join('\n'))![1]!;
+    // A session from before the hint (or a lost hint): any request gets the hint back.
+    const page = await fetch(srv.url + '/api/health', { headers: { cookie: `pixmill_session=${sid}` } });
+    expect(page.headers.getSetCookie().some((h) => h.startsWith('pixmill_signed_in=1;'))).toBe(true);
+    const withHint = await fetch(srv.url + '/api/health', {
+      headers: { cookie: `pixmill_session=${sid}; pixmill_signed_in=1` },
+    });
+    expect(withHint.headers.getSetCookie()).toEqual([]);
+    // A guest gets neither, and its /me is still an honest 401 (the client does not ask without the hint).
+    const guest = await fetch(srv.url + '/api/health');
+    expect(guest.headers.getSetCookie()).toEqual([]);
+    // A stale session: /me refuses and clears both cookies.
+    const stale = await fetch(srv.url + '/api/account/me', {
+      headers: { cookie: 'pixmill_session=ended-long-ago; pixmill_signed_in=1' },
+    });
+    expect(stale.status).toBe(401);
+    const cleared = stale.headers.getSetCookie();
+    expect(cleared.find((h) => h.startsWith('pixmill_session='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(cleared.find((h) => h.startsWith('pixmill_signed_in='))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    // Logout clears the hint.
+    await c.form('/api/account/login', { email: 'hint@example.com', password: PW }, false);
+    const out = await fetch(srv.url + '/api/account/logout', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: `pixmill_session=${c.cookies.get('pixmill_session')}; pixmill_signed_in=1`,
+      },
+      body: '',
+    });
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().find((h) => h.startsWith('pixmill_signed_in='))).toMatch(
+      /Expires=Thu, 01 Jan 1970/,
+    );
+  });
+
   it('setPlan grants the plan and its credits', async () => {
     const u = await Caller.user(srv, 'plan@example.com');
     const a = await srv.ctx.services.accounts.setPlan(u.accountId, 'pro', Date.now() + 30 * 86400_000);

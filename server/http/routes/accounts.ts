@@ -9,9 +9,21 @@ import { ChangePassword, Login, Logout, Me, Register, SurveySet } from '../../..
 import { unauthorized } from '../../errors.js';
 import { principalOf, tokenOf } from '../auth.js';
 import type { Account } from '../../repositories/schema.js';
+import { SIGNED_IN_COOKIE } from '../../../src/shared/domain/account.js';
 
 export function sessionIdOf(req: FastifyRequest): string | undefined {
   return req.cookies?.[SESSION_COOKIE] || undefined;
+}
+
+/** The readable hint beside the session cookie (SIGNED_IN_COOKIE): "1", nothing a script could use. */
+function setSignedInHint(req: FastifyRequest, reply: FastifyReply) {
+  reply.setCookie(SIGNED_IN_COOKIE, '1', {
+    path: '/',
+    httpOnly: false,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    maxAge: SESSION_TTL_MS / 1000,
+  });
 }
 
 function setSession(req: FastifyRequest, reply: FastifyReply, id: string) {
@@ -22,6 +34,12 @@ function setSession(req: FastifyRequest, reply: FastifyReply, id: string) {
     secure: req.protocol === 'https',
     maxAge: SESSION_TTL_MS / 1000,
   });
+  setSignedInHint(req, reply);
+}
+
+function clearSession(reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
 }
 
 /** Password guessing and mass sign-ups are slowed per client address (and per email by the login lockout). */
@@ -29,6 +47,13 @@ const FORM_RATE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { accounts, sessions, tokens, profile } = ctx.services;
+
+  // A browser holding a session cookie but not its hint (a session from before the hint, or the hint's
+  // cookie lost) gets the hint back, so its page asks who is signed in; a stale session is then refused
+  // once by /api/account/me, which clears both.
+  app.addHook('onRequest', async (req, reply) => {
+    if (sessionIdOf(req) && !req.cookies?.[SIGNED_IN_COOKIE]) setSignedInHint(req, reply);
+  });
 
   /** Sets the session cookie and answers the account view with the new user token. */
   const loggedIn = (req: FastifyRequest, reply: FastifyReply, l: LoggedIn) => {
@@ -55,13 +80,17 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
       [tokenOf(req, ['user_token', 'token']), b.guest_token_v2 ?? req.cookies?.guest_token],
       account?.id ?? null,
     );
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearSession(reply);
     return ok(null);
   });
 
-  route(app, Me, async (_f, req) => {
+  route(app, Me, async (_f, req, reply) => {
     const account = await sessions.account(sessionIdOf(req));
-    if (!account) throw unauthorized();
+    if (!account) {
+      // No session behind the cookie (ended, expired): the browser drops it and its hint.
+      if (sessionIdOf(req) || req.cookies?.[SIGNED_IN_COOKIE]) clearSession(reply);
+      throw unauthorized();
+    }
     return ok(accounts.view(account));
   });
 

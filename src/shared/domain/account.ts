@@ -8,6 +8,13 @@ export const NAME_MAX = 60;
 export const OCCUPATION_OTHER_MAX = 100;
 export const EMAIL_MAX = 254;
 
+/**
+ * Beside the HttpOnly session cookie, a cookie the page can read that says only "a session may exist"
+ * (value 1, no secret): the client asks GET /api/account/me only when it is there, so a guest's page
+ * load makes no call that must be refused (401).
+ */
+export const SIGNED_IN_COOKIE = 'pixmill_signed_in';
+
 export const ACCOUNT_TEXT = {
   required: 'This field is required.',
   email: 'Please enter a valid email address.',
