@@ -9,7 +9,6 @@ import { parseParams, type Step } from '../../src/shared/domain/modules.js';
 import { creditsLeft } from '../../src/shared/domain/plans.js';
 import { notFound, paramError } from '../errors.js';
 import {
-  convertCompressed,
   downloadName,
   EXTRA_TYPES,
   extOf,
@@ -25,6 +24,7 @@ import type { JobService } from './jobs.js';
 import type { FinishedWork } from './jobs.js';
 import type { Principal } from './tokens.js';
 import { ConcurrencyGate } from './gates.js';
+import { ConvertProcesses } from '../jobs/convertProcess.js';
 
 /** What this service uses: the base (database, configuration, blobs) and the services it calls. */
 type Deps = ServiceBase & { services: { jobs: JobService } };
@@ -38,12 +38,14 @@ export const BULK_MAX = 100;
  * download_compress re-encodes in the API process (six parallel calls on one 100 MP work
  * took it from 448 MB to 4.3 GB). Each (result, type, quality) is converted once: calls that arrive
  * while it runs share its answer, and the bytes stay in a bounded cache for later calls. New
- * conversions run at most 1 at once per account and 2 per process; others get 429 at once.
+ * conversions run at most 1 at once per account and 2 per process, of which guests together hold at most
+ * 1 (two guests' 100 MP conversions once refused a Pro user's 64×64 one); others get 429 at once. They run
+ * in conversion processes of their own (server/jobs/convertProcess.ts), never on the API's threads.
  */
 export const COMPRESS_CACHE_BYTES = 96 * 1024 * 1024;
 /** A conversion larger than this is shared while it runs but not kept afterwards. */
 export const COMPRESS_CACHE_ENTRY_BYTES = 32 * 1024 * 1024;
-export const COMPRESS_GATE = { perAccount: 1, total: 2 } as const;
+export const COMPRESS_GATE = { perAccount: 1, total: 2, guests: 1 } as const;
 export const BUNDLE_TTL_MS = 60 * 60 * 1000;
 
 /** A result as a stored blob (streamed) or as converted bytes. */
@@ -60,13 +62,21 @@ export class DownloadService {
   private readonly converted = new Map<string, Buffer>();
   private convertedBytes = 0;
   private readonly gate = new ConcurrencyGate(COMPRESS_GATE.perAccount, COMPRESS_GATE.total);
+  /** all guests together: one lane, so the other conversion slot stays for accounts */
+  private readonly guestGate = new ConcurrencyGate(COMPRESS_GATE.guests, COMPRESS_GATE.guests);
+  private converter: ConvertProcesses | null = null;
   /** Conversions really run (not answered from the cache or a running one): for tests and logs. */
   conversions = 0;
 
   constructor(private readonly deps: Deps) {}
 
   /** The converted bytes of one (result, type, quality): cached, shared while running, gated when new. */
-  private async convertOnce(accountId: number, key: string, extra: ExtraType, quality: number): Promise<Buffer> {
+  private async convertOnce(
+    p: Pick<Principal, 'accountId' | 'level'>,
+    key: string,
+    extra: ExtraType,
+    quality: number,
+  ): Promise<Buffer> {
     const id = `${key}|${extra}|${quality}`;
     const hit = this.converted.get(id);
     if (hit) {
@@ -76,10 +86,13 @@ export class DownloadService {
     }
     const running = this.converting.get(id);
     if (running) return running;
-    const job = this.gate.run(String(accountId), async () => {
-      this.conversions++;
-      return convertCompressed(await this.deps.blobs.read(key), extra, quality);
-    });
+    const convert = () =>
+      this.gate.run(String(p.accountId), async () => {
+        this.conversions++;
+        this.converter ??= new ConvertProcesses(this.deps.config.slotNice);
+        return this.converter.run(this.deps.blobs.pathOf(key), extra, quality);
+      });
+    const job = p.level === 'guest' ? this.guestGate.run('guests', convert) : convert();
     this.converting.set(id, job);
     try {
       const data = await job;
@@ -139,7 +152,7 @@ export class DownloadService {
     const params = parseParams('compress', step?.config.module_params);
     if (!params.ok)
       throw new Error(`stored compress params are invalid: ${params.error.reason} ${String(params.error.param ?? '')}`);
-    const data = await this.convertOnce(p.accountId, r.key, extra as ExtraType, Number(params.value.quality));
+    const data = await this.convertOnce(p, r.key, extra as ExtraType, Number(params.value.quality));
     return { ext: extra, name: await this.nameOf(job, extra), data };
   }
 
