@@ -6,7 +6,11 @@
  * go round-robin over the API processes, so progress is read from processes that did not start
  * the work. Reports requests, errors, p50/p99 latencies per call and works completed, and RSS.
  *
- * Options (env): LOAD_CLIENTS (200), LOAD_POLL_MS (2000), LOAD_LIMIT_S (150), LOAD_APIS (2), LOAD_WORKERS (2).
+ * Then the fairness section (scripts/loadFairness.ts): 20 guests' works queued, then a Pro work, which
+ * must start at the next free slot while every guest work still finishes.
+ *
+ * Options (env): LOAD_CLIENTS (200), LOAD_POLL_MS (2000), LOAD_LIMIT_S (150), LOAD_APIS (2), LOAD_WORKERS (2),
+ * LOAD_FAIRNESS (1; 0 skips the fairness section).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { startCluster, type Cluster } from '../tests/support/modesCluster.js';
 import { detectScaleout } from '../tests/support/modes.js';
+import { runFairness, type FairnessReport } from './loadFairness.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -172,6 +177,11 @@ async function smallImage(i: number): Promise<Buffer> {
     .toBuffer();
 }
 
+/** A documentation-range address per simulated client (198.18.0.0/15 holds 131 072 of them). */
+export function clientAddress(i: number): string {
+  return `198.${18 + ((i >> 16) & 1)}.${(i >> 8) & 255}.${i & 255}`;
+}
+
 /** Runs the client flow against an already running deployment. */
 export async function runLoad(c: Cluster, opts: LoadOptions): Promise<LoadReport> {
   const h = new Harness(c.apiUrls);
@@ -185,18 +195,25 @@ export async function runLoad(c: Cluster, opts: LoadOptions): Promise<LoadReport
   const started = performance.now();
 
   const client = async (i: number) => {
-    const g = await h.call<{ token: string }>('guest_token', '/api/v2/guest_token', { method: 'POST' });
+    // each simulated person from an address of their own (the cluster trusts X-Forwarded-For from loopback)
+    const headers = { 'x-forwarded-for': clientAddress(i) };
+    const g = await h.call<{ token: string }>('guest_token', '/api/v2/guest_token', { method: 'POST', headers });
     if (!g) return void unfinished++;
     const token = g.data.token;
     const fd = new FormData();
     fd.set('user_token', token);
     fd.set('job', 'compress');
     fd.set('file', new Blob([images[i]!]), `load-${i}.jpg`);
-    const up = await h.call<{ data: { uid: string } }>('upload', '/web_api/v1/upload', { method: 'POST', body: fd });
+    const up = await h.call<{ data: { uid: string } }>('upload', '/web_api/v1/upload', {
+      method: 'POST',
+      body: fd,
+      headers,
+    });
     if (!up) return void unfinished++;
     const tr = await h.call<{ trans_id: string }>('transform', '/web_api/v1/transform', {
       method: 'POST',
       body: new URLSearchParams({ user_token: token, uid: up.data.data.uid, jconfig: COMPRESS }),
+      headers,
     });
     if (!tr) return void unfinished++;
     const q = new URLSearchParams({ user_token: token, trans_id: tr.data.trans_id });
@@ -255,7 +272,8 @@ export async function startLoadCluster(apis = 2, workers = 2): Promise<Cluster> 
     workers,
     pgUrl: avail.pgUrl,
     redisUrl: avail.redisUrl,
-    env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error' },
+    // the simulated clients name their own addresses through a "proxy" on loopback (TRUST_PROXY)
+    env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error', TRUST_PROXY: '127.0.0.1' },
   });
 }
 
@@ -267,19 +285,26 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     pollMs: num(process.env.LOAD_POLL_MS, 2000),
     limitMs: num(process.env.LOAD_LIMIT_S, 150) * 1000,
   };
-  const hardStop = setTimeout(() => {
-    console.error('loadtest: hard time limit reached');
-    process.exit(2);
-  }, opts.limitMs + 90_000);
+  const hardStop = setTimeout(
+    () => {
+      console.error('loadtest: hard time limit reached');
+      process.exit(2);
+    },
+    opts.limitMs + 90_000 + (process.env.LOAD_FAIRNESS === '0' ? 0 : 240_000),
+  );
   hardStop.unref();
   console.log(
     `loadtest: starting ${num(process.env.LOAD_APIS, 2)} API + ${num(process.env.LOAD_WORKERS, 2)} worker processes …`,
   );
   const c = await startLoadCluster(num(process.env.LOAD_APIS, 2), num(process.env.LOAD_WORKERS, 2));
-  let report: LoadReport;
+  let report: LoadReport & { fairness?: FairnessReport };
   try {
     console.log(`loadtest: ${opts.clients} clients, polling every ${opts.pollMs} ms, at most ${opts.limitMs / 1000} s`);
     report = await runLoad(c, opts);
+    if (process.env.LOAD_FAIRNESS !== '0') {
+      console.log('loadtest: fairness — 20 guest works queued, then a Pro work …');
+      report.fairness = await runFairness(c);
+    }
   } finally {
     await c.stop();
   }
@@ -288,5 +313,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, 'loadtest.json'), JSON.stringify(report, null, 2));
   console.log(`written: bench/results/loadtest.json`);
-  process.exit(report.errors === 0 && report.worksUnfinished === 0 ? 0 : 1);
+  process.exit(report.errors === 0 && report.worksUnfinished === 0 && report.fairness?.pass !== false ? 0 : 1);
 }
