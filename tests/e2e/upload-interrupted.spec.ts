@@ -1,7 +1,8 @@
 // Failed cards offer only what can work.
-// (a) A reload while a large file is still being prepared: its card says the upload was interrupted and
-//     asks for the file again (never a "Ready" card without a thumbnail whose start fails); the file
-//     chosen again takes its place and ends ready, with its thumbnail.
+// (a) A reload while a large file is still being prepared and its stored pick is gone (evicted by the
+//     browser; a pick that is kept is prepared again: resume-after-reload.spec.ts): its card says the
+//     upload was interrupted and asks for the file again (never a "Ready" card without a thumbnail whose
+//     start fails); the file chosen again takes its place and ends ready, with its thumbnail.
 // (b) A damaged file's card offers no "Process on this device" (nothing of it is stored to process).
 // (c) A failed upload whose image this device holds offers it, its download note one block under the button
 //     (in the two-column grid at 1366 px it wrapped half beside the button, half under it).
@@ -13,13 +14,13 @@ import { fixture, Workspace } from './pages/workspace.js';
 // the on-device card's work comes from the service worker's cache (the browser project blocks it by default: playwright.config.ts)
 test.use({ serviceWorkers: 'allow' });
 
-test('a reload while a large file is prepared: interrupted, choose the file again, then ready with a thumbnail', async ({
+test('a reload while a large file is prepared, its stored pick evicted: interrupted, choose the file again, then ready with a thumbnail', async ({
   page,
 }) => {
   const ws = new Workspace(page);
   await ws.open();
   await ws.upload('elephants-5640x3172.jpg');
-  const cid = await ws.reloadWhilePreparing();
+  const cid = await ws.reloadWhilePreparing({ evictOriginal: true });
   const card = page.locator(`[data-testid="work-card"][data-cid="${cid}"]`);
   await expect(card).toHaveAttribute('data-status', 'uploadFailed', { timeout: 30_000 });
   await expect(card.getByTestId('upload-reason')).toContainText('interrupted');

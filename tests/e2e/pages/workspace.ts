@@ -87,10 +87,11 @@ export class Workspace {
    * Reloads the page the moment the works list has been saved with a work still being prepared
    * (status resizing or compressing), before its fitted bytes are stored: what a reload or a closed
    * tab does to a large file in the seconds its resize takes. Resolves with that work's cid.
+   * `evictOriginal`: the picked file stored for it is deleted first (what an evicted store leaves).
    */
-  async reloadWhilePreparing(): Promise<string> {
+  async reloadWhilePreparing(opts: { evictOriginal?: boolean } = {}): Promise<string> {
     const cid = await this.page.evaluate(
-      () =>
+      (evict) =>
         new Promise<string>((resolve) => {
           const look = () => {
             const open = indexedDB.open('pixmill');
@@ -103,13 +104,22 @@ export class Workspace {
                   (x) => x.status === 'resizing' || x.status === 'compressing',
                 );
                 if (!w) return void setTimeout(look, 20);
-                db.close();
-                resolve(w.cid);
+                if (!evict || !db.objectStoreNames.contains('originals')) {
+                  db.close();
+                  return resolve(w.cid);
+                }
+                // The browser evicted the stored pick (or never stored it): nothing of it is left here.
+                const del = db.transaction('originals', 'readwrite').objectStore('originals').delete(w.cid);
+                del.onsuccess = () => {
+                  db.close();
+                  resolve(w.cid);
+                };
               };
             };
           };
           look();
         }),
+      !!opts.evictOriginal,
     );
     await this.page.reload();
     return cid;
