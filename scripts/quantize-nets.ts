@@ -1,7 +1,7 @@
 /**
  * Calibrates the int8 versions of our enlarge and denoise nets (dev only; the photos are Debian packages'):
- *   node --import tsx scripts/quantize-nets.ts [x2 x2Clean x4 x4Clean denoise] [--adds] [--dry] [--out DIR]
- * (default: those five; --adds also quantizes the residual adds; --dry prints without writing; --out
+ *   node --import tsx scripts/quantize-nets.ts [x2 x2Clean x4 x4Clean denoise x2Small] [--adds] [--dry] [--out DIR]
+ * (default: those six; --adds also quantizes the residual adds; --dry prints without writing; --out
  * writes the recipes to DIR instead of server/engines/weights)
  * For each net: seeded crops of the training photos (scripts/train/data.py, the "restore" set), made into
  * the inputs the net sees (SR: the crop downscaled ×s bicubic, a quarter of them JPEG-compressed and an
@@ -34,7 +34,7 @@ import { OWN_NET_FILES } from '../src/shared/imaging/netFiles.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEIGHTS = path.join(ROOT, 'server', 'engines', 'weights');
-const ROLES = { x2: 2, x2Clean: 2, x4: 4, x4Clean: 4, denoise: 1 } as const;
+const ROLES = { x2: 2, x2Clean: 2, x4: 4, x4Clean: 4, denoise: 1, x2Small: 2 } as const;
 type Role = keyof typeof ROLES;
 /** values kept per tensor per calibration crop (a random subset: the range search runs over them) */
 const SAMPLES_PER_CROP = 16_384;
@@ -42,7 +42,22 @@ const SAMPLES_PER_CROP = 16_384;
 /** The training photos: the "restore" set of scripts/train/data.py (the list the nets were trained on). */
 function trainingPhotos(): string[] {
   const py = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-  const out = execFileSync(py, ['-c', 'import json, data; print(json.dumps([p[0] for p in data.RESTORE]))'], {
+  // data.py imports the training stack (torch, numpy, PIL) at the top; only its list is read here, so a
+  // machine without that stack gets stand-in modules for the import
+  const stub = [
+    'import sys, types',
+    'class Any(types.ModuleType):',
+    '    __path__ = []',
+    '    def __getattr__(self, n):',
+    "        if n.startswith('__'): raise AttributeError(n)",
+    "        return sys.modules.get(f'{self.__name__}.{n}') or type(n, (), {})",
+    "for m in ('torch', 'torch.utils', 'torch.utils.data', 'torch.nn', 'torch.nn.functional', 'numpy', 'PIL', 'PIL.Image', 'PIL.ImageFilter'):",
+    '    try: __import__(m)',
+    '    except ImportError: sys.modules[m] = Any(m)',
+    'import json, data',
+    'print(json.dumps([p[0] for p in data.RESTORE]))',
+  ].join('\n');
+  const out = execFileSync(py, ['-c', stub], {
     cwd: path.join(ROOT, 'scripts', 'train'),
   });
   const list = JSON.parse(out.toString()) as string[];

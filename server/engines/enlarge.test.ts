@@ -4,7 +4,7 @@ import { reasonMsg } from '../../src/shared/domain/reasons.js';
 import { enlargeEngine, enlargeSettings } from './enlarge.js';
 import { ctx, input, rgbOf, fromRgb } from '../../tests/support/engines.js';
 import { psnr, resizeRgb, decodeRgb, gaussianNoise, gaussianBlur, toPlanes, fromPlanes, blockiness } from './image.js';
-import { backProject, planPasses } from './enlarge.js';
+import { backProject, NEURAL_BUDGET_S, PASS_S_PER_MP, pathOf, planPasses } from './enlarge.js';
 
 const params = (p: Record<string, unknown>) => {
   const r = parseParams('enlarge', p);
@@ -193,18 +193,45 @@ describe('enlarge (our x2 net, chained)', () => {
     expect(err()).toBeLessThan(before * 0.25);
   });
 
-  it('plans passes inside the job limit: x8 of 2.8 MP ends on Lanczos, small inputs stay neural, an ensemble shrinks to fit, a blend gives way to one net', () => {
-    expect(planPasses(8, 0.3).map((p) => [p.factor, p.engine])).toEqual([
-      [4, 'net'],
-      [2, 'net'],
-    ]);
-    expect(planPasses(8, 2.8).at(-1)!.engine).toBe('lanczos');
+  it("plans every plan's largest photo onto a net inside the job limit: big nets where they fit, the fast net where not; an ensemble shrinks and a blend gives way first", () => {
+    const engines = (p: ReturnType<typeof planPasses>) => p.map((q) => q.engine);
+    const spent = (p: ReturnType<typeof planPasses>, mp: number) => {
+      let t = 0,
+        area = mp;
+      for (const q of p) {
+        if (q.engine === 'net') t += PASS_S_PER_MP.net[q.factor] * area * q.ensemble * (q.blend ? 2 : 1);
+        if (q.engine === 'fastNet') t += PASS_S_PER_MP.fastNet * area;
+        area *= q.factor * q.factor;
+      }
+      return t;
+    };
+    // Basic's 14 MP and Pro's 34 MP at 2x, the largest 4x (4096², 16384 out) and 8x (2048²): all on nets
+    for (const [scale, mp] of [
+      [2, 14],
+      [2, 34],
+      [4, (4096 * 4096) / 1e6],
+      [8, (2048 * 2048) / 1e6],
+    ] as const) {
+      const plan = planPasses(scale, mp);
+      expect(engines(plan)).not.toContain('resize');
+      expect(spent(plan, mp)).toBeLessThanOrEqual(NEURAL_BUDGET_S);
+      expect(pathOf(plan)).not.toBe('resized');
+    }
+    // today's plan resized both (Lanczos above ~6.7 MP at 2x)
+    expect(engines(planPasses(2, 14))).toEqual(['net']);
+    expect(engines(planPasses(2, 34))).toEqual(['net']);
+    expect(engines(planPasses(8, (2048 * 2048) / 1e6))).toEqual(['net', 'fastNet']);
+    expect(pathOf(planPasses(8, (2048 * 2048) / 1e6))).toBe('fast_net');
+    expect(engines(planPasses(8, 0.3))).toEqual(['net', 'net']);
+    expect(pathOf(planPasses(8, 0.3))).toBe('net');
+    // past the fast net's reach (an x2 of 200 MP is no plan's photo) it is resized, and says so
+    expect(engines(planPasses(2, 200))).toEqual(['resize']);
+    expect(pathOf(planPasses(2, 200))).toBe('resized');
     expect(planPasses(2, 0.2, 8)[0]).toEqual({ factor: 2, engine: 'net', ensemble: 8, blend: false });
-    expect(planPasses(2, 2, 8)[0]!.ensemble).toBe(2);
-    expect(planPasses(2, 5, 8)[0]).toMatchObject({ engine: 'net', ensemble: 1 });
+    expect(planPasses(2, 10, 8)[0]).toMatchObject({ engine: 'net', ensemble: 4 });
+    expect(planPasses(2, 30, 8)[0]).toMatchObject({ engine: 'net', ensemble: 1 });
     expect(planPasses(2, 2.8, 1, true)[0]).toMatchObject({ engine: 'net', blend: true });
-    expect(planPasses(2, 5, 1, true)[0]).toMatchObject({ engine: 'net', blend: false });
-    expect(planPasses(2, 20, 1)[0]!.engine).toBe('lanczos');
+    expect(planPasses(2, 30, 1, true)[0]).toMatchObject({ engine: 'net', blend: false });
   });
 
   it('a phone-like JPEG (q 75) comes out without blocks, where the clean net alone redraws them; a clean PNG gets the clean net', async () => {

@@ -4,16 +4,19 @@
  * (src/shared/imaging/inputGrade.ts: its JPEG quantization table, blockiness on the 8-px grid, noise)
  * and that picks the "clean" net (bicubic-only fine-tune, sharper on clean inputs), the "mixed" net
  * (blur, noise and JPEG: takes blocks and noise out) or a blend of their outputs. 2x = the x2 net,
- * 4x = the x4 net, 8x = x4 then x2, 6x = x4·x2 then Lanczos ×0.75 (ENLARGE_PASSES); a pass that would break
- * the job limit falls back to Lanczos (planPasses). quality 'best' = the nets' self-ensemble where it
+ * 4x = the x4 net, 8x = x4 then x2, 6x = x4·x2 then bicubic ×0.75 (ENLARGE_PASSES); a pass the big nets
+ * cannot do inside the job limit runs on the fast net, and only where no net fits is it resized (the
+ * papers' bicubic), which the result reports (`pathOf`, planPasses). quality 'best' = the nets' self-ensemble where it
  * fits. What suppress_noise, remove_blur and autoparams do with the nets: src/shared/imaging/enlargeSteps.ts.
  */
 import sharp from 'sharp';
 import type { ParamsOf } from '../../src/shared/domain/modules.js';
 import type { Engine, EngineImage } from './types.js';
 import { outputTooLarge } from '../../src/shared/domain/resultSize.js';
-import { netUpscale, srNets } from './netRunners.js';
-import { luma, resizeRgb, runOnRgb, type Rgb } from './image.js';
+import { netUpscale, srNets, type SrNets } from './netRunners.js';
+import { luma, runOnRgb, type Rgb } from './image.js';
+import { bicubicResize } from '../../src/shared/imaging/resample.js';
+import type { EnlargePath } from '../../src/shared/domain/enlargePath.js';
 import { gradeInput } from '../../src/shared/imaging/inputGrade.js';
 import { OWN_NET_FILES, SR_TILE } from '../../src/shared/imaging/netFiles.js';
 import {
@@ -32,7 +35,7 @@ export { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type
 export { ENLARGE_MAX_SIDE_PX as ENLARGE_MAX_SIDE } from '../../src/shared/domain/constants.js';
 
 /**
- * Net passes per scale. 6x = x4·x2 then Lanczos down to 6x: on four held-out crops (Storm, YellowFlower,
+ * Net passes per scale. 6x = x4·x2 then down to 6x (Lanczos when measured; the papers' bicubic since): on four held-out crops (Storm, YellowFlower,
  * LadyBird, GreenMeadow at 480×312, MATLAB bicubic ÷6) it read 32.34 dB Y-PSNR against 31.89 for x4 then
  * Lanczos ×1.5, 29.95 for x2 · Lanczos ×1.5 · x2, 26.66 for Lanczos ×1.5 then x4 (Lanczos alone 29.84).
  */
@@ -44,16 +47,27 @@ export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], reado
 };
 
 /**
- * Seconds per input megapixel of one pass of one net on 2 threads without ensemble, with room for a
- * loaded machine: `npm run bench nets` measured an x4 pass at 2.0× an x2 pass per input MP in one run
- * (27 and 55 s/MP with 10–15 jobs on the 2 cores, where today's v1 x2 engine ran ~10× its calm time). A pass runs on the nets only while the
- * plan stays inside NEURAL_BUDGET_S (an ensemble shrinks to fit first, then a blend of the two nets
- * gives way to the nearer one), else on Lanczos, so the largest inputs stay inside the 5-minute job limit.
+ * Seconds per input megapixel of one pass on 2 threads, no ensemble, on an idle 2-core machine (AVX-512
+ * VNNI). Big nets: the idle whole-pass figures of the int8 QDQ files (2026-11-28: x2 5.2, x4 6.2 s/MP,
+ * docs/lab/benchmark-runs.md) over what the channels-last files gained on a tile in the same runs (x2
+ * 1.3–1.6×, x4 1.3–1.5×, paired runs on the loaded machine, 2026-11-29), rounded up. Fast net
+ * (`pixmill-sr-x2-small-v2`, 48 channels × 8 blocks, int8): 0.26–0.31× the big x2 pass in the same runs.
+ * A blend of the two big nets costs twice a pass, an ensemble of n n times.
  */
-export const PASS_S_PER_MP: Readonly<Record<2 | 4, number>> = { 2: 18, 4: 36 };
-export const NEURAL_BUDGET_S = 120;
+export const PASS_S_PER_MP: Readonly<{ net: Readonly<Record<2 | 4, number>>; fastNet: number }> = {
+  net: { 2: 4, 4: 5 },
+  fastNet: 1.6,
+};
+/**
+ * What a plan may spend on the nets at those idle rates: two thirds of the 5-minute job limit, the rest
+ * being room for decoding, encoding and a busier machine. The largest photo of every plan fits: x2 of
+ * 34 MP on the big net (136 s), x4 of 4096² (84 s), x8 of 2048² (x4 21 s, then the fast net on the
+ * 67 MP x4 result: 107 s).
+ */
+export const NEURAL_BUDGET_S = 200;
 
-export type PassEngine = 'net' | 'lanczos';
+/** A pass on the chosen (big) nets, on the fast net, or a plain resize (the papers' bicubic, src/shared/imaging/resample.ts). */
+export type PassEngine = 'net' | 'fastNet' | 'resize';
 export interface Pass {
   factor: 2 | 4;
   engine: PassEngine;
@@ -62,25 +76,60 @@ export interface Pass {
   blend: boolean;
 }
 
+/** The options of one pass, best first, with their cost at the idle rates for `area` input MP. */
+function passOptions(factor: 2 | 4, area: number, ensemble: number, blend: boolean): [Pass, number][] {
+  const out: [Pass, number][] = [];
+  for (const b of blend ? [true, false] : [false])
+    for (let n = ensemble; n >= 1; n = n > 1 ? Math.floor(n / 2) : 0)
+      out.push([{ factor, engine: 'net', ensemble: n, blend: b }, PASS_S_PER_MP.net[factor] * area * n * (b ? 2 : 1)]);
+  // the fast net is an x2 net: an x4 pass on it would be two passes, and a 4x that needs it is past every plan's photo
+  if (factor === 2) out.push([{ factor, engine: 'fastNet', ensemble: 1, blend: false }, PASS_S_PER_MP.fastNet * area]);
+  out.push([{ factor, engine: 'resize', ensemble: 1, blend: false }, 0]);
+  return out;
+}
+
 /**
  * Which engine each pass uses for an input of `mp` megapixels, the ensemble size that fits and whether
  * the first pass may blend two nets (`blend`: the photo's share is between the nets; later passes
- * enlarge a net's own clean output and run one net).
+ * enlarge a net's own clean output and run one net). Of the plans inside NEURAL_BUDGET_S it takes the
+ * one with the fewest plain resizes, then the fewest fast-net passes, then the best first pass (largest
+ * ensemble, then a blend), then the best second: every pixel goes through a net wherever one fits.
  */
 export function planPasses(scale: ParamsOf<'enlarge'>['scale'], mp: number, ensemble = 1, blend = false): Pass[] {
-  let spent = 0;
+  const factors = ENLARGE_PASSES[scale];
+  const options: [Pass, number][][] = [];
   let area = mp;
-  return ENLARGE_PASSES[scale].map((factor, i) => {
-    const tries: [number, boolean][] = [];
-    for (const b of blend && i === 0 ? [true, false] : [false])
-      for (let n = ensemble; n >= 1; n = n > 1 ? Math.floor(n / 2) : 0) tries.push([n, b]);
-    const fit = tries.find(([n, b]) => spent + PASS_S_PER_MP[factor] * area * n * (b ? 2 : 1) <= NEURAL_BUDGET_S);
-    if (fit) spent += PASS_S_PER_MP[factor] * area * fit[0] * (fit[1] ? 2 : 1);
-    area *= factor * factor;
-    return fit
-      ? { factor, engine: 'net', ensemble: fit[0], blend: fit[1] }
-      : { factor, engine: 'lanczos', ensemble: 1, blend: false };
-  });
+  for (const [i, f] of factors.entries()) {
+    options.push(passOptions(f, area, ensemble, blend && i === 0));
+    area *= f * f;
+  }
+  let best: { plan: Pass[]; key: number[] } | undefined;
+  const visit = (i: number, plan: Pass[], ranks: number[], spent: number) => {
+    if (spent > NEURAL_BUDGET_S) return;
+    if (i === options.length) {
+      const count = (e: PassEngine) => plan.filter((p) => p.engine === e).length;
+      const key = [count('resize'), count('fastNet'), ...ranks];
+      const j = best ? key.findIndex((k, n) => k !== best!.key[n]) : -1;
+      if (!best || (j >= 0 && key[j]! < best.key[j]!)) best = { plan, key };
+      return;
+    }
+    for (const [rank, [pass, cost]] of options[i]!.entries())
+      visit(i + 1, [...plan, pass], [...ranks, rank], spent + cost);
+  };
+  visit(0, [], [], 0);
+  return best!.plan;
+}
+
+/**
+ * Which path a work's enlargement took, for the user and the API (src/shared/domain/enlargePath.ts):
+ * 'net' = every pass on the chosen nets; 'fast_net' = a pass on the fast net to fit the job limit;
+ * 'resized' = a pass that no net could fit, resized without AI. 6x's last ×0.75 step is part of every
+ * 6x plan, not a downgrade.
+ */
+export function pathOf(plan: readonly Pass[]): EnlargePath {
+  if (plan.some((p) => p.engine === 'resize')) return 'resized';
+  if (plan.some((p) => p.engine === 'fastNet')) return 'fast_net';
+  return 'net';
 }
 
 /**
@@ -96,33 +145,29 @@ export async function superResolve(
   modelsDir: string,
   threads: number,
   onProgress: (f: number) => void,
-): Promise<Rgb> {
+): Promise<{ image: Rgb; path: EnlargePath }> {
   const w = s.mixedShare;
   const plan = planPasses(s.scale, (img.w * img.h) / 1e6, s.ensemble, srNets(2, w).nets.length > 1);
-  // progress share of each pass ∝ its output pixels
-  const shares = plan.map(
-    (p, i) =>
-      plan.slice(0, i + 1).reduce((a, q) => a * q.factor * q.factor, 1) *
-      (p.engine === 'net' ? p.ensemble * (p.blend ? 2 : 1) : 0.1),
-  );
+  // progress share of each pass ∝ its output pixels × its cost per pixel
+  const cost = (p: Pass) =>
+    p.engine === 'net'
+      ? PASS_S_PER_MP.net[p.factor] * p.ensemble * (p.blend ? 2 : 1)
+      : p.engine === 'fastNet'
+        ? PASS_S_PER_MP.fastNet
+        : 0.1;
+  const shares = plan.map((p, i) => plan.slice(0, i + 1).reduce((a, q) => a * q.factor * q.factor, 1) * cost(p));
   const total = shares.reduce((a, b) => a + b, 0);
   let x = img;
   let before = 0;
   for (const [i, p] of plan.entries()) {
     const share = (shares[i]! / total) * 0.95;
     const lo = x;
-    // a blend that did not fit runs the nearer net; a pass on Lanczos is left to the one resize to the target size below
+    // a blend that did not fit runs the nearer net; a resize pass is left to the one resize to the target size below
     const pw = i > 0 ? LATER_PASS_SHARE : p.blend ? w : Math.round(w);
-    if (p.engine === 'net')
+    const nets = p.engine === 'fastNet' ? fastNet() : srNets(p.factor, pw);
+    if (p.engine !== 'resize')
       x = keepDetail(
-        await netUpscale(
-          x,
-          srNets(p.factor, pw),
-          modelsDir,
-          threads,
-          (f) => onProgress(before + share * f),
-          p.ensemble,
-        ),
+        await netUpscale(x, nets, modelsDir, threads, (f) => onProgress(before + share * f), p.ensemble),
         lo,
         p.factor,
         s.detailGain,
@@ -130,10 +175,14 @@ export async function superResolve(
     before += share;
     onProgress(before);
   }
-  if (x.w !== img.w * s.scale) x = await resizeRgb(x, img.w * s.scale, img.h * s.scale, 'lanczos3'); // Lanczos passes, and 6x's ×0.75 after x8
+  // resize passes, and 6x's ×0.75 after x8: the papers' bicubic, which sharp's upscale scores ~4 dB under
+  if (x.w !== img.w * s.scale) x = bicubicResize(x, img.w * s.scale, img.h * s.scale);
   onProgress(1);
-  return x;
+  return { image: x, path: pathOf(plan) };
 }
+
+/** The fast net: the on-device x2 net (48 channels × 8 blocks), int8 on the server where its recipe is committed. */
+export const fastNet = (): SrNets => ({ scale: 2, nets: [{ file: OWN_NET_FILES.x2Small, weight: 1 }], tile: SR_TILE });
 
 /**
  * Enlarge 2x as the device runs it (src-worker/ondevice): the same settings rule and steps around the
@@ -147,12 +196,8 @@ export async function deviceEnlarge2x(
 ): Promise<Rgb> {
   const s = enlargeSettings({ ...params, scale: 2, quality: 'high' }, img);
   const clean = preDenoise(img, s.preDenoise);
-  const up = await netUpscale(
-    clean,
-    { scale: 2, nets: [{ file: OWN_NET_FILES.x2Small, weight: 1 }], tile: SR_TILE },
-    modelsDir,
-    threads,
-  );
+  // the device runs the fp32 file: so does its server twin (the fast net's int8 file is the server's own)
+  const up = await netUpscale(clean, { ...fastNet(), fp32: true }, modelsDir, threads);
   return postSharpen(keepDetail(up, clean, 2, s.detailGain), s.postSharpen, 2);
 }
 
@@ -170,7 +215,7 @@ export const enlargeEngine: Engine<'enlarge'> = {
   module: 'enlarge',
   kind: 'neural',
   describe:
-    'our own x2 / x4 super-resolution nets on onnxruntime, the clean or the mixed-degradation net (or a blend) chosen per photo from its JPEG tables, blockiness and noise; 8x = x4·x2, 6x = x4·x2 + Lanczos ×0.75; tiled with blended seams; best = self-ensemble',
+    'our own x2 / x4 super-resolution nets on onnxruntime, the clean or the mixed-degradation net (or a blend) chosen per photo from its JPEG tables, blockiness and noise; 8x = x4·x2, 6x = x4·x2 + bicubic ×0.75; a pass the big nets cannot fit in the job limit runs on the fast x2 net (reported with the result); tiled with blended seams; best = self-ensemble',
   run: (input, params, ctx) =>
     runOnRgb(input, ctx, async (img) => {
       const s = enlargeSettings(params, img, gradeInput(input.data, luma(img), img.w, img.h));
@@ -181,9 +226,11 @@ export const enlargeEngine: Engine<'enlarge'> = {
         );
       ctx.onProgress(0.02);
       const clean = preDenoise(img, s.preDenoise);
-      const up = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) => ctx.onProgress(0.05 + 0.85 * f));
+      const { image: up, path } = await superResolve(clean, s, ctx.modelsDir, ctx.threads, (f) =>
+        ctx.onProgress(0.05 + 0.85 * f),
+      );
       const out = postSharpen(up, s.postSharpen, s.scale);
       const alpha = ctx.output === 'png' ? await enlargedAlpha(input, out.w, out.h) : undefined;
-      return { image: out, ...(alpha ? { alpha } : {}) };
+      return { image: out, enlargePath: path, ...(alpha ? { alpha } : {}) };
     }),
 };

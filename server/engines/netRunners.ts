@@ -26,6 +26,8 @@ export interface SrNets {
   scale: 2 | 4;
   nets: readonly { file: string; weight: number }[];
   tile?: TileOptions;
+  /** run the fp32 files even where an int8 version is kept (the device's twin on the server) */
+  fp32?: boolean;
 }
 
 /** The server's x2 / x4 nets for a mixed-net share w (inputGrade.ts): the clean net alone near 0, the mixed one near 1, both blended between. */
@@ -52,11 +54,14 @@ async function runner(
   threads: number,
   scale: number,
   multiple = 1,
+  fp32 = false,
 ): Promise<RunTile> {
   // an absolute path is a file outside MODELS_DIR's list (the bench's and quality's earlier nets)
   // runFile: the net's int8 version where one is kept (models.ts, ENGINE_INT8)
   const open = (file: string) =>
-    path.isAbsolute(file) ? externalSession(modelsDir, file, threads) : session(modelsDir, runFile(file), threads);
+    path.isAbsolute(file)
+      ? externalSession(modelsDir, file, threads)
+      : session(modelsDir, fp32 ? file : runFile(file), threads);
   const sessions = await Promise.all(files.map(async ({ file, weight }) => ({ sess: await open(file), weight })));
   return async (input, tw, th) => {
     const { data, pw, ph } = padToMultiple(input, tw, th, multiple);
@@ -117,7 +122,7 @@ export async function netUpscale(
   ensemble = 1,
 ): Promise<Rgb> {
   const { scale } = nets;
-  const run = await runner(modelsDir, nets.nets, threads, scale);
+  const run = await runner(modelsDir, nets.nets, threads, scale, 1, nets.fp32);
   const ts = ensembleTransforms(ensemble);
   let acc: Float32Array | undefined;
   let out: Rgb | undefined;

@@ -5,6 +5,7 @@
  */
 import type { ModuleName, ParamsOf } from '../../src/shared/domain/modules.js';
 import type { Level } from '../../src/shared/domain/plans.js';
+import type { EnlargePath } from '../../src/shared/domain/enlargePath.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -46,6 +47,8 @@ export interface EngineResult {
   height: number;
   /** extra downloadable outputs keyed by zoom_type / variant name (e.g. 'psd') */
   extras?: Record<string, EngineExtra>;
+  /** enlarge: which path the enlargement took (all on the chosen nets, the fast net, or resized without AI) */
+  enlargePath?: EnlargePath;
 }
 
 /** The engine of module M; it gets M's params fully parsed by the schema (src/shared/domain/modules.ts), never a missing one. */

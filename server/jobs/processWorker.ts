@@ -49,7 +49,14 @@ async function run(task: RunTask): Promise<{ output: TaskOutput; transfer: Array
     transfer.push(bytes.buffer as ArrayBuffer);
   }
   return {
-    output: { data, format: result.format, width: result.width, height: result.height, extras: outExtras },
+    output: {
+      data,
+      format: result.format,
+      width: result.width,
+      height: result.height,
+      extras: outExtras,
+      ...(result.enlargePath ? { enlargePath: result.enlargePath } : {}),
+    },
     transfer,
   };
 }

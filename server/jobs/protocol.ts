@@ -1,7 +1,7 @@
 /** Messages between the main thread and a processing worker thread (server/jobs/processWorker.ts). */
 import type { ModuleName, ModuleParams } from '../../src/shared/domain/modules.js';
 import type { Level } from '../../src/shared/domain/plans.js';
-import type { ImageFormat } from '../engines/types.js';
+import type { EngineResult, ImageFormat } from '../engines/types.js';
 
 export interface TaskStep {
   module: ModuleName;
@@ -28,6 +28,8 @@ export interface TaskOutput {
   width: number;
   height: number;
   extras: Record<string, { data: Uint8Array; format: string }>;
+  /** a work with an enlarge step: the path its enlargement took (src/shared/domain/enlargePath.ts) */
+  enlargePath?: EngineResult['enlargePath'];
 }
 
 export type ToWorker = { type: 'run'; task: RunTask };

@@ -50,4 +50,12 @@ describe('the steps of a work', () => {
     expect(out.format).toBe('png');
     expect(out.extras?.psd?.format).toBe('psd');
   });
+
+  it('reports the path an enlarge step took (all on the chosen nets here), and none for a work without one', async () => {
+    const img = await input('astronaut.png', { width: 48, format: 'png' });
+    const ctx = { threads: 2, modelsDir: MODELS_DIR, level: 'pro' as const, onStep: () => {}, onProgress: () => {} };
+    const out = await runSteps(img, [{ module: 'enlarge', params: { ...defaultParams('enlarge'), scale: 2 } }], ctx);
+    expect(out.enlargePath).toBe('net');
+    expect((await runSteps(img, [{ module: 'sharpen', params: {} }], ctx)).enlargePath).toBeUndefined();
+  });
 });

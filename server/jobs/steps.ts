@@ -5,6 +5,7 @@
 import { runModule } from '../engines/registry.js';
 import type { EngineContext, EngineExtra, EngineImage, EngineResult } from '../engines/types.js';
 import type { TaskStep } from './protocol.js';
+import { ENLARGE_PATHS } from '../../src/shared/domain/enlargePath.js';
 
 export interface StepsContext extends Omit<EngineContext, 'output' | 'onProgress'> {
   onStep(index: number): void;
@@ -19,6 +20,8 @@ export async function runSteps(
   let image = input;
   let result: EngineResult | undefined;
   const extras: Record<string, EngineExtra> = {};
+  // the enlarge steps' path, the least of them (a work with two enlarge steps reports the cheaper path)
+  let enlargePath: EngineResult['enlargePath'];
   for (const [index, step] of steps.entries()) {
     ctx.onStep(index);
     result = await runModule(step.module, image, step.params, {
@@ -29,8 +32,10 @@ export async function runSteps(
       onProgress: (fraction) => ctx.onProgress(index, fraction),
     });
     Object.assign(extras, result.extras ?? {});
+    if (result.enlargePath && ENLARGE_PATHS.indexOf(result.enlargePath) >= ENLARGE_PATHS.indexOf(enlargePath ?? 'net'))
+      enlargePath = result.enlargePath;
     image = { data: result.data, width: result.width, height: result.height, format: result.format };
   }
   if (!result) throw new Error('a work has at least one step');
-  return { ...result, extras };
+  return { ...result, extras, ...(enlargePath ? { enlargePath } : {}) };
 }
