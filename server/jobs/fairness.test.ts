@@ -57,7 +57,7 @@ function suite(name: string, available: boolean, open: () => Promise<Db>, close:
 
     it('hands out by level and turn, then age; places say the same', async () => {
       const now = T0 + 4000;
-      const order = [];
+      const order: string[] = [];
       for (let i = 0; i < 4; i++) order.push((await nextQueued(db, order, now))!);
       expect(order).toEqual(['pro', 'pro-2nd', 'basic', 'guest']);
       for (const [i, t] of order.entries())

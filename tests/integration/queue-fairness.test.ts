@@ -110,7 +110,7 @@ describe('queue order: levels, turns, places', () => {
     const pro2 = await Someone.user(srv, 'pro2@example.com', '198.51.100.23', 'pro');
 
     // Started oldest first: the guests', the registered one's, Basic's two, Pro 1's three, then Pro 2's first.
-    const g = [];
+    const g: string[] = [];
     for (const s of guests) g.push(await s.work());
     const r1 = await reg.work();
     const b1 = await basic.work();
@@ -128,7 +128,7 @@ describe('queue order: levels, turns, places', () => {
       ...p1.map((t) => [t, pro1] as const),
       [q1, pro2],
     ]);
-    const places = [];
+    const places: (number | undefined)[] = [];
     for (const t of expected) places.push(await owner.get(t!)!.place(t!));
     expect(places).toEqual(expected.map((_, i) => i + 1));
 
@@ -139,7 +139,7 @@ describe('queue order: levels, turns, places', () => {
 
   it('with 20 guest works waiting, a Pro work starts at the next free slot', async () => {
     const srv = await server();
-    const guests = [];
+    const guests: Someone[] = [];
     for (let i = 0; i < 20; i++) guests.push(await Someone.guest(srv, `203.0.113.${i + 1}`));
     const uids = await Promise.all(guests.map((s) => s.upload()));
     for (let i = 0; i < 20; i++) expect((await guests[i]!.start(uids[i])).body.code).toBe(200);

@@ -93,7 +93,9 @@ describe('download_compress slots', () => {
     fd.set('job', 'compress');
     fd.set('file', new Blob([jpeg]), 'big.jpg');
     const headers = { 'x-forwarded-for': address };
-    const up = await (await c.fetch('/web_api/v1/upload', { method: 'POST', body: fd, headers })).json();
+    const up = (await (await c.fetch('/web_api/v1/upload', { method: 'POST', body: fd, headers })).json()) as {
+      data: { data: { uid: string } };
+    };
     const tr = await c.form('/web_api/v1/transform', {
       uid: up.data.data.uid,
       jconfig: JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } }),
