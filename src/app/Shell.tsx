@@ -229,7 +229,11 @@ function LanguageLinks({ lng, path, search }: { lng: Language; path: string; sea
   const { t } = useTranslation();
   return (
     <details className="lang-switch">
-      <summary aria-label={t('nav.language')}>{LANGUAGE_NAMES[lng]}</summary>
+      {/* The accessible name starts with the visible text (WCAG 2.5.3, label in name): "English, Language". */}
+      <summary>
+        {LANGUAGE_NAMES[lng]}
+        <span className="sr-only">, {t('nav.language')}</span>
+      </summary>
       <ul>
         {LANGUAGES.map((l) => (
           <li key={l}>

@@ -91,7 +91,7 @@ function Call({ call }: { call: ApiCall }) {
           <p className="api-label small">
             <strong>{t('content.api_docs.example')}</strong>
           </p>
-          <pre className="api-example">
+          <pre className="api-example" tabIndex={0}>
             <code>{call.method === 'GET' ? `${call.path}${call.example}` : call.example}</code>
           </pre>
         </>

@@ -51,7 +51,7 @@ function Feature({ f }: { f: ApiFeature }) {
           <p className="api-label small">
             <strong>{t('content.api_docs.example_jconfig')}</strong>
           </p>
-          <pre className="api-example">
+          <pre className="api-example" tabIndex={0}>
             <code>{f.example}</code>
           </pre>
         </>

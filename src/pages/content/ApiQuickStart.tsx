@@ -45,13 +45,13 @@ function Steps({ steps, start = 1 }: { steps: readonly CurlStep[]; start?: numbe
         <li key={s.step} data-testid={`quickstart-${s.step}`}>
           <p>{t(STEP_KEYS[s.step])}</p>
           <div className="quickstart-code">
-            <pre>
+            <pre tabIndex={0}>
               <code>{s.command}</code>
             </pre>
             <CopyButton text={s.command} testId={`quickstart-copy-${s.step}`} />
           </div>
           {s.answer && (
-            <pre className="quickstart-answer">
+            <pre className="quickstart-answer" tabIndex={0}>
               <code>{s.answer}</code>
             </pre>
           )}
@@ -64,7 +64,7 @@ function Steps({ steps, start = 1 }: { steps: readonly CurlStep[]; start?: numbe
 function Script({ text, testId }: { text: string; testId: string }) {
   return (
     <div className="quickstart-code">
-      <pre>
+      <pre tabIndex={0}>
         <code>{text}</code>
       </pre>
       <CopyButton text={text} testId={testId} />
