@@ -5,8 +5,8 @@
 export const API_VERSION = "1";
 
 export type ErrorEnvelope = {
-  /** the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 500 server fault, 503 service unavailable */
-  code: 1 | 2 | 3 | 5 | 6 | 500 | 503 | 10001 | 10012 | 30004;
+  /** the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 404 a model file not found (GET /models/…), 500 server fault, 503 service unavailable */
+  code: 1 | 2 | 3 | 5 | 6 | 404 | 500 | 503 | 10001 | 10012 | 30004;
   /** English text; clients switch on data.reason, never on the text */
   msg: string;
   data: null | {

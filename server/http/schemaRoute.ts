@@ -7,7 +7,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
-import { Envelope, ERROR_ENVELOPE_REF, type RouteSchema } from '../../src/shared/schemas/common.js';
+import {
+  Envelope,
+  ERROR_ENVELOPE_REF,
+  type ResponseHeader,
+  type RouteSchema,
+} from '../../src/shared/schemas/common.js';
 import { bodyOf, fieldsOf } from './params.js';
 import { compileCheck, schemaRefusal, type Checker } from '../services/fieldCheck.js';
 import { validatorCompiler } from './validation.js';
@@ -55,6 +60,17 @@ function documentedField(s: Record<string, unknown>): Record<string, unknown> {
       },
     ],
   };
+}
+
+/** A documented body without its file parts (what a form or JSON body of a call that takes a file or a URL carries). */
+function withoutFiles(fields: TObject, spec: RouteSchema): TObject {
+  const names = Object.keys(spec.files ?? {});
+  const f = fields as unknown as { properties: Record<string, unknown>; examples?: unknown[] };
+  const properties = Object.fromEntries(Object.entries(f.properties).filter(([k]) => !names.includes(k)));
+  const examples = f.examples?.map((e) =>
+    Object.fromEntries(Object.entries(e as Record<string, unknown>).filter(([k]) => !names.includes(k))),
+  );
+  return { ...fields, properties, ...(examples ? { examples } : {}) } as unknown as TObject;
 }
 
 /** The fields schema with the route's example attached (per field for the query parameters, whole for bodies). */
@@ -141,6 +157,32 @@ export function errorStatuses(spec: RouteSchema, extras: RouteExtras = {}): Reco
   return out;
 }
 
+/** The rate-limit headers: every answer to an API key's call, and every answer of a rate-limited call. */
+const RATE_HEADERS: Readonly<Record<string, ResponseHeader>> = {
+  'X-RateLimit-Limit': { description: 'requests the window allows', type: 'integer' },
+  'X-RateLimit-Remaining': { description: 'requests left in this window', type: 'integer' },
+  'X-RateLimit-Reset': { description: 'seconds until the window starts again', type: 'integer' },
+};
+const RETRY_AFTER: Readonly<Record<string, ResponseHeader>> = {
+  'Retry-After': { description: 'seconds to wait before the next request', type: 'integer' },
+};
+
+/** The response headers of one status: the route's own, the rate limit's where it applies, Retry-After on 429. */
+function headersOf(spec: RouteSchema, extras: RouteExtras, status: number | 'default') {
+  const limited = !!extras.rateLimit || spec.auth.some((a) => 'api_key' in a);
+  const all: Record<string, ResponseHeader> = {
+    ...(limited ? RATE_HEADERS : {}),
+    ...(status === 429 || (status === 'default' && limited) ? RETRY_AFTER : {}),
+    ...(typeof status === 'number' ? (spec.headers?.[status] ?? {}) : {}),
+  };
+  if (!Object.keys(all).length) return {};
+  return {
+    headers: Object.fromEntries(
+      Object.entries(all).map(([name, h]) => [name, { type: h.type, description: h.description }]),
+    ),
+  };
+}
+
 /** The OpenAPI part of a route (tags, summary, security, request and responses) for @fastify/swagger. */
 export function openApiSchema(spec: RouteSchema, extras: RouteExtras = {}, url = spec.url): Record<string, unknown> {
   const limit = extras.rateLimit
@@ -157,7 +199,10 @@ export function openApiSchema(spec: RouteSchema, extras: RouteExtras = {}, url =
         description: `${spec.file.description}; a refusal answers its envelope (application/json)`,
         content: {
           ...Object.fromEntries(spec.file.types.map((t) => [t, { schema: binary }])),
-          'application/json': { schema: refusal },
+          // a JSON file (the OpenAPI document) is that JSON, not the envelope
+          'application/json': spec.file.types.includes('application/json')
+            ? { schema: { type: 'object', description: spec.file.description } }
+            : { schema: refusal },
         },
       }
     : {
@@ -165,16 +210,22 @@ export function openApiSchema(spec: RouteSchema, extras: RouteExtras = {}, url =
           'Success: code 200 and the data; or a refusal the spec answers with HTTP 200 (its code and data.reason)',
         content: { 'application/json': { schema: { anyOf: [Envelope(spec.data ?? Type.Null()), refusal] } } },
       };
-  const response: Record<string | number, unknown> = { 200: ok };
-  for (const [status, text] of Object.entries(errorStatuses(spec, extras))) response[status] = errorAnswer(text);
+  const response: Record<string | number, unknown> = { 200: { ...ok, ...headersOf(spec, extras, 200) } };
+  for (const [status, text] of Object.entries(errorStatuses(spec, extras)))
+    response[status] = { ...errorAnswer(text), ...headersOf(spec, extras, Number(status)) };
   for (const [status, s] of Object.entries(spec.statuses ?? {}))
-    response[status] =
-      Number(status) < 400
+    response[status] = {
+      ...(Number(status) < 400
         ? { description: s.description, ...Envelope(s.data ?? Type.Null()) }
-        : errorAnswer(s.description);
-  response.default = errorAnswer(
-    'An error: the spec’s code, its English text and data.reason (parameter errors answer HTTP 200 and name the field)',
-  );
+        : errorAnswer(s.description)),
+      ...headersOf(spec, extras, Number(status)),
+    };
+  response.default = {
+    ...errorAnswer(
+      'An error: the spec’s code, its English text and data.reason (parameter errors answer HTTP 200 and name the field)',
+    ),
+    ...headersOf(spec, extras, 'default'),
+  };
   // A multipart call whose file may be left out (a URL instead) takes forms and JSON too.
   const multipartOnly = Object.values(spec.files ?? {}).some((f) => f.required);
   const consumes =
@@ -183,13 +234,27 @@ export function openApiSchema(spec: RouteSchema, extras: RouteExtras = {}, url =
         ? ['multipart/form-data']
         : ['multipart/form-data', ...FORM_TYPES]
       : FORM_TYPES;
+  // A file that may be left out (a URL instead): multipart carries it, forms and JSON carry the other fields only.
+  const body =
+    fields && spec.files && !multipartOnly
+      ? {
+          body: {
+            content: Object.fromEntries(
+              consumes.map((type) => [
+                type,
+                { schema: type === 'multipart/form-data' ? fields : withoutFiles(fields, spec) },
+              ]),
+            ),
+          },
+        }
+      : { body: fields, consumes };
   return {
     operationId: operationIdOf(spec.method, url, alias),
     tags: [spec.tag],
     summary: spec.summary,
     ...(description ? { description } : {}),
     security: spec.auth.map((a) => ({ ...a })),
-    ...(fields ? (spec.method === 'GET' ? { querystring: fields } : { body: fields, consumes }) : {}),
+    ...(fields ? (spec.method === 'GET' ? { querystring: fields } : body) : {}),
     ...(spec.params ? { params: spec.params } : {}),
     response,
   };

@@ -158,7 +158,7 @@ export const Envelope = <D extends TSchema>(data: D) =>
   });
 
 /** Every envelope code an error answer may carry (spec §7–§8, and 500/503 for faults and outages). */
-export const ERROR_CODES = [...new Set([...Object.values(CODE).filter((c) => c !== CODE.OK), 500, 503])].sort(
+export const ERROR_CODES = [...new Set([...Object.values(CODE).filter((c) => c !== CODE.OK), 404, 500, 503])].sort(
   (a, b) => a - b,
 );
 
@@ -167,7 +167,7 @@ export const ErrorEnvelope = Type.Object(
   {
     code: Type.Enum(ERROR_CODES, {
       description:
-        'the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 500 server fault, 503 service unavailable',
+        'the spec’s code: 1–6 account forms (1 parameter error, 2 unknown user, 3 wrong password, 5 invalid validation, 6 verification failed), 10001 parameter error, 10012 insufficient credits, 30004 not enough points, 404 a model file not found (GET /models/…), 500 server fault, 503 service unavailable',
     }),
     msg: Type.String({ description: 'English text; clients switch on data.reason, never on the text' }),
     data: Type.Union([
@@ -272,6 +272,14 @@ export interface RouteOptions<F extends TObject = TObject, D extends TSchema = T
   example?: Static<F>;
   /** answers besides 200 and the error answers the server gives every call of its kind (schemaRoute.ts), by HTTP status */
   statuses?: Readonly<Record<number, { description: string; data?: TSchema }>>;
+  /** response headers the call sends, by HTTP status (the rate-limit ones are added by schemaRoute.ts) */
+  headers?: Readonly<Record<number, Readonly<Record<string, ResponseHeader>>>>;
+}
+
+/** A response header in the document: what it says, and its value's type. */
+export interface ResponseHeader {
+  description: string;
+  type: 'integer' | 'string' | 'boolean';
 }
 
 export interface RouteSchema<F extends TObject = TObject, D extends TSchema = TSchema> extends RouteOptions<F, D> {

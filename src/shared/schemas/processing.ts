@@ -15,6 +15,21 @@ const WebhookUrl = () =>
       'with an API key: an http(s) URL that gets a signed POST when the work finishes or fails (Pixmill-Signature: t=…,v1=HMAC-SHA256 of "t.body" with your webhook secret), retried with backoff up to 5 tries; private and loopback addresses are refused',
   });
 
+/** The headers of an answer that started or ran a work. */
+const CREDIT_HEADERS = {
+  'X-Credits-Charged': { description: 'credits this call took (0 for a free preview or a replay)', type: 'integer' },
+  'X-Credits-Left': { description: 'credits left after it (compress works: compress credits)', type: 'integer' },
+} as const;
+const PROCESS_HEADERS = {
+  'X-Trans-Id': { description: 'the work’s trans_id', type: 'string' },
+  ...CREDIT_HEADERS,
+  'X-Input-Downscaled': {
+    description: 'true when the photo was scaled down to your plan (size=auto) or to a preview',
+    type: 'boolean',
+  },
+  'X-Free-Previews-Left': { description: 'size=preview: free previews left this month', type: 'integer' },
+} as const;
+
 /** Other names of background removal (matting), as remove.bg's and other APIs call it. */
 export const MATTING_ALIASES = ['background_removal', 'remove_background'] as const;
 
@@ -61,6 +76,7 @@ export const Transform = routeGroup('process', AUTH.tokenOrApi).post(
       { additionalProperties: false },
     ),
     data: Type.Object({ trans_id: TransId(), credits_left: Type.Optional(CreditsLeft) }),
+    headers: { 200: CREDIT_HEADERS },
     example: {
       uid: '3f2c9a4e-8d1b-4c7e-9f00-1a2b3c4d5e6f',
       jconfig: '{"job":"enlarge","config":{"module":"enlarge","module_params":{"scale":2}}}',
@@ -152,6 +168,17 @@ export const Process = routeGroup('process', AUTH.api).post(
     ),
     files: { file: { description: 'the image: JPG, JPEG or PNG (or send url)' } },
     file: { types: ['image/jpeg', 'image/png', 'image/webp'], description: 'The processed image, as an attachment' },
+    headers: {
+      200: {
+        ...PROCESS_HEADERS,
+        'X-Width': { description: 'the result’s width in px', type: 'integer' },
+        'X-Height': { description: 'the result’s height in px', type: 'integer' },
+      },
+      202: {
+        ...PROCESS_HEADERS,
+        Location: { description: 'the progress call to poll', type: 'string' },
+      },
+    },
     statuses: {
       202: { description: 'The work still runs when the wait ends: poll it by data.trans_id', data: StillProcessing },
       402: { description: 'No credits left (code 10012, reason insufficientCredits)' },

@@ -36,6 +36,7 @@ export const SampleDownload = site.get('/api/v2/sample/download', 'One sample im
 });
 
 export const SampleFile = site.get('/api/job_utils/download/sample', 'A sample file by its /samples/… path', {
+  statuses: { 404: { description: 'No sample by that name (reason sampleNotFound)' } },
   fields: Type.Object({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'the path (or `path`)' })),
     path: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
