@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -21,7 +20,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * Our nets as committed (server/engines/weights/): the very bytes `npm run models` copies for the engines
  * (server/engines/models.ts), read here by path so the API process loads no engine code and no onnxruntime.
  */
-const OWN_WEIGHTS = fileURLToPath(new URL('../../engines/weights/', import.meta.url));
+// By directory, not by URL: under a browser-like test environment (jsdom) import.meta.url is not a file: URL.
+const OWN_WEIGHTS = path.resolve(import.meta.dirname, '../../engines/weights') + path.sep;
 
 /** IS-Net "small" (quint8, 44 MB) straight from @imgly/background-removal-data's chunks: no second copy on disk. */
 function isnetSmall(): { size: number; parts: string[] } {
