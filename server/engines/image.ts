@@ -5,7 +5,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import type { EngineContext, EngineExtra, EngineImage, EngineResult, ImageFormat } from './types.js';
-import { boxMean, gaussianBlur, luma, type Rgb } from '../../src/shared/imaging/planes.js';
+import { boxMean, luma, type Rgb } from '../../src/shared/imaging/planes.js';
 
 /**
  * Plane operations and image statistics defined once for server and device (src/shared/imaging/planes.ts);
@@ -252,11 +252,4 @@ export function morph(src: Float32Array, w: number, h: number, r: number, op: 'm
     }
   }
   return out;
-}
-
-/** Gaussian-like blur for large sigma in O(N) whatever the radius: three box means (central limit). */
-export function fastBlur(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
-  if (sigma < 3) return gaussianBlur(src, w, h, sigma);
-  const r = Math.max(1, Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2));
-  return boxMean(boxMean(boxMean(src, w, h, r), w, h, r), w, h, r);
 }

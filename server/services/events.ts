@@ -10,8 +10,6 @@ import type { ServiceBase } from './base.js';
 export { REPORT_EVENTS };
 export type ReportEvent = (typeof REPORT_EVENTS)[number];
 
-export const SITE_EVENTS = ['credit-transform', 'credit-upload', 'credit-download', 'cart-abandon'] as const;
-
 /** Payloads are small JSON objects; anything bigger is refused rather than truncated. */
 export const EVENT_PAYLOAD_MAX_CHARS = 4096;
 

@@ -18,7 +18,6 @@ import {
 import type { CheckoutView } from '../../src/shared/domain/plans.js';
 import { PLAN_PERIOD_DAYS, PRODUCTS } from '../../src/shared/domain/constants.js';
 import { currencyFor } from '../../src/shared/domain/locale.js';
-import { REASON } from '../../src/shared/domain/reasons.js';
 import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';
@@ -45,8 +44,6 @@ type Deps = ServiceBase & { services: { apiTokens: ApiTokenService; plans: PlanS
 
 export type { CheckoutView };
 
-/** The refusal when the server has no payment provider (the pricing page shows it too). */
-export const PURCHASING_DISABLED_TEXT = REASON.purchasingDisabled;
 /** The older code of the refusal in `data.error` (the pricing page read it before `data.reason` existed). */
 export const PURCHASING_DISABLED_ERROR = 'purchasing_disabled';
 const purchasingDisabled = () => refused({ reason: 'purchasingDisabled', error: PURCHASING_DISABLED_ERROR });

@@ -7,7 +7,6 @@ import {
   creditStanding,
   creditsLeft,
   deriveLevel,
-  limitsFor,
   type CreditStanding,
   type Level,
 } from '../shared/domain/plans.js';
@@ -199,5 +198,3 @@ export const useUser = create<UserState>((set, get) => ({
     await get().bootstrap();
   },
 }));
-
-export const selectLimits = (s: UserState) => limitsFor(s.level);

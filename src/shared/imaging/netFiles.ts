@@ -21,7 +21,6 @@ export const OWN_NETS = {
   deblur: 'pixmill-deblur-v1',
 } as const;
 type Nets = typeof OWN_NETS;
-export type NetRole = keyof Nets;
 /** Download size of the on-device x2 net (x2Small), which the device fetches (checked against the file by netRunners.test.ts). */
 export const OWN_X2_BYTES = 1_450_234;
 export const OWN_NET_FILES = Object.fromEntries(Object.entries(OWN_NETS).map(([k, v]) => [k, `${v}.onnx`])) as {

@@ -227,9 +227,6 @@ export const JobConfigSchema = Type.Union(
   },
 );
 
-/** The name of the job configuration's schema in the OpenAPI document's components. */
-export const JOB_CONFIG_REF = '#/components/schemas/JobConfig';
-
 /** Every param name of any feature, with what it means per feature (the process call takes them as fields beside `feature`). */
 export function featureParamFields(): Record<string, TSchema> {
   const byName = new Map<string, string[]>();
