@@ -1,12 +1,13 @@
 /**
  * The document is the server (issue 49 point 5), in both run modes: for every operation of the served OpenAPI
- * document, requests are generated from the document itself (its examples, defaults, enums and types; a small
- * JPEG where a binary field is) and sent as a developer sends them (an API key on every call, and a site token
- * for the site's calls); every live answer must use a status the operation lists, match the schema the
+ * document, requests are generated from the document itself by json-schema-faker (its examples and defaults
+ * where it has them; a small JPEG where a binary field is) and sent as a developer sends them: the fields it
+ * requires with an API key and with a site token, and every field faked (seeded, so a failure repeats); every live answer must use a status the operation lists, match the schema the
  * document gives that status and media type (ajv, JSON Schema 2020-12), carry the headers the document names
  * for it, and never be a 5xx.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { generateSync } from 'json-schema-faker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -29,22 +30,12 @@ function inline(s: unknown, components: Json): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, inline(v, components)]));
 }
 
-/** A value a schema takes: its example, default, first choice, or one of its type. */
-function sample(s: Json | undefined): unknown {
+let seed = 49;
+/** A value the schema takes, made by json-schema-faker (examples and defaults first; seeded). */
+function fake(s: Json | undefined): unknown {
   if (!s) return 'x';
-  if (s.examples?.length) return s.examples[0];
-  if (s.default !== undefined) return s.default;
-  if (s.const !== undefined) return s.const;
-  if (s.enum?.length) return s.enum[0];
-  if (s.anyOf?.length) return sample(s.anyOf[0]);
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
-  if (type === 'integer' || type === 'number') return s.minimum ?? 1;
-  if (type === 'boolean') return true;
-  if (type === 'array') return [sample(s.items)];
-  if (type === 'object')
-    return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sample(v as Json)]));
   if (s.format === 'binary') return 'binary';
-  return s.minLength > 1 ? 'x'.repeat(s.minLength) : 'x';
+  return generateSync(s as never, { seed: seed++, useExamplesValue: true, useDefaultValue: true });
 }
 /** The headers the API sends that a generated client should know. */
 const API_HEADERS = [
@@ -79,15 +70,22 @@ describe('every operation of the served document, with requests generated from i
     for (const [p, ops] of Object.entries(doc.paths as Json)) {
       for (const [method, op] of Object.entries(ops as Json)) {
         if (p.includes('{')) continue; // path parameters: the model files, checked by their own tests
-        for (const who of ['apiKey', 'siteToken'] as const) {
-          const headers: Record<string, string> = who === 'apiKey' ? { 'x-api-key': key } : {};
+        for (const who of ['apiKey', 'siteToken', 'faked'] as const) {
+          const headers: Record<string, string> = who === 'siteToken' ? {} : { 'x-api-key': key };
           const fields: Record<string, unknown> = who === 'siteToken' ? { user_token: pro.token } : {};
           const url = new URL(p, srv.url);
           let body: FormData | URLSearchParams | undefined;
           if (method === 'get') {
             for (const prm of (op.parameters ?? []) as Json[])
-              if (prm.in === 'query' && (prm.required || prm.example !== undefined))
-                url.searchParams.set(prm.name, text(prm.example ?? sample(inline(prm.schema, components) as Json)));
+              if (prm.in === 'query' && (who === 'faked' || prm.required || prm.example !== undefined))
+                url.searchParams.set(
+                  prm.name,
+                  text(
+                    who !== 'faked' && prm.example !== undefined
+                      ? prm.example
+                      : fake(inline(prm.schema, components) as Json),
+                  ),
+                );
             for (const [k, v] of Object.entries(fields)) url.searchParams.set(k, text(v));
           } else {
             const content = (op.requestBody?.content ?? {}) as Json;
@@ -99,8 +97,9 @@ describe('every operation of the served document, with requests generated from i
             for (const [k, s] of Object.entries(props)) {
               // the synchronous call waits as little as it may (no runner here: the work stays queued)
               if (k === 'wait') fields[k] = (s as Json).minimum ?? 1;
+              else if (who === 'faked') fields[k] = fake(s as Json);
               else if (k in example) fields[k] = example[k];
-              else if ((schema.required ?? []).includes(k)) fields[k] = sample(s as Json);
+              else if ((schema.required ?? []).includes(k)) fields[k] = fake(s as Json);
             }
             if (multipart) {
               const fd = new FormData();

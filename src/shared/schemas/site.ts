@@ -20,6 +20,7 @@ export const SampleInfo = site.get('/api/v2/sample/info', 'Sample images, by fea
 });
 
 export const SampleDownload = site.get('/api/v2/sample/download', 'One sample image, before or after', {
+  statuses: { 404: { description: 'No such sample, or no image of that kind or scale (reason sampleNotFound)' } },
   fields: Type.Object({
     job: Type.String({ minLength: 1, maxLength: 40, description: 'the feature type (a key of sample/info)' }),
     type: Type.Enum(['original', 'processed']),
