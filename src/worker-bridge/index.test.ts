@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clearAll, getUploadItem, putUploadItem, type UploadItemRecord } from '../db/index.js';
 import { startTestServer, type TestServer } from '../../tests/support/server.js';
 import { recordFetch } from '../../tests/support/recordingFetch.js';
@@ -78,6 +78,23 @@ describe('UploadManager.add', () => {
         { filename: 'z.png', error: 'upload:invalidFileType' },
       ],
     });
+  });
+
+  it('a picked file the browser would not keep (its quota share is used) is taken, and its card is told (issue 47)', async () => {
+    const kept = await manager.add([file('kept.jpg')], { ...ctx, level: 'pro' });
+    const cid = kept.accepted[0]!.cid;
+    manager.cancel(cid);
+    // The browser's estimate leaves no room: the file is still taken, and its card is told.
+    vi.stubGlobal('navigator', { storage: { estimate: async () => ({ usage: 99, quota: 100 }) } });
+    try {
+      const full = await manager.add([file('full.jpg')], { ...ctx, level: 'pro' });
+      const fullCid = full.accepted[0]!.cid;
+      expect(events.some((e) => e.cid === fullCid && e.notKept)).toBe(true);
+      expect(events.some((e) => e.cid === cid && e.notKept)).toBe(false);
+      manager.cancel(fullCid);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('compress above the plan limit is refused with fileTooLarge before any work', async () => {
