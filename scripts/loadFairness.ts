@@ -26,12 +26,42 @@ export interface FairnessReport {
   guestsStartedBeforePro: number;
   guestWaitMaxS: number;
   proFinished: boolean;
+  /** HTTP statuses of download_compress (PNG of a 4000×3000 compress result) asked at once by two guests and the Pro account */
+  conversions: { guests: number[]; pro: number | null };
   pass: boolean;
 }
 
 /** The work each guest starts: a classical sharpen of a 1600×1200 photo-like JPEG (about a second of a slot). */
 const GUEST_WORK = JSON.stringify({ job: 'sharpen', config: { module: 'sharpen', module_params: {} } });
 const PLAN_ID_PRO = 11043;
+const COMPRESS = JSON.stringify({ job: 'compress', config: { module: 'compress', module_params: { quality: 60 } } });
+
+/** A 4000×3000 gradient: small as JPEG, seconds of work to quantize as PNG (download_compress). */
+async function gradient(): Promise<Buffer> {
+  const w = 4000;
+  const h = 3000;
+  const raw = Buffer.alloc(w * h * 3);
+  for (let i = 0; i < w * h; i++) {
+    raw[i * 3] = (i % w) & 255;
+    raw[i * 3 + 1] = Math.floor(i / w) & 255;
+    raw[i * 3 + 2] = ((i % w) ^ Math.floor(i / w)) & 255;
+  }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/** download_compress as PNG: the HTTP status. */
+async function convert(base: string, who: Person, transId: string): Promise<number> {
+  const r = await fetch(`${base}/api/job/download_compress`, {
+    method: 'POST',
+    headers: who.headers,
+    body: new URLSearchParams({ user_token: who.token, trans_id: transId, extra_type: 'png' }),
+    signal: AbortSignal.timeout(300_000),
+  }).catch(() => null);
+  if (r) await r.arrayBuffer();
+  return r?.status ?? 0;
+}
 
 async function photo(w: number, h: number, seed: number): Promise<Buffer> {
   const raw = Buffer.alloc(w * h * 3);
@@ -52,10 +82,17 @@ interface Person {
   headers: Record<string, string>;
 }
 
-async function start(h: Harness, who: Person, image: Buffer, name: string): Promise<string | null> {
+async function start(
+  h: Harness,
+  who: Person,
+  image: Buffer,
+  name: string,
+  jconfig = GUEST_WORK,
+): Promise<string | null> {
+  const job = (JSON.parse(jconfig) as { job: string }).job;
   const fd = new FormData();
   fd.set('user_token', who.token);
-  fd.set('job', 'sharpen');
+  fd.set('job', job);
   fd.set('file', new Blob([image]), name);
   const up = await h.call<{ data: { uid: string } }>('fair:upload', '/web_api/v1/upload', {
     method: 'POST',
@@ -65,7 +102,7 @@ async function start(h: Harness, who: Person, image: Buffer, name: string): Prom
   if (!up) return null;
   const tr = await h.call<{ trans_id: string }>('fair:transform', '/web_api/v1/transform', {
     method: 'POST',
-    body: new URLSearchParams({ user_token: who.token, uid: up.data.data.uid, jconfig: GUEST_WORK }),
+    body: new URLSearchParams({ user_token: who.token, uid: up.data.data.uid, jconfig }),
     headers: who.headers,
   });
   return tr?.data.trans_id ?? null;
@@ -87,6 +124,16 @@ export async function runFairness(c: Cluster, limitMs = 240_000): Promise<Fairne
     const guestWorks = (await Promise.all(people.map((p, i) => start(h, p, images[i]!, `guest-${i}.jpg`)))).filter(
       (t): t is string => !!t,
     );
+    // two more guests compress a big picture: their conversions are asked at the end, beside the Pro's
+    const big = await gradient();
+    const converters: { who: Person; work: string | null }[] = [];
+    for (const i of [101, 102]) {
+      const headers = { 'x-forwarded-for': `203.0.113.${i}` };
+      const g = await h.call<{ token: string }>('fair:guest_token', '/api/v2/guest_token', { method: 'POST', headers });
+      if (!g) continue;
+      const who = { token: g.data.token, headers };
+      converters.push({ who, work: await start(h, who, big, `big-${i}.jpg`, COMPRESS) });
+    }
 
     // A Pro account, registered like anyone and given the plan in the database (as `npm run admin` would).
     const proHeaders = { 'x-forwarded-for': '203.0.113.200' };
@@ -121,7 +168,13 @@ export async function runFairness(c: Cluster, limitMs = 240_000): Promise<Fairne
       `/web_api/v1/progress?${new URLSearchParams({ user_token: pro.token, trans_id: proWork })}`,
     );
 
-    const all = [...guestWorks, proWork];
+    const proCompress = await start(h, pro, big, 'pro-big.jpg', COMPRESS);
+    const all = [
+      ...guestWorks,
+      proWork,
+      ...converters.map((x) => x.work).filter((t): t is string => !!t),
+      ...(proCompress ? [proCompress] : []),
+    ];
     while (Date.now() < deadline) {
       const { rows } = await db.query<{ n: string }>(
         "SELECT count(*) AS n FROM jobs WHERE trans_id = ANY($1) AND status IN ('finished', 'failed')",
@@ -155,6 +208,11 @@ export async function runFairness(c: Cluster, limitMs = 240_000): Promise<Fairne
       (r) => r.started_at !== null && Number(r.started_at) > proCreated && Number(r.started_at) < proStarted,
     ).length;
     const finished = guestRows.filter((r) => r.status === 'finished').length;
+    // the conversions: both guests and the Pro account at once (guests hold one of the two slots together)
+    const [g1, g2, proConv] = await Promise.all([
+      ...converters.map((x) => (x.work ? convert(c.apiUrls[0]!, x.who, x.work) : Promise.resolve(0))),
+      proCompress ? convert(c.apiUrls[1] ?? c.apiUrls[0]!, pro, proCompress) : Promise.resolve(null),
+    ]);
     const s = (ms: number) => Math.round(ms / 100) / 10;
     return {
       guests: people.length,
@@ -172,6 +230,7 @@ export async function runFairness(c: Cluster, limitMs = 240_000): Promise<Fairne
         ),
       ),
       proFinished: p.status === 'finished',
+      conversions: { guests: [g1 ?? 0, g2 ?? 0], pro: proConv ?? null },
       pass: wait <= bound && finished === guests && guestRows.length === guests && p.status === 'finished',
     };
   } finally {

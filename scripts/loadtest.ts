@@ -13,6 +13,7 @@
  * LOAD_FAIRNESS (1; 0 skips the fairness section).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
@@ -273,8 +274,33 @@ export async function startLoadCluster(apis = 2, workers = 2): Promise<Cluster> 
     pgUrl: avail.pgUrl,
     redisUrl: avail.redisUrl,
     // the simulated clients name their own addresses through a "proxy" on loopback (TRUST_PROXY)
-    env: { GUEST_TOKEN_RATE_LIMIT: '100000', LOG_LEVEL: 'error', TRUST_PROXY: '127.0.0.1' },
+    // and every process notes event-loop gaps over 200 ms (server/http/loopWatch.ts) for the report
+    env: {
+      GUEST_TOKEN_RATE_LIMIT: '100000',
+      LOG_LEVEL: 'error',
+      TRUST_PROXY: '127.0.0.1',
+      LOOP_WATCH_MS: '200',
+      LOOP_WATCH_FILE: loopWatchFile,
+    },
   });
+}
+
+/** Where the load cluster's processes note their event-loop gaps (one file per harness run). */
+export const loopWatchFile = path.join(os.tmpdir(), `pixmill-loadtest-loop-${process.pid}.jsonl`);
+
+/** The API processes' event-loop gaps over 200 ms so far, by kind (blocked: our code held the loop; starved: the machine was busy). */
+export function apiLoopGaps(c: Pick<Cluster, 'apis'>): { blocked: number; starved: number; longestBlockedMs: number } {
+  const pids = new Set(c.apis.map((a) => a.pid));
+  const out = { blocked: 0, starved: 0, longestBlockedMs: 0 };
+  if (!fs.existsSync(loopWatchFile)) return out;
+  for (const line of fs.readFileSync(loopWatchFile, 'utf8').split('\n')) {
+    if (!line) continue;
+    const g = JSON.parse(line) as { pid: number; gapMs: number; kind: 'blocked' | 'starved' };
+    if (!pids.has(g.pid)) continue;
+    out[g.kind]++;
+    if (g.kind === 'blocked') out.longestBlockedMs = Math.max(out.longestBlockedMs, Math.round(g.gapMs));
+  }
+  return out;
 }
 
 const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
@@ -297,7 +323,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     `loadtest: starting ${num(process.env.LOAD_APIS, 2)} API + ${num(process.env.LOAD_WORKERS, 2)} worker processes …`,
   );
   const c = await startLoadCluster(num(process.env.LOAD_APIS, 2), num(process.env.LOAD_WORKERS, 2));
-  let report: LoadReport & { fairness?: FairnessReport };
+  let report: LoadReport & { fairness?: FairnessReport; apiLoopGaps?: ReturnType<typeof apiLoopGaps> };
   try {
     console.log(`loadtest: ${opts.clients} clients, polling every ${opts.pollMs} ms, at most ${opts.limitMs / 1000} s`);
     report = await runLoad(c, opts);
@@ -305,8 +331,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.log('loadtest: fairness — 20 guest works queued, then a Pro work …');
       report.fairness = await runFairness(c);
     }
+    report.apiLoopGaps = apiLoopGaps(c);
   } finally {
     await c.stop();
+    fs.rmSync(loopWatchFile, { force: true });
   }
   console.log(JSON.stringify(report, null, 2));
   const out = path.resolve(import.meta.dirname, '..', 'bench', 'results');
