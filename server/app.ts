@@ -154,7 +154,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await registerSecurityHeaders(app);
   registerCrossSiteCheck(app, ctx.config);
   registerClientAddress(app);
-  registerExpectContinue(app, MAX_UPLOAD_BYTES, app.initialConfig.bodyLimit ?? 1024 * 1024);
+  registerExpectContinue(app, MAX_UPLOAD_BYTES, app.initialConfig.bodyLimit ?? 1024 * 1024, async (token) => {
+    const { limits } = await ctx.services.tokens.resolve(token);
+    return Math.max(limits.maxFileBytes, limits.compressMaxBytes);
+  });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {

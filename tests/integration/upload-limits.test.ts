@@ -83,6 +83,25 @@ describe('upload size from Content-Length, before the file is read', () => {
     expect(statusOf(login.text)).toBe(413);
   });
 
+  it("Expect: 100-continue with the token in the query is held to the caller's plan", async () => {
+    const guest = await Caller.guest(srv);
+    const over = await firstAnswer(
+      `POST /web_api/v1/upload?user_token=${guest.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\n` +
+        `Content-Length: ${20 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    over.socket.destroy();
+    expect(statusOf(over.text)).toBe(413);
+    expect(bodyOf(over.text).data).toMatchObject({ reason: 'fileTooLarge', max: PLAN_LIMITS.guest.compressMaxBytes });
+    // the same length from a Pro account (50 MB for compress) is invited
+    const pro = await Caller.user(srv, 'expect-pro@example.com', 'pro');
+    const invited = await firstAnswer(
+      `POST /web_api/v1/upload?user_token=${pro.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\n` +
+        `Content-Length: ${20 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    invited.socket.destroy();
+    expect(invited.text.startsWith('HTTP/1.1 100 Continue')).toBe(true);
+  });
+
   it('Expect: 100-continue within the limit is invited and the upload goes through', async () => {
     const guest = await Caller.guest(srv);
     const boundary = 'pixmillboundary';
