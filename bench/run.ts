@@ -24,6 +24,7 @@ const SECTIONS: Section[] = [
   { name: 'repair', module: './repair.js', fn: 'benchRepair' },
   { name: 'engines', module: './engines.js', fn: 'benchEngines' },
   { name: 'int8', module: './int8.js', fn: 'benchInt8' },
+  { name: 'today', module: './today.js', fn: 'benchToday' },
   { name: 'nets', module: './engines.js', fn: 'benchNets' },
   { name: 'maxim', module: './maxim.js', fn: 'benchMaxim' },
   { name: 'client', module: './client.js', fn: 'benchClient' },
