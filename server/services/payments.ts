@@ -21,6 +21,8 @@ import { currencyFor } from '../../src/shared/domain/locale.js';
 import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Db } from '../repositories/db.js';
 import { PaymentRepository, type CheckoutRow } from '../repositories/paymentRepository.js';
+import { lockAccount } from '../repositories/uploadRepository.js';
+import { OPEN_CHECKOUTS_MAX, OPEN_CHECKOUTS_WINDOW_MS } from '../../src/shared/domain/fairUse.js';
 import type { Config } from '../config.js';
 import type { ServiceBase } from './base.js';
 import type { ApiTokenService } from './apiTokens.js';
@@ -193,19 +195,26 @@ export class PaymentService {
   ): Promise<CheckoutView> {
     const id = randomUUID();
     const short = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 64) : null);
-    await this.payments.insertCheckout({
-      id,
-      account_id: p.accountId,
-      provider: provider.name,
-      product_id: c.product.id,
-      level: c.level,
-      amount_minor: c.amountMinor,
-      currency: c.currency,
-      status: 'open',
-      source: short(c.source),
-      medium: short(c.medium),
-      created_at: Date.now(),
-      paid_at: null,
+    // At most OPEN_CHECKOUTS_MAX open from the last day, counted under the account's row lock so parallel opens see each other.
+    await this.deps.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, p.accountId);
+      const payments = new PaymentRepository(trx);
+      if ((await payments.countOpen(p.accountId, Date.now() - OPEN_CHECKOUTS_WINDOW_MS)) >= OPEN_CHECKOUTS_MAX)
+        throw refused({ reason: 'checkoutLimit', max: OPEN_CHECKOUTS_MAX });
+      await payments.insertCheckout({
+        id,
+        account_id: p.accountId,
+        provider: provider.name,
+        product_id: c.product.id,
+        level: c.level,
+        amount_minor: c.amountMinor,
+        currency: c.currency,
+        status: 'open',
+        source: short(c.source),
+        medium: short(c.medium),
+        created_at: Date.now(),
+        paid_at: null,
+      });
     });
     let opened: OpenedCheckout;
     try {

@@ -17,6 +17,8 @@ import {
 import { notFound, paramError, refused, unauthorized } from '../errors.js';
 import type { Workflow } from '../repositories/schema.js';
 import * as repo from '../repositories/workflowRepository.js';
+import { lockAccount } from '../repositories/uploadRepository.js';
+import { WORKFLOWS_MAX } from '../../src/shared/domain/fairUse.js';
 import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 
@@ -126,7 +128,14 @@ export class WorkflowService {
   async add(p: Principal, input: WorkflowInput): Promise<{ id: number }> {
     this.guard(p);
     const { name, flows } = this.validate(p, input);
-    return { id: await repo.insertWorkflow(this.deps.db, p.accountId, name, JSON.stringify(flows), Date.now()) };
+    // At most WORKFLOWS_MAX per account, counted under the account's row lock so parallel saves see each other.
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, p.accountId);
+      if ((await repo.countOf(trx, p.accountId)) >= WORKFLOWS_MAX)
+        throw paramError('workflowLimit', { max: WORKFLOWS_MAX });
+      return repo.insertWorkflow(trx, p.accountId, name, JSON.stringify(flows), Date.now());
+    });
+    return { id };
   }
 
   /** POST /api/work_flow/update: id plus the same fields as add. */

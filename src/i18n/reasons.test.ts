@@ -28,6 +28,7 @@ const VALUES = {
   scale: 4,
   count: 2,
   side: 4096,
+  retry_after: 1800,
 };
 
 describe('refusal reasons: a text for every code in every language', () => {
