@@ -56,3 +56,14 @@ describe('every locale has every key of en, none empty', () => {
     }
   });
 });
+
+describe('Japanese texts say a scale one way', () => {
+  it('as 倍 ("4倍"), never as "4x" beside it', () => {
+    const mixed = namespaces.flatMap((ns) =>
+      Object.entries(read('ja', ns))
+        .filter(([, v]) => typeof v === 'string' && /(\d|}})\s*x(?![a-z])/i.test(v))
+        .map(([k, v]) => `${ns}:${k}: ${String(v)}`),
+    );
+    expect(mixed).toEqual([]);
+  });
+});

@@ -1,6 +1,8 @@
 /**
  * The preview's stage: fit-compare (a divider over before and after) or side by side, zoomed and
- * panned by usePanZoom, with the navigator when zoomed in and hold-to-compare on touch screens.
+ * panned by usePanZoom, with the navigator when zoomed in, and hold-to-compare: pressing and holding the
+ * picture (a press that does not move: a move pans) or the hold button (pointer or keyboard) shows the
+ * original in place of the result, and the badge says Before while it does.
  * Its parts: stageParts.tsx (divider, navigator, hold button), useStageView.ts (pane size, wheel zoom).
  */
 import { useRef, useState, type CSSProperties } from 'react';
@@ -23,11 +25,14 @@ interface StageProps {
   natural: { w: number; h: number };
   /** the result has transparency (background removal): a checkerboard behind it, a neutral ground otherwise */
   transparent?: boolean;
-  /** touch screens: a press-and-hold button shows the original in place of the result, in every mode */
+  /** a press-and-hold button shows the original in place of the result, in every mode */
   holdButton?: boolean;
 }
 
 type Which = 'before' | 'after';
+
+/** A press that moves farther than this (CSS pixels) is a pan, not a hold. */
+const HOLD_MOVE_PX = 6;
 
 export function CompareStage({ before, after, tab, zoom, onZoom, natural, transparent, holdButton }: StageProps) {
   const { t } = useTranslation('workspace');
@@ -90,13 +95,37 @@ export function CompareStage({ before, after, tab, zoom, onZoom, natural, transp
       />
     ) : null;
 
-  // Drag pans whenever the image is larger than the view (any zoom); two fingers pinch-zoom. The divider drags itself.
+  // Drag pans whenever the image is larger than the view (any zoom); two fingers pinch-zoom. The divider
+  // drags itself. A press on the picture shows the original until it is released or moves (a pan).
+  const press = useRef<{ id: number; x: number; y: number } | null>(null);
+  const release = () => {
+    press.current = null;
+    setHolding(false);
+  };
   const handlers = {
     ...panZoom,
     onPointerDown: (e: React.PointerEvent) => {
-      if ((e.target as HTMLElement).closest('.divider')) return;
+      if ((e.target as HTMLElement).closest('.divider, .navigator, .hold-original')) return;
+      if (e.button !== 0) return;
       panZoom.onPointerDown(e);
+      if (press.current) return release(); // a second finger: a pinch
+      press.current = { id: e.pointerId, x: e.clientX, y: e.clientY };
+      setHolding(true);
     },
+    onPointerMove: (e: React.PointerEvent) => {
+      panZoom.onPointerMove(e);
+      const p = press.current;
+      if (p && p.id === e.pointerId && Math.hypot(e.clientX - p.x, e.clientY - p.y) > HOLD_MOVE_PX) release();
+    },
+    onPointerUp: (e: React.PointerEvent) => {
+      panZoom.onPointerUp(e);
+      release();
+    },
+    onPointerCancel: (e: React.PointerEvent) => {
+      panZoom.onPointerCancel(e);
+      release();
+    },
+    onContextMenu: (e: React.MouseEvent) => e.preventDefault(),
   };
   const toPos = (clientX: number) => {
     const r = stage.current?.getBoundingClientRect();
@@ -115,7 +144,13 @@ export function CompareStage({ before, after, tab, zoom, onZoom, natural, transp
         <div ref={stage} className={cls} {...handlers} data-testid="stage" data-scale={scale.toFixed(3)}>
           {img(after, 'after')}
           {img(before, 'before', holding ? undefined : `inset(0 ${Math.max(0, at.x + box.w - pos * view.w)}px 0 0)`)}
-          <BeforeAfterTags className="stage-label" before={t('preview.before')} after={t('preview.after')} />
+          {holding ? (
+            <span className="stage-label left held" data-testid="stage-badge">
+              {t('preview.before')}
+            </span>
+          ) : (
+            <BeforeAfterTags className="stage-label" before={t('preview.before')} after={t('preview.after')} />
+          )}
           <Divider pos={pos} onPos={setPos} toPos={toPos} onDragStart={reportDrag} />
           {spinner}
           {navigator}
@@ -135,7 +170,7 @@ export function CompareStage({ before, after, tab, zoom, onZoom, natural, transp
               {spinner}
               {navigator}
             </div>
-            <figcaption>{t('preview.after')}</figcaption>
+            <figcaption data-testid="stage-badge">{t(holding ? 'preview.before' : 'preview.after')}</figcaption>
           </figure>
         </div>
       )}

@@ -65,7 +65,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
           onZoom={setZoom}
           natural={out}
           transparent={work.operation === 'matting'}
-          holdButton={touch}
+          holdButton
         />
       )}
       <PreviewFoot transId={work.transId} level={level} />

@@ -105,7 +105,7 @@ export function Divider({
   );
 }
 
-/** Touch screens: press and hold to see the original in place of the result, in every mode. */
+/** Press and hold (pointer, or Space / Enter held down) to see the original in place of the result, in every mode. */
 export function HoldOriginalButton({ holding, onHold }: { holding: boolean; onHold(on: boolean): void }) {
   const { t } = useTranslation('pwa');
   return (
@@ -122,6 +122,15 @@ export function HoldOriginalButton({ holding, onHold }: { holding: boolean; onHo
       onPointerUp={() => onHold(false)}
       onPointerCancel={() => onHold(false)}
       onLostPointerCapture={() => onHold(false)}
+      onKeyDown={(e) => {
+        if (e.key !== ' ' && e.key !== 'Enter') return;
+        e.preventDefault();
+        if (!e.repeat) onHold(true);
+      }}
+      onKeyUp={(e) => {
+        if (e.key === ' ' || e.key === 'Enter') onHold(false);
+      }}
+      onBlur={() => onHold(false)}
       onContextMenu={(e) => e.preventDefault()}
     >
       {holding ? t('showingOriginal') : t('holdToCompare')}

@@ -68,6 +68,10 @@ export function loadSamples(): Promise<Record<string, SampleEntry[]>> {
   return samplesPromise;
 }
 
+/** A phone or tablet: touch only, nothing that hovers (no mouse), so nothing to drag files with. */
+const isTouchOnly = (): boolean =>
+  typeof window !== 'undefined' && Boolean(window.matchMedia?.('(hover: none) and (pointer: coarse)').matches);
+
 export function UploadArea({ workType, onContinue }: { workType: string; onContinue(): void }) {
   const { t } = useTranslation('workspace');
   const [tab, setTab] = useState<'uploaded' | 'sample'>('uploaded');
@@ -76,6 +80,7 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
   const level = useUser((s) => s.level);
   const lng = useLang();
   const multiple = limitsFor(level).batch > 1;
+  const [touchOnly] = useState(isTouchOnly);
 
   return (
     <section className="upload-area" aria-label={t('upload.title')}>
@@ -115,7 +120,9 @@ export function UploadArea({ workType, onContinue }: { workType: string; onConti
           <span className="dropzone-icon">
             <Icon name="upload" />
           </span>
-          <p className="dropzone-title">{t('upload.drop')}</p>
+          <p className="dropzone-title" data-testid="dropzone-title">
+            {touchOnly ? t('upload.dropTouch', { button: t('upload.browse') }) : t('upload.drop')}
+          </p>
           <p className="muted small" data-testid="upload-limits">
             {t('upload.formats', {
               mp: formatNumber(limitsFor(level).maxMegapixels, lng),

@@ -1,17 +1,38 @@
-/** Currency choice on the pricing page: USD for en/ja, EUR for de/fr by default; JPY when chosen (spec §3, §9). */
-import { useEffect, useState } from 'react';
-import { currencyFor, type Language } from '../../shared/domain/locale.js';
+/** Currency choice on the pricing page: the language's by default (planCurrencyFor), the visitor's pick once made. */
+import { useState } from 'react';
+import { planCurrencyFor, type Language } from '../../shared/domain/locale.js';
 import { useAccountT } from './i18n.js';
 import './account.css';
 
 export const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
-/** The language's currency until the visitor picks another one. */
+/** Where the visitor's pick is kept on this device (it outlives a reload and a change of language). */
+export const PICKED_CURRENCY_KEY = 'pixmill.currency';
+
+const isCurrency = (v: unknown): v is Currency => (CURRENCIES as readonly unknown[]).includes(v);
+
+function pickedCurrency(): Currency | null {
+  try {
+    const v = localStorage.getItem(PICKED_CURRENCY_KEY);
+    return isCurrency(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The language's currency until the visitor picks one; the pick is kept, in every language. */
 export function useCurrency(lng: Language): [Currency, (c: Currency) => void] {
-  const [currency, setCurrency] = useState<Currency>(currencyFor(lng));
-  useEffect(() => setCurrency(currencyFor(lng)), [lng]);
-  return [currency, setCurrency];
+  const [picked, setPicked] = useState<Currency | null>(pickedCurrency);
+  const pick = (c: Currency) => {
+    setPicked(c);
+    try {
+      localStorage.setItem(PICKED_CURRENCY_KEY, c);
+    } catch {
+      // storage refused (private mode): the pick holds for this page
+    }
+  };
+  return [picked ?? planCurrencyFor(lng), pick];
 }
 
 export function CurrencyPicker({ value, onChange }: { value: Currency; onChange(c: Currency): void }) {

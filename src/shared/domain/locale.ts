@@ -12,6 +12,15 @@ export function currencyFor(lng: Language): 'USD' | 'EUR' {
   return lng === 'de' || lng === 'fr' ? 'EUR' : 'USD';
 }
 
+/**
+ * The plans' currency on the pricing page until the visitor picks one: the language's, and yen for
+ * Japanese (the plans have yen prices; issue 47 read over spec §9's "USD for en and ja", which a
+ * Japanese visitor took for a missing translation). API credit packs have no yen price: currencyFor.
+ */
+export function planCurrencyFor(lng: Language): 'USD' | 'EUR' | 'JPY' {
+  return lng === 'ja' ? 'JPY' : currencyFor(lng);
+}
+
 export function formatPrice(amount: number, lng: Language, currency: 'USD' | 'EUR' | 'JPY' = currencyFor(lng)): string {
   return new Intl.NumberFormat(NUMBER_LOCALE[lng], { style: 'currency', currency }).format(amount);
 }
