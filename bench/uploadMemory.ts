@@ -63,7 +63,7 @@ try {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString('utf8')));
           res.on('end', () => {
-            let reason = '';
+            let reason: string;
             try {
               reason = (JSON.parse(text) as { data?: { reason?: string } }).data?.reason ?? '';
             } catch {
