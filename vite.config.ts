@@ -25,7 +25,7 @@ const WORKSPACE_SMALL_SHARED =
   /[\\/]src[\\/](shared[\\/](domain[\\/](modules|onDevice|filename|work)|onDeviceModels)|pwa[\\/]updateCheck)\.ts$/;
 
 /**
- * The browser tests' pages (the upload harness, src/pwa/harness/) are a build of their own, never part
+ * The browser tests' pages (the upload harness, tests/e2e/harness/) are a build of their own, never part
  * of the product's: `vite build --mode test-pages` writes them to dist-test/, served under /test-pages/
  * only when SERVE_TEST_PAGES=1 (the e2e servers). The e2e global setup builds it when it is stale.
  */
@@ -41,7 +41,7 @@ const testPages = defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
-    rollupOptions: { input: { harness: here('./src/pwa/harness/upload-harness.html') } },
+    rollupOptions: { input: { harness: here('./tests/e2e/harness/upload-harness.html') } },
   },
 });
 

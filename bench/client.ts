@@ -14,7 +14,7 @@ import type { BenchRow } from './run.js';
 const root = path.resolve(import.meta.dirname, '..');
 const IMAGE = path.join(root, 'tests/fixtures/elephants-5640x3172.jpg');
 /** The upload harness: the test pages' build (npm run build:test-pages), served under /test-pages/. */
-const HARNESS = '/test-pages/src/pwa/harness/upload-harness.html';
+const HARNESS = '/test-pages/tests/e2e/harness/upload-harness.html';
 const TEST_PAGES_DIR = path.join(root, 'dist-test');
 const RUNS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -18,7 +18,7 @@ type BrowserGlobal = any;
 
 const root = path.resolve(import.meta.dirname, '..');
 /** The upload harness: the test pages' build (npm run build:test-pages), served under /test-pages/. */
-const HARNESS = '/test-pages/src/pwa/harness/upload-harness.html';
+const HARNESS = '/test-pages/tests/e2e/harness/upload-harness.html';
 const TEST_PAGES_DIR = path.join(root, 'dist-test');
 const THREADS = Math.min(2, os.cpus().length);
 

@@ -1,5 +1,5 @@
 /**
- * Before the browser tests: the test pages (the upload harness, src/pwa/harness/) are a build of their
+ * Before the browser tests: the test pages (the upload harness, tests/e2e/harness/) are a build of their
  * own, kept out of the product's dist/ (vite.config.ts, mode test-pages). Built here when dist-test/ is
  * missing or older than the client's sources; the e2e servers serve it under /test-pages/ at request time.
  */
@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const STAMP = path.join(root, 'dist-test', 'src', 'pwa', 'harness', 'upload-harness.html');
-const SOURCES = ['src', 'src-worker', 'locales', 'vite.config.ts', 'package-lock.json'];
+const STAMP = path.join(root, 'dist-test', 'tests', 'e2e', 'harness', 'upload-harness.html');
+const SOURCES = ['src', 'src-worker', 'locales', 'tests/e2e/harness', 'vite.config.ts', 'package-lock.json'];
 
 /** The newest modification time under `p` (0 when it does not exist). */
 function newest(p: string): number {

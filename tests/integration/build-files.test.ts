@@ -25,11 +25,11 @@ beforeAll(() => {
   put('assets/index-AbCdEf12.js', 'console.log(1)');
   put('assets/index-AbCdEf12.js.map', '{"sources":["../src/main.tsx"]}');
   testPagesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-test-pages-'));
-  fs.mkdirSync(path.join(testPagesDir, 'src/pwa/harness'), { recursive: true });
+  fs.mkdirSync(path.join(testPagesDir, 'tests/e2e/harness'), { recursive: true });
   fs.mkdirSync(path.join(testPagesDir, 'assets'));
   fs.writeFileSync(path.join(testPagesDir, 'assets/harness-AbCdEf12.js'), 'window.__harness={}');
   fs.writeFileSync(
-    path.join(testPagesDir, 'src/pwa/harness/upload-harness.html'),
+    path.join(testPagesDir, 'tests/e2e/harness/upload-harness.html'),
     '<!doctype html><title>harness</title>',
   );
 });
@@ -64,7 +64,7 @@ describe('build files a production server does not send', () => {
   it("the upload harness: only with SERVE_TEST_PAGES=1, from the test pages' build under /test-pages/", async () => {
     const prod = await server(false);
     for (const p of [
-      '/test-pages/src/pwa/harness/upload-harness.html',
+      '/test-pages/tests/e2e/harness/upload-harness.html',
       '/test-pages/assets/harness-AbCdEf12.js',
       '/TEST-PAGES/assets/harness-AbCdEf12.js',
       '/test-pages%2Fassets/harness-AbCdEf12.js',
@@ -74,12 +74,12 @@ describe('build files a production server does not send', () => {
       expect(r.text, p).not.toContain('harness');
     }
     const e2e = await server(true);
-    expect((await send(e2e.url, 'GET', '/test-pages/src/pwa/harness/upload-harness.html')).text).toContain(
+    expect((await send(e2e.url, 'GET', '/test-pages/tests/e2e/harness/upload-harness.html')).text).toContain(
       '<title>harness</title>',
     );
     expect((await send(e2e.url, 'GET', '/test-pages/assets/harness-AbCdEf12.js')).text).toContain('__harness');
     // the product's build is not where the harness comes from, and maps stay unsent
-    expect((await send(e2e.url, 'GET', '/src/pwa/harness/upload-harness.html')).text).not.toContain('harness');
+    expect((await send(e2e.url, 'GET', '/tests/e2e/harness/upload-harness.html')).text).not.toContain('harness');
     expect((await send(e2e.url, 'GET', '/assets/index-AbCdEf12.js.map')).status).toBe(404);
   });
 

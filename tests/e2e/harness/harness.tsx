@@ -6,17 +6,17 @@
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { CODE, type Envelope } from '../../shared/domain/codes.js';
-import { LEVELS, type Level } from '../../shared/domain/plans.js';
-import type { Work } from '../../shared/domain/work.js';
-import type { OnDeviceOptions } from '../../shared/domain/onDevice.js';
-import { i18n } from '../../i18n/index.js';
-import { ROUTE_TABLE } from '../../shared/routeTable.js';
-import { loadWorks, putWorks } from '../../db/index.js';
-import { getUploadManager, imageWorker, type UploadEvent } from '../../worker-bridge/index.js';
-import { HoldToCompare } from '../HoldToCompare.js';
-import { PwaStatus } from '../PwaStatus.js';
-import { registerPwa } from '../register.js';
+import { CODE, type Envelope } from '../../../src/shared/domain/codes.js';
+import { LEVELS, type Level } from '../../../src/shared/domain/plans.js';
+import type { Work } from '../../../src/shared/domain/work.js';
+import type { OnDeviceOptions } from '../../../src/shared/domain/onDevice.js';
+import { i18n } from '../../../src/i18n/index.js';
+import { ROUTE_TABLE } from '../../../src/shared/routeTable.js';
+import { loadWorks, putWorks } from '../../../src/db/index.js';
+import { getUploadManager, imageWorker, type UploadEvent } from '../../../src/worker-bridge/index.js';
+import { HoldToCompare } from '../../../src/pwa/HoldToCompare.js';
+import { PwaStatus } from '../../../src/pwa/PwaStatus.js';
+import { registerPwa } from '../../../src/pwa/register.js';
 
 const q = new URLSearchParams(location.search);
 const level: Level = (LEVELS as readonly string[]).includes(q.get('level') ?? '') ? (q.get('level') as Level) : 'guest';
