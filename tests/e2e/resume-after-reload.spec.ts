@@ -3,7 +3,8 @@
 // with one work processing and one waiting. Each ends with every picked file a card, every started
 // work a result, the credits spent equal to the results, and nothing twice on the server.
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { creditsPill } from './pages/account.js';
+import fs from 'node:fs';
+import { creditsPill, userToken } from './pages/account.js';
 import { controlledBySw } from './pages/offline.js';
 import { storedUploads } from './pages/pwaHarness.js';
 import {
@@ -28,12 +29,41 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1366, height: 900 });
 }
 
-async function expectFinal(ws: Workspace, email: string, spentBefore: number, picked: number, started: number) {
+/** Uploads a file as the logged-in account without this page (what another device of the account does). */
+async function uploadElsewhere(page: Page, file: string): Promise<void> {
+  const r = await page.request.post('/web_api/v1/upload', {
+    multipart: {
+      user_token: await userToken(page),
+      job: 'compress',
+      file: { name: 'elsewhere.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(file) },
+    },
+  });
+  expect(((await r.json()) as { code: number }).code).toBe(200);
+}
+
+/** Images the page shows broken (loaded, no pixels): their addresses. */
+function brokenImages(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main img')]
+      .map((i) => i as HTMLImageElement)
+      .filter((i) => i.complete && i.naturalWidth === 0)
+      .map((i) => i.src.slice(0, 80)),
+  );
+}
+
+async function expectFinal(
+  ws: Workspace,
+  email: string,
+  spentBefore: number,
+  picked: number,
+  started: number,
+  uploadedElsewhere = 0,
+) {
   await expectAllCards(ws, picked, started ? 'finished' : 'ready');
   const record = serverRecord(email);
   expect(record).toMatchObject({
-    uploads: picked,
-    distinctUploads: picked,
+    uploads: picked + uploadedElsewhere,
+    distinctUploads: picked + uploadedElsewhere,
     works: started,
     startedUploads: started,
     finished: started,
@@ -159,6 +189,11 @@ test.describe('offline', () => {
     await ws.chooseFeature('compress');
     await ws.upload(...(await photos(1, 1600, 1000)));
     await expect(ws.card('ready')).toHaveCount(1, { timeout: 60_000 });
+    // An upload made elsewhere (another device): listed under Recent uploads with the server's thumbnail.
+    await uploadElsewhere(page, (await photos(1, 800, 500))[0]!);
+    await page.reload();
+    await expect(page.getByTestId('upload-history')).toBeVisible({ timeout: 30_000 });
+    await expect(ws.card('ready')).toHaveCount(1, { timeout: 30_000 });
 
     await context.setOffline(true);
     await page.reload();
@@ -171,8 +206,10 @@ test.describe('offline', () => {
     await expect(page.getByRole('link', { name: 'My account' })).toBeVisible();
     await expect(ws.tab('processing')).toContainText('0');
     const card = ws.card('ready');
-    await expect(card).toHaveCount(1);
+    await expect(card).toHaveCount(1, { timeout: 30_000 });
     await expect(card.locator('.work-thumb img')).toHaveAttribute('src', /^data:image\//);
+    // Thumbnails come from this device: no image on the page is broken.
+    await expect.poll(() => brokenImages(page)).toEqual([]);
     await shots(page, 'resume-offline-reloaded');
 
     // Start offline: it waits for the network, says so, and nothing reaches the server.
@@ -184,7 +221,7 @@ test.describe('offline', () => {
 
     await context.setOffline(false);
     await expect(pill).not.toHaveAttribute('data-offline', '1', { timeout: 30_000 });
-    await expectFinal(ws, email, spent, 1, 1);
+    await expectFinal(ws, email, spent, 1, 1, 1);
     await shots(page, 'resume-offline-finished');
   });
 });

@@ -21,6 +21,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { installGuestFirstUse } from './firstUse.js';
 import { Icon } from './WorkCard.js';
+import { useOnline } from '../../pwa/online.js';
 
 const tUpload = (error: string) => uploadErrorText({ error }, useUser.getState().level);
 
@@ -273,6 +274,7 @@ function UploadHistory({ workType }: { workType: string }) {
   const add = useWorks((s) => s.add);
   const userToken = useUser((s) => s.userToken);
   const [history, setHistory] = useState<UploadHistoryEntry[]>([]);
+  const online = useOnline();
 
   useEffect(() => {
     if (!userToken) return;
@@ -296,7 +298,8 @@ function UploadHistory({ workType }: { workType: string }) {
   }, [userToken]);
 
   const known = new Set(works.map((w) => w.uid));
-  const entries = history.filter((h) => !known.has(h.uid));
+  // Offline, only uploads whose thumbnail this device holds are listed (the server's would show broken).
+  const entries = history.filter((h) => !known.has(h.uid) && (online || h.thumbnail?.startsWith('data:')));
   if (entries.length === 0 || !userToken) return null;
   const thumb = (h: UploadHistoryEntry) =>
     h.thumbnail?.startsWith('data:') ? h.thumbnail : endpoints.thumbnailUrl(h.uid, userToken);
