@@ -90,15 +90,7 @@ const BOUNDARIES = [
   },
   // Test harnesses are for tests, benches and measurement scripts; nothing that ships loads them.
   {
-    files: [
-      ...SERVER,
-      'src/',
-      'src-worker/',
-      'scripts/api-docs.ts',
-      'scripts/config-docs.ts',
-      'scripts/generate-samples.ts',
-      'scripts/ship-weights.ts',
-    ],
+    files: [...SERVER, 'src/', 'src-worker/', 'scripts/api-docs.ts', 'scripts/config-docs.ts'],
     deny: ['tests/'],
     message: 'the harnesses in tests/ are for tests only',
   },

@@ -5,7 +5,10 @@
  *
  * API pack credits (docs/api.md) survive every plan change: plan credits are spent first, pack
  * credits last, so of the credits left at a change min(left, pack_credits) are the pack's. They are
- * carried into the new balance; the rest, the plan's unused credits, expire (an `expire` row).
+ * carried into the new balance; the rest, the plan's unused credits, expire (an `expire` row) —
+ * except on a purchase of another paid plan while the paid plan is live (Basic -> Pro, or back):
+ * those credits were paid for and are still valid, so they are carried over too (issue 47; the
+ * pricing page and the terms say so).
  */
 import { randomBytes } from 'node:crypto';
 import { PLAN_PERIOD_DAYS } from '../../src/shared/domain/constants.js';
@@ -33,10 +36,14 @@ export function packCreditsOwned(a: Pick<Account, 'max_num' | 'used_num' | 'pack
   return Math.min(creditsLeft(a.max_num, a.used_num), a.pack_credits);
 }
 
-/** A plan change: the pack credits it carries over and the plan credits it lets expire. */
-function carryOver(a: Account): { carry: number; expire: number } {
-  const carry = packCreditsOwned(a);
-  return { carry, expire: creditsLeft(a.max_num, a.used_num) - carry };
+/**
+ * A plan change: the credits it carries over (the pack's, and the plan's own when `keepPlanCredits`)
+ * and the pack part of them, and the plan credits it lets expire.
+ */
+function carryOver(a: Account, keepPlanCredits: boolean): { carry: number; pack: number; expire: number } {
+  const pack = packCreditsOwned(a);
+  const left = creditsLeft(a.max_num, a.used_num);
+  return keepPlanCredits ? { carry: left, pack, expire: 0 } : { carry: pack, pack, expire: left - pack };
 }
 
 export class PlanService {
@@ -66,20 +73,29 @@ export class PlanService {
     return this.accounts.byIdOrThrow(accountId);
   }
 
-  /** setPlan inside the caller's transaction (a payment event applies it together with its own row). */
-  async setPlanIn(trx: Db, accountId: number, level: PlanLevel, expiresAt: number | null): Promise<void> {
+  /**
+   * setPlan inside the caller's transaction (a payment event applies it together with its own row).
+   * `keepPlanCredits`: the unused credits of the plan being left are kept instead of expiring.
+   */
+  async setPlanIn(
+    trx: Db,
+    accountId: number,
+    level: PlanLevel,
+    expiresAt: number | null,
+    keepPlanCredits = false,
+  ): Promise<void> {
     const repo = new AccountRepository(trx);
     const lim = PLAN_LIMITS[level];
     const now = Date.now();
     await repo.lock(accountId, now);
     const a = await this.registered(repo, accountId);
-    const { carry, expire } = carryOver(a);
+    const { carry, pack, expire } = carryOver(a, keepPlanCredits);
     await repo.update(accountId, {
       pid: planIdFor(level),
       plan_expires_at: expiresAt,
       is_expired: 0,
       max_num: a.used_num + lim.credits + carry,
-      pack_credits: carry,
+      pack_credits: pack,
       compress_max: a.compress_used + lim.compressCredits,
       updated_at: now,
     });
@@ -90,15 +106,19 @@ export class PlanService {
 
   /**
    * Grants a paid plan for `days` (a purchase, or an operator's grant). Buying the plan one already
-   * has extends it from its current expiry; another plan starts now.
+   * has extends it from its current expiry; another plan starts now, and the live paid plan's unused
+   * credits come along (an upgrade never takes away what was paid for).
    */
   async grantPlanIn(trx: Db, accountId: number, level: 'basic' | 'pro', days = PLAN_PERIOD_DAYS): Promise<void> {
     const a = await new AccountRepository(trx).byIdOrThrow(accountId);
     const now = Date.now();
-    const live =
-      a.pid === planIdFor(level) && !this.deps.services.license.isExpired(a, now) && a.plan_expires_at !== null;
-    const from = live ? Math.max(now, a.plan_expires_at!) : now;
-    await this.setPlanIn(trx, accountId, level, from + days * DAY_MS);
+    const paidLive =
+      (a.pid === planIdFor('basic') || a.pid === planIdFor('pro')) &&
+      !this.deps.services.license.isExpired(a, now) &&
+      a.plan_expires_at !== null;
+    const same = paidLive && a.pid === planIdFor(level);
+    const from = same ? Math.max(now, a.plan_expires_at!) : now;
+    await this.setPlanIn(trx, accountId, level, from + days * DAY_MS, paidLive && !same);
   }
 
   async grantPlan(accountId: number, level: 'basic' | 'pro', days = PLAN_PERIOD_DAYS): Promise<Account> {

@@ -101,3 +101,12 @@ test('Japanese pricing is in yen and says 倍, never 4x; a picked currency is ke
   await expect(page.getByTestId('price-basic')).toContainText('9,90 $');
   await expect(page.getByTestId('currency-USD')).toHaveAttribute('aria-checked', 'true');
 });
+
+test('pricing and the terms say that changing plans keeps the unused paid credits', async ({ page }) => {
+  await page.goto('/pricing/');
+  await expect(page.getByTestId('credits-replace')).toContainText(
+    'Changing from one paid plan to the other (Basic to Pro, or back) keeps the plan credits you have not used yet',
+  );
+  await page.goto('/term-of-use/');
+  await expect(page.locator('main')).toContainText('keeps the plan credits you have not used');
+});

@@ -179,6 +179,37 @@ describe('webhooks', () => {
     expect((await post('/api/payments/webhook/nope', body, { 'content-type': 'application/json' })).status).toBe(404);
   });
 
+  it('an upgrade keeps the paid credits still valid: Basic with 188 of 200 left -> Pro has 500 + 188', async () => {
+    const u = await Caller.user(srv, email('upgrade'));
+    const basic = await openCheckout(u, '606836');
+    await u.form('/api/payments/local/pay', { id: basic.checkout_id });
+    await srv.ctx.db.updateTable('accounts').set({ used_num: 12 }).where('id', '=', u.accountId).execute();
+    expect(await license(u)).toMatchObject({ user_level: 'basic', left_credits: 188 });
+    const pro = await openCheckout(u, '606838');
+    await u.form('/api/payments/local/pay', { id: pro.checkout_id });
+    const lic = await license(u);
+    expect(lic).toMatchObject({ user_level: 'pro', pid: 11043, left_credits: 500 + 188 });
+    expect(lic.plan_expires_at).toBeGreaterThan(Date.now() + (PLAN_PERIOD_DAYS - 1) * DAY);
+    // Only the free account's 3 credits expired (at the first purchase); nothing at the upgrade.
+    const rows = await srv.ctx.db
+      .selectFrom('credit_ledger')
+      .select(['kind', 'amount'])
+      .where('account_id', '=', u.accountId)
+      .where('kind', 'in', ['grant', 'expire'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { kind: 'expire', amount: PLAN_LIMITS.register.credits },
+      { kind: 'grant', amount: PLAN_LIMITS.basic.credits },
+      { kind: 'grant', amount: PLAN_LIMITS.pro.credits },
+    ]);
+    // Back to Basic while Pro is live keeps them as well; buying the live plan again renews it instead.
+    await srv.ctx.db.updateTable('accounts').set({ used_num: 100 }).where('id', '=', u.accountId).execute();
+    const back = await openCheckout(u, '606836');
+    await u.form('/api/payments/local/pay', { id: back.checkout_id });
+    expect(await license(u)).toMatchObject({ user_level: 'basic', left_credits: 200 + 600 });
+  });
+
   it('renewal extends the plan with a fresh allotment; expiry ends it — credits 0, 10012 on start', async () => {
     const u = await Caller.user(srv, email('renew'));
     const co = await openCheckout(u, '606836');

@@ -233,6 +233,12 @@ export function TermsPage() {
             what you want to keep.
           </li>
           <li>Results processed on your device are free and are not counted against your credits.</li>
+          <li>
+            Moving from one paid plan to the other while yours is running (Basic to Pro, or back) keeps the plan credits
+            you have not used: they are added to the new plan&rsquo;s, which starts on the day you buy it. Buying the
+            plan you already have again extends it from its current end date, and its credits start again from the
+            plan&rsquo;s allotment.
+          </li>
         </ul>
       ),
     },
