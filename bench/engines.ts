@@ -88,7 +88,7 @@ export async function benchEngines(
   // our nets against what they replaced, on the same photo in the same run (quote the ratios)
   {
     const { decodeRgb } = await import('../server/engines/image.js');
-    const { upscaleTiled } = await import('../server/engines/esrgan.js');
+    const { upscaleTiled } = await import('../scripts/quality/esrgan.js');
     const { denoiseRgb } = await import('../server/engines/denoise.js');
     const rgb = await decodeRgb(img.data);
     const ours = {

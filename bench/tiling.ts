@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import { runModule } from '../server/engines/registry.js';
-import { upscaleTiled } from '../server/engines/esrgan.js';
+import { upscaleTiled } from '../scripts/quality/esrgan.js';
 import { ctx as engineContext, MODELS_DIR } from '../tests/support/engines.js';
 import { inferenceClock, MODEL_SOURCES } from '../server/engines/models.js';
 import { cpuPeak, kerasFlopsPerInputPixel } from './peak.js';

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { runModule } from '../../server/engines/registry.js';
 import { ctx as engineContext, fromRgb, MODELS_DIR } from '../../tests/support/engines.js';
-import { upscaleTiled } from '../../server/engines/esrgan.js';
+import { upscaleTiled } from './esrgan.js';
 import { addScratches, lineContrast, scratchRemoval } from '../../server/engines/scratches.js';
 import { detectDefects, inpaint, repairRgb } from '../../server/engines/repair.js';
 import { PRESETS, type ModuleName, type ModuleParams, type PresetName } from '../../src/shared/domain/modules.js';

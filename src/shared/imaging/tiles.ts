@@ -2,7 +2,7 @@
  * Tiled inference of an image-to-image net, one rule for every caller so their grids, mirrored border
  * margins and cross-faded seams agree: the server's own enlarge and denoise nets
  * (server/engines/netRunners.ts; scale 1 for denoise), the ESRGAN models kept for comparison
- * (server/engines/esrgan.ts) and the on-device enlarge (src-worker/ondevice). The image is cut into
+ * (scripts/quality/esrgan.ts, for the bench and quality runs) and the on-device enlarge (src-worker/ondevice). The image is cut into
  * tiles with a context margin, each tile goes through the injected model call (`RunTile`: onnxruntime-
  * node or -web, any scale), and neighbouring tiles are cross-faded over a band around their common edge
  * (weights sum to 1). Works band by band to bound memory. Plain typed arrays: no Node or DOM API.

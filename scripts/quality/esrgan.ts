@@ -3,8 +3,8 @@
  * src/shared/imaging/tiles.ts (shared with the on-device enlarge); this file supplies the model call.
  */
 import * as ort from 'onnxruntime-node';
-import { session, esrganFile, type EsrganScale, type EsrganSize } from './models.js';
-import type { Rgb } from './image.js';
+import { session, esrganFile, type EsrganScale, type EsrganSize } from '../../server/engines/models.js';
+import type { Rgb } from '../../server/engines/image.js';
 import { upscaleTiled as tiledUpscale, type RunTile, type TileOptions } from '../../src/shared/imaging/tiles.js';
 
 export type { TileOptions };

@@ -1,7 +1,7 @@
 // The default tiling (512-px cores at x2) still blends without a seam: an image two cores wide
 // comes out like the same image in one tile.
 import { describe, expect, it } from 'vitest';
-import { decodeRgb } from './image.js';
+import { decodeRgb } from '../../server/engines/image.js';
 import { upscaleTiled } from './esrgan.js';
 import { input, MODELS_DIR } from '../../tests/support/engines.js';
 
