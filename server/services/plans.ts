@@ -153,7 +153,7 @@ export class PlanService {
     const a = await this.registered(repo, accountId);
     const planEnd = a.plan_expires_at !== null && a.plan_expires_at < now ? a.plan_expires_at : now;
     if (!(await repo.markExpired(accountId, planEnd, PLAN_LIMITS.expired.compressCredits, now))) return false;
-    const { carry, expire } = carryOver(a);
+    const { carry, expire } = carryOver(a, false);
     await repo.ledger(accountId, grantRef('expire', accountId, now), 'expire', expire, now);
     // markExpired left max_num = used_num (nothing left); the allowance and the pack credits go on top.
     const allowance = PLAN_LIMITS.expired.credits;
