@@ -2,7 +2,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { largestMegapixels, limitsFor } from '../../shared/domain/plans.js';
+import { fitToLimits, largestMegapixels, limitsFor, type PlanLimits } from '../../shared/domain/plans.js';
 import { formatNumber } from '../../shared/domain/locale.js';
 import { pricingUrl } from '../../shared/domain/links.js';
 import type { Work } from '../../shared/domain/work.js';
@@ -44,6 +44,27 @@ export function SizeLine({ work, testId }: { work: Work; testId?: string }) {
   );
 }
 
+/**
+ * Which of the plan's limits shrank an upload: its pixels (megapixels or longest side), its file size
+ * (the pixels fitted, the file did not: a large, hard-to-compress PNG), or both (fitted to the pixels,
+ * it was still too large a file and shrank further).
+ */
+export type ResizeLimit = 'pixels' | 'fileSize' | 'both';
+
+export function resizeLimitOf(
+  work: Pick<Work, 'w' | 'h' | 'sourceW' | 'sourceH'>,
+  lim: Pick<PlanLimits, 'maxMegapixels' | 'maxSidePx'>,
+): ResizeLimit | null {
+  const from = resizedFrom(work);
+  if (!from) return null;
+  const byPixels = fitToLimits(from.w, from.h, lim);
+  if (!byPixels.resized) return 'fileSize';
+  // Smaller than the pixel limits alone make it (beyond rounding): the file size shrank it further.
+  return work.w < byPixels.w - 1 || work.h < byPixels.h - 1 ? 'both' : 'pixels';
+}
+
+const NOTICE_KEY = { pixels: 'resizeNotice', fileSize: 'resizeNoticeFileSize', both: 'resizeNoticeBoth' } as const;
+
 const told = new Set<string>();
 
 /** Tells the user, once per upload, that the plan's limit shrank an image; offers the plan that would not. */
@@ -62,12 +83,14 @@ export function useResizeNotice(): void {
           const level = useUser.getState().level;
           const lim = limitsFor(level);
           const max = largestMegapixels();
-          const base = t('resizeNotice', {
+          // Name the limit that applied: a 61 MB PNG within Pro's pixels was told "to fit your plan (34 MP …)".
+          const base = t(NOTICE_KEY[resizeLimitOf(w, lim) ?? 'pixels'], {
             name: w.filename,
             w: w.w,
             h: w.h,
             mp: formatNumber(lim.maxMegapixels, lng),
             side: lim.maxSidePx,
+            mb: formatNumber(lim.maxFileBytes / 1048576, lng),
           });
           const canGrow = lim.maxMegapixels < max;
           dialogs.toast(canGrow ? `${base} ${t('resizeUpgrade', { max: formatNumber(max, lng) })}` : base, 'info', {
