@@ -3,13 +3,7 @@ import { create } from 'zustand';
 import { ApiError } from '../api/client.js';
 import * as endpoints from '../api/endpoints.js';
 import { GUEST_CREDITS_COOKIE_DAYS, GUEST_TOKEN_COOKIE_DAYS } from '../shared/domain/constants.js';
-import {
-  creditStanding,
-  creditsLeft,
-  deriveLevel,
-  type CreditStanding,
-  type Level,
-} from '../shared/domain/plans.js';
+import { creditStanding, creditsLeft, deriveLevel, type CreditStanding, type Level } from '../shared/domain/plans.js';
 import { COOKIE, deleteCookie, getCookie, setCookie } from '../lib/cookies.js';
 import { boundKey, unbindGuestBeforeLogout } from './guestBinding.js';
 
