@@ -355,6 +355,10 @@ export type GetApiDocsOpenapiJsonData = unknown;
 export type GetSitemapXmlFields = Record<string, unknown>;
 export type GetSitemapXmlData = never;
 
+/** GET /robots.txt: What crawlers may visit (everything but the API) and where the sitemap is */
+export type GetRobotsTxtFields = Record<string, unknown>;
+export type GetRobotsTxtData = never;
+
 /** POST /api/v2/guest_token: A new guest token (a guest account with a few free credits) */
 export type PostGuestTokenFields = Record<string, never>;
 export type PostGuestTokenData = {
@@ -1479,6 +1483,7 @@ export const OPERATIONS = {
   getHealth: { method: "GET", path: "/api/health", body: "query", json: false, answer: "json", apiKey: false },
   getApiDocsOpenapiJson: { method: "GET", path: "/api-docs/openapi.json", body: "query", json: false, answer: "json", apiKey: false },
   getSitemapXml: { method: "GET", path: "/sitemap.xml", body: "query", json: false, answer: "file", apiKey: false },
+  getRobotsTxt: { method: "GET", path: "/robots.txt", body: "query", json: false, answer: "file", apiKey: false },
   postGuestToken: { method: "POST", path: "/api/v2/guest_token", body: "form", json: false, answer: "json", apiKey: false },
   postBindToken: { method: "POST", path: "/api/v2/bind_token", body: "form", json: true, answer: "json", apiKey: false },
   postUnbindToken: { method: "POST", path: "/api/v2/unbind_token", body: "form", json: true, answer: "json", apiKey: false },
@@ -1554,6 +1559,7 @@ export interface Operations {
   getHealth: { fields: GetHealthFields; answer: JsonAnswer<GetHealthData> };
   getApiDocsOpenapiJson: { fields: GetApiDocsOpenapiJsonFields; answer: JsonAnswer<GetApiDocsOpenapiJsonData> };
   getSitemapXml: { fields: GetSitemapXmlFields; answer: FileAnswer };
+  getRobotsTxt: { fields: GetRobotsTxtFields; answer: FileAnswer };
   postGuestToken: { fields: PostGuestTokenFields; answer: JsonAnswer<PostGuestTokenData> };
   postBindToken: { fields: PostBindTokenFields; answer: JsonAnswer<PostBindTokenData> };
   postUnbindToken: { fields: PostUnbindTokenFields; answer: JsonAnswer<PostUnbindTokenData> };

@@ -45,6 +45,7 @@ export const ROUTE_TABLE = {
   Register: ['POST', '/api/account/register'],
   Report: ['POST', '/api/report'],
   Retention: ['GET', '/api/v2/retention'],
+  Robots: ['GET', '/robots.txt'],
   SampleDownload: ['GET', '/api/v2/sample/download'],
   SampleFile: ['GET', '/api/job_utils/download/sample'],
   SampleInfo: ['GET', '/api/v2/sample/info'],

@@ -27,3 +27,14 @@ it('GET /sitemap.xml lists every site page with absolute en/de/fr/ja addresses o
   expect(xml).toContain(`hreflang="de" href="${ORIGIN}/de/pricing/"`);
   expect(new Set(locs).size).toBe(locs.length);
 });
+
+it('GET /robots.txt is text with the absolute address of the sitemap on PUBLIC_URL, the API kept out', async () => {
+  const res = await fetch(`${srv.url}/robots.txt`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  const text = await res.text();
+  expect(text).not.toContain('<html');
+  expect(text.split('\n')).toEqual(
+    expect.arrayContaining(['User-agent: *', 'Disallow: /api/', `Sitemap: ${ORIGIN}/sitemap.xml`]),
+  );
+});

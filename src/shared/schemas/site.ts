@@ -111,6 +111,14 @@ export const Sitemap = routeGroup('misc', AUTH.none).get(
   },
 );
 
+export const Robots = routeGroup('misc', AUTH.none).get(
+  '/robots.txt',
+  'What crawlers may visit (everything but the API) and where the sitemap is',
+  {
+    file: { types: ['text/plain'], description: 'The robots.txt file' },
+  },
+);
+
 export const MailUnsubscribe = site.post(
   '/api/mail/unsubscribe',
   'Stops mail to an address (the link in every mail, or the signed-in owner)',
