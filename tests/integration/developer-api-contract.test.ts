@@ -108,7 +108,7 @@ describe('every operation of the served document, with requests generated from i
               for (const [k, s] of Object.entries(props))
                 if ((s as Json).format === 'binary') fd.set(k, new Blob([photo]), 'photo.jpg');
               body = fd;
-            } else body = new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, text(v)]));
+            } else body = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, text(v)]));
           }
           const r = await fetch(url, {
             method: method.toUpperCase(),
