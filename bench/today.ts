@@ -3,7 +3,7 @@
  * the same process and run, interleaved (old, new, new, old; the faster of each kept), so the ratios hold
  * on a shared, loaded machine. The old tree is `git archive`d into .tmp/engine-<commit> (its own models
  * folder, built there on first use from its own recipes); both engines get the same photo, params and threads.
- * Cases: 2.8 MP x2 at default params, 2.8 MP x4, 2.8 MP denoise, 1 MP x8.
+ * Cases: 2.8 MP x2 at default params, 2.8 MP x4, 2.8 MP denoise, 1 MP x8, 1 MP x4 (BENCH_TODAY_CASES picks some).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -49,6 +49,7 @@ export async function benchToday(opts: { threads?: number; log?: (s: string) => 
     [`enlarge x4 ${mp.toFixed(1)} MP`, photo, 'enlarge', { scale: 4 }],
     [`denoise ${mp.toFixed(1)} MP defaults`, photo, 'denoise', {}],
     ['enlarge x8 1.0 MP', oneMp, 'enlarge', { scale: 8 }],
+    ['enlarge x4 1.0 MP', oneMp, 'enlarge', { scale: 4 }],
   ];
   const small: EngineImage = {
     ...oneMp,
@@ -67,7 +68,10 @@ export async function benchToday(opts: { threads?: number; log?: (s: string) => 
     await fn();
     return (performance.now() - t0) / 1000;
   };
+  // BENCH_TODAY_CASES=x4,x8: only the cases whose name holds one of these words
+  const only = process.env.BENCH_TODAY_CASES?.split(',').filter(Boolean);
   for (const [name, img, module, params] of cases) {
+    if (only && !only.some((w) => name.includes(w))) continue;
     const t = { old: Infinity, now: Infinity };
     for (const who of ['old', 'now', 'now', 'old'] as const)
       t[who] = Math.min(
