@@ -90,7 +90,15 @@ const BOUNDARIES = [
   },
   // Test harnesses are for tests, benches and measurement scripts; nothing that ships loads them.
   {
-    files: [...SERVER, 'src/', 'src-worker/', 'scripts/api-docs.ts', 'scripts/config-docs.ts'],
+    files: [
+      ...SERVER,
+      'src/',
+      'src-worker/',
+      'scripts/api-docs.ts',
+      'scripts/config-docs.ts',
+      'scripts/generate-samples.ts',
+      'scripts/ship-weights.ts',
+    ],
     deny: ['tests/'],
     message: 'the harnesses in tests/ are for tests only',
   },

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { runModule } from '../server/engines/registry.js';
-import { ctx as engineContext } from '../tests/support/engines.js';
-import type { EngineImage } from '../server/engines/types.js';
+import type { EngineContext, EngineImage } from '../server/engines/types.js';
+import { loadConfig } from '../server/config.js';
 import type { ModuleName, ModuleParams } from '../src/shared/domain/modules.js';
 import { gaussianNoise } from '../server/engines/image.js';
 import { PLAN_LIMITS } from '../src/shared/domain/plans.js';
@@ -24,8 +24,14 @@ export const SAMPLE_SCALES: readonly number[] = [...new Set(Object.values(PLAN_L
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.join(root, 'tests', 'fixtures');
 const outDir = path.join(root, 'public', 'samples');
-// the "before" images are JPEG, and so are the results (as for a user's JPEG)
-const ctx = engineContext([], 'jpeg', Number(process.env.ENGINE_THREADS || 2));
+// A Pro work's context; the "before" images are JPEG, and so are the results (as for a user's JPEG).
+const ctx: EngineContext = {
+  threads: Number(process.env.ENGINE_THREADS || 2),
+  modelsDir: loadConfig().modelsDir,
+  level: 'pro',
+  output: 'jpeg',
+  onProgress: () => {},
+};
 
 interface Source {
   name: string;

@@ -23,6 +23,7 @@ describe('import boundaries (eslint.config.js)', () => {
     ['server/services/x.ts', '../../src-worker/ondevice/models.js', 'the server imports only the shared code'],
     ['scripts/start.mjs', '../src/pages/content/x.js', 'the server imports only the shared code'],
     ['server/jobs/x.ts', '../../tests/support/modes.js', 'the harnesses in tests/ are for tests only'],
+    ['scripts/generate-samples.ts', '../tests/support/engines.js', 'the harnesses in tests/ are for tests only'],
     ['server/services/x.ts', '../engines/registry.js', 'the API process loads no engine'],
     ['server/services/x.ts', '../http/validation.js', 'never import the HTTP layer'],
     ['server/services/x.ts', './index.js', 'services type what they use'],

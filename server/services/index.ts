@@ -1,11 +1,10 @@
 /**
  * Composition of the services. Each service receives the same Deps object and reaches the
- * others through deps.services (resolved lazily, so construction order does not matter).
+ * others through deps.services (resolved lazily, so construction order does not matter); each
+ * service's file types only the part it uses (base.ts), so no service imports this file.
  * Services never import Fastify.
  */
-import type { Config } from '../config.js';
-import type { Db } from '../repositories/db.js';
-import type { BlobStore } from '../repositories/blobStore.js';
+import type { ServiceBase } from './base.js';
 import type { Processing } from '../jobs/processing.js';
 import { TokenService } from './tokens.js';
 import { LicenseService } from './license.js';
@@ -32,10 +31,8 @@ import { ApiTokenService } from './apiTokens.js';
 import { WebhookService } from './webhooks.js';
 import { ProcessService } from './process.js';
 
-export interface Deps {
-  config: Config;
-  db: Db;
-  blobs: BlobStore;
+/** The one object every service is handed: the base and all the services (each service's own Deps type names the ones it calls). */
+export interface Deps extends ServiceBase {
   services: Services;
 }
 
@@ -67,7 +64,7 @@ export interface Services {
 }
 
 /** `processing`: the job queue and runner, built by the composition root (server/bootstrap.ts) for JobService. */
-export function createServices(base: Omit<Deps, 'services'>, processing: Processing): Services {
+export function createServices(base: ServiceBase, processing: Processing): Services {
   const deps = { ...base } as Deps;
   const services: Services = {
     tokens: new TokenService(deps),
