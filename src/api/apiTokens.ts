@@ -12,6 +12,8 @@ export const apiTokenCreate = async (): Promise<ApiTokenView> =>
   (await callRoute('ApiTokenGet', {}, { userToken: true }))!;
 /** A new token in place of the old one, which stops working. */
 export const apiTokenReset = () => callRoute('ApiTokenReset', {}, { userToken: true });
+/** The account's latest webhook deliveries (newest first). */
+export const apiWebhookList = () => callRoute('ApiWebhookList', {}, { userToken: true });
 /** Opens a checkout for an API credit pack (spec §7 GET checkout with email and api_plan). */
 export const apiPlanCheckout = (email: string, apiPlan: string, currency?: ApiPlanCurrency) =>
   callRoute('ApiCheckout', { email, api_plan: apiPlan, currency }, { userToken: true });

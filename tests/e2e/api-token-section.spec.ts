@@ -1,6 +1,6 @@
 // The developer section of /my-account/ on the real server: a Pro account creates its API token, sees
 // it once, uses it, resets it (the old one stops); a free account is told why and buys an API pack
-// through the local checkout, after which it may create one. Screenshots at 1366 and 375 px.
+// through the local checkout (every account may hold a key: free previews, full size with its credits). Screenshots at 1366 and 375 px.
 import { expect, test, type Page } from '@playwright/test';
 import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
 import { PLAN_LIMITS } from '../../src/shared/domain/plans.js';
@@ -57,12 +57,17 @@ for (const width of [1366, 375]) {
   });
 }
 
-test('a free account is told why, buys an API pack through the checkout, then may create a token', async ({ page }) => {
+test('a free account creates a free key (free previews, the webhook secret once), buys an API pack through the checkout', async ({
+  page,
+}) => {
   const email = await registered(page, 'api-free');
   const api = new ApiTokenSection(page);
   await api.open();
-  await expect(api.notEntitled()).toBeVisible();
-  await expect(api.createButton()).toHaveCount(0);
+  await expect(api.notEntitled()).toHaveCount(0);
+  await api.create();
+  await expect(api.root.getByTestId('api-webhook-secret')).toHaveText(/^whsec_/);
+  await expect(api.root.getByTestId('api-free-previews')).toContainText('50');
+  await expect(api.root.getByTestId('api-webhooks')).toBeVisible();
   await api.screenshot('api-section-1366-free');
 
   const pack = API_PLANS[0]!;
@@ -72,8 +77,6 @@ test('a free account is told why, buys an API pack through the checkout, then ma
   await expect(page.getByTestId('checkout-paid')).toBeVisible({ timeout: 30_000 });
 
   await api.open();
-  await expect(api.notEntitled()).toHaveCount(0);
-  await api.create();
   await expect(api.credits()).toHaveText(String(3 + pack.credits));
   await expect(api.packCredits()).toHaveText(String(pack.credits));
 

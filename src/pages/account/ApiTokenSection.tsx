@@ -2,8 +2,8 @@
  * The developer's section of /my-account/ (docs/api.md): the account's API token — create it, see it
  * whole once (with a copy button), reset it after a confirmation — its last use, calls this month and
  * the credits it spends; and the API credit packs (src/shared/domain/apiPlans.ts), bought through the same
- * checkout as the plans. An account that may not hold a token (neither Pro nor an API customer) gets
- * the explanation and the packs.
+ * checkout as the plans. Every registered account may hold one (free previews, full size with its credits);
+ * the webhook secret is shown once beside a new key, and the latest webhook deliveries are listed.
  */
 import { useEffect, useState } from 'react';
 import { handleError } from '../../app/handleError.js';
@@ -13,6 +13,7 @@ import {
   apiTokenCreate,
   apiTokenReset,
   apiTokenView,
+  apiWebhookList,
   type ApiTokenView,
 } from '../../api/apiTokens.js';
 import { ApiError } from '../../api/client.js';
@@ -33,6 +34,8 @@ export function ApiTokenSection() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   /** the whole token, only right after it was created or reset */
   const [revealed, setRevealed] = useState<string | null>(null);
+  /** the webhook signing secret, only in the answer that made it */
+  const [secret, setSecret] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -51,6 +54,7 @@ export function ApiTokenSection() {
     try {
       const view = await call();
       setRevealed(view.api_token);
+      setSecret(view.webhook_secret);
       setCopied(false);
       setConfirming(false);
       setState({ kind: 'token', view });
@@ -113,6 +117,11 @@ export function ApiTokenSection() {
                   {copied ? t('api.copied') : t('api.copy')}
                 </button>
               </div>
+              {secret && (
+                <p className="small">
+                  {t('api.webhookSecret')} <code data-testid="api-webhook-secret">{secret}</code>
+                </p>
+              )}
             </div>
           )}
           <dl className="facts">
@@ -133,6 +142,15 @@ export function ApiTokenSection() {
             <div>
               <dt>{t('api.credits')}</dt>
               <dd data-testid="api-credits">{state.view.credits}</dd>
+            </div>
+            <div>
+              <dt>{t('api.freePreviews')}</dt>
+              <dd data-testid="api-free-previews">
+                {t('api.freePreviewsLeft', {
+                  left: state.view.free_previews_left,
+                  total: state.view.free_previews_per_month,
+                })}
+              </dd>
             </div>
             {state.view.api_pack_credits > 0 && (
               <div>
@@ -188,8 +206,45 @@ export function ApiTokenSection() {
         </>
       )}
 
+      {state.kind === 'token' && <WebhookDeliveries />}
       {state.kind !== 'loading' && email && <ApiPlans email={email} />}
     </section>
+  );
+}
+
+type Delivery = Awaited<ReturnType<typeof apiWebhookList>>[number];
+const DELIVERY_STATUSES = ['waiting', 'sending', 'retry', 'delivered', 'failed'] as const;
+
+/** The latest works started with a webhook_url and how their delivery went (docs/api.md "Webhooks"). */
+function WebhookDeliveries() {
+  const t = useAccountT();
+  const lng = useLang();
+  const [rows, setRows] = useState<Delivery[] | null>(null);
+  useEffect(() => {
+    apiWebhookList().then(setRows, handleError);
+  }, []);
+  if (!rows) return null;
+  return (
+    <div className="api-webhooks" data-testid="api-webhooks">
+      <h3>{t('api.webhooksTitle')}</h3>
+      {rows.length === 0 ? (
+        <p className="muted small">{t('api.webhooksNone')}</p>
+      ) : (
+        <ul className="api-webhook-list">
+          {rows.slice(0, 10).map((r) => (
+            <li key={r.trans_id} data-testid="api-webhook" data-status={r.status}>
+              <code title={r.url}>{r.trans_id.slice(0, 8)}</code>{' '}
+              <span>{DELIVERY_STATUSES.includes(r.status) ? t(`api.webhookStatus.${r.status}`) : r.status}</span>{' '}
+              <span className="muted small">
+                {t('api.webhookTries', { count: r.attempts })}
+                {r.last_http !== null ? ` · HTTP ${r.last_http}` : r.last_error ? ` · ${r.last_error}` : ''} ·{' '}
+                {formatDay(r.created_at, lng)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
