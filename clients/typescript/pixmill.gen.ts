@@ -626,6 +626,8 @@ export type GetProgressData = {
   /** the result’s width, once finished */
   result_w?: number;
   result_h?: number;
+  /** once finished, a work with an enlarge step: net (the chosen nets ran on every tile), fast_net (a pass ran on the fast net to fit the job limit), resized (a pass was resized without AI: no net fitted the job limit) */
+  enlarge_path?: "net" | "fast_net" | "resized";
 };
 
 /** POST /api/v1/process: Processes one image and answers the result (upload, start, wait and download in one call) */
@@ -800,6 +802,8 @@ export type GetJobRecordData = {
     scale: number;
     /** why it failed, when fatal: outputTooLarge (the result would pass the largest side; the upload’s size times the scale), processTimeout, processFailed */
     reason?: "outputTooLarge" | "processTimeout" | "processFailed";
+    /** once finished, a work with an enlarge step: net (the chosen nets ran on every tile), fast_net (a pass ran on the fast net to fit the job limit), resized (a pass was resized without AI: no net fitted the job limit) */
+    enlarge_path?: "net" | "fast_net" | "resized";
   }>;
   current_page: number;
   total: number;

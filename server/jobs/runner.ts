@@ -217,7 +217,7 @@ export class JobRunner {
         db,
         job.trans_id,
         this.runnerId,
-        { resultKey, format: out.format, width: out.width, height: out.height, extras },
+        { resultKey, format: out.format, width: out.width, height: out.height, extras, enlargePath: out.enlargePath },
         steps - 1,
         Date.now(),
       );

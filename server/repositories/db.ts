@@ -27,6 +27,7 @@ import * as m011 from './migrations/011_api_token_reset.js';
 import * as m012 from './migrations/012_queue_order.js';
 import * as m013 from './migrations/013_api_previews_webhooks.js';
 import * as m014 from './migrations/014_address_budgets.js';
+import * as m015 from './migrations/015_enlarge_path.js';
 
 /**
  * Every migration, in order: the name is its file's name, the number unique and one above the last.
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '012_queue_order': m012,
   '013_api_previews_webhooks': m013,
   '014_address_budgets': m014,
+  '015_enlarge_path': m015,
 };
 
 /**

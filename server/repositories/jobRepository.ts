@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Account, Database, Job } from './schema.js';
 import { QUEUE_AGING_MS } from '../../src/shared/domain/queueOrder.js';
+import type { EnlargePath } from '../../src/shared/domain/enlargePath.js';
 
 type Db = Kysely<Database>;
 
@@ -45,6 +46,7 @@ export type ProgressRow = Pick<
   | 'error'
   | 'result_w'
   | 'result_h'
+  | 'enlarge_path'
   | 'created_at'
 >;
 
@@ -61,6 +63,7 @@ export async function findOwnedProgress(db: Db, accountId: number, transId: stri
       'error',
       'result_w',
       'result_h',
+      'enlarge_path',
       'created_at',
     ])
     .where('trans_id', '=', transId)
@@ -210,6 +213,8 @@ export interface FinishedResult {
   width: number;
   height: number;
   extras: Record<string, string> | null;
+  /** a work with an enlarge step: the path its enlargement took */
+  enlargePath?: EnlargePath;
 }
 
 export async function markFinished(
@@ -231,6 +236,7 @@ export async function markFinished(
       result_w: r.width,
       result_h: r.height,
       extras_json: r.extras ? JSON.stringify(r.extras) : null,
+      enlarge_path: r.enlargePath ?? null,
       finished_at: now,
     })
     .where('trans_id', '=', transId)

@@ -121,6 +121,8 @@ export interface JobsTable {
   heartbeat_at: number | null;
   /** when retention removed the result blobs (005) */
   expired_at: Generated<number | null>;
+  /** the path a finished work's enlargement took: net, fast_net or resized (015, src/shared/domain/enlargePath.ts) */
+  enlarge_path: Generated<string | null>;
   /** where the work stands in the queue, 0 the front (012, src/shared/domain/queueOrder.ts) */
   queue_class: Generated<number>;
   /** a guest work's address group (012, server/http/clientAddress.ts); null for accounts' works */

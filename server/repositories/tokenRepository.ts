@@ -35,6 +35,7 @@ const PROGRESS_COLUMNS = [
   'error',
   'result_w',
   'result_h',
+  'enlarge_path',
   'created_at',
 ] as const;
 /** Placeholders of the statement built once; replaced by the real values on every call. */

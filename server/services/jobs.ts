@@ -42,11 +42,11 @@ import type { UploadService } from './uploads.js';
 import { decodeJconfig } from './jconfig.js';
 import { checkJobConfig } from './schemaCheck.js';
 import { workExpired } from './retention.js';
+import { isEnlargePath } from '../../src/shared/domain/enlargePath.js';
 import type { Principal } from './tokens.js';
 
 /** What this service uses: the base (database, configuration, blobs) and the services it calls. */
 type Deps = ServiceBase & { services: { credits: CreditService; retention: RetentionService; uploads: UploadService } };
-
 
 /** POST transform's fields (src/shared/schemas/processing.ts): jconfig is JSON text or an object, bounded by decodeJconfig. */
 export type TransformInput = FieldsOf<typeof Transform>;
@@ -219,6 +219,7 @@ export class JobService {
     }
     if (job.status === 'finished' && job.result_w !== null && job.result_h !== null)
       Object.assign(view, { result_w: job.result_w, result_h: job.result_h });
+    if (job.status === 'finished' && isEnlargePath(job.enlarge_path)) view.enlarge_path = job.enlarge_path;
     return view;
   }
 
@@ -250,6 +251,7 @@ export class JobService {
         ...(r.status === 'failed'
           ? { reason: failureReason(r, r.w === null || r.h === null ? undefined : { w: r.w, h: r.h }) }
           : {}),
+        ...(r.status === 'finished' && isEnlargePath(r.enlarge_path) ? { enlarge_path: r.enlarge_path } : {}),
       })),
       current_page: page,
       total,

@@ -27,10 +27,10 @@ import type { DownloadFile } from './downloads.js';
 import { ConcurrencyGate } from './gates.js';
 import type { Deps } from './index.js';
 import type { ProgressView } from './jobs.js';
+import type { EnlargePath } from '../../src/shared/domain/enlargePath.js';
 import { decodeJconfig } from './jconfig.js';
 import { fieldRefusal } from './schemaCheck.js';
 import type { Principal } from './tokens.js';
-
 
 /** Waits at once: per account (a Pro account's batch) and per API process. */
 export const SYNC_WAITS = { perAccount: 10, total: 200 } as const;
@@ -78,6 +78,8 @@ export type ProcessOutcome =
       file: DownloadFile;
       w: number;
       h: number;
+      /** a work with an enlarge step: the path its enlargement took (the answer's X-Enlarge-Path) */
+      enlargePath?: EnlargePath;
       charged: number;
       creditsLeft: number;
       sizing: Sizing;
@@ -230,6 +232,7 @@ export class ProcessService {
         file: { ext: out.ext, name, data: out.data },
         w: out.w,
         h: out.h,
+        ...(progress.enlarge_path ? { enlargePath: progress.enlarge_path } : {}),
         charged,
         creditsLeft: left,
         sizing,

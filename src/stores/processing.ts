@@ -241,18 +241,20 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
   }
 }
 
-function resultDims(p: endpoints.ProgressData): Partial<Work> {
-  return typeof p.result_w === 'number' && typeof p.result_h === 'number'
-    ? { zoomW: p.result_w, zoomH: p.result_h }
-    : {};
+function resultDims(p: endpoints.ProgressData | HistoryRecord): Partial<Work> {
+  return {
+    ...(typeof p.result_w === 'number' && typeof p.result_h === 'number'
+      ? { zoomW: p.result_w, zoomH: p.result_h }
+      : {}),
+    ...(p.enlarge_path ? { enlargePath: p.enlarge_path } : {}),
+  };
 }
 
 /** A start the server had taken before a reload: finished, failed or still running, as its record says. */
 async function adoptRecord(work: Work, r: HistoryRecord): Promise<void> {
   const { update } = useWorks.getState();
   update(work.cid, { transId: r.trans_id, startSent: false, operation: work.operation ?? r.job });
-  if (r.status === 'finished')
-    return finish(work.cid, r.result_w && r.result_h ? { zoomW: r.result_w, zoomH: r.result_h } : {});
+  if (r.status === 'finished') return finish(work.cid, resultDims(r));
   // Failed while the page was away: ready again with the reason (spec §4), as the server's record says.
   if (r.status === 'failed')
     return void update(work.cid, {
@@ -313,7 +315,7 @@ export async function reconcileWithHistory(): Promise<void> {
         transId: r.trans_id,
         processError: undefined,
         endTime: r.finished_at ?? Date.now(),
-        ...(r.result_w && r.result_h ? { zoomW: r.result_w, zoomH: r.result_h } : {}),
+        ...resultDims(r),
       });
       setProgress(w.cid, 100);
       bumpSuccess();

@@ -195,6 +195,7 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
         });
       }
       reply.header('x-width', out.w).header('x-height', out.h);
+      if (out.enlargePath) reply.header('x-enlarge-path', out.enlargePath);
       return sendResultFile(ctx, reply, out.file, 'attachment');
     } catch (e) {
       if (e instanceof ApiError) {

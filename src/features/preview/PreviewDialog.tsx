@@ -9,6 +9,7 @@ import { useUser } from '../../stores/user.js';
 import { useWorks } from '../../stores/works.js';
 import { previewUrls } from '../workspace/actions.js';
 import { operationLabel } from '../workspace/operationLabel.js';
+import { EnlargeNotice } from '../workspace/enlargeNotice.js';
 import { CompareStage } from './CompareStage.js';
 import {
   PreviewControls,
@@ -52,6 +53,7 @@ export function PreviewDialog({ cid, onClose }: { cid: string; onClose(): void }
         <PreviewInfo work={work} out={out} operation={operationLabel(work)} />
         <PreviewControls work={work} tab={tab} onTab={setTab} zoom={zoom} onZoom={setZoom} />
       </div>
+      <EnlargeNotice work={work} testId="preview-enlarge-path" />
       {tooLarge ? (
         <PreviewTooLarge />
       ) : touch && tab === 1 && zoom === 'fit' ? (

@@ -17,6 +17,7 @@ import { downloadButtonClass, downloadWork, previewUrls } from './actions.js';
 import { operationLabel } from './operationLabel.js';
 import { canProcessOnDevice, OnDeviceAction } from './OnDevice.js';
 import { SizeLine } from './sizeNote.js';
+import { EnlargeNotice, finishedStatusKey } from './enlargeNotice.js';
 import { uploadErrorText } from '../../app/handleError.js';
 import { PickAgain } from './PickAgain.js';
 import { useOnline } from '../../pwa/online.js';
@@ -157,9 +158,10 @@ export function WorkCard({
           className={`work-status ${work.status === 'processFailed' || work.status === 'uploadFailed' || work.status === 'imageTooLarge' ? 'warn' : ''}`}
           role="status"
         >
-          {t(statusKey(work.status))}
+          {t(finishedStatusKey(work) ?? statusKey(work.status))}
           {showPercent && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
         </span>
+        <EnlargeNotice work={work} testId="enlarge-path" />
         {/* Started offline: it starts by itself when the network returns (issue 47). */}
         {work.status === 'waiting' && !online && !work.sample && !work.onDevice && (
           <span className="work-size" data-testid="start-waits-for-network">

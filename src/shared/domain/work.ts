@@ -1,5 +1,6 @@
 /** The Work (processing item) and related client-side records of spec §3, shared by UI, worker and Dexie. */
 import type { ModuleParams } from './modules.js';
+import type { EnlargePath } from './enlargePath.js';
 
 export const WORK_STATUSES = [
   'resizing',
@@ -61,6 +62,8 @@ export interface Work {
   sourceH?: number;
   zoomW?: number;
   zoomH?: number;
+  /** a server enlargement's path once finished (enlargePath.ts): the card and the preview say a fast-net or resized one */
+  enlargePath?: EnlargePath;
   status: WorkStatus;
   /** why an upload failed (an i18n key of the upload namespace): the card says it, not just "Upload failed" */
   uploadError?: string;
@@ -153,6 +156,8 @@ export interface HistoryRecord {
   scale: number;
   /** why it failed (a reason code of src/shared/domain/reasons.ts), when failed */
   reason?: WorkFailure;
+  /** the path its enlargement took, when finished with an enlarge step (enlargePath.ts) */
+  enlarge_path?: EnlargePath;
 }
 
 /** A page of a list answer (workflow list, history): spec §7 {datas[], current_page, total, last_page}. */

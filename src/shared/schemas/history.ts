@@ -1,7 +1,7 @@
 /** History and feedback: the account's works, newest first, and thumbs up/down on a result. */
 import { Type } from 'typebox';
 import { AUTH, MAX_ID, Nullable, Page, Paged, TransId, routeGroup } from './common.js';
-import { FailureReason } from './processing.js';
+import { EnlargePathField, FailureReason } from './processing.js';
 
 /** Works a history page holds unless `limit` asks otherwise, and the most it answers. */
 export const HISTORY_DEFAULT_LIMIT = 10;
@@ -27,6 +27,7 @@ export const HistoryRecord = Type.Object({
     description: 'how many times larger than the source the result is (enlarge steps; 1 for the rest)',
   }),
   reason: Type.Optional(FailureReason),
+  enlarge_path: Type.Optional(EnlargePathField),
 });
 
 const poll = routeGroup('poll', AUTH.token);

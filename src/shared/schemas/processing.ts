@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { API_FREE_PREVIEWS_PER_MONTH, API_PREVIEW_MEGAPIXELS, API_SIZES } from '../domain/apiPlans.js';
 import { PROCESS_TIMEOUT_MS } from '../domain/constants.js';
 import { WORK_FAILURES } from '../domain/work.js';
+import { ENLARGE_PATHS } from '../domain/enlargePath.js';
 import { AUTH, TransId, Uid, routeGroup } from './common.js';
 import { featureParamFields, JOB_NAMES } from './jobConfig.js';
 
@@ -173,6 +174,11 @@ export const Process = routeGroup('process', AUTH.api).post(
         ...PROCESS_HEADERS,
         'X-Width': { description: 'the result’s width in px', type: 'integer' },
         'X-Height': { description: 'the result’s height in px', type: 'integer' },
+        'X-Enlarge-Path': {
+          description:
+            'a work with an enlarge step: net (the chosen nets ran on every tile), fast_net (a pass ran on the fast net to fit the job limit) or resized (a pass was resized without AI: no net fitted the job limit)',
+          type: 'string',
+        },
       },
       202: {
         ...PROCESS_HEADERS,
@@ -195,6 +201,12 @@ export const FailureReason = Type.Enum([...WORK_FAILURES], {
     'why it failed, when fatal: outputTooLarge (the result would pass the largest side; the upload’s size times the scale), processTimeout, processFailed',
 });
 
+/** The path a finished enlargement took (issue 51: never a silent downgrade). */
+export const EnlargePathField = Type.Enum([...ENLARGE_PATHS], {
+  description:
+    'once finished, a work with an enlarge step: net (the chosen nets ran on every tile), fast_net (a pass ran on the fast net to fit the job limit), resized (a pass was resized without AI: no net fitted the job limit)',
+});
+
 export const ProgressData = Type.Object({
   trans_id: TransId(),
   status: Type.Enum(['finish', 'fatal', 'progress'], {
@@ -208,6 +220,7 @@ export const ProgressData = Type.Object({
   reason: Type.Optional(FailureReason),
   result_w: Type.Optional(Type.Integer({ description: 'the result’s width, once finished' })),
   result_h: Type.Optional(Type.Integer()),
+  enlarge_path: Type.Optional(EnlargePathField),
 });
 
 export const Progress = routeGroup('poll', AUTH.tokenOrApi).get(
