@@ -44,10 +44,7 @@ function decodedPath(url: string): string {
 }
 
 /** The largest file any plan may send in one request (compress limit), plus multipart slack. */
-export const MAX_UPLOAD_BYTES = Math.max(
-  ...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes),
-  CHUNK_SIZE_BYTES,
-);
+const MAX_UPLOAD_BYTES = Math.max(...Object.values(PLAN_LIMITS).map((l) => l.compressMaxBytes), CHUNK_SIZE_BYTES);
 
 /** A refusal as its answer: the envelope {code, msg, data} (data.reason, data.field) with its HTTP status. */
 const answer = (reply: FastifyReply, e: ApiError) =>
@@ -57,12 +54,12 @@ const answer = (reply: FastifyReply, e: ApiError) =>
  * Fastify's form of TRUST_PROXY. A hop count n trusts the n nearest hops, whoever they are (Fastify's
  * own numeric option now trusts nobody), so it is given as a function; address lists go as they are.
  */
-export function trustProxyOption(t: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+function trustProxyOption(t: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
   return typeof t === 'number' ? (_address, hop) => hop < t : t;
 }
 
 /** The OpenAPI document's head: every route adds its operation from its schema (src/shared/schemas/). */
-export const OPENAPI_INFO = {
+const OPENAPI_INFO = {
   openapi: '3.1.0',
   info: {
     title: 'Pixmill API',

@@ -14,7 +14,7 @@ import { createServices, type Services } from './services/index.js';
  * worker threads and sandbox processes it starts, which inherit the mask) creates is 0600/0700, and
  * DATA_DIR itself is closed to others, which also covers files from older versions.
  */
-export function makeDataPrivate(dataDir: string): void {
+function makeDataPrivate(dataDir: string): void {
   if (isMainThread) process.umask(0o077);
   fs.mkdirSync(dataDir, { recursive: true });
   for (const p of [dataDir, path.join(dataDir, 'blobs')]) {

@@ -141,7 +141,7 @@ export function parsePublicUrl(v: string | undefined, port: number): { publicUrl
 }
 
 /** An integer setting: the variable's value, or `d` when it is unset, empty or not a number. The one parser of integer settings. */
-export const envInt = (v: string | undefined, d: number) =>
+const envInt = (v: string | undefined, d: number) =>
   v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : d;
 
 /**
@@ -409,7 +409,7 @@ export const SETTING_PATTERNS = {
   },
 } as const;
 
-export type SettingName = keyof typeof SETTINGS;
+type SettingName = keyof typeof SETTINGS;
 export type Settings = { [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['read']> };
 
 /** Reads every variable of SETTINGS; a value that cannot be used throws, naming the variable. */
@@ -491,7 +491,7 @@ export function engineSettings(env: NodeJS.ProcessEnv = process.env): EngineSett
  * A slot process's nice value travels to it as PIXMILL_SLOT_NICE (set by the parent from SLOT_NICE):
  * the child applies it on import, before any thread starts, so it is read here, not through loadConfig.
  */
-export const SLOT_NICE_VAR = 'PIXMILL_SLOT_NICE';
+const SLOT_NICE_VAR = 'PIXMILL_SLOT_NICE';
 export function slotNiceOf(env: NodeJS.ProcessEnv = process.env): number | null {
   const nice = Number(env[SLOT_NICE_VAR]);
   return Number.isInteger(nice) && nice > 0 ? nice : null;

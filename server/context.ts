@@ -12,5 +12,3 @@ export interface AppContext {
   /** stops timers, workers and connections */
   close(): Promise<void>;
 }
-
-export const now = () => Date.now();

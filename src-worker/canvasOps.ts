@@ -148,7 +148,7 @@ export async function makeThumbnail(img: CanvasImage): Promise<string> {
   return blobToDataUrl(blob);
 }
 
-export async function blobToDataUrl(blob: Blob): Promise<string> {
+async function blobToDataUrl(blob: Blob): Promise<string> {
   const bytes = new Uint8Array(await blob.arrayBuffer());
   let bin = '';
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

@@ -17,10 +17,10 @@ export interface EditResult {
 }
 
 /** Upscales are capped so a typo in the width field cannot ask for gigapixels. */
-export const MAX_RESIZE_FACTOR = 4;
+const MAX_RESIZE_FACTOR = 4;
 
 /** Centred crop rectangle of the largest `aspect` (w/h) box inside w×h. */
-export function cropBox(w: number, h: number, aspect: number): { x: number; y: number; w: number; h: number } {
+function cropBox(w: number, h: number, aspect: number): { x: number; y: number; w: number; h: number } {
   if (w / h > aspect) {
     const nw = Math.max(1, Math.round(h * aspect));
     return { x: Math.floor((w - nw) / 2), y: 0, w: nw, h };

@@ -13,11 +13,11 @@ export type ImageMime = 'image/jpeg' | 'image/png';
 /** Quality of every re-encode that is not the last-resort recompress. */
 export const ENCODE_QUALITY = 0.92;
 /** Spec §5: "if still above, recompressed at 0.8 quality". */
-export const FALLBACK_QUALITY = 0.8;
+const FALLBACK_QUALITY = 0.8;
 /** Bytes scale roughly with area; aim a little under the budget so one shrink normally suffices. */
-export const SHRINK_MARGIN = 0.9;
+const SHRINK_MARGIN = 0.9;
 /** A size-limit shrink keeps at least half of each side: below that the 0.8 recompress is kinder. */
-export const MIN_SHRINK = 0.5;
+const MIN_SHRINK = 0.5;
 
 export interface ImageOps<Img> {
   resize(img: Img, w: number, h: number): Promise<Img>;
@@ -96,7 +96,7 @@ export function jpegDecodeSize(src: Dims, target: Dims): Dims | null {
 
 /** The size-limit steps, tried in order while the file is still above the limit. */
 export type SizeStep = 'reencode' | 'shrink' | 'recompress';
-export const SIZE_STEPS: readonly SizeStep[] = ['reencode', 'shrink', 'recompress'];
+const SIZE_STEPS: readonly SizeStep[] = ['reencode', 'shrink', 'recompress'];
 
 /**
  * Next step for a file of `bytes` after `done` steps; 'fits' when under the limit, 'tooLarge' when

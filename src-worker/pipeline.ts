@@ -181,8 +181,7 @@ export function abortUpload(cid: string): void {
 }
 
 /** The browser says there is no network (node and old browsers: assumed online). */
-export const isOffline = (): boolean =>
-  (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+const isOffline = (): boolean => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
 
 /**
  * Uploads a stored item; resolves when it is done, failed, cancelled or parked offline (never throws).

@@ -8,9 +8,9 @@ import { CODE, type Envelope as BaseEnvelope } from '../src/shared/domain/codes.
 import { refusalOf, type UploadRefusalInfo } from '../src/shared/domain/uploadRefusals.js';
 
 // The upload routes' paths, from the route table (written from their schemas: src/shared/schemas/uploads.ts).
-export const UPLOAD_PATH = ROUTE_TABLE.Upload[1];
-export const SLICE_PATH = ROUTE_TABLE.UploadSlice[1];
-export const SLICE_STATUS_PATH = ROUTE_TABLE.SliceStatus[1];
+const UPLOAD_PATH = ROUTE_TABLE.Upload[1];
+const SLICE_PATH = ROUTE_TABLE.UploadSlice[1];
+const SLICE_STATUS_PATH = ROUTE_TABLE.SliceStatus[1];
 
 export type UploadErrorKey = 'upload:network' | 'upload:uploadFailed';
 
@@ -67,7 +67,7 @@ export function sliceCount(bytes: number): number {
 }
 
 /** POSTs a form and returns the envelope; XHR where it exists, for real upload progress. */
-export async function postForm(
+async function postForm(
   url: string,
   form: FormData | URLSearchParams,
   signal?: AbortSignal,
@@ -132,7 +132,7 @@ function xhrPost(
 }
 
 /** The server's thumbnail field takes the 80×80 JPEG as a file part. */
-export function dataUrlToBlob(dataUrl: string): Blob {
+function dataUrlToBlob(dataUrl: string): Blob {
   const [head, b64 = ''] = dataUrl.split(',');
   const mime = /data:([^;]+)/.exec(head ?? '')?.[1] ?? 'image/jpeg';
   const bin = atob(b64);

@@ -5,15 +5,14 @@ import { megapixelsToPixels } from '../src/shared/domain/plans.js';
 import { jpegFrameSize, JPEG_HEAD_BYTES } from './fitPlan.js';
 
 /** i18n keys (namespace `upload`) for the three alerts of spec §5. */
-export type ValidationError =
-  'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType' | 'upload:emptyFile';
+type ValidationError = 'upload:unsupportedFormat' | 'upload:onlyJpgPng' | 'upload:invalidFileType' | 'upload:emptyFile';
 
 export type Validation =
   | { ok: true; kind: ImageFormat; mime: 'image/jpeg' | 'image/png'; filename: string }
   | { ok: false; error: ValidationError; filename: string };
 
 /** Bytes needed by {@link sniffImageKind}. */
-export const MAGIC_BYTES = 8;
+const MAGIC_BYTES = 8;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -28,9 +28,9 @@ import {
 } from './toon.js';
 
 /** Longest side of the working copy (px). */
-export const CARTOON_WORK_SIDE = 1200;
+const CARTOON_WORK_SIDE = 1200;
 /** Structure-tensor coherence below which no ink is drawn (texture), and above which ink is full. */
-export const COH_LO = 0.25,
+const COH_LO = 0.25,
   COH_HI = 0.55;
 /** FaceMesh face-oval indices from the right cheek down round the chin to the left cheek (the jaw). */
 const JAW = [132, 58, 172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397, 288, 361] as const;
@@ -161,7 +161,7 @@ export function cartoon(img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefi
 }
 
 /** The cartoon picture alone. */
-export const cartoonRgb = (img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): Rgb =>
+const cartoonRgb = (img: Rgb, faces: Face[] = [], meshes: (FaceMesh | undefined)[] = []): Rgb =>
   cartoon(img, faces, meshes).image;
 
 /** Faces and their FaceMesh landmarks (undefined where FaceMesh is not sure, or for a face under 24 px: too small to draw). */

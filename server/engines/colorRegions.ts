@@ -29,7 +29,7 @@ export const smoothstep = (x: number, a: number, b: number) => {
 };
 
 /** Local standard deviation of L over a (2r+1)² window. */
-export function localStd(L: Float32Array, w: number, h: number, r: number): Float32Array {
+function localStd(L: Float32Array, w: number, h: number, r: number): Float32Array {
   const m = boxMean(L, w, h, r);
   const sq = new Float32Array(L.length);
   for (let i = 0; i < L.length; i++) sq[i] = L[i]! * L[i]!;
@@ -254,7 +254,7 @@ function skyWeight(L: Float32Array, w: number, h: number, fg?: Float32Array, acr
 const CLOUD_DL = 10;
 
 /** Structure-tensor coherence of L* (0: isotropic texture, 1: one direction), tensor smoothed over sigma px. */
-export function coherence(L: Float32Array, w: number, h: number, sigma: number): Float32Array {
+function coherence(L: Float32Array, w: number, h: number, sigma: number): Float32Array {
   const n = w * h;
   const jxx = new Float32Array(n),
     jyy = new Float32Array(n),

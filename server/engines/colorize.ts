@@ -93,7 +93,7 @@ const mean = (a: Float32Array) => a.reduce((s, v) => s + v, 0) / a.length;
 const std = (a: Float32Array, m: number) => Math.sqrt(a.reduce((s, v) => s + (v - m) ** 2, 0) / a.length);
 
 /** Ranks exemplars by luminance-histogram L1 distance plus texture difference. */
-export async function rankExemplars(L: Float32Array, sd: Float32Array): Promise<Exemplar[]> {
+async function rankExemplars(L: Float32Array, sd: Float32Array): Promise<Exemplar[]> {
   const all = await loadExemplars();
   const hist = histogram(L);
   const ms = mean(sd);
@@ -132,7 +132,7 @@ function jitteredSamples(e: Exemplar, count: number, mu: number, sigma: number, 
 }
 
 /** Welsh transfer at working resolution: returns a*, b* planes for L. */
-export async function transferChroma(
+async function transferChroma(
   L: Float32Array,
   w: number,
   h: number,
@@ -192,7 +192,7 @@ async function onnxChroma(
 }
 
 /** 'regions' = the engine; 'welsh' = the plain exemplar transfer it replaced, kept as the quality baseline. */
-export type ColorizeMethod = 'regions' | 'welsh';
+type ColorizeMethod = 'regions' | 'welsh';
 
 /** The operator's own colorization model, when there is one: this file in MODELS_DIR replaces the regions. */
 export const COLORIZE_MODEL_FILE = 'colorize.onnx';
@@ -226,7 +226,7 @@ const NEUTRAL: [number, number] = [2, 7];
 const DARK_PICTURE: [number, number] = [0.4, 0.7];
 
 /** The warm-neutral tone of the unknown parts: strongest in the mid-tones. */
-export function neutralColour(L: number): [number, number] {
+function neutralColour(L: number): [number, number] {
   const k = Math.max(0, Math.min(1, L / 30, (100 - L) / 30));
   return [NEUTRAL[0] * k, NEUTRAL[1] * k];
 }

@@ -29,7 +29,7 @@ import {
 } from '../../src/shared/imaging/enlargeSteps.js';
 
 /** The pure steps (settings rule, pre-denoise, detail gain, post-sharpen) are shared with the device. */
-export { backProject, enlargeSettings, keepDetail, postSharpen, preDenoise, type EnlargeSettings };
+export { backProject, enlargeSettings };
 
 /** Largest output side we produce: the one rule in src/shared/domain/resultSize.ts (outputTooLarge). */
 export { ENLARGE_MAX_SIDE_PX as ENLARGE_MAX_SIDE } from '../../src/shared/domain/constants.js';
@@ -39,7 +39,7 @@ export { ENLARGE_MAX_SIDE_PX as ENLARGE_MAX_SIDE } from '../../src/shared/domain
  * LadyBird, GreenMeadow at 480×312, MATLAB bicubic ÷6) it read 32.34 dB Y-PSNR against 31.89 for x4 then
  * Lanczos ×1.5, 29.95 for x2 · Lanczos ×1.5 · x2, 26.66 for Lanczos ×1.5 then x4 (Lanczos alone 29.84).
  */
-export const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 4)[]>> = {
+const ENLARGE_PASSES: Readonly<Record<ParamsOf<'enlarge'>['scale'], readonly (2 | 4)[]>> = {
   2: [2],
   4: [4],
   6: [4, 2],
@@ -67,7 +67,7 @@ export const PASS_S_PER_MP: Readonly<{ net: Readonly<Record<2 | 4, number>>; fas
 export const NEURAL_BUDGET_S = 200;
 
 /** A pass on the chosen (big) nets, on the fast net, or a plain resize (the papers' bicubic, src/shared/imaging/resample.ts). */
-export type PassEngine = 'net' | 'fastNet' | 'resize';
+type PassEngine = 'net' | 'fastNet' | 'resize';
 export interface Pass {
   factor: 2 | 4;
   engine: PassEngine;
@@ -137,9 +137,9 @@ export function pathOf(plan: readonly Pass[]): EnlargePath {
  * noise. x8 of the four held-out crops (MATLAB bicubic ÷8, x4 clean net first): the clean x2 net second
  * 29.75 dB Y-PSNR, the mixed one 29.56 (lower on all four).
  */
-export const LATER_PASS_SHARE = 0;
+const LATER_PASS_SHARE = 0;
 
-export async function superResolve(
+async function superResolve(
   img: Rgb,
   s: EnlargeSettings,
   modelsDir: string,
@@ -182,7 +182,7 @@ export async function superResolve(
 }
 
 /** The fast net: the on-device x2 net (48 channels × 8 blocks), int8 on the server where its recipe is committed. */
-export const fastNet = (): SrNets => ({ scale: 2, nets: [{ file: OWN_NET_FILES.x2Small, weight: 1 }], tile: SR_TILE });
+const fastNet = (): SrNets => ({ scale: 2, nets: [{ file: OWN_NET_FILES.x2Small, weight: 1 }], tile: SR_TILE });
 
 /**
  * Enlarge 2x as the device runs it (src-worker/ondevice): the same settings rule and steps around the

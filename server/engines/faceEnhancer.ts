@@ -157,7 +157,7 @@ const asInput = async (img: Rgb): Promise<EngineImage> => ({
  * head already has its detail in the picture; enlarging it would only cost time (a 2048² portrait's
  * 1000-px head took 39 s with the ×2 pass), so it is cleaned and sharpened at its own size.
  */
-export const ENLARGE_UP_TO = 400;
+const ENLARGE_UP_TO = 400;
 
 /**
  * How soft a crop is, as the factor it loses nothing at: the crop reduced by k and enlarged back (Lanczos) still
@@ -202,7 +202,7 @@ async function missingOctaves(crop: Rgb): Promise<1 | 2 | 3> {
  * the grain and dust of an old print come out crisper too. 1/4 (x4 from a quarter) drew worm-like
  * lines on the skin and was not kept.
  */
-export async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
+async function restoreCrop(crop: Rgb, ctx: EngineContext): Promise<Rgb> {
   const sub: EngineContext = { ...ctx, output: 'png', onProgress: () => {} };
   const k = await missingOctaves(crop);
   const enlarge = async (img: Rgb, scale: 2 | 4) =>
@@ -262,7 +262,7 @@ export async function enhanceFaces(
 }
 
 /** The engine's work on pixels: the faces and their landmarks found, then each restored (enhanceFaces). */
-export async function enhancePicture(img: Rgb, ctx: EngineContext): Promise<Rgb> {
+async function enhancePicture(img: Rgb, ctx: EngineContext): Promise<Rgb> {
   ctx.onProgress(0.05);
   const { faces, meshes } = await facesWithMeshes(img, ctx.modelsDir, ctx.threads);
   ctx.onProgress(0.3);

@@ -175,9 +175,9 @@ export async function detectFaces(
  * pixels. No rotation: a face tilted much is refused by the model's face flag. Returns undefined
  * when the model is not sure (flag < MESH_MIN_FLAG), so callers fall back to the keypoints.
  */
-export const MESH_SIZE = 192;
-export const MESH_ENLARGE = 1.6;
-export const MESH_MIN_FLAG = 0.5;
+const MESH_SIZE = 192;
+const MESH_ENLARGE = 1.6;
+const MESH_MIN_FLAG = 0.5;
 
 export interface FaceMesh {
   /** 468 points in image pixels */

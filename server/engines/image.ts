@@ -14,7 +14,6 @@ import { boxMean, luma, type Rgb } from '../../src/shared/imaging/planes.js';
 export {
   boxMean,
   clamp,
-  clamp255,
   estimateBlur,
   estimateFocusBlur,
   estimateNoise,
@@ -55,7 +54,7 @@ export interface Raster {
 }
 
 /** A Buffer view of the same bytes (no copy). */
-export const bufferOf = (px: Uint8Array): Buffer => Buffer.from(px.buffer, px.byteOffset, px.length);
+const bufferOf = (px: Uint8Array): Buffer => Buffer.from(px.buffer, px.byteOffset, px.length);
 
 const rasterOf = (img: Rgb | Raster): Raster => ('channels' in img ? img : { ...img, channels: 3 });
 

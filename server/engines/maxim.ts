@@ -11,7 +11,7 @@ import * as ort from 'onnxruntime-node';
 import { MAXIM_SIZES, maximFile, session, type MaximTask } from './models.js';
 import { boxMean, resizePlane, resizeRgb, type Rgb } from './image.js';
 
-export const MAXIM_TILE = MAXIM_SIZES.denoising[0]![0];
+const MAXIM_TILE = MAXIM_SIZES.denoising[0]![0];
 
 /** Runs one fixed-size MAXIM model on HWC 0..1 pixels; returns HWC 0..1 (not clipped). */
 async function infer(sess: ort.InferenceSession, x: Float32Array, h: number, w: number): Promise<Float32Array> {

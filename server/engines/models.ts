@@ -38,15 +38,15 @@ function pkgDir(name: string): string {
 
 export type EsrganSize = 'slim' | 'medium' | 'thick';
 export type EsrganScale = 2 | 3 | 4 | 8;
-export const ESRGAN_SIZES: readonly EsrganSize[] = ['slim', 'medium', 'thick'];
-export const ESRGAN_SCALES: readonly EsrganScale[] = [2, 3, 4, 8];
+const ESRGAN_SIZES: readonly EsrganSize[] = ['slim', 'medium', 'thick'];
+const ESRGAN_SCALES: readonly EsrganScale[] = [2, 3, 4, 8];
 
 /**
  * IS-Net variant (ISNET_VARIANT): "medium" (fp16, 88 MB) gives the cleaner mask; see README for the
  * measurement. Read when the model is built, not at import: a process (the e2e runner) may set it after
  * loading this module.
  */
-export const isnetVariant = () => `/models/${engineSettings().isnetVariant}`;
+const isnetVariant = () => `/models/${engineSettings().isnetVariant}`;
 
 export interface ModelSource {
   file: string;
@@ -94,7 +94,7 @@ export const maximJson = (task: MaximTask) => path.join(pkgDir(`@upscalerjs/maxi
  * Apache-2.0 weights). Denoising lost to the classical engine (README), so its package is a
  * devDependency and its model is converted only when quality / bench ask for it.
  */
-export function maximSource(task: MaximTask, h: number, w: number): ModelSource {
+function maximSource(task: MaximTask, h: number, w: number): ModelSource {
   return {
     file: maximFile(task, h, w),
     onDemand: task === 'denoising',

@@ -19,8 +19,6 @@ import {
 } from '../../src/shared/imaging/netFiles.js';
 import { upscaleTiled, type RunTile, type TileOptions } from '../../src/shared/imaging/tiles.js';
 
-export { OWN_NET_FILES };
-
 /** One or more nets of the same scale whose outputs are mixed with these weights (summing to 1). */
 export interface SrNets {
   scale: 2 | 4;

@@ -38,16 +38,16 @@ import { maximTone } from './maxim.js';
 import { liftFade } from './retouchTone.js';
 
 /** Levels strength and cast share before the network, and the network's blend weight (measured). */
-export const RETOUCH_LEVELS = { strength: 0.8, cast: 0.5 } as const;
-export const RETOUCH_NET_BLEND = 0.2;
+const RETOUCH_LEVELS = { strength: 0.8, cast: 0.5 } as const;
+const RETOUCH_NET_BLEND = 0.2;
 /** Low-light clean-up: guided-filter ε = (this × brightening gain)² on luma. */
-export const NIGHT_CLEAN = 1.5;
+const NIGHT_CLEAN = 1.5;
 
 /** Mean luma (0..255) below which a picture counts as low-light and gets the LOL-trained model. */
-export const LOW_LIGHT_MEAN_LUMA = 60;
+const LOW_LIGHT_MEAN_LUMA = 60;
 
 /** A dark picture whose blacks are really black; a faded one (raised black, the 0.5th luma percentile ≥ this) is not low light. */
-export const LOW_LIGHT_MAX_BLACK = 16;
+const LOW_LIGHT_MAX_BLACK = 16;
 
 export function isLowLight(img: Rgb): boolean {
   const y = luma(img);
@@ -154,7 +154,7 @@ export function atLeastSqrt(bright: Rgb, input: Rgb): Rgb {
 }
 
 /** Edge-preserving clean-up after a brightening by `gain`: luma and chroma guided filters. */
-export function cleanBrightened(img: Rgb, gain: number): Rgb {
+function cleanBrightened(img: Rgb, gain: number): Rgb {
   const { w, h } = img;
   const r = Math.max(2, Math.round(Math.max(w, h) / 400));
   const ycc = rgbToYcc(toPlanes(img));
@@ -166,7 +166,7 @@ export function cleanBrightened(img: Rgb, gain: number): Rgb {
 }
 
 /** The engine's work on pixels (see the module comment). */
-export async function perfectTone(
+async function perfectTone(
   img: Rgb,
   modelsDir: string,
   threads: number,

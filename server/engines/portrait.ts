@@ -11,7 +11,7 @@ import { detectFaces } from './faces.js';
 
 const DODGE_OFFSET = 24;
 
-export function pencilSketch(img: Rgb): Uint8Array {
+function pencilSketch(img: Rgb): Uint8Array {
   const { w, h } = img;
   const g0 = luma(img);
   // Shadow lift before the dodge: dark hair, clothes and shade keep their strokes instead of
@@ -44,9 +44,9 @@ export function pencilSketch(img: Rgb): Uint8Array {
 }
 
 /** A face crop is upscaled to at least this side, so the sketch has the strokes of a full picture. */
-export const FACE_CROP_MIN_SIDE = 512;
+const FACE_CROP_MIN_SIDE = 512;
 
-export async function cropToFace(img: Rgb, modelsDir: string, threads: number): Promise<{ img: Rgb; found: boolean }> {
+async function cropToFace(img: Rgb, modelsDir: string, threads: number): Promise<{ img: Rgb; found: boolean }> {
   const faces = await detectFaces(img, modelsDir, threads);
   if (faces.length === 0) return { img, found: false };
   const f = faces.reduce((a, b) => (b.w * b.h > a.w * a.h ? b : a));

@@ -20,7 +20,7 @@ import { faceEnhancerEngine } from './faceEnhancer.js';
 import { perfectEngine } from './perfect.js';
 import { repairEngine } from './repair.js';
 
-export type Engines = { readonly [M in ModuleName]: Engine<M> };
+type Engines = { readonly [M in ModuleName]: Engine<M> };
 
 const ENGINES: Engines = {
   enlarge: enlargeEngine,

@@ -787,7 +787,7 @@ function fillNormalised(data: Uint8Array, w: number, h: number, mask: Uint8Array
  * Detector scale for a picture: 1 up to ~1600 px short side, then 2, 3 (the side distance and
  * the length along the line grow with it).
  */
-export const detectorScale = (w: number, h: number): number => clamp(Math.round(Math.min(w, h) / 1600 + 0.5), 1, 3);
+const detectorScale = (w: number, h: number): number => clamp(Math.round(Math.min(w, h) / 1600 + 0.5), 1, 3);
 
 /** Box average over f×f blocks (the last partial block averages what it has). */
 function shrink(img: Rgb, f: number): Rgb {

@@ -76,27 +76,3 @@ export function liftFade(img: Rgb, o: LiftOptions = {}): Rgb {
   }
   return { w: img.w, h: img.h, data: out };
 }
-
-/** Grey-world gains on mid-tones (not near black or white), limited to ±20 %, applied at `strength`. */
-export function greyWorldMid(img: Rgb, strength = 0.5): Rgb {
-  let sr = 0,
-    sg = 0,
-    sb = 0,
-    cnt = 0;
-  const d = img.data;
-  for (let i = 0; i < d.length; i += 3) {
-    const m = (d[i]! + d[i + 1]! + d[i + 2]!) / 3;
-    if (m > 30 && m < 225) {
-      sr += d[i]!;
-      sg += d[i + 1]!;
-      sb += d[i + 2]!;
-      cnt++;
-    }
-  }
-  if (!cnt) return img;
-  const avg = (sr + sg + sb) / 3;
-  const gains = [sr, sg, sb].map((v) => 1 + (clamp(avg / Math.max(1, v), 0.8, 1.2) - 1) * strength);
-  const out = new Uint8Array(d.length);
-  for (let i = 0; i < d.length; i++) out[i] = clamp(Math.round(d[i]! * gains[i % 3]!), 0, 255);
-  return { w: img.w, h: img.h, data: out };
-}

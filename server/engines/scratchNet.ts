@@ -11,7 +11,7 @@
 import { session, ort } from './models.js';
 import type { Rgb } from './image.js';
 
-export const SCRATCH_NET_FILE = 'scratch-repair.onnx';
+const SCRATCH_NET_FILE = 'scratch-repair.onnx';
 /** the net's coarsest level is ⅛: inputs are padded to multiples of ALIGN */
 const ALIGN = 8;
 /** rows of context above and below a strip (beyond the net's reach of ~85 rows), a multiple of ALIGN */

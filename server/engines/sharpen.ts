@@ -31,7 +31,7 @@ export function effectiveSharpness(y: Float32Array, w: number, h: number, o: Sha
     : o.sharpness;
 }
 
-export function sharpenRgb(img: Rgb, o: SharpenOptions): Rgb {
+function sharpenRgb(img: Rgb, o: SharpenOptions): Rgb {
   const { w, h } = img;
   const ycc = rgbToYcc(toPlanes(img));
   const sigmaNoise = estimateNoise(ycc[0]!, w, h);

@@ -13,7 +13,7 @@ import type { Principal } from '../services/tokens.js';
 const FIELDS = ['user_token', 'guest_token_v2', 'token'] as const;
 const COOKIES = ['user_token', 'guest_token'] as const;
 /** The field an API token may travel in (query, form or JSON body, multipart field), as VanceAI's API takes it. */
-export const API_TOKEN_FIELD = 'api_token';
+const API_TOKEN_FIELD = 'api_token';
 
 /**
  * The calls an API token may make, as "METHOD route": the synchronous process call, upload (whole,
@@ -40,7 +40,7 @@ export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
 ]);
 
 /** The route a request matched, as API_TOKEN_ROUTES writes it (the matched pattern, not the raw URL). */
-export const routeKey = (req: FastifyRequest) => `${req.method} ${req.routeOptions.url ?? ''}`;
+const routeKey = (req: FastifyRequest) => `${req.method} ${req.routeOptions.url ?? ''}`;
 
 /**
  * Whether the matched route needs no credentials: its schema's security is empty or lists the empty
@@ -48,7 +48,7 @@ export const routeKey = (req: FastifyRequest) => `${req.method} ${req.routeOptio
  * A key sent to such a call is not read at all: a client that sends X-Api-Key on every request is
  * answered as without it (remove.bg's clients do), and an invalid key there is no error.
  */
-export function isPublicRoute(req: FastifyRequest): boolean {
+function isPublicRoute(req: FastifyRequest): boolean {
   const security = (req.routeOptions.schema as { security?: unknown } | undefined)?.security;
   if (!Array.isArray(security)) return true;
   return security.length === 0 || security.some((s) => !!s && typeof s === 'object' && Object.keys(s).length === 0);
@@ -69,10 +69,10 @@ function pick(src: unknown, names: readonly string[]): string | undefined {
 }
 
 /** The header an API token may travel in, as remove.bg's API takes it (beside `Authorization: Bearer`). */
-export const API_KEY_HEADER = 'x-api-key';
+const API_KEY_HEADER = 'x-api-key';
 
 /** `Authorization: Bearer <token>`, then `X-Api-Key: <token>`, then an api_token field (query, parsed body). */
-export function apiCredentialOf(req: FastifyRequest): string | undefined {
+function apiCredentialOf(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (typeof h === 'string') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(h);

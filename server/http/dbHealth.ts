@@ -6,10 +6,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { REASON, type RefusalData } from '../../src/shared/domain/reasons.js';
 
-export const UNAVAILABLE_CODE = 503;
-export const UNAVAILABLE_MSG = REASON.serviceUnavailable;
+const UNAVAILABLE_CODE = 503;
+const UNAVAILABLE_MSG = REASON.serviceUnavailable;
 /** seconds a client should wait before retrying */
-export const RETRY_AFTER_S = 2;
+const RETRY_AFTER_S = 2;
 
 /** Network-level errors of a pool client (pg, ioredis) talking to a service that went away. */
 const NET_CODES = new Set([
@@ -52,7 +52,7 @@ export function isServiceUnavailable(err: unknown, depth = 0): boolean {
   return isServiceUnavailable(e.cause, depth + 1);
 }
 
-export function unavailableBody() {
+function unavailableBody() {
   return { code: UNAVAILABLE_CODE, msg: UNAVAILABLE_MSG, data: { reason: 'serviceUnavailable' } satisfies RefusalData };
 }
 

@@ -21,14 +21,14 @@ import { BARE_ERROR_HEADERS } from './security.js';
 const MULTIPART_ALLOWANCE = CLIENT_THUMB_MAX_BYTES + 64 * 1024;
 
 /** The largest body a call takes, by path: multipart calls their file (+ allowance), others `bodyLimit`. */
-export function largestBody(path: string, maxUploadBytes: number, bodyLimit: number): number {
+function largestBody(path: string, maxUploadBytes: number, bodyLimit: number): number {
   if (path === '/api/v2/upload_slice') return CHUNK_SIZE_BYTES + MULTIPART_ALLOWANCE;
   if (path === '/web_api/v1/upload' || path === '/api/v1/process') return maxUploadBytes + MULTIPART_ALLOWANCE;
   return bodyLimit;
 }
 
 /** The site token a raw request carries in its query (user_token, guest_token_v2, token) or cookies (user_token, guest_token). */
-export function rawSiteToken(req: IncomingMessage): string | undefined {
+function rawSiteToken(req: IncomingMessage): string | undefined {
   const q = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
   for (const n of ['user_token', 'guest_token_v2', 'token']) {
     const v = q.get(n);

@@ -8,7 +8,7 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { DestinationStream, LevelWithSilent } from 'pino';
 
 /** Query parameters whose values are credentials or capabilities (compared without a trailing `[]`, case-insensitively). */
-export const SECRET_PARAMS = new Set([
+const SECRET_PARAMS = new Set([
   'user_token',
   'guest_token_v2',
   'guest_token',

@@ -11,7 +11,7 @@ import { requestRefusal } from './requestErrors.js';
 export type Fields = Record<string, unknown>;
 
 /** Whether a parameter value (a string, or strings inside arrays/objects) holds a NUL character. */
-export function hasNul(v: unknown, depth = 0): boolean {
+function hasNul(v: unknown, depth = 0): boolean {
   if (typeof v === 'string') return v.includes('\u0000');
   if (!v || typeof v !== 'object' || Buffer.isBuffer(v) || depth > 40) return false;
   if (Array.isArray(v)) return v.some((x) => hasNul(x, depth + 1));
@@ -212,7 +212,7 @@ function readAtMost(file: NodeJS.ReadableStream & { truncated?: boolean }, max: 
 }
 
 /** No call nests deeper than a workflow's steps (about 6 levels); past this a JSON body is refused unread. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * Whether JSON text nests arrays/objects at most `max` deep, by a scan that never recurses: a

@@ -116,7 +116,7 @@ function documented(spec: RouteSchema): TObject | undefined {
  * /web_api/v1/transform` → `postTransform`, `GET /api/v2/download/all/` → `getDownloadAll`); a further
  * path of the same call (the spec's trailing-slash forms) adds `Alias`. Stable: it depends on the route alone.
  */
-export function operationIdOf(method: string, url: string, alias = false): string {
+function operationIdOf(method: string, url: string, alias = false): string {
   const words = url
     .replace(/^\/(web_api\/v\d+|api\/v\d+|api)(?=\/|$)/, '')
     .split(/[^A-Za-z0-9]+/)
@@ -139,7 +139,7 @@ const ID_FIELDS = /^(uid|uids|trans_id|trans_ids|id|ids|download_all_id)$/;
  * page (403) and over its body limits (413, 415); a call that looks up ids answers 404; a rate-limited
  * call or one an API token makes answers 429. Parameter errors of the spec answer HTTP 200 with their code.
  */
-export function errorStatuses(spec: RouteSchema, extras: RouteExtras = {}): Record<number, string> {
+function errorStatuses(spec: RouteSchema, extras: RouteExtras = {}): Record<number, string> {
   const out: Record<number, string> = {
     400: 'A malformed request: a URL, body or parameter the server cannot read (data.reason says which)',
   };

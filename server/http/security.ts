@@ -20,7 +20,7 @@ import type { Config } from '../config.js';
  * - style-src stays 'self': React sets style props through the CSSOM, which CSP does not govern;
  * - connect-src 'self': the API, the locales, samples and uploads; nothing else is fetched.
  */
-export const CSP_DIRECTIVES = {
+const CSP_DIRECTIVES = {
   'default-src': ["'self'"],
   'script-src': ["'self'", "'wasm-unsafe-eval'"],
   'script-src-attr': ["'none'"],
@@ -37,7 +37,7 @@ export const CSP_DIRECTIVES = {
   'frame-ancestors': ["'none'"],
 } satisfies Record<string, string[]>;
 
-export const HSTS_VALUE = 'max-age=31536000';
+const HSTS_VALUE = 'max-age=31536000';
 
 /** Headers for answers written before any hook ran (malformed URLs): JSON only, nothing to run or frame. */
 export const BARE_ERROR_HEADERS: Record<string, string> = {
@@ -128,7 +128,7 @@ function originOf(value: string): string | null {
  * proxy set PUBLIC_URL, or TRUST_PROXY so its X-Forwarded-Proto counts). An origin with user-info is
  * never own.
  */
-export function isOwnOrigin(
+function isOwnOrigin(
   origin: string,
   req: FastifyRequest,
   config: Pick<Config, 'publicUrl' | 'publicUrlFixed'>,
@@ -149,7 +149,7 @@ export function isOwnOrigin(
  * neither, Sec-Fetch-Site (when present) decides. A request with none of the three is not a
  * browser's cross-site request (curl, the API clients, server-to-server calls) and is not foreign.
  */
-export function isForeignRequest(req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'publicUrlFixed'>): boolean {
+function isForeignRequest(req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'publicUrlFixed'>): boolean {
   const origin = req.headers.origin;
   const referer = req.headers.referer;
   if (origin !== undefined) return !isOwnOrigin(origin, req, config);

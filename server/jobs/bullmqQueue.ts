@@ -26,8 +26,8 @@ import { LEASE_STALE_MS } from './runner.js';
 import { agedClass, QUEUE_AGING_MS } from '../../src/shared/domain/queueOrder.js';
 
 /** Attempts a work gets before it is failed and refunded (same rule as the embedded runner). */
-export const BULL_MAX_ATTEMPTS = 2;
-export const QUEUE_NAME = 'works';
+const BULL_MAX_ATTEMPTS = 2;
+const QUEUE_NAME = 'works';
 
 /** BullMQ's priority of a work of class `queueClass` stored at `createdAt` (1 the front; 0 would skip the priorities). */
 export function bullPriority(queueClass: number, createdAt: number, now: number, agingMs = QUEUE_AGING_MS): number {

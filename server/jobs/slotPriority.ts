@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { slotNiceOf } from '../config.js';
 
-export function lowerPriority(env?: NodeJS.ProcessEnv): number | null {
+function lowerPriority(env?: NodeJS.ProcessEnv): number | null {
   const nice = slotNiceOf(env);
   if (nice === null) return null;
   try {

@@ -7,7 +7,7 @@ import type { Db } from './db.js';
 import type { Database } from './schema.js';
 import { monthKey } from './apiTokenRepository.js';
 
-export interface ApiFreePreviewsTable {
+interface ApiFreePreviewsTable {
   account_id: number;
   /** 'YYYY-MM' (UTC) */
   month_key: string;

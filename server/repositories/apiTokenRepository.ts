@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from './db.js';
 import type { Account, Database } from './schema.js';
 
-export interface ApiTokensTable {
+interface ApiTokensTable {
   account_id: number;
   /** SHA-256 hex of the token; the token itself is never stored */
   token_hash: string;

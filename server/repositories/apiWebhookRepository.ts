@@ -9,7 +9,7 @@ import type { Database } from './schema.js';
 
 export type WebhookStatus = 'waiting' | 'sending' | 'retry' | 'delivered' | 'failed';
 
-export interface ApiWebhooksTable {
+interface ApiWebhooksTable {
   trans_id: string;
   account_id: number;
   url: string;

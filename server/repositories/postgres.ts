@@ -10,7 +10,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(700, (v) => Number(v));
 
 /** Pool options that keep a process serving (with 503s) while the database is away, and recover after. */
-export function poolOptions(url: string, s: PgPoolSettings = pgPoolSettings()): pg.PoolConfig {
+function poolOptions(url: string, s: PgPoolSettings = pgPoolSettings()): pg.PoolConfig {
   return {
     connectionString: url,
     max: s.max,

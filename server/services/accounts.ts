@@ -65,13 +65,13 @@ function scrypt(password: string, salt: Buffer): Promise<Buffer> {
   return mine;
 }
 
-export async function hashPassword(password: string): Promise<string> {
+async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scrypt(password, salt);
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const parts = (stored ?? '').split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const key = await scrypt(password, Buffer.from(parts[4]!, 'base64url'));

@@ -66,8 +66,7 @@ export function inputLimitsFor(
   };
 }
 
-export const OUTPUT_FORMATS = ['png', 'jpg', 'webp'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+type OutputFormat = 'png' | 'jpg' | 'webp';
 
 export interface OutputOptions {
   format?: OutputFormat;
@@ -89,7 +88,7 @@ const NAMED: Readonly<Record<string, string>> = {
 };
 
 /** `#rgb`, `#rrggbb` (the `#` optional) or a basic colour name → {r, g, b}; null when it is none of these. */
-export function parseColor(text: string): { r: number; g: number; b: number } | null {
+function parseColor(text: string): { r: number; g: number; b: number } | null {
   const t = text.trim().toLowerCase();
   let hex = NAMED[t] ?? t.replace(/^#/, '');
   if (/^[0-9a-f]{3}$/.test(hex)) hex = [...hex].map((c) => c + c).join('');

@@ -8,7 +8,7 @@ import type { ServiceBase } from './base.js';
  * a scan, never a backtracking regex: `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` took quadratic time on
  * `a@` + 60 000 dots and stalled every client for 11 s.
  */
-export function isContactEmail(email: string): boolean {
+function isContactEmail(email: string): boolean {
   if (email.length > CONTACT_LIMITS.email || /\s/.test(email)) return false;
   const at = email.indexOf('@');
   if (at < 1 || at !== email.lastIndexOf('@')) return false;
@@ -16,7 +16,7 @@ export function isContactEmail(email: string): boolean {
   const dot = domain.indexOf('.', 1);
   return dot > 0 && dot < domain.length - 1 && domain.lastIndexOf('.') < domain.length - 1;
 }
-export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
+const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
 export class ContactService {
   constructor(private readonly deps: ServiceBase) {}

@@ -29,7 +29,7 @@ export interface Balance {
   compress_left: number;
 }
 
-export const insufficientCredits = () => paramError('insufficientCredits');
+const insufficientCredits = () => paramError('insufficientCredits');
 
 export class CreditService {
   constructor(private readonly deps: ServiceBase) {}

@@ -32,7 +32,7 @@ type Deps = ServiceBase & { services: { jobs: JobService } };
 /** The content type a result file is sent with (the routes send what this service returns). */
 export { contentTypeOf } from '../repositories/resultFiles.js';
 
-export const BULK_MAX = 100;
+const BULK_MAX = 100;
 
 /**
  * download_compress re-encodes in the API process (six parallel calls on one 100 MP work
@@ -42,10 +42,10 @@ export const BULK_MAX = 100;
  * 1 (two guests' 100 MP conversions once refused a Pro user's 64×64 one); others get 429 at once. They run
  * in conversion processes of their own (server/jobs/convertProcess.ts), never on the API's threads.
  */
-export const COMPRESS_CACHE_BYTES = 96 * 1024 * 1024;
+const COMPRESS_CACHE_BYTES = 96 * 1024 * 1024;
 /** A conversion larger than this is shared while it runs but not kept afterwards. */
-export const COMPRESS_CACHE_ENTRY_BYTES = 32 * 1024 * 1024;
-export const COMPRESS_GATE = { perAccount: 1, total: 2, guests: 1 } as const;
+const COMPRESS_CACHE_ENTRY_BYTES = 32 * 1024 * 1024;
+const COMPRESS_GATE = { perAccount: 1, total: 2, guests: 1 } as const;
 export const BUNDLE_TTL_MS = 60 * 60 * 1000;
 
 /** A result as a stored blob (streamed) or as converted bytes. */

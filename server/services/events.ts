@@ -3,18 +3,11 @@
  * (spec §7 "report endpoint") and small product events (cart abandon). One row each in `events`.
  */
 import { EventRepository } from '../repositories/eventRepository.js';
-import { REPORT_EVENTS } from '../../src/shared/schemas/promotions.js';
 import type { ServiceBase } from './base.js';
-
-/** Analytics events of spec §7 (their schema's list); `first_image_process` is the spec's "first-image process". */
-export { REPORT_EVENTS };
-export type ReportEvent = (typeof REPORT_EVENTS)[number];
 
 /** Payloads are small JSON objects; anything bigger is refused rather than truncated. */
 export const EVENT_PAYLOAD_MAX_CHARS = 4096;
 
-/** Events older than this many days are deleted (EVENTS_RETENTION_DAYS; see docs/OPERATIONS.md). */
-export const EVENTS_RETENTION_DAYS_DEFAULT = 90;
 /** Besides the retention sweep's timer, every this many inserts in one process prune too. */
 export const EVENTS_PRUNE_EVERY = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;

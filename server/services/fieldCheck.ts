@@ -156,7 +156,7 @@ interface CheckError {
 }
 
 /** The refusal text for the first failing field: "uid is required", "limit must be an integer ≥ 1". */
-export function fieldError(schema: unknown, value: unknown, errors: readonly CheckError[]): FieldError {
+function fieldError(schema: unknown, value: unknown, errors: readonly CheckError[]): FieldError {
   const required = errors.find((e) => e.keyword === 'required');
   const first = [...errors].sort((a, b) => a.instancePath.split('/').length - b.instancePath.split('/').length)[0];
   const chosen =

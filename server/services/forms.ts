@@ -13,7 +13,7 @@ const REASON_OF_TEXT = new Map<string, Reason>(
 );
 
 /** The reason of a form rule's text (a text of another kind is the field's invalid value). */
-export const formReason = (text: string): Reason => REASON_OF_TEXT.get(text) ?? 'fieldInvalid';
+const formReason = (text: string): Reason => REASON_OF_TEXT.get(text) ?? 'fieldInvalid';
 
 export function formError(errors: FieldErrors): ApiError {
   const [field, first] = Object.entries(errors)[0] ?? ['', ACCOUNT_TEXT.required];

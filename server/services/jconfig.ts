@@ -6,9 +6,9 @@
 import { paramError } from '../errors.js';
 import { fieldRefusal } from './schemaCheck.js';
 
-export const JCONFIG_MAX_BYTES = 16 * 1024;
+const JCONFIG_MAX_BYTES = 16 * 1024;
 /** A workflow is root → flows → step → config → module_params → value: 5 levels; 8 leaves room. */
-export const JCONFIG_MAX_DEPTH = 8;
+const JCONFIG_MAX_DEPTH = 8;
 
 const tooLarge = () => paramError('jconfigTooLarge', { max: JCONFIG_MAX_BYTES / 1024 });
 
@@ -54,7 +54,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * `quality` beside `job` is compress's `config.module_params.quality`. The longer form is what the rules
  * read, so the shorthand is put there; naming two different qualities is refused.
  */
-export function withCompressShorthand(value: unknown): unknown {
+function withCompressShorthand(value: unknown): unknown {
   if (!isObject(value) || value.job !== 'compress' || !('quality' in value)) return value;
   const { quality, ...rest } = value;
   const config = isObject(rest.config) ? rest.config : {};

@@ -19,14 +19,14 @@ export const LOGIN_LOCK_MAX_MS = 24 * 60 * MINUTE_MS;
 const IDLE_FORGET_MS = 24 * 60 * MINUTE_MS;
 
 /** An account-form refusal (code 1, text on the email field) with HTTP 429; the client can translate by `data.error`. */
-export const LOGIN_LOCKED_ERROR = 'login_locked';
-export const loginLockedText = (minutes: number) => reasonMsg({ reason: 'loginLocked', minutes });
+const LOGIN_LOCKED_ERROR = 'login_locked';
+const loginLockedText = (minutes: number) => reasonMsg({ reason: 'loginLocked', minutes });
 
 /** The lock after `lockouts` earlier lockouts in a row: 15 min, 30, 60, … up to a day. */
 export const lockDuration = (lockouts: number) =>
   Math.min(LOGIN_LOCK_MAX_MS, LOGIN_LOCK_MS * 2 ** Math.min(lockouts, 20));
 
-export function loginLocked(retryAfterMs: number): ApiError {
+function loginLocked(retryAfterMs: number): ApiError {
   const retry_after = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const minutes = Math.ceil(retry_after / 60);
   return refused({

@@ -4,7 +4,7 @@ import { serverSecret } from '../repositories/secrets.js';
 import type { ServiceBase } from './base.js';
 
 /** A site ajax nonce stays valid this long (like a WordPress nonce's day). */
-export const NONCE_TTL_MS = 24 * 60 * 60 * 1000;
+const NONCE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** An HMAC of `message` under the server secret, shortened to 32 characters (nonces, mail links). */
 export function serverSignature(dataDir: string, message: string): string {

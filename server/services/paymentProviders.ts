@@ -18,13 +18,13 @@ export interface Product {
   price: Readonly<Partial<Record<Currency, number>>>;
 }
 
-export const PAYMENT_EVENT_TYPES = [
+const PAYMENT_EVENT_TYPES = [
   'checkout.completed',
   'checkout.cancelled',
   'subscription.renewed',
   'subscription.expired',
 ] as const;
-export type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
+type PaymentEventType = (typeof PAYMENT_EVENT_TYPES)[number];
 
 /** What a provider reports, after its signature was verified. */
 export interface PaymentEvent {
@@ -75,7 +75,7 @@ export interface PaymentProvider {
 
 export class WebhookSignatureError extends Error {}
 
-export const SIGNATURE_HEADER = 'pixmill-signature';
+const SIGNATURE_HEADER = 'pixmill-signature';
 /** A signed delivery older (or newer) than this is refused, so a captured request cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_S = 300;
 

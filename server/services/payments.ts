@@ -47,7 +47,7 @@ type Deps = ServiceBase & { services: { apiTokens: ApiTokenService; plans: PlanS
 export type { CheckoutView };
 
 /** The older code of the refusal in `data.error` (the pricing page read it before `data.reason` existed). */
-export const PURCHASING_DISABLED_ERROR = 'purchasing_disabled';
+const PURCHASING_DISABLED_ERROR = 'purchasing_disabled';
 const purchasingDisabled = () => refused({ reason: 'purchasingDisabled', error: PURCHASING_DISABLED_ERROR });
 
 /** Spec §9: USD for en and ja, EUR for de and fr; JPY only when chosen. */
@@ -64,7 +64,7 @@ export interface WebhookResult {
 }
 
 /** The provider PAYMENT_PROVIDER selects, or null for none. Stripe without its keys is a startup error. */
-export function providerFromConfig(config: Config): PaymentProvider | null {
+function providerFromConfig(config: Config): PaymentProvider | null {
   switch (config.paymentProvider) {
     case 'local':
       return new LocalProvider(config.dataDir);

@@ -24,7 +24,7 @@ import type { LicenseService } from './license.js';
 type Deps = ServiceBase & { services: { license: LicenseService } };
 
 export type PlanLevel = 'register' | 'basic' | 'pro';
-export const DAY_MS = 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const grantRef = (what: string, accountId: number, now: number) =>
   `${what}:${accountId}:${now}:${randomBytes(4).toString('hex')}`;
 

@@ -10,7 +10,7 @@ import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 
 /** Length of the offer countdown that starts at an account's first visit (our choice: one day). */
-export const COUNT_DOWN_MS = 24 * 60 * 60 * 1000;
+const COUNT_DOWN_MS = 24 * 60 * 60 * 1000;
 export { SHARE_TYPES };
 const SHARE_CODE = /^[A-Z2-9]{8}$/;
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

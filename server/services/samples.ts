@@ -12,8 +12,6 @@ import { notFound, paramError } from '../errors.js';
 import type { SampleEntry } from '../../src/shared/domain/work.js';
 import type { ServiceBase } from './base.js';
 
-/** A sample list entry (spec §3), the shape the client reads: src/shared/domain/work.ts. */
-export type { SampleEntry };
 export type SampleManifest = Record<string, SampleEntry[]>;
 
 const SCALE_PLACEHOLDER = '{scale}';

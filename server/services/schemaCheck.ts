@@ -109,7 +109,7 @@ export function fieldRefusal(
 }
 
 /** The refusal of a value that fails a schema, its field named from `root` (`jconfig.config.extra`). */
-export function schemaFailureRefusal(f: SchemaFailure, root: string) {
+function schemaFailureRefusal(f: SchemaFailure, root: string) {
   const want = f.reason === 'fieldInvalid' ? expectation(f.schema) : undefined;
   return fieldRefusal(
     f.reason,

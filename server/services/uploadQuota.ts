@@ -13,7 +13,7 @@ import { lockAccount, quotaUsage } from '../repositories/uploadRepository.js';
 
 const MINUTE_MS = 60_000;
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   const gb = n / 1024 ** 3;
   return gb >= 1 ? `${+gb.toFixed(1)} GB` : `${Math.round(n / 1024 ** 2)} MB`;
 }

@@ -31,7 +31,7 @@ import { fileTooLarge, imageTooLarge } from './sizeRefusals.js';
 import { SliceReceiver, type SliceInput, type SliceView } from './uploadSlices.js';
 
 /** Compress jobs may send bigger images than the level's resolution limit; this caps the decoder anyway. */
-export const COMPRESS_MAX_PIXELS = 100_000_000;
+const COMPRESS_MAX_PIXELS = 100_000_000;
 const URL_FETCH_TIMEOUT_MS = 20_000;
 /** Compress uploads are not held to the level's side limit, only to this (and COMPRESS_MAX_PIXELS). */
 const COMPRESS_MAX_SIDE = 30_000;

@@ -52,7 +52,7 @@ function parseJson(v: unknown): unknown {
 }
 
 /** Ids as one value, an array or a comma list; all must be positive integers. */
-export function parseIds(raw: unknown): number[] {
+function parseIds(raw: unknown): number[] {
   const list = [raw]
     .flat()
     .filter((v) => v !== undefined && v !== null)

@@ -15,7 +15,6 @@ import { defaultParams } from '../../src/shared/domain/modules.js';
 import { enlargeSettings, keepDetail, postSharpen, preDenoise } from '../../src/shared/imaging/enlargeSteps.js';
 import { OWN_NETS, SR_TILE } from '../../src/shared/imaging/netFiles.js';
 
-export { MODEL_BYTES, RUNTIME_BYTES } from '../../src/shared/onDeviceModels.js';
 export type { OnDeviceFeature, OnDeviceOptions };
 
 export interface OnDeviceResult {

@@ -25,7 +25,7 @@ let runtimeP: Promise<Runtime> | undefined;
 let choiceP: Promise<ProviderChoice> | undefined;
 
 /** The device's provider, asked once per worker (no runtime loads for it). */
-export function deviceProvider(): Promise<ProviderChoice> {
+function deviceProvider(): Promise<ProviderChoice> {
   choiceP ??= chooseProvider((globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu);
   return choiceP;
 }
@@ -68,7 +68,7 @@ function runtime(): Promise<Runtime> {
   return runtimeP;
 }
 
-export const ort = async (): Promise<Ort> => (await runtime()).ort;
+const ort = async (): Promise<Ort> => (await runtime()).ort;
 
 /** Where the sessions run and why (after a WebGPU session failed, WASM with that reason). */
 export async function providerChoice(): Promise<ProviderChoice> {
@@ -76,7 +76,7 @@ export async function providerChoice(): Promise<ProviderChoice> {
 }
 
 /** Fetches a model with byte progress (the service worker answers from its cache after the first time). */
-export async function fetchModel(m: OnDeviceModel, onProgress: Progress = () => undefined): Promise<Uint8Array> {
+async function fetchModel(m: OnDeviceModel, onProgress: Progress = () => undefined): Promise<Uint8Array> {
   const res = await fetch(modelUrl(m));
   if (!res.ok || !res.body) throw new Error(`model ${m}: HTTP ${res.status}`);
   const total = Number(res.headers.get('content-length')) || MODEL_BYTES[m];

@@ -12,7 +12,7 @@ import { i18n } from '../i18n/index.js';
 import { isKey, type AnyKey } from '../i18n/keys.js';
 import { dialogs } from '../stores/dialogs.js';
 
-export function isAbort(e: unknown): boolean {
+function isAbort(e: unknown): boolean {
   return (
     (e instanceof DOMException && e.name === 'AbortError') ||
     axios.isCancel(e) ||
@@ -77,7 +77,7 @@ export function uploadErrorText(
 }
 
 /** The browser knows it has no network: a state shown by the offline banner, not an error. */
-export function isOffline(): boolean {
+function isOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;
 }
 

@@ -283,7 +283,7 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
  * interrupted and asks for the file again). A work the server took (a trans_id) is asked about
  * instead (asksServer), before this.
  */
-export function resumeStarted(w: Work, holdsImage: boolean): Work | undefined {
+function resumeStarted(w: Work, holdsImage: boolean): Work | undefined {
   if (w.status !== 'waiting' && w.status !== 'processing') return undefined;
   if (w.transId && !w.sample && !w.onDevice) return undefined;
   const canGoOn = w.sample || (w.onDevice ? holdsImage : !!w.uid);

@@ -27,9 +27,9 @@ const others = import.meta.glob(['../../locales/*/*.json', '!../../locales/en/*.
 
 const PATH = /locales\/([^/]+)\/([^/]+)\.json$/;
 
-export type Resources = Record<string, Record<string, Json>>;
+type Resources = Record<string, Record<string, Json>>;
 
-export function buildResources(input: Record<string, Json>): Resources {
+function buildResources(input: Record<string, Json>): Resources {
   const resources: Resources = {};
   for (const [path, json] of Object.entries(input)) {
     const m = PATH.exec(path);
@@ -39,8 +39,8 @@ export function buildResources(input: Record<string, Json>): Resources {
   return resources;
 }
 
-export const resources = buildResources(english);
-export const namespaces = Object.keys(resources.en ?? {});
+const resources = buildResources(english);
+const namespaces = Object.keys(resources.en ?? {});
 
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({

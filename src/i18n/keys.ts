@@ -32,11 +32,11 @@ type FeatureTextKey = {
   [K in keyof SiteFeatures]: SiteFeatures[K] extends { title: string; lead: string } ? K : never;
 }[keyof SiteFeatures];
 /** Compile-time check: every feature page of the sitemap (src/shared/sitemap.ts) has its title and lead. */
-export type SitemapFeaturesHaveTexts = FeatureKey extends FeatureTextKey ? true : never;
+type SitemapFeaturesHaveTexts = FeatureKey extends FeatureTextKey ? true : never;
 const _sitemapFeaturesHaveTexts: SitemapFeaturesHaveTexts = true;
 void _sitemapFeaturesHaveTexts;
 
 /** Compile-time check: the reasons namespace has a text for every refusal reason of the catalogue, and none besides (src/i18n/reasons.test.ts checks all four languages). */
-export type ReasonsHaveTexts = Same<KeyOf<'reasons'>, Reason>;
+type ReasonsHaveTexts = Same<KeyOf<'reasons'>, Reason>;
 const _reasonsHaveTexts: ReasonsHaveTexts = true;
 void _reasonsHaveTexts;

@@ -8,7 +8,7 @@ export interface PixelSize {
 }
 
 /** Reads the size from the first bytes of a file; null when the header is not understood. */
-export function sizeFromHeader(bytes: Uint8Array): PixelSize | null {
+function sizeFromHeader(bytes: Uint8Array): PixelSize | null {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // PNG: signature, then IHDR with width and height as big-endian uint32.
   if (bytes.length >= 24 && v.getUint32(0) === 0x89504e47 && v.getUint32(12) === 0x49484452) {

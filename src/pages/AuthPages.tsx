@@ -14,7 +14,7 @@ import { dialogs } from '../stores/dialogs.js';
 import { usePageTitle } from './usePageTitle.js';
 
 /** The shared form rules (src/shared/domain/account.ts) answer in English; fields keyed as the form's inputs. */
-export function validateRegistration(email: string, password: string, confirm: string): Record<string, string> {
+function validateRegistration(email: string, password: string, confirm: string): Record<string, string> {
   const errs = registerErrors({ email, password, confirm_password: confirm });
   return Object.fromEntries(
     Object.entries(errs).map(([field, text]) => [field === 'confirm_password' ? 'confirm' : field, text]),

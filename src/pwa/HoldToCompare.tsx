@@ -15,7 +15,7 @@ export interface HoldToCompareProps {
 
 const layer: CSSProperties = { position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'contain' };
 
-export function HoldToCompare({ beforeSrc, afterSrc, alt = '', className, style }: HoldToCompareProps) {
+function HoldToCompare({ beforeSrc, afterSrc, alt = '', className, style }: HoldToCompareProps) {
   const { t } = useTranslation('pwa');
   const [holding, setHolding] = useState(false);
   const press = useCallback(() => setHolding(true), []);

@@ -3,7 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyUpdate, dismissUpdate, getPwaState, registerPwa, subscribePwa } from './register.js';
 
-export function PwaStatus() {
+function PwaStatus() {
   const { t } = useTranslation('pwa');
   const pwa = useSyncExternalStore(subscribePwa, getPwaState, getPwaState);
   // Mounting the status also makes sure the service worker is registered (registerPwa is idempotent).

@@ -2,20 +2,18 @@
 import type { ModuleName, PresetName } from './domain/modules.js';
 
 /** The feature keys of spec §2's popup workspace; each has a page text (title and lead) in locales/<lng>/site.json (checked in src/i18n/types.ts). */
-export const FEATURE_KEYS = [
-  'image_enlarger',
-  'denoise_ai',
-  'sharpen_ai',
-  'remove_background',
-  'toongineer_cartoonizer',
-  'photo_to_sketch',
-  'colorize_photo',
-  'photo_retoucher',
-  'image_enhancer',
-  'image_compressor',
-  'old_photo_restoration',
-] as const;
-export type FeatureKey = (typeof FEATURE_KEYS)[number];
+export type FeatureKey =
+  | 'image_enlarger'
+  | 'denoise_ai'
+  | 'sharpen_ai'
+  | 'remove_background'
+  | 'toongineer_cartoonizer'
+  | 'photo_to_sketch'
+  | 'colorize_photo'
+  | 'photo_retoucher'
+  | 'image_enhancer'
+  | 'image_compressor'
+  | 'old_photo_restoration';
 
 export interface FeaturePage {
   path: string;
@@ -64,7 +62,7 @@ export type BlogSlug = (typeof BLOG_POSTS)[number];
 
 export const TOOL_PAGES = ['/image-cropper/', '/image-resizer/', '/image-rotator/', '/flip-image/'] as const;
 
-export const ACCOUNT_PAGES = ['/login/', '/register/', '/my-account/', '/my-account/workflow/'] as const;
+const ACCOUNT_PAGES = ['/login/', '/register/', '/my-account/', '/my-account/workflow/'] as const;
 
 /** All pages, for the sitemap. */
 export const ALL_PATHS: readonly string[] = [

@@ -12,7 +12,7 @@ import {
   type Step,
 } from '../shared/domain/modules.js';
 
-export type PanelTab = 'feature' | 'workflow';
+type PanelTab = 'feature' | 'workflow';
 
 export interface PanelState {
   tab: PanelTab;
@@ -40,7 +40,7 @@ export interface PanelState {
   useWorkflow(id: number | string, name: string, steps: Step[]): void;
 }
 
-export const makeStep = (module: ModuleName, params?: ModuleParams): Step => ({
+const makeStep = (module: ModuleName, params?: ModuleParams): Step => ({
   name: module,
   config: { module, module_params: { ...defaultParams(module), ...(params ?? {}) } },
 });

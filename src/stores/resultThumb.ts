@@ -10,7 +10,7 @@ import { resultSize } from '../shared/domain/resultSize.js';
 import type { Work } from '../shared/domain/work.js';
 import { useWorks } from './works.js';
 
-export const RESULT_THUMB_MAX_PIXELS = 12_000_000;
+const RESULT_THUMB_MAX_PIXELS = 12_000_000;
 
 export async function makeResultThumbnail(cid: string): Promise<void> {
   const work = useWorks.getState().works.find((w) => w.cid === cid);

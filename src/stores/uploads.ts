@@ -20,7 +20,7 @@ type UploadEventOf<M> = M extends { subscribe(l: (e: infer E) => void): unknown 
 const early: Record<string, UploadEventOf<ReturnType<typeof getUploadManager>>[]> = {};
 let applyEvent: (e: UploadEventOf<ReturnType<typeof getUploadManager>>) => void = () => undefined;
 
-export function uploads() {
+function uploads() {
   if (!manager) {
     manager = getUploadManager({ getToken: () => waitForUserToken(), apiBase: HIDE_API_BASE });
     applyEvent = (e) => {
@@ -105,7 +105,7 @@ function askPersistedStorage(): void {
 }
 
 /** Selects a ready work when the plan's select limit (spec §6 batch) has room; never a sample's selection rules. */
-export function selectIfRoom(cid: string): void {
+function selectIfRoom(cid: string): void {
   const { works, update } = useWorks.getState();
   const w = works.find((x) => x.cid === cid);
   if (!w || w.selected || w.status !== 'ready' || w.sample) return;

@@ -5,24 +5,16 @@
  * ./networkWait.ts; here: the calls of the simple tools and of on-device processing.
  */
 import * as Comlink from 'comlink';
-import type { ImageWorkerApi } from '../../src-worker/index.js';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { firstUseBytesOnWasm } from '../shared/onDeviceModels.js';
 import { ON_DEVICE_FEATURES, type OnDeviceFeature, type OnDeviceOptions } from '../shared/domain/onDevice.js';
 import { sharedWorker, type Api, type Started } from './worker.js';
 
-export type { ImageWorkerApi, EditOp, EditResult };
+export type { EditOp, EditResult };
 /** What the UI hears about one upload; defined once, beside the pipeline that emits it. */
 export type { UploadEvent } from '../../src-worker/pipeline.js';
-export {
-  getUploadManager,
-  type AddContext,
-  type AddResult,
-  type UploadManager,
-  type UploadManagerOptions,
-} from './uploadQueue.js';
-export { OFFLINE_RETRY_MS, UPLOAD_SYNC_TAG } from './networkWait.js';
-export { WORKER_IDLE_MS } from './worker.js';
+export { getUploadManager, type UploadManager } from './uploadQueue.js';
+export { UPLOAD_SYNC_TAG } from './networkWait.js';
 
 let held = false;
 /**

@@ -4,7 +4,7 @@
  */
 
 /** Retry delays for parked uploads when no `online` event comes. */
-export const OFFLINE_RETRY_MS = [2_000, 4_000, 8_000, 16_000, 30_000, 60_000] as const;
+const OFFLINE_RETRY_MS = [2_000, 4_000, 8_000, 16_000, 30_000, 60_000] as const;
 
 /**
  * How often an upload that came back from the park may be parked again by a network error before it

@@ -11,14 +11,14 @@ import { admit, type BatchContext } from './batch.js';
 import { isOffline, NETWORK_REPARKS, NetworkWait, type QueuedUpload } from './networkWait.js';
 import { sharedWorker, type WorkerHandle } from './worker.js';
 
-export interface AddContext extends BatchContext {
+interface AddContext extends BatchContext {
   /** aborting it cancels every file this call accepted (same as cancel(cid) for each) */
   signal?: AbortSignal;
   /** "Process on this device": fitted to ON_DEVICE_LEVEL and kept in the browser, never uploaded */
   keepOnDevice?: boolean;
 }
 
-export interface AddResult {
+interface AddResult {
   accepted: { cid: string; filename: string }[];
   rejected: { filename: string; error: string }[];
   error?: string;

@@ -19,7 +19,7 @@ export interface Started {
 const WORKER_START_TIMEOUT_MS = 10_000;
 
 /** An idle worker is stopped and restarted on demand. */
-export const WORKER_IDLE_MS = 10_000;
+const WORKER_IDLE_MS = 10_000;
 
 async function startWorker(): Promise<{ remote: Comlink.Remote<ImageWorkerApi>; worker: Worker } | undefined> {
   if (typeof Worker === 'undefined') return undefined;
@@ -48,7 +48,7 @@ async function startWorker(): Promise<{ remote: Comlink.Remote<ImageWorkerApi>; 
 }
 
 /** The worker, or the same functions on the main thread where no module worker starts (or when forced). */
-export async function startApi(forceMain: boolean): Promise<Started> {
+async function startApi(forceMain: boolean): Promise<Started> {
   const started = forceMain ? undefined : await startWorker();
   if (started) {
     const { remote, worker } = started;

@@ -18,6 +18,7 @@ test.describe('a phone', () => {
       await ws.open(`${prefix}/batch-process/`);
       await expect(page.getByTestId('dropzone-title')).toContainText(text);
       await expect(page.getByTestId('dropzone-title')).not.toContainText(/drag|ziehen|glissez|ドラッグ/i);
+      await expect(page.getByTestId('empty-uploaded')).not.toContainText(/drop|ablegen|déposez|ドロップ/i);
     }
     await ws.screenshot('new-user-01-touch-upload-375');
   });

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { testModeOverrides } from '../support/modes.js';
 import type { Config } from '../../server/config.js';
 
-export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 export const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
 
 export interface Envelope<T = any> {

@@ -4,7 +4,7 @@ import { createTestDatabase, detectScaleout, type TestDatabase } from '../suppor
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { Envelope } from './api-helpers.js';
 
-export { FIXTURES, fixture, type Envelope } from './api-helpers.js';
+export { fixture, type Envelope } from './api-helpers.js';
 
 export class Client {
   constructor(

@@ -41,7 +41,7 @@ const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   });
 
 /** TCP-level check first, so a closed port fails in milliseconds instead of a driver's retry loop. */
-export function portOpen(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+function portOpen(host: string, port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ host, port });
     const done = (ok: boolean) => {
@@ -135,7 +135,7 @@ async function dropStaleTestDatabases(admin: pg.Client): Promise<void> {
 }
 
 /** `postgres://…/test` → the same server and credentials with another database name. */
-export function withDatabase(url: string, name: string): string {
+function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = '/' + name;
   return u.toString();
@@ -204,7 +204,7 @@ function templateName(): string {
  * being made, and published by a rename only when complete. Tests of the migrations themselves use
  * createTestDatabase() (empty).
  */
-export async function createMigratedTestDatabase(adminUrl = TEST_PG_URL): Promise<TestDatabase> {
+async function createMigratedTestDatabase(adminUrl = TEST_PG_URL): Promise<TestDatabase> {
   const tpl = templateName();
   const name = randomName();
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });

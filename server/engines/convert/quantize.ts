@@ -152,7 +152,7 @@ const tensor = (
 ): ModelTensor => ({ name, dims, dataType, rawData: Uint8Array.from(bytesOf(data)) });
 
 /** Per-output-channel symmetric int8 weights of an OIHW (or any axis-0-major) tensor. */
-export function quantizeWeights(w: Float32Array, channels: number): { q: Int8Array; scales: Float32Array } {
+function quantizeWeights(w: Float32Array, channels: number): { q: Int8Array; scales: Float32Array } {
   const per = w.length / channels;
   const q = new Int8Array(w.length);
   const scales = new Float32Array(channels);

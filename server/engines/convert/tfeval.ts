@@ -6,7 +6,7 @@
  */
 
 export type DType = 'float32' | 'int32' | 'bool';
-export type Data = Float32Array | Int32Array | Uint8Array;
+type Data = Float32Array | Int32Array | Uint8Array;
 
 export interface Tensor {
   shape: number[];
@@ -16,7 +16,7 @@ export interface Tensor {
 
 export const size = (shape: number[]) => shape.reduce((a, b) => a * b, 1);
 
-export function alloc(dtype: DType, n: number): Data {
+function alloc(dtype: DType, n: number): Data {
   return dtype === 'float32' ? new Float32Array(n) : dtype === 'int32' ? new Int32Array(n) : new Uint8Array(n);
 }
 

@@ -16,7 +16,7 @@ interface ManifestEntry {
 }
 
 /** IEEE 754 half → float (float16-quantised weights, e.g. facemesh). */
-export function halfToFloat(h: number): number {
+function halfToFloat(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >> 10) & 0x1f;
   const frac = h & 0x3ff;

@@ -15,7 +15,7 @@ import { EVENT_PAYLOAD_MAX_CHARS } from '../../services/events.js';
  * Anonymous callers may write analytics and look up addresses, but never without limit:
  * per client address and minute. A page sends a few reports per action; 60 a minute is far above that.
  */
-export const REPORT_RATE_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };
+const REPORT_RATE_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };
 /** Address look-ups answer signed-in callers about their own address only, and are limited as well. */
 export const LOOKUP_RATE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 

@@ -9,7 +9,7 @@ import { localizedPath as localized } from '../../../src/shared/domain/links.js'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export function sitemapXml(origin: string): string {
+function sitemapXml(origin: string): string {
   const urls = ALL_PATHS.flatMap((path) =>
     LANGS.map((lng) => {
       const alts = LANGS.map(
@@ -22,7 +22,7 @@ export function sitemapXml(origin: string): string {
 }
 
 /** Crawlers may read every page; the API's calls are no pages. The sitemap's address is absolute (PUBLIC_URL). */
-export function robotsTxt(origin: string): string {
+function robotsTxt(origin: string): string {
   return [
     'User-agent: *',
     'Disallow: /api/',

@@ -23,12 +23,12 @@ export const CROP_RATIOS: readonly { label: string; ratio: number | null }[] = [
 ];
 
 /** The smallest box side in image pixels. */
-export const MIN_SIDE = 8;
+const MIN_SIDE = 8;
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /** Whole pixels, inside the image, at least 1 px. */
-export function roundRect(r: Rect, W: number, H: number): Rect {
+function roundRect(r: Rect, W: number, H: number): Rect {
   const x = clamp(Math.round(r.x), 0, W - 1);
   const y = clamp(Math.round(r.y), 0, H - 1);
   return { x, y, w: clamp(Math.round(r.w), 1, W - x), h: clamp(Math.round(r.h), 1, H - y) };

@@ -12,7 +12,7 @@ export interface Point {
   x: number;
   y: number;
 }
-export interface Size {
+interface Size {
   w: number;
   h: number;
 }

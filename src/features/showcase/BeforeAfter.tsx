@@ -12,7 +12,7 @@ export { sampleResult };
 
 let manifest: Promise<Record<string, SampleEntry[]>> | undefined;
 /** The sample manifest, fetched once (a small static file, precached by the service worker). */
-export function sampleManifest(): Promise<Record<string, SampleEntry[]>> {
+function sampleManifest(): Promise<Record<string, SampleEntry[]>> {
   manifest ??= fetch(SAMPLE_MANIFEST_URL)
     .then((r) => (r.ok ? (r.json() as Promise<Record<string, SampleEntry[]>>) : {}))
     .catch(() => {
@@ -23,7 +23,7 @@ export function sampleManifest(): Promise<Record<string, SampleEntry[]>> {
 }
 
 /** The hero's sample and whether the manifest has answered (`settled`), so "none" differs from "not yet". */
-export function useHeroSample(type: string): { entry: SampleEntry | null; settled: boolean } {
+function useHeroSample(type: string): { entry: SampleEntry | null; settled: boolean } {
   const [state, setState] = useState<{ type: string; entry: SampleEntry | null } | null>(null);
   useEffect(() => {
     let live = true;

@@ -48,7 +48,7 @@ interface Props {
 }
 
 /** The selected image with the longest side, which decides which scales can be made. */
-export function largestSelected(sizes: readonly SelectedSize[] | undefined): SelectedSize | undefined {
+function largestSelected(sizes: readonly SelectedSize[] | undefined): SelectedSize | undefined {
   let best: SelectedSize | undefined;
   for (const s of sizes ?? []) if (!best || Math.max(s.w, s.h) > Math.max(best.w, best.h)) best = s;
   return best;

@@ -70,7 +70,7 @@ export function loadSamples(): Promise<Record<string, SampleEntry[]>> {
 }
 
 /** A phone or tablet: touch only, nothing that hovers (no mouse), so nothing to drag files with. */
-const isTouchOnly = (): boolean =>
+export const isTouchOnly = (): boolean =>
   typeof window !== 'undefined' && Boolean(window.matchMedia?.('(hover: none) and (pointer: coarse)').matches);
 
 export function UploadArea({ workType, onContinue }: { workType: string; onContinue(): void }) {

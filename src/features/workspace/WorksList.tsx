@@ -8,6 +8,7 @@ import { useWorks } from '../../stores/works.js';
 import { BULK_DOWNLOAD_ENABLED, confirmDelete, downloadAll, downloadSelected } from './actions.js';
 import { useHighlighted } from './readyMoment.js';
 import { WorkCard } from './WorkCard.js';
+import { isTouchOnly } from './UploadArea.js';
 
 export function WorksList({ tab }: { tab: WorksTab }) {
   const { t } = useTranslation('workspace');
@@ -54,7 +55,8 @@ export function WorksList({ tab }: { tab: WorksTab }) {
         : ready > 0
           ? t('empty.processedReady')
           : t('empty.processed');
-    return t('empty.uploaded');
+    // A phone drops nothing: it says what a touch user does.
+    return isTouchOnly() ? t('empty.uploadedTouch', { button: t('upload.browse') }) : t('empty.uploaded');
   };
 
   if (visible.length === 0) {

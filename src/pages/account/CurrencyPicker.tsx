@@ -4,7 +4,7 @@ import { planCurrencyFor, type Language } from '../../shared/domain/locale.js';
 import { useAccountT } from './i18n.js';
 import './account.css';
 
-export const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
+const CURRENCIES = ['USD', 'EUR', 'JPY'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
 /** Where the visitor's pick is kept on this device (it outlives a reload and a change of language). */

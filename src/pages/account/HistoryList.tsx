@@ -10,7 +10,7 @@ import { jobLabel } from '../../features/workspace/operationLabel.js';
 import { Pager } from './Pager.js';
 import { useUser } from '../../stores/user.js';
 
-export const HISTORY_PAGE_SIZE = 10;
+const HISTORY_PAGE_SIZE = 10;
 
 export function HistoryList() {
   const t = useAccountT();

@@ -59,7 +59,7 @@ export function MyWorkflowsPage() {
 }
 
 /** The occupation survey with the account's current answers (loaded from /api/account/me). */
-export function SurveySection() {
+function SurveySection() {
   const [account, setAccount] = useState<AccountView | null>(null);
   useEffect(() => {
     endpoints.accountMe().then(setAccount).catch(handleError);

@@ -10,7 +10,7 @@
  */
 
 /** The environment the snippets read. */
-export const QUICK_START_ENV = { host: 'PIXMILL_HOST', token: 'PIXMILL_API_TOKEN' } as const;
+const QUICK_START_ENV = { host: 'PIXMILL_HOST', token: 'PIXMILL_API_TOKEN' } as const;
 /** What a curl step's text leaves for the reader to fill in from an earlier answer. */
 export const QUICK_START_SLOTS = { uid: '<uid>', transId: '<trans_id>' } as const;
 /** The photo the snippets upload, and what the result is saved as. */

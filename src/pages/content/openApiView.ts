@@ -6,7 +6,7 @@
 
 type Json = Record<string, unknown>;
 
-export interface ApiField {
+interface ApiField {
   name: string;
   /** "string", "integer 1–100", "enlarge | compress", "file", … */
   type: string;
@@ -33,13 +33,13 @@ export interface ApiCall {
   answer: { kind: 'json'; fields: string[] } | { kind: 'file'; types: string[] };
 }
 
-export interface ApiGroup {
+interface ApiGroup {
   name: string;
   description: string;
   calls: ApiCall[];
 }
 
-export interface ApiScheme {
+interface ApiScheme {
   name: string;
   /** "query user_token", "cookie pixmill_session", "header Authorization: Bearer" */
   where: string;
@@ -47,7 +47,7 @@ export interface ApiScheme {
 }
 
 /** One param of a feature (the document's JobConfig): its type, its default and what it does. */
-export interface ApiFeatureParam {
+interface ApiFeatureParam {
   name: string;
   type: string;
   /** the default as JSON, '' for a fixed value (a model name) */
@@ -158,7 +158,7 @@ function answerOf(op: Json): ApiCall['answer'] {
 const paramType = (schema: Json) => typeText(asArr(schema.anyOf)[0] ?? schema);
 
 /** The feature catalogue: every variant of JobConfig, its job, params and example. */
-export function featuresOf(docIn: unknown): ApiFeature[] {
+function featuresOf(docIn: unknown): ApiFeature[] {
   const jobConfig = asObj(asObj(asObj(asObj(docIn).components).schemas).JobConfig);
   return asArr(jobConfig.anyOf).map((v) => {
     const variant = asObj(v);

@@ -2,7 +2,7 @@
 import type { Level } from './plans.js';
 import type { Reason } from './reasons.js';
 
-export const PASSWORD_MIN = 8;
+const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 48;
 export const NAME_MAX = 60;
 export const OCCUPATION_OTHER_MAX = 100;
@@ -54,7 +54,6 @@ export const OCCUPATIONS = [
   'personal',
   'other',
 ] as const;
-export type Occupation = (typeof OCCUPATIONS)[number];
 
 const EMAIL =
   /^[^\s@"'<>()[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

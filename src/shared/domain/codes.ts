@@ -16,7 +16,6 @@ export const CODE = {
   INSUFFICIENT_CREDITS: 10012,
   NOT_ENOUGH_POINTS: 30004,
 } as const;
-export type Code = (typeof CODE)[keyof typeof CODE];
 
 export const CODE_TEXT: Record<number, string> = {
   [CODE.OK]: 'ok',

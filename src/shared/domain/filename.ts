@@ -12,7 +12,7 @@ import { FILENAME_KEEP_EACH_SIDE, FILENAME_MAX_CHARS, FILENAME_SHORTEN_THRESHOLD
 export type ImageFormat = 'jpeg' | 'png';
 
 /** The extension a stored image of `format` gets. */
-export const extensionFor = (format: ImageFormat): 'jpg' | 'png' => (format === 'jpeg' ? 'jpg' : 'png');
+const extensionFor = (format: ImageFormat): 'jpg' | 'png' => (format === 'jpeg' ? 'jpg' : 'png');
 
 /**
  * A name split at its last dot: `cat.photo.jpg` → `cat.photo` + `jpg`. A leading dot only (`.hidden`)
@@ -98,7 +98,7 @@ const WIDE_RANGES: readonly (readonly [number, number])[] = [
 ];
 
 /** Display width of one character: CJK and other wide characters count 2; Latin, Cyrillic, Greek count 1. */
-export function charWidth(ch: string): number {
+function charWidth(ch: string): number {
   const cp = ch.codePointAt(0) ?? 0;
   return WIDE_RANGES.some(([a, b]) => cp >= a && cp <= b) ? 2 : 1;
 }

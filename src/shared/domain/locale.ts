@@ -3,10 +3,6 @@
 export const LANGUAGES = ['en', 'de', 'fr', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export function isLanguage(v: unknown): v is Language {
-  return typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
-}
-
 /** USD for en and ja, EUR for de and fr (spec §9). */
 export function currencyFor(lng: Language): 'USD' | 'EUR' {
   return lng === 'de' || lng === 'fr' ? 'EUR' : 'USD';

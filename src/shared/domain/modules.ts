@@ -108,7 +108,7 @@ export type ParamsOf<M extends ModuleName> = M extends ModuleName
   : never;
 
 /** Only these may be a workflow's last step, and nothing may follow them (spec §4, §5). */
-export const LAST_STEP_ONLY: readonly ModuleName[] = ['enlarge', 'matting'];
+const LAST_STEP_ONLY: readonly ModuleName[] = ['enlarge', 'matting'];
 
 export type ParamValue = string | number | boolean;
 export type ModuleParams = Record<string, ParamValue>;

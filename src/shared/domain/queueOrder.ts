@@ -14,7 +14,7 @@
 import type { Level } from './plans.js';
 
 /** Queue levels: higher goes first. Expired accounts are registered people; they wait with the free ones. */
-export const QUEUE_LEVEL: Readonly<Record<Level, number>> = { pro: 3, basic: 2, register: 1, expired: 1, guest: 0 };
+const QUEUE_LEVEL: Readonly<Record<Level, number>> = { pro: 3, basic: 2, register: 1, expired: 1, guest: 0 };
 const TOP_LEVEL = 3;
 
 /** Turns told apart within a level (plans allow at most 10 unfinished works; a later turn counts as the last). */

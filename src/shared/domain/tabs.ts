@@ -50,7 +50,7 @@ export function asksHistory(w: Pick<Work, 'uid' | 'transId' | 'status' | 'sample
 }
 
 /** When a work was added to the list (dropped, or a sample picked); works stored before this field existed use their last update. */
-export function addedAt(w: Pick<Work, 'uploadStartTime' | 'updatedAt'>): number {
+function addedAt(w: Pick<Work, 'uploadStartTime' | 'updatedAt'>): number {
   return w.uploadStartTime ?? w.updatedAt;
 }
 

@@ -38,9 +38,9 @@ import {
 } from './planes.js';
 
 /** Self-ensemble size for quality 'best' (1 for 'high'). */
-export const BEST_ENSEMBLE = 8;
+const BEST_ENSEMBLE = 8;
 /** Luma noise σ (estimateNoise) under which the pre-denoise stays off; texture alone reads up to ~8 here. */
-export const NOISE_FLOOR = 8;
+const NOISE_FLOOR = 8;
 /** suppress_noise at which the mixed-net share is the measured one (the module's default). */
 const MEASURED_SHARE_AT = 75;
 /** remove_blur at and above which the net's detail is kept whole (the module's default). */

@@ -185,22 +185,22 @@ export function gradeInput(bytes: Uint8Array, y: Float32Array, w: number, h: num
  * after x2 against 1.0–1.1). Above it the share falls linearly to MIXED_AT_100 at q 100: at q 95–98
  * the blend of the two measured best (docs/lab/quality.md has the figures).
  */
-export const MIXED_TO_QUALITY = 92;
-export const MIXED_AT_100 = 0.1;
+const MIXED_TO_QUALITY = 92;
+const MIXED_AT_100 = 0.1;
 /**
  * 8-px blockiness from which on blocks count (clean photos read 0.98–1.06), and at which the mixed net
  * is taken whole (a PNG that was a JPEG at q 75 reads 1.24–1.5, 1.12 where texture hides the blocks).
  */
-export const BLOCKS_FROM = 1.07;
-export const BLOCKS_FULL = 1.25;
+const BLOCKS_FROM = 1.07;
+const BLOCKS_FULL = 1.25;
 /**
  * Flat-area noise σ from which on noise counts, and at which the mixed net is taken whole: a clean
  * downscaled photo reads 0.24–0.35, Gaussian σ 1 0.58–0.66 (the clean net as good as the blend, the
  * mixed one 0.2–0.7 dB below), σ 2 1.04–1.11 (the blend best), σ 3 1.51–1.61 (the clean net 3–7 dB
  * below the mixed one).
  */
-export const NOISE_FROM = 0.65;
-export const NOISE_FULL = 1.5;
+const NOISE_FROM = 0.65;
+const NOISE_FULL = 1.5;
 
 /**
  * Pixels from which on the blockiness and the noise are taken as read; below, their excess over a clean

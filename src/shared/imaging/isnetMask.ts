@@ -52,15 +52,15 @@ export function refineMask(img: Rgb, full: Float32Array, onProgress?: (fraction:
  * 51/204 began to cut the cat's out-of-focus ear; 38/217 (0.15 / 0.85) keeps ≥ 97 % of the subject's
  * interior at 255 on all but the dragonfly's see-through wings.
  */
-export const SURE_BACKGROUND = 38;
-export const SURE_SUBJECT = 217;
+const SURE_BACKGROUND = 38;
+const SURE_SUBJECT = 217;
 
 /**
  * The net's mask with its sure parts made exactly clear or opaque. Left as predicted, a subject's
  * interior came out at α 245–254 (see-through on a checkerboard) and the background at 1–10 (a faint
  * ghost of it in the cut-out); the uncertain band, where the true edge lies, keeps its ramp.
  */
-export function decisive(mask: Float32Array): Float32Array {
+function decisive(mask: Float32Array): Float32Array {
   const k = 255 / (SURE_SUBJECT - SURE_BACKGROUND);
   return Float32Array.from(mask, (m) =>
     m <= SURE_BACKGROUND ? 0 : m >= SURE_SUBJECT ? 255 : (m - SURE_BACKGROUND) * k,

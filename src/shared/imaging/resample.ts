@@ -25,7 +25,7 @@ function reflect(m: number, n: number): number {
 }
 
 /** For each of `out` samples along an axis of `n` pixels: `k` source indices and normalised weights. */
-export function cubicTaps(n: number, out: number): { idx: Int32Array; wt: Float64Array; k: number } {
+function cubicTaps(n: number, out: number): { idx: Int32Array; wt: Float64Array; k: number } {
   const f = out / n;
   const width = f < 1 ? 4 / f : 4;
   const kern = f < 1 ? (x: number) => f * cubic(f * x) : cubic;

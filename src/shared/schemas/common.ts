@@ -112,7 +112,7 @@ export const SECURITY_SCHEMES = {
     description: 'An API token as the `api_token` query or form field.',
   },
 } as const;
-export type SecurityName = keyof typeof SECURITY_SCHEMES;
+type SecurityName = keyof typeof SECURITY_SCHEMES;
 
 /** The request fields a token may travel in (they are `auth`, never a route's fields, and every call takes them). */
 export const TOKEN_FIELDS = ['user_token', 'guest_token_v2', 'token', 'api_token'] as const;
@@ -158,7 +158,7 @@ export const Envelope = <D extends TSchema>(data: D) =>
   });
 
 /** Every envelope code an error answer may carry (spec §7–§8, and 500/503 for faults and outages). */
-export const ERROR_CODES = [...new Set([...Object.values(CODE).filter((c) => c !== CODE.OK), 404, 500, 503])].sort(
+const ERROR_CODES = [...new Set([...Object.values(CODE).filter((c) => c !== CODE.OK), 404, 500, 503])].sort(
   (a, b) => a - b,
 );
 
@@ -244,7 +244,7 @@ export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 export const FormText = (description: string) => Type.Optional(Type.String({ description }));
 
 /** A call that answers a file instead of the envelope. */
-export interface FileAnswer {
+interface FileAnswer {
   /** content types it may answer */
   types: readonly string[];
   description: string;

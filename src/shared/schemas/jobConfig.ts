@@ -20,7 +20,7 @@ import {
 } from '../domain/modules.js';
 
 /** What each feature does, in the document's words (English, as the rest of the document). */
-export const FEATURE_TEXT: Readonly<Record<ModuleName, string>> = {
+const FEATURE_TEXT: Readonly<Record<ModuleName, string>> = {
   enlarge: 'Enlarge 2x, 4x, 6x or 8x (super-resolution); 4x and above for subscribers.',
   denoise: 'Remove noise, keeping detail.',
   sharpen: 'Sharpen with an unsharp mask (noise suppressed, grain optional).',
@@ -37,7 +37,7 @@ export const FEATURE_TEXT: Readonly<Record<ModuleName, string>> = {
 };
 
 /** What each preset runs (its steps are fixed; it takes no params). */
-export const PRESET_TEXT: Readonly<Record<PresetName, string>> = {
+const PRESET_TEXT: Readonly<Record<PresetName, string>> = {
   'se-night': 'Night scene: denoise, then retouch.',
   'se-hd': 'Super HD: sharpen where soft, then enlarge 2x.',
   'se-portrait-enhancement': 'Portrait: denoise, restore faces, enlarge 2x.',
@@ -65,7 +65,7 @@ const PARAM_TEXT: Readonly<Record<string, string>> = {
 };
 
 /** One param's schema, taking what parseParams takes. */
-export function paramSchema(name: string, spec: ParamSpec): TSchema {
+function paramSchema(name: string, spec: ParamSpec): TSchema {
   const words = PARAM_TEXT[name];
   switch (spec.kind) {
     case 'const':
@@ -98,7 +98,7 @@ export function paramSchema(name: string, spec: ParamSpec): TSchema {
 }
 
 /** A module's `module_params`: every key optional (the default applies), no other key. */
-export function moduleParamsSchema(module: ModuleName): TSchema {
+function moduleParamsSchema(module: ModuleName): TSchema {
   const props = Object.fromEntries(
     Object.entries(MODULE_PARAMS[module]).map(([k, s]) => [k, Type.Optional(paramSchema(k, s))]),
   );
@@ -116,7 +116,7 @@ const stepConfig = (module: ModuleName) =>
   );
 
 /** A feature's example: its defaults spelled out (the server would fill the same in). */
-export function featureExample(module: ModuleName) {
+function featureExample(module: ModuleName) {
   return { job: module, config: { module, module_params: defaultParams(module) as Record<string, unknown> } };
 }
 
@@ -171,7 +171,7 @@ function presetJob(preset: PresetName) {
 const STEP_MODULES = MODULES;
 
 /** A workflow's step: its config as an object, or as its JSON text (as saved workflows keep it). */
-export const WorkflowStepSchema = Type.Object(
+const WorkflowStepSchema = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200, description: 'the step’s label (shown in the history)' })),
     config: Type.Union(

@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 
 /** The WCAG 2.0 and 2.1 levels A and AA (axe's tags). */
-export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Layout shift a page may show at most (Lighthouse and Core Web Vitals call < 0.1 good). */
 export const CLS_MAX = 0.1;

@@ -5,7 +5,7 @@
  */
 import type { Page, Response } from '@playwright/test';
 
-export const EVIL_ORIGIN = 'http://evil.example';
+const EVIL_ORIGIN = 'http://evil.example';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 

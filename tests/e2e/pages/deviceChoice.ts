@@ -5,7 +5,7 @@ import { expect, type Locator, type Page, type Request } from '@playwright/test'
  * Requests that would carry a photo or a job to the server: uploads, slices, transform, progress, result
  * downloads, the site's credit posts (the upload history list is no upload: it asks what is already there).
  */
-export const SERVER_WORK =
+const SERVER_WORK =
   /\/web_api\/v1\/(upload(?!\/list)|transform|progress|download|preview)|\/api\/v2\/upload_slice|\/site-ajax$/;
 
 export class DeviceChoicePanel {

@@ -1,0 +1,75 @@
+/**
+ * Honest time (issue 51 point 4): finished works teach this server's engine rates (engine_rates,
+ * migration 016: seconds per input MP per engine, a moving average from the seed), and a running work's
+ * progress answers seconds_left from them. Real works on the real engines, in both run modes.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE } from '../../src/shared/domain/codes.js';
+import { learnRate, SEED_S_PER_MP, secondsLeft, workSeconds } from '../../src/shared/domain/estimate.js';
+import { findOwnedProgress } from '../../server/repositories/jobRepository.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { Caller } from './api-helpers.js';
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startTestServer();
+}, 60_000);
+afterAll(async () => {
+  await srv?.stop();
+});
+
+const W = 480;
+const H = 320;
+const photo = () =>
+  sharp({ create: { width: W, height: H, channels: 3, background: { r: 120, g: 90, b: 30 } } })
+    .composite([
+      { input: { create: { width: 64, height: 64, channels: 3, background: '#1040c0' } }, left: 40, top: 40 },
+    ])
+    .png()
+    .toBuffer();
+
+async function sharpen(c: Caller) {
+  const up = await c.upload(await photo(), 'photo.png', 'sharpen');
+  expect(up.body.code).toBe(CODE.OK);
+  const jconfig = { job: 'sharpen', config: { module: 'sharpen', module_params: {} } };
+  const start = await c.form('/web_api/v1/transform', { uid: up.body.data.data.uid, jconfig: JSON.stringify(jconfig) });
+  expect(start.body.code).toBe(CODE.OK);
+  const transId = start.body.data.trans_id as string;
+  for (;;) {
+    const p = await c.get('/web_api/v1/progress', { trans_id: transId });
+    if (p.body.data.status !== 'progress') {
+      expect(p.body.data.status).toBe('finish');
+      return transId;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const rateRow = () =>
+  srv.ctx.db.selectFrom('engine_rates').selectAll().where('rate_key', '=', 'sharpen').executeTakeFirst();
+
+describe('the engine rates this server learns', () => {
+  it('each finished work moves its engine’s rate from the seed as a moving average, and a running work’s time left uses it', async () => {
+    const c = await Caller.user(srv, `rates-${Date.now()}@example.com`, 'pro');
+    expect(await rateRow()).toBeUndefined();
+    const first = await sharpen(c);
+    const one = await rateRow();
+    expect(one).toMatchObject({ samples: 1 });
+    const r1 = Number(one!.s_per_mp);
+    expect(r1).toBeGreaterThan(0);
+    expect(r1).not.toBe(SEED_S_PER_MP.sharpen);
+    // a moving average from the seed: within the step one measurement may take
+    expect(r1).toBeGreaterThanOrEqual(learnRate(SEED_S_PER_MP.sharpen, 0));
+    await sharpen(c);
+    const two = await rateRow();
+    expect(two!.samples).toBe(2);
+
+    // the progress answer of that work while running (its row as a poll reads it, halfway): the learned rate's time left
+    const row = await findOwnedProgress(srv.ctx.db, c.accountId, first);
+    const view = await srv.ctx.services.jobs.progressOf({ ...row!, status: 'running', progress: 50 });
+    const total = workSeconds([{ module: 'sharpen' }], W, H, { sharpen: Number(two!.s_per_mp) });
+    expect(view).toMatchObject({ status: 'progress', seconds_left: secondsLeft(total, 50) });
+    expect((await c.get('/web_api/v1/progress', { trans_id: first })).body.data).not.toHaveProperty('seconds_left');
+  });
+});
