@@ -58,6 +58,24 @@ const config: KnipConfig = {
     // runs it; no file of the tree imports it.
     'openapi-fetch',
   ],
+  ignoreIssues: {
+    // In flux at this sitting's end (issues 50-51, 29 Nov 2026): these files hold other engineers' uncommitted
+    // work, or came in minutes ago and are used by it (estimate.ts: the engine rates; enlargeNotice.tsx: the
+    // enlarge path notice), so their unused exports (used only in their own file) are left to their authors.
+    // Remove each line once its file is committed, then un-export what knip names.
+    'server/http/routes/processing.ts': ['exports'],
+    'server/jobs/runner.ts': ['exports'],
+    'server/repositories/db.ts': ['exports'],
+    'server/repositories/schema.ts': ['types'],
+    'server/services/apiTokens.ts': ['exports'],
+    'server/services/process.ts': ['exports'],
+    'server/services/webhooks.ts': ['exports'],
+    'src/features/workspace/enlargeNotice.tsx': ['exports'],
+    'src/shared/domain/estimate.ts': ['exports'],
+    'src/shared/domain/reasons.ts': ['exports'],
+    'src/shared/domain/work.ts': ['types'],
+    'src/stores/processing.ts': ['exports'],
+  },
   ignoreBinaries: [
     // The Redis server binary from Debian (tests/support/modesCluster.ts starts a cluster of them), not npm's.
     'redis-server',

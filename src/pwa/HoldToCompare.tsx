@@ -5,7 +5,7 @@
 import { useCallback, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export interface HoldToCompareProps {
+interface HoldToCompareProps {
   beforeSrc: string;
   afterSrc: string;
   alt?: string;
