@@ -125,20 +125,18 @@ test('on load, stored works that are neither ready nor finished are all reset to
     const now = Date.now();
     // Each of them reached the server (an uid): its bytes are there, so ready can start it again.
     statuses.forEach((status, i) =>
-      tx
-        .objectStore('works')
-        .put({
-          cid: `stored-${status}`,
-          uid: `u-${i}`,
-          filename: `${status}.jpg`,
-          filesize: 1000,
-          w: 40,
-          h: 30,
-          status,
-          selected: false,
-          workType: 'denoise',
-          updatedAt: now,
-        }),
+      tx.objectStore('works').put({
+        cid: `stored-${status}`,
+        uid: `u-${i}`,
+        filename: `${status}.jpg`,
+        filesize: 1000,
+        w: 40,
+        h: 30,
+        status,
+        selected: false,
+        workType: 'denoise',
+        updatedAt: now,
+      }),
     );
     // One whose preparation was cut off (no uid, no bytes on this device) cannot be ready: it asks for the file again.
     tx.objectStore('works').put({
