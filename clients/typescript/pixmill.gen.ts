@@ -628,6 +628,8 @@ export type GetProgressData = {
   result_h?: number;
   /** once finished, a work with an enlarge step: net (the chosen nets ran on every tile), fast_net (a pass ran on the fast net to fit the job limit), resized (a pass was resized without AI: no net fitted the job limit) */
   enlarge_path?: "net" | "fast_net" | "resized";
+  /** while running: about how many seconds are left, from the photo’s megapixels, the feature, the scale and this server’s measured rate of that engine */
+  seconds_left?: number;
 };
 
 /** POST /api/v1/process: Processes one image and answers the result (upload, start, wait and download in one call) */

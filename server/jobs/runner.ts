@@ -33,6 +33,8 @@ import {
   writeProgress,
 } from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
+import { learnEngineRate } from '../repositories/engineRateRepository.js';
+import { observedRate, rateKey } from '../../src/shared/domain/estimate.js';
 import { extOf } from '../repositories/resultFiles.js';
 
 export const MAX_ATTEMPTS = 2;
@@ -149,8 +151,12 @@ export class JobRunner {
     const job = await findJob(db, transId);
     if (!job) return;
     try {
+      const started = Date.now();
       const output = await this.execute(job);
       await this.store(job, output);
+      await this.learn(job, (Date.now() - started) / 1000).catch((err) =>
+        this.d.log.error({ err }, 'engine rate not learned'),
+      );
     } catch (err) {
       if (err instanceof JobFailure && err.reason === 'stopped') return;
       const reason =
@@ -196,6 +202,20 @@ export class JobRunner {
       },
       { perStepTimeout: job.is_workflow === 1, onStep: (i) => report(i, 0), onProgress: report },
     );
+  }
+
+  /**
+   * Honest time (src/shared/domain/estimate.ts): a finished single-step work teaches its engine's rate,
+   * seconds per input MP on this server (a workflow's steps share one time, so they teach nothing).
+   */
+  private async learn(job: Job, seconds: number): Promise<void> {
+    const steps = JSON.parse(job.steps_json) as Step[];
+    if (steps.length !== 1) return;
+    const upload = await findUpload(this.d.db, job.uid);
+    const observed = upload && observedRate(seconds, upload.w, upload.h);
+    if (observed === undefined || !upload) return;
+    const { module, module_params } = steps[0]!.config;
+    await learnEngineRate(this.d.db, rateKey(module, module_params), observed, Date.now());
   }
 
   private async store(job: Job, out: TaskOutput): Promise<void> {

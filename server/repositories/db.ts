@@ -28,6 +28,7 @@ import * as m012 from './migrations/012_queue_order.js';
 import * as m013 from './migrations/013_api_previews_webhooks.js';
 import * as m014 from './migrations/014_address_budgets.js';
 import * as m015 from './migrations/015_enlarge_path.js';
+import * as m016 from './migrations/016_engine_rates.js';
 
 /**
  * Every migration, in order: the name is its file's name, the number unique and one above the last.
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '013_api_previews_webhooks': m013,
   '014_address_budgets': m014,
   '015_enlarge_path': m015,
+  '016_engine_rates': m016,
 };
 
 /**

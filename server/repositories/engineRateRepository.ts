@@ -36,7 +36,7 @@ export async function learnEngineRate(db: Db, key: string, observed: number, now
       await trx
         .insertInto('engine_rates')
         .values({ rate_key: key, s_per_mp: rate, samples: 1, updated_at: now })
-        .onConflict((oc) => oc.column('rate_key').doUpdate({ s_per_mp: rate, updated_at: now }))
+        .onConflict((oc) => oc.column('rate_key').doUpdateSet({ s_per_mp: rate, updated_at: now }))
         .execute();
     return rate;
   });

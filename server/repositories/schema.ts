@@ -245,7 +245,16 @@ export interface ContactMessagesTable {
   created_at: number;
 }
 
+/** this server's measured seconds per input MP per engine (016, src/shared/domain/estimate.ts) */
+export interface EngineRatesTable {
+  rate_key: string;
+  s_per_mp: number;
+  samples: number;
+  updated_at: number;
+}
+
 export interface Database {
+  engine_rates: EngineRatesTable;
   accounts: AccountsTable;
   tokens: TokensTable;
   sessions: SessionsTable;

@@ -43,6 +43,8 @@ import { decodeJconfig } from './jconfig.js';
 import { checkJobConfig } from './schemaCheck.js';
 import { workExpired } from './retention.js';
 import { isEnlargePath } from '../../src/shared/domain/enlargePath.js';
+import { secondsLeft, workSeconds } from '../../src/shared/domain/estimate.js';
+import { allRates } from '../repositories/engineRateRepository.js';
 import type { Principal } from './tokens.js';
 
 /** What this service uses: the base (database, configuration, blobs) and the services it calls. */
@@ -220,6 +222,14 @@ export class JobService {
     if (job.status === 'finished' && job.result_w !== null && job.result_h !== null)
       Object.assign(view, { result_w: job.result_w, result_h: job.result_h });
     if (job.status === 'finished' && isEnlargePath(job.enlarge_path)) view.enlarge_path = job.enlarge_path;
+    if (job.status === 'running') {
+      const upload = await findUpload(this.deps.db, job.uid);
+      if (upload?.w && upload.h) {
+        const configs = (JSON.parse(job.steps_json) as Step[]).map((st) => st.config);
+        const total = workSeconds(configs, upload.w, upload.h, await allRates(this.deps.db));
+        view.seconds_left = secondsLeft(total, job.progress);
+      }
+    }
     return view;
   }
 

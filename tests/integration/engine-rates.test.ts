@@ -10,6 +10,7 @@ import { learnRate, SEED_S_PER_MP, secondsLeft, workSeconds } from '../../src/sh
 import { findOwnedProgress } from '../../server/repositories/jobRepository.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { Caller } from './api-helpers.js';
+import { until } from './until.js';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -48,13 +49,15 @@ async function sharpen(c: Caller) {
 
 const rateRow = () =>
   srv.ctx.db.selectFrom('engine_rates').selectAll().where('rate_key', '=', 'sharpen').executeTakeFirst();
+/** The runner learns just after it records the work finished: the row once it counts `n` works. */
+const rateAfter = (n: number) => until(rateRow, (r) => (r?.samples ?? 0) >= n);
 
 describe('the engine rates this server learns', () => {
   it('each finished work moves its engine’s rate from the seed as a moving average, and a running work’s time left uses it', async () => {
     const c = await Caller.user(srv, `rates-${Date.now()}@example.com`, 'pro');
     expect(await rateRow()).toBeUndefined();
     const first = await sharpen(c);
-    const one = await rateRow();
+    const one = await rateAfter(1);
     expect(one).toMatchObject({ samples: 1 });
     const r1 = Number(one!.s_per_mp);
     expect(r1).toBeGreaterThan(0);
@@ -62,7 +65,7 @@ describe('the engine rates this server learns', () => {
     // a moving average from the seed: within the step one measurement may take
     expect(r1).toBeGreaterThanOrEqual(learnRate(SEED_S_PER_MP.sharpen, 0));
     await sharpen(c);
-    const two = await rateRow();
+    const two = await rateAfter(2);
     expect(two!.samples).toBe(2);
 
     // the progress answer of that work while running (its row as a poll reads it, halfway): the learned rate's time left

@@ -221,6 +221,13 @@ export const ProgressData = Type.Object({
   result_w: Type.Optional(Type.Integer({ description: 'the result’s width, once finished' })),
   result_h: Type.Optional(Type.Integer()),
   enlarge_path: Type.Optional(EnlargePathField),
+  seconds_left: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'while running: about how many seconds are left, from the photo’s megapixels, the feature, the scale and this server’s measured rate of that engine',
+    }),
+  ),
 });
 
 export const Progress = routeGroup('poll', AUTH.tokenOrApi).get(
