@@ -37,12 +37,12 @@ import { learnEngineRate } from '../repositories/engineRateRepository.js';
 import { observedRate, rateKey } from '../../src/shared/domain/estimate.js';
 import { extOf } from '../repositories/resultFiles.js';
 
-export const MAX_ATTEMPTS = 2;
+const MAX_ATTEMPTS = 2;
 /** progress rows are written at most this often per work (≤ 4/s) */
-export const PROGRESS_WRITE_MS = 250;
-export const LEASE_HEARTBEAT_MS = 5_000;
+const PROGRESS_WRITE_MS = 250;
+const LEASE_HEARTBEAT_MS = 5_000;
 export const LEASE_STALE_MS = 30_000;
-export const LEASE_SWEEP_MS = 15_000;
+const LEASE_SWEEP_MS = 15_000;
 
 export interface RunnerDeps {
   config: Config;

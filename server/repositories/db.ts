@@ -70,7 +70,7 @@ export const RENAMED: Readonly<Record<string, string>> = {
 const MIGRATION_TABLE = 'kysely_migration';
 
 /** Brings recorded migration names up to RENAMED (nothing to do on a new database). */
-export async function renameRecordedMigrations<DB>(db: Kysely<DB>): Promise<void> {
+async function renameRecordedMigrations<DB>(db: Kysely<DB>): Promise<void> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((t) => t.name === MIGRATION_TABLE)) return;
   await db.transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
 /** Database tables as Kysely sees them. Timestamps are epoch milliseconds; booleans are 0/1. */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
-export interface AccountsTable {
+interface AccountsTable {
   id: Generated<number>;
   kind: 'guest' | 'user';
   email: string | null;
@@ -46,7 +46,7 @@ export interface TokensTable {
   session_hash: string | null;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** SHA-256 hex of the pixmill_session cookie value (005) */
   id_hash: string;
   account_id: number;
@@ -82,7 +82,7 @@ export interface UploadsTable {
   expired_at: Generated<number | null>;
 }
 
-export interface UploadChunksTable {
+interface UploadChunksTable {
   uid: string;
   blob_num: number;
   size: number;
@@ -91,7 +91,7 @@ export interface UploadChunksTable {
   blob_key: string | null;
 }
 
-export interface JobsTable {
+interface JobsTable {
   trans_id: string;
   account_id: number;
   uid: string;
@@ -130,7 +130,7 @@ export interface JobsTable {
 }
 
 /** Bytes uploaded without an account per client address group and clock hour (014). */
-export interface AddressBudgetsTable {
+interface AddressBudgetsTable {
   client_key: string;
   window_start: number;
   bytes: number;
@@ -146,7 +146,7 @@ export interface CreditLedgerTable {
   created_at: number;
 }
 
-export interface WorkflowsTable {
+interface WorkflowsTable {
   id: Generated<number>;
   account_id: number;
   name: string;
@@ -157,7 +157,7 @@ export interface WorkflowsTable {
   updated_at: number;
 }
 
-export interface EventsTable {
+interface EventsTable {
   id: Generated<number>;
   account_id: number | null;
   /** credit-transform, credit-upload, credit-download, or an analytics event name */
@@ -166,7 +166,7 @@ export interface EventsTable {
   created_at: number;
 }
 
-export interface DownloadBundlesTable {
+interface DownloadBundlesTable {
   id: string;
   account_id: number;
   trans_ids_json: string;
@@ -174,13 +174,13 @@ export interface DownloadBundlesTable {
 }
 
 /** Addresses that asked for no more marketing mail (002). */
-export interface MailOptoutsTable {
+interface MailOptoutsTable {
   email: string;
   created_at: number;
 }
 
 /** Per-account promotion records (002): share_code, share_bind:<type>, checkin (key = UTC day), count_down. */
-export interface PromotionsTable {
+interface PromotionsTable {
   id: Generated<number>;
   account_id: number;
   kind: string;
@@ -230,13 +230,13 @@ export interface PaymentEventsTable {
 }
 
 /** A periodic task's lease (005): only the holder runs it until expires_at. */
-export interface LeasesTable {
+interface LeasesTable {
   name: string;
   holder: string;
   expires_at: number;
 }
 
-export interface ContactMessagesTable {
+interface ContactMessagesTable {
   id: Generated<number>;
   name: string;
   email: string;
@@ -246,7 +246,7 @@ export interface ContactMessagesTable {
 }
 
 /** this server's measured seconds per input MP per engine (016, src/shared/domain/estimate.ts) */
-export interface EngineRatesTable {
+interface EngineRatesTable {
   rate_key: string;
   s_per_mp: number;
   samples: number;

@@ -8,7 +8,7 @@ import { PROCESS_TIMEOUT_MS } from '../../shared/domain/constants.js';
 import type { Work } from '../../shared/domain/work.js';
 
 /** The downgrade a finished work took, if any: the key under locales' enlargePath. */
-export function downgradeOf(work: Pick<Work, 'status' | 'enlargePath'>): 'fast_net' | 'resized' | undefined {
+function downgradeOf(work: Pick<Work, 'status' | 'enlargePath'>): 'fast_net' | 'resized' | undefined {
   return work.status === 'finished' && (work.enlargePath === 'fast_net' || work.enlargePath === 'resized')
     ? work.enlargePath
     : undefined;

@@ -36,19 +36,19 @@ export const SEED_S_PER_MP: Readonly<Record<string, number>> = {
   compress: 0.05,
 };
 /** A step whose module has no seed: a middling rate until the server has measured it. */
-export const UNKNOWN_S_PER_MP = 5;
+const UNKNOWN_S_PER_MP = 5;
 /** Seconds every work takes beyond its steps (decode, encode, hand-offs), never learned away. */
 export const WORK_OVERHEAD_S = 1;
 /** The weight of the newest measurement in the moving average (about the last five works count). */
 export const RATE_EMA_ALPHA = 0.3;
 /** A measurement this far from the rate (a factor either way) moves it only to that factor: one stalled work cannot wreck it. */
-export const RATE_MAX_JUMP = 4;
+const RATE_MAX_JUMP = 4;
 /** Works smaller than this are not learned from: their time is the overhead, not the rate. */
-export const LEARN_MIN_MP = 0.05;
+const LEARN_MIN_MP = 0.05;
 
 export type Rates = Readonly<Record<string, number>>;
 
-export const rateOf = (rates: Rates, key: string): number => rates[key] ?? SEED_S_PER_MP[key] ?? UNKNOWN_S_PER_MP;
+const rateOf = (rates: Rates, key: string): number => rates[key] ?? SEED_S_PER_MP[key] ?? UNKNOWN_S_PER_MP;
 
 /** The moving average after one finished work measured `observed` seconds per MP (clamped to RATE_MAX_JUMP). */
 export function learnRate(old: number | undefined, observed: number): number {
@@ -93,4 +93,11 @@ export const secondsLeft = (total: number, progress: number): number =>
 export function waitingSeconds(aheadLeft: readonly number[], own: number, slots: number): number {
   const ahead = aheadLeft.reduce((a, b) => a + b, 0);
   return Math.round(ahead / Math.max(1, slots) + own);
+}
+
+/** How the card says the time left: seconds up to 90, then whole minutes (rounded up). */
+export function timeLeftText(seconds: number): { unit: 'seconds' | 'minutes'; count: number } {
+  return seconds <= 90
+    ? { unit: 'seconds', count: Math.max(1, Math.round(seconds)) }
+    : { unit: 'minutes', count: Math.ceil(seconds / 60) };
 }
