@@ -238,6 +238,7 @@ async function pollUntilDone(cid: string, transId: string, startTime: number, is
       return;
     }
     if (typeof p.progress === 'number') setProgress(cid, p.progress);
+    if (typeof p.seconds_left === 'number') useWorks.getState().setTimeLeft(cid, p.seconds_left);
   }
 }
 

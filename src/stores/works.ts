@@ -16,6 +16,8 @@ export interface WorksState {
   works: Work[];
   /** 0..100 per cid while uploading or processing (not persisted) */
   progress: Record<string, number>;
+  /** seconds left per cid while the server runs it (its progress answer's seconds_left; not persisted) */
+  timeLeft: Record<string, number>;
   tab: WorksTab;
   viewMode: ViewMode;
   /** finished since the Processed tab was last opened (badge) */
@@ -26,6 +28,7 @@ export interface WorksState {
   add(works: Work[]): void;
   update(cid: string, patch: Partial<Work>): void;
   setProgress(cid: string, value: number): void;
+  setTimeLeft(cid: string, seconds: number): void;
   toggleSelect(cid: string, level: Level): boolean;
   selectAll(tab: WorksTab, level: Level): void;
   clearSelection(predicate?: (w: Work) => boolean): void;
@@ -40,6 +43,7 @@ export const useWorks = create<WorksState>((set, get) => ({
   loaded: false,
   works: [],
   progress: {},
+  timeLeft: {},
   tab: 'uploaded',
   viewMode: typeof document === 'undefined' ? 'grid' : readViewMode(),
   successCount: typeof localStorage === 'undefined' ? 0 : readSuccess(),
@@ -78,6 +82,10 @@ export const useWorks = create<WorksState>((set, get) => ({
 
   setProgress(cid, value) {
     set((s) => ({ progress: { ...s.progress, [cid]: value } }));
+  },
+
+  setTimeLeft(cid, seconds) {
+    set((s) => ({ timeLeft: { ...s.timeLeft, [cid]: seconds } }));
   },
 
   toggleSelect(cid, level) {

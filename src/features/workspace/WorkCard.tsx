@@ -18,6 +18,7 @@ import { operationLabel } from './operationLabel.js';
 import { canProcessOnDevice, OnDeviceAction } from './OnDevice.js';
 import { SizeLine } from './sizeNote.js';
 import { EnlargeNotice, finishedStatusKey } from './enlargeNotice.js';
+import { timeLeftText } from '../../shared/domain/estimate.js';
 import { uploadErrorText } from '../../app/handleError.js';
 import { PickAgain } from './PickAgain.js';
 import { useOnline } from '../../pwa/online.js';
@@ -49,6 +50,7 @@ export function WorkCard({
   const level = useUser((s) => s.level);
   const userToken = useUser((s) => s.userToken);
   const progress = useWorks((s) => s.progress[work.cid]);
+  const timeLeft = useWorks((s) => s.timeLeft[work.cid]);
   const online = useOnline();
   const toggle = useWorks((s) => s.toggleSelect);
   const update = useWorks((s) => s.update);
@@ -161,6 +163,11 @@ export function WorkCard({
           {t(finishedStatusKey(work) ?? statusKey(work.status))}
           {showPercent && typeof progress === 'number' && progress > 0 ? ` ${progress}%` : ''}
         </span>
+        {work.status === 'processing' && typeof timeLeft === 'number' && (
+          <span className="work-size" data-testid="time-left">
+            {t(`timeLeft.${timeLeftText(timeLeft).unit}`, { count: timeLeftText(timeLeft).count })}
+          </span>
+        )}
         <EnlargeNotice work={work} testId="enlarge-path" />
         {/* Started offline: it starts by itself when the network returns (issue 47). */}
         {work.status === 'waiting' && !online && !work.sample && !work.onDevice && (

@@ -70,3 +70,20 @@ describe('never a silent downgrade: the card and the preview say how a photo was
     expect(screen.getByTestId('preview-enlarge-path').textContent).toContain('5-minute limit');
   });
 });
+
+describe('honest time on the card', () => {
+  it('a running work shows about how long is left, from the server’s seconds_left', () => {
+    const running: Work = { ...work(), status: 'processing' };
+    useWorks.setState({ timeLeft: { c1: 42 } });
+    card(running);
+    expect(screen.getByTestId('time-left').textContent).toBe('About 42 seconds left');
+    cleanup();
+    useWorks.setState({ timeLeft: { c1: 200 } });
+    card(running);
+    expect(screen.getByTestId('time-left').textContent).toBe('About 4 minutes left');
+    cleanup();
+    useWorks.setState({ timeLeft: {} });
+    card(running);
+    expect(screen.queryByTestId('time-left')).toBeNull();
+  });
+});
