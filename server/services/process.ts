@@ -40,7 +40,7 @@ const FIT = new ConcurrencyGate(4, 6);
 const POLL_FIRST_MS = 100;
 const POLL_MAX_MS = 1000;
 /** Idempotency-Key: printable ASCII, as Stripe's and IETF's drafts take it. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface ProcessInput {
   /** the image's bytes, or `url` to fetch it from */

@@ -24,6 +24,8 @@ export interface CallOptions {
   /** send the workspace's user token (waiting for one first, spec §7) */
   userToken?: boolean;
   signal?: AbortSignal;
+  /** request headers beside the fields (the Idempotency-Key of a start) */
+  headers?: Record<string, string>;
 }
 
 type Scalar = string | number | boolean;
@@ -57,7 +59,7 @@ export async function callRoute<N extends RouteName>(
   };
   const client = onHide(url) ? hideApi : api;
   if (method === 'GET') return call(client, { method, url, params: given(all), signal: opts.signal });
-  return call(client, { method, url, data: bodyOf(all), signal: opts.signal });
+  return call(client, { method, url, data: bodyOf(all), signal: opts.signal, headers: opts.headers });
 }
 
 /** The absolute address of a GET route with its query (downloads, previews and thumbnails the browser fetches itself). */

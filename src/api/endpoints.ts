@@ -45,8 +45,13 @@ export async function pointCheck(
 
 export const bulkDownloadUrl = (downloadAllId: string) => routeUrl('DownloadAll', { download_all_id: downloadAllId });
 
-export const transform = (uid: string, jconfig: object, zoomType?: string) =>
-  callRoute('Transform', { uid, jconfig: JSON.stringify(jconfig), zoom_type: zoomType }, { userToken: true });
+/** Starts a work; `idempotencyKey`: the start's key (Work.startKey), so a resent start is answered the first's work. */
+export const transform = (uid: string, jconfig: object, zoomType?: string, idempotencyKey?: string) =>
+  callRoute(
+    'Transform',
+    { uid, jconfig: JSON.stringify(jconfig), zoom_type: zoomType },
+    { userToken: true, ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}) },
+  );
 
 export const progress = (transId: string, signal?: AbortSignal): Promise<ProgressData> =>
   callRoute('Progress', { trans_id: transId }, { userToken: true, signal });

@@ -12,6 +12,7 @@ import { reconcileStored, startProcessing } from './processing.js';
 import { clearAll, loadWorks, putWorks } from '../db/index.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
+import { transIdForKey } from '../../server/services/process.js';
 
 const work = (cid: string, patch: Partial<Work> = {}): Work => ({
   cid,
@@ -325,5 +326,63 @@ describe('started means started (issue 47): works started before a reload go on 
       expect(get(cid)?.transId).toBe(jobs[0]);
     }
     expect(await used()).toBe(usedBefore + 2);
+  });
+  it('a start still on the wire when the reloaded page reads the record: the page resends its stored key, one work, one charge', async () => {
+    const { principal, upload } = await guestWithCredits();
+    const uid = await upload();
+    const used = async () =>
+      (
+        await srv.ctx.db
+          .selectFrom('accounts')
+          .select('used_num')
+          .where('id', '=', principal.accountId)
+          .executeTakeFirstOrThrow()
+      ).used_num;
+    const usedBefore = await used();
+    // Stored before the first send (startSent, startKey); the server has not got that first request yet.
+    await clearAll();
+    await putWorks([
+      work('wire', {
+        uid,
+        status: 'processing',
+        selected: false,
+        operation: 'denoise',
+        params: DENOISE as Work['params'],
+        startSent: true,
+        startKey: 'start-on-the-wire',
+      }),
+    ]);
+    useWorks.setState({ works: [], progress: {}, loaded: false });
+    await useWorks.getState().load();
+    const keyed = transIdForKey(principal.accountId, 'start-on-the-wire');
+    try {
+      void reconcileStored();
+      // The resent start arrives with the stored key: its work is the key's.
+      await vi.waitFor(
+        async () =>
+          expect((await srv.ctx.db.selectFrom('jobs').select('trans_id').where('uid', '=', uid).execute()).length).toBe(
+            1,
+          ),
+        { timeout: 30_000 },
+      );
+      // The first request lands late, with the same key: answered the same work, charged nothing.
+      const late = await srv.ctx.services.jobs.transformOnce(
+        principal,
+        { uid, jconfig: JSON.stringify(DENOISE) },
+        'start-on-the-wire',
+      );
+      expect([late.trans_id, late.charged]).toEqual([keyed, 0]);
+      await srv.ctx.db
+        .updateTable('jobs')
+        .set({ status: 'failed', progress: 0, error: 'processFailed', finished_at: Date.now() })
+        .where('trans_id', '=', keyed)
+        .execute();
+      await vi.waitFor(() => expect(useWorks.getState().works[0]?.transId).toBe(keyed), { timeout: 30_000 });
+    } finally {
+      useWorks.setState({ loaded: false });
+    }
+    const jobs = await srv.ctx.db.selectFrom('jobs').select('trans_id').where('uid', '=', uid).execute();
+    expect(jobs.map((j) => j.trans_id)).toEqual([keyed]);
+    expect(await used()).toBe(usedBefore + 1);
   });
 });

@@ -102,6 +102,9 @@ export function resumeStartedWorks(): void {
   if (useWorks.getState().works.some((w) => w.status === 'waiting')) void pump();
 }
 
+/** A start's Idempotency-Key (Work.startKey): random, one per start of a card. */
+const newStartKey = (): string => `start-${crypto.randomUUID()}`;
+
 /**
  * A start that was on its way when the page went away (startSent): the server's newest work of this
  * upload, when it is newer than the work's previous result, is this start's (no new start, no new charge).
@@ -171,17 +174,22 @@ async function runOne(work: Work): Promise<void> {
     const taken = await startOnServer(work);
     if (taken) return adoptRecord(work, taken);
     // The card is stored with its upload, marked as being sent, before the server takes the work
-    // (saveWorksNow): a reload from here on asks the server's record before sending it again.
-    update(work.cid, { startSent: true });
+    // (saveWorksNow): a reload from here on asks the server's record before sending it again, and sends
+    // it with the same Idempotency-Key (startKey), so a start still on the wire is not started twice.
+    const startKey = work.startKey ?? newStartKey();
+    update(work.cid, { startSent: true, startKey });
     await saveWorksNow().catch((e) => console.warn('local save failed', e));
     transId = (
       await endpoints.transform(
         work.uid,
         work.params ?? { job: 'denoise' },
         work.operation === 'matting' ? 'large' : undefined,
+        startKey,
       )
     ).trans_id;
   } catch (e) {
+    // Answered with a refusal: this start is over, the next start of the card gets its own key.
+    if (e instanceof ApiError) update(work.cid, { startKey: undefined });
     // The network went away: the work waits for it (the server's record is asked before it is sent again).
     if (!(e instanceof ApiError) && offline()) return void update(work.cid, { status: 'waiting' });
     if (e instanceof ApiError && e.code === CODE.INSUFFICIENT_CREDITS) {
@@ -202,7 +210,7 @@ async function runOne(work: Work): Promise<void> {
     if (!(e instanceof ApiError)) dialogs.toast(i18n.t('errors:network'), 'error');
     return;
   }
-  update(work.cid, { transId, startSent: false });
+  update(work.cid, { transId, startSent: false, startKey: undefined });
   await saveWorksNow().catch((e) => console.warn('local save failed', e));
   void endpoints.siteAjax('credit_transform', { trans_id: transId }).catch(() => undefined);
   await pollUntilDone(work.cid, transId, startTime, isWorkflowJob(work.params?.job));
@@ -254,7 +262,7 @@ function resultDims(p: endpoints.ProgressData | HistoryRecord): Partial<Work> {
 /** A start the server had taken before a reload: finished, failed or still running, as its record says. */
 async function adoptRecord(work: Work, r: HistoryRecord): Promise<void> {
   const { update } = useWorks.getState();
-  update(work.cid, { transId: r.trans_id, startSent: false, operation: work.operation ?? r.job });
+  update(work.cid, { transId: r.trans_id, startSent: false, startKey: undefined, operation: work.operation ?? r.job });
   if (r.status === 'finished') return finish(work.cid, resultDims(r));
   // Failed while the page was away: ready again with the reason (spec §4), as the server's record says.
   if (r.status === 'failed')

@@ -106,7 +106,10 @@ export async function processingRoutes(app: FastifyInstance, ctx: AppContext): P
   route(app, Transform, { authenticate }, async (f, req, reply) => {
     const p = await principalOf(req, ctx);
     const webhook = webhookOf(req, f.webhook_url);
-    const { trans_id, charged, credits_left } = await jobs.transform(p, f);
+    // Idempotency-Key (issue 47): a repeat of a start answers the first's work, charged once.
+    const key = req.headers['idempotency-key'];
+    const { trans_id, charged, credits_left } =
+      typeof key === 'string' ? await jobs.transformOnce(p, f, key) : await jobs.transform(p, f);
     if (webhook) await ctx.services.webhooks.register(p, trans_id, webhook);
     creditHeaders(reply, charged, credits_left);
     return ok({ trans_id, credits_left });

@@ -44,6 +44,8 @@ export const REASON = {
   rateLimited: 'Too many requests, please retry later.',
   /** another reset of the same API token won the race; its token is the account's token now */
   apiTokenResetConflict: 'The API token was reset by another request at the same time',
+  /** an Idempotency-Key this account already used to start another work (another upload or jconfig) */
+  idempotencyKeyReused: 'This Idempotency-Key already started another work',
   /** the file is larger than the caller's plan takes (data: bytes, max, in bytes) */
   fileTooLarge: 'Your file is too large',
   /** a side of the image is longer than the caller's plan takes (data: w, h, max, in px) */
@@ -327,6 +329,7 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
   missingCredentials: { code: CODE.VERIFICATION_FAILED, http: 401 },
   invalidApiKey: { code: CODE.VERIFICATION_FAILED, http: 401 },
   rateLimited: { http: 429 },
+  idempotencyKeyReused: { http: 422, field: 'Idempotency-Key' },
   guestBytesPerHour: { http: 429 },
   checkoutLimit: { http: 429 },
   guestWorksPerAddress: { http: 429 },

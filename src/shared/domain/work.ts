@@ -103,6 +103,12 @@ export interface Work {
    * next load the server's record of recent works is asked before it is sent again (src/stores/processing.ts).
    */
   startSent?: boolean;
+  /**
+   * The Idempotency-Key of this work's current start (issue 47): made when the user starts it and stored
+   * with the card before the start is sent, so a reloaded page resends the same key and the server answers
+   * the first's work (one work, one charge). Cleared once the server answered the start.
+   */
+  startKey?: string;
   /** the trans_id this work held before its latest start: a newer one in the server's record is this start's */
   priorTransId?: string;
   /** the browser would not store the picked file (storage full or refused): it does not survive a reload before it is uploaded */
