@@ -14,8 +14,8 @@ import { i18n } from '../../../src/i18n/index.js';
 import { ROUTE_TABLE } from '../../../src/shared/routeTable.js';
 import { loadWorks, putWorks } from '../../../src/db/index.js';
 import { getUploadManager, imageWorker, type UploadEvent } from '../../../src/worker-bridge/index.js';
-import { HoldToCompare } from '../../../src/pwa/HoldToCompare.js';
-import { PwaStatus } from '../../../src/pwa/PwaStatus.js';
+import HoldToCompare from '../../../src/pwa/HoldToCompare.js';
+import PwaStatus from '../../../src/pwa/PwaStatus.js';
 import { registerPwa } from '../../../src/pwa/register.js';
 
 const q = new URLSearchParams(location.search);
