@@ -2,7 +2,7 @@
  * Database access for works (the jobs table): queueing, the runner's claim/progress/lease/finish
  * writes, orphan recovery, history and the refund check. Portable across SQLite and PostgreSQL.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Account, Database, Job } from './schema.js';
 import { QUEUE_AGING_MS } from '../../src/shared/domain/queueOrder.js';
 import type { EnlargePath } from '../../src/shared/domain/enlargePath.js';
@@ -109,25 +109,75 @@ export async function queuePosition(
     .where('trans_id', '=', job.trans_id)
     .executeTakeFirst();
   if (!own) return 1;
-  const aged = Number(own.aged);
   const r = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('status', '=', 'queued')
-    .where((eb) =>
-      eb.or([
-        eb(agedClassSql(now, agingMs), '<', aged),
-        eb.and([
-          eb(agedClassSql(now, agingMs), '=', aged),
-          eb.or([
-            eb('created_at', '<', job.created_at),
-            eb.and([eb('created_at', '=', job.created_at), eb('trans_id', '<', job.trans_id)]),
-          ]),
-        ]),
-      ]),
-    )
+    .where(aheadOf(job, Number(own.aged), now, agingMs))
     .executeTakeFirstOrThrow();
   return Number(r.n) + 1;
+}
+
+/** The queued works ahead of `job` (of aged class `aged`) in queue order: queuePosition's rule, and worksAhead's. */
+function aheadOf(job: Pick<Job, 'created_at' | 'trans_id'>, aged: number, now: number, agingMs: number) {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
+    eb.or([
+      eb(agedClassSql(now, agingMs), '<', aged),
+      eb.and([
+        eb(agedClassSql(now, agingMs), '=', aged),
+        eb.or([
+          eb('created_at', '<', job.created_at),
+          eb.and([eb('created_at', '=', job.created_at), eb('trans_id', '<', job.trans_id)]),
+        ]),
+      ]),
+    ]);
+}
+
+/** What the time estimate needs of a work ahead: its steps, how far it is and its photo's size. */
+export interface WorkAhead {
+  status: Job['status'];
+  steps_json: string;
+  progress: number;
+  w: number | null;
+  h: number | null;
+}
+
+/**
+ * The works a waiting work waits for (issue 51 point 4 with issue 48's queue order): every running work
+ * and the queued works ahead of it, at most `limit` of each (nearest first), with their photos' sizes.
+ */
+export async function worksAhead(
+  db: Db,
+  job: Pick<Job, 'created_at' | 'trans_id'>,
+  limit: number,
+  now: number = Date.now(),
+  agingMs: number = QUEUE_AGING_MS,
+): Promise<WorkAhead[]> {
+  const own = await db
+    .selectFrom('jobs')
+    .select(agedClassSql(now, agingMs).as('aged'))
+    .where('trans_id', '=', job.trans_id)
+    .executeTakeFirst();
+  if (!own) return [];
+  const base = db.selectFrom('jobs').select(['uid', 'status', 'steps_json', 'progress']);
+  const running = await base.where('status', '=', 'running').limit(limit).execute();
+  const queued = await base
+    .where('status', '=', 'queued')
+    .where(aheadOf(job, Number(own.aged), now, agingMs))
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  const works = [...running, ...queued];
+  const uids = [...new Set(works.map((w) => w.uid))];
+  const sizes = new Map(
+    uids.length
+      ? (await db.selectFrom('uploads').select(['uid', 'w', 'h']).where('uid', 'in', uids).execute()).map((u) => [
+          u.uid,
+          u,
+        ])
+      : [],
+  );
+  return works.map((w) => ({ ...w, w: sizes.get(w.uid)?.w ?? null, h: sizes.get(w.uid)?.h ?? null }));
 }
 
 /** The queued work to start next (queueOrder.ts at `now`) not already taken by this process. */

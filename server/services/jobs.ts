@@ -30,23 +30,26 @@ import {
   insertQueued,
   queuePosition,
   setThumbsup,
+  worksAhead,
 } from '../repositories/jobRepository.js';
 import { findUpload } from '../repositories/uploadRepository.js';
 import { queueStanding } from '../jobs/fairness.js';
 import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { ServiceBase } from './base.js';
-import { leftIn, type CreditService } from './credits.js';
+import type { CreditService } from './credits.js';
 import type { RetentionService } from './retention.js';
 import type { UploadService } from './uploads.js';
 import { decodeJconfig } from './jconfig.js';
-import { checkJobConfig, fieldRefusal } from './schemaCheck.js';
-import { IDEMPOTENCY_KEY, transIdForKey } from './process.js';
+import { checkJobConfig } from './schemaCheck.js';
 import { workExpired } from './retention.js';
 import { isEnlargePath } from '../../src/shared/domain/enlargePath.js';
-import { secondsLeft, workSeconds } from '../../src/shared/domain/estimate.js';
+import { secondsLeft, waitingSeconds, workSeconds } from '../../src/shared/domain/estimate.js';
 import { allRates } from '../repositories/engineRateRepository.js';
 import type { Principal } from './tokens.js';
+
+/** How many running and queued works ahead a waiting work's estimate reads (the rest counted at their average). */
+const AHEAD_SAMPLE = 100;
 
 /** What this service uses: the base (database, configuration, blobs) and the services it calls. */
 type Deps = ServiceBase & { services: { credits: CreditService; retention: RetentionService; uploads: UploadService } };
@@ -183,45 +186,6 @@ export class JobService {
     return { trans_id: transId, charged: charge.charged, credits_left: charge.left };
   }
 
-  /**
-   * POST transform with an Idempotency-Key (issue 47: a reloaded page resends its start with the key it
-   * stored before sending). The developer API's rule (process.ts): the work's trans_id is derived from the
-   * account and the key, so a repeat — in sequence or racing — finds the first's work and is answered its
-   * trans_id, charged nothing (the racing loser's insert and charge roll back together). Another account's
-   * same key names another work. A key this account used for another upload or jconfig is refused (422
-   * idempotencyKeyReused): a key answers one start, never a different one.
-   */
-  async transformOnce(p: Principal, input: TransformInput, key: string): Promise<Started> {
-    if (!IDEMPOTENCY_KEY.test(key))
-      throw fieldRefusal('fieldInvalid', 'Idempotency-Key', 'at most 255 printable ASCII characters', { max: 255 });
-    const transId = transIdForKey(p.accountId, key);
-    const first = await this.repeatOf(p, input, transId);
-    if (first) return first;
-    try {
-      return await this.transform(p, input, transId);
-    } catch (e) {
-      // Two requests with one key: the other's work won the insert (this one's charge rolled back with it).
-      const winner = await this.repeatOf(p, input, transId);
-      if (winner) return winner;
-      throw e;
-    }
-  }
-
-  /** The work a key already started, answered again (charged 0); refused when this request asks for another. */
-  private async repeatOf(p: Principal, input: TransformInput, transId: string): Promise<Started | undefined> {
-    const job = await findOwnedJob(this.deps.db, p.accountId, transId);
-    if (!job) return undefined;
-    const parsed = parseJobConfig(decodeJconfig(input.jconfig), p.level);
-    const same =
-      job.uid === input.uid &&
-      parsed.ok &&
-      parsed.value.job === job.job &&
-      JSON.stringify(parsed.value.steps) === job.steps_json;
-    if (!same) throw refused({ reason: 'idempotencyKeyReused' });
-    const balance = await this.deps.services.credits.balance(p.accountId);
-    return { trans_id: transId, charged: 0, credits_left: leftIn(balance, creditCost({ job: job.job }).pool) };
-  }
-
   /** A work of this principal; another account's trans_id answers like a missing one. */
   async owned(p: Principal, transId: string): Promise<Job> {
     const job = await findOwnedJob(this.deps.db, p.accountId, transId);
@@ -255,6 +219,10 @@ export class JobService {
     };
     if (job.status === 'queued')
       view.queue_position = await queuePosition(this.deps.db, job, Date.now(), this.deps.config.queueAgingMs);
+    if (job.status === 'queued') {
+      const left = await this.waitEstimate(job, view.queue_position ?? 1);
+      if (left !== undefined) view.seconds_left = left;
+    }
     if (job.status === 'failed') {
       view.error = job.error === 'timeout' ? 'timeout' : 'Process failed';
       view.reason = failureReason(job, await findUpload(this.deps.db, job.uid));
@@ -271,6 +239,39 @@ export class JobService {
       }
     }
     return view;
+  }
+
+  /**
+   * A waiting work's time (issue 51 point 4, in issue 48's queue order): what is left of every running
+   * work and the whole of each queued work ahead of it (the nearest AHEAD_SAMPLE of each, the rest of
+   * its queue_position counted at their average), shared by this process's slots, then its own time.
+   */
+  private async waitEstimate(job: ProgressRow, position: number): Promise<number | undefined> {
+    const upload = await findUpload(this.deps.db, job.uid);
+    if (!upload?.w || !upload.h) return undefined;
+    const rates = await allRates(this.deps.db);
+    const total = (stepsJson: string, w: number, h: number) =>
+      workSeconds(
+        (JSON.parse(stepsJson) as Step[]).map((st) => st.config),
+        w,
+        h,
+        rates,
+      );
+    const ahead = await worksAhead(this.deps.db, job, AHEAD_SAMPLE, Date.now(), this.deps.config.queueAgingMs);
+    const left = ahead.map((a) =>
+      !a.w || !a.h
+        ? 0
+        : a.status === 'running'
+          ? secondsLeft(total(a.steps_json, a.w, a.h), a.progress)
+          : total(a.steps_json, a.w, a.h),
+    );
+    const queued = ahead.filter((a) => a.status === 'queued');
+    const unseen = Math.max(0, position - 1 - queued.length);
+    if (unseen > 0 && queued.length > 0) {
+      const average = left.slice(ahead.length - queued.length).reduce((a, b) => a + b, 0) / queued.length;
+      left.push(average * unseen);
+    }
+    return waitingSeconds(left, total(job.steps_json, upload.w, upload.h), this.deps.config.processWorkers);
   }
 
   async upload(job: Job) {

@@ -75,4 +75,40 @@ describe('the engine rates this server learns', () => {
     expect(view).toMatchObject({ status: 'progress', seconds_left: secondsLeft(total, 50) });
     expect((await c.get('/web_api/v1/progress', { trans_id: first })).body.data).not.toHaveProperty('seconds_left');
   });
+
+  it('a waiting work’s time counts the works ahead of it in queue order, on the slots', async () => {
+    const idle = await startTestServer({ runJobs: false, processWorkers: 1 });
+    try {
+      // this server has measured sharpen at 10 s per MP: a 1000×500 photo takes 10 × 0.5 + the overhead
+      await idle.ctx.db
+        .insertInto('engine_rates')
+        .values({ rate_key: 'sharpen', s_per_mp: 10, samples: 5, updated_at: Date.now() })
+        .execute();
+      const one = workSeconds([{ module: 'sharpen' }], 1000, 500, { sharpen: 10 });
+      const c = await Caller.user(idle, `queue-${Date.now()}@example.com`, 'pro');
+      const big = await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#808080' } })
+        .png()
+        .toBuffer();
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const up = await c.upload(big, `p${i}.png`, 'sharpen');
+        const jconfig = { job: 'sharpen', config: { module: 'sharpen', module_params: {} } };
+        const start = await c.form('/web_api/v1/transform', {
+          uid: up.body.data.data.uid,
+          jconfig: JSON.stringify(jconfig),
+        });
+        expect(start.body.code).toBe(CODE.OK);
+        ids.push(start.body.data.trans_id as string);
+      }
+      const answers = [];
+      for (const id of ids) answers.push((await c.get('/web_api/v1/progress', { trans_id: id })).body.data);
+      expect(answers.map((a) => [a.queue_position, a.seconds_left])).toEqual([
+        [1, Math.round(one)],
+        [2, Math.round(2 * one)],
+        [3, Math.round(3 * one)],
+      ]);
+    } finally {
+      await idle.stop();
+    }
+  });
 });

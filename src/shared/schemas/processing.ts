@@ -64,7 +64,7 @@ export const Transform = routeGroup('process', AUTH.tokenOrApi).post(
   'Starts a work on an upload (one credit)',
   {
     description:
-      'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, a preset, or a workflow of steps (JobConfig lists every feature’s params). The answer’s trans_id is polled with progress. Fields the call does not take are refused (reason fieldUnknown). The answer carries X-Credits-Charged and X-Credits-Left. Idempotency-Key (header, up to 255 printable characters, optional): a repeat of a start with the same key — a reloaded page resending it, or two racing — answers the first’s trans_id and charges nothing more (X-Credits-Charged 0); another account’s same key is its own start; the key sent again with another uid or jconfig is refused (HTTP 422, reason idempotencyKeyReused).',
+      'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, a preset, or a workflow of steps (JobConfig lists every feature’s params). The answer’s trans_id is polled with progress. Fields the call does not take are refused (reason fieldUnknown). The answer carries X-Credits-Charged and X-Credits-Left.',
     fields: Type.Object(
       {
         uid: Uid(),
@@ -225,7 +225,7 @@ export const ProgressData = Type.Object({
     Type.Integer({
       minimum: 1,
       description:
-        'while running: about how many seconds are left, from the photo’s megapixels, the feature, the scale and this server’s measured rate of that engine',
+        'while waiting or running: about how many seconds until it is done, from the photo’s megapixels, the feature, the scale and this server’s measured rate of that engine; a waiting work counts the running works and the works ahead of it in queue order, shared by the slots',
     }),
   ),
 });
