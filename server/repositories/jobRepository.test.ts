@@ -83,6 +83,7 @@ function suite(name: string, available: boolean, open: () => Promise<Db>, close:
         error: null,
         result_w: null,
         result_h: null,
+        enlarge_path: null,
         created_at: T0,
         uid: 'u1',
       });
