@@ -59,17 +59,15 @@ const config: KnipConfig = {
     'openapi-fetch',
   ],
   ignoreIssues: {
-    // In flux at this sitting's end (issues 50-51, 29 Nov 2026): these files hold other engineers' uncommitted
-    // work, or came in minutes ago and are used by it (estimate.ts: the engine rates; enlargeNotice.tsx: the
-    // enlarge path notice), so their unused exports (used only in their own file) are left to their authors.
-    // Remove each line once its file is committed, then un-export what knip names.
-    'server/http/routes/processing.ts': ['exports'],
+    // In flux at this sitting's end (issues 47-51, 29 Nov 2026): these files hold other engineers' uncommitted
+    // work, so their exports used only in their own file are left to their authors. Remove each line once its
+    // file is committed, then un-export what knip names.
     'server/services/apiTokens.ts': ['exports'],
     'server/services/process.ts': ['exports'],
     'server/services/webhooks.ts': ['exports'],
-    'src/shared/domain/reasons.ts': ['exports'],
-    'src/shared/domain/work.ts': ['types'],
-    'src/stores/processing.ts': ['exports'],
+    // engineRates() (GET of the engines' learned rates, committed minutes ago) awaits its caller in the
+    // engine-rates work in progress (server/http/routes/estimates.ts, still uncommitted).
+    'src/api/endpoints.ts': ['exports'],
   },
   ignoreBinaries: [
     // The Redis server binary from Debian (tests/support/modesCluster.ts starts a cluster of them), not npm's.

@@ -98,7 +98,7 @@ async function pump(): Promise<void> {
  * Started means started (issue 47): works a reload found waiting (src/db resumeStarted) go on, in the
  * order they were started. Called once the stored works are loaded.
  */
-export function resumeStartedWorks(): void {
+function resumeStartedWorks(): void {
   if (useWorks.getState().works.some((w) => w.status === 'waiting')) void pump();
 }
 
@@ -292,7 +292,7 @@ export async function reconcileStored(): Promise<void> {
 }
 
 /** Recent works asked for on load (one page of GET /api/job/record, newest first). */
-export const RECONCILE_RECENT = 50;
+const RECONCILE_RECENT = 50;
 
 /**
  * The server is the record: a work started a moment before its tab closed (its trans_id never
@@ -300,7 +300,7 @@ export const RECONCILE_RECENT = 50;
  * an upload that the card does not hold yet is taken: finished -> Processed with its result,
  * queued or running -> polled, failed -> ready with its reason. No start, no charge.
  */
-export async function reconcileWithHistory(): Promise<void> {
+async function reconcileWithHistory(): Promise<void> {
   if (!useWorks.getState().works.some(asksHistory)) return;
   let recent: HistoryRecord[];
   try {

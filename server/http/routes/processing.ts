@@ -77,7 +77,7 @@ function withWhatToDo(ctx: AppContext, data: unknown, status: number): unknown {
     : { ...data, pricing_url, plan };
 }
 
-export function syncStatus(e: ApiError): number {
+function syncStatus(e: ApiError): number {
   if (e.httpStatus !== 200) return e.httpStatus;
   const reason = (e.data as { reason?: unknown } | null)?.reason;
   if (isReason(reason) && SYNC_STATUS[reason]) return SYNC_STATUS[reason];

@@ -408,7 +408,7 @@ export const REASON_ANSWER: Readonly<Partial<Record<Reason, ReasonAnswer>>> = {
 };
 
 // The refusal's shape and reasonOf live in ./refusal.ts, without the English texts: the browser imports them from there.
-export { reasonOf, type RefusalData } from './refusal.js';
+export type { RefusalData } from './refusal.js';
 
 /** The refusal's data: the reason, the field it always blames (unless one is given) and the values. */
 export function refusalData(reason: Reason, values: Omit<RefusalData, 'reason'> = {}): RefusalData {

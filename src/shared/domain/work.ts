@@ -32,7 +32,7 @@ export const UPLOAD_INTERRUPTED = 'upload:interrupted';
 /** 'onDevice': kept in the browser for on-device processing, never uploaded (src/shared/domain/onDevice.ts) */
 export type UploadStatus = 'ready' | 'uploading' | 'success' | 'failed' | 'onDevice';
 
-export interface WorkConfig {
+interface WorkConfig {
   isPsd?: boolean;
   scale?: number;
   initScale?: number;
@@ -140,7 +140,7 @@ export interface SampleEntry {
 }
 
 /** A processing job's state on the server. */
-export type JobStatus = 'queued' | 'running' | 'finished' | 'failed';
+type JobStatus = 'queued' | 'running' | 'finished' | 'failed';
 
 /** One row of the processing history, GET /api/job/record (spec §7). */
 export interface HistoryRecord {
