@@ -857,6 +857,15 @@ export type GetJobUtilsDownloadSampleFields = {
 };
 export type GetJobUtilsDownloadSampleData = never;
 
+/** GET /api/v2/engine_rates: This server’s measured engine rates, for the time estimate shown before a start */
+export type GetEngineRatesFields = Record<string, unknown>;
+export type GetEngineRatesData = {
+  /** seconds per input MP by engine key */
+  rates: Record<string, number>;
+  /** seconds every work takes beyond its steps */
+  overhead_s: number;
+};
+
 /** GET /api/work_flow/list: The caller’s saved workflows, newest first */
 export type GetWorkFlowListFields = {
   page?: number;
@@ -1520,6 +1529,7 @@ export const OPERATIONS = {
   getSampleInfo: { method: "GET", path: "/api/v2/sample/info", body: "query", json: false, answer: "json", apiKey: false },
   getSampleDownload: { method: "GET", path: "/api/v2/sample/download", body: "query", json: false, answer: "file", apiKey: false },
   getJobUtilsDownloadSample: { method: "GET", path: "/api/job_utils/download/sample", body: "query", json: false, answer: "file", apiKey: false },
+  getEngineRates: { method: "GET", path: "/api/v2/engine_rates", body: "query", json: false, answer: "json", apiKey: false },
   getWorkFlowList: { method: "GET", path: "/api/work_flow/list", body: "query", json: false, answer: "json", apiKey: false },
   postWorkFlowAdd: { method: "POST", path: "/api/work_flow/add", body: "form", json: true, answer: "json", apiKey: false },
   postWorkFlowUpdate: { method: "POST", path: "/api/work_flow/update", body: "form", json: true, answer: "json", apiKey: false },
@@ -1596,6 +1606,7 @@ export interface Operations {
   getSampleInfo: { fields: GetSampleInfoFields; answer: JsonAnswer<GetSampleInfoData> };
   getSampleDownload: { fields: GetSampleDownloadFields; answer: FileAnswer };
   getJobUtilsDownloadSample: { fields: GetJobUtilsDownloadSampleFields; answer: FileAnswer };
+  getEngineRates: { fields: GetEngineRatesFields; answer: JsonAnswer<GetEngineRatesData> };
   getWorkFlowList: { fields: GetWorkFlowListFields; answer: JsonAnswer<GetWorkFlowListData> };
   postWorkFlowAdd: { fields: PostWorkFlowAddFields; answer: JsonAnswer<PostWorkFlowAddData> };
   postWorkFlowUpdate: { fields: PostWorkFlowUpdateFields; answer: JsonAnswer<PostWorkFlowUpdateData> };

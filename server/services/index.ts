@@ -13,6 +13,7 @@ import { UploadService } from './uploads.js';
 import { JobService } from './jobs.js';
 import { WorkflowService } from './workflows.js';
 import { SampleService } from './samples.js';
+import { EstimateService } from './estimates.js';
 import { EventService } from './events.js';
 import { SubscriptionService } from './subscription.js';
 import { AccountService } from './accounts.js';
@@ -44,6 +45,7 @@ export interface Services {
   jobs: JobService;
   workflows: WorkflowService;
   samples: SampleService;
+  estimates: EstimateService;
   events: EventService;
   subscription: SubscriptionService;
   accounts: AccountService;
@@ -74,6 +76,7 @@ export function createServices(base: ServiceBase, processing: Processing): Servi
     jobs: new JobService(deps, processing),
     workflows: new WorkflowService(deps),
     samples: new SampleService(deps),
+    estimates: new EstimateService(deps),
     events: new EventService(deps),
     subscription: new SubscriptionService(deps),
     accounts: new AccountService(deps),

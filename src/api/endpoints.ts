@@ -69,6 +69,8 @@ export const uploadDelete = (uids: string[]) =>
   callRoute('UploadDelete', uids.length === 1 ? { uid: uids[0] } : { uids: uids.join(',') }, { userToken: true });
 
 export const sampleInfo = () => callRoute('SampleInfo', {});
+/** This server's engine rates for the time estimate before a start (src/shared/domain/estimate.ts). */
+export const engineRates = () => callRoute('EngineRates', {});
 
 export const thumbsUp = (transId: string, up: boolean) =>
   callRoute('Thumbsup', { trans_id: transId, thumbsup: up ? 1 : -1 });

@@ -20,6 +20,7 @@ export const ROUTE_TABLE = {
   DownloadAllPost: ['POST', '/api/v2/download/all'],
   DownloadCompress: ['POST', '/api/job/download_compress'],
   EmailStatus: ['POST', '/api/v2/common/email_status'],
+  EngineRates: ['GET', '/api/v2/engine_rates'],
   GetCheckout: ['GET', '/api/payments/checkout'],
   GuestToken: ['POST', '/api/v2/guest_token'],
   Health: ['GET', '/api/health'],

@@ -74,6 +74,17 @@ describe('the engine rates this server learns', () => {
     const total = workSeconds([{ module: 'sharpen' }], W, H, { sharpen: Number(two!.s_per_mp) });
     expect(view).toMatchObject({ status: 'progress', seconds_left: secondsLeft(total, 50) });
     expect((await c.get('/web_api/v1/progress', { trans_id: first })).body.data).not.toHaveProperty('seconds_left');
+
+    // what the client reads before a start: the learned rate where measured, the seeds elsewhere, no token needed
+    const catalogue = await fetch(`${srv.url}/api/v2/engine_rates`);
+    const body = (await catalogue.json()) as {
+      code: number;
+      data: { rates: Record<string, number>; overhead_s: number };
+    };
+    expect(body.code).toBe(CODE.OK);
+    expect(body.data.rates.sharpen).toBeCloseTo(Number(two!.s_per_mp));
+    expect(body.data.rates['enlarge:4']).toBe(SEED_S_PER_MP['enlarge:4']);
+    expect(body.data.overhead_s).toBeGreaterThan(0);
   });
 
   it('a waiting work’s time counts the works ahead of it in queue order, on the slots', async () => {

@@ -10,6 +10,7 @@ import { processingRoutes } from './processing.js';
 import { downloadRoutes } from './downloads.js';
 import { historyRoutes } from './history.js';
 import { sampleRoutes } from './samples.js';
+import { estimateRoutes } from './estimates.js';
 import { workflowRoutes } from './workflows.js';
 import { subscriptionRoutes } from './subscription.js';
 import { siteAjaxRoutes } from './siteAjax.js';
@@ -33,6 +34,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
     downloadRoutes,
     historyRoutes,
     sampleRoutes,
+    estimateRoutes,
     workflowRoutes,
     subscriptionRoutes,
     siteAjaxRoutes,

@@ -27,6 +27,7 @@ import { isLockedModule, openUpgrade, StepSettings, type SelectedSize } from './
 import { jobScale, outputTooLarge } from '../../shared/domain/resultSize.js';
 import type { Work } from '../../shared/domain/work.js';
 import { DeviceChoice } from './DeviceChoice.js';
+import { StartEstimate } from './startEstimate.js';
 import { TAB_SWITCH_AFTER_START_MS } from '../../shared/domain/constants.js';
 
 /** Modules offered as features (colorize_pro is the Pro "best" mode of colorize). */
@@ -162,6 +163,7 @@ export function RightPanel() {
               ? t('deviceChoice.startNote')
               : t('startNote', { count: selectedCount, credits })}
         </p>
+        {!allOnDevice && <StartEstimate />}
         {!logged && <p className="note">{t('guestNote')}</p>}
         {/* One rule for the credit note (src/shared/domain/plans.ts creditStanding): an untouched allowance is a welcome. */}
         {!isSubscriber(level) && standing === 'empty' ? (

@@ -6,6 +6,7 @@
 export * from './accounts.js';
 export * from './apiTokens.js';
 export * from './downloads.js';
+export * from './estimates.js';
 export * from './history.js';
 export * from './misc.js';
 export * from './models.js';
