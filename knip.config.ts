@@ -65,9 +65,6 @@ const config: KnipConfig = {
     'server/services/apiTokens.ts': ['exports'],
     'server/services/process.ts': ['exports'],
     'server/services/webhooks.ts': ['exports'],
-    // engineRates() (GET of the engines' learned rates, committed minutes ago) awaits its caller in the
-    // engine-rates work in progress (server/http/routes/estimates.ts, still uncommitted).
-    'src/api/endpoints.ts': ['exports'],
   },
   ignoreBinaries: [
     // The Redis server binary from Debian (tests/support/modesCluster.ts starts a cluster of them), not npm's.
