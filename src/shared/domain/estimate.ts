@@ -14,7 +14,8 @@ export function rateKey(module: string, params?: Record<string, unknown>): strin
 /**
  * Seconds per input MP on an idle 2-core machine (server/engines/README.md): enlarge x2 4 s and x4 5 s per
  * MP on the big nets (PASS_S_PER_MP), x8 = x4 then x2 on 16× the pixels, x6 the same and a resize;
- * the rest from the 2.8 MP column (denoise 34 s under load → 10, sharpen_auto 9.5, matting 1.8 + 9,
+ * the rest from the 2.8 MP column (denoise 4: 4.4–7 s for 1 MP measured on a loaded machine, the README's 34 s
+ * was a heavier load; sharpen_auto 9.5, matting 1.8 + 9,
  * colorize 5.3, portrait 1.2, cartoonize 14, face_enhancer 19.6, perfect 28.6, repair 12.2, compress 0.09).
  */
 export const SEED_S_PER_MP: Readonly<Record<string, number>> = {
@@ -22,7 +23,7 @@ export const SEED_S_PER_MP: Readonly<Record<string, number>> = {
   'enlarge:4': 5.5,
   'enlarge:6': 70,
   'enlarge:8': 70,
-  denoise: 10,
+  denoise: 4,
   sharpen: 0.15,
   sharpen_auto: 3.4,
   matting: 3.9,
@@ -39,8 +40,8 @@ export const SEED_S_PER_MP: Readonly<Record<string, number>> = {
 const UNKNOWN_S_PER_MP = 5;
 /** Seconds every work takes beyond its steps (decode, encode, hand-offs), never learned away. */
 export const WORK_OVERHEAD_S = 1;
-/** The weight of the newest measurement in the moving average (about the last five works count). */
-export const RATE_EMA_ALPHA = 0.3;
+/** The weight of the newest measurement in the moving average (about the last three works count): a seed off by 2× is within 50 % after one work. */
+export const RATE_EMA_ALPHA = 0.5;
 /** A measurement this far from the rate (a factor either way) moves it only to that factor: one stalled work cannot wreck it. */
 const RATE_MAX_JUMP = 4;
 /** Works smaller than this are not learned from: their time is the overhead, not the rate. */
