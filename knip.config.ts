@@ -58,14 +58,6 @@ const config: KnipConfig = {
     // runs it; no file of the tree imports it.
     'openapi-fetch',
   ],
-  ignoreIssues: {
-    // In flux at this sitting's end (issues 47-51, 29 Nov 2026): these files hold other engineers' uncommitted
-    // work, so their exports used only in their own file are left to their authors. Remove each line once its
-    // file is committed, then un-export what knip names.
-    'server/services/apiTokens.ts': ['exports'],
-    'server/services/process.ts': ['exports'],
-    'server/services/webhooks.ts': ['exports'],
-  },
   ignoreBinaries: [
     // The Redis server binary from Debian (tests/support/modesCluster.ts starts a cluster of them), not npm's.
     'redis-server',

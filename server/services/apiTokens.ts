@@ -24,11 +24,16 @@ import { ApiTokenRepository, monthKey, type ApiTokenRow } from '../repositories/
 import * as ledger from '../repositories/creditRepository.js';
 import type { Db } from '../repositories/db.js';
 import type { Account } from '../repositories/schema.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { WebhookService } from './webhooks.js';
+import type { LicenseService } from './license.js';
+import type { PlanService } from './plans.js';
 import { packCreditsOwned } from './plans.js';
 import type { Principal } from './tokens.js';
 import { countFreePreviews } from '../repositories/apiPreviewRepository.js';
 
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & { services: { license: LicenseService; plans: PlanService; webhooks: WebhookService } };
 
 /** `pxm_` and 43 base64url characters (32 random bytes). */
 const API_TOKEN_SHAPE = /^pxm_[A-Za-z0-9_-]{43}$/;
@@ -37,7 +42,7 @@ export const apiTokenHash = (token: string) => createHash('sha256').update(token
 export const isApiTokenShape = (t: unknown): t is string => typeof t === 'string' && API_TOKEN_SHAPE.test(t);
 
 /** Resets of one account this close together are one reset: the first answers the new token, the later ones a conflict. */
-export const RESET_GUARD_MS = 10_000;
+const RESET_GUARD_MS = 10_000;
 
 /** A principal that came from an API token (auth.ts keeps it for the request). */
 export interface ApiPrincipal extends Principal {

@@ -37,11 +37,12 @@ import { queueStanding } from '../jobs/fairness.js';
 import type { Processing } from '../jobs/processing.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { ServiceBase } from './base.js';
-import type { CreditService } from './credits.js';
+import { leftIn, type CreditService } from './credits.js';
 import type { RetentionService } from './retention.js';
 import type { UploadService } from './uploads.js';
 import { decodeJconfig } from './jconfig.js';
-import { checkJobConfig } from './schemaCheck.js';
+import { checkJobConfig, fieldRefusal } from './schemaCheck.js';
+import { IDEMPOTENCY_KEY, transIdForKey } from './process.js';
 import { workExpired } from './retention.js';
 import { isEnlargePath } from '../../src/shared/domain/enlargePath.js';
 import { secondsLeft, waitingSeconds, workSeconds } from '../../src/shared/domain/estimate.js';
@@ -184,6 +185,45 @@ export class JobService {
     });
     await this.queue.enqueue(transId);
     return { trans_id: transId, charged: charge.charged, credits_left: charge.left };
+  }
+
+  /**
+   * POST transform with an Idempotency-Key (issue 47: a reloaded page resends its start with the key it
+   * stored before sending). The developer API's rule (process.ts): the work's trans_id is derived from the
+   * account and the key, so a repeat — in sequence or racing — finds the first's work and is answered its
+   * trans_id, charged nothing (the racing loser's insert and charge roll back together). Another account's
+   * same key names another work. A key this account used for another upload or jconfig is refused (422
+   * idempotencyKeyReused): a key answers one start, never a different one.
+   */
+  async transformOnce(p: Principal, input: TransformInput, key: string): Promise<Started> {
+    if (!IDEMPOTENCY_KEY.test(key))
+      throw fieldRefusal('fieldInvalid', 'Idempotency-Key', 'at most 255 printable ASCII characters', { max: 255 });
+    const transId = transIdForKey(p.accountId, key);
+    const first = await this.repeatOf(p, input, transId);
+    if (first) return first;
+    try {
+      return await this.transform(p, input, transId);
+    } catch (e) {
+      // Two requests with one key: the other's work won the insert (this one's charge rolled back with it).
+      const winner = await this.repeatOf(p, input, transId);
+      if (winner) return winner;
+      throw e;
+    }
+  }
+
+  /** The work a key already started, answered again (charged 0); refused when this request asks for another. */
+  private async repeatOf(p: Principal, input: TransformInput, transId: string): Promise<Started | undefined> {
+    const job = await findOwnedJob(this.deps.db, p.accountId, transId);
+    if (!job) return undefined;
+    const parsed = parseJobConfig(decodeJconfig(input.jconfig), p.level);
+    const same =
+      job.uid === input.uid &&
+      parsed.ok &&
+      parsed.value.job === job.job &&
+      JSON.stringify(parsed.value.steps) === job.steps_json;
+    if (!same) throw refused({ reason: 'idempotencyKeyReused' });
+    const balance = await this.deps.services.credits.balance(p.accountId);
+    return { trans_id: transId, charged: 0, credits_left: leftIn(balance, creditCost({ job: job.job }).pool) };
   }
 
   /** A work of this principal; another account's trans_id answers like a missing one. */

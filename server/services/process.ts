@@ -25,15 +25,33 @@ import { releaseFreePreview, takeFreePreview } from '../repositories/apiPreviewR
 import { applyOutput, fitImage, inputLimitsFor, type OutputOptions } from './apiImage.js';
 import type { DownloadFile } from './downloads.js';
 import { ConcurrencyGate } from './gates.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
+import type { WebhookService } from './webhooks.js';
+import type { ApiTokenService } from './apiTokens.js';
+import type { CreditService } from './credits.js';
+import type { DownloadService } from './downloads.js';
+import type { JobService } from './jobs.js';
+import type { UploadService } from './uploads.js';
 import type { ProgressView } from './jobs.js';
 import type { EnlargePath } from '../../src/shared/domain/enlargePath.js';
 import { decodeJconfig } from './jconfig.js';
 import { fieldRefusal } from './schemaCheck.js';
 import type { Principal } from './tokens.js';
 
+/** What this service uses: the base (database, configuration, blobs) and the services it calls. */
+type Deps = ServiceBase & {
+  services: {
+    apiTokens: ApiTokenService;
+    credits: CreditService;
+    downloads: DownloadService;
+    jobs: JobService;
+    uploads: UploadService;
+    webhooks: WebhookService;
+  };
+};
+
 /** Waits at once: per account (a Pro account's batch) and per API process. */
-export const SYNC_WAITS = { perAccount: 10, total: 200 } as const;
+const SYNC_WAITS = { perAccount: 10, total: 200 } as const;
 /** Inputs scaled down at once (a decode of up to 100 MP each): per account and per API process (429 beyond). */
 const FIT = new ConcurrencyGate(4, 6);
 /** Row reads while waiting: first after this, then each gap 1.5× the last, at most POLL_MAX_MS. */
@@ -95,12 +113,12 @@ export type ProcessOutcome =
     };
 
 /** Other names of features, as other background-removal APIs call them (listed in the document's feature enum). */
-export const FEATURE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
+const FEATURE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
   MATTING_ALIASES.map((a) => [a, 'matting']),
 );
 
 /** The jconfig a feature and its param fields mean: a preset takes no params, a module its own. */
-export function jconfigOf(name: string, params: Record<string, unknown>): unknown {
+function jconfigOf(name: string, params: Record<string, unknown>): unknown {
   const feature = FEATURE_ALIASES[name] ?? name;
   const names = Object.keys(params);
   if (isPreset(feature)) {

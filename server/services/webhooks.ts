@@ -27,28 +27,28 @@ import {
   webhookSecret,
 } from '../repositories/apiWebhookRepository.js';
 import { fieldRefusal } from './schemaCheck.js';
-import type { Deps } from './index.js';
+import type { ServiceBase } from './base.js';
 import type { Principal } from './tokens.js';
 
 /** Tries per delivery (the first and its retries). */
-export const WEBHOOK_TRIES = 5;
+const WEBHOOK_TRIES = 5;
 /** How often an API process looks for ended works and due retries. */
 const WEBHOOK_POLL_MS = 250;
 /** Tries at once per process, and the longest a try may take. */
 const WEBHOOK_BATCH = 8;
 const WEBHOOK_TIMEOUT_MS = 10_000;
 /** The header with the signature, and the prefix of a webhook secret. */
-export const WEBHOOK_SIGNATURE_HEADER = 'pixmill-signature';
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_SIGNATURE_HEADER = 'pixmill-signature';
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the secret>`: what a receiver recomputes. */
-export function signWebhook(secret: string, timestamp: number, body: string): string {
+function signWebhook(secret: string, timestamp: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   return `t=${timestamp},v1=${mac}`;
 }
 
 /** The delay before try `n + 1` after `n` failed tries: base × 4^(n−1) (base, 4×, 16×, 64×). */
-export const retryDelay = (baseMs: number, failedTries: number) => baseMs * 4 ** Math.max(0, failedTries - 1);
+const retryDelay = (baseMs: number, failedTries: number) => baseMs * 4 ** Math.max(0, failedTries - 1);
 
 /** A webhook_url as the server will call it: http(s), no user info, at most 2048 characters, not a private IP literal. */
 export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
@@ -85,7 +85,7 @@ export class WebhookService {
   private running = 0;
   private ticking = false;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: ServiceBase) {}
 
   /** Starts looking for ended works and due retries (idempotent). */
   start(): void {

@@ -64,7 +64,7 @@ export const Transform = routeGroup('process', AUTH.tokenOrApi).post(
   'Starts a work on an upload (one credit)',
   {
     description:
-      'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, a preset, or a workflow of steps (JobConfig lists every feature’s params). The answer’s trans_id is polled with progress. Fields the call does not take are refused (reason fieldUnknown). The answer carries X-Credits-Charged and X-Credits-Left.',
+      'jconfig names the feature and its parameters, `{"job": "enlarge", "config": {"module": "enlarge", "module_params": {"scale": 2}}}`, a preset, or a workflow of steps (JobConfig lists every feature’s params). The answer’s trans_id is polled with progress. Fields the call does not take are refused (reason fieldUnknown). The answer carries X-Credits-Charged and X-Credits-Left. Idempotency-Key (header, up to 255 printable characters, optional): a repeat of a start with the same key — a reloaded page resending it, or two racing — answers the first’s trans_id and charges nothing more (X-Credits-Charged 0); another account’s same key is its own start; the key sent again with another uid or jconfig is refused (HTTP 422, reason idempotencyKeyReused).',
     fields: Type.Object(
       {
         uid: Uid(),
