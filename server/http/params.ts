@@ -187,6 +187,11 @@ export async function readMultipart(
  */
 function readAtMost(file: NodeJS.ReadableStream & { truncated?: boolean }, max: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
+    // The parser may have failed the part (a body cut inside it) while the caller's token was being looked up
+    // (a PostgreSQL round trip): its 'error' has gone by, and neither 'end' nor 'error' would come again.
+    const stream = file as NodeJS.ReadableStream & { errored?: unknown; destroyed?: boolean };
+    if (stream.errored) return reject(stream.errored);
+    if (stream.destroyed) return reject(refused({ reason: 'truncated' }));
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
