@@ -60,10 +60,10 @@ describe('the engine rates this server learns', () => {
     const one = await rateAfter(1);
     expect(one).toMatchObject({ samples: 1 });
     const r1 = Number(one!.s_per_mp);
-    expect(r1).toBeGreaterThan(0);
-    expect(r1).not.toBe(SEED_S_PER_MP.sharpen);
-    // a moving average from the seed: within the step one measurement may take
-    expect(r1).toBeGreaterThanOrEqual(learnRate(SEED_S_PER_MP.sharpen, 0));
+    // a moving average from the seed: one work moves it at most one clamped step either way (which way and
+    // how far is this machine's speed: a sharpen this small can take less than the seed says, or more)
+    expect(r1).toBeGreaterThanOrEqual(learnRate(SEED_S_PER_MP.sharpen, Number.MIN_VALUE));
+    expect(r1).toBeLessThanOrEqual(learnRate(SEED_S_PER_MP.sharpen, Number.MAX_VALUE));
     await sharpen(c);
     const two = await rateAfter(2);
     expect(two!.samples).toBe(2);
