@@ -103,7 +103,7 @@ test.describe('a proxy error page', () => {
   });
 });
 
-test('on load, stored works that are neither ready nor finished are all reset to ready', async ({ page, baseURL }) => {
+test('on load, stored works that cannot go on are reset to ready; started ones are not', async ({ page, baseURL }) => {
   await firstVisitDone(page, baseURL!);
   const ws = new Workspace(page);
   await ws.open();
@@ -156,9 +156,15 @@ test('on load, stored works that are neither ready nor finished are all reset to
   }, statuses);
   await page.reload();
   await expect(page.getByTestId('workspace')).toBeVisible({ timeout: 30_000 });
-  // Six in the Uploaded tab, all ready; the cut-off one failed (interrupted); the finished one stays finished.
-  await expect(ws.card('ready')).toHaveCount(statuses.length - 1, { timeout: 30_000 });
-  await expect(ws.card('uploadFailed')).toHaveCount(1);
+  // Started means started (issue 47; README, Readings of the spec): the waiting and the processing work go on
+  // and are never reset; the four that cannot go on are ready again; the cut-off one failed (interrupted); the
+  // finished one stays finished.
+  await expect(ws.card('ready')).toHaveCount(4, { timeout: 30_000 });
+  for (const started of ['waiting.jpg', 'processing.jpg'])
+    await expect(page.locator('[data-testid="work-card"][data-status="ready"]', { hasText: started })).toHaveCount(0);
+  await expect(
+    page.locator('[data-testid="work-card"][data-status="uploadFailed"]', { hasText: 'cut-off' }),
+  ).toHaveCount(1);
   await ws.tab('processed').click();
   await expect(ws.card('finished')).toHaveCount(1);
 });
