@@ -35,37 +35,25 @@ export async function findOwnedJob(db: Db, accountId: number, transId: string): 
 }
 
 /** What a progress poll reads: one primary-key lookup of the columns the answer needs (no blobs, no keys). */
-export type ProgressRow = Pick<
-  Job,
-  | 'trans_id'
-  | 'uid'
-  | 'status'
-  | 'progress'
-  | 'step_index'
-  | 'steps_json'
-  | 'error'
-  | 'result_w'
-  | 'result_h'
-  | 'enlarge_path'
-  | 'created_at'
->;
+export const PROGRESS_COLUMNS = [
+  'trans_id',
+  'uid',
+  'status',
+  'progress',
+  'step_index',
+  'steps_json',
+  'error',
+  'result_w',
+  'result_h',
+  'enlarge_path',
+  'created_at',
+] as const;
+export type ProgressRow = Pick<Job, (typeof PROGRESS_COLUMNS)[number]>;
 
 export async function findOwnedProgress(db: Db, accountId: number, transId: string): Promise<ProgressRow | undefined> {
   return db
     .selectFrom('jobs')
-    .select([
-      'trans_id',
-      'uid',
-      'status',
-      'progress',
-      'step_index',
-      'steps_json',
-      'error',
-      'result_w',
-      'result_h',
-      'enlarge_path',
-      'created_at',
-    ])
+    .select(PROGRESS_COLUMNS)
     .where('trans_id', '=', transId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();

@@ -1,5 +1,5 @@
 /** Guest and user tokens, keyed by SHA-256 of the token; and moving a guest's work to a user. */
-import type { ProgressRow } from './jobRepository.js';
+import { PROGRESS_COLUMNS, type ProgressRow } from './jobRepository.js';
 import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { Db } from './db.js';
 import { Batcher } from './pollBatch.js';
@@ -24,19 +24,6 @@ const TOKEN_COLUMNS = [
   'created_at',
   'expires_at',
   'session_hash',
-] as const;
-const PROGRESS_COLUMNS = [
-  'trans_id',
-  'uid',
-  'status',
-  'progress',
-  'step_index',
-  'steps_json',
-  'error',
-  'result_w',
-  'result_h',
-  'enlarge_path',
-  'created_at',
 ] as const;
 /** Placeholders of the statement built once; replaced by the real values on every call. */
 const HASH_SLOT = '\u0000token_hash';
