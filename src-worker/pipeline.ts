@@ -8,6 +8,7 @@ import type { UploadRefusalInfo } from '../src/shared/domain/uploadRefusals.js';
 import type { WorkStatus } from '../src/shared/domain/work.js';
 import {
   deleteUploadItem,
+  markUploaded,
   findUploadByFingerprint,
   getUploadItem,
   putOriginal,
@@ -221,19 +222,16 @@ export async function runUpload(
           thumbnail: item.thumbnail,
           onProgress,
         });
-    // The server has the image now; the local bytes are no longer needed.
-    await deleteUploadItem(cid);
-    emit({
-      cid,
-      status: 'ready',
-      progress: 1,
+    // The server has the image now: the local bytes go, a record of the upload stays (markUploaded).
+    const done = {
       uid: uploaded.uid,
       filename: uploaded.filename || item.filename,
       filesize: uploaded.filesize || item.filesize,
       w: uploaded.w || item.w,
       h: uploaded.h || item.h,
-      thumbnail: item.thumbnail,
-    });
+    };
+    await markUploaded(cid, done);
+    emit({ cid, status: 'ready', progress: 1, ...done, thumbnail: item.thumbnail });
     return 'done';
   } catch (e) {
     if (ctrl.signal.aborted) {

@@ -12,6 +12,7 @@ import {
   getOnDeviceChoice,
   getUploadItem,
   loadWorks,
+  markUploaded,
   pendingOriginals,
   putDeviceResult,
   putOriginal,
@@ -174,6 +175,30 @@ describe('loadWorks', () => {
       ['a', 'uploading', 'enlarge'],
     ]);
     expect((await loadWorks(T0 + 20)).map((w) => w.cid).sort()).toEqual(['a', 'b']);
+  });
+
+  it('an upload that ended just before a reload (its work saved without the uid) comes back ready with the uid, never interrupted', async () => {
+    // a: its row was saved while uploading; b: no row at all; c: saved 'waiting' (started) before the uid was saved
+    await putWorks([work('a', 'uploading', { w: 0, h: 0 }), work('c', 'waiting', { selected: true })], T0);
+    for (const cid of ['a', 'b', 'c']) {
+      await putUploadItem(upload(cid, { createdAt: T0 + (cid === 'b' ? 1 : 0) }));
+      await markUploaded(cid, { uid: `uid-${cid}`, filename: `${cid}.jpg`, filesize: 3, w: 40, h: 30 }, T0 + 2);
+    }
+    const loaded = await loadWorks(T0 + 10);
+    expect(Object.fromEntries(loaded.map((w) => [w.cid, [w.status, w.uid, w.w, w.uploadError]]))).toEqual({
+      a: ['ready', 'uid-a', 40, undefined],
+      b: ['ready', 'uid-b', 40, undefined],
+      c: ['waiting', 'uid-c', 40, undefined],
+    });
+    // the bytes are gone; nothing of it is resumed as an upload
+    expect((await getUploadItem('a'))?.bytes.size).toBe(0);
+    expect(await resumableUploads()).toEqual([]);
+    // and the works were written back: a second load reads the same
+    expect((await loadWorks(T0 + 20)).map((w) => [w.cid, w.status]).sort()).toEqual([
+      ['a', 'ready'],
+      ['b', 'ready'],
+      ['c', 'waiting'],
+    ]);
   });
 
   it('a file refused while it was prepared comes back failed with its reason, with no work row or a stale one', async () => {

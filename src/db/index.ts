@@ -144,8 +144,17 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   const preparing = new Map(originalRows.filter((o) => !refused.some((r) => r.cid === o.cid)).map((o) => [o.cid, o]));
   const local = new Map(uploads.filter((u) => u.uploadStatus === 'onDevice').map((u) => [u.cid, u]));
   const refusedBy = new Map(refused.map((r) => [r.cid, r]));
+  // Uploads the server has (markUploaded): a work saved before its upload ended takes its uid from here.
+  const uploaded = new Map(uploads.filter((u) => u.uploadStatus === 'success' && u.uid).map((u) => [u.cid, u]));
   const changed: Work[] = [];
-  const out = works.map((w) => {
+  const out = works.map((saved) => {
+    const u = saved.uid ? undefined : uploaded.get(saved.cid);
+    const w = u ? withUpload(saved, u) : saved;
+    const next = loadedWork(w);
+    if (next === w && w !== saved) changed.push(w);
+    return next;
+  });
+  function loadedWork(w: Work): Work {
     if (w.status === 'finished') return w;
     // A work the server was given (a trans_id) is asked about before the reset applies:
     // it shows as processing until the server answers (src/stores/processing.ts reconcileStored).
@@ -212,27 +221,14 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
     const next = { ...w, status };
     changed.push(next);
     return next;
-  });
+  }
   // An upload stored a moment before the page went away may have no work row yet (works are saved
   // in batches): the stored item is enough to show it again, in drop order, newest first. So is the
   // record of a file refused while it was prepared: it comes back failed, with its reason.
   const known = new Set(works.map((w) => w.cid));
   const orphans: Work[] = [
-    ...uploads
-      .filter((u) => RESUMABLE.includes(u.uploadStatus) && !known.has(u.cid))
-      .map((u): Work => ({
-        cid: u.cid,
-        filename: u.filename,
-        filesize: u.filesize,
-        w: u.w,
-        h: u.h,
-        thumbnail: u.thumbnail,
-        status: 'uploading',
-        selected: false,
-        workType: u.job,
-        uploadStartTime: u.createdAt,
-        updatedAt: u.updatedAt,
-      })),
+    ...[...uploaded.values()].filter((u) => !known.has(u.cid)).map((u) => withUpload(workOfItem(u), u)),
+    ...uploads.filter((u) => RESUMABLE.includes(u.uploadStatus) && !known.has(u.cid)).map(workOfItem),
     ...[...preparing.values()]
       .filter((o) => !known.has(o.cid))
       .map((o): Work => ({
@@ -274,6 +270,39 @@ export async function loadWorks(now: number = Date.now()): Promise<Work[]> {
   });
   // Newest first, as the session showed them (the table's own order is by client id, which is random).
   return newestFirst([...orphans, ...withImages]);
+}
+
+/** The card of a stored upload item that has no work row (saved in batches, the page went away first). */
+function workOfItem(u: UploadItemRecord): Work {
+  return {
+    cid: u.cid,
+    filename: u.filename,
+    filesize: u.filesize,
+    w: u.w,
+    h: u.h,
+    thumbnail: u.thumbnail,
+    status: 'uploading',
+    selected: false,
+    workType: u.job,
+    uploadStartTime: u.createdAt,
+    updatedAt: u.updatedAt,
+  };
+}
+
+/** A work whose upload the server has (markUploaded): its uid and size, ready unless it was started. */
+function withUpload(w: Work, u: UploadItemRecord): Work {
+  const started = w.status === 'waiting' || w.status === 'processing';
+  return {
+    ...w,
+    uid: u.uid,
+    filename: u.filename,
+    filesize: u.filesize,
+    w: u.w,
+    h: u.h,
+    thumbnail: w.thumbnail || u.thumbnail,
+    status: started ? w.status : 'ready',
+    uploadError: undefined,
+  };
 }
 
 /**
@@ -364,6 +393,27 @@ export async function getUploadItem(cid: string): Promise<UploadItemRecord | und
 
 export async function deleteUploadItem(cid: string): Promise<void> {
   await getDb().uploads.delete(cid);
+}
+
+/**
+ * The server has the upload: its bytes are dropped and a small record of it (uploadStatus 'success',
+ * the server's uid, size and thumbnail) is kept until the work goes. A reload a moment after the upload
+ * ended, before the works list was saved with the uid (it is saved in batches), finds the work's uid
+ * here on load instead of calling the upload interrupted (src/db loadWorks).
+ */
+export async function markUploaded(
+  cid: string,
+  done: { uid: string; filename: string; filesize: number; w: number; h: number },
+  now: number = Date.now(),
+): Promise<void> {
+  await getDb().uploads.update(cid, {
+    ...done,
+    uploadStatus: 'success',
+    bytes: new Blob([]),
+    acked: [],
+    updatedAt: now,
+  });
+  await touch(now);
 }
 
 /** A file the user took back (cancelled while it was prepared or uploaded): its item or refusal goes. */
