@@ -221,6 +221,7 @@ export async function runUpload(
           signal: ctrl.signal,
           thumbnail: item.thumbnail,
           onProgress,
+          onceKey: cid,
         });
     // The server has the image now: the local bytes go, a record of the upload stays (markUploaded).
     const done = {

@@ -60,6 +60,21 @@ describe('uploadWhole', () => {
     expect(progress.at(-1)).toBe(100);
   });
 
+  it("sent again with the card's id (a reload cut off the first answer): the first's uid, stored once", async () => {
+    const target = { apiBase: srv.url, token: proToken, job: 'compress' };
+    const send = () =>
+      uploadWhole(new Blob([small], { type: 'image/jpeg' }), 'rocket.jpg', target, { onceKey: 'card-42' });
+    const first = await send();
+    const again = await send();
+    expect(again.uid).toBe(first.uid);
+    const p = await srv.ctx.services.tokens.resolve(proToken);
+    const rows = await srv.ctx.db.selectFrom('uploads').select('uid').where('account_id', '=', p.accountId).execute();
+    expect(rows.filter((r) => r.uid === first.uid)).toHaveLength(1);
+    // without the key each send is an upload of its own
+    const plain = await uploadWhole(new Blob([small], { type: 'image/jpeg' }), 'rocket.jpg', target);
+    expect(plain.uid).not.toBe(first.uid);
+  });
+
   it('a refusal (code 10001) becomes upload:uploadFailed with the server text and the reason as a code', async () => {
     const err = await uploadWhole(new Blob(['not an image']), 'x.jpg', {
       apiBase: srv.url,

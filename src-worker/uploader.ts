@@ -72,15 +72,16 @@ async function postForm(
   form: FormData | URLSearchParams,
   signal?: AbortSignal,
   onProgress?: Progress,
+  headers: Record<string, string> = {},
 ): Promise<Envelope> {
   signal?.throwIfAborted();
   let status: number;
   let text: string;
   try {
     if (XhrCtor()) {
-      ({ status, text } = await xhrPost(url, form, signal, onProgress));
+      ({ status, text } = await xhrPost(url, form, signal, onProgress, headers));
     } else {
-      const res = await fetch(url, { method: 'POST', body: form, signal });
+      const res = await fetch(url, { method: 'POST', body: form, signal, headers });
       status = res.status;
       text = await res.text();
     }
@@ -102,6 +103,7 @@ async function postForm(
 /** The part of XMLHttpRequest used here (typed locally: this module also compiles for node). */
 interface Xhr {
   open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
   upload: { onprogress: ((e: { loaded: number; total: number }) => void) | null };
   onload: (() => void) | null;
   onerror: (() => void) | null;
@@ -118,10 +120,12 @@ function xhrPost(
   form: FormData | URLSearchParams,
   signal?: AbortSignal,
   onProgress?: Progress,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new (XhrCtor()!)();
     xhr.open('POST', url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.total);
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
     xhr.onerror = () => reject(new TypeError('network error'));
@@ -163,12 +167,20 @@ export interface UploadOptions {
   onProgress?: (percent: number) => void;
 }
 
+export interface WholeOptions extends UploadOptions {
+  /**
+   * Sent as Idempotency-Key (the card's id): the same file sent again after a reload cut off the answer
+   * is answered the first upload's uid instead of being stored twice (server/services/uploads.ts).
+   */
+  onceKey?: string;
+}
+
 /** POST /web_api/v1/upload with the whole file; the answer is read at data.data (spec §7). */
 export async function uploadWhole(
   blob: Blob,
   filename: string,
   target: UploadTarget,
-  opts: UploadOptions = {},
+  opts: WholeOptions = {},
 ): Promise<UploadedFile> {
   const form = new FormData();
   form.append('user_token', target.token);
@@ -176,8 +188,12 @@ export async function uploadWhole(
   if (opts.thumbnail) form.append('thumbnail', dataUrlToBlob(opts.thumbnail), 'thumbnail.jpg');
   form.append('file', blob, filename);
   opts.onProgress?.(0);
-  const env = await postForm(target.apiBase + UPLOAD_PATH, form, opts.signal, (l, t) =>
-    opts.onProgress?.(Math.min(99, (l / t) * 100)),
+  const env = await postForm(
+    target.apiBase + UPLOAD_PATH,
+    form,
+    opts.signal,
+    (l, t) => opts.onProgress?.(Math.min(99, (l / t) * 100)),
+    opts.onceKey ? { 'idempotency-key': opts.onceKey } : {},
   );
   opts.onProgress?.(100);
   return uploadedFrom(env.data);

@@ -42,7 +42,7 @@ import type { RetentionService } from './retention.js';
 import type { UploadService } from './uploads.js';
 import { decodeJconfig } from './jconfig.js';
 import { checkJobConfig, fieldRefusal } from './schemaCheck.js';
-import { IDEMPOTENCY_KEY, transIdForKey } from './process.js';
+import { checkIdempotencyKey, idForKey } from './idempotency.js';
 import { workExpired } from './retention.js';
 import { isEnlargePath } from '../../src/shared/domain/enlargePath.js';
 import { secondsLeft, waitingSeconds, workSeconds } from '../../src/shared/domain/estimate.js';
@@ -196,9 +196,8 @@ export class JobService {
    * idempotencyKeyReused): a key answers one start, never a different one.
    */
   async transformOnce(p: Principal, input: TransformInput, key: string): Promise<Started> {
-    if (!IDEMPOTENCY_KEY.test(key))
-      throw fieldRefusal('fieldInvalid', 'Idempotency-Key', 'at most 255 printable ASCII characters', { max: 255 });
-    const transId = transIdForKey(p.accountId, key);
+    checkIdempotencyKey(key);
+    const transId = idForKey(p.accountId, key);
     const first = await this.repeatOf(p, input, transId);
     if (first) return first;
     try {

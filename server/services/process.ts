@@ -14,7 +14,6 @@
  * - At most SYNC_WAITS waits at once per account and per process (429 beyond): a waiting call holds a
  *   connection and reads a row every second at most, so their number is bounded.
  */
-import { createHash } from 'node:crypto';
 import { API_PREVIEW_MEGAPIXELS, type ApiSize } from '../../src/shared/domain/apiPlans.js';
 import { isModuleName, isPreset, MODULE_PARAMS, parseJobConfig } from '../../src/shared/domain/modules.js';
 import { creditsLeft } from '../../src/shared/domain/plans.js';
@@ -25,6 +24,7 @@ import { releaseFreePreview, takeFreePreview } from '../repositories/apiPreviewR
 import { applyOutput, fitImage, inputLimitsFor, type OutputOptions } from './apiImage.js';
 import type { DownloadFile } from './downloads.js';
 import { ConcurrencyGate } from './gates.js';
+import { checkIdempotencyKey, idForKey } from './idempotency.js';
 import type { ServiceBase } from './base.js';
 import type { WebhookService } from './webhooks.js';
 import type { ApiTokenService } from './apiTokens.js';
@@ -57,8 +57,6 @@ const FIT = new ConcurrencyGate(4, 6);
 /** Row reads while waiting: first after this, then each gap 1.5× the last, at most POLL_MAX_MS. */
 const POLL_FIRST_MS = 100;
 const POLL_MAX_MS = 1000;
-/** Idempotency-Key: printable ASCII, as Stripe's and IETF's drafts take it. */
-export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface ProcessInput {
   /** the image's bytes, or `url` to fetch it from */
@@ -132,12 +130,6 @@ function jconfigOf(name: string, params: Record<string, unknown>): unknown {
   return { job: feature, config: { module: feature, module_params: params } };
 }
 
-/** The trans_id a key names for an account: a UUID's shape from SHA-256 (another account's same key names another work). */
-export function transIdForKey(accountId: number, key: string): string {
-  const h = createHash('sha256').update(`${accountId}\n${key}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -157,8 +149,7 @@ export class ProcessService {
 
   /** Checks the request's shape before anything is stored: one image source, one job, a well-formed key. */
   validate(input: Omit<ProcessInput, 'signal' | 'wait'>): { jconfig: unknown } {
-    if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(input.idempotencyKey))
-      throw fieldRefusal('fieldInvalid', 'Idempotency-Key', 'at most 255 printable ASCII characters', { max: 255 });
+    if (input.idempotencyKey !== undefined) checkIdempotencyKey(input.idempotencyKey);
     if (input.file && input.url) throw fieldRefusal('fieldInvalid', 'url', 'left out when a file is sent');
     if (!input.file && !input.url) throw fieldRefusal('fieldRequired', 'file');
     if (input.jconfig !== undefined && input.jconfig !== '') {
@@ -173,7 +164,7 @@ export class ProcessService {
   /** The work an Idempotency-Key already started for this caller, if any. */
   async replayed(p: Principal, key: string | undefined): Promise<string | undefined> {
     if (key === undefined) return undefined;
-    const transId = transIdForKey(p.accountId, key);
+    const transId = idForKey(p.accountId, key);
     return (await this.exists(p, transId)) ? transId : undefined;
   }
 
@@ -201,8 +192,7 @@ export class ProcessService {
         const uploadJob = isModuleName(job) ? job : '';
         const uploads = this.deps.services.uploads;
         const upload = await this.uploadSized(p, input, jconfig, uploadJob, size, sizing);
-        const wanted =
-          input.idempotencyKey === undefined ? undefined : transIdForKey(p.accountId, input.idempotencyKey);
+        const wanted = input.idempotencyKey === undefined ? undefined : idForKey(p.accountId, input.idempotencyKey);
         const now = Date.now();
         const limit = this.deps.config.apiFreePreviewsPerMonth;
         sizing.freePreview = size === 'preview' && (await takeFreePreview(this.deps.db, p.accountId, limit, now));

@@ -26,6 +26,7 @@ import type { Upload } from '../repositories/schema.js';
 import * as repo from '../repositories/uploadRepository.js';
 import { checkUploadQuota, spendGuestBytes } from './uploadQuota.js';
 import type { ServiceBase } from './base.js';
+import { checkIdempotencyKey, idForKey } from './idempotency.js';
 import type { Principal } from './tokens.js';
 import { fileTooLarge, imageTooLarge } from './sizeRefusals.js';
 import { SliceReceiver, type SliceInput, type SliceView } from './uploadSlices.js';
@@ -92,20 +93,37 @@ export class UploadService {
     return j;
   }
 
-  /** POST /web_api/v1/upload. */
+  /**
+   * POST /web_api/v1/upload. With an Idempotency-Key (the web app sends its card's id: a reload while the
+   * answer was on its way sends the file again) the upload's uid is derived from the account and the key,
+   * so a repeat — in sequence or racing — is answered the first's upload and stores nothing twice; the
+   * key with other bytes is refused (422 idempotencyKeyReused).
+   */
   async uploadWhole(
     p: Principal,
-    input: { file?: Buffer; filename: string; thumbnail?: Buffer; job?: string; sourceUrl?: string },
+    input: {
+      file?: Buffer;
+      filename: string;
+      thumbnail?: Buffer;
+      job?: string;
+      sourceUrl?: string;
+      idempotencyKey?: string;
+    },
   ): Promise<UploadView> {
     const job = this.checkJob(input.job);
     if (!input.file) throw uploadRefused('fileRequired');
+    const key = input.idempotencyKey;
+    if (key !== undefined) checkIdempotencyKey(key);
+    const uid = key === undefined ? randomUUID() : idForKey(p.accountId, key, 'upload');
+    const repeat = () => (key === undefined ? undefined : this.repeatOf(p, uid, input.file!));
+    const first = await repeat();
+    if (first) return first;
     const limits = this.limitsFor(p, job);
     if (input.file.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes, input.file.length);
     const size = input.file.length;
     // Checked before the costly decode, and again under the account lock with the insert.
     await checkUploadQuota(this.deps.db, p, { newUpload: true, bytes: size });
     await spendGuestBytes(this.deps.db, p, size, this.deps.config.guestBytesPerHour);
-    const uid = randomUUID();
     const stored = await this.store(input.file, limits, await clientThumbnail(input.thumbnail));
     try {
       await this.deps.db.transaction().execute(async (trx) => {
@@ -133,9 +151,21 @@ export class UploadService {
       });
     } catch (e) {
       await this.removeBlobs([stored.blob_key, stored.original_key, stored.thumb_key]);
+      // Two requests with one key: the other's upload won the insert.
+      const winner = await repeat();
+      if (winner) return winner;
       throw e;
     }
     return this.view(await this.owned(p.accountId, uid));
+  }
+
+  /** The upload a key already made, answered again; refused when this request sends other bytes. */
+  private async repeatOf(p: Principal, uid: string, file: Buffer): Promise<UploadView | undefined> {
+    const row = await repo.findOwnedUpload(this.deps.db, p.accountId, uid, { withDeleted: true });
+    if (!row) return undefined;
+    const same = row.sha256 === createHash('sha256').update(file).digest('hex');
+    if (!same || row.deleted_at !== null || row.status !== 'ready') throw refused({ reason: 'idempotencyKeyReused' });
+    return this.view(row);
   }
 
   /** Validates the bytes and writes original, working copy and thumbnail blobs (whole uploads and assembled slices). */

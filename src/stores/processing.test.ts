@@ -12,7 +12,7 @@ import { reconcileStored, startProcessing } from './processing.js';
 import { clearAll, loadWorks, putWorks } from '../db/index.js';
 import { useUser } from './user.js';
 import { useWorks } from './works.js';
-import { transIdForKey } from '../../server/services/process.js';
+import { idForKey } from '../../server/services/idempotency.js';
 
 const work = (cid: string, patch: Partial<Work> = {}): Work => ({
   cid,
@@ -354,7 +354,7 @@ describe('started means started (issue 47): works started before a reload go on 
     ]);
     useWorks.setState({ works: [], progress: {}, loaded: false });
     await useWorks.getState().load();
-    const keyed = transIdForKey(principal.accountId, 'start-on-the-wire');
+    const keyed = idForKey(principal.accountId, 'start-on-the-wire');
     try {
       void reconcileStored();
       // The resent start arrives with the stored key: its work is the key's.

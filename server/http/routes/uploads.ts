@@ -8,7 +8,7 @@ import { fileTooLarge } from '../../services/sizeRefusals.js';
 import type { Principal } from '../../services/tokens.js';
 import { principalOf, principalOfFields } from '../auth.js';
 import { ok } from '../envelope.js';
-import { idList, readMultipart } from '../params.js';
+import { idList, readMultipart, str } from '../params.js';
 import { checkFields, route } from '../schemaRoute.js';
 import {
   Retention,
@@ -85,6 +85,7 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
       filename: file?.filename || f.name || '',
       thumbnail: mp.files.thumbnail?.data,
       job: f.job,
+      idempotencyKey: str(req.headers['idempotency-key']),
     });
     return ok({ data });
   });

@@ -31,7 +31,7 @@ const Uploaded = Type.Object({ data: UploadView });
 
 export const Upload = upload.post('/web_api/v1/upload', 'Uploads a whole image (multipart)', {
   description:
-    'Send the token field first: the file is refused unread without a valid token. Files over 5 MB are better sent in slices (upload_slice).',
+    'Send the token field first: the file is refused unread without a valid token. Files over 5 MB are better sent in slices (upload_slice). Idempotency-Key (header, up to 255 printable characters, optional): the same file sent again with the same key — a reloaded page resending it, or two racing — answers the first’s upload (same uid) and stores nothing twice; the key sent again with other bytes is refused (HTTP 422, reason idempotencyKeyReused).',
   auth: AUTH.tokenOrApi,
   from: 'multipart',
   fields: Type.Object({
