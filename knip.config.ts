@@ -46,8 +46,8 @@ const config: KnipConfig = {
     '@upscalerjs/maxim-enhancement',
     '@upscalerjs/maxim-retouching',
     '@vladmandic/human',
-    // Weights read by path by the quality run and the benches only (scripts/quality/esrgan.ts, bench/engines.ts,
-    // bench/maxim.ts: MODEL_SOURCES converts them on demand).
+    // Weights read by path by the quality run and the benches only (scripts/quality/esrganModels.ts converts
+    // ESRGAN on demand; MODEL_SOURCES the MAXIM denoising for bench/maxim.ts).
     '@upscalerjs/esrgan-medium',
     '@upscalerjs/esrgan-slim',
     '@upscalerjs/esrgan-thick',
