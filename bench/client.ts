@@ -9,14 +9,12 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { startTestServer } from '../tests/support/server.js';
+import { HARNESS_FILE, HARNESS_PATH as HARNESS, TEST_PAGES_DIR } from '../tests/support/testPages.js';
 import { uploadSliced, uploadWhole } from '../src-worker/uploader.js';
 import type { BenchRow } from './run.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const IMAGE = path.join(root, 'tests/fixtures/elephants-5640x3172.jpg');
-/** The upload harness: the test pages' build (npm run build:test-pages), served under /test-pages/. */
-const HARNESS = '/test-pages/tests/e2e/harness/upload-harness.html';
-const TEST_PAGES_DIR = path.join(root, 'dist-test');
 const RUNS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -24,9 +22,10 @@ export async function benchClient(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
   if (!fs.existsSync(path.join(clientDir, 'index.html')))
     throw new Error(`no built client in ${clientDir} (run npx vite build)`);
-  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', ''))))
+  // The upload harness: the test pages' build (npm run build:test-pages), served by this test server.
+  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS_FILE)))
     throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
-  const srv = await startTestServer({ clientDir, serveTestPages: true, testPagesDir: TEST_PAGES_DIR });
+  const srv = await startTestServer({ clientDir }, { testPages: TEST_PAGES_DIR });
   const rows: BenchRow[] = [];
   try {
     const pro = await srv.ctx.services.accounts.register({
