@@ -102,6 +102,13 @@ const BOUNDARIES = [
     deny: ['tests/'],
     message: 'the harnesses in tests/ are for tests only',
   },
+  // Bench and lab code (the benches, the quality runs with their converters and TF.js references) stays out
+  // of what ships: the server, the app and the worker never load it.
+  {
+    files: [...SERVER, 'src/', 'src-worker/'],
+    deny: ['bench/', 'scripts/quality/', 'scripts/quality.ts', 'scripts/quality.js'],
+    message: 'shipped code never loads bench or lab code (bench/, scripts/quality/)',
+  },
 ];
 
 export default tseslint.config(

@@ -27,8 +27,10 @@ const config: KnipConfig = {
     // The TypeScript client package (clients/typescript/package.json): its library and its `pixmill` bin.
     'clients/typescript/client.ts',
     'clients/typescript/cli.ts',
-    // The upload harness's script (tests/e2e/harness/upload-harness.html loads it, a page knip does not read).
+    // The upload harness's script (tests/e2e/harness/upload-harness.html loads it, a page knip does not read)
+    // and its own worker (harness.tsx starts it with new URL(…, import.meta.url)).
     'tests/e2e/harness/harness.tsx',
+    'tests/e2e/harness/fitWorker.ts',
     // Test helpers loaded by path (`node --import` of the module-loading hooks in tests/support/).
     'tests/support/*.mjs',
     // Kysely's Migrator calls each migration's up/down through the namespace objects in repositories/db.ts.
@@ -46,8 +48,8 @@ const config: KnipConfig = {
     '@upscalerjs/maxim-enhancement',
     '@upscalerjs/maxim-retouching',
     '@vladmandic/human',
-    // Weights read by path by the quality run and the benches only (scripts/quality/esrgan.ts, bench/engines.ts,
-    // bench/maxim.ts: MODEL_SOURCES converts them on demand).
+    // Weights read by path by the quality run and the benches only (scripts/quality/esrganModels.ts converts
+    // ESRGAN on demand; MODEL_SOURCES the MAXIM denoising for bench/maxim.ts).
     '@upscalerjs/esrgan-medium',
     '@upscalerjs/esrgan-slim',
     '@upscalerjs/esrgan-thick',

@@ -49,10 +49,12 @@ export default defineConfig({
     { name: 'review', testMatch: REVIEW_ONLY },
   ],
   webServer: Array.from({ length: WORKERS }, (_, i) => ({
-    command: `node scripts/e2e-server.mjs`,
+    // The product's server plus the test pages (tests/e2e/harness/e2e-server.ts); SIGTERM lets it remove its DATA_DIR.
+    command: 'node --import tsx tests/e2e/harness/e2e-server.ts',
     url: `http://127.0.0.1:${PORT + i}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
     env: { PORT: String(PORT + i), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
   })),
 });

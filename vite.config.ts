@@ -26,8 +26,9 @@ const WORKSPACE_SMALL_SHARED =
 
 /**
  * The browser tests' pages (the upload harness, tests/e2e/harness/) are a build of their own, never part
- * of the product's: `vite build --mode test-pages` writes them to dist-test/, served under /test-pages/
- * only when SERVE_TEST_PAGES=1 (the e2e servers). The e2e global setup builds it when it is stale.
+ * of the product's: `vite build --mode test-pages` writes them to dist-test/, which the e2e servers serve
+ * under /test-pages/ (tests/support/testPages.ts; the product server never does). The e2e global setup
+ * builds it when it is stale.
  */
 const TEST_PAGES_DIR = 'dist-test';
 const testPages = defineConfig({

@@ -1,6 +1,7 @@
 /**
- * Client benchmarks (npm run bench client): the worker's scaled decode + resize + encode + thumbnail of
- * the 16 MB 5640×3172 JPEG for a guest, in Chromium on the built PWA; and sliced-upload throughput
+ * Client benchmarks (npm run bench client): the upload's fit (scaled decode + resize + encode + thumbnail,
+ * the image worker's own pieces run in the upload harness's worker: tests/e2e/harness/fit.ts) of the
+ * 16 MB 5640×3172 JPEG for a guest, in Chromium; and sliced-upload throughput
  * against one plain request with the same bytes, both to the real server in the same run.
  */
 import fs from 'node:fs';
@@ -8,14 +9,12 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { startTestServer } from '../tests/support/server.js';
+import { HARNESS_FILE, HARNESS_PATH as HARNESS, TEST_PAGES_DIR } from '../tests/support/testPages.js';
 import { uploadSliced, uploadWhole } from '../src-worker/uploader.js';
 import type { BenchRow } from './run.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const IMAGE = path.join(root, 'tests/fixtures/elephants-5640x3172.jpg');
-/** The upload harness: the test pages' build (npm run build:test-pages), served under /test-pages/. */
-const HARNESS = '/test-pages/tests/e2e/harness/upload-harness.html';
-const TEST_PAGES_DIR = path.join(root, 'dist-test');
 const RUNS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -23,9 +22,10 @@ export async function benchClient(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
   if (!fs.existsSync(path.join(clientDir, 'index.html')))
     throw new Error(`no built client in ${clientDir} (run npx vite build)`);
-  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', ''))))
+  // The upload harness: the test pages' build (npm run build:test-pages), served by this test server.
+  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS_FILE)))
     throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
-  const srv = await startTestServer({ clientDir, serveTestPages: true, testPagesDir: TEST_PAGES_DIR });
+  const srv = await startTestServer({ clientDir }, { testPages: TEST_PAGES_DIR });
   const rows: BenchRow[] = [];
   try {
     const pro = await srv.ctx.services.accounts.register({
@@ -111,7 +111,7 @@ async function benchWorkerResize(base: string): Promise<BenchRow[]> {
           const file = g.document.querySelector('#bench-file').files[0];
           const t = performance.now();
           const r = await h.fit(file, 'guest', 'enlarge');
-          return { ms: performance.now() - t, w: r.w, h: r.h, bytes: r.bytes, runtime: await h.runtime() };
+          return { ms: performance.now() - t, w: r.w, h: r.h, bytes: r.bytes, runtime: r.runtime };
         }),
       );
     }

@@ -8,6 +8,7 @@ import * as ort from 'onnxruntime-node';
 import { runModule } from '../server/engines/registry.js';
 import { ctx as engineContext, MODELS_DIR } from '../tests/support/engines.js';
 import { ensureModel, MODEL_SOURCES, session } from '../server/engines/models.js';
+import { esrganJson, esrganSession } from '../scripts/quality/esrganModels.js';
 import { MODULES, type ModuleName } from '../src/shared/domain/modules.js';
 import { benchPhoto } from './photo.js';
 import type { BenchRow } from './run.js';
@@ -35,15 +36,14 @@ export async function benchEngines(
 
   // ORT vs tfjs-wasm on the same 256×256 tile
   const tile = new Float32Array(3 * 256 * 256).map((_, i) => (i * 2654435761) % 256);
-  const s = await session(modelsDir, 'esrgan-slim-x2.onnx', threads);
+  const s = await esrganSession(modelsDir, 'slim', 2, threads);
   await s.run({ input: new ort.Tensor('float32', tile, [1, 3, 256, 256]) }); // warm-up
   const ortT: number[] = [];
   for (let i = 0; i < runs; i++)
     ortT.push(await time(() => s.run({ input: new ort.Tensor('float32', tile, [1, 3, 256, 256]) })));
-  const { loadLayersReference, tfjsWasm } = await import('../server/engines/convert/tfjsReference.js');
+  const { loadLayersReference, tfjsWasm } = await import('../scripts/quality/tfjsReference.js');
   const tf = await tfjsWasm();
-  const json = MODEL_SOURCES.find((m) => m.file === 'esrgan-slim-x2.onnx')!.sources()[0]!;
-  const model = await loadLayersReference(json);
+  const model = await loadLayersReference(esrganJson('slim', 2));
   const nchw = tf.tensor4d(tile, [1, 3, 256, 256]);
   const x = tf.transpose(nchw, [0, 2, 3, 1]);
   nchw.dispose();

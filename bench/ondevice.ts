@@ -11,22 +11,21 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { startTestServer } from '../tests/support/server.js';
+import { HARNESS_FILE, HARNESS_PATH as HARNESS, TEST_PAGES_DIR } from '../tests/support/testPages.js';
 import type { BenchRow } from './run.js';
 
 /** The browser globals used inside page.evaluate (this file compiles without DOM types). */
 type BrowserGlobal = any;
 
 const root = path.resolve(import.meta.dirname, '..');
-/** The upload harness: the test pages' build (npm run build:test-pages), served under /test-pages/. */
-const HARNESS = '/test-pages/tests/e2e/harness/upload-harness.html';
-const TEST_PAGES_DIR = path.join(root, 'dist-test');
 const THREADS = Math.min(2, os.cpus().length);
 
 export async function benchOnDevice(): Promise<BenchRow[]> {
   const clientDir = process.env.CLIENT_DIR ?? path.join(root, 'dist');
   if (!fs.existsSync(path.join(clientDir, 'index.html')))
     throw new Error(`no built client in ${clientDir} (run npx vite build)`);
-  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS.replace('/test-pages/', ''))))
+  // The upload harness: the test pages' build (npm run build:test-pages), served by this test server.
+  if (!fs.existsSync(path.join(TEST_PAGES_DIR, HARNESS_FILE)))
     throw new Error('no built test pages in dist-test/ (run npm run build:test-pages)');
   // 1000×1000 (1 MP) PNG from a real photo: PNG so both sides decode the very same pixels.
   const png = await sharp(path.join(root, 'tests/fixtures/LadyBird.jpg'))
@@ -58,7 +57,7 @@ export async function benchOnDevice(): Promise<BenchRow[]> {
   await foregroundMask(img, tmp, THREADS);
   const serverMatting = performance.now() - t;
 
-  const srv = await startTestServer({ clientDir, serveTestPages: true, testPagesDir: TEST_PAGES_DIR });
+  const srv = await startTestServer({ clientDir }, { testPages: TEST_PAGES_DIR });
   try {
     const wasm = await deviceTimes(srv.url, file, BASE_ARGS);
     const where = `headless Chromium, ${wasm.enlarge.backend}${wasm.isolated ? '' : ' (not isolated)'}; server: onnxruntime-node, ${THREADS} threads`;

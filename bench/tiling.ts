@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { runModule } from '../server/engines/registry.js';
 import { upscaleTiled } from '../scripts/quality/esrgan.js';
 import { ctx as engineContext, MODELS_DIR } from '../tests/support/engines.js';
-import { inferenceClock, MODEL_SOURCES } from '../server/engines/models.js';
+import { inferenceClock } from '../server/engines/models.js';
+import { esrganJson } from '../scripts/quality/esrganModels.js';
 import { cpuPeak, kerasFlopsPerInputPixel } from './peak.js';
 import { benchPhoto } from './photo.js';
 import type { BenchRow } from './run.js';
@@ -33,8 +34,7 @@ export async function benchTiling(opts: { threads?: number } = {}): Promise<Benc
   const raw = { w: img.width, h: img.height, data: new Uint8Array(rgb) };
   const area = img.width * img.height;
   const ctx = engineContext([], 'jpeg', threads);
-  const json = MODEL_SOURCES.find((m) => m.file === 'esrgan-slim-x2.onnx')!.sources()[0]!;
-  const flopsPerPx = kerasFlopsPerInputPixel(json);
+  const flopsPerPx = kerasFlopsPerInputPixel(esrganJson('slim', 2));
   const peak = cpuPeak();
 
   await upscaleTiled({ w: 64, h: 64, data: new Uint8Array(64 * 64 * 3) }, 'slim', 2, MODELS_DIR, threads); // session warm-up

@@ -8,6 +8,7 @@ import * as tfCore from '@tensorflow/tfjs-core';
 import {
   convertAll,
   ensureModel,
+  ensureModelFrom,
   maximFile,
   maximJson,
   MAXIM_SIZES,
@@ -24,7 +25,8 @@ import {
   loadLayersReference,
   registerWasmEinsum,
   tfjsWasm,
-} from '../server/engines/convert/tfjsReference.js';
+} from './quality/tfjsReference.js';
+import { esrganJson, esrganSource } from './quality/esrganModels.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pixmill-models-'));
 const source = (file: string) => MODEL_SOURCES.find((m) => m.file === file)!.sources()[0]!;
@@ -76,7 +78,7 @@ describe('convert-models', () => {
     const w = 10;
     const range = size === 'thick' ? 1 : 255;
     const x = pseudoRandom(h * w * 3, 7, 255);
-    const ref = await loadLayersReference(source(`esrgan-${size}-x${scale}.onnx`));
+    const ref = await loadLayersReference(esrganJson(size, scale));
     const tIn = tf.tensor4d(
       x.map((v) => v / (255 / range)),
       [1, h, w, 3],
@@ -88,7 +90,7 @@ describe('convert-models', () => {
     tIn.dispose();
     tOut.dispose();
     // ESRGAN is converted on demand only (bench / quality compare against it)
-    const s = await ort.InferenceSession.create(ensureModel(dir, `esrgan-${size}-x${scale}.onnx`));
+    const s = await ort.InferenceSession.create(ensureModelFrom(dir, esrganSource(size, scale)));
     const out = await s.run({ input: new ort.Tensor('float32', nhwcToNchw(x, h, w, 3), [1, 3, h, w]) });
     const y = out.output!;
     expect(y.dims).toEqual([1, 3, h * scale, w * scale]);

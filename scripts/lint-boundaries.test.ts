@@ -46,6 +46,9 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/shared/imaging/x.ts', '../../../server/engines/image.js', 'the shared code imports only itself'],
     ['src/shared/x.ts', '../../src-worker/api.js', 'the shared code imports only itself'],
     ['src/api/x.ts', '../../tests/support/testServer.js', 'the harnesses in tests/ are for tests only'],
+    ['server/engines/x.ts', '../../scripts/quality/keras.js', 'shipped code never loads bench or lab code'],
+    ['scripts/convert-models.ts', './quality/esrganModels.js', 'shipped code never loads bench or lab code'],
+    ['src-worker/x.ts', '../bench/peak.js', 'shipped code never loads bench or lab code'],
   ])('%s importing %s is refused', async (file, spec, why) => {
     const errors = await boundaryErrors(file, uses(spec));
     expect(errors).toHaveLength(1);
@@ -73,6 +76,7 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/shared/imaging/x.ts', '../domain/constants.js'],
     ['bench/x.ts', '../tests/support/server.js'],
     ['scripts/quality/x.ts', '../../tests/support/engines.js'],
+    ['bench/x.ts', '../scripts/quality/esrganModels.js'],
     // a test may check two sides against each other
     ['src/shared/imaging/x.test.ts', '../../../server/engines/image.js'],
     ['server/services/x.test.ts', '../../tests/support/server.js'],

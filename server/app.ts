@@ -31,8 +31,6 @@ import { validatorCompiler } from './http/validation.js';
 
 /** Build outputs no client may fetch (checked on the decoded path: the static server decodes `%2Emap` too). */
 const NEVER_SERVED = /\.map$/i;
-/** Where the browser tests' pages are served (SERVE_TEST_PAGES=1 only): the test-pages build, never the product's. */
-const TEST_PAGES_PREFIX = '/test-pages/';
 
 function decodedPath(url: string): string {
   const raw = url.split('?', 1)[0]!;
@@ -190,25 +188,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   /** A build output named with its content hash (assets/ and lazy locales/), possibly its precompressed copy. */
   const HASHED_ASSET = /[\\/](assets|locales)[\\/][^\\/]+-[\w-]{8}\.\w+(\.(br|gz))?$/;
 
-  // Never served: source maps (they name build paths and hold the sources), and the test pages' place
-  // unless the browser tests ask for it (SERVE_TEST_PAGES=1).
+  // Never served: source maps (they name build paths and hold the sources).
   app.addHook('onRequest', async (req, reply) => {
-    const p = decodedPath(req.url);
-    if (NEVER_SERVED.test(p) || (!ctx.config.serveTestPages && p.toLowerCase().startsWith(TEST_PAGES_PREFIX)))
-      return answer(reply, notFound());
+    if (NEVER_SERVED.test(decodedPath(req.url))) return answer(reply, notFound());
   });
-
-  // The browser tests' pages (the upload harness): a build of their own (vite --mode test-pages), served
-  // only to the browser tests; read at request time, so the e2e setup may build it after the server starts.
-  if (ctx.config.serveTestPages) {
-    await app.register(fastifyStatic, {
-      root: path.resolve(ctx.config.testPagesDir),
-      prefix: TEST_PAGES_PREFIX,
-      decorateReply: false,
-      cacheControl: false,
-      setHeaders: (res) => res.header('cache-control', 'no-cache'),
-    });
-  }
 
   // The built PWA; any other non-API GET falls back to index.html (client-side routes, language prefixes).
   const clientDir = ctx.config.clientDir;

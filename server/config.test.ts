@@ -20,16 +20,15 @@ describe('settings', () => {
 
   it('reads defaults from an empty environment', () => {
     const c = loadConfig({});
-    expect([
-      c.port,
-      c.host,
-      c.queuePrefix,
-      c.slotNice,
-      c.runJobs,
-      c.serveTestPages,
-      c.paymentProvider,
-      c.contactEmail,
-    ]).toEqual([8080, '0.0.0.0', 'pixmill', 10, true, false, 'none', 'support@pixmill.example']);
+    expect([c.port, c.host, c.queuePrefix, c.slotNice, c.runJobs, c.paymentProvider, c.contactEmail]).toEqual([
+      8080,
+      '0.0.0.0',
+      'pixmill',
+      10,
+      true,
+      'none',
+      'support@pixmill.example',
+    ]);
     expect([c.loopWatchMs, c.loopWatchFile]).toEqual([0, `${c.dataDir}/loop-watch.jsonl`]);
     expect(engineSettings({})).toEqual({ spin: 'auto', int8: true, isnetVariant: 'medium' });
   });

@@ -33,13 +33,6 @@ export interface Config {
   modelsDir: string;
   /** directory holding the built PWA (served at /) */
   clientDir: string;
-  /**
-   * whether the browser tests' pages (the upload harness, a build of their own in testPagesDir) are
-   * served under /test-pages/ (SERVE_TEST_PAGES=1: the browser tests only). Off by default.
-   */
-  serveTestPages: boolean;
-  /** directory holding the test pages' build (`vite build --mode test-pages`) */
-  testPagesDir: string;
   /** how long one request may take to arrive whole, ms (REQUEST_TIMEOUT_MS, default 120 000; 408 after) */
   requestTimeoutMs: number;
   /** run the job runner in this process (false for `start:api` in scale-out) */
@@ -278,14 +271,6 @@ export const SETTINGS = {
     "converted ONNX models; an operator's own colorization model placed there as `colorize.onnx` replaces the classical colorizer",
   ),
   CLIENT_DIR: dir('dist', 'the built PWA served at `/` (tests point it at another build)'),
-  SERVE_TEST_PAGES: flag(
-    false,
-    "`1` serves the browser tests' pages (the upload harness, built apart from the PWA) under `/test-pages/`; browser tests only",
-  ),
-  TEST_PAGES_DIR: dir(
-    'dist-test',
-    "the test pages' build (`npm run build:test-pages`), served only with `SERVE_TEST_PAGES=1`",
-  ),
   REQUEST_TIMEOUT_MS: integer(120_000, 'how long one request may take to arrive whole, ms (408 after; at least 1000)', {
     min: 1000,
   }),
@@ -521,8 +506,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     slotNice: s.SLOT_NICE,
     modelsDir: s.MODELS_DIR,
     clientDir: s.CLIENT_DIR,
-    serveTestPages: s.SERVE_TEST_PAGES,
-    testPagesDir: s.TEST_PAGES_DIR,
     requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
     runJobs: s.RUN_JOBS,
     guestTokenRateLimit: s.GUEST_TOKEN_RATE_LIMIT,

@@ -1,9 +1,6 @@
 /** The worker's API: plain functions, so the bridge can also run them on the main thread. */
-import { limitsFor, type Level } from '../src/shared/domain/plans.js';
 import { resumableUploads, discardUpload, getUploadItem, pendingOriginals } from '../src/db/index.js';
-import { canvasOps, decodeForFit, makeThumbnail } from './canvasOps.js';
 import { editImage } from './editImage.js';
-import { fitToPlan } from './fitPlan.js';
 import { checkBatch } from './limits.js';
 import {
   abortUpload,
@@ -63,25 +60,5 @@ export const api = {
   /** Stored uploads a reload interrupted, without their bytes (those stay in the worker). */
   async resumable() {
     return (await resumableUploads()).map(({ bytes, ...rest }) => ({ ...rest, bytes: bytes.size }));
-  },
-  /** Decode + fit + thumbnail without storing or uploading: the benchmark and the e2e proof of §5. */
-  async fit(file: File, level: Level, job: string) {
-    const t0 = performance.now();
-    const { img: bitmap, w: srcW, h: srcH } = await decodeForFit(file, limitsFor(level), job);
-    const mime = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
-    const fit = await fitToPlan({ blob: file, mime, img: bitmap, w: srcW, h: srcH }, limitsFor(level), job, canvasOps);
-    if (!fit.ok) return { ok: false as const, error: fit.error, steps: fit.steps, ms: performance.now() - t0 };
-    await makeThumbnail(fit.img);
-    return {
-      ok: true as const,
-      srcW,
-      srcH,
-      w: fit.w,
-      h: fit.h,
-      bytes: fit.blob.size,
-      mime: fit.mime,
-      steps: fit.steps,
-      ms: performance.now() - t0,
-    };
   },
 };

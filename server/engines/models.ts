@@ -1,6 +1,8 @@
 /**
- * Model files: where each ONNX model comes from (npm packages, converted by our own converters),
- * how it is (re)built, and one memoised onnxruntime session per model and thread count.
+ * Model files: where each ONNX model the engines run comes from (npm packages, converted by our own
+ * converters), how it is (re)built, and one memoised onnxruntime session per model and thread count.
+ * Models only the quality runs and the benches compare against (ESRGAN: scripts/quality/esrganModels.ts)
+ * give their own ModelSource to ensureModelFrom / sessionFrom.
  */
 import { createRequire } from 'node:module';
 import {
@@ -19,7 +21,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
-import { convertKerasModel } from './convert/keras.js';
 import { convertTfGraphModel } from './convert/tfgraph.js';
 import { convertTfGraphStatic } from './convert/tfgraphStatic.js';
 import { quantizeWithRecipe, type Int8Recipe } from './convert/quantize.js';
@@ -28,18 +29,13 @@ import { engineSettings } from '../config.js';
 
 const require = createRequire(import.meta.url);
 /** Package folder through node's own lookup paths (some packages do not export package.json). */
-function pkgDir(name: string): string {
+export function pkgDir(name: string): string {
   for (const base of require.resolve.paths(name) ?? []) {
     const dir = path.join(base, name);
     if (existsSync(path.join(dir, 'package.json'))) return dir;
   }
   throw new Error(`package ${name} is not installed`);
 }
-
-export type EsrganSize = 'slim' | 'medium' | 'thick';
-export type EsrganScale = 2 | 3 | 4 | 8;
-const ESRGAN_SIZES: readonly EsrganSize[] = ['slim', 'medium', 'thick'];
-const ESRGAN_SCALES: readonly EsrganScale[] = [2, 3, 4, 8];
 
 /**
  * IS-Net variant (ISNET_VARIANT): "medium" (fp16, 88 MB) gives the cleaner mask; see README for the
@@ -55,25 +51,8 @@ export interface ModelSource {
   /** source files whose mtime decides whether the output is up to date */
   sources(): string[];
   build(): Uint8Array | Buffer;
-  /** built on first use only, not by `npm run models` (models used by quality / bench, from devDependencies) */
+  /** built on first use only, not by `npm run models` (a model only quality / bench use, from devDependencies) */
   onDemand?: boolean;
-}
-
-export function esrganFile(size: EsrganSize, scale: EsrganScale): string {
-  return `esrgan-${size}-x${scale}.onnx`;
-}
-
-function esrganSource(size: EsrganSize, scale: EsrganScale): ModelSource {
-  const json = () => path.join(pkgDir(`@upscalerjs/esrgan-${size}`), 'models', `x${scale}`, 'model.json');
-  return {
-    file: esrganFile(size, scale),
-    version: '2-subpixel',
-    sources: () => [json()],
-    // slim/medium ("rdn") work on 0..255, thick ("rrdn") on 0..1 (see their getModelDefinition).
-    build: () => convertKerasModel(json(), size === 'thick' ? 1 : 255),
-    // our own nets replaced ESRGAN in enlarge; it is converted only when bench / quality compare against it
-    onDemand: true,
-  };
 }
 
 export type MaximTask = 'retouching' | 'enhancement' | 'denoising';
@@ -137,7 +116,6 @@ export function runFile(net: string): string {
 }
 
 export const MODEL_SOURCES: ModelSource[] = [
-  ...ESRGAN_SIZES.flatMap((s) => ESRGAN_SCALES.map((x) => esrganSource(s, x))),
   ...(Object.keys(MAXIM_SIZES) as MaximTask[]).flatMap((t) => MAXIM_SIZES[t].map(([h, w]) => maximSource(t, h, w))),
   ...['scratch-repair.onnx', ...Object.values(OWN_NET_FILES)].map((file) => ({
     file,
@@ -185,11 +163,20 @@ function upToDate(out: string, m: ModelSource): boolean {
   return m.sources().every((s) => statSync(s).mtimeMs <= t);
 }
 
-/** Builds one model file if missing or older than its sources; returns its path. */
-export function ensureModel(modelsDir: string, file: string): string {
+function modelSource(file: string): ModelSource {
   const src = MODEL_SOURCES.find((m) => m.file === file);
   if (!src) throw new Error(`unknown model ${file}`);
-  const out = path.join(modelsDir, file);
+  return src;
+}
+
+/** Builds one of our models (MODEL_SOURCES) if missing or older than its sources; returns its path. */
+export function ensureModel(modelsDir: string, file: string): string {
+  return ensureModelFrom(modelsDir, modelSource(file));
+}
+
+/** Builds the model `src` describes (one of ours, or a caller's own) if missing or older than its sources; returns its path. */
+export function ensureModelFrom(modelsDir: string, src: ModelSource): string {
+  const out = path.join(modelsDir, src.file);
   if (upToDate(out, src)) return out;
   mkdirSync(modelsDir, { recursive: true });
   const tmp = `${out}.${process.pid}.${Date.now()}.tmp`;
@@ -222,7 +209,7 @@ export function convertAll(
       continue;
     }
     const t0 = Date.now();
-    ensureModel(modelsDir, m.file);
+    ensureModelFrom(modelsDir, m);
     built.push(m.file);
     log(`built ${m.file} in ${Date.now() - t0} ms`);
   }
@@ -291,7 +278,12 @@ function memoised(file: string, threads: number, locate: () => string): Promise<
 
 /** The session of one of our models (MODEL_SOURCES), converted first if needed. */
 export function session(modelsDir: string, file: string, threads: number): Promise<ort.InferenceSession> {
-  return memoised(path.resolve(modelsDir, file), threads, () => ensureModel(modelsDir, file));
+  return sessionFrom(modelsDir, modelSource(file), threads);
+}
+
+/** The session of the model `src` describes (one of ours, or a caller's own), built first if needed. */
+export function sessionFrom(modelsDir: string, src: ModelSource, threads: number): Promise<ort.InferenceSession> {
+  return memoised(path.resolve(modelsDir, src.file), threads, () => ensureModelFrom(modelsDir, src));
 }
 
 /** The session of a model file supplied by the operator (e.g. colorize.onnx), relative to MODELS_DIR. */

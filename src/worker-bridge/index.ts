@@ -8,27 +8,13 @@ import * as Comlink from 'comlink';
 import type { EditOp, EditResult } from '../../src-worker/editImage.js';
 import { firstUseBytesOnWasm } from '../shared/onDeviceModels.js';
 import { ON_DEVICE_FEATURES, type OnDeviceFeature, type OnDeviceOptions } from '../shared/domain/onDevice.js';
-import { sharedWorker, type Api, type Started } from './worker.js';
+import { sharedWorker, type Api } from './worker.js';
 
 export type { EditOp, EditResult };
 /** What the UI hears about one upload; defined once, beside the pipeline that emits it. */
 export type { UploadEvent } from '../../src-worker/pipeline.js';
 export { getUploadManager, type UploadManager } from './uploadQueue.js';
 export { UPLOAD_SYNC_TAG } from './networkWait.js';
-
-let held = false;
-/**
- * The image worker's API itself, for the test harness and benchmarks: the page's shared worker, held
- * from the first call on (their calls run outside any other hold).
- */
-export function imageWorker(forceMainThread = false): Promise<Started> {
-  const w = sharedWorker(forceMainThread);
-  if (!held) {
-    held = true;
-    w.hold();
-  }
-  return w.get();
-}
 
 let runIds = 0;
 /**

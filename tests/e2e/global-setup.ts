@@ -1,14 +1,16 @@
 /**
  * Before the browser tests: the test pages (the upload harness, tests/e2e/harness/) are a build of their
  * own, kept out of the product's dist/ (vite.config.ts, mode test-pages). Built here when dist-test/ is
- * missing or older than the client's sources; the e2e servers serve it under /test-pages/ at request time.
+ * missing or older than the client's sources; the e2e servers serve it under /test-pages/ at request time
+ * (tests/support/testPages.ts).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { HARNESS_FILE, TEST_PAGES_DIR } from '../support/testPages.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const STAMP = path.join(root, 'dist-test', 'tests', 'e2e', 'harness', 'upload-harness.html');
+const STAMP = path.join(TEST_PAGES_DIR, HARNESS_FILE);
 const SOURCES = ['src', 'src-worker', 'locales', 'tests/e2e/harness', 'vite.config.ts', 'package-lock.json'];
 
 /** The newest modification time under `p` (0 when it does not exist). */

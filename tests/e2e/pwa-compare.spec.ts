@@ -1,7 +1,7 @@
 // Hold-to-compare on a touch device: pressing and holding shows the original, releasing the result.
 import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
-import { HARNESS_PATH } from './pages/pwaHarness.js';
+import { HARNESS_PATH } from '../support/testPages.js';
 
 test.use({ hasTouch: true, isMobile: true, viewport: { width: 412, height: 800 } });
 

@@ -3,16 +3,17 @@
 import path from 'node:path';
 import { expect, test, type Route } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { TEST_PAGES_DIR } from '../support/testPages.js';
 import { fixture, UploadHarness } from './pages/pwaHarness.js';
 
 // Its own server: the test needs a pro account, made through the services.
 let srv: TestServer;
 let token: string;
 test.beforeAll(async () => {
-  srv = await startTestServer({
-    clientDir: process.env.CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist'),
-    serveTestPages: true,
-  });
+  srv = await startTestServer(
+    { clientDir: process.env.CLIENT_DIR ?? path.resolve(import.meta.dirname, '../../dist') },
+    { testPages: TEST_PAGES_DIR },
+  );
   const pro = await srv.ctx.services.accounts.register({
     email: 'pro-resume@example.com',
     password: 'abcd1234',

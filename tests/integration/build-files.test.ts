@@ -1,7 +1,7 @@
 /**
  * A production server never sends source maps, and the browser tests' upload harness is no part of
- * the product's build: it is a build of its own (dist-test/), sent under /test-pages/ only when
- * SERVE_TEST_PAGES=1 (the e2e server). The build itself makes no maps.
+ * the product: it is a build of its own (dist-test/) that only the e2e servers add under /test-pages/
+ * (tests/support/testPages.ts); the product server has no setting for it. The build itself makes no maps.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +11,6 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { send } from './security-helpers.js';
 
 let clientDir: string;
-let testPagesDir: string;
 const servers: TestServer[] = [];
 beforeAll(() => {
   clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-client-'));
@@ -24,30 +23,21 @@ beforeAll(() => {
   put('sw.js.map', '{"sources":["/home/build/src/sw.ts"]}');
   put('assets/index-AbCdEf12.js', 'console.log(1)');
   put('assets/index-AbCdEf12.js.map', '{"sources":["../src/main.tsx"]}');
-  testPagesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-test-pages-'));
-  fs.mkdirSync(path.join(testPagesDir, 'tests/e2e/harness'), { recursive: true });
-  fs.mkdirSync(path.join(testPagesDir, 'assets'));
-  fs.writeFileSync(path.join(testPagesDir, 'assets/harness-AbCdEf12.js'), 'window.__harness={}');
-  fs.writeFileSync(
-    path.join(testPagesDir, 'tests/e2e/harness/upload-harness.html'),
-    '<!doctype html><title>harness</title>',
-  );
 });
 afterAll(async () => {
   for (const s of servers) await s.stop();
   fs.rmSync(clientDir, { recursive: true, force: true });
-  fs.rmSync(testPagesDir, { recursive: true, force: true });
 });
 
-const server = async (serveTestPages: boolean) => {
-  const s = await startTestServer({ runJobs: false, clientDir, serveTestPages, testPagesDir });
+const server = async () => {
+  const s = await startTestServer({ runJobs: false, clientDir });
   servers.push(s);
   return s;
 };
 
 describe('build files a production server does not send', () => {
   it('source maps: 404 in every spelling; the scripts themselves are served', async () => {
-    const srv = await server(false);
+    const srv = await server();
     expect((await send(srv.url, 'GET', '/assets/index-AbCdEf12.js')).status).toBe(200);
     for (const p of [
       '/sw.js.map',
@@ -61,26 +51,18 @@ describe('build files a production server does not send', () => {
     }
   });
 
-  it("the upload harness: only with SERVE_TEST_PAGES=1, from the test pages' build under /test-pages/", async () => {
-    const prod = await server(false);
+  it("the upload harness is never sent: its place is an unknown path like any other (the app's document)", async () => {
+    const prod = await server();
     for (const p of [
       '/test-pages/tests/e2e/harness/upload-harness.html',
       '/test-pages/assets/harness-AbCdEf12.js',
       '/TEST-PAGES/assets/harness-AbCdEf12.js',
       '/test-pages%2Fassets/harness-AbCdEf12.js',
+      '/tests/e2e/harness/upload-harness.html',
     ]) {
       const r = await send(prod.url, 'GET', p);
-      expect(r.status, p).toBe(404);
-      expect(r.text, p).not.toContain('harness');
+      expect(r.text, p).toBe('<!doctype html><title>app</title>');
     }
-    const e2e = await server(true);
-    expect((await send(e2e.url, 'GET', '/test-pages/tests/e2e/harness/upload-harness.html')).text).toContain(
-      '<title>harness</title>',
-    );
-    expect((await send(e2e.url, 'GET', '/test-pages/assets/harness-AbCdEf12.js')).text).toContain('__harness');
-    // the product's build is not where the harness comes from, and maps stay unsent
-    expect((await send(e2e.url, 'GET', '/tests/e2e/harness/upload-harness.html')).text).not.toContain('harness');
-    expect((await send(e2e.url, 'GET', '/assets/index-AbCdEf12.js.map')).status).toBe(404);
   });
 
   it("the production build has the site as its only input; the harness is the test-pages build's", async () => {

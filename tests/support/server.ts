@@ -8,6 +8,7 @@ import { createContext } from '../../server/bootstrap.js';
 import { buildApp } from '../../server/app.js';
 import type { AppContext } from '../../server/context.js';
 import { testModeOverrides } from './modes.js';
+import { serveTestPages } from './testPages.js';
 
 export interface TestServer {
   url: string;
@@ -17,7 +18,11 @@ export interface TestServer {
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+/** `testPages`: also serve the browser tests' pages (./testPages.ts) from this build directory. */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  { testPages }: { testPages?: string } = {},
+): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pixmill-test-'));
   // PIXMILL_TEST_MODE=scaleout: a fresh PostgreSQL database and BullMQ prefix per server (kept across a keepData restart)
   const mode = await testModeOverrides({ dataDir, explicit: overrides });
@@ -35,6 +40,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   });
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
+  if (testPages) await serveTestPages(app, testPages);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

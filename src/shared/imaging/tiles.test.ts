@@ -7,7 +7,7 @@ import * as ort from 'onnxruntime-node';
 import { upscaleTiled, type RunTile, type TileOptions } from './tiles.js';
 import type { Rgb } from './planes.js';
 import { decodeRgb } from '../../../server/engines/image.js';
-import { esrganFile, session, type EsrganScale } from '../../../server/engines/models.js';
+import { esrganSession, type EsrganScale } from '../../../scripts/quality/esrganModels.js';
 import { input, MODELS_DIR } from '../../../tests/support/engines.js';
 
 /** The dense tiling as it was before the fast path: every output pixel accumulated in a Float32 band. */
@@ -89,7 +89,7 @@ async function denseReference(img: Rgb, s: number, runTile: RunTile, opts: TileO
 
 /** The real model, run once per tile: the second tiling replays the first one's outputs after checking it asks for the same input. */
 async function recordedModel(scale: EsrganScale) {
-  const sess = await session(MODELS_DIR, esrganFile('slim', scale), 2);
+  const sess = await esrganSession(MODELS_DIR, 'slim', scale, 2);
   const calls: { input: Float32Array; tw: number; th: number; output: Float32Array }[] = [];
   const record: RunTile = async (inp, tw, th) => {
     const output = (await sess.run({ input: new ort.Tensor('float32', inp, [1, 3, th, tw]) })).output!

@@ -3,6 +3,7 @@
  * service worker the way the workspace does, with a minimal list. Not part of the product (not precached).
  * Query: level=guest|register|basic|pro|expired, job=<feature>, main=1 (no worker), compare=1.
  */
+import * as Comlink from 'comlink';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
@@ -13,14 +14,17 @@ import type { OnDeviceOptions } from '../../../src/shared/domain/onDevice.js';
 import { i18n } from '../../../src/i18n/index.js';
 import { ROUTE_TABLE } from '../../../src/shared/routeTable.js';
 import { loadWorks, putWorks } from '../../../src/db/index.js';
-import { getUploadManager, imageWorker, type UploadEvent } from '../../../src/worker-bridge/index.js';
+import { getUploadManager, processOnDevice, type UploadEvent } from '../../../src/worker-bridge/index.js';
 import HoldToCompare from '../../../src/pwa/HoldToCompare.js';
 import PwaStatus from '../../../src/pwa/PwaStatus.js';
 import { registerPwa } from '../../../src/pwa/register.js';
+import { fit } from './fit.js';
+import type { FitWorkerApi } from './fitWorker.js';
 
 const q = new URLSearchParams(location.search);
 const level: Level = (LEVELS as readonly string[]).includes(q.get('level') ?? '') ? (q.get('level') as Level) : 'guest';
 const job = q.get('job') ?? 'enlarge';
+const mainThread = q.get('main') === '1';
 
 async function getToken(): Promise<string> {
   const saved = localStorage.getItem('harness-token');
@@ -42,7 +46,17 @@ try {
   // no longtask support: the test will see an empty list and say so
 }
 
-const manager = getUploadManager({ getToken, apiBase: '', forceMainThread: q.get('main') === '1' });
+const manager = getUploadManager({ getToken, apiBase: '', forceMainThread: mainThread });
+
+let fitWorker: Comlink.Remote<FitWorkerApi> | undefined;
+/** decode + fit + thumbnail (./fit.ts) in the harness's own worker, or on the page with main=1; says where it ran. */
+async function fitFile(file: File, lvl: Level, jb: string) {
+  if (mainThread) return { ...(await fit(file, lvl, jb)), runtime: 'main' as const };
+  fitWorker ??= Comlink.wrap<FitWorkerApi>(
+    new Worker(new URL('./fitWorker.ts', import.meta.url), { type: 'module', name: 'harness-fit' }),
+  );
+  return { ...(await fitWorker.fit(file, lvl, jb)), runtime: 'worker' as const };
+}
 const works = new Map<string, Work>();
 let render: () => void = () => {};
 
@@ -82,11 +96,11 @@ const harness = {
   runtime: () => manager.runtime(),
   add: (files: File[]) => manager.add(files, { level, job, queued: 0, perTypeCount: 0 }),
   cancel: (cid: string) => manager.cancel(cid),
-  /** decode + fit + thumbnail in the worker (bench) */
-  fit: async (file: File, lvl: Level, jb: string) => (await imageWorker(q.get('main') === '1')).api.fit(file, lvl, jb),
-  /** on-device enlarge 2x / background removal in the worker (bench/ondevice.ts) */
-  onDevice: async (feature: 'enlarge' | 'matting', file: Blob, options?: OnDeviceOptions) =>
-    (await imageWorker()).api.processOnDevice(feature, file, undefined, options),
+  /** decode + fit + thumbnail for a plan, nothing stored or sent (upload-guest.spec.ts, bench/client.ts) */
+  fit: fitFile,
+  /** on-device enlarge 2x / background removal through the bridge, as the workspace runs it (bench/ondevice.ts) */
+  onDevice: (feature: 'enlarge' | 'matting', file: Blob, options?: OnDeviceOptions) =>
+    processOnDevice(feature, file, undefined, options),
   ready: false,
 };
 (window as unknown as { __harness: typeof harness }).__harness = harness;

@@ -30,7 +30,7 @@ export async function expectCredits(page: Page, n: number) {
 }
 
 /**
- * The e2e server (scripts/e2e-server.mjs) keeps its SQLite database in a fresh /tmp/pixmill-e2e-* dir;
+ * The e2e server (tests/e2e/harness/e2e-server.ts) keeps its SQLite database in a fresh /tmp/pixmill-e2e-* dir;
  * the one holding this account is the live server's.
  */
 export function serverDataDir(email: string): string {

@@ -1,11 +1,12 @@
 /**
  * Page object for the upload harness (tests/e2e/harness): the real upload manager, Dexie and service worker.
- * A build of its own (dist-test/, made by the e2e global setup), served under /test-pages/ by the e2e servers.
+ * A build of its own (dist-test/, made by the e2e global setup), served under /test-pages/ by the e2e servers
+ * (tests/support/testPages.ts).
  */
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { HARNESS_PATH } from '../../support/testPages.js';
 
-export const HARNESS_PATH = '/test-pages/tests/e2e/harness/upload-harness.html';
 export const fixture = (name: string) => path.resolve(import.meta.dirname, '../../fixtures', name);
 
 export class UploadHarness {

@@ -5,8 +5,8 @@
  * The ONNX model always takes and returns NCHW float pixels in 0..255: a model trained on 0..1
  * gets the scaling baked in, so every ESRGAN file has the same interface.
  */
-import { OnnxGraph, hwioToOihw } from './onnx.js';
-import { readTfjsModel } from './tfjsWeights.js';
+import { OnnxGraph, hwioToOihw } from '../../server/engines/convert/onnx.js';
+import { readTfjsModel } from '../../server/engines/convert/tfjsWeights.js';
 
 interface KerasLayer {
   class_name: string;

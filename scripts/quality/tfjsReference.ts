@@ -9,7 +9,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
 import * as tfc from '@tensorflow/tfjs-converter';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { transpose, type Tensor } from './tfeval.js';
+import { transpose, type Tensor } from '../../server/engines/convert/tfeval.js';
 
 const require = createRequire(import.meta.url);
 let ready: Promise<void> | undefined;
