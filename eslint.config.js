@@ -38,10 +38,6 @@ const BOUNDARIES = [
   {
     files: ['server/services/', 'server/repositories/', 'server/jobs/'],
     deny: ['server/http/'],
-    // The one exception: the request's address group (issue 48's guest cap, the URL fetch's own-address
-    // check), which http/clientAddress.ts holds per request in an AsyncLocalStorage. Its address rules could
-    // move to src/shared or services/ and leave only the Fastify hook in http/ (issue 50, point 3's report).
-    allow: ['server/http/clientAddress.js'],
     message: 'services, repositories and jobs never import the HTTP layer (server/http/ calls them, not the reverse)',
   },
   // No service imports the composition (services/index.ts): each names the services it calls in its own Deps

@@ -26,6 +26,7 @@ describe('import boundaries (eslint.config.js)', () => {
     ['scripts/generate-samples.ts', '../tests/support/engines.js', 'the harnesses in tests/ are for tests only'],
     ['server/services/x.ts', '../engines/registry.js', 'the API process loads no engine'],
     ['server/services/x.ts', '../http/validation.js', 'never import the HTTP layer'],
+    ['server/repositories/x.ts', '../http/requestAddress.js', 'never import the HTTP layer'],
     ['server/services/x.ts', './index.js', 'services type what they use'],
     [
       'server/http/routes/x.ts',

@@ -20,7 +20,7 @@ import { notFound, refused, type ApiError } from './errors.js';
 import { replyIfUnavailable } from './http/dbHealth.js';
 import { registerRoutes } from './http/routes/index.js';
 import { loggerOptions } from './http/logging.js';
-import { registerClientAddress } from './http/clientAddress.js';
+import { registerClientAddress } from './http/requestAddress.js';
 import { registerExpectContinue } from './http/expectContinue.js';
 import { recordRouteMethods } from './http/methods.js';
 import { startLoopWatch } from './http/loopWatch.js';

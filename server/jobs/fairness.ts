@@ -7,7 +7,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { queueClass } from '../../src/shared/domain/queueOrder.js';
 import type { Level } from '../../src/shared/domain/plans.js';
 import { refused } from '../errors.js';
-import { currentAddressGroup } from '../http/clientAddress.js';
+import { currentAddressGroup } from '../clientAddress.js';
 import { countAddressActive } from '../repositories/jobRepository.js';
 import type { Database, Job } from '../repositories/schema.js';
 

@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
-import { mappedIpv4 } from '../http/clientAddress.js';
+import { mappedIpv4 } from '../clientAddress.js';
 import { REASON } from '../../src/shared/domain/reasons.js';
 
 /** A URL the server will not or could not fetch, with its reason (the catalogue's English text as message). */

@@ -125,7 +125,7 @@ interface JobsTable {
   enlarge_path: Generated<string | null>;
   /** where the work stands in the queue, 0 the front (012, src/shared/domain/queueOrder.ts) */
   queue_class: Generated<number>;
-  /** a guest work's address group (012, server/http/clientAddress.ts); null for accounts' works */
+  /** a guest work's address group (012, server/clientAddress.ts); null for accounts' works */
   client_key: string | null;
 }
 

@@ -41,7 +41,7 @@ import { leftIn, type CreditService } from './credits.js';
 import type { RetentionService } from './retention.js';
 import type { UploadService } from './uploads.js';
 import { decodeJconfig } from './jconfig.js';
-import { checkJobConfig, fieldRefusal } from './schemaCheck.js';
+import { checkJobConfig } from './schemaCheck.js';
 import { checkIdempotencyKey, idForKey } from './idempotency.js';
 import { workExpired } from './retention.js';
 import { isEnlargePath } from '../../src/shared/domain/enlargePath.js';

@@ -6,7 +6,7 @@
 import { GUEST_BYTES_WINDOW_MS } from '../../src/shared/domain/fairUse.js';
 import { UPLOAD_QUOTAS, type Level } from '../../src/shared/domain/plans.js';
 import { paramError, refused } from '../errors.js';
-import { currentAddressGroup } from '../http/clientAddress.js';
+import { currentAddressGroup } from '../clientAddress.js';
 import { spendAddressBytes } from '../repositories/addressBudgetRepository.js';
 import type { Db } from '../repositories/db.js';
 import { lockAccount, quotaUsage } from '../repositories/uploadRepository.js';

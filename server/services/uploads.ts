@@ -10,7 +10,7 @@ import type { UploadHistoryEntry } from '../../src/shared/domain/work.js';
 import { notFound, paramError, refused, uploadRefused } from '../errors.js';
 import { megapixelsToPixels } from '../../src/shared/domain/plans.js';
 import { ConcurrencyGate } from './gates.js';
-import { currentAddressGroup } from '../http/clientAddress.js';
+import { currentAddressGroup } from '../clientAddress.js';
 import { sanitizeFilename } from '../../src/shared/domain/filename.js';
 import {
   clientThumbnail,

@@ -4,7 +4,9 @@
  * Fastify's req.ip: the peer, or with TRUST_PROXY the client a trusted proxy names (a forged
  * X-Forwarded-For from anyone else is not read). It is held in an AsyncLocalStorage entered just
  * before the handler runs (preHandler: after the body is read, whose stream events would not carry
- * it), so every await of the handler sees it; code running outside a request sees none.
+ * it), so every await of the handler sees it; code running outside a request sees none. Here, beside
+ * errors.ts and config.ts, because every layer reads it (services, jobs, repositories); the Fastify
+ * hook that enters it is http/requestAddress.ts.
  *
  * Addresses are grouped the way one holder gets them: an IPv4 address alone (IPv4-mapped IPv6 is
  * the IPv4 address), an IPv6 address by its /64 (the smallest block a provider hands a customer, who
@@ -12,7 +14,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
-import type { FastifyInstance } from 'fastify';
 
 const requestAddress = new AsyncLocalStorage<string>();
 
@@ -59,13 +60,7 @@ export function currentAddressGroup(): string | undefined {
   return requestAddress.getStore();
 }
 
-/** Runs `fn` as if handling a request from `address` (workers and tests that start works without HTTP). */
+/** Runs `fn` as handling a request from `address`: the HTTP layer's hook (http/requestAddress.ts), workers and tests. */
 export function withClientAddress<T>(address: string, fn: () => T): T {
   return requestAddress.run(addressGroupOf(address), fn);
-}
-
-export function registerClientAddress(app: FastifyInstance): void {
-  app.addHook('preHandler', (req, _reply, done) => {
-    requestAddress.run(addressGroupOf(req.ip), done);
-  });
 }
