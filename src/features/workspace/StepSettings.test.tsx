@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { I18nextProvider } from 'react-i18next';
 import { defaultParams, MODULE_PARAMS, type ModuleName } from '../../shared/domain/modules.js';
-import { i18n } from '../../i18n/index.js';
+import { i18n, setLanguage } from '../../i18n/index.js';
 import { useDialogs } from '../../stores/dialogs.js';
 import { lockedParam, StepSettings } from './StepSettings.js';
 
@@ -46,6 +46,24 @@ describe('step settings are generated from MODULE_PARAMS', () => {
       }
     },
   );
+
+  it('the scale buttons speak the language: 2x … 8x in English, 2倍 … 8倍 in Japanese (issue 47)', async () => {
+    renderSettings('enlarge', 'pro');
+    expect(screen.getByTestId('scale-4').textContent).toBe('4x');
+    cleanup();
+    await setLanguage('ja');
+    try {
+      renderSettings('enlarge', 'pro');
+      expect(['2', '4', '6', '8'].map((s) => screen.getByTestId(`scale-${s}`).textContent)).toEqual([
+        '2倍',
+        '4倍',
+        '6倍',
+        '8倍',
+      ]);
+    } finally {
+      await setLanguage('en');
+    }
+  });
 
   it('subscriber-only scales open the upgrade prompt for guests and are chosen by subscribers', () => {
     const onChange = renderSettings('enlarge', 'guest');

@@ -170,7 +170,9 @@ function ParamControl({
                   data-testid={name === 'scale' ? `scale-${opt}` : undefined}
                   onClick={() => onChange(opt)}
                 >
-                  {name === 'scale' ? `${opt}x` : t(`values.${opt}`, { defaultValue: String(opt) })}
+                  {name === 'scale'
+                    ? t('scaleValue', { scale: opt })
+                    : t(`values.${opt}`, { defaultValue: String(opt) })}
                   {locked && (
                     <svg
                       className="lock"
@@ -195,7 +197,7 @@ function ParamControl({
           {largest && tooLarge.length > 0 && (
             <p className="note warn small" data-testid="scale-limit">
               {t('scaleLimit', {
-                scales: tooLarge.map((o) => `${o}x`).join(', '),
+                scales: tooLarge.map((o) => t('scaleValue', { scale: o })).join(', '),
                 name: largest.name,
                 w: largest.w,
                 h: largest.h,
