@@ -160,7 +160,7 @@ function uploadedFrom(d: any): UploadedFile {
   };
 }
 
-export interface UploadOptions {
+interface UploadOptions {
   signal?: AbortSignal;
   thumbnail?: string;
   /** 0..100 */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { fieldRefusal } from './schemaCheck.js';
 
 /** Idempotency-Key: printable ASCII, as Stripe's and IETF's drafts take it. */
-export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Refuses a key that is not one (422 fieldInvalid, naming the header). */
 export function checkIdempotencyKey(key: string): void {
