@@ -8,7 +8,7 @@ export async function controlledBySw(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
 }
 
-/** Upload items stored in IndexedDB with their state (without bytes). */
+/** Upload items stored in IndexedDB with their state (without bytes) that are still to be uploaded (not 'success'). */
 export function storedQueue(
   page: Page,
 ): Promise<{ cid: string; filename: string; uploadStatus: string; createdAt: number }[]> {
@@ -23,6 +23,7 @@ export function storedQueue(
           all.onsuccess = () => {
             resolve(
               (all.result as { cid: string; filename: string; uploadStatus: string; createdAt: number }[])
+                .filter((item) => item.uploadStatus !== 'success')
                 .map(({ cid, filename, uploadStatus, createdAt }) => ({ cid, filename, uploadStatus, createdAt }))
                 .sort((a, b) => a.createdAt - b.createdAt),
             );

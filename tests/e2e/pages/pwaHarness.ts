@@ -71,7 +71,11 @@ export interface StoredUpload {
   totalSlices: number;
 }
 
-/** Upload items as the page stored them in IndexedDB (without their bytes); any page of the origin. */
+/**
+ * Upload items as the page stored them in IndexedDB (without their bytes); any page of the origin. An
+ * upload the server has keeps only a bytes-free record (uploadStatus 'success', src/db markUploaded),
+ * left out here: what is listed is what is still to be uploaded.
+ */
 export function storedUploads(page: Page): Promise<StoredUpload[]> {
   return page.evaluate(
     () =>
@@ -81,7 +85,11 @@ export function storedUploads(page: Page): Promise<StoredUpload[]> {
         open.onsuccess = () => {
           const req = open.result.transaction('uploads').objectStore('uploads').getAll();
           req.onsuccess = () => {
-            resolve(req.result.map(({ bytes: _bytes, ...rest }: any) => rest));
+            resolve(
+              req.result
+                .filter((item: any) => item.uploadStatus !== 'success')
+                .map(({ bytes: _bytes, ...rest }: any) => rest),
+            );
             open.result.close();
           };
           req.onerror = () => reject(req.error);
