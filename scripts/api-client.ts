@@ -80,6 +80,23 @@ function objectType(s: Json, pad: string): string {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
+/** How the client reads a declared response header: the TypeScript type of its schema (integer and number as a number). */
+type HeaderType = 'number' | 'boolean' | 'string';
+const headerType = (schema: unknown): HeaderType => {
+  const t = asObj(schema).type;
+  return t === 'integer' || t === 'number' ? 'number' : t === 'boolean' ? 'boolean' : 'string';
+};
+
+/** A response's declared headers as an object type, each optional (an answer may leave one out). */
+function headersType(headers: Json): string {
+  const names = Object.keys(headers);
+  if (!names.length) return 'Record<never, never>';
+  const lines = names.map(
+    (n) => `${doc(asObj(headers[n]).description, '  ')}  ${key(n)}?: ${headerType(asObj(headers[n]).schema)};`,
+  );
+  return `{\n${lines.join('\n')}\n}`;
+}
+
 /** The success envelope of a 200's schema: the spec answers refusals with HTTP 200 too (anyOf the success and ErrorEnvelope). */
 function successOf(schema: Json): Json | undefined {
   const code = (s: Json) => asObj(asObj(s.properties).code);
@@ -104,6 +121,8 @@ interface Operation {
   data: string;
   /** JSON answers besides 200 with a 2xx status (the synchronous call's 202), by status */
   accepted: Record<string, string>;
+  /** the headers each 2xx answer declares, by status */
+  headers: Record<string, Json>;
   /** the call takes an API token (X-Api-Key): the others refuse a request that carries one */
   apiKey: boolean;
 }
@@ -145,8 +164,11 @@ function operationsOf(docIn: Json): Operation[] {
           ? tsType(asObj(asObj(successOf(asObj(asObj(ok['application/json']).schema))).properties).data)
           : 'never';
       const accepted: Record<string, string> = {};
+      const headers: Record<string, Json> = {};
       for (const [status, r] of Object.entries(responses)) {
-        if (!/^2\d\d$/.test(status) || status === '200') continue;
+        if (!/^2\d\d$/.test(status)) continue;
+        headers[status] = asObj(asObj(r).headers);
+        if (status === '200') continue;
         const schema = asObj(asObj(asObj(asObj(r).content)['application/json']).schema);
         accepted[status] = tsType(asObj(schema.properties).data);
       }
@@ -161,6 +183,7 @@ function operationsOf(docIn: Json): Operation[] {
         answer,
         data,
         accepted,
+        headers,
         apiKey: (Array.isArray(op.security) ? op.security : []).some((r) => 'api_key' in asObj(r)),
       });
     }
@@ -168,10 +191,31 @@ function operationsOf(docIn: Json): Operation[] {
   return out;
 }
 
+/**
+ * Every response header the document declares, by name: how it is read (one type per name, or the document
+ * contradicts itself), and those of refusals (non-2xx and default answers) with their descriptions.
+ */
+function declaredHeaders(docIn: Json): { types: Record<string, HeaderType>; refusals: Json } {
+  const types: Record<string, HeaderType> = {};
+  const refusals: Json = {};
+  for (const item of Object.values(asObj(docIn.paths)))
+    for (const method of METHODS)
+      for (const [status, r] of Object.entries(asObj(asObj(asObj(item)[method]).responses)))
+        for (const [name, h] of Object.entries(asObj(asObj(r).headers))) {
+          const t = headerType(asObj(h).schema);
+          if (types[name] !== undefined && types[name] !== t)
+            throw new Error(`response header ${name} is declared both ${types[name]} and ${t}`);
+          types[name] = t;
+          if (!/^2\d\d$/.test(status)) refusals[name] ??= h;
+        }
+  return { types, refusals };
+}
+
 /** The generated module's text for an OpenAPI document. */
 export function renderClient(docIn: unknown): string {
   const d = asObj(docIn);
   const ops = operationsOf(d);
+  const declared = declaredHeaders(d);
   const parts: string[] = [
     '// Generated from the OpenAPI document (src/pages/content/openapi.json) by scripts/api-client.ts: do not edit.',
     '// `npm run api-docs` writes it again; clients/typescript/client.ts is the fetch wrapper over it.',
@@ -188,16 +232,32 @@ export function renderClient(docIn: unknown): string {
     parts.push(`${doc(`${op.method} ${op.path}: ${op.summary}`, '')}export type ${P}Fields = ${op.fields};`);
     parts.push(`export type ${P}Data = ${op.data};`);
     for (const [status, t] of Object.entries(op.accepted)) parts.push(`export type ${P}Data${status} = ${t};`);
+    parts.push(`export type ${P}Headers = ${headersType(op.headers['200'] ?? {})};`);
+    for (const status of Object.keys(op.accepted))
+      parts.push(`export type ${P}Headers${status} = ${headersType(op.headers[status] ?? {})};`);
     parts.push('');
   }
   const answerOf = (op: Operation) => {
     const P = pascal(op.id);
-    const main = op.answer === 'file' ? 'FileAnswer' : `JsonAnswer<${P}Data>`;
-    return [main, ...Object.keys(op.accepted).map((s) => `JsonAnswer<${P}Data${s}, ${s}>`)].join(' | ');
+    const main = op.answer === 'file' ? `FileAnswer<${P}Headers>` : `JsonAnswer<${P}Data, 200, ${P}Headers>`;
+    return [main, ...Object.keys(op.accepted).map((s) => `JsonAnswer<${P}Data${s}, ${s}, ${P}Headers${s}>`)].join(
+      ' | ',
+    );
   };
   parts.push(
-    '/** A call that answers a file: its bytes, type and name, the HTTP status and headers. */',
-    'export interface FileAnswer {',
+    "/** The headers a refusal may carry (any operation's non-2xx answers), as PixmillError.header reads them. */",
+    `export type RefusalHeaders = ${headersType(declared.refusals)};`,
+    '',
+    '/** Every response header the document declares, by name: the type its value is read as. */',
+    'export const RESPONSE_HEADERS = {',
+    ...Object.entries(declared.types).map(([n, t]) => `  ${key(n)}: ${JSON.stringify(t)},`),
+    '} as const;',
+    '',
+    '/** A declared header of an answer, read as its type: a number, a boolean or the text; undefined when the answer has none. */',
+    'export type HeaderOf<H> = <N extends keyof H & string>(name: N) => H[N] | undefined;',
+    '',
+    '/** A call that answers a file: its bytes, type and name, the HTTP status and headers (H: those the document declares). */',
+    'export interface FileAnswer<H = Record<never, never>> {',
     "  kind: 'file';",
     '  status: 200;',
     '  bytes: ArrayBuffer;',
@@ -205,13 +265,17 @@ export function renderClient(docIn: unknown): string {
     '  /** from Content-Disposition, when the answer names one */',
     '  filename?: string;',
     '  headers: Headers;',
+    "  /** a header the document declares for this answer, typed: `out.header('X-Credits-Left')` is a number */",
+    '  header: HeaderOf<H>;',
     '}',
-    "/** A JSON answer: the envelope's data (code 200), the HTTP status and headers. */",
-    'export interface JsonAnswer<T, S extends number = 200> {',
+    "/** A JSON answer: the envelope's data (code 200), the HTTP status and headers (H: those the document declares). */",
+    'export interface JsonAnswer<T, S extends number = 200, H = Record<never, never>> {',
     "  kind: 'json';",
     '  status: S;',
     '  data: T;',
     '  headers: Headers;',
+    "  /** a header the document declares for this answer, typed: `out.header('X-RateLimit-Remaining')` is a number */",
+    '  header: HeaderOf<H>;',
     '}',
     '',
     '/** Every operation by its operationId: method, path, where its fields go, what it answers, whether it takes the API key. */',

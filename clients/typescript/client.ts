@@ -7,11 +7,21 @@
  *   const api = createClient({ baseUrl: 'https://pixmill.example', apiKey: process.env.PIXMILL_API_TOKEN });
  *   const out = await api.call('postProcess', { file: new Blob([bytes]), feature: 'enlarge', scale: 2 });
  *   if (out.kind === 'file') await writeFile('enlarged.jpg', Buffer.from(out.bytes));
+ *   out.header('X-Credits-Left'); // a number: the headers the document declares are typed
  *
  * A refusal throws PixmillError with the HTTP status, the envelope's code and msg, and data.reason /
  * data.field (the stable reason code to switch on).
  */
-import { OPERATIONS, type FileAnswer, type JsonAnswer, type OperationId, type Operations } from './pixmill.gen.js';
+import {
+  OPERATIONS,
+  RESPONSE_HEADERS,
+  type FileAnswer,
+  type HeaderOf,
+  type JsonAnswer,
+  type OperationId,
+  type Operations,
+  type RefusalHeaders,
+} from './pixmill.gen.js';
 
 export * from './pixmill.gen.js';
 
@@ -30,10 +40,34 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** A header's value: what the document declares it as (RESPONSE_HEADERS). */
+type HeaderValue = string | number | boolean;
+
+/**
+ * Reads the headers the document declares as their types: integers as numbers, `true`/`false` as booleans,
+ * the rest as text; undefined when the answer has none (or a number or boolean header holds something else).
+ */
+function readDeclared(headers: Headers): (name: string) => HeaderValue | undefined {
+  return (name) => {
+    const raw = headers.get(name);
+    if (raw === null) return undefined;
+    switch (RESPONSE_HEADERS[name as keyof typeof RESPONSE_HEADERS]) {
+      case 'number':
+        return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+      case 'boolean':
+        return raw === 'true' ? true : raw === 'false' ? false : undefined;
+      default:
+        return raw;
+    }
+  };
+}
+
 /** A refusal: the HTTP status and the envelope ({code, msg, data}), data.reason and data.field. */
 export class PixmillError extends Error {
   readonly reason?: string;
   readonly field?: string;
+  /** a header refusals declare, typed: `err.header('Retry-After')` is the seconds to wait after a 429 */
+  readonly header: HeaderOf<RefusalHeaders>;
   constructor(
     readonly status: number,
     readonly code: number,
@@ -45,6 +79,7 @@ export class PixmillError extends Error {
     const d = (data ?? {}) as { reason?: unknown; field?: unknown };
     if (typeof d.reason === 'string') this.reason = d.reason;
     if (typeof d.field === 'string') this.field = d.field;
+    this.header = readDeclared(headers) as HeaderOf<RefusalHeaders>;
   }
 }
 
@@ -98,12 +133,13 @@ export function createClient(opts: ClientOptions) {
     const type = res.headers.get('content-type') ?? '';
     if (!type.startsWith('application/json')) {
       if (!res.ok) throw new PixmillError(res.status, 0, `HTTP ${res.status}`, null, res.headers);
-      const file: FileAnswer = {
+      const file: FileAnswer<Record<string, HeaderValue>> = {
         kind: 'file',
         status: 200,
         bytes: await res.arrayBuffer(),
         type,
         headers: res.headers,
+        header: readDeclared(res.headers),
       };
       const filename = filenameOf(res.headers.get('content-disposition'));
       if (filename !== undefined) file.filename = filename;
@@ -112,11 +148,12 @@ export function createClient(opts: ClientOptions) {
     const envelope = (await res.json()) as { code: number; msg: string; data: unknown };
     if (envelope.code !== 200)
       throw new PixmillError(res.status, envelope.code, envelope.msg, envelope.data, res.headers);
-    const answer: JsonAnswer<unknown, number> = {
+    const answer: JsonAnswer<unknown, number, Record<string, HeaderValue>> = {
       kind: 'json',
       status: res.status,
       data: envelope.data,
       headers: res.headers,
+      header: readDeclared(res.headers),
     };
     return answer as Operations[K]['answer'];
   }

@@ -346,24 +346,36 @@ export type GetHealthFields = Record<string, unknown>;
 export type GetHealthData = {
   status: "up";
 };
+export type GetHealthHeaders = Record<never, never>;
 
 /** GET /api-docs/openapi.json: This API’s OpenAPI 3.1 document */
 export type GetApiDocsOpenapiJsonFields = Record<string, unknown>;
 export type GetApiDocsOpenapiJsonData = unknown;
+export type GetApiDocsOpenapiJsonHeaders = Record<never, never>;
 
 /** GET /sitemap.xml: Every site page in en and its /de/, /fr/, /ja/ alternates */
 export type GetSitemapXmlFields = Record<string, unknown>;
 export type GetSitemapXmlData = never;
+export type GetSitemapXmlHeaders = Record<never, never>;
 
 /** GET /robots.txt: What crawlers may visit (everything but the API) and where the sitemap is */
 export type GetRobotsTxtFields = Record<string, unknown>;
 export type GetRobotsTxtData = never;
+export type GetRobotsTxtHeaders = Record<never, never>;
 
 /** POST /api/v2/guest_token: A new guest token (a guest account with a few free credits) */
 export type PostGuestTokenFields = Record<string, never>;
 export type PostGuestTokenData = {
   /** send it as guest_token_v2 */
   token: string;
+};
+export type PostGuestTokenHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/v2/bind_token: Moves a guest’s uploads, works and workflows to the signed-in user */
@@ -377,6 +389,7 @@ export type PostBindTokenData = {
   moved_uploads: number;
   moved_jobs: number;
 };
+export type PostBindTokenHeaders = Record<never, never>;
 
 /** POST /api/v2/unbind_token: Ends a guest token’s binding to the user */
 export type PostUnbindTokenFields = {
@@ -386,6 +399,7 @@ export type PostUnbindTokenFields = {
   guest_token_v2?: string;
 };
 export type PostUnbindTokenData = null;
+export type PostUnbindTokenHeaders = Record<never, never>;
 
 /** GET /api/v2/point: The caller’s credits */
 export type GetPointFields = Record<string, unknown>;
@@ -393,6 +407,14 @@ export type GetPointData = {
   max_num: number;
   used_num: number;
   left_credits: number;
+};
+export type GetPointHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/v2/license: The caller’s plan, credits and limits */
@@ -415,6 +437,14 @@ export type PostLicenseData = {
   compress_max: number;
   compress_used: number;
   plan_expires_at: number | null;
+};
+export type PostLicenseHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /web_api/v1/upload: Uploads a whole image (multipart) */
@@ -444,6 +474,14 @@ export type PostUploadData = {
     thumbnail: string;
     sha256: string;
   };
+};
+export type PostUploadHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/v2/upload_slice: Uploads one slice (at most 5 MB) of a large image; the last one completes it */
@@ -484,6 +522,14 @@ export type PostUploadSliceData = {
   /** the last slice arrived: the upload is assembled */
   done: boolean;
 };
+export type PostUploadSliceHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/v2/upload_slice/status: Which slices of an upload arrived (to resume) */
 export type PostUploadSliceStatusFields = {
@@ -497,6 +543,14 @@ export type PostUploadSliceStatusData = {
   received: number[];
   done: boolean;
   status: string;
+};
+export type PostUploadSliceStatusHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/job_utils/upload_url: Uploads an image the server fetches from a URL */
@@ -525,6 +579,14 @@ export type PostJobUtilsUploadUrlData = {
     sha256: string;
   };
 };
+export type PostJobUtilsUploadUrlHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /web_api/v1/upload/list: The caller’s uploads still kept */
 export type PostUploadListFields = {
@@ -546,6 +608,7 @@ export type PostUploadListData = {
   /** how long this caller’s uploads and results are kept */
   retention_days: number;
 };
+export type PostUploadListHeaders = Record<never, never>;
 
 /** GET /api/v2/retention: How long the caller’s files are kept, and the upload quota */
 export type GetRetentionFields = Record<string, unknown>;
@@ -557,6 +620,7 @@ export type GetRetentionData = {
   stored_bytes_limit: number;
   stored_bytes_used: number;
 };
+export type GetRetentionHeaders = Record<never, never>;
 
 /** POST /web_api/v1/upload/delete: Deletes uploads (and their works’ results) */
 export type PostUploadDeleteFields = {
@@ -568,6 +632,7 @@ export type PostUploadDeleteFields = {
 export type PostUploadDeleteData = {
   deleted: number;
 };
+export type PostUploadDeleteHeaders = Record<never, never>;
 
 /** GET /web_api/v1/download/src: An upload’s working copy */
 export type GetDownloadSrcFields = {
@@ -577,6 +642,14 @@ export type GetDownloadSrcFields = {
   zoom_type?: string;
 };
 export type GetDownloadSrcData = never;
+export type GetDownloadSrcHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** GET /web_api/v1/thumbnail: An upload’s 80×80 thumbnail */
 export type GetThumbnailFields = {
@@ -584,6 +657,7 @@ export type GetThumbnailFields = {
   uid: string;
 };
 export type GetThumbnailData = never;
+export type GetThumbnailHeaders = Record<never, never>;
 
 /** POST /web_api/v1/transform: Starts a work on an upload (one credit) */
 export type PostTransformFields = {
@@ -601,6 +675,18 @@ export type PostTransformData = {
   trans_id: string;
   /** credits left after this work’s charge (compress works: compress credits left) */
   credits_left?: number;
+};
+export type PostTransformHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+  /** credits this call took (0 for a free preview or a replay) */
+  "X-Credits-Charged"?: number;
+  /** credits left after it (compress works: compress credits) */
+  "X-Credits-Left"?: number;
 };
 
 /** GET /web_api/v1/progress: A work’s progress (poll every few seconds until finish or fatal) */
@@ -630,6 +716,14 @@ export type GetProgressData = {
   enlarge_path?: "net" | "fast_net" | "resized";
   /** while waiting or running: about how many seconds until it is done, from the photo’s megapixels, the feature, the scale and this server’s measured rate of that engine; a waiting work counts the running works and the works ahead of it in queue order, shared by the slots */
   seconds_left?: number;
+};
+export type GetProgressHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/v1/process: Processes one image and answers the result (upload, start, wait and download in one call) */
@@ -699,6 +793,50 @@ export type PostProcessData202 = {
   /** credits left after this work’s charge (compress works: compress credits left) */
   credits_left: number;
 };
+export type PostProcessHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+  /** the work’s trans_id */
+  "X-Trans-Id"?: string;
+  /** credits this call took (0 for a free preview or a replay) */
+  "X-Credits-Charged"?: number;
+  /** credits left after it (compress works: compress credits) */
+  "X-Credits-Left"?: number;
+  /** true when the photo was scaled down to your plan (size=auto) or to a preview */
+  "X-Input-Downscaled"?: boolean;
+  /** size=preview: free previews left this month */
+  "X-Free-Previews-Left"?: number;
+  /** the result’s width in px */
+  "X-Width"?: number;
+  /** the result’s height in px */
+  "X-Height"?: number;
+  /** a work with an enlarge step: net (the chosen nets ran on every tile), fast_net (a pass ran on the fast net to fit the job limit) or resized (a pass was resized without AI: no net fitted the job limit) */
+  "X-Enlarge-Path"?: string;
+};
+export type PostProcessHeaders202 = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+  /** the work’s trans_id */
+  "X-Trans-Id"?: string;
+  /** credits this call took (0 for a free preview or a replay) */
+  "X-Credits-Charged"?: number;
+  /** credits left after it (compress works: compress credits) */
+  "X-Credits-Left"?: number;
+  /** true when the photo was scaled down to your plan (size=auto) or to a preview */
+  "X-Input-Downscaled"?: boolean;
+  /** size=preview: free previews left this month */
+  "X-Free-Previews-Left"?: number;
+  /** the progress call to poll */
+  Location?: string;
+};
 
 /** GET /web_api/v1/download/: Downloads a finished work’s result */
 export type GetDownloadFields = {
@@ -708,6 +846,14 @@ export type GetDownloadFields = {
   zoom_type?: string;
 };
 export type GetDownloadData = never;
+export type GetDownloadHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** GET /web_api/v1/download: Downloads a finished work’s result */
 export type GetDownloadAliasFields = {
@@ -717,6 +863,14 @@ export type GetDownloadAliasFields = {
   zoom_type?: string;
 };
 export type GetDownloadAliasData = never;
+export type GetDownloadAliasHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** GET /web_api/v1/preview: A finished work’s result, shown inline */
 export type GetPreviewFields = {
@@ -724,6 +878,14 @@ export type GetPreviewFields = {
   trans_id: string;
 };
 export type GetPreviewData = never;
+export type GetPreviewHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/job/download_compress: A compress work’s result, converted to another format */
 export type PostJobDownloadCompressFields = {
@@ -733,6 +895,7 @@ export type PostJobDownloadCompressFields = {
   extra_type?: string;
 };
 export type PostJobDownloadCompressData = never;
+export type PostJobDownloadCompressHeaders = Record<never, never>;
 
 /** POST /api/v2/point/check: Checks that works may be downloaded together; optionally makes a bundle id for the zip */
 export type PostPointCheckFields = {
@@ -749,6 +912,7 @@ export type PostPointCheckData = {
   /** valid one hour, for this account */
   download_all_id?: string;
 };
+export type PostPointCheckHeaders = Record<never, never>;
 
 /** GET /api/v2/download/all: The zip of a bundle made by point check */
 export type GetDownloadAllAliasFields = {
@@ -756,6 +920,7 @@ export type GetDownloadAllAliasFields = {
   download_all_id: string;
 };
 export type GetDownloadAllAliasData = never;
+export type GetDownloadAllAliasHeaders = Record<never, never>;
 
 /** POST /api/v2/download/all: A zip of several finished works’ results */
 export type PostDownloadAllFields = {
@@ -765,6 +930,7 @@ export type PostDownloadAllFields = {
   trans_ids?: string | string[];
 };
 export type PostDownloadAllData = never;
+export type PostDownloadAllHeaders = Record<never, never>;
 
 /** GET /api/v2/download/all/: The zip of a bundle made by point check */
 export type GetDownloadAllFields = {
@@ -772,6 +938,7 @@ export type GetDownloadAllFields = {
   download_all_id: string;
 };
 export type GetDownloadAllData = never;
+export type GetDownloadAllHeaders = Record<never, never>;
 
 /** GET /api/job/record: The caller’s works, newest first */
 export type GetJobRecordFields = {
@@ -811,6 +978,7 @@ export type GetJobRecordData = {
   total: number;
   last_page: number;
 };
+export type GetJobRecordHeaders = Record<never, never>;
 
 /** POST /api/v2/thumbsup: Rates a result */
 export type PostThumbsupFields = {
@@ -824,6 +992,7 @@ export type PostThumbsupData = {
   trans_id: string;
   thumbsup: number;
 };
+export type PostThumbsupHeaders = Record<never, never>;
 
 /** GET /api/v2/sample/info: Sample images, by feature type */
 export type GetSampleInfoFields = Record<string, unknown>;
@@ -836,6 +1005,7 @@ export type GetSampleInfoData = Record<string, Array<{
   w: number;
   h: number;
 }>>;
+export type GetSampleInfoHeaders = Record<never, never>;
 
 /** GET /api/v2/sample/download: One sample image, before or after */
 export type GetSampleDownloadFields = {
@@ -848,6 +1018,7 @@ export type GetSampleDownloadFields = {
   rate?: string;
 };
 export type GetSampleDownloadData = never;
+export type GetSampleDownloadHeaders = Record<never, never>;
 
 /** GET /api/job_utils/download/sample: A sample file by its /samples/… path */
 export type GetJobUtilsDownloadSampleFields = {
@@ -856,6 +1027,7 @@ export type GetJobUtilsDownloadSampleFields = {
   path?: string;
 };
 export type GetJobUtilsDownloadSampleData = never;
+export type GetJobUtilsDownloadSampleHeaders = Record<never, never>;
 
 /** GET /api/v2/engine_rates: This server’s measured engine rates, for the time estimate shown before a start */
 export type GetEngineRatesFields = Record<string, unknown>;
@@ -865,6 +1037,7 @@ export type GetEngineRatesData = {
   /** seconds every work takes beyond its steps */
   overhead_s: number;
 };
+export type GetEngineRatesHeaders = Record<never, never>;
 
 /** GET /api/work_flow/list: The caller’s saved workflows, newest first */
 export type GetWorkFlowListFields = {
@@ -891,6 +1064,7 @@ export type GetWorkFlowListData = {
   last_page: number;
   per_page: number;
 };
+export type GetWorkFlowListHeaders = Record<never, never>;
 
 /** POST /api/work_flow/add: Saves a new workflow */
 export type PostWorkFlowAddFields = {
@@ -910,6 +1084,7 @@ export type PostWorkFlowAddFields = {
 export type PostWorkFlowAddData = {
   id: number;
 };
+export type PostWorkFlowAddHeaders = Record<never, never>;
 
 /** POST /api/work_flow/update: Renames a workflow or replaces its steps */
 export type PostWorkFlowUpdateFields = {
@@ -942,6 +1117,7 @@ export type PostWorkFlowUpdateData = {
   created_at: number;
   updated_at: number;
 };
+export type PostWorkFlowUpdateHeaders = Record<never, never>;
 
 /** POST /api/work_flow/delete: Deletes workflows (all the caller’s, or none) */
 export type PostWorkFlowDeleteFields = {
@@ -953,6 +1129,7 @@ export type PostWorkFlowDeleteFields = {
 export type PostWorkFlowDeleteData = {
   deleted: number;
 };
+export type PostWorkFlowDeleteHeaders = Record<never, never>;
 
 /** POST /api/work_flow/active_flows: Picks the workflows shown in the workspace (without ids: reads them) */
 export type PostWorkFlowActiveFlowsFields = {
@@ -977,6 +1154,7 @@ export type PostWorkFlowActiveFlowsData = {
     updated_at: number;
   }>;
 };
+export type PostWorkFlowActiveFlowsHeaders = Record<never, never>;
 
 /** GET /api/v2/subscribe_info: The plans on sale and the caller’s plan */
 export type GetSubscribeInfoFields = Record<string, unknown>;
@@ -990,6 +1168,14 @@ export type GetSubscribeInfoData = {
   subscribed: boolean;
   expires_at: number | null;
 };
+export type GetSubscribeInfoHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** GET /api/v2/is_subscribed: Whether the signed-in caller is on a live paid plan */
 export type GetIsSubscribedFields = {
@@ -998,6 +1184,14 @@ export type GetIsSubscribedFields = {
 };
 export type GetIsSubscribedData = {
   subscribed: boolean;
+};
+export type GetIsSubscribedHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/cart/abandon: Records a checkout left on the pricing page */
@@ -1014,12 +1208,21 @@ export type PostCartAbandonFields = {
 export type PostCartAbandonData = {
   event_id: number;
 };
+export type PostCartAbandonHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** GET /site-ajax/nonce: A nonce for the site ajax endpoint, bound to the session */
 export type GetSiteAjaxNonceFields = Record<string, unknown>;
 export type GetSiteAjaxNonceData = {
   nonce: string;
 };
+export type GetSiteAjaxNonceHeaders = Record<never, never>;
 
 /** POST /site-ajax: The site ajax endpoint: a user token for the session, or a credit notification */
 export type PostSiteAjaxFields = {
@@ -1037,6 +1240,14 @@ export type PostSiteAjaxData = {
   user_token: string;
 } | {
   event_id: number;
+};
+export type PostSiteAjaxHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/v2/user_info/update: Language and currency (anyone), names (signed-in users); only the fields sent change */
@@ -1056,6 +1267,7 @@ export type PostUserInfoUpdateData = {
   first_name: string;
   last_name: string;
 };
+export type PostUserInfoUpdateHeaders = Record<never, never>;
 
 /** POST /api/v2/profile/set: Sets the profile: names and occupation */
 export type PostProfileSetFields = {
@@ -1074,6 +1286,7 @@ export type PostProfileSetData = {
   occupation: string;
   occupation_other: string;
 };
+export type PostProfileSetHeaders = Record<never, never>;
 
 /** POST /api/mail/unsubscribe: Stops mail to an address (the link in every mail, or the signed-in owner) */
 export type PostMailUnsubscribeFields = {
@@ -1086,6 +1299,7 @@ export type PostMailUnsubscribeData = {
   email: string;
   unsubscribed: true;
 };
+export type PostMailUnsubscribeHeaders = Record<never, never>;
 
 /** POST /api/v2/common/email_status: Whether an address has an account and still receives mail (its owner, or with the mail link’s signature) */
 export type PostCommonEmailStatusFields = {
@@ -1098,6 +1312,14 @@ export type PostCommonEmailStatusData = {
   registered: true;
   mail_subscribed: boolean;
 };
+export type PostCommonEmailStatusHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/v2/common/count_down: The caller’s offer countdown (starts on the first call) */
 export type PostCommonCountDownFields = Record<string, never>;
@@ -1106,12 +1328,14 @@ export type PostCommonCountDownData = {
   end_at: number;
   remaining_ms: number;
 };
+export type PostCommonCountDownHeaders = Record<never, never>;
 
 /** GET /api/promotion/share/code: The caller’s share code */
 export type GetPromotionShareCodeFields = Record<string, unknown>;
 export type GetPromotionShareCodeData = {
   code: string;
 };
+export type GetPromotionShareCodeHeaders = Record<never, never>;
 
 /** GET /api/promotion/share/bind: Binds the caller to the owner of a share code (once per promotion) */
 export type GetPromotionShareBindFields = {
@@ -1125,6 +1349,7 @@ export type GetPromotionShareBindData = {
   type: string;
   code: string;
 };
+export type GetPromotionShareBindHeaders = Record<never, never>;
 
 /** GET /api/promotion/giveaway/checkin: The daily check-in (one per UTC day) */
 export type GetPromotionGiveawayCheckinFields = Record<string, unknown>;
@@ -1133,6 +1358,7 @@ export type GetPromotionGiveawayCheckinData = {
   new_checkin: boolean;
   days: number;
 };
+export type GetPromotionGiveawayCheckinHeaders = Record<never, never>;
 
 /** POST /api/report: An analytics event of the workspace */
 export type PostReportFields = {
@@ -1144,6 +1370,14 @@ export type PostReportFields = {
 };
 export type PostReportData = {
   event_id: number;
+};
+export type PostReportHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/account/register: Creates an account and signs in (sets the session cookie) */
@@ -1173,6 +1407,14 @@ export type PostAccountRegisterData = {
   /** send it as user_token */
   user_token: string;
 };
+export type PostAccountRegisterHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/account/login: Signs in (sets the session cookie) and answers a user token */
 export type PostAccountLoginFields = {
@@ -1199,6 +1441,14 @@ export type PostAccountLoginData = {
   /** send it as user_token */
   user_token: string;
 };
+export type PostAccountLoginHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/account/logout: Ends the session and the user token sent; unbinds the guest token sent */
 export type PostAccountLogoutFields = {
@@ -1206,6 +1456,7 @@ export type PostAccountLogoutFields = {
   guest_token_v2?: string;
 };
 export type PostAccountLogoutData = null;
+export type PostAccountLogoutHeaders = Record<never, never>;
 
 /** GET /api/account/me: The signed-in account */
 export type GetAccountMeFields = Record<string, unknown>;
@@ -1225,6 +1476,7 @@ export type GetAccountMeData = {
   /** occupation survey answers */
   survey: string[];
 };
+export type GetAccountMeHeaders = Record<never, never>;
 
 /** POST /api/account/password: Changes the password; every other session and user token ends */
 export type PostAccountPasswordFields = {
@@ -1239,6 +1491,14 @@ export type PostAccountPasswordData = {
   /** the caller’s new user token */
   user_token: string;
 };
+export type PostAccountPasswordHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/v2/survey/set: The occupation survey: one or more occupations */
 export type PostSurveySetFields = {
@@ -1250,6 +1510,7 @@ export type PostSurveySetFields = {
 export type PostSurveySetData = {
   survey: string[];
 };
+export type PostSurveySetHeaders = Record<never, never>;
 
 /** GET /api/payments/config: Whether this server sells plans, and through which provider */
 export type GetPaymentsConfigFields = Record<string, unknown>;
@@ -1257,6 +1518,7 @@ export type GetPaymentsConfigData = {
   purchasing: boolean;
   provider: string;
 };
+export type GetPaymentsConfigHeaders = Record<never, never>;
 
 /** GET /api/payments/checkout: One of the caller’s checkouts */
 export type GetPaymentsCheckoutFields = {
@@ -1279,6 +1541,7 @@ export type GetPaymentsCheckoutData = {
   /** where the browser pays */
   url: string;
 };
+export type GetPaymentsCheckoutHeaders = Record<never, never>;
 
 /** POST /api/payments/checkout: Opens a checkout for a plan (Basic or Pro) */
 export type PostPaymentsCheckoutFields = {
@@ -1308,6 +1571,7 @@ export type PostPaymentsCheckoutData = {
   /** where the browser pays */
   url: string;
 };
+export type PostPaymentsCheckoutHeaders = Record<never, never>;
 
 /** POST /api/payments/local/pay: The local provider’s pay step (PAYMENT_PROVIDER=local only) */
 export type PostPaymentsLocalPayFields = {
@@ -1336,6 +1600,7 @@ export type PostPaymentsLocalPayData = {
     url: string;
   };
 };
+export type PostPaymentsLocalPayHeaders = Record<never, never>;
 
 /** GET /api/v2/checkout: Opens a checkout for an API credit pack */
 export type GetCheckoutFields = {
@@ -1362,6 +1627,7 @@ export type GetCheckoutData = {
   /** where the browser pays */
   url: string;
 };
+export type GetCheckoutHeaders = Record<never, never>;
 
 /** POST /api/payments/webhook/{provider}: A payment provider’s signed event delivery */
 export type PostPaymentsWebhookProviderFields = Record<string, never>;
@@ -1371,16 +1637,19 @@ export type PostPaymentsWebhookProviderData = {
   applied: boolean;
   duplicate: boolean;
 };
+export type PostPaymentsWebhookProviderHeaders = Record<never, never>;
 
 /** GET /models/{name}: An on-device model file (immutable under its name) */
 export type GetModelsNameFields = Record<string, unknown>;
 export type GetModelsNameData = never;
+export type GetModelsNameHeaders = Record<never, never>;
 
 /** GET /api/contact/info: The contact address */
 export type GetContactInfoFields = Record<string, unknown>;
 export type GetContactInfoData = {
   email: string;
 };
+export type GetContactInfoHeaders = Record<never, never>;
 
 /** POST /api/contact/send: Sends the contact form */
 export type PostContactSendFields = {
@@ -1395,6 +1664,14 @@ export type PostContactSendFields = {
 };
 export type PostContactSendData = {
   id: number;
+};
+export type PostContactSendHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
 };
 
 /** POST /api/v2/api_token/get: Creates the caller’s API token, or shows the existing one’s metadata */
@@ -1427,6 +1704,14 @@ export type PostApiTokenGetData = {
   /** calls a minute this token may make */
   rate_limit_per_minute: number;
 } | null;
+export type PostApiTokenGetHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/v2/api_token/reset: Replaces the caller’s API token; the old one stops working at once */
 export type PostApiTokenResetFields = Record<string, never>;
@@ -1455,6 +1740,14 @@ export type PostApiTokenResetData = {
   /** calls a minute this token may make */
   rate_limit_per_minute: number;
 };
+export type PostApiTokenResetHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
 /** POST /api/v2/api_token/webhooks: The account’s latest webhook deliveries (the account page’s Developer API section) */
 export type PostApiTokenWebhooksFields = Record<string, never>;
@@ -1474,9 +1767,49 @@ export type PostApiTokenWebhooksData = Array<{
   created_at: number;
   delivered_at: number | null;
 }>;
+export type PostApiTokenWebhooksHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+};
 
-/** A call that answers a file: its bytes, type and name, the HTTP status and headers. */
-export interface FileAnswer {
+/** The headers a refusal may carry (any operation's non-2xx answers), as PixmillError.header reads them. */
+export type RefusalHeaders = {
+  /** requests the window allows */
+  "X-RateLimit-Limit"?: number;
+  /** requests left in this window */
+  "X-RateLimit-Remaining"?: number;
+  /** seconds until the window starts again */
+  "X-RateLimit-Reset"?: number;
+  /** seconds to wait before the next request */
+  "Retry-After"?: number;
+};
+
+/** Every response header the document declares, by name: the type its value is read as. */
+export const RESPONSE_HEADERS = {
+  "X-RateLimit-Limit": "number",
+  "X-RateLimit-Remaining": "number",
+  "X-RateLimit-Reset": "number",
+  "Retry-After": "number",
+  "X-Credits-Charged": "number",
+  "X-Credits-Left": "number",
+  "X-Trans-Id": "string",
+  "X-Input-Downscaled": "boolean",
+  "X-Free-Previews-Left": "number",
+  "X-Width": "number",
+  "X-Height": "number",
+  "X-Enlarge-Path": "string",
+  Location: "string",
+} as const;
+
+/** A declared header of an answer, read as its type: a number, a boolean or the text; undefined when the answer has none. */
+export type HeaderOf<H> = <N extends keyof H & string>(name: N) => H[N] | undefined;
+
+/** A call that answers a file: its bytes, type and name, the HTTP status and headers (H: those the document declares). */
+export interface FileAnswer<H = Record<never, never>> {
   kind: 'file';
   status: 200;
   bytes: ArrayBuffer;
@@ -1484,13 +1817,17 @@ export interface FileAnswer {
   /** from Content-Disposition, when the answer names one */
   filename?: string;
   headers: Headers;
+  /** a header the document declares for this answer, typed: `out.header('X-Credits-Left')` is a number */
+  header: HeaderOf<H>;
 }
-/** A JSON answer: the envelope's data (code 200), the HTTP status and headers. */
-export interface JsonAnswer<T, S extends number = 200> {
+/** A JSON answer: the envelope's data (code 200), the HTTP status and headers (H: those the document declares). */
+export interface JsonAnswer<T, S extends number = 200, H = Record<never, never>> {
   kind: 'json';
   status: S;
   data: T;
   headers: Headers;
+  /** a header the document declares for this answer, typed: `out.header('X-RateLimit-Remaining')` is a number */
+  header: HeaderOf<H>;
 }
 
 /** Every operation by its operationId: method, path, where its fields go, what it answers, whether it takes the API key. */
@@ -1572,76 +1909,76 @@ export type OperationId = keyof typeof OPERATIONS;
 
 /** Each operation's request fields and answer. */
 export interface Operations {
-  getHealth: { fields: GetHealthFields; answer: JsonAnswer<GetHealthData> };
-  getApiDocsOpenapiJson: { fields: GetApiDocsOpenapiJsonFields; answer: JsonAnswer<GetApiDocsOpenapiJsonData> };
-  getSitemapXml: { fields: GetSitemapXmlFields; answer: FileAnswer };
-  getRobotsTxt: { fields: GetRobotsTxtFields; answer: FileAnswer };
-  postGuestToken: { fields: PostGuestTokenFields; answer: JsonAnswer<PostGuestTokenData> };
-  postBindToken: { fields: PostBindTokenFields; answer: JsonAnswer<PostBindTokenData> };
-  postUnbindToken: { fields: PostUnbindTokenFields; answer: JsonAnswer<PostUnbindTokenData> };
-  getPoint: { fields: GetPointFields; answer: JsonAnswer<GetPointData> };
-  postLicense: { fields: PostLicenseFields; answer: JsonAnswer<PostLicenseData> };
-  postUpload: { fields: PostUploadFields; answer: JsonAnswer<PostUploadData> };
-  postUploadSlice: { fields: PostUploadSliceFields; answer: JsonAnswer<PostUploadSliceData> };
-  postUploadSliceStatus: { fields: PostUploadSliceStatusFields; answer: JsonAnswer<PostUploadSliceStatusData> };
-  postJobUtilsUploadUrl: { fields: PostJobUtilsUploadUrlFields; answer: JsonAnswer<PostJobUtilsUploadUrlData> };
-  postUploadList: { fields: PostUploadListFields; answer: JsonAnswer<PostUploadListData> };
-  getRetention: { fields: GetRetentionFields; answer: JsonAnswer<GetRetentionData> };
-  postUploadDelete: { fields: PostUploadDeleteFields; answer: JsonAnswer<PostUploadDeleteData> };
-  getDownloadSrc: { fields: GetDownloadSrcFields; answer: FileAnswer };
-  getThumbnail: { fields: GetThumbnailFields; answer: FileAnswer };
-  postTransform: { fields: PostTransformFields; answer: JsonAnswer<PostTransformData> };
-  getProgress: { fields: GetProgressFields; answer: JsonAnswer<GetProgressData> };
-  postProcess: { fields: PostProcessFields; answer: FileAnswer | JsonAnswer<PostProcessData202, 202> };
-  getDownload: { fields: GetDownloadFields; answer: FileAnswer };
-  getDownloadAlias: { fields: GetDownloadAliasFields; answer: FileAnswer };
-  getPreview: { fields: GetPreviewFields; answer: FileAnswer };
-  postJobDownloadCompress: { fields: PostJobDownloadCompressFields; answer: FileAnswer };
-  postPointCheck: { fields: PostPointCheckFields; answer: JsonAnswer<PostPointCheckData> };
-  getDownloadAllAlias: { fields: GetDownloadAllAliasFields; answer: FileAnswer };
-  postDownloadAll: { fields: PostDownloadAllFields; answer: FileAnswer };
-  getDownloadAll: { fields: GetDownloadAllFields; answer: FileAnswer };
-  getJobRecord: { fields: GetJobRecordFields; answer: JsonAnswer<GetJobRecordData> };
-  postThumbsup: { fields: PostThumbsupFields; answer: JsonAnswer<PostThumbsupData> };
-  getSampleInfo: { fields: GetSampleInfoFields; answer: JsonAnswer<GetSampleInfoData> };
-  getSampleDownload: { fields: GetSampleDownloadFields; answer: FileAnswer };
-  getJobUtilsDownloadSample: { fields: GetJobUtilsDownloadSampleFields; answer: FileAnswer };
-  getEngineRates: { fields: GetEngineRatesFields; answer: JsonAnswer<GetEngineRatesData> };
-  getWorkFlowList: { fields: GetWorkFlowListFields; answer: JsonAnswer<GetWorkFlowListData> };
-  postWorkFlowAdd: { fields: PostWorkFlowAddFields; answer: JsonAnswer<PostWorkFlowAddData> };
-  postWorkFlowUpdate: { fields: PostWorkFlowUpdateFields; answer: JsonAnswer<PostWorkFlowUpdateData> };
-  postWorkFlowDelete: { fields: PostWorkFlowDeleteFields; answer: JsonAnswer<PostWorkFlowDeleteData> };
-  postWorkFlowActiveFlows: { fields: PostWorkFlowActiveFlowsFields; answer: JsonAnswer<PostWorkFlowActiveFlowsData> };
-  getSubscribeInfo: { fields: GetSubscribeInfoFields; answer: JsonAnswer<GetSubscribeInfoData> };
-  getIsSubscribed: { fields: GetIsSubscribedFields; answer: JsonAnswer<GetIsSubscribedData> };
-  postCartAbandon: { fields: PostCartAbandonFields; answer: JsonAnswer<PostCartAbandonData> };
-  getSiteAjaxNonce: { fields: GetSiteAjaxNonceFields; answer: JsonAnswer<GetSiteAjaxNonceData> };
-  postSiteAjax: { fields: PostSiteAjaxFields; answer: JsonAnswer<PostSiteAjaxData> };
-  postUserInfoUpdate: { fields: PostUserInfoUpdateFields; answer: JsonAnswer<PostUserInfoUpdateData> };
-  postProfileSet: { fields: PostProfileSetFields; answer: JsonAnswer<PostProfileSetData> };
-  postMailUnsubscribe: { fields: PostMailUnsubscribeFields; answer: JsonAnswer<PostMailUnsubscribeData> };
-  postCommonEmailStatus: { fields: PostCommonEmailStatusFields; answer: JsonAnswer<PostCommonEmailStatusData> };
-  postCommonCountDown: { fields: PostCommonCountDownFields; answer: JsonAnswer<PostCommonCountDownData> };
-  getPromotionShareCode: { fields: GetPromotionShareCodeFields; answer: JsonAnswer<GetPromotionShareCodeData> };
-  getPromotionShareBind: { fields: GetPromotionShareBindFields; answer: JsonAnswer<GetPromotionShareBindData> };
-  getPromotionGiveawayCheckin: { fields: GetPromotionGiveawayCheckinFields; answer: JsonAnswer<GetPromotionGiveawayCheckinData> };
-  postReport: { fields: PostReportFields; answer: JsonAnswer<PostReportData> };
-  postAccountRegister: { fields: PostAccountRegisterFields; answer: JsonAnswer<PostAccountRegisterData> };
-  postAccountLogin: { fields: PostAccountLoginFields; answer: JsonAnswer<PostAccountLoginData> };
-  postAccountLogout: { fields: PostAccountLogoutFields; answer: JsonAnswer<PostAccountLogoutData> };
-  getAccountMe: { fields: GetAccountMeFields; answer: JsonAnswer<GetAccountMeData> };
-  postAccountPassword: { fields: PostAccountPasswordFields; answer: JsonAnswer<PostAccountPasswordData> };
-  postSurveySet: { fields: PostSurveySetFields; answer: JsonAnswer<PostSurveySetData> };
-  getPaymentsConfig: { fields: GetPaymentsConfigFields; answer: JsonAnswer<GetPaymentsConfigData> };
-  getPaymentsCheckout: { fields: GetPaymentsCheckoutFields; answer: JsonAnswer<GetPaymentsCheckoutData> };
-  postPaymentsCheckout: { fields: PostPaymentsCheckoutFields; answer: JsonAnswer<PostPaymentsCheckoutData> };
-  postPaymentsLocalPay: { fields: PostPaymentsLocalPayFields; answer: JsonAnswer<PostPaymentsLocalPayData> };
-  getCheckout: { fields: GetCheckoutFields; answer: JsonAnswer<GetCheckoutData> };
-  postPaymentsWebhookProvider: { fields: PostPaymentsWebhookProviderFields; answer: JsonAnswer<PostPaymentsWebhookProviderData> };
-  getModelsName: { fields: GetModelsNameFields; answer: FileAnswer };
-  getContactInfo: { fields: GetContactInfoFields; answer: JsonAnswer<GetContactInfoData> };
-  postContactSend: { fields: PostContactSendFields; answer: JsonAnswer<PostContactSendData> };
-  postApiTokenGet: { fields: PostApiTokenGetFields; answer: JsonAnswer<PostApiTokenGetData> };
-  postApiTokenReset: { fields: PostApiTokenResetFields; answer: JsonAnswer<PostApiTokenResetData> };
-  postApiTokenWebhooks: { fields: PostApiTokenWebhooksFields; answer: JsonAnswer<PostApiTokenWebhooksData> };
+  getHealth: { fields: GetHealthFields; answer: JsonAnswer<GetHealthData, 200, GetHealthHeaders> };
+  getApiDocsOpenapiJson: { fields: GetApiDocsOpenapiJsonFields; answer: JsonAnswer<GetApiDocsOpenapiJsonData, 200, GetApiDocsOpenapiJsonHeaders> };
+  getSitemapXml: { fields: GetSitemapXmlFields; answer: FileAnswer<GetSitemapXmlHeaders> };
+  getRobotsTxt: { fields: GetRobotsTxtFields; answer: FileAnswer<GetRobotsTxtHeaders> };
+  postGuestToken: { fields: PostGuestTokenFields; answer: JsonAnswer<PostGuestTokenData, 200, PostGuestTokenHeaders> };
+  postBindToken: { fields: PostBindTokenFields; answer: JsonAnswer<PostBindTokenData, 200, PostBindTokenHeaders> };
+  postUnbindToken: { fields: PostUnbindTokenFields; answer: JsonAnswer<PostUnbindTokenData, 200, PostUnbindTokenHeaders> };
+  getPoint: { fields: GetPointFields; answer: JsonAnswer<GetPointData, 200, GetPointHeaders> };
+  postLicense: { fields: PostLicenseFields; answer: JsonAnswer<PostLicenseData, 200, PostLicenseHeaders> };
+  postUpload: { fields: PostUploadFields; answer: JsonAnswer<PostUploadData, 200, PostUploadHeaders> };
+  postUploadSlice: { fields: PostUploadSliceFields; answer: JsonAnswer<PostUploadSliceData, 200, PostUploadSliceHeaders> };
+  postUploadSliceStatus: { fields: PostUploadSliceStatusFields; answer: JsonAnswer<PostUploadSliceStatusData, 200, PostUploadSliceStatusHeaders> };
+  postJobUtilsUploadUrl: { fields: PostJobUtilsUploadUrlFields; answer: JsonAnswer<PostJobUtilsUploadUrlData, 200, PostJobUtilsUploadUrlHeaders> };
+  postUploadList: { fields: PostUploadListFields; answer: JsonAnswer<PostUploadListData, 200, PostUploadListHeaders> };
+  getRetention: { fields: GetRetentionFields; answer: JsonAnswer<GetRetentionData, 200, GetRetentionHeaders> };
+  postUploadDelete: { fields: PostUploadDeleteFields; answer: JsonAnswer<PostUploadDeleteData, 200, PostUploadDeleteHeaders> };
+  getDownloadSrc: { fields: GetDownloadSrcFields; answer: FileAnswer<GetDownloadSrcHeaders> };
+  getThumbnail: { fields: GetThumbnailFields; answer: FileAnswer<GetThumbnailHeaders> };
+  postTransform: { fields: PostTransformFields; answer: JsonAnswer<PostTransformData, 200, PostTransformHeaders> };
+  getProgress: { fields: GetProgressFields; answer: JsonAnswer<GetProgressData, 200, GetProgressHeaders> };
+  postProcess: { fields: PostProcessFields; answer: FileAnswer<PostProcessHeaders> | JsonAnswer<PostProcessData202, 202, PostProcessHeaders202> };
+  getDownload: { fields: GetDownloadFields; answer: FileAnswer<GetDownloadHeaders> };
+  getDownloadAlias: { fields: GetDownloadAliasFields; answer: FileAnswer<GetDownloadAliasHeaders> };
+  getPreview: { fields: GetPreviewFields; answer: FileAnswer<GetPreviewHeaders> };
+  postJobDownloadCompress: { fields: PostJobDownloadCompressFields; answer: FileAnswer<PostJobDownloadCompressHeaders> };
+  postPointCheck: { fields: PostPointCheckFields; answer: JsonAnswer<PostPointCheckData, 200, PostPointCheckHeaders> };
+  getDownloadAllAlias: { fields: GetDownloadAllAliasFields; answer: FileAnswer<GetDownloadAllAliasHeaders> };
+  postDownloadAll: { fields: PostDownloadAllFields; answer: FileAnswer<PostDownloadAllHeaders> };
+  getDownloadAll: { fields: GetDownloadAllFields; answer: FileAnswer<GetDownloadAllHeaders> };
+  getJobRecord: { fields: GetJobRecordFields; answer: JsonAnswer<GetJobRecordData, 200, GetJobRecordHeaders> };
+  postThumbsup: { fields: PostThumbsupFields; answer: JsonAnswer<PostThumbsupData, 200, PostThumbsupHeaders> };
+  getSampleInfo: { fields: GetSampleInfoFields; answer: JsonAnswer<GetSampleInfoData, 200, GetSampleInfoHeaders> };
+  getSampleDownload: { fields: GetSampleDownloadFields; answer: FileAnswer<GetSampleDownloadHeaders> };
+  getJobUtilsDownloadSample: { fields: GetJobUtilsDownloadSampleFields; answer: FileAnswer<GetJobUtilsDownloadSampleHeaders> };
+  getEngineRates: { fields: GetEngineRatesFields; answer: JsonAnswer<GetEngineRatesData, 200, GetEngineRatesHeaders> };
+  getWorkFlowList: { fields: GetWorkFlowListFields; answer: JsonAnswer<GetWorkFlowListData, 200, GetWorkFlowListHeaders> };
+  postWorkFlowAdd: { fields: PostWorkFlowAddFields; answer: JsonAnswer<PostWorkFlowAddData, 200, PostWorkFlowAddHeaders> };
+  postWorkFlowUpdate: { fields: PostWorkFlowUpdateFields; answer: JsonAnswer<PostWorkFlowUpdateData, 200, PostWorkFlowUpdateHeaders> };
+  postWorkFlowDelete: { fields: PostWorkFlowDeleteFields; answer: JsonAnswer<PostWorkFlowDeleteData, 200, PostWorkFlowDeleteHeaders> };
+  postWorkFlowActiveFlows: { fields: PostWorkFlowActiveFlowsFields; answer: JsonAnswer<PostWorkFlowActiveFlowsData, 200, PostWorkFlowActiveFlowsHeaders> };
+  getSubscribeInfo: { fields: GetSubscribeInfoFields; answer: JsonAnswer<GetSubscribeInfoData, 200, GetSubscribeInfoHeaders> };
+  getIsSubscribed: { fields: GetIsSubscribedFields; answer: JsonAnswer<GetIsSubscribedData, 200, GetIsSubscribedHeaders> };
+  postCartAbandon: { fields: PostCartAbandonFields; answer: JsonAnswer<PostCartAbandonData, 200, PostCartAbandonHeaders> };
+  getSiteAjaxNonce: { fields: GetSiteAjaxNonceFields; answer: JsonAnswer<GetSiteAjaxNonceData, 200, GetSiteAjaxNonceHeaders> };
+  postSiteAjax: { fields: PostSiteAjaxFields; answer: JsonAnswer<PostSiteAjaxData, 200, PostSiteAjaxHeaders> };
+  postUserInfoUpdate: { fields: PostUserInfoUpdateFields; answer: JsonAnswer<PostUserInfoUpdateData, 200, PostUserInfoUpdateHeaders> };
+  postProfileSet: { fields: PostProfileSetFields; answer: JsonAnswer<PostProfileSetData, 200, PostProfileSetHeaders> };
+  postMailUnsubscribe: { fields: PostMailUnsubscribeFields; answer: JsonAnswer<PostMailUnsubscribeData, 200, PostMailUnsubscribeHeaders> };
+  postCommonEmailStatus: { fields: PostCommonEmailStatusFields; answer: JsonAnswer<PostCommonEmailStatusData, 200, PostCommonEmailStatusHeaders> };
+  postCommonCountDown: { fields: PostCommonCountDownFields; answer: JsonAnswer<PostCommonCountDownData, 200, PostCommonCountDownHeaders> };
+  getPromotionShareCode: { fields: GetPromotionShareCodeFields; answer: JsonAnswer<GetPromotionShareCodeData, 200, GetPromotionShareCodeHeaders> };
+  getPromotionShareBind: { fields: GetPromotionShareBindFields; answer: JsonAnswer<GetPromotionShareBindData, 200, GetPromotionShareBindHeaders> };
+  getPromotionGiveawayCheckin: { fields: GetPromotionGiveawayCheckinFields; answer: JsonAnswer<GetPromotionGiveawayCheckinData, 200, GetPromotionGiveawayCheckinHeaders> };
+  postReport: { fields: PostReportFields; answer: JsonAnswer<PostReportData, 200, PostReportHeaders> };
+  postAccountRegister: { fields: PostAccountRegisterFields; answer: JsonAnswer<PostAccountRegisterData, 200, PostAccountRegisterHeaders> };
+  postAccountLogin: { fields: PostAccountLoginFields; answer: JsonAnswer<PostAccountLoginData, 200, PostAccountLoginHeaders> };
+  postAccountLogout: { fields: PostAccountLogoutFields; answer: JsonAnswer<PostAccountLogoutData, 200, PostAccountLogoutHeaders> };
+  getAccountMe: { fields: GetAccountMeFields; answer: JsonAnswer<GetAccountMeData, 200, GetAccountMeHeaders> };
+  postAccountPassword: { fields: PostAccountPasswordFields; answer: JsonAnswer<PostAccountPasswordData, 200, PostAccountPasswordHeaders> };
+  postSurveySet: { fields: PostSurveySetFields; answer: JsonAnswer<PostSurveySetData, 200, PostSurveySetHeaders> };
+  getPaymentsConfig: { fields: GetPaymentsConfigFields; answer: JsonAnswer<GetPaymentsConfigData, 200, GetPaymentsConfigHeaders> };
+  getPaymentsCheckout: { fields: GetPaymentsCheckoutFields; answer: JsonAnswer<GetPaymentsCheckoutData, 200, GetPaymentsCheckoutHeaders> };
+  postPaymentsCheckout: { fields: PostPaymentsCheckoutFields; answer: JsonAnswer<PostPaymentsCheckoutData, 200, PostPaymentsCheckoutHeaders> };
+  postPaymentsLocalPay: { fields: PostPaymentsLocalPayFields; answer: JsonAnswer<PostPaymentsLocalPayData, 200, PostPaymentsLocalPayHeaders> };
+  getCheckout: { fields: GetCheckoutFields; answer: JsonAnswer<GetCheckoutData, 200, GetCheckoutHeaders> };
+  postPaymentsWebhookProvider: { fields: PostPaymentsWebhookProviderFields; answer: JsonAnswer<PostPaymentsWebhookProviderData, 200, PostPaymentsWebhookProviderHeaders> };
+  getModelsName: { fields: GetModelsNameFields; answer: FileAnswer<GetModelsNameHeaders> };
+  getContactInfo: { fields: GetContactInfoFields; answer: JsonAnswer<GetContactInfoData, 200, GetContactInfoHeaders> };
+  postContactSend: { fields: PostContactSendFields; answer: JsonAnswer<PostContactSendData, 200, PostContactSendHeaders> };
+  postApiTokenGet: { fields: PostApiTokenGetFields; answer: JsonAnswer<PostApiTokenGetData, 200, PostApiTokenGetHeaders> };
+  postApiTokenReset: { fields: PostApiTokenResetFields; answer: JsonAnswer<PostApiTokenResetData, 200, PostApiTokenResetHeaders> };
+  postApiTokenWebhooks: { fields: PostApiTokenWebhooksFields; answer: JsonAnswer<PostApiTokenWebhooksData, 200, PostApiTokenWebhooksHeaders> };
 }

@@ -1,10 +1,14 @@
 /**
  * The developer quick start of /api-docs/, run as written against a real server: the curl steps with
- * the real curl binary, the Node script with node and the TypeScript client's script with tsx, their
- * placeholders (host, token, <uid>, <trans_id>) filled in and nothing else changed — the photo too is the
- * quick start's own (a sample every API plan accepts). Then the whole quick start through the generated
- * client (clients/typescript), and what the API token must never do.
+ * the real curl binary, the webhook check and the Node script with node, the `pixmill` lines with the
+ * command, the TypeScript client's script with tsx, their placeholders (host, token, e-mail, webhook URL,
+ * <user_token>, <api_token>, <uid>, <trans_id>) filled in and nothing else changed — the photo too is the
+ * quick start's own (a sample every API plan accepts). First the new calls (issue 49): a fresh account to a
+ * free cut-out in three calls, the output options, a webhook, the command. Then the whole quick start
+ * through the generated client (clients/typescript), and what the API token must never do.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,16 +21,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PLANS } from '../../src/shared/domain/apiPlans.js';
 import { CODE } from '../../src/shared/domain/codes.js';
 import {
+  CLI_COMMANDS,
   CLIENT_SCRIPT,
   CURL_STEPS,
   NODE_SCRIPT,
+  QUICK_START_OPTIONS,
   QUICK_START_FEATURE,
   QUICK_START_FILES,
   QUICK_START_JCONFIG,
   QUICK_START_PHOTO_PATH,
   QUICK_START_SLOTS,
+  WEBHOOK_VERIFY_SCRIPT,
   type QuickStartStep,
 } from '../../src/pages/content/apiQuickStart.js';
+import { API_PREVIEW_MEGAPIXELS } from '../../src/shared/domain/apiPlans.js';
 import { createClient } from '../../clients/typescript/client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { Caller } from './api-helpers.js';
@@ -50,28 +58,35 @@ afterAll(async () => {
 });
 
 const step = (s: QuickStartStep) => CURL_STEPS.find((c) => c.step === s)!.command;
-/** The env step as shown, with this server and this token in place of its example values. */
+/**
+ * The env step as shown, with this server in place of its example value, and the key exported as the
+ * three-call start's last step does (the later steps read it).
+ */
 const envFor = (token: string) =>
-  step('env')
-    .replace(/^(export PIXMILL_HOST=).*$/m, `$1${srv.url}`)
-    .replace(/^(export PIXMILL_API_TOKEN=).*$/m, `$1${token}`);
+  `${step('env').replace(/^(export PIXMILL_HOST=).*$/m, `$1${srv.url}`)}\nexport PIXMILL_API_TOKEN=${token}`;
 
-/** Runs one curl step exactly as shown (after the env step), with the slots filled in; answers its stdout. */
-async function curlStep(
-  token: string,
-  s: QuickStartStep,
-  slots: { uid?: string; transId?: string } = {},
-): Promise<string> {
-  let cmd = step(s);
-  if (slots.uid) cmd = cmd.replaceAll(QUICK_START_SLOTS.uid, slots.uid);
-  if (slots.transId) cmd = cmd.replaceAll(QUICK_START_SLOTS.transId, slots.transId);
-  expect(cmd).not.toMatch(/<uid>|<trans_id>/);
-  const { stdout } = await run('sh', ['-c', `set -e\n${envFor(token)}\n${cmd}`], {
-    cwd: dir,
-    env: { PATH: process.env.PATH },
-  });
+type Slots = Partial<Record<keyof typeof QUICK_START_SLOTS, string>>;
+
+/** Runs shell text exactly as shown (after the env step), with the slots filled in; answers its stdout. */
+async function shell(token: string, text: string, slots: Slots = {}, path = process.env.PATH): Promise<string> {
+  let cmd = text;
+  for (const [slot, value] of Object.entries(slots))
+    cmd = cmd.replaceAll(QUICK_START_SLOTS[slot as keyof typeof QUICK_START_SLOTS], value);
+  expect(cmd).not.toMatch(/<\w+>/);
+  const { stdout } = await run('sh', ['-c', `set -e\n${envFor(token)}\n${cmd}`], { cwd: dir, env: { PATH: path } });
   return stdout;
 }
+/** Runs one curl step exactly as shown, with the slots filled in; answers its stdout. */
+const curlStep = (token: string, s: QuickStartStep, slots: Slots = {}) => shell(token, step(s), slots);
+/** The status line and headers curl -D - wrote, by lower-case name. */
+const headersOf = (stdout: string) =>
+  Object.fromEntries(
+    stdout
+      .split(/\r?\n/)
+      .map((line) => /^([\w-]+):\s*(.*)$/.exec(line))
+      .filter((m) => m !== null)
+      .map((m) => [m[1]!.toLowerCase(), m[2]!]),
+  );
 const json = (s: string) => JSON.parse(s) as { code: number; msg: string; data: any };
 const result = async () => {
   const meta = await sharp(path.join(dir, QUICK_START_FILES.result)).metadata();
@@ -98,6 +113,106 @@ async function developerWithToken(tag: string, kind: 'pro' | 'pack' = 'pro') {
   return { u, token: r.body.data.api_token as string };
 }
 const proWithToken = (tag: string) => developerWithToken(tag);
+
+describe('the new calls first, as /api-docs/ shows them (issue 49)', () => {
+  let key = '';
+  let secret = '';
+  let accountId = 0;
+  /** The credits the account has used (a free preview uses none). */
+  const used = async () => (await srv.ctx.services.credits.balance(accountId)).used_num;
+
+  it('curl, from nothing: register, key, and a free cut-out — three calls', async () => {
+    const email = `quickstart-free-${Date.now()}@example.com`;
+    const registered = json(await curlStep('', 'register', { email }));
+    expect(registered.code, registered.msg).toBe(CODE.OK);
+    const created = json(await curlStep('', 'key', { userToken: registered.data.user_token }));
+    expect(created.code, created.msg).toBe(CODE.OK);
+    key = created.data.api_token;
+    secret = created.data.webhook_secret;
+    expect([key, secret]).toEqual([expect.stringMatching(/^pxm_/), expect.stringMatching(/^whsec_/)]);
+    accountId = (await srv.ctx.services.tokens.resolve(registered.data.user_token)).accountId;
+
+    await curlStep('', 'photo');
+    const headers = headersOf(await curlStep('', 'cutout', { apiToken: key }));
+    expect([headers['x-credits-charged'], headers['content-type']]).toEqual(['0', 'image/png']);
+    const cut = await sharp(path.join(dir, QUICK_START_FILES.cutout)).metadata();
+    expect(cut.hasAlpha).toBe(true);
+    expect(cut.width! * cut.height!).toBeLessThanOrEqual(API_PREVIEW_MEGAPIXELS * 1e6);
+    expect(await used()).toBe(0);
+  }, 300_000);
+
+  it('curl: the output options — another name of matting, a JPG on white, cropped to the subject', async () => {
+    const headers = headersOf(await curlStep(key, 'options'));
+    expect([headers['content-type'], headers['x-input-downscaled']]).toEqual(['image/jpeg', 'false']);
+    const out = await sharp(path.join(dir, QUICK_START_FILES.options)).metadata();
+    expect([out.format, out.hasAlpha]).toEqual(['jpeg', false]);
+    expect([String(out.width), String(out.height)]).toEqual([headers['x-width'], headers['x-height']]);
+    // cropped to the subject's box (with QUICK_START_OPTIONS.crop_margin px around it): within the photo
+    expect(out.width).toBeLessThanOrEqual(PHOTO.w);
+    expect(out.height).toBeLessThanOrEqual(PHOTO.h);
+    expect(QUICK_START_OPTIONS.crop).toBe('true');
+    expect(await used()).toBe(1);
+  }, 300_000);
+
+  it('curl: a webhook, checked by the verification script as shown', async () => {
+    const received: { body: string; signature: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        received.push({ body, signature: String(req.headers['pixmill-signature']) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    // the tests' receiver is on loopback, which a server refuses unless told (ALLOW_PRIVATE_URLS, tests only)
+    srv.ctx.config.allowPrivateUrls = true;
+    try {
+      const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/pixmill`;
+      expect(await curlStep(key, 'webhook', { webhookUrl })).toBe('200\n');
+      const got = await until(
+        () => received,
+        (xs) => xs.length > 0,
+      );
+      expect(JSON.parse(got[0]!.body)).toMatchObject({ event: 'work.finished', status: 'finish' });
+      fs.writeFileSync(path.join(dir, 'verify.mjs'), WEBHOOK_VERIFY_SCRIPT);
+      const { verify } = (await import(pathToFileURL(path.join(dir, 'verify.mjs')).href)) as {
+        verify: (body: string, signature: string, secret: string) => boolean;
+      };
+      expect(verify(got[0]!.body, got[0]!.signature, secret)).toBe(true);
+      expect(verify(got[0]!.body.replace('finish', 'fatal'), got[0]!.signature, secret)).toBe(false);
+      expect(verify(got[0]!.body, got[0]!.signature, 'whsec_another')).toBe(false);
+      expect(verify(got[0]!.body, 't=1,v1=00', secret)).toBe(false);
+    } finally {
+      srv.ctx.config.allowPrivateUrls = false;
+      await new Promise((r) => receiver.close(r));
+    }
+  }, 300_000);
+
+  it('the pixmill command: the lines as shown (the package from this checkout)', async () => {
+    // `pixmill` as npm's install of the package puts it on the PATH: the command's source run by tsx
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const cli = path.join(root, 'clients', 'typescript', 'cli.ts');
+    fs.writeFileSync(
+      path.join(bin, 'pixmill'),
+      `#!/bin/sh\nexec "${process.execPath}" --import ${tsx} "${cli}" "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    // the lines before the first export build and install the package (scripts/api-client-package.test.ts packs it)
+    const lines = CLI_COMMANDS.trim().split('\n');
+    const from = lines.findIndex((l) => l.startsWith('export '));
+    expect(lines.slice(0, from).join('\n')).toMatch(/npm pack[^]*npm install -g/);
+    await shell(key, lines.slice(from).join('\n'), {}, `${bin}:${process.env.PATH}`);
+    const cutout = await sharp(path.join(dir, 'cutouts', 'photo.png')).metadata();
+    expect(cutout.hasAlpha).toBe(true);
+    const big = await sharp(path.join(dir, 'big.jpg')).metadata();
+    expect([big.width, big.height]).toEqual(RESULT);
+  }, 300_000);
+});
 
 describe('the quick start, as /api-docs/ shows it', () => {
   let a: Awaited<ReturnType<typeof proWithToken>>;

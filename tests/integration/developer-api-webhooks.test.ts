@@ -14,15 +14,19 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { until } from './until.js';
 
 interface Received {
+  path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
   answered: number;
 }
 let receiver: http.Server;
 let receiverUrl = '';
+/** The receiver's other path, which answers 200 from the first try. */
+let acceptingUrl = '';
 const received: Received[] = [];
-/** The receiver's answers, in order: the first two tries fail, later ones succeed. */
+/** The receiver's answers at receiverUrl, in order: the first two tries fail, later ones succeed. */
 const failFirst = 2;
+const RETRYING_PATH = '/hooks/pixmill';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -30,13 +34,17 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const answered = received.length < failFirst ? 500 : 200;
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
+      const path = req.url ?? '';
+      const earlier = received.filter((x) => x.path === RETRYING_PATH).length;
+      const answered = path === RETRYING_PATH && earlier < failFirst ? 500 : 200;
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
       res.writeHead(answered).end();
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/pixmill`;
+  const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiverUrl = `${origin}${RETRYING_PATH}`;
+  acceptingUrl = `${origin}/hooks/accepting`;
   srv = await startTestServer({ allowPrivateUrls: true, apiWebhookRetryMs: 20 });
 }, 60_000);
 afterAll(async () => {
@@ -68,6 +76,22 @@ const photo = () =>
     .jpeg()
     .toBuffer();
 
+/** A delivery as a receiver checks it: JSON, its event named, HMAC-SHA256 of `<t>.<body>` with the key's secret. */
+function expectSigned(x: Received, secret: string, event: string) {
+  const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(x.headers['pixmill-signature'])) ?? [];
+  expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${x.body}`).digest('hex'));
+  expect(x.headers['content-type']).toBe('application/json');
+  expect(x.headers['pixmill-event']).toBe(event);
+}
+
+async function deliveries(s: TestServer, userToken: string) {
+  const a = await fetch(`${s.url}/api/v2/api_token/webhooks`, {
+    method: 'POST',
+    body: new URLSearchParams({ user_token: userToken }),
+  });
+  return ((await a.json()) as { data: Array<Record<string, unknown>> }).data;
+}
+
 async function processWithHook(s: TestServer, key: string, webhookUrl: string) {
   const fd = new FormData();
   fd.set('feature', 'sharpen');
@@ -95,24 +119,13 @@ describe('webhook_url', () => {
       (xs) => xs.some((x) => x.answered === 200),
     );
     expect(got.map((x) => x.answered)).toEqual([500, 500, 200]);
-    for (const x of got) {
-      const sig = String(x.headers['pixmill-signature']);
-      const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(sig)!;
-      expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${x.body}`).digest('hex'));
-      expect(x.headers['content-type']).toBe('application/json');
-    }
+    for (const x of got) expectSigned(x, secret, 'work.finished');
     const event = JSON.parse(got[2]!.body) as Record<string, unknown>;
     expect(event).toMatchObject({ event: 'work.finished', trans_id: transId, status: 'finish', result_w: 80 });
     expect(String(event.download_url)).toContain(`/web_api/v1/download/?trans_id=${transId}`);
 
     const list = await until(
-      async () => {
-        const a = await fetch(`${srv.url}/api/v2/api_token/webhooks`, {
-          method: 'POST',
-          body: new URLSearchParams({ user_token: userToken }),
-        });
-        return ((await a.json()) as { data: Array<Record<string, unknown>> }).data;
-      },
+      () => deliveries(srv, userToken),
       (rows) => rows[0]?.status === 'delivered',
     );
     expect(list[0]).toMatchObject({
@@ -122,6 +135,74 @@ describe('webhook_url', () => {
       event: 'work.finished',
       attempts: 3,
       last_http: 200,
+    });
+  });
+
+  it('a work that fails POSTs work.failed once, with its status and reason, signed as a finished one is', async () => {
+    const { key, secret, userToken } = await freeKey(srv);
+    const form = new FormData();
+    form.set('job', 'sharpen');
+    form.set('file', new Blob([await photo()]), 'p.jpg');
+    const up = await fetch(`${srv.url}/web_api/v1/upload`, {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: form,
+    });
+    const uid = ((await up.json()) as { data: { data: { uid: string } } }).data.data.uid;
+    // the stored working copy damaged, so the engine's decoder fails the work
+    const stored = await srv.ctx.db
+      .selectFrom('uploads')
+      .select('blob_key')
+      .where('uid', '=', uid)
+      .executeTakeFirstOrThrow();
+    await srv.ctx.blobs.write(stored.blob_key!, (await photo()).subarray(0, 200));
+    const t = await fetch(`${srv.url}/web_api/v1/transform`, {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: new URLSearchParams({ uid, jconfig: '{"job":"sharpen"}', webhook_url: acceptingUrl }),
+    });
+    const transId = ((await t.json()) as { data: { trans_id: string } }).data.trans_id;
+
+    // the receiver hears it first (the list call has a rate limit a fast poll would reach), then the list says so
+    const got = await until(
+      () => received.filter((x) => x.body.includes(transId)),
+      (xs) => xs.length > 0,
+    );
+    expect(got.map((x) => [x.path, x.answered])).toEqual([['/hooks/accepting', 200]]);
+    const rows = await until(
+      () => deliveries(srv, userToken),
+      (xs) => xs[0]?.status === 'delivered' || xs[0]?.status === 'failed',
+      { intervalMs: 100 },
+    );
+    expect(rows[0]).toMatchObject({
+      trans_id: transId,
+      url: acceptingUrl,
+      status: 'delivered',
+      event: 'work.failed',
+      attempts: 1,
+      last_http: 200,
+    });
+    // once: nothing more came while the delivery was recorded
+    expect(received.filter((x) => x.body.includes(transId))).toEqual(got);
+    expectSigned(got[0]!, secret, 'work.failed');
+    const event = JSON.parse(got[0]!.body) as Record<string, unknown>;
+    expect(event).toMatchObject({
+      event: 'work.failed',
+      trans_id: transId,
+      status: 'fatal',
+      job: 'sharpen',
+      reason: 'processFailed',
+    });
+    expect(String(event.progress_url)).toContain(`/web_api/v1/progress?trans_id=${transId}`);
+    expect(event).not.toHaveProperty('download_url');
+    expect(event).not.toHaveProperty('result_w');
+    // the progress call answers the same end
+    const progress = await fetch(`${srv.url}/web_api/v1/progress?trans_id=${transId}`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(((await progress.json()) as { data: Record<string, unknown> }).data).toMatchObject({
+      status: 'fatal',
+      reason: 'processFailed',
     });
   });
 
@@ -166,13 +247,7 @@ describe('the SSRF rule of upload_url holds for webhook_url', () => {
     const byName = await processWithHook(strict, key, receiverUrl.replace('127.0.0.1', 'localhost'));
     expect(byName.status).toBe(200);
     const rows = await until(
-      async () => {
-        const a = await fetch(`${strict.url}/api/v2/api_token/webhooks`, {
-          method: 'POST',
-          body: new URLSearchParams({ user_token: userToken }),
-        });
-        return ((await a.json()) as { code: number; data: Array<Record<string, unknown>> }).data;
-      },
+      () => deliveries(strict, userToken),
       (xs) => xs[0]?.status === 'failed',
     );
     expect(rows[0]).toMatchObject({ status: 'failed', last_error: 'urlPrivate', attempts: 1 });
