@@ -4,7 +4,7 @@
  * path and body type come from the document; fields and answers are typed per operation. No
  * dependencies (Node 18+ or a browser: fetch, FormData, Blob).
  *
- *   const api = createClient({ baseUrl: 'https://pixmill.example', apiKey: process.env.PIXMILL_API_TOKEN });
+ *   const api = createClient({ baseUrl: 'https://pixmill.example', apiKey: process.env.PIXMILL_API_KEY });
  *   const out = await api.call('postProcess', { file: new Blob([bytes]), feature: 'enlarge', scale: 2 });
  *   if (out.kind === 'file') await writeFile('enlarged.jpg', Buffer.from(out.bytes));
  *   out.header('X-Credits-Left'); // a number: the headers the document declares are typed

@@ -63,7 +63,7 @@ const step = (s: QuickStartStep) => CURL_STEPS.find((c) => c.step === s)!.comman
  * three-call start's last step does (the later steps read it).
  */
 const envFor = (token: string) =>
-  `${step('env').replace(/^(export PIXMILL_HOST=).*$/m, `$1${srv.url}`)}\nexport PIXMILL_API_TOKEN=${token}`;
+  `${step('env').replace(/^(export PIXMILL_SERVER=).*$/m, `$1${srv.url}`)}\nexport PIXMILL_API_KEY=${token}`;
 
 type Slots = Partial<Record<keyof typeof QUICK_START_SLOTS, string>>;
 
@@ -204,7 +204,8 @@ describe('the new calls first, as /api-docs/ shows them (issue 49)', () => {
     );
     // the lines before the first export build and install the package (scripts/api-client-package.test.ts packs it)
     const lines = CLI_COMMANDS.trim().split('\n');
-    const from = lines.findIndex((l) => l.startsWith('export '));
+    // the key and the server come from the quick start's own environment (envFor): one name each for curl, scripts and the CLI
+    const from = lines.findIndex((l) => l.startsWith('pixmill '));
     expect(lines.slice(0, from).join('\n')).toMatch(/npm pack[^]*npm install -g/);
     await shell(key, lines.slice(from).join('\n'), {}, `${bin}:${process.env.PATH}`);
     const cutout = await sharp(path.join(dir, 'cutouts', 'photo.png')).metadata();
@@ -265,7 +266,7 @@ describe('the quick start, as /api-docs/ shows it', () => {
     fs.writeFileSync(path.join(dir, 'quickstart.mjs'), NODE_SCRIPT);
     const { stdout } = await run(process.execPath, ['quickstart.mjs', QUICK_START_FILES.photo], {
       cwd: dir,
-      env: { PATH: process.env.PATH, PIXMILL_HOST: srv.url, PIXMILL_API_TOKEN: b.token },
+      env: { PATH: process.env.PATH, PIXMILL_SERVER: srv.url, PIXMILL_API_KEY: b.token },
       timeout: 240_000,
     });
     const left = (await srv.ctx.services.credits.balance(b.u.accountId)).left;
@@ -283,7 +284,7 @@ describe('the quick start, as /api-docs/ shows it', () => {
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
     await run(process.execPath, ['--import', tsx, 'quickstart.mts'], {
       cwd: dir,
-      env: { PATH: process.env.PATH, PIXMILL_HOST: srv.url, PIXMILL_API_TOKEN: c.token },
+      env: { PATH: process.env.PATH, PIXMILL_SERVER: srv.url, PIXMILL_API_KEY: c.token },
       timeout: 240_000,
     });
     expect(await result()).toEqual(['jpeg', ...RESULT]);

@@ -34,7 +34,7 @@ import createClient from 'openapi-fetch';
 import type { paths } from './schema.js';
 
 const api = createClient<paths>({
-  baseUrl: process.env.PIXMILL_HOST,
+  baseUrl: process.env.PIXMILL_SERVER,
   headers: { 'x-api-key': process.env.PIXMILL_API_KEY },
 });
 const photo = new Blob([await readFile(process.argv[2] ?? 'photo.jpg')]);
@@ -114,7 +114,7 @@ describe('a third-party generated client (openapi-typescript + openapi-fetch)', 
     // asynchronously: the test server answers from this very process
     const { stdout: out } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'call.ts', 'photo.jpg'], {
       cwd: dir,
-      env: { ...process.env, PIXMILL_HOST: srv.url, PIXMILL_API_KEY: key },
+      env: { ...process.env, PIXMILL_SERVER: srv.url, PIXMILL_API_KEY: key },
       encoding: 'utf8',
     });
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ enlarge: 200, cutOut: 200, charged: '0', point: 200 });

@@ -38,7 +38,7 @@ const SCRIPT = `import { readFile, writeFile } from 'node:fs/promises';
 import { client } from './gen/client.gen.js';
 import { getPoint, postProcess } from './gen/sdk.gen.js';
 
-client.setConfig({ baseUrl: process.env.PIXMILL_HOST, headers: { 'x-api-key': process.env.PIXMILL_API_KEY } });
+client.setConfig({ baseUrl: process.env.PIXMILL_SERVER, headers: { 'x-api-key': process.env.PIXMILL_API_KEY } });
 const photo = new Blob([await readFile(process.argv[2] ?? 'photo.jpg')]);
 /** The fields as multipart, with the photo (the SDK's bodySerializer takes the body as unknown). */
 const withPhoto = (fields: unknown) => {
@@ -120,7 +120,7 @@ describe('a third-party generated client (@hey-api/openapi-ts)', () => {
       cwd: dir,
       env: {
         ...process.env,
-        PIXMILL_HOST: srv.url,
+        PIXMILL_SERVER: srv.url,
         PIXMILL_API_KEY: await freeKey(),
         PHOTO_URL: `${srv.url}${QUICK_START_PHOTO_PATH}`,
       },

@@ -2,7 +2,7 @@
  * The developer quick start, as text: shown on /api-docs/ (ApiQuickStart.tsx) and run as written by
  * tests/integration/api-quickstart.test.ts against a real server, so what a developer copies works.
  *
- * The commands read the host and the API token from the environment (PIXMILL_HOST, PIXMILL_API_TOKEN)
+ * The commands read the host and the API token from the environment (PIXMILL_SERVER, PIXMILL_API_KEY)
  * and send the token as X-Api-Key. The new calls of issue 49 first: a free key and a free cut-out in three
  * calls (register, key, process at preview size), the output options, a completion webhook with its
  * signature check, and the client package with its `pixmill` command. Then the synchronous enlarge (a
@@ -15,7 +15,7 @@
 import { API_FREE_PREVIEWS_PER_MONTH, API_PREVIEW_MEGAPIXELS } from '../../shared/domain/apiPlans.js';
 
 /** The environment the snippets read. */
-const QUICK_START_ENV = { host: 'PIXMILL_HOST', token: 'PIXMILL_API_TOKEN' } as const;
+const QUICK_START_ENV = { host: 'PIXMILL_SERVER', token: 'PIXMILL_API_KEY' } as const;
 /** What a curl step's text leaves for the reader to fill in: an earlier answer's values, their own address and URL. */
 export const QUICK_START_SLOTS = {
   userToken: '<user_token>',
@@ -218,7 +218,6 @@ export function verify(rawBody, signatureHeader, secret, toleranceS = 300) {
 /** The client package and its command, from a checkout of the repository (the package's README has more). */
 export const CLI_COMMANDS = `(cd clients/typescript && npm pack)
 npm install -g ./clients/typescript/pixmill-client-*.tgz
-export PIXMILL_API_KEY=$${QUICK_START_ENV.token} PIXMILL_SERVER=$${QUICK_START_ENV.host}
 pixmill remove-bg ${QUICK_START_FILES.photo} -o cutouts/ --size preview
 pixmill enlarge ${QUICK_START_FILES.photo} --scale ${QUICK_START_FEATURE.scale} -o big.jpg
 `;
