@@ -4,12 +4,15 @@
  * on a shared, loaded machine. The old tree is `git archive`d into .tmp/engine-<commit> (its own models
  * folder, built there on first use from its own recipes); both engines get the same photo, params and threads.
  * Cases: 2.8 MP x2 at default params, 2.8 MP x4, 2.8 MP denoise, 1 MP x8, 1 MP x4 (BENCH_TODAY_CASES picks some).
+ * Each case also checks the honest time (issue 51 point 4): the estimate a new server gives before start (the
+ * seed rates, src/shared/domain/estimate.ts) against this engine's measured time; the bound is ±50 %.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { runModule } from '../server/engines/registry.js';
+import { SEED_S_PER_MP, workSeconds } from '../src/shared/domain/estimate.js';
 import { ctx as engineContext } from '../tests/support/engines.js';
 import { benchPhoto } from './photo.js';
 import type { BenchRow } from './run.js';
@@ -88,6 +91,16 @@ export async function benchToday(opts: { threads?: number; log?: (s: string) => 
       key: true,
     });
     log(`${name}: ${TODAY} ${t.old.toFixed(1)} s, now ${t.now.toFixed(1)} s → ${(t.old / t.now).toFixed(2)}×`);
+    const estimate = workSeconds([{ module, module_params: params }], img.width, img.height, SEED_S_PER_MP);
+    rows.push({
+      name: `${name}: estimate before start / measured`,
+      value: estimate / t.now,
+      unit: '×',
+      note: `estimate ${estimate.toFixed(1)} s from the seed rates, measured ${t.now.toFixed(1)} s (engine call: decode, passes, encode); within ±50 %: ${Math.abs(estimate / t.now - 1) <= 0.5 ? 'yes' : 'no'}`,
+    });
+    log(
+      `${name}: estimate ${estimate.toFixed(1)} s / measured ${t.now.toFixed(1)} s → ${(estimate / t.now).toFixed(2)}×`,
+    );
   }
   return rows;
 }

@@ -19,7 +19,7 @@ describe('the time estimate', () => {
   });
 
   it('is megapixels × the rate + the overhead, each step on the pixels the steps before it made', () => {
-    // 2000×1400 = 2.8 MP x2 at the seed: 2.8 × 4.5 + 1
+    // 2000×1400 = 2.8 MP x2 at the seed: 2.8 × 4 + 1
     expect(workSeconds([{ module: 'enlarge', module_params: { scale: 2 } }], 2000, 1400, {})).toBeCloseTo(
       2.8 * SEED_S_PER_MP['enlarge:2']! + WORK_OVERHEAD_S,
     );

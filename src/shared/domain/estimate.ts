@@ -12,18 +12,19 @@ export function rateKey(module: string, params?: Record<string, unknown>): strin
 }
 
 /**
- * Seconds per input MP on an idle 2-core machine (server/engines/README.md): enlarge x2 4 s and x4 5 s per
- * MP on the big nets (PASS_S_PER_MP), x8 = x4 then x2 on 16× the pixels, x6 the same and a resize;
- * the rest from the 2.8 MP column (denoise 4: 4.4–7 s for 1 MP measured on a loaded machine, the README's 34 s
- * was a heavier load; sharpen_auto 9.5, matting 1.8 + 9,
+ * Seconds per input MP on an idle 2-core machine (server/engines/README.md): enlarge x2 4 s and x4 5.5 s per
+ * MP on the big nets (`npm run bench today` on the idle machine, 2026-11-29: 2.8 MP x2 11.0 s, x4 15.4 s),
+ * x8 = x4 then x2 on 16× the pixels (1 MP x8 65 s), x6 the same and a resize; denoise 1.8 (2.8 MP in 5.8 s,
+ * the same run; the 4 seeded before came from a loaded machine and was 2× off); the rest from the 2.8 MP
+ * column (sharpen_auto 9.5, matting 1.8 + 9,
  * colorize 5.3, portrait 1.2, cartoonize 14, face_enhancer 19.6, perfect 28.6, repair 12.2, compress 0.09).
  */
 export const SEED_S_PER_MP: Readonly<Record<string, number>> = {
-  'enlarge:2': 4.5,
+  'enlarge:2': 4,
   'enlarge:4': 5.5,
   'enlarge:6': 70,
   'enlarge:8': 70,
-  denoise: 4,
+  denoise: 1.8,
   sharpen: 0.15,
   sharpen_auto: 3.4,
   matting: 3.9,
