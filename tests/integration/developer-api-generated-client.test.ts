@@ -13,7 +13,7 @@ import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { fixture } from './api-helpers.js';
+import { strictTypeErrors, writeCaller } from './generatedClients.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let srv: TestServer;
@@ -76,24 +76,8 @@ describe('a third-party generated client (openapi-typescript + openapi-fetch)', 
       transform: (schema) => (schema.format === 'binary' ? BLOB : undefined),
     });
     fs.writeFileSync(path.join(dir, 'schema.d.ts'), astToString(ast));
-    fs.writeFileSync(path.join(dir, 'call.ts'), SCRIPT);
-    fs.writeFileSync(
-      path.join(dir, 'photo.jpg'),
-      await sharp(fixture('LadyBird.jpg')).resize(120, 90).jpeg().toBuffer(),
-    );
-
-    const program = ts.createProgram([path.join(dir, 'call.ts')], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      skipLibCheck: true,
-    });
-    const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(errors).toEqual([]);
+    await writeCaller(dir, SCRIPT);
+    expect(strictTypeErrors(dir)).toEqual([]);
 
     const key = await (async () => {
       const reg = await fetch(`${srv.url}/api/account/register`, {

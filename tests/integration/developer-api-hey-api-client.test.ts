@@ -13,12 +13,11 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import ts from 'typescript';
 import { createClient as generateClient } from '@hey-api/openapi-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUICK_START_PHOTO_PATH } from '../../src/pages/content/apiQuickStart.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { fixture } from './api-helpers.js';
+import { strictTypeErrors, writeCaller } from './generatedClients.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let srv: TestServer;
@@ -96,24 +95,8 @@ describe('a third-party generated client (@hey-api/openapi-ts)', () => {
       plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
       logs: { level: 'silent' },
     });
-    fs.writeFileSync(path.join(dir, 'call.ts'), SCRIPT);
-    fs.writeFileSync(
-      path.join(dir, 'photo.jpg'),
-      await sharp(fixture('LadyBird.jpg')).resize(120, 90).jpeg().toBuffer(),
-    );
-
-    const program = ts.createProgram([path.join(dir, 'call.ts')], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      skipLibCheck: true,
-    });
-    const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(errors).toEqual([]);
+    await writeCaller(dir, SCRIPT);
+    expect(strictTypeErrors(dir)).toEqual([]);
 
     // asynchronously: the test server answers from this very process
     const { stdout: out } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'call.ts', 'photo.jpg'], {
