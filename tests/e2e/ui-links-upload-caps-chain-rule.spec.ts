@@ -91,7 +91,8 @@ test('Pro drops 10 images at once and all 10 enter the queue', async ({ page, ba
   ];
   expect(files.every((f) => fs.existsSync(fixture(f)))).toBe(true);
   await ws.drop(...files);
-  await expect(ws.cards()).toHaveCount(10);
+  // The cards appear one by one as the files are taken in (each stored on the device first, issue 47): past 5 s on a slow machine.
+  await expect(ws.cards()).toHaveCount(10, { timeout: 30_000 });
   await expect(ws.messageDialog()).toHaveCount(0);
   await expect(ws.card('ready')).toHaveCount(10, { timeout: 120_000 });
 });
