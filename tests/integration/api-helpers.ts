@@ -166,3 +166,21 @@ export function craftedPng(w: number, h: number): Buffer {
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** A fresh free account's API key, as a developer gets one: register, then api_token/get (two calls over HTTP). */
+export async function freeApiKey(serverUrl: string, tag: string): Promise<string> {
+  const reg = await fetch(`${serverUrl}/api/account/register`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      email: `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`,
+      password: 'passw0rdA1',
+      confirm_password: 'passw0rdA1',
+    }),
+  });
+  const userToken = ((await reg.json()) as { data: { user_token: string } }).data.user_token;
+  const r = await fetch(`${serverUrl}/api/v2/api_token/get`, {
+    method: 'POST',
+    body: new URLSearchParams({ user_token: userToken }),
+  });
+  return ((await r.json()) as { data: { api_token: string } }).data.api_token;
+}

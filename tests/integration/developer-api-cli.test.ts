@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, run } from '../../clients/typescript/cli.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { fixture } from './api-helpers.js';
+import { fixture, freeApiKey } from './api-helpers.js';
 
 let srv: TestServer;
 let dir: string;
@@ -23,22 +23,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function freeKey() {
-  const reg = await fetch(`${srv.url}/api/account/register`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      email: `cli-${Date.now()}@example.com`,
-      password: 'passw0rdA1',
-      confirm_password: 'passw0rdA1',
-    }),
-  });
-  const userToken = ((await reg.json()) as { data: { user_token: string } }).data.user_token;
-  const key = await fetch(`${srv.url}/api/v2/api_token/get`, {
-    method: 'POST',
-    body: new URLSearchParams({ user_token: userToken }),
-  });
-  return ((await key.json()) as { data: { api_token: string } }).data.api_token;
-}
+const freeKey = () => freeApiKey(srv.url, 'cli');
 
 /** Runs the command with captured output. */
 async function pixmill(args: string[], env: Record<string, string | undefined>) {

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { createClient, PixmillError, type Operations } from '../../clients/typescript/client.js';
 import { API_TOKEN_RATE_LIMIT_PER_MINUTE } from '../../src/shared/domain/apiPlans.js';
+import { freeApiKey } from './api-helpers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let srv: TestServer;
@@ -18,22 +19,7 @@ afterAll(async () => {
   await srv?.stop();
 });
 
-async function freeKey() {
-  const reg = await fetch(`${srv.url}/api/account/register`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      email: `headers-${Date.now()}@example.com`,
-      password: 'passw0rdA1',
-      confirm_password: 'passw0rdA1',
-    }),
-  });
-  const userToken = ((await reg.json()) as { data: { user_token: string } }).data.user_token;
-  const key = await fetch(`${srv.url}/api/v2/api_token/get`, {
-    method: 'POST',
-    body: new URLSearchParams({ user_token: userToken }),
-  });
-  return ((await key.json()) as { data: { api_token: string } }).data.api_token;
-}
+const freeKey = () => freeApiKey(srv.url, 'headers');
 
 describe('pixmill-client: the declared response headers, typed', () => {
   it('a free preview enlarge answers its credits, size, downscale and enlarge path as numbers, booleans and text', async () => {

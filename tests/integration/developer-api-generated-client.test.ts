@@ -13,6 +13,7 @@ import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { freeApiKey } from './api-helpers.js';
 import { strictTypeErrors, writeCaller } from './generatedClients.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -79,22 +80,7 @@ describe('a third-party generated client (openapi-typescript + openapi-fetch)', 
     await writeCaller(dir, SCRIPT);
     expect(strictTypeErrors(dir)).toEqual([]);
 
-    const key = await (async () => {
-      const reg = await fetch(`${srv.url}/api/account/register`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          email: `gen-${Date.now()}@example.com`,
-          password: 'passw0rdA1',
-          confirm_password: 'passw0rdA1',
-        }),
-      });
-      const userToken = ((await reg.json()) as { data: { user_token: string } }).data.user_token;
-      const r = await fetch(`${srv.url}/api/v2/api_token/get`, {
-        method: 'POST',
-        body: new URLSearchParams({ user_token: userToken }),
-      });
-      return ((await r.json()) as { data: { api_token: string } }).data.api_token;
-    })();
+    const key = await freeApiKey(srv.url, 'gen');
     // asynchronously: the test server answers from this very process
     const { stdout: out } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'call.ts', 'photo.jpg'], {
       cwd: dir,

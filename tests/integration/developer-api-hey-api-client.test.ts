@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { createClient as generateClient } from '@hey-api/openapi-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUICK_START_PHOTO_PATH } from '../../src/pages/content/apiQuickStart.js';
+import { freeApiKey } from './api-helpers.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { strictTypeErrors, writeCaller } from './generatedClients.js';
 
@@ -70,22 +71,7 @@ console.log(JSON.stringify({
 }));
 `;
 
-async function freeKey() {
-  const reg = await fetch(`${srv.url}/api/account/register`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      email: `hey-api-${Date.now()}@example.com`,
-      password: 'passw0rdA1',
-      confirm_password: 'passw0rdA1',
-    }),
-  });
-  const userToken = ((await reg.json()) as { data: { user_token: string } }).data.user_token;
-  const r = await fetch(`${srv.url}/api/v2/api_token/get`, {
-    method: 'POST',
-    body: new URLSearchParams({ user_token: userToken }),
-  });
-  return ((await r.json()) as { data: { api_token: string } }).data.api_token;
-}
+const freeKey = () => freeApiKey(srv.url, 'hey-api');
 
 describe('a third-party generated client (@hey-api/openapi-ts)', () => {
   it('compiles strictly and runs an enlarge with a file and a cut-out from a URL against the server', async () => {
